@@ -1,0 +1,93 @@
+import { useEffect, useId, useState } from 'react';
+import { Outlet, matchPath, useLocation, useNavigate } from 'react-router-dom';
+import { Icon } from '../../components/ui/Icon';
+import { useSession } from '../../features/auth';
+import { pageRoutes, paths, portalTitle } from '../paths';
+import type { PageRoute, Portal } from '../paths';
+import { Sidebar } from './Sidebar';
+import './shell.css';
+
+function currentPage(portal: Portal, pathname: string): PageRoute | undefined {
+  return pageRoutes[portal].find((page) => matchPath({ path: page.path, end: true }, pathname));
+}
+
+/** Header + sidebar around every signed-in page (spec §2 "Layout"). */
+export function AppShell({ portal }: { portal: Portal }) {
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const name = useSession((s) => (portal === 'user' ? s.user?.name : s.admin?.name));
+  const isOwner = useSession((s) => s.admin?.is_owner === true);
+  const logout = useSession((s) => s.logout);
+  const [menuOpen, setMenuOpen] = useState(false);
+  const sidebarId = useId();
+
+  const page = currentPage(portal, pathname);
+  const title = page?.title ?? portalTitle[portal];
+  const items = page?.emptySidebar
+    ? []
+    : pageRoutes[portal].filter((p) => p.nav && (!p.nav.ownerOnly || (portal === 'admin' && isOwner)));
+
+  useEffect(() => {
+    document.title = `${title} · Auction Platform`;
+  }, [title]);
+
+  // A navigation closes the mobile drawer.
+  useEffect(() => setMenuOpen(false), [pathname]);
+
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') setMenuOpen(false);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [menuOpen]);
+
+  function onLogout() {
+    logout();
+    void navigate(paths.home, { replace: true });
+  }
+
+  const displayName = name || (portal === 'admin' ? 'Admin' : 'User');
+  return (
+    <div className={`shell shell-${portal}${menuOpen ? ' shell-menu-open' : ''}`}>
+      <Sidebar id={sidebarId} title={portalTitle[portal]} items={items} />
+      <button
+        type="button"
+        className="shell-scrim"
+        aria-label="Close menu"
+        tabIndex={-1}
+        onClick={() => setMenuOpen(false)}
+      />
+      <div className="shell-main">
+        <header className="shell-header">
+          {items.length > 0 && (
+            <button
+              type="button"
+              className="icon-btn shell-menu-btn"
+              aria-label={menuOpen ? 'Close menu' : 'Open menu'}
+              aria-expanded={menuOpen}
+              aria-controls={sidebarId}
+              onClick={() => setMenuOpen((open) => !open)}
+            >
+              <Icon name={menuOpen ? 'close' : 'menu'} />
+            </button>
+          )}
+          <h1 className="shell-title">{title}</h1>
+          <div className="shell-account">
+            <span className="avatar" aria-hidden="true">{displayName.charAt(0).toUpperCase()}</span>
+            <span className="shell-name">{displayName}</span>
+            {portal === 'admin' && <span className="badge badge-admin">Admin</span>}
+            <button type="button" className="btn btn-outline btn-sm shell-logout" onClick={onLogout} aria-label="Logout" title="Logout">
+              <Icon name="logout" size={16} />
+              <span>Logout</span>
+            </button>
+          </div>
+        </header>
+        <main className="shell-content">
+          <Outlet />
+        </main>
+      </div>
+    </div>
+  );
+}

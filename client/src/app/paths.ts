@@ -1,0 +1,61 @@
+import type { IconName } from '../components/ui/Icon';
+
+/** Every route of spec §2 in one typed table (STYLE 15); components never spell paths themselves. */
+export const paths = {
+  home: '/',
+  user: {
+    login: '/user/login',
+    register: '/user/register',
+    dashboard: '/user/dashboard',
+    auctions: '/user/auctions',
+    bids: '/user/bids',
+    wallet: '/user/wallet',
+  },
+  admin: {
+    login: '/admin/login',
+    register: '/admin/register',
+    dashboard: '/admin/dashboard',
+    auctions: '/admin/auctions',
+    products: '/admin/products',
+    users: '/admin/users',
+    reports: '/admin/reports',
+    settings: '/admin/settings',
+    auctionDetail: '/admin/auctions/:auctionId',
+  },
+} as const;
+
+export function adminAuctionPath(auctionId: string): string {
+  return `/admin/auctions/${encodeURIComponent(auctionId)}`;
+}
+
+export type Portal = 'user' | 'admin';
+
+/** A signed-in page: its header title and, when it appears in the sidebar, its label and icon. */
+export interface PageRoute {
+  path: string;
+  title: string;
+  nav?: { label: string; icon: IconName; ownerOnly?: boolean };
+  /** The admin auction detail page shows an empty sidebar (spec §2). */
+  emptySidebar?: boolean;
+}
+
+export const portalTitle: Record<Portal, string> = { user: 'User Portal', admin: 'Admin Portal' };
+
+export const pageRoutes: Record<Portal, readonly PageRoute[]> = {
+  user: [
+    { path: paths.user.dashboard, title: 'Dashboard', nav: { label: 'Dashboard', icon: 'dashboard' } },
+    { path: paths.user.auctions, title: 'Browse Auctions', nav: { label: 'Browse Auctions', icon: 'gavel' } },
+    { path: paths.user.bids, title: 'My Bids', nav: { label: 'My Bids', icon: 'bids' } },
+    { path: paths.user.wallet, title: 'Wallet', nav: { label: 'Wallet', icon: 'wallet' } },
+  ],
+  admin: [
+    { path: paths.admin.dashboard, title: 'Admin Dashboard', nav: { label: 'Dashboard', icon: 'dashboard' } },
+    { path: paths.admin.auctions, title: 'Manage Auctions', nav: { label: 'Manage Auctions', icon: 'gavel' } },
+    { path: paths.admin.products, title: 'Manage Products', nav: { label: 'Manage Products', icon: 'box' } },
+    // Routed for every admin, listed only for the platform owner (DESIGN §7).
+    { path: paths.admin.users, title: 'Users', nav: { label: 'Users', icon: 'users', ownerOnly: true } },
+    { path: paths.admin.reports, title: 'Reports', nav: { label: 'Reports', icon: 'chart' } },
+    { path: paths.admin.settings, title: 'Settings', nav: { label: 'Settings', icon: 'settings' } },
+    { path: paths.admin.auctionDetail, title: 'Auction Details', emptySidebar: true },
+  ],
+};

@@ -1,0 +1,52 @@
+import { Navigate, Route, Routes } from 'react-router-dom';
+import { AuctionDetailPage } from '../features/admin-auctions/components/AuctionDetailPage';
+import { ManageAuctionsPage } from '../features/admin-auctions/components/ManageAuctionsPage';
+import { AdminDashboardPage } from '../features/admin-dashboard/components/AdminDashboardPage';
+import { ManageProductsPage } from '../features/admin-products/components/ManageProductsPage';
+import { UsersPage } from '../features/admin-users/components/UsersPage';
+import { BrowseAuctionsPage } from '../features/auctions/components/BrowseAuctionsPage';
+import { LoginPage, RegisterPage, RequireSession } from '../features/auth';
+import { MyBidsPage } from '../features/bids/components/MyBidsPage';
+import { UserDashboardPage } from '../features/dashboard/components/UserDashboardPage';
+import { LandingPage } from '../features/landing/components/LandingPage';
+import { ReportsPage } from '../features/reports/components/ReportsPage';
+import { SettingsPage } from '../features/settings/components/SettingsPage';
+import { WalletPage } from '../features/wallet/components/WalletPage';
+import { AppShell } from './layout/AppShell';
+import { paths } from './paths';
+
+/** The routes of spec §2; rendered inside a BrowserRouter by App and a MemoryRouter by tests. */
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route path={paths.home} element={<LandingPage />} />
+      <Route path={paths.user.login} element={<LoginPage portal="user" />} />
+      <Route path={paths.user.register} element={<RegisterPage portal="user" />} />
+      <Route path={paths.admin.login} element={<LoginPage portal="admin" />} />
+      <Route path={paths.admin.register} element={<RegisterPage portal="admin" />} />
+
+      <Route element={<RequireSession kind="user" />}>
+        <Route element={<AppShell portal="user" />}>
+          <Route path={paths.user.dashboard} element={<UserDashboardPage />} />
+          <Route path={paths.user.auctions} element={<BrowseAuctionsPage />} />
+          <Route path={paths.user.bids} element={<MyBidsPage />} />
+          <Route path={paths.user.wallet} element={<WalletPage />} />
+        </Route>
+      </Route>
+
+      <Route element={<RequireSession kind="admin" />}>
+        <Route element={<AppShell portal="admin" />}>
+          <Route path={paths.admin.dashboard} element={<AdminDashboardPage />} />
+          <Route path={paths.admin.auctions} element={<ManageAuctionsPage />} />
+          <Route path={paths.admin.products} element={<ManageProductsPage />} />
+          <Route path={paths.admin.users} element={<UsersPage />} />
+          <Route path={paths.admin.reports} element={<ReportsPage />} />
+          <Route path={paths.admin.settings} element={<SettingsPage />} />
+          <Route path={paths.admin.auctionDetail} element={<AuctionDetailPage />} />
+        </Route>
+      </Route>
+
+      <Route path="*" element={<Navigate to={paths.home} replace />} />
+    </Routes>
+  );
+}

@@ -1,0 +1,75 @@
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { TOAST_MS } from '@auction/shared';
+import { Toaster } from './Toaster';
+import { toast, useToasts } from './toast-store';
+
+describe('toasts', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    useToasts.getState().clear();
+  });
+  afterEach(() => {
+    cleanup();
+    useToasts.getState().clear();
+    vi.useRealTimers();
+  });
+
+  it('auto-dismisses after 5000 ms', () => {
+    expect(TOAST_MS).toBe(5000);
+    render(<Toaster />);
+    act(() => {
+      toast.success('Bid placed successfully!');
+    });
+    expect(screen.getByRole('status').textContent).toContain('Bid placed successfully!');
+
+    act(() => {
+      vi.advanceTimersByTime(4999);
+    });
+    expect(screen.queryByText('Bid placed successfully!')).not.toBeNull();
+    act(() => {
+      vi.advanceTimersByTime(1);
+    });
+    expect(screen.queryByText('Bid placed successfully!')).toBeNull();
+  });
+
+  it('stacks toasts of every kind, each on its own timer', () => {
+    render(<Toaster />);
+    act(() => {
+      toast.error('Failed to load auctions');
+    });
+    act(() => {
+      vi.advanceTimersByTime(2000);
+    });
+    act(() => {
+      toast.info('Info text');
+      toast.warning('Warning text');
+    });
+
+    const shown = screen.getAllByRole('status');
+    expect(shown).toHaveLength(3);
+    expect(shown.map((el) => el.className)).toEqual(['toast toast-error', 'toast toast-info', 'toast toast-warning']);
+
+    act(() => {
+      vi.advanceTimersByTime(3000);
+    });
+    expect(screen.queryByText('Failed to load auctions')).toBeNull();
+    expect(screen.getAllByRole('status')).toHaveLength(2);
+  });
+
+  it('closes a toast with its dismiss button', () => {
+    render(<Toaster />);
+    act(() => {
+      toast.success('First');
+      toast.error('Second');
+    });
+    const buttons = screen.getAllByRole('button', { name: 'Dismiss notification' });
+    expect(buttons).toHaveLength(2);
+
+    fireEvent.click(buttons[0]!);
+
+    expect(screen.queryByText('First')).toBeNull();
+    expect(screen.queryByText('Second')).not.toBeNull();
+    expect(useToasts.getState().toasts.map((t) => t.message)).toEqual(['Second']);
+  });
+});

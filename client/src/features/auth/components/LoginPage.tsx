@@ -1,0 +1,98 @@
+import { useState } from 'react';
+import type { FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { paths } from '../../../app/paths';
+import type { Portal } from '../../../app/paths';
+import { FormField } from '../../../components/ui/FormField';
+import { toast } from '../../../components/ui/toast/toast-store';
+import { errorText } from '../../../lib/api-client';
+import { loginAdmin, loginUser } from '../api/auth-api';
+import { useSession } from '../store/session-store';
+import { AuthLayout } from './AuthLayout';
+import { missingFields } from './required';
+
+type Field = 'username' | 'password';
+const LABELS: Record<Field, string> = { username: 'Username', password: 'Password' };
+
+const COPY = {
+  user: { title: 'User Login', subtitle: 'Sign in to browse auctions and place bids.', success: 'Login successful!' },
+  admin: { title: 'Admin Login', subtitle: 'Sign in to manage auctions, products and reports.', success: 'Admin login successful!' },
+} as const;
+
+export function LoginPage({ portal }: { portal: Portal }) {
+  const navigate = useNavigate();
+  const [values, setValues] = useState<Record<Field, string>>({ username: '', password: '' });
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [submitting, setSubmitting] = useState(false);
+  const copy = COPY[portal];
+
+  const change = (field: Field) => (value: string) => {
+    setValues((v) => ({ ...v, [field]: value }));
+    setErrors((e) => ({ ...e, [field]: undefined }));
+  };
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const missing = missingFields(values, LABELS);
+    setErrors(missing);
+    const first = (Object.keys(LABELS) as Field[]).find((key) => missing[key]);
+    if (first) {
+      document.getElementById(`${portal}-login-${first}`)?.focus();
+      return;
+    }
+
+    setSubmitting(true);
+    const body = { username: values.username.trim(), password: values.password };
+    try {
+      if (portal === 'user') useSession.getState().setUserSession(await loginUser(body));
+      else useSession.getState().setAdminSession(await loginAdmin(body));
+      toast.success(copy.success);
+      void navigate(paths[portal].dashboard, { replace: true });
+    } catch (err) {
+      toast.error(errorText(err, 'Login failed'));
+      setSubmitting(false);
+    }
+  }
+
+  return (
+    <AuthLayout
+      portal={portal}
+      title={copy.title}
+      subtitle={copy.subtitle}
+      footer={
+        <p>
+          Don&apos;t have an account? <Link to={paths[portal].register}>Register as {portal === 'admin' ? 'Admin' : 'User'}</Link>
+        </p>
+      }
+    >
+      <form className="auth-form" onSubmit={onSubmit} noValidate>
+        <FormField
+          id={`${portal}-login-username`}
+          label={LABELS.username}
+          name="username"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          required
+          value={values.username}
+          onValueChange={change('username')}
+          error={errors.username}
+        />
+        <FormField
+          id={`${portal}-login-password`}
+          label={LABELS.password}
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={values.password}
+          onValueChange={change('password')}
+          error={errors.password}
+        />
+        <button type="submit" className="btn btn-primary btn-block btn-lg" disabled={submitting}>
+          {submitting ? 'Signing in…' : 'Login'}
+        </button>
+      </form>
+    </AuthLayout>
+  );
+}

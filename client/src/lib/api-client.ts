@@ -1,0 +1,127 @@
+import type { ApiErrorBody, ErrorCode } from '@auction/shared';
+import { clearStoredSession, readToken } from './session-storage';
+
+/**
+ * The one HTTP client (STYLE 12). Every call says whose token it carries (DESIGN §7: the admin token
+ * on admin calls, the user token on user calls, none for public ones), so a browser holding both
+ * sessions never sends the wrong one.
+ */
+export type AuthAs = 'user' | 'admin' | 'none';
+
+export interface RequestOptions {
+  as: AuthAs;
+  query?: Record<string, string | number | boolean | undefined>;
+  signal?: AbortSignal;
+}
+
+/** Codes the client adds for failures that never reached a server answer. */
+export type ClientErrorCode = 'NETWORK' | 'BAD_RESPONSE';
+
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly status: number;
+  readonly code: ErrorCode | ClientErrorCode;
+  /** The server's `error` text, when the server sent one. */
+  readonly serverError: string | undefined;
+  /** The server's `message` text (the bid flow reads this one, spec §8). */
+  readonly serverMessage: string | undefined;
+  readonly field: string | undefined;
+
+  constructor(status: number, code: ErrorCode | ClientErrorCode, body?: Partial<ApiErrorBody>) {
+    super(body?.error ?? body?.message ?? `Request failed (${status || code})`);
+    this.status = status;
+    this.code = code;
+    this.serverError = body?.error;
+    this.serverMessage = body?.message;
+    this.field = body?.field;
+  }
+}
+
+/** The server's error text when there is one, otherwise the caller's fallback (spec §8). */
+export function errorText(err: unknown, fallback: string): string {
+  return err instanceof ApiError && err.serverError ? err.serverError : fallback;
+}
+
+type NavigateFn = (to: string, options?: { replace?: boolean }) => void;
+let navigateFn: NavigateFn | null = null;
+
+/** The router registers its navigate here so a 401 can leave without a full page reload. */
+export function registerNavigate(fn: NavigateFn | null): void {
+  navigateFn = fn;
+}
+
+function apiBase(): string {
+  const base = import.meta.env.VITE_API_BASE;
+  return (base && base.length > 0 ? base : '/api').replace(/\/+$/, '');
+}
+
+function buildUrl(path: string, query: RequestOptions['query']): string {
+  const url = `${apiBase()}${path.startsWith('/') ? path : `/${path}`}`;
+  if (!query) return url;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
+  const qs = params.toString();
+  return qs ? `${url}${url.includes('?') ? '&' : '?'}${qs}` : url;
+}
+
+// Spec §4: any 401 means the session is gone.
+function endSession(): void {
+  clearStoredSession();
+  if (navigateFn) navigateFn('/', { replace: true });
+  else window.location.assign('/');
+}
+
+function isErrorBody(value: unknown): value is Partial<ApiErrorBody> {
+  return typeof value === 'object' && value !== null && ('error' in value || 'message' in value);
+}
+
+async function readBody(res: Response): Promise<unknown> {
+  const text = await res.text();
+  if (!text) return undefined;
+  if (!(res.headers.get('content-type') ?? '').includes('json')) return text;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+async function request<T>(method: string, path: string, body: unknown, options: RequestOptions): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  // Never a JSON content-type without a body: the server answers that with 400.
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (options.as !== 'none') {
+    const token = readToken(options.as);
+    if (token) headers.authorization = `Bearer ${token}`;
+  }
+
+  let res: Response;
+  try {
+    res = await fetch(buildUrl(path, options.query), {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'include',
+      signal: options.signal,
+    });
+  } catch (err) {
+    if (err instanceof DOMException && err.name === 'AbortError') throw err;
+    throw new ApiError(0, 'NETWORK');
+  }
+
+  const data = await readBody(res);
+  if (res.status === 401) endSession();
+  if (!res.ok) {
+    const errBody = isErrorBody(data) ? data : undefined;
+    throw new ApiError(res.status, errBody?.code ?? 'BAD_RESPONSE', errBody);
+  }
+  return data as T;
+}
+
+export const api = {
+  get: <T>(path: string, options: RequestOptions) => request<T>('GET', path, undefined, options),
+  delete: <T>(path: string, options: RequestOptions) => request<T>('DELETE', path, undefined, options),
+  post: <T>(path: string, body: unknown, options: RequestOptions) => request<T>('POST', path, body, options),
+  put: <T>(path: string, body: unknown, options: RequestOptions) => request<T>('PUT', path, body, options),
+  patch: <T>(path: string, body: unknown, options: RequestOptions) => request<T>('PATCH', path, body, options),
+};

@@ -1,0 +1,47 @@
+import { useLocation } from 'react-router-dom';
+import { vi } from 'vitest';
+import { useToasts } from '../components/ui/toast/toast-store';
+import { useSession } from '../features/auth';
+import { registerNavigate } from '../lib/api-client';
+
+/** Renders the router's current path so tests can assert where navigation went. */
+export function LocationProbe() {
+  const location = useLocation();
+  return <div data-testid="location">{location.pathname}</div>;
+}
+
+export function jsonResponse(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+}
+
+/** Stubs global fetch with a mock answering `responses` in turn (the last one repeats). */
+export function mockFetch(...responses: (Response | Error)[]) {
+  let i = 0;
+  const fn = vi.fn(async (_url: string, _init?: RequestInit): Promise<Response> => {
+    const next = responses[Math.min(i++, responses.length - 1)];
+    if (next === undefined) throw new Error('mockFetch: no response configured');
+    if (next instanceof Error) throw next;
+    return next.clone();
+  });
+  vi.stubGlobal('fetch', fn);
+  return fn;
+}
+
+/** The JSON body of the `call`-th request a fetch mock received. */
+export function sentBody(fetchMock: ReturnType<typeof mockFetch>, call = 0): unknown {
+  const body = fetchMock.mock.calls[call]?.[1]?.body;
+  return typeof body === 'string' ? (JSON.parse(body) as unknown) : body;
+}
+
+/** Fresh global state between tests: storage, session, toasts, navigate hook, stubs. */
+export function resetAppState(): void {
+  localStorage.clear();
+  useSession.setState({ ready: false, sessionEnded: false, user: null, userToken: null, admin: null, adminToken: null });
+  useToasts.getState().clear();
+  registerNavigate(null);
+  vi.unstubAllGlobals();
+  vi.unstubAllEnvs();
+}
+
+export const sampleUser = { id: 7, username: 'asha', name: 'Asha Rao', mobile_number: '9876543210' };
+export const sampleAdmin = { id: 1, username: 'ravi', name: 'Ravi Kumar', mobile_number: '9123456780', is_owner: false };

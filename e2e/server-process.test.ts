@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from './server.js';
+
+const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+describe('the production server process', () => {
+  let server: RunningServer;
+  beforeAll(async () => { server = await startServer(); });
+  afterAll(async () => { await server.stop('SIGKILL'); server.cleanup(); });
+
+  it('serves the landing page at /', async () => {
+    const res = await fetch(`${server.url}/`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/text\/html/);
+    expect(await res.text()).toContain('<div id="root">');
+  });
+
+  it('serves the app for a deep link (history fallback) but JSON 404 for unknown API paths', async () => {
+    for (const page of ['/user/dashboard', '/admin/auctions/A-1', '/no/such/page']) {
+      const res = await fetch(`${server.url}${page}`);
+      expect(res.status, page).toBe(200);
+      expect(await res.text()).toContain('<div id="root">');
+    }
+    const api = await fetch(`${server.url}/api/no-such-route`);
+    expect(api.status).toBe(404);
+    expect((await api.json()).code).toBe('NOT_FOUND');
+    const asset = await fetch(`${server.url}/assets/missing-file.js`);
+    expect(asset.status).toBe(404);
+  });
+
+  it('caches fingerprinted assets for good and the page never', async () => {
+    const html = await (await fetch(`${server.url}/`)).text();
+    const script = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    const res = await fetch(`${server.url}${script}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toContain('immutable');
+    expect((await fetch(`${server.url}/`)).headers.get('cache-control')).toBe('no-cache');
+  });
+
+  it('answers /api/health', async () => {
+    const res = await fetch(`${server.url}/api/health`);
+    expect(await res.json()).toEqual({ status: 'ok', db: 'ok' });
+  });
+});
+
+describe('graceful shutdown', () => {
+  it('finishes in-flight requests on SIGTERM, exits 0, and loses nothing', async () => {
+    const first = await startServer();
+    const names = Array.from({ length: 6 }, (_, i) => `graceful_${i}`);
+    const inFlight = names.map((username) =>
+      fetch(`${first.url}/api/register`, json({ name: 'G', username, password: 'secret1', mobile_number: '9876543210' })));
+    await new Promise((r) => setTimeout(r, 30));
+    const code = await first.stop('SIGTERM');
+    const statuses = await Promise.all(inFlight.map(async (p) => (await p).status));
+    expect(statuses).toEqual(names.map(() => 201));
+    expect(code).toBe(0);
+    await expect(fetch(`${first.url}/api/health`)).rejects.toThrow();
+
+    const second = await startServer({}, first.dataDir);
+    try {
+      for (const username of names) {
+        const res = await fetch(`${second.url}/api/login`, json({ username, password: 'secret1' }));
+        expect(res.status, username).toBe(200);
+      }
+    } finally {
+      await second.stop();
+      second.cleanup();
+    }
+  });
+});

@@ -1,0 +1,125 @@
+import fs from 'node:fs';
+import Fastify from 'fastify';
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { X_ERROR } from '@auction/shared';
+import type { Config } from './config.js';
+import type { App, AppContext } from './context.js';
+import { openStore } from './db/index.js';
+import { loadJwtSecret } from './auth/secret.js';
+import { createTokenService } from './auth/tokens.js';
+import { createGuards } from './plugins/auth.js';
+import { registerErrorHandling } from './plugins/errors.js';
+import { CLIENT_DIST } from './paths.js';
+import { systemRoutes } from './routes/system.js';
+import { accountRoutes } from './routes/accounts.js';
+
+export const BODY_LIMIT = 64 * 1024;
+
+export interface BuildOptions {
+  /** The clock; tests pass their own. */
+  now?: () => number;
+}
+
+/** The whole server, ready to `listen` or to `inject` into; nothing listens yet (STYLE 11). */
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: { paths: ['req.headers.authorization', '*.password', '*.new_password', '*.token'], censor: '[redacted]' },
+    },
+    bodyLimit: BODY_LIMIT,
+    // DESIGN §3: no coercion ("1000" is not a number); `x-error` carries a field's human message.
+    ajv: { customOptions: { coerceTypes: false, allErrors: false, verbose: true, keywords: [X_ERROR] } },
+    forceCloseConnections: 'idle',
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const store = openStore(config.databaseUrl);
+  app.addHook('onClose', async () => store.close());
+  const tokens = await createTokenService(loadJwtSecret(config.jwtSecret, store.file), config.tokenTtl);
+
+  // JSON only: a text/plain body is 415, not a string handed to a route.
+  app.removeContentTypeParser('text/plain');
+  // An empty JSON body (DELETE, settle, or a client that always sends the header) reads as {}.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    if (typeof body === 'string' && body.trim() === '') return done(null, {});
+    return parseJson(req, body as string, done);
+  });
+
+  // External plugins first (STYLE 1).
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        // swagger-ui's page needs inline styles and its own scripts; the app itself needs nothing more.
+        'script-src': ["'self'"],
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'img-src': ["'self'", 'data:'],
+        'connect-src': ["'self'"],
+        // Plain-HTTP installs (localhost, a LAN address) must not have their assets forced to https.
+        'upgrade-insecure-requests': null,
+      },
+    },
+  });
+  if (config.corsOrigin) {
+    await app.register(cors, {
+      origin: config.corsOrigin,
+      credentials: true,
+      methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      allowedHeaders: ['authorization', 'content-type'],
+    });
+  }
+  if (config.rateLimit) {
+    await app.register(rateLimit, {
+      global: false,
+      errorResponseBuilder: (_req, ctx) => ({ statusCode: 429, code: 'RATE_LIMITED', message: `Too many attempts; try again in ${ctx.after}` }),
+    });
+  }
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Live auction platform API', version: '1.0.0', description: 'Wallet-based live bidding. Money is rupees with at most 2 decimals; errors are `{ error, message, code }`.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+  });
+  await app.register(swaggerUi, {
+    routePrefix: '/api/docs',
+    staticCSP: true,
+    // swagger-ui sets a few inline styles as it renders.
+    transformStaticCSP: (header) => header.replace("style-src 'self' https:", "style-src 'self' https: 'unsafe-inline'"),
+  });
+  if (fs.existsSync(CLIENT_DIST)) {
+    await app.register(fastifyStatic, {
+      root: CLIENT_DIST,
+      wildcard: false,
+      cacheControl: false,
+      setHeaders: (res, file) => {
+        // Vite fingerprints everything under assets/: cache it for good; never cache the page itself.
+        res.header('cache-control', file.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+
+  // Then the application's own pieces, then routes.
+  registerErrorHandling(app);
+  const ctx: AppContext = {
+    config,
+    store,
+    db: store.db,
+    tokens,
+    guard: createGuards(app, tokens, store.db),
+    authRateLimit: config.rateLimit ? { rateLimit: { max: 20, timeWindow: '1 minute' } } : {},
+    now: options.now ?? Date.now,
+  };
+  app.decorate('ctx', ctx);
+  await app.register(async (api) => {
+    systemRoutes(api, ctx);
+    accountRoutes(api, ctx);
+  }, { prefix: '/api' });
+
+  return app;
+}

@@ -1,0 +1,64 @@
+import { isValidTimeZone } from '@auction/shared';
+
+/** Every setting of DESIGN §2, read once from the environment and validated at start. */
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  jwtSecret: string | undefined;
+  tokenTtl: string;
+  adminSignup: 'open' | 'closed';
+  autoSettle: boolean;
+  corsOrigin: string | undefined;
+  timeZone: string;
+  logLevel: string;
+  rateLimit: boolean;
+  liveFrameMs: number;
+}
+
+export class ConfigError extends Error {}
+
+const TTL = /^\d+\s*(s|sec|secs|second|seconds|m|min|mins|minute|minutes|h|hr|hrs|hour|hours|d|day|days|w|week|weeks)$/i;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const str = (name: string, fallback: string) => {
+    const v = env[name]?.trim();
+    return v ? v : fallback;
+  };
+  const oneOf = <T extends string>(name: string, fallback: T, allowed: readonly T[]): T => {
+    const v = str(name, fallback).toLowerCase() as T;
+    if (!allowed.includes(v)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')} (got "${v}")`);
+    return v;
+  };
+  const int = (name: string, fallback: number, min: number, max: number) => {
+    const raw = str(name, String(fallback));
+    const v = Number(raw);
+    if (!Number.isInteger(v) || v < min || v > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+    return v;
+  };
+  const bool = (name: string, fallback: boolean) =>
+    ['true', 'on', '1', 'yes'].includes(oneOf(name, fallback ? 'true' : 'false', ['true', 'false', 'on', 'off', '1', '0', 'yes', 'no']));
+
+  const tokenTtl = str('TOKEN_TTL', '12h');
+  if (!TTL.test(tokenTtl)) throw new ConfigError(`TOKEN_TTL must look like 30m, 12h or 7d (got "${tokenTtl}")`);
+  const timeZone = str('TIMEZONE', 'Asia/Kolkata');
+  if (!isValidTimeZone(timeZone)) throw new ConfigError(`TIMEZONE must be an IANA time zone such as Asia/Kolkata (got "${timeZone}")`);
+  const jwtSecret = env.JWT_SECRET?.trim() || undefined;
+  if (jwtSecret !== undefined && jwtSecret.length < 32) throw new ConfigError('JWT_SECRET must be at least 32 characters');
+
+  return {
+    port: int('PORT', 3000, 0, 65535),
+    host: str('HOST', '0.0.0.0'),
+    databaseUrl: str('DATABASE_URL', './data/auction.db'),
+    jwtSecret,
+    tokenTtl,
+    adminSignup: oneOf('ADMIN_SIGNUP', 'open', ['open', 'closed'] as const),
+    autoSettle: bool('AUTO_SETTLE', true),
+    corsOrigin: env.CORS_ORIGIN?.trim() || undefined,
+    timeZone,
+    logLevel: oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
+    rateLimit: bool('RATE_LIMIT', true),
+    liveFrameMs: int('LIVE_FRAME_MS', 50, 0, 60_000),
+  };
+}

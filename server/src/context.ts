@@ -1,0 +1,28 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyBaseLogger, FastifyInstance, onRequestHookHandler, RawServerDefault } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from './config.js';
+import type { Db, Store } from './db/index.js';
+import type { TokenService } from './auth/tokens.js';
+import type { Access } from './plugins/auth.js';
+
+export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+/** What route modules need: configuration, storage, tokens, guards, per-route limits and the clock. */
+export interface AppContext {
+  config: Config;
+  store: Store;
+  db: Db;
+  tokens: TokenService;
+  guard: Record<Access, onRequestHookHandler>;
+  /** Route `config` for credential endpoints: the per-IP limit of DESIGN §2 (empty when RATE_LIMIT=off). */
+  authRateLimit: { rateLimit?: { max: number; timeWindow: string } };
+  now: () => number;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The application context, for the live channel, the scheduler and tests. */
+    ctx: AppContext;
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * The whole store. Money columns are integer paise; times are integer milliseconds since the epoch
+ * (UTC). Auctions and products are deleted softly (`deleted_at`) so that bids and ledger rows that
+ * mention them stay readable; their ids stay reserved.
+ */
+import { sql } from 'drizzle-orm';
+import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+const accountStatus = ['active', 'inactive'] as const;
+
+export const users = sqliteTable('users', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  /** Stored lower-cased: usernames are case-insensitive. */
+  username: text('username').notNull(),
+  name: text('name').notNull(),
+  mobileNumber: text('mobile_number').notNull(),
+  passwordHash: text('password_hash').notNull(),
+  /** Cached Σ ledger for this user, kept in the same transaction as every ledger row. */
+  walletBalance: integer('wallet_balance').notNull().default(0),
+  status: text('status', { enum: accountStatus }).notNull().default('active'),
+  /** Bumped by a password change or a deactivation: tokens carrying an older `ver` are refused. */
+  tokenVersion: integer('token_version').notNull().default(0),
+  createdAt: integer('created_at').notNull(),
+}, (t) => [
+  uniqueIndex('users_username_uq').on(t.username),
+  check('users_wallet_nonneg', sql`${t.walletBalance} >= 0`),
+  check('users_status_ck', sql`${t.status} in ('active', 'inactive')`),
+]);
+
+export const admins = sqliteTable('admins', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  username: text('username').notNull(),
+  name: text('name').notNull(),
+  mobileNumber: text('mobile_number').notNull(),
+  passwordHash: text('password_hash').notNull(),
+  /** The first admin ever registered owns the platform (DESIGN §5). */
+  isOwner: integer('is_owner', { mode: 'boolean' }).notNull().default(false),
+  status: text('status', { enum: accountStatus }).notNull().default('active'),
+  tokenVersion: integer('token_version').notNull().default(0),
+  createdAt: integer('created_at').notNull(),
+}, (t) => [
+  uniqueIndex('admins_username_uq').on(t.username),
+  // At most one owner, whatever the interleaving of the first registrations.
+  uniqueIndex('admins_one_owner_uq').on(t.isOwner).where(sql`${t.isOwner} = 1`),
+  check('admins_status_ck', sql`${t.status} in ('active', 'inactive')`),
+]);
+
+export const auctions = sqliteTable('auctions', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  validUntil: integer('valid_until').notNull(),
+  createdBy: integer('created_by').notNull().references(() => admins.id),
+  createdAt: integer('created_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+  settledAt: integer('settled_at'),
+  deletedAt: integer('deleted_at'),
+}, (t) => [
+  index('auctions_created_by_idx').on(t.createdBy),
+  // The scheduler's question: which live auctions end next?
+  index('auctions_open_end_idx').on(t.validUntil).where(sql`${t.settledAt} is null and ${t.deletedAt} is null`),
+]);
+
+export const products = sqliteTable('products', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  description: text('description').notNull(),
+  createdBy: integer('created_by').notNull().references(() => admins.id),
+  /** Null while unassigned. */
+  auctionId: text('auction_id').references(() => auctions.id),
+  status: text('status', { enum: ['available', 'sold'] }).notNull().default('available'),
+  soldPrice: integer('sold_price'),
+  winnerId: integer('winner_id').references(() => users.id),
+  createdAt: integer('created_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+  deletedAt: integer('deleted_at'),
+}, (t) => [
+  index('products_auction_idx').on(t.auctionId),
+  index('products_owner_idx').on(t.createdBy, t.auctionId),
+  check('products_status_ck', sql`${t.status} in ('available', 'sold')`),
+  check('products_sold_ck', sql`(${t.status} = 'sold') = (${t.soldPrice} is not null)`),
+]);
+
+export const registrations = sqliteTable('registrations', {
+  auctionId: text('auction_id').notNull().references(() => auctions.id),
+  userId: integer('user_id').notNull().references(() => users.id),
+  createdAt: integer('created_at').notNull(),
+}, (t) => [
+  primaryKey({ columns: [t.auctionId, t.userId] }),
+  index('registrations_user_idx').on(t.userId),
+]);
+
+export const bidStatuses = ['success', 'outbid', 'failed', 'rolledback', 'won'] as const;
+export type BidStatus = (typeof bidStatuses)[number];
+
+export const bids = sqliteTable('bids', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  userId: integer('user_id').notNull().references(() => users.id),
+  productId: text('product_id').notNull().references(() => products.id),
+  auctionId: text('auction_id').notNull().references(() => auctions.id),
+  amount: integer('amount').notNull(),
+  status: text('status', { enum: bidStatuses }).notNull(),
+  /** Error code of a refused attempt (`failed`), or why a hold was released. */
+  reason: text('reason'),
+  createdAt: integer('created_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+}, (t) => [
+  // The leader of a product is unique: the store itself refuses a second `success` bid.
+  uniqueIndex('bids_leader_uq').on(t.productId).where(sql`${t.status} = 'success'`),
+  index('bids_product_idx').on(t.productId, t.auctionId, t.status),
+  index('bids_user_idx').on(t.userId, t.id),
+  index('bids_auction_idx').on(t.auctionId, t.status),
+  check('bids_amount_pos', sql`${t.amount} > 0`),
+  check('bids_status_ck', sql`${t.status} in ('success', 'outbid', 'failed', 'rolledback', 'won')`),
+]);
+
+export const walletTransactions = sqliteTable('wallet_transactions', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  userId: integer('user_id').notNull().references(() => users.id),
+  /** topup (+), bid (− funds held or paid), refund (+ a hold released). */
+  type: text('type', { enum: ['topup', 'bid', 'refund'] }).notNull(),
+  /** Always positive; `type` gives the sign. */
+  amount: integer('amount').notNull(),
+  bidId: integer('bid_id').references(() => bids.id),
+  productId: text('product_id'),
+  notes: text('notes'),
+  createdAt: integer('created_at').notNull(),
+}, (t) => [
+  index('wallet_tx_user_idx').on(t.userId, t.id),
+  check('wallet_tx_amount_pos', sql`${t.amount} > 0`),
+  check('wallet_tx_type_ck', sql`${t.type} in ('topup', 'bid', 'refund')`),
+]);

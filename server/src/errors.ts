@@ -1,0 +1,30 @@
+import { ERROR_STATUS, type ErrorCode } from '@auction/shared';
+
+/** An error with a stable code from the catalog; the error handler turns it into the response. */
+export class AppError extends Error {
+  readonly statusCode: number;
+  constructor(readonly code: ErrorCode, message: string, readonly field?: string) {
+    super(message);
+    this.statusCode = ERROR_STATUS[code];
+  }
+}
+
+/** A domain command's refusal: a result, not an exception (DESIGN §1). */
+export interface Refusal {
+  ok: false;
+  code: ErrorCode;
+  message: string;
+  field?: string;
+}
+
+export type Result<T extends object> = ({ ok: true } & T) | Refusal;
+
+export function refuse(code: ErrorCode, message: string, field?: string): Refusal {
+  return field === undefined ? { ok: false, code, message } : { ok: false, code, message, field };
+}
+
+/** For routes: the success value, or the refusal thrown as an AppError for the error handler. */
+export function unwrap<T extends object>(result: Result<T>): { ok: true } & T {
+  if (!result.ok) throw new AppError(result.code, result.message, result.field);
+  return result;
+}

@@ -1,0 +1,55 @@
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { Db } from '../db/index.js';
+import { resolveSession, type Caller } from '../domain/accounts.js';
+import { AppError } from '../errors.js';
+import type { TokenService } from '../auth/tokens.js';
+
+/** Who may call a route: DESIGN §3's roles. */
+export type Access = 'user' | 'admin' | 'owner' | 'any';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller: Caller | null;
+  }
+}
+
+function bearer(req: FastifyRequest): string | null {
+  const header = req.headers.authorization;
+  if (!header) return null;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return m?.[1] ?? null;
+}
+
+/** The caller of a request with a valid, unrevoked token of an active account; null otherwise. */
+export async function authenticate(tokens: TokenService, db: Db, token: string | null): Promise<Caller | null> {
+  if (!token) return null;
+  const claims = await tokens.verify(token);
+  return claims ? resolveSession({ db, claims }) : null;
+}
+
+const ROLE_ERROR: Record<Access, string> = {
+  user: 'This action is for bidder accounts',
+  admin: 'This action is for admin accounts',
+  owner: 'Only the platform owner may do this',
+  any: '',
+};
+
+/**
+ * `onRequest` guards: they run before the body is read, so an anonymous caller gets 401 without the
+ * server parsing what it sent. 401 only for a missing, invalid, expired or revoked token; 403 for a
+ * valid token of the wrong role.
+ */
+export function createGuards(app: FastifyInstance, tokens: TokenService, db: Db): Record<Access, onRequestHookHandler> {
+  app.decorateRequest('caller', null);
+  const guard = (access: Access): onRequestHookHandler => async (req) => {
+    const caller = await authenticate(tokens, db, bearer(req));
+    if (!caller) throw new AppError('UNAUTHENTICATED', 'Please sign in: your session is missing, expired or no longer valid');
+    const allowed = access === 'any'
+      || (access === 'user' && caller.role === 'user')
+      || (access === 'admin' && caller.role === 'admin')
+      || (access === 'owner' && caller.role === 'admin' && caller.isOwner);
+    if (!allowed) throw new AppError('FORBIDDEN', ROLE_ERROR[access]);
+    req.caller = caller;
+  };
+  return { user: guard('user'), admin: guard('admin'), owner: guard('owner'), any: guard('any') };
+}

@@ -1,0 +1,94 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { ERROR_STATUS, X_ERROR, type ApiErrorBody, type ErrorCode } from '@auction/shared';
+import { AppError } from '../errors.js';
+import { CLIENT_DIST } from '../paths.js';
+
+interface AjvError {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message?: string;
+  parentSchema?: Record<string, unknown>;
+}
+
+function send(reply: FastifyReply, code: ErrorCode, message: string, field?: string) {
+  const body: ApiErrorBody = { error: message, message, code };
+  if (field) body.field = field;
+  return reply.code(ERROR_STATUS[code]).type('application/json; charset=utf-8').send(body);
+}
+
+const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
+
+/** One sentence naming the field and why, from the first schema violation. */
+export function describeValidation(errors: AjvError[], context: string): { field: string; message: string } {
+  const err = errors.find((e) => e.keyword === 'anyOf') ?? errors[0];
+  if (!err) return { field: context, message: `${context} is not valid` };
+  const pathField = err.instancePath.replace(/^\//, '').replaceAll('/', '.');
+  if (err.keyword === 'required') {
+    const missing = String(err.params.missingProperty);
+    return { field: missing, message: `${pathField ? `${pathField}.` : ''}${missing} is required` };
+  }
+  const field = pathField || context;
+  if (!pathField && err.keyword === 'type') return { field, message: `${context} must be ${context === 'body' ? 'a JSON object' : article(String(err.params.type))}` };
+  if (err.keyword === 'type') return { field, message: `${field} must be ${article(String(err.params.type))}` };
+  const custom = err.parentSchema?.[X_ERROR];
+  if (typeof custom === 'string') return { field, message: custom };
+  if (err.keyword === 'anyOf' || err.keyword === 'const' || err.keyword === 'enum') {
+    const options = (err.parentSchema?.anyOf as { const?: unknown }[] | undefined)?.map((s) => s.const).filter((c) => c !== undefined);
+    if (options?.length) return { field, message: `${field} must be one of ${options.map((o) => JSON.stringify(o)).join(', ')}` };
+    if (err.keyword === 'const') return { field, message: `${field} must be ${JSON.stringify(err.params.allowedValue)}` };
+    return { field, message: `${field} has the wrong type or value` };
+  }
+  return { field, message: `${field} ${err.message ?? 'is not valid'}` };
+}
+
+/**
+ * One error handler for the whole app: every error leaves as `{ error, message, code }` with the
+ * catalog's status; nothing of a 5xx's internals reaches the client.
+ */
+export function registerErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((err: FastifyError & { code?: string }, req, reply) => {
+    if (err instanceof AppError) return send(reply, err.code, err.message, err.field);
+    if (err.validation) {
+      const { field, message } = describeValidation(err.validation, err.validationContext ?? 'body');
+      return send(reply, 'VALIDATION', message, field);
+    }
+    switch (err.code) {
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return send(reply, 'PAYLOAD_TOO_LARGE', 'Request body must not exceed 64 KiB');
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return send(reply, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+        return send(reply, 'VALIDATION', 'Request body is not valid JSON', 'body');
+      case 'RATE_LIMITED':
+        return send(reply, 'RATE_LIMITED', err.message);
+      case 'SQLITE_BUSY':
+      case 'SQLITE_LOCKED':
+        reply.header('retry-after', '1');
+        return send(reply, 'UNAVAILABLE', 'The service is busy; please retry in a moment');
+    }
+    const status = err.statusCode ?? 500;
+    if (err instanceof SyntaxError && status === 400) return send(reply, 'VALIDATION', 'Request body is not valid JSON', 'body');
+    if (status === 404) return send(reply, 'NOT_FOUND', 'Not found');
+    if (status === 413) return send(reply, 'PAYLOAD_TOO_LARGE', 'Request body must not exceed 64 KiB');
+    if (status === 415) return send(reply, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
+    if (status === 429) return send(reply, 'RATE_LIMITED', 'Too many requests; please slow down');
+    if (status === 503) return send(reply, 'UNAVAILABLE', 'The service is busy; please retry in a moment');
+    if (status >= 400 && status < 500) return send(reply, 'VALIDATION', err.message || 'Bad request');
+    req.log.error({ err }, 'request failed');
+    return send(reply, 'INTERNAL', 'Something went wrong on our side; please try again');
+  });
+
+  const indexHtml = path.join(CLIENT_DIST, 'index.html');
+  app.setNotFoundHandler((req, reply) => {
+    const url = req.url.split('?')[0] ?? '';
+    const isPage = (req.method === 'GET' || req.method === 'HEAD') && url !== '/api' && !url.startsWith('/api/') && !url.startsWith('/socket.io');
+    // History fallback: any page path gets the app, whose router shows the screen (or redirects to /).
+    if (isPage && !path.extname(url) && fs.existsSync(indexHtml)) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html', CLIENT_DIST);
+    }
+    return send(reply, 'NOT_FOUND', `No such route: ${req.method} ${url}`);
+  });
+}

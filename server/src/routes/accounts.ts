@@ -1,0 +1,75 @@
+import {
+  AdminChangePasswordBody, AdminLoginBody, AdminRegisterBody, AdminRegistered, AdminSession, ChangePasswordBody,
+  LoginBody, PasswordChanged, RegisterBody, UserRegistered, UserSession, errorResponses,
+} from '@auction/shared';
+import type { App, AppContext } from '../context.js';
+import {
+  changePassword, loginAdmin, loginUser, namesCaller, registerAdmin, registerUser, type Caller,
+} from '../domain/accounts.js';
+import { AppError, unwrap } from '../errors.js';
+import { presentAdmin, presentUser } from '../presenters/accounts.js';
+
+export function accountRoutes(app: App, ctx: AppContext) {
+  const { db, tokens, guard, authRateLimit: config } = ctx;
+  const caller = (req: { caller: Caller | null }) => req.caller as Caller;
+
+  app.post('/register', {
+    config,
+    schema: { tags: ['accounts'], summary: 'Register a bidder', body: RegisterBody, response: { 201: UserRegistered, ...errorResponses(400, 409, 429) } },
+  }, async (req, reply) => {
+    const { user } = unwrap(await registerUser({ db, input: req.body, now: ctx.now() }));
+    return reply.code(201).send({ message: 'Registration successful! Please login.', user: presentUser(user) });
+  });
+
+  app.post('/login', {
+    config,
+    schema: { tags: ['accounts'], summary: 'Sign in as a bidder', body: LoginBody, response: { 200: UserSession, ...errorResponses(400, 403, 429) } },
+  }, async (req) => {
+    const { account } = unwrap(await loginUser({ db, ...req.body }));
+    const token = await tokens.sign({ id: account.id, role: 'user', ver: account.tokenVersion });
+    return { token, user: presentUser(account) };
+  });
+
+  app.post('/change-password', {
+    onRequest: guard.user,
+    schema: {
+      tags: ['accounts'], summary: 'Change the bidder’s password; older tokens stop working', security: [{ bearer: [] }],
+      body: ChangePasswordBody, response: { 200: PasswordChanged, ...errorResponses(400, 401, 403) },
+    },
+  }, async (req) => {
+    const me = caller(req);
+    if (!namesCaller(me, req.body.username, req.body.user_id)) throw new AppError('FORBIDDEN', 'You can only change your own password');
+    const { ver } = unwrap(await changePassword({ db, caller: me, password: req.body.password, newPassword: req.body.new_password }));
+    return { message: 'Password changed successfully!', token: await tokens.sign({ id: me.id, role: 'user', ver }) };
+  });
+
+  app.post('/admin/register', {
+    config,
+    schema: { tags: ['accounts'], summary: 'Register an admin (the first is the owner)', body: AdminRegisterBody, response: { 201: AdminRegistered, ...errorResponses(400, 403, 409, 429) } },
+  }, async (req, reply) => {
+    const { admin } = unwrap(await registerAdmin({ db, input: req.body, now: ctx.now(), signup: ctx.config.adminSignup }));
+    return reply.code(201).send({ message: 'Admin registration successful! Please login.', admin: presentAdmin(admin) });
+  });
+
+  app.post('/admin/login', {
+    config,
+    schema: { tags: ['accounts'], summary: 'Sign in as an admin', body: AdminLoginBody, response: { 200: AdminSession, ...errorResponses(400, 403, 429) } },
+  }, async (req) => {
+    const { account } = unwrap(await loginAdmin({ db, username: req.body.username, password: req.body.password }));
+    const token = await tokens.sign({ id: account.id, role: 'admin', ver: account.tokenVersion });
+    return { token, admin: presentAdmin(account) };
+  });
+
+  app.post('/admin/change-password', {
+    onRequest: guard.admin,
+    schema: {
+      tags: ['accounts'], summary: 'Change the admin’s password; older tokens stop working', security: [{ bearer: [] }],
+      body: AdminChangePasswordBody, response: { 200: PasswordChanged, ...errorResponses(400, 401, 403) },
+    },
+  }, async (req) => {
+    const me = caller(req);
+    if (!namesCaller(me, req.body.username, req.body.user_id)) throw new AppError('FORBIDDEN', 'You can only change your own password');
+    const { ver } = unwrap(await changePassword({ db, caller: me, password: req.body.password, newPassword: req.body.new_password }));
+    return { message: 'Password changed successfully!', token: await tokens.sign({ id: me.id, role: 'admin', ver }) };
+  });
+}

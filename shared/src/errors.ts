@@ -1,0 +1,41 @@
+/** The error catalog (DESIGN §3): stable codes and their HTTP statuses, mirrored by the client. */
+export const ERROR_STATUS = {
+  VALIDATION: 400,
+  INVALID_CREDENTIALS: 400,
+  WRONG_PASSWORD: 400,
+  UNAUTHENTICATED: 401,
+  INSUFFICIENT_FUNDS: 402,
+  FORBIDDEN: 403,
+  NOT_REGISTERED: 403,
+  ACCOUNT_INACTIVE: 403,
+  SIGNUP_CLOSED: 403,
+  NOT_FOUND: 404,
+  USERNAME_TAKEN: 409,
+  ID_TAKEN: 409,
+  BID_TOO_LOW: 409,
+  AUCTION_ENDED: 409,
+  AUCTION_SETTLED: 409,
+  PRODUCT_SOLD: 409,
+  PRODUCT_NOT_AVAILABLE: 409,
+  PRODUCT_HAS_BIDS: 409,
+  BID_NOT_ACTIVE: 409,
+  AMBIGUOUS_PRODUCT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+
+/** Body of every error response. */
+export interface ApiErrorBody {
+  error: string;
+  message: string;
+  code: ErrorCode;
+  /** Set on VALIDATION errors: the offending field. */
+  field?: string;
+}

@@ -1,0 +1,22 @@
+/** Business constants and input limits (spec §9, DESIGN §3). Shared so client forms and server agree. */
+export const LIMITS = {
+  idMax: 64,
+  idPattern: '^[A-Za-z0-9_.-]{1,64}$',
+  nameMax: 120,
+  descriptionMax: 2000,
+  usernameMin: 3,
+  usernameMax: 32,
+  usernamePattern: '^[A-Za-z0-9_.-]{3,32}$',
+  passwordMin: 6,
+  passwordMax: 128,
+  mobilePattern: '^\\+?[0-9]{7,15}$',
+  topupMinRupees: 10,
+  topupMaxRupees: 100_000,
+  bidMaxRupees: 1_000_000_000,
+  minIncrementRupees: 1,
+} as const;
+
+export const QUICK_TOPUP_AMOUNTS = [500, 1000, 2000, 5000] as const;
+export const TOAST_MS = 5000;
+export const ENDING_SOON_SECONDS = 24 * 3600;
+export const AMBER_BADGE_SECONDS = 3600;

@@ -1,0 +1,70 @@
+import { Type, type Static } from 'typebox';
+import { LIMITS } from '../limits.js';
+import { MobileNumber, Name, Password, Text, Username } from './common.js';
+
+export const UserPublic = Type.Object({
+  id: Type.Integer(),
+  username: Type.String(),
+  name: Type.String(),
+  mobile_number: Type.String(),
+});
+export type UserPublic = Static<typeof UserPublic>;
+
+export const AdminPublic = Type.Object({
+  id: Type.Integer(),
+  username: Type.String(),
+  name: Type.String(),
+  mobile_number: Type.String(),
+  is_owner: Type.Boolean(),
+});
+export type AdminPublic = Static<typeof AdminPublic>;
+
+export const RegisterBody = Type.Object({
+  name: Name,
+  username: Username,
+  password: Password,
+  mobile_number: MobileNumber,
+});
+export type RegisterBody = Static<typeof RegisterBody>;
+
+export const AdminRegisterBody = Type.Object({
+  ...RegisterBody.properties,
+  role: Type.Optional(Type.Literal('admin')),
+});
+export type AdminRegisterBody = Static<typeof AdminRegisterBody>;
+
+export const LoginBody = Type.Object({
+  username: Text('username', LIMITS.passwordMax),
+  password: Text('password', LIMITS.passwordMax),
+});
+export type LoginBody = Static<typeof LoginBody>;
+
+export const AdminLoginBody = Type.Object({
+  ...LoginBody.properties,
+  role: Type.Optional(Type.Literal('admin')),
+});
+
+/** Names of the caller sent by existing clients; they must be the caller's own (DESIGN §3). */
+const CallerName = Type.Union([Type.String({ maxLength: 64 }), Type.Integer()]);
+
+export const ChangePasswordBody = Type.Object({
+  password: Text('password', LIMITS.passwordMax),
+  new_password: Password,
+  username: Type.Optional(CallerName),
+  user_id: Type.Optional(CallerName),
+});
+export type ChangePasswordBody = Static<typeof ChangePasswordBody>;
+
+export const AdminChangePasswordBody = Type.Object({
+  ...ChangePasswordBody.properties,
+  role: Type.Optional(Type.Literal('admin')),
+});
+export type AdminChangePasswordBody = Static<typeof AdminChangePasswordBody>;
+
+export const UserRegistered = Type.Object({ message: Type.String(), user: UserPublic });
+export const AdminRegistered = Type.Object({ message: Type.String(), admin: AdminPublic });
+export const UserSession = Type.Object({ token: Type.String(), user: UserPublic });
+export type UserSession = Static<typeof UserSession>;
+export const AdminSession = Type.Object({ token: Type.String(), admin: AdminPublic });
+export type AdminSession = Static<typeof AdminSession>;
+export const PasswordChanged = Type.Object({ message: Type.String(), token: Type.String() });
