@@ -7,7 +7,7 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { X_ERROR } from '@auction/shared';
+import { X_ERROR, X_MISSING } from '@auction/shared';
 import type { Config } from './config.js';
 import type { App, AppContext } from './context.js';
 import { openStore } from './db/index.js';
@@ -18,6 +18,12 @@ import { registerErrorHandling } from './plugins/errors.js';
 import { CLIENT_DIST } from './paths.js';
 import { systemRoutes } from './routes/system.js';
 import { accountRoutes } from './routes/accounts.js';
+import { adminRoutes } from './routes/admin.js';
+import { auctionRoutes } from './routes/auctions.js';
+import { biddingRoutes } from './routes/bidding.js';
+import { catalogueRoutes } from './routes/catalogue.js';
+import { walletRoutes } from './routes/wallet.js';
+import { EventBus } from './domain/events.js';
 
 export const BODY_LIMIT = 64 * 1024;
 
@@ -35,7 +41,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
     bodyLimit: BODY_LIMIT,
     // DESIGN §3: no coercion ("1000" is not a number); `x-error` carries a field's human message.
-    ajv: { customOptions: { coerceTypes: false, allErrors: false, verbose: true, keywords: [X_ERROR] } },
+    ajv: { customOptions: { coerceTypes: false, allErrors: false, verbose: true, keywords: [X_ERROR, X_MISSING] } },
     forceCloseConnections: 'idle',
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -113,12 +119,18 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     tokens,
     guard: createGuards(app, tokens, store.db),
     authRateLimit: config.rateLimit ? { rateLimit: { max: 20, timeWindow: '1 minute' } } : {},
+    events: new EventBus(),
     now: options.now ?? Date.now,
   };
   app.decorate('ctx', ctx);
   await app.register(async (api) => {
     systemRoutes(api, ctx);
     accountRoutes(api, ctx);
+    catalogueRoutes(api, ctx);
+    auctionRoutes(api, ctx);
+    biddingRoutes(api, ctx);
+    walletRoutes(api, ctx);
+    adminRoutes(api, ctx);
   }, { prefix: '/api' });
 
   return app;

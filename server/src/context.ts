@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import type { Db, Store } from './db/index.js';
 import type { TokenService } from './auth/tokens.js';
 import type { Access } from './plugins/auth.js';
+import type { EventBus } from './domain/events.js';
 
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
 
@@ -17,6 +18,8 @@ export interface AppContext {
   guard: Record<Access, onRequestHookHandler>;
   /** Route `config` for credential endpoints: the per-IP limit of DESIGN §2 (empty when RATE_LIMIT=off). */
   authRateLimit: { rateLimit?: { max: number; timeWindow: string } };
+  /** Committed domain events, for the live channel. */
+  events: EventBus;
   now: () => number;
 }
 

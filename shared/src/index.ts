@@ -4,3 +4,7 @@ export * from './errors.js';
 export * from './datetime.js';
 export * from './schemas/common.js';
 export * from './schemas/accounts.js';
+export * from './schemas/catalogue.js';
+export * from './schemas/bidding.js';
+export * from './schemas/wallet.js';
+export * from './schemas/admin.js';

@@ -9,6 +9,9 @@ import * as schema from './schema.js';
 /** The drizzle handle; `$client` (the raw driver) is for the store itself and tests only. */
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
+/** A transaction handle, as drizzle passes it to `db.transaction(cb)`. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
 /** The store: the drizzle handle for queries, and what the server needs to run and close it. */
 export interface Store {
   db: Db;

@@ -68,6 +68,11 @@ export const products = sqliteTable('products', {
   /** Null while unassigned. */
   auctionId: text('auction_id').references(() => auctions.id),
   status: text('status', { enum: ['available', 'sold'] }).notNull().default('available'),
+  /**
+   * Bids that did not fail on this product in its current auction: kept beside the row so the bid
+   * path reads it in one indexed step however many bids there are; reset when the product moves.
+   */
+  bidCount: integer('bid_count').notNull().default(0),
   soldPrice: integer('sold_price'),
   winnerId: integer('winner_id').references(() => users.id),
   createdAt: integer('created_at').notNull(),

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
-import { ERROR_STATUS, X_ERROR, type ApiErrorBody, type ErrorCode } from '@auction/shared';
+import { ERROR_STATUS, X_ERROR, X_MISSING, type ApiErrorBody, type ErrorCode } from '@auction/shared';
 import { AppError } from '../errors.js';
 import { CLIENT_DIST } from '../paths.js';
 
@@ -11,7 +11,10 @@ interface AjvError {
   params: Record<string, unknown>;
   message?: string;
   parentSchema?: Record<string, unknown>;
+  data?: unknown;
 }
+
+const isBlank = (v: unknown) => (typeof v === 'string' && v.trim() === '') || (Array.isArray(v) && v.length === 0);
 
 function send(reply: FastifyReply, code: ErrorCode, message: string, field?: string) {
   const body: ApiErrorBody = { error: message, message, code };
@@ -28,9 +31,13 @@ export function describeValidation(errors: AjvError[], context: string): { field
   const pathField = err.instancePath.replace(/^\//, '').replaceAll('/', '.');
   if (err.keyword === 'required') {
     const missing = String(err.params.missingProperty);
-    return { field: missing, message: `${pathField ? `${pathField}.` : ''}${missing} is required` };
+    const properties = err.parentSchema?.properties as Record<string, Record<string, unknown>> | undefined;
+    const worded = properties?.[missing]?.[X_MISSING];
+    return { field: missing, message: typeof worded === 'string' ? worded : `${pathField ? `${pathField}.` : ''}${missing} is required` };
   }
   const field = pathField || context;
+  const blank = err.parentSchema?.[X_MISSING];
+  if (typeof blank === 'string' && isBlank(err.data)) return { field, message: blank };
   if (!pathField && err.keyword === 'type') return { field, message: `${context} must be ${context === 'body' ? 'a JSON object' : article(String(err.params.type))}` };
   if (err.keyword === 'type') return { field, message: `${field} must be ${article(String(err.params.type))}` };
   const custom = err.parentSchema?.[X_ERROR];

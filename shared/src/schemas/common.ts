@@ -7,6 +7,8 @@ import { LIMITS } from '../limits.js';
  * so the rule and its message live in one place. The server's validator knows the keyword.
  */
 export const X_ERROR = 'x-error';
+/** The sentence for a field that is missing or blank, where spec §5 words it ('Please fill all fields'). */
+export const X_MISSING = 'x-missing';
 
 export const ErrorBody = Type.Object(
   {
@@ -48,6 +50,33 @@ export const MobileNumber = Type.String({
 /** Any non-empty string up to `max`: for fields that are checked by lookup, not by shape. */
 export function Text(field: string, max: number) {
   return Type.String({ minLength: 1, maxLength: max, [X_ERROR]: `${field} must be 1–${max} characters` });
+}
+
+/** An admin-chosen auction or product id (DESIGN §3). */
+export function Id(field: string, missing?: string) {
+  return Type.String({
+    pattern: LIMITS.idPattern,
+    [X_ERROR]: `${field} must be 1–${LIMITS.idMax} characters: letters, digits, _ - or .`,
+    ...(missing ? { [X_MISSING]: missing } : {}),
+  });
+}
+
+/** Path parameter `{id}`: any text here; an unknown id is a 404, not a validation error. */
+export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
+
+/** A money amount in rupees; the 2-decimal rule is checked in code (see shared/money.ts). */
+export function Rupees(opts: { minimum?: number; exclusiveMinimum?: number; maximum: number; message: string; missing?: string }) {
+  const { message, missing, ...bounds } = opts;
+  return Type.Number({ ...bounds, [X_ERROR]: message, ...(missing ? { [X_MISSING]: missing } : {}) });
+}
+
+/** A date-time as text: ISO-8601, with or without an offset (read in TIMEZONE when without). */
+export function DateTimeText(field: string, missing?: string) {
+  return Type.String({
+    minLength: 1, maxLength: 40,
+    [X_ERROR]: `${field} must be a date-time such as 2026-11-24T07:45`,
+    ...(missing ? { [X_MISSING]: missing } : {}),
+  });
 }
 
 export const HealthBody = Type.Object({ status: Type.String(), db: Type.String() });

@@ -1,0 +1,1 @@
+ALTER TABLE `products` ADD `bid_count` integer DEFAULT 0 NOT NULL;

@@ -1,0 +1,34 @@
+/**
+ * What a command did, for the live channel to publish after the transaction has committed
+ * (DESIGN §1, §6). Amounts are paise; presenters turn these into socket payloads.
+ */
+export type DomainEvent =
+  | { type: 'bid:placed'; auctionId: string; ownerId: number; productId: string; bidId: number; highest: number; bidCount: number; bidderId: number; bidder: string; amount: number; at: number }
+  | { type: 'bid:rolledback'; auctionId: string; ownerId: number; productId: string; highest: number; bidCount: number }
+  | { type: 'product:sold'; auctionId: string; ownerId: number; productId: string; amount: number }
+  | { type: 'auction:settled'; auctionId: string; ownerId: number }
+  | { type: 'auction:created' | 'auction:updated'; auctionId: string; ownerId: number }
+  | { type: 'auction:deleted'; auctionId: string; ownerId: number }
+  | { type: 'bid:outbid'; userId: number; auctionId: string; productId: string; productName: string; highest: number }
+  | { type: 'bid:reinstated' | 'bid:won'; userId: number; auctionId: string; productId: string; amount: number }
+  | { type: 'wallet:updated'; userId: number; balance: number };
+
+export type EventListener = (events: readonly DomainEvent[]) => void;
+
+/**
+ * The one place committed events go. Routes and the scheduler publish; the live channel subscribes.
+ * Listeners run synchronously in commit order, so per-product order is kept.
+ */
+export class EventBus {
+  private readonly listeners = new Set<EventListener>();
+
+  subscribe(listener: EventListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  publish(events: readonly DomainEvent[]): void {
+    if (events.length === 0) return;
+    for (const listener of this.listeners) listener(events);
+  }
+}

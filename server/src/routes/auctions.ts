@@ -1,0 +1,57 @@
+/** The bidder's side of auctions: browse, products, register, my auctions. */
+import { Type } from 'typebox';
+import { Auction, IdParams, MessageBody, Product, RegisterForAuctionBody, errorResponses } from '@auction/shared';
+import type { App, AppContext } from '../context.js';
+import { registerForAuction } from '../domain/catalogue.js';
+import { AppError, unwrap } from '../errors.js';
+import { presentUser } from '../presenters/accounts.js';
+import { presentAuction, presentProduct } from '../presenters/catalogue.js';
+import { getUser } from '../queries/accounts.js';
+import { auctionExists, listAuctions, productsOfAuction, registeredAuctionIds } from '../queries/auctions.js';
+import { callerOf } from './input.js';
+
+export function auctionRoutes(app: App, ctx: AppContext) {
+  const { db, guard } = ctx;
+  const tags = ['auctions'];
+  const security = [{ bearer: [] }];
+
+  app.get('/auctions', {
+    onRequest: guard.any,
+    schema: { tags, security, summary: 'Every auction, newest first, with the caller’s registration', response: { 200: Type.Array(Auction), ...errorResponses(401) } },
+  }, async (req) => {
+    const caller = callerOf(req);
+    const userId = caller.role === 'user' ? caller.id : null;
+    return listAuctions(db).map((a) => presentAuction(a, userId, ctx.now()));
+  });
+
+  app.get('/auctions/:id/products', {
+    onRequest: guard.any,
+    schema: { tags, security, summary: 'Products of an auction with their highest bid', params: IdParams, response: { 200: Type.Array(Product), ...errorResponses(401, 404) } },
+  }, async (req) => {
+    if (!auctionExists(db, req.params.id)) throw new AppError('NOT_FOUND', 'Auction not found');
+    return productsOfAuction(db, req.params.id).map(presentProduct);
+  });
+
+  app.post('/auctions/register', {
+    onRequest: guard.user,
+    schema: { tags, security, summary: 'Register for an auction (idempotent)', body: RegisterForAuctionBody, response: { 200: MessageBody, ...errorResponses(400, 401, 403, 404, 409) } },
+  }, async (req) => {
+    const r = unwrap(registerForAuction({ db, userId: callerOf(req).id, auctionId: req.body.auction_id, now: ctx.now() }));
+    return { message: r.already ? 'Already registered for this auction' : 'Successfully registered for auction!' };
+  });
+
+  app.get('/my_auctions', {
+    onRequest: guard.user,
+    schema: {
+      tags, security, summary: 'The caller and the auctions they registered for',
+      response: {
+        200: Type.Object({ user_details: Type.Object({ id: Type.Integer(), name: Type.String(), username: Type.String(), mobile_number: Type.String(), auctions: Type.Array(Type.String()) }) }),
+        ...errorResponses(401, 403),
+      },
+    },
+  }, async (req) => {
+    const user = getUser(db, callerOf(req).id);
+    if (!user) throw new AppError('UNAUTHENTICATED', 'Please sign in');
+    return { user_details: { ...presentUser(user), auctions: registeredAuctionIds(db, user.id) } };
+  });
+}

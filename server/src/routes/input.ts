@@ -1,0 +1,28 @@
+/** Edge conversions: what a schema cannot say (2 decimals, date-times in TIMEZONE) becomes a 400 here. */
+import { hasAtMostTwoDecimals, parseDateTime, toPaise } from '@auction/shared';
+import type { Caller } from '../domain/accounts.js';
+import { namesCaller } from '../domain/accounts.js';
+import { AppError } from '../errors.js';
+
+/** Rupees from the request → integer paise; at most 2 decimals. */
+export function paise(rupees: number, field: string, message = `${field} must have at most 2 decimals`): number {
+  if (!hasAtMostTwoDecimals(rupees)) throw new AppError('VALIDATION', message, field);
+  return toPaise(rupees);
+}
+
+export function dateTime(text: string, field: string, timeZone: string): number {
+  const ms = parseDateTime(text, timeZone);
+  if (ms === null) throw new AppError('VALIDATION', `${field} must be a date-time such as 2026-11-24T07:45`, field);
+  return ms;
+}
+
+/** Body fields that name a user must name the caller (DESIGN §3). */
+export function assertNamesCaller(caller: Caller, ...names: (string | number | undefined)[]) {
+  if (!namesCaller(caller, ...names)) throw new AppError('FORBIDDEN', 'The request names another account');
+}
+
+/** The caller of a guarded route (the guard has set it). */
+export function callerOf(req: { caller: Caller | null }): Caller {
+  if (!req.caller) throw new AppError('UNAUTHENTICATED', 'Please sign in');
+  return req.caller;
+}

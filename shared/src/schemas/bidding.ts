@@ -1,0 +1,76 @@
+import { Type, type Static } from 'typebox';
+import { LIMITS } from '../limits.js';
+import { Rupees, X_MISSING } from './common.js';
+
+export const BID_MESSAGES = { invalid: 'Please enter a valid bid amount' } as const;
+
+export const BidStatus = Type.Union([
+  Type.Literal('success'), Type.Literal('outbid'), Type.Literal('failed'), Type.Literal('rolledback'), Type.Literal('won'),
+]);
+export type BidStatus = Static<typeof BidStatus>;
+
+/** Names of the caller that existing clients send; they must be the caller's own (DESIGN §3). */
+const CallerRef = Type.Union([Type.String({ maxLength: 64 }), Type.Integer()]);
+const ProductRef = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', [X_MISSING]: BID_MESSAGES.invalid });
+
+export const PlaceBidBody = Type.Object({
+  product_name: Type.Optional(ProductRef),
+  product_id: Type.Optional(ProductRef),
+  bid_amount: Rupees({ exclusiveMinimum: 0, maximum: LIMITS.bidMaxRupees, message: BID_MESSAGES.invalid, missing: BID_MESSAGES.invalid }),
+  user_id: Type.Optional(CallerRef),
+  username: Type.Optional(CallerRef),
+});
+export type PlaceBidBody = Static<typeof PlaceBidBody>;
+
+/** A bid in the bidder's own lists. */
+export const UserBid = Type.Object({
+  bid_id: Type.Integer(),
+  product_id: Type.String(),
+  product_name: Type.String(),
+  auction_id: Type.String(),
+  auction_name: Type.String(),
+  amount: Type.Number(),
+  timestamp: Type.String(),
+  status: BidStatus,
+  reason: Type.Union([Type.String(), Type.Null()], { description: 'Why a bid failed or was released' }),
+});
+export type UserBid = Static<typeof UserBid>;
+
+export const BidPlaced = Type.Object({
+  message: Type.String(),
+  bid: UserBid,
+  highest_bid: Type.Number(),
+  wallet_balance: Type.Number(),
+});
+
+/** A bid in a product's public list. */
+export const ProductBid = Type.Object({
+  bid_id: Type.Integer(),
+  auction_id: Type.String(),
+  amount: Type.Number(),
+  status: BidStatus,
+  timestamp: Type.String(),
+  bidder: Type.String({ description: 'Masked (a***e) except for the admin who owns the auction' }),
+});
+
+export const ProductKeyQuery = Type.Object({
+  product_key: Type.String({ minLength: 1, maxLength: 200, [X_MISSING]: 'product_key is required' }),
+});
+
+export const HighestBid = Type.Object({ highest_bid: Type.Number() });
+
+export const TimeLeft = Type.Object({
+  product_key: Type.String(),
+  auction_id: Type.String(),
+  valid_until: Type.String(),
+  seconds_left: Type.Integer(),
+  ended: Type.Boolean(),
+});
+
+export const RollbackBody = Type.Object({
+  bid_id: Type.Union([Type.Integer({ minimum: 1 }), Type.String({ pattern: '^[0-9]{1,15}$' })], { [X_MISSING]: 'bid_id is required' }),
+  username: Type.Optional(CallerRef),
+  user_id: Type.Optional(CallerRef),
+});
+
+export const RolledBack = Type.Object({ message: Type.String(), wallet_balance: Type.Number(), highest_bid: Type.Number() });

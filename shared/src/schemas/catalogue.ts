@@ -1,0 +1,104 @@
+import { Type, type Static } from 'typebox';
+import { LIMITS } from '../limits.js';
+import { DateTimeText, Id, X_ERROR, X_MISSING } from './common.js';
+
+/** Spec §5's sentences for missing catalogue fields. */
+export const CATALOGUE_MESSAGES = {
+  productCreate: 'Please fill all fields',
+  productEdit: 'Fill required fields',
+  auctionCreate: 'Please fill all fields and select at least one product',
+  auctionEdit: 'Please fill all required fields',
+} as const;
+
+const text = (field: string, max: number, missing: string) =>
+  Type.String({ minLength: 1, maxLength: max, pattern: '\\S', [X_ERROR]: `${field} must be at most ${max} characters`, [X_MISSING]: missing });
+
+export const ProductStatus = Type.Union([Type.Literal('available'), Type.Literal('sold')]);
+
+export const Product = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  description: Type.String(),
+  status: ProductStatus,
+  auction_id: Type.Union([Type.String(), Type.Null()]),
+  highest_bid: Type.Number({ description: 'Rupees; 0 when there is no bid' }),
+  bid_count: Type.Integer({ description: 'Bids in the current auction that did not fail' }),
+});
+export type Product = Static<typeof Product>;
+
+export const CreateProductBody = Type.Object({
+  id: Id('id', CATALOGUE_MESSAGES.productCreate),
+  name: text('name', LIMITS.nameMax, CATALOGUE_MESSAGES.productCreate),
+  description: text('description', LIMITS.descriptionMax, CATALOGUE_MESSAGES.productCreate),
+});
+export type CreateProductBody = Static<typeof CreateProductBody>;
+
+export const UpdateProductBody = Type.Object({
+  name: text('name', LIMITS.nameMax, CATALOGUE_MESSAGES.productEdit),
+  description: text('description', LIMITS.descriptionMax, CATALOGUE_MESSAGES.productEdit),
+});
+export type UpdateProductBody = Static<typeof UpdateProductBody>;
+
+export const ProductSaved = Type.Object({ message: Type.String(), product: Product });
+
+export const AuctionStatus = Type.Union([Type.Literal('active'), Type.Literal('ended'), Type.Literal('settled')]);
+export type AuctionStatus = Static<typeof AuctionStatus>;
+
+const ProductIds = (missing: string) => Type.Array(Id('product_ids item'), {
+  minItems: 1, maxItems: 500, [X_ERROR]: missing, [X_MISSING]: missing,
+});
+
+export const CreateAuctionBody = Type.Object({
+  id: Id('id', CATALOGUE_MESSAGES.auctionCreate),
+  name: text('name', LIMITS.nameMax, CATALOGUE_MESSAGES.auctionCreate),
+  valid_until: DateTimeText('valid_until', CATALOGUE_MESSAGES.auctionCreate),
+  product_ids: ProductIds(CATALOGUE_MESSAGES.auctionCreate),
+});
+export type CreateAuctionBody = Static<typeof CreateAuctionBody>;
+
+export const UpdateAuctionBody = Type.Object({
+  name: text('name', LIMITS.nameMax, CATALOGUE_MESSAGES.auctionEdit),
+  valid_until: DateTimeText('valid_until', CATALOGUE_MESSAGES.auctionEdit),
+  product_ids: Type.Optional(ProductIds('Select at least one product')),
+});
+export type UpdateAuctionBody = Static<typeof UpdateAuctionBody>;
+
+/** An auction as a bidder sees it (`GET /auctions`). */
+export const Auction = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  valid_until: Type.String({ description: 'ISO-8601 UTC' }),
+  product_ids: Type.Array(Type.String()),
+  registrations: Type.Array(Type.Integer(), { description: 'At most the caller’s own id' }),
+  registered: Type.Boolean(),
+  product_count: Type.Integer(),
+  status: AuctionStatus,
+});
+export type Auction = Static<typeof Auction>;
+
+/** An auction as admins see it. */
+export const AdminAuction = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  valid_until: Type.String(),
+  product_ids: Type.Array(Type.String()),
+  registrations: Type.Array(Type.Integer(), { description: 'Ids of the registered bidders' }),
+  product_count: Type.Integer(),
+  status: AuctionStatus,
+  created_by: Type.Integer({ description: 'Id of the admin who created it (the only one who may change it)' }),
+  created_at: Type.String(),
+  settled_at: Type.Union([Type.String(), Type.Null()]),
+});
+export type AdminAuction = Static<typeof AdminAuction>;
+
+export const AuctionSaved = Type.Object({ message: Type.String(), auction: AdminAuction });
+
+export const Settled = Type.Object({
+  message: Type.String(),
+  sold: Type.Array(Type.Object({ product_id: Type.String(), amount: Type.Number() })),
+  unsold: Type.Array(Type.String()),
+});
+
+export const RegisterForAuctionBody = Type.Object({
+  auction_id: Type.String({ minLength: 1, maxLength: 200, [X_MISSING]: 'auction_id is required' }),
+});

@@ -1,0 +1,34 @@
+import { Type, type Static } from 'typebox';
+import { LIMITS } from '../limits.js';
+import { formatRupees } from '../money.js';
+import { Rupees } from './common.js';
+
+export const TOPUP_MESSAGE = `Enter an amount between ${formatRupees(LIMITS.topupMinRupees)} and ${formatRupees(LIMITS.topupMaxRupees)}`;
+
+export const TopUpBody = Type.Object({
+  amount: Rupees({ minimum: LIMITS.topupMinRupees, maximum: LIMITS.topupMaxRupees, message: TOPUP_MESSAGE, missing: TOPUP_MESSAGE }),
+});
+
+export const WalletBody = Type.Object({
+  username: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Integer()])),
+  user_id: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Integer()])),
+});
+
+export const WalletBalance = Type.Object({ wallet_balance: Type.Number() });
+
+export const TransactionType = Type.Union([Type.Literal('topup'), Type.Literal('bid'), Type.Literal('refund')]);
+
+export const Transaction = Type.Object({
+  _id: Type.String(),
+  type: TransactionType,
+  amount: Type.Number({ description: 'Positive rupees; `type` gives the sign' }),
+  timestamp: Type.String(),
+  meta: Type.Object({
+    notes: Type.Union([Type.String(), Type.Null()]),
+    product_id: Type.Union([Type.String(), Type.Null()]),
+  }),
+});
+export type Transaction = Static<typeof Transaction>;
+
+export const ToppedUp = Type.Object({ message: Type.String(), wallet_balance: Type.Number(), transaction: Transaction });
+export const Transactions = Type.Object({ transactions: Type.Array(Transaction) });
