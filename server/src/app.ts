@@ -6,6 +6,7 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import websocket from '@fastify/websocket';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { X_ERROR, X_MISSING } from '@auction/shared';
 import type { Config } from './config.js';
@@ -24,6 +25,10 @@ import { biddingRoutes } from './routes/bidding.js';
 import { catalogueRoutes } from './routes/catalogue.js';
 import { walletRoutes } from './routes/wallet.js';
 import { EventBus } from './domain/events.js';
+import { LiveHub } from './live/hub.js';
+import { AuctionScheduler } from './live/scheduler.js';
+import { attachSocketIo } from './live/socketio.js';
+import { wsFeed } from './live/ws.js';
 
 export const BODY_LIMIT = 64 * 1024;
 
@@ -110,8 +115,33 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     });
   }
 
-  // Then the application's own pieces, then routes.
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  // @fastify/websocket routes every upgrade through Fastify, which would 404 socket.io's: hand those
+  // to socket.io's own upgrade listener untouched (STACK.md).
+  app.addHook('onRequest', (req, reply, done) => {
+    if (req.ws && req.url.startsWith('/socket.io/')) {
+      void reply.hijack();
+      return;
+    }
+    done();
+  });
+
+  // Then the application's own pieces: errors, auth, the event bus and the live channel, then routes.
   registerErrorHandling(app);
+  const now = options.now ?? Date.now;
+  const events = new EventBus();
+  // Committed events → hub → socket.io and the plain WebSocket feed.
+  const live = new LiveHub({ db: store.db, now, frameMs: config.liveFrameMs });
+  events.subscribe(live.publish);
+  attachSocketIo({ server: app.server, hub: live, tokens, db: store.db, now, ...(config.corsOrigin ? { corsOrigin: config.corsOrigin } : {}) });
+  const scheduler = new AuctionScheduler({ db: store.db, events, now, autoSettle: config.autoSettle, log: app.log });
+  app.addHook('onReady', async () => scheduler.start());
+  // Stop the clock, send what is pending and close every socket before the server stops.
+  app.addHook('preClose', async () => {
+    scheduler.stop();
+    live.close();
+  });
+
   const ctx: AppContext = {
     config,
     store,
@@ -119,8 +149,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     tokens,
     guard: createGuards(app, tokens, store.db),
     authRateLimit: config.rateLimit ? { rateLimit: { max: 20, timeWindow: '1 minute' } } : {},
-    events: new EventBus(),
-    now: options.now ?? Date.now,
+    events,
+    live,
+    scheduler,
+    now,
   };
   app.decorate('ctx', ctx);
   await app.register(async (api) => {
@@ -131,6 +163,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     biddingRoutes(api, ctx);
     walletRoutes(api, ctx);
     adminRoutes(api, ctx);
+    wsFeed(api, ctx, live);
   }, { prefix: '/api' });
 
   return app;

@@ -6,6 +6,8 @@ import type { Db, Store } from './db/index.js';
 import type { TokenService } from './auth/tokens.js';
 import type { Access } from './plugins/auth.js';
 import type { EventBus } from './domain/events.js';
+import type { LiveHub } from './live/hub.js';
+import type { AuctionScheduler } from './live/scheduler.js';
 
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
 
@@ -20,6 +22,9 @@ export interface AppContext {
   authRateLimit: { rateLimit?: { max: number; timeWindow: string } };
   /** Committed domain events, for the live channel. */
   events: EventBus;
+  /** The live channel's hub and the auction clock. */
+  live: LiveHub;
+  scheduler: AuctionScheduler;
   now: () => number;
 }
 

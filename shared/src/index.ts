@@ -8,3 +8,4 @@ export * from './schemas/catalogue.js';
 export * from './schemas/bidding.js';
 export * from './schemas/wallet.js';
 export * from './schemas/admin.js';
+export * from './live.js';

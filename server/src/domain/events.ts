@@ -7,6 +7,8 @@ export type DomainEvent =
   | { type: 'bid:rolledback'; auctionId: string; ownerId: number; productId: string; highest: number; bidCount: number }
   | { type: 'product:sold'; auctionId: string; ownerId: number; productId: string; amount: number }
   | { type: 'auction:settled'; auctionId: string; ownerId: number }
+  | { type: 'auction:ending'; auctionId: string; ownerId: number; secondsLeft: number }
+  | { type: 'auction:ended'; auctionId: string; ownerId: number }
   | { type: 'auction:created' | 'auction:updated'; auctionId: string; ownerId: number }
   | { type: 'auction:deleted'; auctionId: string; ownerId: number }
   | { type: 'bid:outbid'; userId: number; auctionId: string; productId: string; productName: string; highest: number }

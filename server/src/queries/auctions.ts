@@ -24,9 +24,11 @@ export function listAuctions(db: Db, filter: { createdBy?: number; ids?: string[
   const rows = db.select({
     id: auctions.id, name: auctions.name, validUntil: auctions.validUntil, createdBy: auctions.createdBy,
     createdAt: auctions.createdAt, settledAt: auctions.settledAt,
-    productIds: sql<string>`(select coalesce(json_group_array(p.id), '[]') from (select id from ${products} p where p.auction_id = ${auctions.id} and p.deleted_at is null order by p.created_at, p.id) p)`,
-    registrations: sql<string>`(select coalesce(json_group_array(r.user_id), '[]') from ${registrations} r where r.auction_id = ${auctions.id})`,
-  }).from(auctions).where(where).orderBy(desc(auctions.createdAt), auctions.id).all();
+    // Correlated subqueries name the outer table literally: drizzle renders a column of a
+    // single-table select unqualified, which the inner scope would capture.
+    productIds: sql<string>`(select coalesce(json_group_array(p.id), '[]') from (select id from products p where p.auction_id = auctions.id and p.deleted_at is null order by p.created_at, p.rowid) p)`,
+    registrations: sql<string>`(select coalesce(json_group_array(r.user_id), '[]') from registrations r where r.auction_id = auctions.id)`,
+  }).from(auctions).where(where).orderBy(desc(auctions.createdAt), desc(sql`${auctions}.rowid`)).all();
   return rows.map((r) => ({ ...r, productIds: JSON.parse(r.productIds) as string[], registrations: JSON.parse(r.registrations) as number[] }));
 }
 
@@ -64,12 +66,12 @@ function selectProducts(db: Db) {
 
 export function productsOfAuction(db: Db, auctionId: string): ProductView[] {
   return selectProducts(db).where(and(eq(products.auctionId, auctionId), isNull(products.deletedAt)))
-    .orderBy(products.createdAt, products.id).all();
+    .orderBy(products.createdAt, sql`${products}.rowid`).all();
 }
 
 export function unassignedProducts(db: Db, adminId: number): ProductView[] {
   return selectProducts(db).where(and(eq(products.createdBy, adminId), isNull(products.auctionId), isNull(products.deletedAt)))
-    .orderBy(desc(products.createdAt), products.id).all();
+    .orderBy(desc(products.createdAt), desc(sql`${products}.rowid`)).all();
 }
 
 export function getProduct(db: Db, id: string): ProductView | null {
@@ -93,5 +95,5 @@ export function registeredAuctionIds(db: Db, userId: number): string[] {
   return db.select({ id: auctions.id }).from(registrations)
     .innerJoin(auctions, eq(auctions.id, registrations.auctionId))
     .where(and(eq(registrations.userId, userId), isNull(auctions.deletedAt)))
-    .orderBy(desc(auctions.createdAt)).all().map((r) => r.id);
+    .orderBy(desc(auctions.createdAt), desc(sql`${auctions}.rowid`)).all().map((r) => r.id);
 }

@@ -21,7 +21,7 @@ export function auctionReport(db: Db, adminId: number): AuctionReportRow[] {
       (select coalesce(sum(b.amount), 0) from bids b where b.auction_id = a.id and b.status = 'success') as pending
     from auctions a
     where a.created_by = ${adminId} and a.deleted_at is null
-    order by a.created_at desc, a.id`);
+    order by a.created_at desc, a.rowid desc`);
 }
 
 export function productReport(db: Db, adminId: number): ProductReportRow[] {
@@ -30,7 +30,7 @@ export function productReport(db: Db, adminId: number): ProductReportRow[] {
       coalesce((select b.amount from bids b where b.product_id = p.id and b.status in ('success', 'won')), 0) as highest
     from products p
     where p.created_by = ${adminId} and p.deleted_at is null
-    order by p.created_at desc, p.id`);
+    order by p.created_at desc, p.rowid desc`);
 }
 
 export interface AdminStatsRow {

@@ -7,6 +7,7 @@ import { expect } from 'vitest';
 import { buildApp, type BuildOptions } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import type { App } from '../context.js';
+import { auditMoney } from '../queries/audit.js';
 
 export const TEST_SECRET = 'test-secret-that-is-at-least-32-characters-long';
 
@@ -63,4 +64,67 @@ export function expectError(res: LightMyRequestResponse, status: number, code: s
   expect(body.error.length).toBeGreaterThan(0);
   expect(body.message).toBe(body.error);
   return body;
+}
+
+/** A clock tests can move: pass `clock.now` to makeApp and set `clock.t`. */
+export function makeClock(start = Date.parse('2026-11-24T00:00:00.000Z')) {
+  const clock = { t: start, now: () => clock.t, advance: (ms: number) => { clock.t += ms; } };
+  return clock;
+}
+
+export const HOUR = 3_600_000;
+
+/** Creates products through the API and returns their ids. */
+export async function createProducts(app: App, adminToken: string, count = 1, prefix = uniqueName('P')) {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const id = `${prefix}-${i}`;
+    const res = await call(app, 'POST', '/api/admin/product', { id, name: `Product ${id}`, description: `Description of ${id}` }, adminToken);
+    expect(res.statusCode, res.body).toBe(201);
+    ids.push(id);
+  }
+  return ids;
+}
+
+/** Creates an auction over new products; `endsIn` ms after the app's clock (`now`). */
+export async function createAuction(app: App, adminToken: string, opts: { products?: number; endsIn?: number; now?: number; id?: string } = {}) {
+  const productIds = await createProducts(app, adminToken, opts.products ?? 1);
+  const id = opts.id ?? uniqueName('A');
+  const validUntil = new Date((opts.now ?? Date.now()) + (opts.endsIn ?? 2 * HOUR)).toISOString();
+  const res = await call(app, 'POST', '/api/admin/auction', { id, name: `Auction ${id}`, valid_until: validUntil, product_ids: productIds }, adminToken);
+  expect(res.statusCode, res.body).toBe(201);
+  return { auctionId: id, productIds };
+}
+
+/** A bidder with money in the wallet, registered for the given auctions. */
+export async function richBidder(app: App, rupees: number, auctionIds: string[] = []) {
+  const u = await signUpUser(app);
+  let left = rupees;
+  while (left > 0) {
+    const chunk = Math.min(left, 100_000);
+    const res = await call(app, 'POST', '/api/wallet/topup', { amount: Math.max(chunk, 10) }, u.token);
+    expect(res.statusCode, res.body).toBe(200);
+    left -= Math.max(chunk, 10);
+  }
+  for (const auctionId of auctionIds) {
+    const res = await call(app, 'POST', '/api/auctions/register', { auction_id: auctionId }, u.token);
+    expect(res.statusCode, res.body).toBe(200);
+  }
+  return u;
+}
+
+export async function bid(app: App, token: string, productId: string, amount: number) {
+  return call(app, 'POST', '/api/bid', { product_id: productId, bid_amount: amount }, token);
+}
+
+export async function balanceOf(app: App, token: string): Promise<number> {
+  return (await call(app, 'POST', '/api/wallet', {}, token)).json<{ wallet_balance: number }>().wallet_balance;
+}
+
+/** The money invariant and the structural rules behind it (DESIGN §4). */
+export function expectMoneyInvariant(app: App) {
+  const audit = auditMoney(app.ctx.db);
+  expect(audit, JSON.stringify(audit)).toMatchObject({ ok: true, ledgerMismatches: 0, negativeBalances: 0, multipleLeaders: 0 });
+  expect(audit.topups).toBe(audit.balances + audit.held + audit.paid);
+  return audit;
 }

@@ -45,7 +45,7 @@ export const AuctionStatus = Type.Union([Type.Literal('active'), Type.Literal('e
 export type AuctionStatus = Static<typeof AuctionStatus>;
 
 const ProductIds = (missing: string) => Type.Array(Id('product_ids item'), {
-  minItems: 1, maxItems: 500, [X_ERROR]: missing, [X_MISSING]: missing,
+  minItems: 1, maxItems: 500, [X_ERROR]: 'product_ids may list at most 500 products', [X_MISSING]: missing,
 });
 
 export const CreateAuctionBody = Type.Object({

@@ -73,7 +73,7 @@ export function Rupees(opts: { minimum?: number; exclusiveMinimum?: number; maxi
 /** A date-time as text: ISO-8601, with or without an offset (read in TIMEZONE when without). */
 export function DateTimeText(field: string, missing?: string) {
   return Type.String({
-    minLength: 1, maxLength: 40,
+    minLength: 1, maxLength: 40, pattern: '\\S',
     [X_ERROR]: `${field} must be a date-time such as 2026-11-24T07:45`,
     ...(missing ? { [X_MISSING]: missing } : {}),
   });

@@ -1,0 +1,105 @@
+/**
+ * The live hub: one source of events, any number of transports (socket.io, plain WebSocket).
+ * Room events are collected per room and flushed as one `frame` every LIVE_FRAME_MS, serialised once
+ * per room; personal and catalogue events go out at once (DESIGN §6).
+ */
+import { auctionRoom, type Frame, type LiveAuction, type PersonalEventMap, type RoomEvent } from '@auction/shared';
+import type { Db } from '../db/index.js';
+import type { DomainEvent } from '../domain/events.js';
+import { presentAuction } from '../presenters/catalogue.js';
+import { getAuction } from '../queries/auctions.js';
+import { deliveriesOf } from './deliveries.js';
+
+export interface Transport {
+  /** `json` is the frame serialised once for every receiver of the room. */
+  sendFrame(frame: Frame, json: string): void;
+  sendToUser<K extends keyof PersonalEventMap>(userId: number, event: K, data: PersonalEventMap[K]): void;
+  sendToAll<K extends keyof PersonalEventMap>(event: K, data: PersonalEventMap[K]): void;
+  /** Sockets of this transport in a room. */
+  roomSize(room: string): number;
+  disconnectUser(userId: number): void;
+  close(): void;
+}
+
+export class LiveHub {
+  private readonly transports: Transport[] = [];
+  private readonly buffers = new Map<string, RoomEvent[]>();
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly opts: { db: Db; now: () => number; frameMs: number }) {}
+
+  attach(transport: Transport) {
+    this.transports.push(transport);
+  }
+
+  serverTime() {
+    return new Date(this.opts.now()).toISOString();
+  }
+
+  /** Committed domain events, in commit order. */
+  publish = (events: readonly DomainEvent[]) => {
+    const serverTime = this.serverTime();
+    for (const e of events) {
+      for (const d of deliveriesOf(e, serverTime)) {
+        if (d.to === 'room') this.enqueue(d.room, d.event);
+        else if (d.to === 'user') for (const t of this.transports) t.sendToUser(d.userId, d.event.event, d.event.data);
+        else this.announceCatalogue(d.auctionId, d.change, serverTime);
+      }
+    }
+  };
+
+  private announceCatalogue(auctionId: string, change: 'auction:created' | 'auction:updated' | 'auction:deleted', serverTime: string) {
+    const view = change === 'auction:deleted' ? null : getAuction(this.opts.db, auctionId);
+    if (!view) {
+      for (const t of this.transports) t.sendToAll('auction:deleted', { id: auctionId, server_time: serverTime });
+      return;
+    }
+    const { registered: _r, registrations: _rs, ...rest } = presentAuction(view, null, this.opts.now());
+    const data: LiveAuction = { ...rest, server_time: serverTime };
+    for (const t of this.transports) t.sendToAll(change, data);
+  }
+
+  enqueue(room: string, event: RoomEvent) {
+    const buffer = this.buffers.get(room);
+    if (buffer) buffer.push(event);
+    else this.buffers.set(room, [event]);
+    if (this.opts.frameMs === 0) this.flush();
+    else this.timer ??= setTimeout(this.flush, this.opts.frameMs);
+  }
+
+  /** Sends every room's pending events as one frame each; a quiet room sends nothing. */
+  flush = () => {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.buffers.size === 0) return;
+    const serverTime = this.serverTime();
+    for (const [room, events] of this.buffers) {
+      const frame: Frame = { room, server_time: serverTime, events };
+      const json = JSON.stringify(frame);
+      for (const t of this.transports) t.sendFrame(frame, json);
+    }
+    this.buffers.clear();
+  };
+
+  watchers(auctionId: string): number {
+    const room = auctionRoom(auctionId);
+    return this.transports.reduce((n, t) => n + t.roomSize(room), 0);
+  }
+
+  /** Tells an auction room how many watch it now. */
+  watchersChanged(auctionId: string) {
+    this.enqueue(auctionRoom(auctionId), {
+      event: 'auction:watchers',
+      data: { auction_id: auctionId, watchers: this.watchers(auctionId), server_time: this.serverTime() },
+    });
+  }
+
+  disconnectUser(userId: number) {
+    for (const t of this.transports) t.disconnectUser(userId);
+  }
+
+  close() {
+    this.flush();
+    for (const t of this.transports) t.close();
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * Auction timekeeping: `auction:ending` 1 h, 5 min and 1 min before the end, `auction:ended` at the
+ * end, then settlement (AUTO_SETTLE). Only the next few due times live in memory: one indexed query
+ * loads the auctions ending within the horizon, one timer waits for the earliest, and any catalogue
+ * change re-reads them. It survives restarts (what ended while down is settled on start) and follows
+ * edits of `valid_until` (a moved end re-arms; each milestone of a given end fires once).
+ */
+import { and, asc, eq, gt, isNull, lte } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/index.js';
+import { auctions } from '../db/schema.js';
+import { settleAuction } from '../domain/catalogue.js';
+import type { DomainEvent, EventBus } from '../domain/events.js';
+import { ENDING_NOTICES } from './watch.js';
+
+interface Due {
+  at: number;
+  auctionId: string;
+  ownerId: number;
+  validUntil: number;
+  /** Seconds before the end for a notice; 0 for the end itself. */
+  notice: number;
+}
+
+const HORIZON_MS = 2 * 3600_000;
+const BATCH = 200;
+/** A notice whose moment passed more than this long ago (e.g. while the server was down) is skipped. */
+const NOTICE_GRACE_MS = 2000;
+const CATALOGUE_CHANGES = new Set<DomainEvent['type']>(['auction:created', 'auction:updated', 'auction:deleted', 'auction:settled']);
+
+export class AuctionScheduler {
+  private due: Due[] = [];
+  private readonly fired = new Set<string>();
+  private timer: NodeJS.Timeout | null = null;
+  private horizonEnd = 0;
+  private reloadQueued = false;
+  private unsubscribe: (() => void) | null = null;
+  private running = false;
+
+  constructor(private readonly opts: { db: Db; events: EventBus; now: () => number; autoSettle: boolean; log: FastifyBaseLogger }) {}
+
+  start() {
+    this.running = true;
+    this.unsubscribe = this.opts.events.subscribe((events) => {
+      if (events.some((e) => CATALOGUE_CHANGES.has(e.type))) this.queueReload();
+    });
+    this.reload();
+  }
+
+  stop() {
+    this.running = false;
+    this.unsubscribe?.();
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  /** Next due moments, for tests and diagnostics. */
+  pending(): readonly Due[] {
+    return this.due;
+  }
+
+  private queueReload() {
+    if (this.reloadQueued) return;
+    this.reloadQueued = true;
+    setImmediate(() => {
+      this.reloadQueued = false;
+      if (this.running) this.reload();
+    });
+  }
+
+  private key(d: Pick<Due, 'auctionId' | 'validUntil' | 'notice'>) {
+    return `${d.auctionId}@${d.validUntil}:${d.notice}`;
+  }
+
+  private reload() {
+    const now = this.opts.now();
+    const horizon = now + HORIZON_MS;
+    // Without auto-settle, auctions that ended long ago stay unsettled: only look ahead.
+    const from = this.opts.autoSettle ? undefined : gt(auctions.validUntil, now - NOTICE_GRACE_MS);
+    const rows = this.opts.db.select({ id: auctions.id, validUntil: auctions.validUntil, ownerId: auctions.createdBy })
+      .from(auctions)
+      .where(and(isNull(auctions.settledAt), isNull(auctions.deletedAt), lte(auctions.validUntil, horizon), from))
+      .orderBy(asc(auctions.validUntil)).limit(BATCH).all();
+    // A full batch means more may follow: look again once the last loaded end is reached.
+    this.horizonEnd = rows.length === BATCH ? rows.at(-1)!.validUntil : horizon;
+    const due: Due[] = [];
+    for (const r of rows) {
+      for (const notice of [...ENDING_NOTICES, 0]) {
+        const d: Due = { at: r.validUntil - notice * 1000, auctionId: r.id, ownerId: r.ownerId, validUntil: r.validUntil, notice };
+        if (this.fired.has(this.key(d))) continue;
+        if (notice > 0 && d.at < now - NOTICE_GRACE_MS) continue;
+        due.push(d);
+      }
+    }
+    due.sort((a, b) => a.at - b.at || b.notice - a.notice);
+    this.due = due;
+    this.arm();
+  }
+
+  private arm() {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (!this.running) return;
+    const next = Math.min(this.due[0]?.at ?? Infinity, this.horizonEnd);
+    const delay = Math.max(0, Math.min(next - this.opts.now(), 2 ** 31 - 1));
+    this.timer = setTimeout(this.tick, delay);
+  }
+
+  private tick = () => {
+    this.timer = null;
+    const now = this.opts.now();
+    while (this.due[0] && this.due[0].at <= now) {
+      const d = this.due.shift()!;
+      this.fired.add(this.key(d));
+      try {
+        this.fire(d, now);
+      } catch (err) {
+        this.opts.log.error({ err, auctionId: d.auctionId }, 'scheduler: milestone failed');
+      }
+    }
+    if (now >= this.horizonEnd) this.reload();
+    else this.arm();
+  };
+
+  private fire(d: Due, now: number) {
+    const { events, db } = this.opts;
+    // The end may have moved (or the auction gone) since this was loaded: act only on the current end.
+    const current = db.select({ validUntil: auctions.validUntil, settledAt: auctions.settledAt, deletedAt: auctions.deletedAt })
+      .from(auctions).where(eq(auctions.id, d.auctionId)).get();
+    if (!current || current.validUntil !== d.validUntil || current.settledAt !== null || current.deletedAt !== null) return;
+    if (d.notice > 0) {
+      events.publish([{ type: 'auction:ending', auctionId: d.auctionId, ownerId: d.ownerId, secondsLeft: d.notice }]);
+      return;
+    }
+    events.publish([{ type: 'auction:ended', auctionId: d.auctionId, ownerId: d.ownerId }]);
+    if (!this.opts.autoSettle) return;
+    const result = settleAuction({ db, auctionId: d.auctionId, now });
+    // Already settled by its admin, or deleted meanwhile: nothing to do.
+    if (result.ok) {
+      this.opts.log.info({ auctionId: d.auctionId, sold: result.sold.length, unsold: result.unsold.length }, 'auction settled automatically');
+      events.publish(result.events);
+    }
+  }
+}

@@ -1,0 +1,91 @@
+/** socket.io on Fastify's HTTP server: token handshake, personal rooms, watch/unwatch with acks. */
+import type { Server as HttpServer } from 'node:http';
+import { Server, type Socket } from 'socket.io';
+import { adminRoom, auctionRoom, userRoom, type ClientToServerEvents, type ServerToClientEvents } from '@auction/shared';
+import type { Db } from '../db/index.js';
+import type { Caller } from '../domain/accounts.js';
+import type { TokenService } from '../auth/tokens.js';
+import { authenticate } from '../plugins/auth.js';
+import type { LiveHub, Transport } from './hub.js';
+import { checkWatch } from './watch.js';
+
+interface SocketData {
+  caller: Caller;
+}
+
+type LiveServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+type LiveSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+
+const AUCTION_PREFIX = 'auction:';
+
+export function attachSocketIo(props: { server: HttpServer; hub: LiveHub; tokens: TokenService; db: Db; now: () => number; corsOrigin?: string }) {
+  const { server, hub, tokens, db, now, corsOrigin } = props;
+  const io: LiveServer = new Server(server, {
+    serveClient: false,
+    // socket.io answers outside Fastify's hooks, so it takes CORS_ORIGIN itself (STACK.md).
+    ...(corsOrigin ? { cors: { origin: corsOrigin, credentials: true } } : {}),
+    // Other upgrades (the plain /api/ws feed) belong to Fastify.
+    destroyUpgrade: false,
+  });
+
+  io.use((socket, next) => {
+    const token: unknown = socket.handshake.auth.token;
+    authenticate(tokens, db, typeof token === 'string' ? token : null).then((caller) => {
+      if (!caller) return next(new Error('UNAUTHENTICATED'));
+      socket.data.caller = caller;
+      next();
+    }, () => next(new Error('UNAUTHENTICATED')));
+  });
+
+  io.on('connection', (socket: LiveSocket) => {
+    const { caller } = socket.data;
+    void socket.join(caller.role === 'user' ? userRoom(caller.id) : adminRoom(caller.id));
+
+    socket.on('auction:watch', (auctionId, ack) => {
+      const reply = typeof ack === 'function' ? ack : () => undefined;
+      const check = checkWatch(db, auctionId, now());
+      if (!check.ok) return reply({ status: 'error', error: check.error });
+      const room = auctionRoom(check.auctionId);
+      const already = socket.rooms.has(room);
+      void socket.join(room);
+      reply({ status: 'ok', data: { auction_id: check.auctionId, watchers: hub.watchers(check.auctionId) } });
+      if (check.ending) socket.emit('frame', { room, server_time: check.ending.server_time, events: [{ event: 'auction:ending', data: check.ending }] });
+      if (!already) hub.watchersChanged(check.auctionId);
+    });
+
+    socket.on('auction:unwatch', (auctionId, ack) => {
+      const reply = typeof ack === 'function' ? ack : () => undefined;
+      if (typeof auctionId !== 'string') return reply({ status: 'error', error: { code: 'VALIDATION', message: 'auction_id must be a string' } });
+      const room = auctionRoom(auctionId);
+      const was = socket.rooms.has(room);
+      void socket.leave(room);
+      reply({ status: 'ok', data: { auction_id: auctionId } });
+      if (was) hub.watchersChanged(auctionId);
+    });
+
+    socket.on('disconnecting', () => {
+      const watched = [...socket.rooms].filter((r) => r.startsWith(AUCTION_PREFIX)).map((r) => r.slice(AUCTION_PREFIX.length));
+      // The socket is still in its rooms while disconnecting: count after it has left.
+      setImmediate(() => { for (const id of watched) hub.watchersChanged(id); });
+    });
+  });
+
+  const transport: Transport = {
+    // socket.io encodes a room broadcast once and writes the same packet to every socket in the room.
+    sendFrame: (frame) => io.to(frame.room).emit('frame', frame),
+    sendToUser: (userId, event, data) => {
+      (io.to(userRoom(userId)).emit as (e: string, d: unknown) => boolean)(event, data);
+    },
+    sendToAll: (event, data) => {
+      (io.emit as (e: string, d: unknown) => boolean)(event, data);
+    },
+    roomSize: (room) => io.sockets.adapter.rooms.get(room)?.size ?? 0,
+    disconnectUser: (userId) => io.in(userRoom(userId)).disconnectSockets(true),
+    close: () => {
+      io.disconnectSockets(true);
+      io.engine.close();
+    },
+  };
+  hub.attach(transport);
+  return io;
+}

@@ -1,0 +1,143 @@
+/**
+ * The plain WebSocket feed at /api/ws for scripts and non-browser clients (DESIGN §6): the token as
+ * `?token=` or a first `{ type: "auth" }` message, `{ type: "watch" }` to subscribe, then the same
+ * JSON frames as socket.io watchers and personal events as `{ event, data }`.
+ */
+import type {} from '@fastify/websocket';
+import type { WebSocket } from 'ws';
+import { Type } from 'typebox';
+import { adminRoom, auctionRoom, userRoom, WS_CLOSE_UNAUTHENTICATED, type WsClientMessage } from '@auction/shared';
+import type { App, AppContext } from '../context.js';
+import type { Caller } from '../domain/accounts.js';
+import { authenticate } from '../plugins/auth.js';
+import type { LiveHub, Transport } from './hub.js';
+import { checkWatch } from './watch.js';
+
+const AUTH_TIMEOUT_MS = 10_000;
+
+class Rooms {
+  private readonly members = new Map<string, Set<WebSocket>>();
+
+  join(room: string, ws: WebSocket) {
+    let set = this.members.get(room);
+    if (!set) this.members.set(room, (set = new Set()));
+    const added = !set.has(ws);
+    set.add(ws);
+    return added;
+  }
+
+  leave(room: string, ws: WebSocket) {
+    const set = this.members.get(room);
+    const removed = set?.delete(ws) ?? false;
+    if (set?.size === 0) this.members.delete(room);
+    return removed;
+  }
+
+  get(room: string): ReadonlySet<WebSocket> {
+    return this.members.get(room) ?? new Set();
+  }
+}
+
+function send(ws: WebSocket, json: string) {
+  if (ws.readyState === ws.OPEN) ws.send(json);
+}
+
+export function wsFeed(app: App, ctx: AppContext, hub: LiveHub) {
+  const rooms = new Rooms();
+  const everyone = new Set<WebSocket>();
+  const roomsOf = new Map<WebSocket, Set<string>>();
+
+  const transport: Transport = {
+    sendFrame: (frame, json) => { for (const ws of rooms.get(frame.room)) send(ws, json); },
+    sendToUser: (userId, event, data) => {
+      const members = rooms.get(userRoom(userId));
+      if (members.size === 0) return;
+      const json = JSON.stringify({ event, data });
+      for (const ws of members) send(ws, json);
+    },
+    sendToAll: (event, data) => {
+      if (everyone.size === 0) return;
+      const json = JSON.stringify({ event, data });
+      for (const ws of everyone) send(ws, json);
+    },
+    roomSize: (room) => rooms.get(room).size,
+    disconnectUser: (userId) => { for (const ws of rooms.get(userRoom(userId))) ws.close(WS_CLOSE_UNAUTHENTICATED, 'account deactivated'); },
+    close: () => { for (const ws of everyone) ws.close(1001, 'server shutting down'); },
+  };
+  hub.attach(transport);
+
+  app.get('/ws', {
+    websocket: true,
+    schema: { tags: ['live'], summary: 'Plain WebSocket feed (see DESIGN §6)', querystring: Type.Object({ token: Type.Optional(Type.String({ maxLength: 4096 })) }) },
+  }, (ws, req) => {
+    let caller: Caller | null = null;
+    const mine = new Set<string>();
+    roomsOf.set(ws, mine);
+    const reply = (msg: object) => send(ws, JSON.stringify(msg));
+    const fail = (code: string, message: string) => reply({ type: 'error', error: { code, message } });
+
+    const admit = async (token: string | undefined) => {
+      caller = await authenticate(ctx.tokens, ctx.db, token ?? null);
+      if (!caller) return ws.close(WS_CLOSE_UNAUTHENTICATED, 'unauthenticated');
+      clearTimeout(authTimer);
+      const own = caller.role === 'user' ? userRoom(caller.id) : adminRoom(caller.id);
+      rooms.join(own, ws);
+      mine.add(own);
+      everyone.add(ws);
+      reply({ type: 'ready', role: caller.role, id: caller.id });
+    };
+    const authTimer = setTimeout(() => { if (!caller) ws.close(WS_CLOSE_UNAUTHENTICATED, 'no token'); }, AUTH_TIMEOUT_MS);
+
+    const handle = async (msg: WsClientMessage) => {
+      if (!caller) {
+        if (msg.type === 'auth') return admit(msg.token);
+        return ws.close(WS_CLOSE_UNAUTHENTICATED, 'authenticate first');
+      }
+      if (msg.type === 'watch') {
+        const check = checkWatch(ctx.db, msg.auction_id, ctx.now());
+        if (!check.ok) return fail(check.error.code, check.error.message);
+        const room = auctionRoom(check.auctionId);
+        const added = rooms.join(room, ws);
+        mine.add(room);
+        reply({ type: 'watching', auction_id: check.auctionId, watchers: hub.watchers(check.auctionId) });
+        if (check.ending) reply({ room, server_time: check.ending.server_time, events: [{ event: 'auction:ending', data: check.ending }] });
+        if (added) hub.watchersChanged(check.auctionId);
+      } else if (msg.type === 'unwatch') {
+        const room = auctionRoom(String(msg.auction_id));
+        mine.delete(room);
+        if (rooms.leave(room, ws)) hub.watchersChanged(String(msg.auction_id));
+      }
+    };
+
+    ws.on('message', (raw: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => {
+      let msg: WsClientMessage;
+      try {
+        if (isBinary) throw new Error('binary');
+        const text = Array.isArray(raw) ? Buffer.concat(raw).toString('utf8') : Buffer.from(raw as ArrayBuffer).toString('utf8');
+        msg = JSON.parse(text) as WsClientMessage;
+      } catch {
+        return fail('VALIDATION', 'Messages must be JSON');
+      }
+      if (typeof msg !== 'object' || msg === null || typeof (msg as { type?: unknown }).type !== 'string') {
+        return fail('VALIDATION', 'Messages need a "type"');
+      }
+      handle(msg).catch((err: unknown) => {
+        req.log.error({ err }, 'ws message failed');
+        fail('INTERNAL', 'Something went wrong on our side');
+      });
+    });
+
+    ws.on('close', () => {
+      clearTimeout(authTimer);
+      everyone.delete(ws);
+      for (const room of mine) {
+        rooms.leave(room, ws);
+        if (room.startsWith('auction:')) hub.watchersChanged(room.slice('auction:'.length));
+      }
+      roomsOf.delete(ws);
+    });
+
+    const token = (req.query).token;
+    if (token) void admit(token);
+  });
+}

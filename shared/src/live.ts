@@ -1,0 +1,132 @@
+/**
+ * The live channel's contract (DESIGN §6): room names, event payloads, frames and acks, typed once
+ * for the server (socket.io `Server<…>`), the browser client and scripts.
+ */
+import type { AuctionStatus } from './schemas/catalogue.js';
+
+export const auctionRoom = (auctionId: string) => `auction:${auctionId}`;
+export const userRoom = (userId: number) => `user:${userId}`;
+export const adminRoom = (adminId: number) => `admin:${adminId}`;
+
+interface Stamped {
+  /** ISO time at which the server published the event. */
+  server_time: string;
+}
+
+export interface BidPlacedData extends Stamped {
+  auction_id: string;
+  product_id: string;
+  bid_id: number;
+  highest_bid: number;
+  bid_count: number;
+  /** Masked (a***e) in auction rooms; the username in the auction owner's admin room. */
+  bidder: string;
+  amount: number;
+  /** When the bid was accepted (ISO). */
+  timestamp: string;
+}
+
+export interface BidRolledBackData extends Stamped {
+  auction_id: string;
+  product_id: string;
+  highest_bid: number;
+  bid_count: number;
+}
+
+export interface ProductSoldData extends Stamped {
+  auction_id: string;
+  product_id: string;
+  amount: number;
+}
+
+export interface AuctionRef extends Stamped {
+  auction_id: string;
+}
+
+export interface AuctionEndingData extends AuctionRef {
+  seconds_left: number;
+}
+
+export interface WatchersData extends AuctionRef {
+  watchers: number;
+}
+
+/** Events that travel inside frames, to `auction:<id>` and `admin:<id>` rooms. */
+export interface RoomEventMap {
+  'bid:placed': BidPlacedData;
+  'bid:rolledback': BidRolledBackData;
+  'product:sold': ProductSoldData;
+  'auction:ending': AuctionEndingData;
+  'auction:ended': AuctionRef;
+  'auction:settled': AuctionRef;
+  'auction:watchers': WatchersData;
+}
+
+export type RoomEventName = keyof RoomEventMap;
+export type RoomEvent = { [K in RoomEventName]: { event: K; data: RoomEventMap[K] } }[RoomEventName];
+
+/** Every event of one room since the previous frame, in commit order. */
+export interface Frame {
+  room: string;
+  server_time: string;
+  events: RoomEvent[];
+}
+
+export interface OutbidData extends Stamped {
+  auction_id: string;
+  product_id: string;
+  product_name: string;
+  highest_bid: number;
+}
+
+export interface BidAmountData extends Stamped {
+  auction_id: string;
+  product_id: string;
+  amount: number;
+}
+
+export interface WalletUpdatedData extends Stamped {
+  wallet_balance: number;
+}
+
+/** An auction as `GET /auctions` shows it, minus the per-caller `registered` and `registrations`. */
+export interface LiveAuction extends Stamped {
+  id: string;
+  name: string;
+  valid_until: string;
+  product_ids: string[];
+  product_count: number;
+  status: AuctionStatus;
+}
+
+/** Personal events (to `user:<id>`, at once) and catalogue events (to every socket). */
+export interface PersonalEventMap {
+  'bid:outbid': OutbidData;
+  'bid:reinstated': BidAmountData;
+  'bid:won': BidAmountData;
+  'wallet:updated': WalletUpdatedData;
+  'auction:created': LiveAuction;
+  'auction:updated': LiveAuction;
+  'auction:deleted': Stamped & { id: string };
+}
+
+export type ServerToClientEvents = { frame: (frame: Frame) => void } & {
+  [K in keyof PersonalEventMap]: (data: PersonalEventMap[K]) => void;
+};
+
+export type AckError = { code: string; message: string };
+export type Ack<T> = { status: 'ok'; data: T } | { status: 'error'; error: AckError };
+
+export interface ClientToServerEvents {
+  'auction:watch': (auctionId: string, ack: (res: Ack<{ auction_id: string; watchers: number }>) => void) => void;
+  'auction:unwatch': (auctionId: string, ack?: (res: Ack<{ auction_id: string }>) => void) => void;
+}
+
+/** Messages a plain WebSocket client (`/api/ws`) sends. */
+export type WsClientMessage =
+  | { type: 'auth'; token: string }
+  | { type: 'watch'; auction_id: string }
+  | { type: 'unwatch'; auction_id: string };
+
+/** Close code for a refused token on `/api/ws`. */
+export const WS_CLOSE_UNAUTHENTICATED = 4401;
