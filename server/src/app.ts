@@ -126,6 +126,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     done();
   });
 
+  // A request without a body reads as {}: optional fields stay optional, required ones are named.
+  app.addHook('preValidation', async (req) => {
+    if (req.body === undefined && req.method !== 'GET' && req.method !== 'HEAD') req.body = {};
+  });
+
   // Then the application's own pieces: errors, auth, the event bus and the live channel, then routes.
   registerErrorHandling(app);
   const now = options.now ?? Date.now;

@@ -78,9 +78,10 @@ export function getProduct(db: Db, id: string): ProductView | null {
   return selectProducts(db).where(and(eq(products.id, id), isNull(products.deletedAt))).get() ?? null;
 }
 
-/** Whether an auction exists (not deleted). */
-export function auctionExists(db: Db, id: string): boolean {
-  return db.select({ id: auctions.id }).from(auctions).where(and(eq(auctions.id, id), isNull(auctions.deletedAt))).get() !== undefined;
+/** Whether an auction exists; `includeDeleted` for history (bids stay readable after a delete). */
+export function auctionExists(db: Db, id: string, includeDeleted = false): boolean {
+  const where = includeDeleted ? eq(auctions.id, id) : and(eq(auctions.id, id), isNull(auctions.deletedAt));
+  return db.select({ id: auctions.id }).from(auctions).where(where).get() !== undefined;
 }
 
 /** A product with its auction's end, for `GET /time-left`. */

@@ -63,7 +63,7 @@ export function biddingRoutes(app: App, ctx: AppContext) {
     onRequest: guard.user,
     schema: { tags, security, summary: 'The caller’s bids in one auction, newest first', params: IdParams, response: { 200: Type.Array(UserBid), ...errorResponses(401, 403, 404) } },
   }, async (req) => {
-    if (!auctionExists(db, req.params.id)) throw new AppError('NOT_FOUND', 'Auction not found');
+    if (!auctionExists(db, req.params.id, true)) throw new AppError('NOT_FOUND', 'Auction not found');
     return userBids(db, callerOf(req).id, req.params.id).map(presentUserBid);
   });
 

@@ -34,3 +34,21 @@ describe('escrow: a bid holds its amount only while it leads', () => {
     expectMoneyInvariant(app);
   });
 });
+
+describe('history and bodiless calls', () => {
+  it('keeps a bidder’s bids of a deleted auction readable, and answers POST /wallet without a body', async () => {
+    const admin = await signUpAdmin(app);
+    const { auctionId, productIds: [p] } = await createAuction(app, admin.token);
+    const asha = await richBidder(app, 1000, [auctionId]);
+    expect((await bid(app, asha.token, p!, 250)).statusCode).toBe(201);
+    expect((await call(app, 'DELETE', `/api/admin/auction/${auctionId}`, undefined, admin.token)).statusCode).toBe(200);
+    const bids = await call(app, 'GET', `/api/user-bids/auction/${auctionId}`, undefined, asha.token);
+    expect(bids.statusCode).toBe(200);
+    expect(bids.json()).toEqual([expect.objectContaining({ auction_id: auctionId, status: 'rolledback', amount: 250 })]);
+    expectError(await call(app, 'GET', '/api/user-bids/auction/never-existed', undefined, asha.token), 404, 'NOT_FOUND');
+    const wallet = await app.inject({ method: 'POST', url: '/api/wallet', headers: { authorization: `Bearer ${asha.token}` } });
+    expect(wallet.statusCode, wallet.body).toBe(200);
+    expect(wallet.json()).toEqual({ wallet_balance: 1000 });
+    expectMoneyInvariant(app);
+  });
+});
