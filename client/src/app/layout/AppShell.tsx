@@ -2,6 +2,7 @@ import { useEffect, useId, useState } from 'react';
 import { Outlet, matchPath, useLocation, useNavigate } from 'react-router-dom';
 import { Icon } from '../../components/ui/Icon';
 import { useSession } from '../../features/auth';
+import { LiveConnection, LiveIndicator } from '../../features/live';
 import { pageRoutes, paths, portalTitle } from '../paths';
 import type { PageRoute, Portal } from '../paths';
 import { Sidebar } from './Sidebar';
@@ -18,6 +19,7 @@ export function AppShell({ portal }: { portal: Portal }) {
   const name = useSession((s) => (portal === 'user' ? s.user?.name : s.admin?.name));
   const isOwner = useSession((s) => s.admin?.is_owner === true);
   const logout = useSession((s) => s.logout);
+  const token = useSession((s) => (portal === 'user' ? s.userToken : s.adminToken));
   const [menuOpen, setMenuOpen] = useState(false);
   const sidebarId = useId();
 
@@ -74,7 +76,9 @@ export function AppShell({ portal }: { portal: Portal }) {
             </button>
           )}
           <h1 className="shell-title">{title}</h1>
+          <LiveConnection token={token} />
           <div className="shell-account">
+            <LiveIndicator />
             <span className="avatar" aria-hidden="true">{displayName.charAt(0).toUpperCase()}</span>
             <span className="shell-name">{displayName}</span>
             {portal === 'admin' && <span className="badge badge-admin">Admin</span>}

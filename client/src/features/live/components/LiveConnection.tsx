@@ -1,0 +1,27 @@
+import { useEffect } from 'react';
+import { holdClock } from '../store/clock-store';
+import { useLive } from '../store/live-store';
+
+/** Keeps the tab's live connection open with the given token, and the shared clock ticking. */
+export function LiveConnection({ token }: { token: string | null }) {
+  const connect = useLive((s) => s.connect);
+  const disconnect = useLive((s) => s.disconnect);
+  useEffect(() => {
+    if (!token) return;
+    connect(token);
+    return () => disconnect();
+  }, [token, connect, disconnect]);
+  useEffect(() => holdClock(), []);
+  return null;
+}
+
+/** A small indicator, shown only while live updates are down. */
+export function LiveIndicator() {
+  const status = useLive((s) => s.status);
+  if (status !== 'down') return null;
+  return (
+    <span className="live-indicator" role="status" title="Live updates are reconnecting">
+      <span className="live-dot" aria-hidden="true" /> Reconnecting…
+    </span>
+  );
+}

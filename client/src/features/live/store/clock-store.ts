@@ -1,0 +1,50 @@
+/**
+ * One shared 1-second clock for every countdown, corrected by the server's time (DESIGN §7):
+ * `now` is the server's time as best this tab knows it.
+ */
+import { create } from 'zustand';
+import { api } from '../../../lib/api-client';
+
+interface ClockState {
+  /** Server time minus local time, in ms. */
+  offset: number;
+  /** Server-corrected now, refreshed every second while something listens. */
+  now: number;
+  sync: () => Promise<void>;
+}
+
+export const useClock = create<ClockState>()((set) => ({
+  offset: 0,
+  now: Date.now(),
+  sync: async () => {
+    const sent = Date.now();
+    try {
+      const { server_time } = await api.get<{ server_time: string }>('/time', { as: 'none' });
+      const received = Date.now();
+      // The server read its clock about halfway through the round trip.
+      const offset = Date.parse(server_time) - (sent + received) / 2;
+      set({ offset, now: Date.now() + offset });
+    } catch {
+      // Keep the local clock: countdowns are still right to within the machine's drift.
+    }
+  },
+}));
+
+let timer: ReturnType<typeof setInterval> | null = null;
+let listeners = 0;
+
+/** Starts the shared tick (and a server sync) for as long as at least one caller holds it. */
+export function holdClock(): () => void {
+  listeners += 1;
+  if (!timer) {
+    void useClock.getState().sync();
+    timer = setInterval(() => useClock.setState((s) => ({ now: Date.now() + s.offset })), 1000);
+  }
+  return () => {
+    listeners -= 1;
+    if (listeners === 0 && timer) {
+      clearInterval(timer);
+      timer = null;
+    }
+  };
+}

@@ -1,0 +1,110 @@
+/**
+ * The tab's one live connection (DESIGN §6–7): a socket owned by this store, reconnecting with
+ * backoff and re-watching what it watched. Frames are unpacked here; features subscribe to events.
+ */
+import { io, type Socket } from 'socket.io-client';
+import { create } from 'zustand';
+import type { ClientToServerEvents, PersonalEventMap, RoomEvent, RoomEventMap, ServerToClientEvents } from '@auction/shared';
+
+export type LiveStatus = 'idle' | 'connecting' | 'live' | 'down';
+export type LiveEvent = RoomEvent | { [K in keyof PersonalEventMap]: { event: K; data: PersonalEventMap[K] } }[keyof PersonalEventMap];
+type Listener = (e: LiveEvent) => void;
+
+type LiveSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+interface LiveState {
+  status: LiveStatus;
+  /** Watcher counts by auction id, from `auction:watchers`. */
+  watchers: Record<string, number>;
+  connect: (token: string) => void;
+  disconnect: () => void;
+  watch: (auctionId: string) => void;
+  unwatch: (auctionId: string) => void;
+}
+
+let socket: LiveSocket | null = null;
+let currentToken: string | null = null;
+const watched = new Map<string, number>();
+const listeners = new Set<Listener>();
+
+/** Every live event, frames unpacked, in arrival order. Returns the unsubscribe function. */
+export function onLive(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+function dispatch(e: LiveEvent) {
+  if (e.event === 'auction:watchers') {
+    const data = e.data as RoomEventMap['auction:watchers'];
+    useLive.setState((s) => ({ watchers: { ...s.watchers, [data.auction_id]: data.watchers } }));
+  }
+  for (const l of listeners) l(e);
+}
+
+const PERSONAL: (keyof PersonalEventMap)[] = ['bid:outbid', 'bid:reinstated', 'bid:won', 'wallet:updated', 'auction:created', 'auction:updated', 'auction:deleted'];
+
+function emitWatch(s: LiveSocket, auctionId: string) {
+  s.emit('auction:watch', auctionId, () => undefined);
+}
+
+export const useLive = create<LiveState>()((set) => ({
+  status: 'idle',
+  watchers: {},
+
+  connect: (token) => {
+    if (socket && currentToken === token) return;
+    socket?.disconnect();
+    currentToken = token;
+    const base = import.meta.env.VITE_API_BASE ? new URL(import.meta.env.VITE_API_BASE, window.location.href).origin : undefined;
+    const s: LiveSocket = io(base ?? '', {
+      auth: { token },
+      transports: ['websocket'],
+      reconnectionDelay: 1000,
+      reconnectionDelayMax: 10_000,
+    });
+    socket = s;
+    set({ status: 'connecting' });
+    s.on('connect', () => {
+      set({ status: 'live' });
+      // After a reconnect the server has forgotten this socket's rooms: watch them again.
+      for (const id of watched.keys()) emitWatch(s, id);
+    });
+    s.on('disconnect', () => set({ status: 'down' }));
+    s.on('connect_error', (err) => {
+      set({ status: 'down' });
+      // A refused token will not get better by retrying; the next API call's 401 ends the session.
+      if (err.message === 'UNAUTHENTICATED') s.disconnect();
+    });
+    s.on('frame', (frame) => { for (const e of frame.events) dispatch(e); });
+    for (const name of PERSONAL) {
+      (s.on as (ev: string, fn: (data: unknown) => void) => void)(name, (data) => dispatch({ event: name, data } as LiveEvent));
+    }
+  },
+
+  disconnect: () => {
+    socket?.disconnect();
+    socket = null;
+    currentToken = null;
+    watched.clear();
+    set({ status: 'idle', watchers: {} });
+  },
+
+  watch: (auctionId) => {
+    const n = watched.get(auctionId) ?? 0;
+    watched.set(auctionId, n + 1);
+    if (n === 0 && socket?.connected) emitWatch(socket, auctionId);
+  },
+
+  unwatch: (auctionId) => {
+    const n = watched.get(auctionId) ?? 0;
+    if (n <= 1) {
+      watched.delete(auctionId);
+      socket?.emit('auction:unwatch', auctionId);
+    } else watched.set(auctionId, n - 1);
+  },
+}));
+
+/** For tests: feed an event as if it arrived from the server. */
+export function injectLiveEvent(e: LiveEvent) {
+  dispatch(e);
+}
