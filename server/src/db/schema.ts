@@ -81,6 +81,7 @@ export const products = sqliteTable('products', {
 }, (t) => [
   index('products_auction_idx').on(t.auctionId),
   index('products_owner_idx').on(t.createdBy, t.auctionId),
+  index('products_winner_idx').on(t.winnerId),
   check('products_status_ck', sql`${t.status} in ('available', 'sold')`),
   check('products_sold_ck', sql`(${t.status} = 'sold') = (${t.soldPrice} is not null)`),
 ]);
@@ -131,6 +132,8 @@ export const walletTransactions = sqliteTable('wallet_transactions', {
   createdAt: integer('created_at').notNull(),
 }, (t) => [
   index('wallet_tx_user_idx').on(t.userId, t.id),
+  // Foreign keys are checked from both sides: without this, every new bid row scanned the ledger.
+  index('wallet_tx_bid_idx').on(t.bidId),
   check('wallet_tx_amount_pos', sql`${t.amount} > 0`),
   check('wallet_tx_type_ck', sql`${t.type} in ('topup', 'bid', 'refund')`),
 ]);
