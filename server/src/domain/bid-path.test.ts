@@ -11,7 +11,7 @@ async function statementsOf(fn: () => Promise<unknown>): Promise<string[]> {
   const client = app.ctx.db.$client;
   const original = client.prepare.bind(client);
   const seen: string[] = [];
-  client.prepare = ((sql: string) => { seen.push(sql); return original(sql); }) as typeof client.prepare;
+  client.prepare = ((sql: string) => { seen.push(sql); return original(sql); });
   try {
     await fn();
   } finally {
