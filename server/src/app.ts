@@ -24,6 +24,7 @@ import { auctionRoutes } from './routes/auctions.js';
 import { biddingRoutes } from './routes/bidding.js';
 import { catalogueRoutes } from './routes/catalogue.js';
 import { walletRoutes } from './routes/wallet.js';
+import { userAdminRoutes } from './routes/users.js';
 import { EventBus } from './domain/events.js';
 import { LiveHub } from './live/hub.js';
 import { AuctionScheduler } from './live/scheduler.js';
@@ -168,6 +169,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     biddingRoutes(api, ctx);
     walletRoutes(api, ctx);
     adminRoutes(api, ctx);
+    userAdminRoutes(api, ctx);
     wsFeed(api, ctx, live);
   }, { prefix: '/api' });
 

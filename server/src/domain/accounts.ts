@@ -150,3 +150,10 @@ export function setUserStatus(props: { db: Db; userId: number; status: 'active' 
   const bump = status === 'inactive' ? sql`${users.tokenVersion} + 1` : users.tokenVersion;
   return db.update(users).set({ status, tokenVersion: bump }).where(eq(users.id, userId)).returning().get() ?? null;
 }
+
+/** An admin updates their own name and mobile number. */
+export function updateAdminProfile(props: { db: Db; adminId: number; name: string; mobileNumber: string }): AdminRow | null {
+  const { db, adminId } = props;
+  return db.update(admins).set({ name: props.name.trim(), mobileNumber: props.mobileNumber })
+    .where(eq(admins.id, adminId)).returning().get() ?? null;
+}

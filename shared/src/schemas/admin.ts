@@ -1,4 +1,6 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
+import { AdminPublic } from './accounts.js';
+import { MobileNumber, Name, X_ERROR, X_MISSING } from './common.js';
 import { AuctionStatus } from './catalogue.js';
 
 export const AdminStats = Type.Object({
@@ -40,3 +42,26 @@ export const AdminSettings = Type.Object({
   live_frame_ms: Type.Integer(),
   timezone: Type.String(),
 });
+
+export const AdminUser = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  username: Type.String(),
+  mobile_number: Type.String(),
+  wallet_balance: Type.Number(),
+  auctions_registered: Type.Integer(),
+  status: Type.Union([Type.Literal('active'), Type.Literal('inactive')]),
+  created_at: Type.String(),
+});
+export type AdminUser = Static<typeof AdminUser>;
+
+export const AdminUsers = Type.Object({ users: Type.Array(AdminUser) });
+export const AdminUsersQuery = Type.Object({ q: Type.Optional(Type.String({ maxLength: 120 })) });
+export const SetUserStatusBody = Type.Object({
+  status: Type.Union([Type.Literal('active'), Type.Literal('inactive')], { [X_ERROR]: 'status must be "active" or "inactive"', [X_MISSING]: 'status is required' }),
+});
+export const UserStatusChanged = Type.Object({ message: Type.String(), user: AdminUser });
+export const NumericIdParams = Type.Object({ id: Type.String({ pattern: '^[0-9]{1,15}$', [X_ERROR]: 'id must be a number' }) });
+
+export const UpdateProfileBody = Type.Object({ name: Name, mobile_number: MobileNumber });
+export const ProfileUpdated = Type.Object({ message: Type.String(), admin: AdminPublic });
