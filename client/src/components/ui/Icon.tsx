@@ -3,7 +3,8 @@ import type { ReactNode } from 'react';
 export type IconName =
   | 'dashboard' | 'gavel' | 'bids' | 'wallet' | 'box' | 'users' | 'chart' | 'settings'
   | 'menu' | 'close' | 'logout' | 'check' | 'alert' | 'info' | 'warning'
-  | 'bolt' | 'shield' | 'user' | 'arrow-left' | 'arrow-right';
+  | 'bolt' | 'shield' | 'user' | 'arrow-left' | 'arrow-right'
+  | 'search' | 'eye' | 'clock' | 'refresh' | 'download' | 'plus';
 
 // 24×24 stroke icons, drawn with currentColor so they follow the text colour.
 const PATHS: Record<IconName, ReactNode> = {
@@ -103,6 +104,38 @@ const PATHS: Record<IconName, ReactNode> = {
   ),
   'arrow-left': <path d="M19 12H5M12 19l-7-7 7-7" />,
   'arrow-right': <path d="M5 12h14M12 5l7 7-7 7" />,
+  search: (
+    <>
+      <circle cx="11" cy="11" r="7" />
+      <path d="m20 20-3.5-3.5" />
+    </>
+  ),
+  eye: (
+    <>
+      <path d="M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12z" />
+      <circle cx="12" cy="12" r="3" />
+    </>
+  ),
+  clock: (
+    <>
+      <circle cx="12" cy="12" r="9" />
+      <path d="M12 7v5l3 2" />
+    </>
+  ),
+  refresh: (
+    <>
+      <path d="M21 12a9 9 0 0 1-15.5 6.2L3 16" />
+      <path d="M3 12a9 9 0 0 1 15.5-6.2L21 8" />
+      <path d="M21 3v5h-5M3 21v-5h5" />
+    </>
+  ),
+  download: (
+    <>
+      <path d="M12 3v12M7 10l5 5 5-5" />
+      <path d="M5 21h14" />
+    </>
+  ),
+  plus: <path d="M12 5v14M5 12h14" />,
 };
 
 interface IconProps {

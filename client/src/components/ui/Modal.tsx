@@ -27,8 +27,8 @@ export function Modal({ title, onClose, children, footer, size = 'md' }: ModalPr
   useEffect(() => {
     const opener = document.activeElement as HTMLElement | null;
     const root = panel.current;
-    const first = root?.querySelector<HTMLElement>('input, select, textarea') ?? root;
-    first?.focus();
+    // Keep a child's own autoFocus (e.g. a confirmation's button); otherwise the first field, else the dialog.
+    if (!root?.contains(document.activeElement)) (root?.querySelector<HTMLElement>('input, select, textarea') ?? root)?.focus();
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') {
         e.stopPropagation();

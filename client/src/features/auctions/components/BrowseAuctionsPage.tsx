@@ -1,4 +1,165 @@
-/** /user/auctions (accepts ?registered=1). Its body is built by the browse auctions issue. */
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { EmptyState } from '../../../components/ui/EmptyState';
+import { Icon } from '../../../components/ui/Icon';
+import { Spinner } from '../../../components/ui/Spinner';
+import { useLive } from '../../live';
+import { filterAuctions } from '../lib/rules';
+import { useAuctions } from '../store/auctions-store';
+import { AuctionCard } from './AuctionCard';
+import { BidModal } from './BidModal';
+import { ProductsPanel } from './ProductsPanel';
+import './auctions.css';
+
+/** Matches auctions.css: below this width the products panel sits under the list. */
+const STACKED = '(max-width: 1099px)';
+const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
+
+function revealPanel(heading: HTMLElement | null) {
+  if (!heading || !window.matchMedia?.(STACKED).matches) return;
+  const calm = window.matchMedia(REDUCED_MOTION).matches;
+  heading.closest('section')?.scrollIntoView({ block: 'start', behavior: calm ? 'auto' : 'smooth' });
+}
+
+/** /user/auctions (accepts ?registered=1): search, register, and bid live on the products of an auction. */
 export function BrowseAuctionsPage() {
-  return <div className="page" />;
+  const searchId = useId();
+  const [params, setParams] = useSearchParams();
+  const registeredOnly = params.get('registered') === '1';
+  const [query, setQuery] = useState('');
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [bidOn, setBidOn] = useState<string | null>(null);
+  const panelHeading = useRef<HTMLHeadingElement>(null);
+
+  const auctions = useAuctions((s) => s.auctions);
+  const listStatus = useAuctions((s) => s.listStatus);
+  const loadAuctions = useAuctions((s) => s.loadAuctions);
+  const liveStatus = useLive((s) => s.status);
+
+  useEffect(() => {
+    void loadAuctions();
+  }, [loadAuctions]);
+
+  const visible = useMemo(() => filterAuctions(auctions, query, registeredOnly), [auctions, query, registeredOnly]);
+  const selected = selectedId === null ? null : auctions.find((a) => a.id === selectedId) ?? null;
+
+  // The open auction is watched live, and its products fetched afresh, for as long as it stays open.
+  useEffect(() => {
+    if (selectedId === null) return;
+    const { watch, unwatch } = useLive.getState();
+    watch(selectedId);
+    void useAuctions.getState().loadProducts(selectedId);
+    return () => unwatch(selectedId);
+  }, [selectedId]);
+
+  // Back from a dropped connection: events were missed, so read the truth again.
+  const lastLive = useRef(liveStatus);
+  useEffect(() => {
+    const was = lastLive.current;
+    lastLive.current = liveStatus;
+    if (was !== 'down' || liveStatus !== 'live') return;
+    const store = useAuctions.getState();
+    void store.loadAuctions({ silent: true });
+    if (selectedId !== null) void store.loadProducts(selectedId, { silent: true });
+  }, [liveStatus, selectedId]);
+
+  // A deleted auction closes its panel.
+  useEffect(() => {
+    if (selectedId !== null && listStatus === 'ready' && !selected) setSelectedId(null);
+  }, [selectedId, listStatus, selected]);
+
+  // Below the list (narrow screens) the panel scrolls into view, again once its products have arrived.
+  const scrollPending = useRef(false);
+  const productsShown = useAuctions((s) => selectedId !== null && s.products[selectedId] !== undefined);
+  useEffect(() => {
+    if (!productsShown || !scrollPending.current) return;
+    scrollPending.current = false;
+    requestAnimationFrame(() => revealPanel(panelHeading.current));
+  }, [productsShown, selectedId]);
+
+  const onView = useCallback((auctionId: string) => {
+    setSelectedId(auctionId);
+    scrollPending.current = true;
+    // Focus follows the user to the panel.
+    requestAnimationFrame(() => {
+      panelHeading.current?.focus({ preventScroll: true });
+      revealPanel(panelHeading.current);
+    });
+  }, []);
+
+  const onClosePanel = useCallback(() => {
+    setSelectedId(null);
+    setBidOn(null);
+  }, []);
+
+  const closeBid = useCallback(() => setBidOn(null), []);
+
+  function setRegisteredOnly(on: boolean) {
+    setParams((prev) => {
+      const next = new URLSearchParams(prev);
+      if (on) next.set('registered', '1');
+      else next.delete('registered');
+      return next;
+    }, { replace: true });
+  }
+
+  const filtering = query.trim() !== '' || registeredOnly;
+  let list;
+  if (listStatus !== 'ready' && auctions.length === 0 && listStatus !== 'error') {
+    list = <Spinner label="Loading auctions…" />;
+  } else if (visible.length === 0) {
+    list = (
+      <div className="card">
+        <EmptyState icon="gavel" title="No auctions found">
+          {filtering ? 'Try another search or clear the filter.' : 'New auctions will appear here as soon as they open.'}
+        </EmptyState>
+      </div>
+    );
+  } else {
+    list = (
+      <ul className="auc-list">
+        {visible.map((a) => (
+          <li key={a.id}>
+            <AuctionCard auction={a} selected={a.id === selectedId} onView={onView} />
+          </li>
+        ))}
+      </ul>
+    );
+  }
+
+  return (
+    <div className="page auc-page">
+      <div className="card auc-toolbar">
+        <div className="auc-search">
+          <label htmlFor={searchId} className="visually-hidden">Search auctions by name or ID</label>
+          <span className="auc-search-icon" aria-hidden="true"><Icon name="search" size={18} /></span>
+          <input id={searchId} className="input auc-search-input" type="search" placeholder="Search by name or ID"
+            autoComplete="off" value={query} onChange={(e) => setQuery(e.target.value)} />
+        </div>
+        <button type="button" className={`btn auc-filter-toggle ${registeredOnly ? 'btn-dark' : 'btn-outline'}`}
+          aria-pressed={registeredOnly} onClick={() => setRegisteredOnly(!registeredOnly)}>
+          <Icon name="check" size={16} /> Registered only
+        </button>
+        <p className="auc-count" aria-live="polite">
+          {listStatus === 'ready' || auctions.length > 0 ? `${visible.length} of ${auctions.length} auctions` : ''}
+        </p>
+      </div>
+
+      {registeredOnly && (
+        <div className="auc-filter-note" role="status">
+          <span>Showing only auctions you registered for.</span>
+          <button type="button" className="btn btn-outline btn-sm" onClick={() => setRegisteredOnly(false)}>
+            <Icon name="close" size={14} /> Clear filter
+          </button>
+        </div>
+      )}
+
+      <div className="auc-layout">
+        <div className="auc-list-col">{list}</div>
+        <ProductsPanel auction={selected} headingRef={panelHeading} onBid={setBidOn} onClose={onClosePanel} />
+      </div>
+
+      {bidOn !== null && selected && <BidModal auctionId={selected.id} productId={bidOn} onClose={closeBid} />}
+    </div>
+  );
 }

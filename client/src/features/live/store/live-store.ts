@@ -35,7 +35,7 @@ export function onLive(listener: Listener): () => void {
 
 function dispatch(e: LiveEvent) {
   if (e.event === 'auction:watchers') {
-    const data = e.data as RoomEventMap['auction:watchers'];
+    const data = e.data;
     useLive.setState((s) => ({ watchers: { ...s.watchers, [data.auction_id]: data.watchers } }));
   }
   for (const l of listeners) l(e);

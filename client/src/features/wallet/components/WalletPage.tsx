@@ -1,4 +1,110 @@
-/** /user/wallet. Its body is built by the wallet issue. */
+import { useEffect, useState } from 'react';
+import { EmptyState } from '../../../components/ui/EmptyState';
+import { Icon } from '../../../components/ui/Icon';
+import { Spinner } from '../../../components/ui/Spinner';
+import { StatCard } from '../../../components/ui/StatCard';
+import { toast } from '../../../components/ui/toast/toast-store';
+import { formatRupees } from '../../../lib/format';
+import { CSV_FILENAME, transactionsCsv } from '../csv';
+import { downloadText } from '../download';
+import { addedMessage, walletStats } from '../model';
+import { useWallet } from '../store/wallet-store';
+import { AddFundsModal } from './AddFundsModal';
+import { QuickAdd } from './QuickAdd';
+import { TransactionsTable } from './TransactionsTable';
+import './wallet.css';
+
+export const NO_TRANSACTIONS = 'No transactions found. Add funds to start bidding!';
+
+/** /user/wallet: balance, top-ups and the ledger with its CSV export (spec §2 "Wallet"). */
 export function WalletPage() {
-  return <div className="page" />;
+  const balance = useWallet((s) => s.balance);
+  const balanceSource = useWallet((s) => s.balanceSource);
+  const transactions = useWallet((s) => s.transactions);
+  const loaded = useWallet((s) => s.loaded);
+  const loading = useWallet((s) => s.loading);
+  const error = useWallet((s) => s.error);
+  const toppingUp = useWallet((s) => s.toppingUp);
+  const load = useWallet((s) => s.load);
+  const topUp = useWallet((s) => s.topUp);
+  const [adding, setAdding] = useState(false);
+  const [quickPending, setQuickPending] = useState<number | null>(null);
+
+  useEffect(() => { void load(); }, [load]);
+
+  async function quickAdd(amount: number) {
+    setQuickPending(amount);
+    const result = await topUp(amount);
+    setQuickPending(null);
+    if (result.ok) toast.success(addedMessage(amount, formatRupees));
+    else toast.error(result.error);
+  }
+
+  function downloadCsv() {
+    if (transactions.length === 0) {
+      toast.warning('No transactions to export');
+      return;
+    }
+    downloadText(CSV_FILENAME, transactionsCsv(transactions));
+    toast.success('CSV downloaded');
+  }
+
+  const stats = walletStats(transactions);
+  const known = loaded || transactions.length > 0;
+  const show = (n: number | string) => (known ? n : '—');
+
+  return (
+    <div className="page wallet-page">
+      <section className="wallet-hero" aria-labelledby="wallet-balance-label">
+        <div className="wallet-hero-text">
+          <span id="wallet-balance-label" className="wallet-hero-label">Current Balance</span>
+          <span className="wallet-hero-value" aria-live="polite">{balance === null ? '—' : formatRupees(balance)}</span>
+          <span className="wallet-hero-sub">
+            Available for bidding
+            {balanceSource === 'ledger' && <span className="wallet-hero-note"> · worked out from your transactions</span>}
+          </span>
+        </div>
+        <button type="button" className="btn btn-accent btn-lg wallet-hero-btn" onClick={() => setAdding(true)}>
+          <Icon name="plus" size={18} /> Add Funds
+        </button>
+      </section>
+
+      <section className="stat-grid wallet-stats" aria-label="Wallet summary">
+        <StatCard label="Total Added" value={show(formatRupees(stats.totalAdded))} icon="wallet" tone="success" />
+        <StatCard label="Total Spent" value={show(formatRupees(stats.totalSpent))} icon="gavel" tone="danger" hint="Held by bids or paid" />
+        <StatCard label="Transactions" value={show(stats.count)} icon="bids" tone="info" />
+      </section>
+
+      <QuickAdd busy={toppingUp} pending={quickPending} onAdd={(amount) => void quickAdd(amount)} />
+
+      <section className="card" aria-labelledby="wallet-history-title">
+        <div className="card-header wallet-history-header">
+          <h2 id="wallet-history-title" className="card-title">Transaction History</h2>
+          <div className="toolbar">
+            <button type="button" className="btn btn-outline btn-sm" onClick={() => void load()} disabled={loading} aria-busy={loading}>
+              <Icon name="refresh" size={16} /> {loading ? 'Refreshing…' : 'Refresh'}
+            </button>
+            <button type="button" className="btn btn-primary btn-sm" onClick={downloadCsv}>
+              <Icon name="download" size={16} /> Download CSV
+            </button>
+          </div>
+        </div>
+        {error && (
+          <p className="wallet-error" role="alert">
+            <Icon name="alert" size={18} /> <span>{error}</span>
+            <button type="button" className="wallet-link-btn" onClick={() => void load()}>Try again</button>
+          </p>
+        )}
+        {!known && loading ? (
+          <Spinner label="Loading your transactions…" />
+        ) : transactions.length === 0 ? (
+          !error && <EmptyState icon="wallet" title={NO_TRANSACTIONS} />
+        ) : (
+          <TransactionsTable transactions={transactions} />
+        )}
+      </section>
+
+      {adding && <AddFundsModal onClose={() => setAdding(false)} />}
+    </div>
+  );
 }

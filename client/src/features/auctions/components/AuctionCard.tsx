@@ -1,0 +1,84 @@
+import { useId, useRef } from 'react';
+import type { Auction } from '@auction/shared';
+import { Badge } from '../../../components/ui/Badge';
+import { Icon } from '../../../components/ui/Icon';
+import { auctionBadge, formatCountdown, formatDateTime } from '../../../lib/format';
+import { useLive } from '../../live';
+import { isEnded } from '../lib/rules';
+import { useAuctions } from '../store/auctions-store';
+import { useSecondsLeft } from './use-seconds-left';
+
+interface AuctionCardProps {
+  auction: Auction;
+  selected: boolean;
+  onView: (auctionId: string) => void;
+}
+
+/** One auction in the list: what it is, when it ends, and the Register / View Products actions. */
+export function AuctionCard({ auction, selected, onView }: AuctionCardProps) {
+  const titleId = useId();
+  const secs = useSecondsLeft(auction.valid_until);
+  const ended = isEnded(auction, secs);
+  const badge = ended ? auctionBadge(0) : auctionBadge(secs);
+  // Counts arrive only while this tab watches the auction (its panel is open); older ones go stale.
+  const watchers = useLive((s) => s.watchers[auction.id]);
+  const registering = useAuctions((s) => s.registering[auction.id] === true);
+  const register = useAuctions((s) => s.register);
+  const registeredTag = useRef<HTMLSpanElement>(null);
+
+  async function onRegister() {
+    // The button turns into the tag: keep keyboard focus on the same spot.
+    if (await register(auction.id)) registeredTag.current?.focus();
+  }
+
+  const tone = ended ? 'ended' : badge.tone === 'warning' ? 'soon' : 'open';
+  return (
+    <article className={`auc-card auc-card-${tone}${selected ? ' auc-card-selected' : ''}`} aria-labelledby={titleId}>
+      <div className="auc-card-head">
+        <div className="auc-card-title">
+          <h3 id={titleId} className="auc-card-name">{auction.name}</h3>
+          <p className="auc-id">ID: {auction.id}</p>
+        </div>
+        <Badge tone={badge.tone}>{badge.label}</Badge>
+      </div>
+
+      <dl className="auc-meta">
+        <div>
+          <dt>Ends</dt>
+          <dd><time dateTime={auction.valid_until}>{formatDateTime(auction.valid_until)}</time></dd>
+        </div>
+        <div>
+          <dt>Time left</dt>
+          <dd className={`auc-countdown auc-countdown-${tone}`}>
+            <Icon name="clock" size={14} />
+            <span role="timer">{formatCountdown(ended ? 0 : secs)}</span>
+          </dd>
+        </div>
+      </dl>
+
+      <div className="auc-card-facts">
+        <span>{auction.product_count} {auction.product_count === 1 ? 'product' : 'products'}</span>
+        {selected && watchers !== undefined && (
+          <span className="auc-watchers"><Icon name="eye" size={14} /> {watchers} watching</span>
+        )}
+      </div>
+
+      <div className="auc-card-actions">
+        {auction.registered ? (
+          <span ref={registeredTag} className="auc-tag-registered" tabIndex={-1}>
+            <Icon name="check" size={16} /> Registered
+          </span>
+        ) : (
+          <button type="button" className="btn btn-outline btn-sm" disabled={ended || registering}
+            onClick={() => void onRegister()} aria-describedby={titleId}>
+            {registering ? 'Registering…' : 'Register'}
+          </button>
+        )}
+        <button type="button" className={`btn btn-sm ${selected ? 'btn-dark' : 'btn-primary'}`}
+          onClick={() => onView(auction.id)} aria-pressed={selected} aria-describedby={titleId}>
+          <Icon name="box" size={16} /> View Products
+        </button>
+      </div>
+    </article>
+  );
+}

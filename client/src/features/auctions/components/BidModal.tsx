@@ -1,0 +1,100 @@
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { FormField } from '../../../components/ui/FormField';
+import { Modal } from '../../../components/ui/Modal';
+import { formatRupees } from '../../../lib/format';
+import { checkBid, isEnded, minimumBid } from '../lib/rules';
+import { useAuctions } from '../store/auctions-store';
+import { useSecondsLeft } from './use-seconds-left';
+
+interface BidModalProps {
+  auctionId: string;
+  productId: string;
+  onClose: () => void;
+}
+
+/** Place a bid on one product; the current highest stays live while the dialog is open. */
+export function BidModal({ auctionId, productId, onClose }: BidModalProps) {
+  const formId = useId();
+  const product = useAuctions((s) => s.products[auctionId]?.find((p) => p.id === productId));
+  const auction = useAuctions((s) => s.auctions.find((a) => a.id === auctionId));
+  const placeBid = useAuctions((s) => s.placeBid);
+  const secs = useSecondsLeft(auction?.valid_until);
+  const [amount, setAmount] = useState('');
+  const [error, setError] = useState<string>();
+  const [sending, setSending] = useState(false);
+
+  // The product or its auction vanished (deleted while the dialog was open): nothing left to bid on.
+  const gone = !product || !auction;
+  useEffect(() => {
+    if (gone) onClose();
+  }, [gone, onClose]);
+  if (!product || !auction) return null;
+
+  const highest = product.highest_bid;
+  const closedReason = product.status === 'sold' ? 'This product has been sold.' : isEnded(auction, secs) ? 'This auction has ended.' : null;
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (sending || closedReason) return;
+    const check = checkBid(amount, highest);
+    if (!check.ok) {
+      setError(check.error);
+      document.getElementById(`${formId}-amount`)?.focus();
+      return;
+    }
+    setError(undefined);
+    setSending(true);
+    if (await placeBid(auctionId, productId, check.amount)) onClose();
+    else setSending(false);
+  }
+
+  return (
+    <Modal
+      title="Place Bid"
+      onClose={onClose}
+      footer={(
+        <>
+          <button type="button" className="btn btn-outline" onClick={onClose}>Cancel</button>
+          <button type="submit" form={formId} className="btn btn-primary" disabled={sending || closedReason !== null}>
+            {sending ? 'Placing bid…' : 'Place Bid'}
+          </button>
+        </>
+      )}
+    >
+      <form id={formId} className="auc-bid-form" onSubmit={(e) => void onSubmit(e)} noValidate>
+        <div className="auc-bid-summary">
+          <div>
+            <p className="auc-eyebrow">Product</p>
+            <p className="auc-bid-product">{product.name}</p>
+            <p className="auc-id">ID: {product.id}</p>
+          </div>
+          <div className="auc-bid-highest">
+            <p className="auc-eyebrow">Current highest bid</p>
+            <p className="auc-bid-amount" aria-live="polite">{formatRupees(highest)}</p>
+          </div>
+        </div>
+        {closedReason ? (
+          <p className="auc-bid-closed" role="alert">{closedReason}</p>
+        ) : (
+          <FormField
+            id={`${formId}-amount`}
+            label="Your bid (₹)"
+            type="number"
+            inputMode="decimal"
+            min={minimumBid(highest)}
+            step={0.01}
+            placeholder={String(minimumBid(highest))}
+            required
+            value={amount}
+            onValueChange={(v) => {
+              setAmount(v);
+              setError(undefined);
+            }}
+            error={error}
+          />
+        )}
+        {!closedReason && <p className="auc-bid-hint">Minimum bid: {formatRupees(minimumBid(highest))}. The amount is held from your wallet while your bid leads.</p>}
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,82 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import type { Product } from '@auction/shared';
+import { Badge } from '../../../components/ui/Badge';
+import { formatRupees } from '../../../lib/format';
+import { bidAction } from '../lib/rules';
+
+interface ProductRowProps {
+  product: Product;
+  registered: boolean;
+  ended: boolean;
+  registering: boolean;
+  onBid: (productId: string) => void;
+  onRegister: () => void;
+  /** Told when this product's highest bid changes while it is on screen. */
+  onHighestChange: (product: Product) => void;
+}
+
+const FLASH_MS = 2000;
+
+export function ProductRow({ product, registered, ended, registering, onBid, onRegister, onHighestChange }: ProductRowProps) {
+  const nameId = useId();
+  const reasonId = useId();
+  const shown = useRef(product.highest_bid);
+  const [flash, setFlash] = useState(0);
+  const notify = useRef(onHighestChange);
+  notify.current = onHighestChange;
+
+  // A new highest bid lights the row up briefly; each change restarts the glow.
+  useEffect(() => {
+    if (shown.current === product.highest_bid) return;
+    shown.current = product.highest_bid;
+    setFlash((n) => n + 1);
+    notify.current(product);
+  }, [product]);
+
+  useEffect(() => {
+    if (flash === 0) return;
+    const timer = setTimeout(() => setFlash(0), FLASH_MS);
+    return () => clearTimeout(timer);
+  }, [flash]);
+
+  const action = bidAction(product, registered, ended);
+  const sold = product.status === 'sold';
+  const onClick = registered ? () => onBid(product.id) : onRegister;
+
+  return (
+    <li className={`auc-product${flash ? ' auc-product-flash' : ''}${sold ? ' auc-product-sold' : ''}`} aria-labelledby={nameId}>
+      {flash > 0 && <span key={flash} className="auc-product-glow" aria-hidden="true" />}
+      <div className="auc-product-main">
+        <div className="auc-product-head">
+          <h3 id={nameId} className="auc-product-name">{product.name}</h3>
+          <Badge tone={sold ? 'danger' : 'success'}>{sold ? 'Sold' : 'Available'}</Badge>
+        </div>
+        <p className="auc-id">ID: {product.id}</p>
+        {product.description && <p className="auc-product-desc">{product.description}</p>}
+      </div>
+      <div className="auc-product-side">
+        <dl className="auc-product-stats">
+          <div>
+            <dt>Highest bid</dt>
+            <dd className="auc-highest">
+              {formatRupees(product.highest_bid)}
+              {flash > 0 && <span className="auc-new-high">New</span>}
+            </dd>
+          </div>
+          <div>
+            <dt>Bids</dt>
+            <dd>{product.bid_count}</dd>
+          </div>
+        </dl>
+        <button type="button" className={`btn btn-sm ${registered ? 'btn-primary' : 'btn-accent'}`}
+          disabled={action.disabled || (!registered && registering)}
+          aria-describedby={action.reason ? `${nameId} ${reasonId}` : nameId}
+          title={action.reason}
+          onClick={onClick}>
+          {!registered && registering ? 'Registering…' : action.label}
+        </button>
+        {action.reason && <span id={reasonId} className="visually-hidden">{action.reason}</span>}
+      </div>
+    </li>
+  );
+}

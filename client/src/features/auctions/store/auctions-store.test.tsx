@@ -1,0 +1,109 @@
+import { cleanup } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { jsonResponse, resetAppState } from '../../../test/utils';
+import { injectLiveEvent } from '../../live';
+import { NOW, callsTo, makeAuction, makeProduct, routeFetch, setUpUser, tearDownStores } from '../test/fixtures';
+import { useAuctions } from './auctions-store';
+
+const T = new Date(NOW).toISOString();
+
+function deferred<T>() {
+  let resolve!: (v: T) => void;
+  const promise = new Promise<T>((r) => { resolve = r; });
+  return { promise, resolve };
+}
+
+describe('auctions store', () => {
+  beforeEach(() => {
+    resetAppState();
+    setUpUser();
+  });
+  afterEach(() => {
+    cleanup();
+    tearDownStores();
+    resetAppState();
+  });
+
+  it('loads the list with the user token', async () => {
+    const fetchMock = routeFetch({ 'GET /api/auctions': jsonResponse(200, [makeAuction()]) });
+    expect(await useAuctions.getState().loadAuctions()).toBe(true);
+    expect(useAuctions.getState()).toMatchObject({ listStatus: 'ready', auctions: [makeAuction()] });
+    expect(callsTo(fetchMock, 'GET', '/api/auctions')[0]?.headers.authorization).toBe('Bearer u-tok');
+  });
+
+  it('applies live events to the store as they arrive', async () => {
+    routeFetch({ 'GET /api/auctions/AUC-1/products': jsonResponse(200, [makeProduct({ highest_bid: 100, bid_count: 1 })]) });
+    await useAuctions.getState().loadProducts('AUC-1');
+    injectLiveEvent({ event: 'bid:placed', data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 2, highest_bid: 250, bid_count: 2, bidder: 'b***b', amount: 250, timestamp: T, server_time: T } });
+    expect(useAuctions.getState().products['AUC-1']?.[0]).toMatchObject({ highest_bid: 250, bid_count: 2 });
+  });
+
+  it('replays events that arrive while products load over the (older) reply', async () => {
+    const reply = deferred<Response>();
+    routeFetch({ 'GET /api/auctions/AUC-1/products': () => reply.promise });
+    const loading = useAuctions.getState().loadProducts('AUC-1');
+    injectLiveEvent({ event: 'bid:placed', data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 2, highest_bid: 900, bid_count: 4, bidder: 'b***b', amount: 900, timestamp: T, server_time: T } });
+    reply.resolve(jsonResponse(200, [makeProduct({ highest_bid: 700, bid_count: 3 })]));
+    await loading;
+    expect(useAuctions.getState().products['AUC-1']?.[0]).toMatchObject({ highest_bid: 900, bid_count: 4 });
+    expect(useAuctions.getState().productsStatus['AUC-1']).toBe('ready');
+  });
+
+  it('replays catalogue events that arrive while the list loads', async () => {
+    const reply = deferred<Response>();
+    routeFetch({ 'GET /api/auctions': () => reply.promise });
+    const loading = useAuctions.getState().loadAuctions();
+    injectLiveEvent({ event: 'auction:deleted', data: { id: 'AUC-2', server_time: T } });
+    reply.resolve(jsonResponse(200, [makeAuction(), makeAuction({ id: 'AUC-2' })]));
+    await loading;
+    expect(useAuctions.getState().auctions.map((a) => a.id)).toEqual(['AUC-1']);
+  });
+
+  it('fetches a loaded auction’s products again when an update changes its product list', async () => {
+    const fetchMock = routeFetch({
+      'GET /api/auctions': jsonResponse(200, [makeAuction({ product_ids: ['P-1'] })]),
+      'GET /api/auctions/AUC-1/products': jsonResponse(200, [makeProduct()]),
+    });
+    await useAuctions.getState().loadAuctions();
+    await useAuctions.getState().loadProducts('AUC-1');
+    const base = { id: 'AUC-1', name: 'Vintage Watches', valid_until: makeAuction().valid_until, product_count: 1, status: 'active' as const, server_time: T };
+    injectLiveEvent({ event: 'auction:updated', data: { ...base, product_ids: ['P-1'] } });
+    expect(callsTo(fetchMock, 'GET', '/api/auctions/AUC-1/products')).toHaveLength(1);
+    injectLiveEvent({ event: 'auction:updated', data: { ...base, product_ids: ['P-1', 'P-2'], product_count: 2 } });
+    expect(callsTo(fetchMock, 'GET', '/api/auctions/AUC-1/products')).toHaveLength(2);
+  });
+
+  it('a bid reply does not count a bid twice when the live event came first', async () => {
+    const reply = deferred<Response>();
+    routeFetch({
+      'GET /api/auctions/AUC-1/products': jsonResponse(200, [makeProduct({ highest_bid: 100, bid_count: 1 })]),
+      'POST /api/bid': () => reply.promise,
+    });
+    await useAuctions.getState().loadProducts('AUC-1');
+    const placing = useAuctions.getState().placeBid('AUC-1', 'P-1', 150);
+    injectLiveEvent({ event: 'bid:placed', data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 5, highest_bid: 150, bid_count: 2, bidder: 'a***a', amount: 150, timestamp: T, server_time: T } });
+    reply.resolve(jsonResponse(201, { message: 'Bid placed successfully!', highest_bid: 150, wallet_balance: 50 }));
+    expect(await placing).toBe(true);
+    expect(useAuctions.getState().products['AUC-1']?.[0]).toMatchObject({ highest_bid: 150, bid_count: 2 });
+  });
+
+  it('a bid reply moves the numbers when no live event has (the socket may be down)', async () => {
+    routeFetch({
+      'GET /api/auctions/AUC-1/products': jsonResponse(200, [makeProduct({ highest_bid: 100, bid_count: 1 })]),
+      'POST /api/bid': jsonResponse(201, { message: 'Bid placed successfully!', highest_bid: 150, wallet_balance: 50 }),
+    });
+    await useAuctions.getState().loadProducts('AUC-1');
+    await useAuctions.getState().placeBid('AUC-1', 'P-1', 150);
+    expect(useAuctions.getState().products['AUC-1']?.[0]).toMatchObject({ highest_bid: 150, bid_count: 2 });
+  });
+
+  it('a refusal for a sold product marks it sold at once', async () => {
+    routeFetch({
+      'GET /api/auctions/AUC-1/products': jsonResponse(200, [makeProduct()]),
+      'POST /api/bid': jsonResponse(409, { error: 'This product has already been sold', message: 'This product has already been sold', code: 'PRODUCT_SOLD' }),
+    });
+    await useAuctions.getState().loadProducts('AUC-1');
+    expect(await useAuctions.getState().placeBid('AUC-1', 'P-1', 150)).toBe(false);
+    expect(useAuctions.getState().products['AUC-1']?.[0]?.status).toBe('sold');
+  });
+});

@@ -1,0 +1,161 @@
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Toaster } from '../../../components/ui/toast/Toaster';
+import { jsonResponse, LocationProbe, resetAppState } from '../../../test/utils';
+import { injectLiveEvent } from '../../live';
+import { useBids } from '../store/bids-store';
+import { makeBid, routeFetch } from '../testing';
+import { MyBidsPage } from './MyBidsPage';
+
+const QUESTION = 'Are you sure you want to cancel this bid? The amount will be refunded to your wallet.';
+
+function renderPage() {
+  return render(
+    <MemoryRouter initialEntries={['/user/bids']}>
+      <Routes>
+        <Route path="/user/bids" element={<MyBidsPage />} />
+        <Route path="*" element={<p>elsewhere</p>} />
+      </Routes>
+      <LocationProbe />
+      <Toaster />
+    </MemoryRouter>,
+  );
+}
+
+async function toastWith(text: string) {
+  await waitFor(() => expect(screen.getAllByRole('status').some((t) => t.textContent?.includes(text))).toBe(true));
+}
+
+function rowOf(productName: string): HTMLElement {
+  return screen.getByText(productName).closest('tr')!;
+}
+
+function stat(label: string): string {
+  return screen.getByText(label).parentElement!.querySelector('.stat-value')!.textContent ?? '';
+}
+
+const leading = makeBid({ bid_id: 1, product_id: 'P-VASE', product_name: 'Ming Vase', auction_id: 'A-1', auction_name: 'Spring Sale', amount: 2500, status: 'success' });
+const tooLow = makeBid({ bid_id: 2, product_id: 'P-LAMP', product_name: 'Brass Lamp', amount: 100, status: 'failed', reason: 'BID_TOO_LOW' });
+const won = makeBid({ bid_id: 3, product_id: 'P-CLOCK', product_name: 'Wall Clock', amount: 1200, status: 'won' });
+
+describe('MyBidsPage', () => {
+  beforeEach(() => {
+    resetAppState();
+    useBids.getState().reset();
+  });
+  afterEach(() => {
+    cleanup();
+    useBids.getState().reset();
+    resetAppState();
+  });
+
+  it('shows the stats, the rows with DESIGN labels and the failure reason, and Cancel only on active bids', async () => {
+    routeFetch({ 'GET /api/user-bids': [jsonResponse(200, [leading, tooLow, won])] });
+    renderPage();
+
+    await screen.findByText('Ming Vase');
+    expect(stat('Total Bids')).toBe('3');
+    expect(stat('Active Bids')).toBe('1');
+    expect(stat('Failed / Cancelled')).toBe('1');
+    expect(stat('Total Amount')).toBe('₹3,700');
+
+    const vase = rowOf('Ming Vase');
+    expect(within(vase).getByText('ID: P-VASE')).toBeTruthy();
+    expect(within(vase).getByText('Spring Sale')).toBeTruthy();
+    expect(within(vase).getByText('₹2,500')).toBeTruthy();
+    expect(within(vase).getByText('Active').className).toContain('badge-success');
+    expect(within(vase).getByRole('button', { name: /Cancel bid/ })).toBeTruthy();
+
+    const lamp = rowOf('Brass Lamp');
+    expect(within(lamp).getByText('Failed').className).toContain('badge-danger');
+    expect(within(lamp).getByText('Bid was too low')).toBeTruthy();
+    expect(within(lamp).getByText('N/A')).toBeTruthy();
+    expect(within(lamp).queryByRole('button')).toBeNull();
+
+    expect(within(rowOf('Wall Clock')).getByText('Won').className).toContain('badge-info');
+  });
+
+  it('asks first, sends nothing when the question is declined, then cancels, refunds and says so', async () => {
+    const api = routeFetch({
+      'GET /api/user-bids': [jsonResponse(200, [leading, tooLow]), jsonResponse(200, [{ ...leading, status: 'rolledback', reason: 'CANCELLED' }, tooLow])],
+      'POST /api/rollback-bid': [jsonResponse(200, { message: 'Bid cancelled', wallet_balance: 5000, highest_bid: 0 })],
+    });
+    renderPage();
+    await screen.findByText('Ming Vase');
+
+    fireEvent.click(within(rowOf('Ming Vase')).getByRole('button', { name: /Cancel bid/ }));
+    const dialog = screen.getByRole('dialog');
+    expect(within(dialog).getByText(QUESTION)).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(api.calls('POST /api/rollback-bid')).toHaveLength(0);
+
+    fireEvent.click(within(rowOf('Ming Vase')).getByRole('button', { name: /Cancel bid/ }));
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Yes, cancel bid' }));
+
+    await toastWith('Bid cancelled and amount refunded successfully!');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    const sent = api.calls('POST /api/rollback-bid');
+    expect(sent).toHaveLength(1);
+    expect(JSON.parse(sent[0]![1]!.body as string)).toEqual({ bid_id: 1 });
+
+    const vase = rowOf('Ming Vase');
+    expect(within(vase).getByText('Cancelled').className).toContain('badge-warning');
+    expect(within(vase).getByText('N/A')).toBeTruthy();
+    expect(stat('Active Bids')).toBe('0');
+    expect(stat('Failed / Cancelled')).toBe('2');
+    // The list is re-read to confirm.
+    await waitFor(() => expect(api.calls('GET /api/user-bids')).toHaveLength(2), { timeout: 3000 });
+  });
+
+  it("shows the server's error when the cancel is refused", async () => {
+    routeFetch({
+      'GET /api/user-bids': [jsonResponse(200, [leading])],
+      'POST /api/rollback-bid': [jsonResponse(409, { error: 'This auction has ended; bids can no longer be cancelled', message: 'x', code: 'AUCTION_ENDED' })],
+    });
+    renderPage();
+    await screen.findByText('Ming Vase');
+    fireEvent.click(within(rowOf('Ming Vase')).getByRole('button', { name: /Cancel bid/ }));
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Yes, cancel bid' }));
+    await toastWith('This auction has ended; bids can no longer be cancelled');
+    expect(within(rowOf('Ming Vase')).getByText('Active')).toBeTruthy();
+  });
+
+  it('falls back to "Failed to cancel bid" when the server cannot be reached', async () => {
+    routeFetch({ 'GET /api/user-bids': [jsonResponse(200, [leading])], 'POST /api/rollback-bid': [new TypeError('Failed to fetch')] });
+    renderPage();
+    await screen.findByText('Ming Vase');
+    fireEvent.click(within(rowOf('Ming Vase')).getByRole('button', { name: /Cancel bid/ }));
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Yes, cancel bid' }));
+    await toastWith('Failed to cancel bid');
+  });
+
+  it('says "Failed to load your bids" when the list cannot be read, with dashes for the numbers', async () => {
+    routeFetch({ 'GET /api/user-bids': [new Response('down', { status: 502 })] });
+    renderPage();
+    await toastWith('Failed to load your bids');
+    expect(stat('Total Bids')).toBe('—');
+  });
+
+  it('shows the empty state with a way to Browse Auctions', async () => {
+    routeFetch({ 'GET /api/user-bids': [jsonResponse(200, [])] });
+    renderPage();
+    expect(await screen.findByText('You have no bids yet')).toBeTruthy();
+    fireEvent.click(screen.getByRole('link', { name: /Browse Auctions/ }));
+    expect(screen.getByTestId('location').textContent).toBe('/user/auctions');
+  });
+
+  it('turns a row Outbid in place when the live outbid event arrives', async () => {
+    routeFetch({ 'GET /api/user-bids': [jsonResponse(200, [leading])] });
+    renderPage();
+    await screen.findByText('Ming Vase');
+    injectLiveEvent({
+      event: 'bid:outbid',
+      data: { server_time: '2026-03-01T10:00:00.000Z', auction_id: 'A-1', product_id: 'P-VASE', product_name: 'Ming Vase', highest_bid: 3000 },
+    });
+    await waitFor(() => expect(within(rowOf('Ming Vase')).getByText('Outbid').className).toContain('badge-neutral'));
+    expect(within(rowOf('Ming Vase')).getByText('Refunded')).toBeTruthy();
+    expect(within(rowOf('Ming Vase')).queryByRole('button')).toBeNull();
+  });
+});

@@ -1,0 +1,91 @@
+/** The pure rules of the My Bids screen: its numbers (DESIGN §7) and how live events move a row. */
+import { toPaise, toRupees, type UserBid } from '@auction/shared';
+import type { LiveEvent } from '../live';
+
+export interface BidStats {
+  total: number;
+  active: number;
+  failedOrCancelled: number;
+  /** Rupees held by leading bids plus rupees paid for won ones. */
+  totalAmount: number;
+}
+
+/** Total = all rows; Active = success; Failed / Cancelled = failed + rolledback; Amount = Σ success + won. */
+export function bidStats(bids: readonly UserBid[]): BidStats {
+  let active = 0;
+  let failedOrCancelled = 0;
+  let paise = 0;
+  for (const b of bids) {
+    if (b.status === 'success') active += 1;
+    if (b.status === 'failed' || b.status === 'rolledback') failedOrCancelled += 1;
+    if (b.status === 'success' || b.status === 'won') paise += toPaise(b.amount);
+  }
+  return { total: bids.length, active, failedOrCancelled, totalAmount: toRupees(paise) };
+}
+
+const REASONS: Record<string, string> = {
+  BID_TOO_LOW: 'Bid was too low',
+  INSUFFICIENT_FUNDS: 'Not enough wallet balance',
+  NOT_REGISTERED: 'Not registered for this auction',
+  AUCTION_ENDED: 'Auction had already ended',
+  AUCTION_SETTLED: 'Auction was already settled',
+  PRODUCT_SOLD: 'Product was already sold',
+  ACCOUNT_INACTIVE: 'Account was inactive',
+  CANCELLED: 'Refunded',
+  PRODUCT_DELETED: 'Product withdrawn · refunded',
+  AUCTION_DELETED: 'Auction deleted · refunded',
+};
+
+/** The small text under a status badge: why a bid failed or was released; nothing when it says nothing new. */
+export function bidStatusNote(bid: Pick<UserBid, 'status' | 'reason'>): string | null {
+  if (bid.status === 'outbid') return 'Refunded';
+  if (bid.status === 'success' || bid.status === 'won') return null;
+  if (!bid.reason) return bid.status === 'rolledback' ? 'Refunded' : null;
+  return REASONS[bid.reason] ?? humanize(bid.reason);
+}
+
+function humanize(code: string): string {
+  const words = code.toLowerCase().replace(/_/g, ' ').trim();
+  return words ? words.charAt(0).toUpperCase() + words.slice(1) : code;
+}
+
+function patchWhere(bids: UserBid[], match: (b: UserBid) => boolean, status: UserBid['status']): UserBid[] {
+  let changed = false;
+  const next = bids.map((b) => {
+    if (!match(b)) return b;
+    changed = true;
+    return { ...b, status, reason: null };
+  });
+  return changed ? next : bids;
+}
+
+/**
+ * How a personal live event moves the caller's rows (DESIGN §4, §6); the same array when nothing
+ * matches. outbid: the leading bid on that product → outbid. reinstated: the outbid bid of that amount
+ * → success. won: the leading bid → won.
+ */
+export function applyBidEvent(bids: UserBid[], e: LiveEvent): UserBid[] {
+  switch (e.event) {
+    case 'bid:outbid': {
+      const { auction_id, product_id } = e.data;
+      return patchWhere(bids, (b) => b.status === 'success' && b.product_id === product_id && b.auction_id === auction_id, 'outbid');
+    }
+    case 'bid:reinstated': {
+      const { auction_id, product_id, amount } = e.data;
+      const cents = toPaise(amount);
+      // Only one of the caller's outbid bids on a product can have that amount: each accepted bid beat the one before.
+      return patchWhere(bids, (b) => b.status === 'outbid' && b.product_id === product_id && b.auction_id === auction_id && toPaise(b.amount) === cents, 'success');
+    }
+    case 'bid:won': {
+      const { auction_id, product_id } = e.data;
+      return patchWhere(bids, (b) => b.status === 'success' && b.product_id === product_id && b.auction_id === auction_id, 'won');
+    }
+    default:
+      return bids;
+  }
+}
+
+/** The events after which the list is re-read from the server to confirm the patch. */
+export function isBidEvent(e: LiveEvent): boolean {
+  return e.event === 'bid:outbid' || e.event === 'bid:reinstated' || e.event === 'bid:won';
+}

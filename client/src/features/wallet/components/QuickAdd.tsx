@@ -1,0 +1,29 @@
+import { QUICK_TOPUP_AMOUNTS } from '@auction/shared';
+import { formatRupees } from '../../../lib/format';
+import { Icon } from '../../../components/ui/Icon';
+
+/** Four one-click top-ups (spec §9). */
+export function QuickAdd({ busy, pending, onAdd }: { busy: boolean; pending: number | null; onAdd: (amount: number) => void }) {
+  return (
+    <section className="wallet-quick" aria-labelledby="wallet-quick-title">
+      <h2 id="wallet-quick-title" className="wallet-section-title">Quick Add</h2>
+      <ul className="wallet-quick-grid">
+        {QUICK_TOPUP_AMOUNTS.map((amount) => (
+          <li key={amount}>
+            <button
+              type="button"
+              className="wallet-quick-card"
+              onClick={() => onAdd(amount)}
+              disabled={busy}
+              aria-label={`Add ${formatRupees(amount)} to your wallet`}
+            >
+              <span className="wallet-quick-icon" aria-hidden="true"><Icon name="plus" size={18} /></span>
+              <span className="wallet-quick-amount">{formatRupees(amount)}</span>
+              <span className="wallet-quick-hint">{pending === amount ? 'Adding…' : 'Add instantly'}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,178 @@
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Toaster } from '../../../components/ui/toast/Toaster';
+import { jsonResponse, resetAppState } from '../../../test/utils';
+import { useWallet } from '../store/wallet-store';
+import { makeTx, routeFetch } from '../testing';
+import { WalletPage } from './WalletPage';
+
+const RULE = 'Enter an amount between ₹10 and ₹1,00,000';
+
+const ledger = [
+  makeTx('refund', 800, { _id: 't3', notes: 'Outbid on Vase: hold released', product_id: 'P-VASE' }),
+  makeTx('bid', 800, { _id: 't2', product_id: 'P-VASE' }),
+  makeTx('topup', 5000, { _id: 't1' }),
+];
+
+function renderPage() {
+  return render(
+    <MemoryRouter>
+      <WalletPage />
+      <Toaster />
+    </MemoryRouter>,
+  );
+}
+
+function stat(label: string): string {
+  return screen.getByText(label).parentElement!.querySelector('.stat-value')!.textContent ?? '';
+}
+
+async function toastWith(text: string, kind?: string) {
+  await waitFor(() => {
+    const hit = screen.getAllByRole('status').find((t) => t.textContent?.includes(text));
+    expect(hit).toBeTruthy();
+    if (kind) expect(hit!.className).toContain(`toast-${kind}`);
+  });
+}
+
+function wallet(balance: number, transactions = ledger, extra: Record<string, Parameters<typeof routeFetch>[0][string]> = {}) {
+  return routeFetch({
+    'POST /api/wallet': [jsonResponse(200, { wallet_balance: balance })],
+    'GET /api/wallet/transactions': [jsonResponse(200, { transactions })],
+    ...extra,
+  });
+}
+
+describe('WalletPage', () => {
+  beforeEach(() => {
+    resetAppState();
+    useWallet.getState().reset();
+  });
+  afterEach(() => {
+    cleanup();
+    useWallet.getState().reset();
+    resetAppState();
+  });
+
+  it('shows the balance, the three numbers and the ledger with signs and descriptions', async () => {
+    wallet(5000);
+    renderPage();
+    expect(await screen.findByText('₹5,000', { selector: '.wallet-hero-value' })).toBeTruthy();
+    expect(screen.getByText('Available for bidding')).toBeTruthy();
+    expect(stat('Total Added')).toBe('₹5,000');
+    expect(stat('Total Spent')).toBe('₹0');
+    expect(stat('Transactions')).toBe('3');
+
+    const rows = screen.getAllByRole('row').slice(1);
+    expect(rows).toHaveLength(3);
+    expect(within(rows[0]!).getByText('Refund')).toBeTruthy();
+    expect(rows[0]!.querySelector('.amount-plus')!.textContent).toContain('+₹800');
+    expect(within(rows[0]!).getByText('Outbid on Vase: hold released')).toBeTruthy();
+    expect(within(rows[1]!).getByText('Bid placed')).toBeTruthy();
+    expect(within(rows[1]!).getByText('Product: P-VASE')).toBeTruthy();
+    expect(rows[1]!.querySelector('.amount-minus')!.textContent).toContain('−₹800');
+    expect(within(rows[2]!).getByText('Wallet top-up')).toBeTruthy();
+  });
+
+  it('shows a dash when the balance is unknown and the empty message when there are no transactions', async () => {
+    routeFetch({ 'POST /api/wallet': [new TypeError('offline')], 'GET /api/wallet/transactions': [jsonResponse(200, { transactions: [] })] });
+    renderPage();
+    expect(await screen.findByText('No transactions found. Add funds to start bidding!')).toBeTruthy();
+    // Fallback from an empty ledger is ₹0; with no ledger either it is a dash.
+    expect(screen.getByText('₹0', { selector: '.wallet-hero-value' })).toBeTruthy();
+  });
+
+  it('shows a dash for the balance when nothing loads', async () => {
+    routeFetch({ 'POST /api/wallet': [new TypeError('offline')], 'GET /api/wallet/transactions': [new TypeError('offline')] });
+    renderPage();
+    expect(await screen.findByRole('alert')).toBeTruthy();
+    expect(screen.getByText('—', { selector: '.wallet-hero-value' })).toBeTruthy();
+  });
+
+  it('checks the amount in the Add Funds modal before sending, then adds and says so', async () => {
+    const tx = makeTx('topup', 1000, { _id: 't9' });
+    const api = wallet(5000, ledger, { 'POST /api/wallet/topup': [jsonResponse(200, { message: 'ok', wallet_balance: 6000, transaction: tx })] });
+    renderPage();
+    await screen.findByText('₹5,000', { selector: '.wallet-hero-value' });
+
+    fireEvent.click(screen.getByRole('button', { name: 'Add Funds' }));
+    const dialog = screen.getByRole('dialog', { name: 'Add Funds' });
+    const input = within(dialog).getByLabelText('Amount (₹)');
+    const add = within(dialog).getByRole('button', { name: 'Add' });
+
+    for (const bad of ['5', '100001', '10.555', '']) {
+      fireEvent.change(input, { target: { value: bad } });
+      fireEvent.click(add);
+      expect(within(dialog).getByText(RULE)).toBeTruthy();
+    }
+    expect(api.calls('POST /api/wallet/topup')).toHaveLength(0);
+
+    fireEvent.click(within(dialog).getByRole('button', { name: '₹1,000' }));
+    expect((input as HTMLInputElement).value).toBe('1000');
+    expect(within(dialog).queryByText(RULE)).toBeNull();
+    fireEvent.click(add);
+
+    await toastWith('Added ₹1,000 to your wallet', 'success');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(JSON.parse(api.calls('POST /api/wallet/topup')[0]![1]!.body as string)).toEqual({ amount: 1000 });
+    expect(screen.getByText('₹6,000', { selector: '.wallet-hero-value' })).toBeTruthy();
+  });
+
+  it("keeps the modal open and shows the server's words when the top-up is refused", async () => {
+    wallet(5000, ledger, { 'POST /api/wallet/topup': [jsonResponse(403, { error: 'This account has been deactivated', message: 'x', code: 'FORBIDDEN' })] });
+    renderPage();
+    await screen.findByText('₹5,000', { selector: '.wallet-hero-value' });
+    fireEvent.click(screen.getByRole('button', { name: 'Add Funds' }));
+    const dialog = screen.getByRole('dialog');
+    fireEvent.change(within(dialog).getByLabelText('Amount (₹)'), { target: { value: '250.75' } });
+    fireEvent.submit(within(dialog).getByLabelText('Amount (₹)').closest('form')!);
+    await toastWith('This account has been deactivated', 'error');
+    expect(screen.getByRole('dialog')).toBeTruthy();
+  });
+
+  it('tops up in one click from a quick-add card, with "Top-up failed" when it cannot', async () => {
+    const tx = makeTx('topup', 2000, { _id: 't10' });
+    const api = wallet(5000, ledger, { 'POST /api/wallet/topup': [jsonResponse(200, { message: 'ok', wallet_balance: 7000, transaction: tx }), new TypeError('offline')] });
+    renderPage();
+    await screen.findByText('₹5,000', { selector: '.wallet-hero-value' });
+
+    fireEvent.click(screen.getByRole('button', { name: 'Add ₹2,000 to your wallet' }));
+    await toastWith('Added ₹2,000 to your wallet', 'success');
+    expect(JSON.parse(api.calls('POST /api/wallet/topup')[0]![1]!.body as string)).toEqual({ amount: 2000 });
+
+    fireEvent.click(screen.getByRole('button', { name: 'Add ₹500 to your wallet' }));
+    await toastWith('Top-up failed', 'error');
+  });
+
+  it('downloads transactions.csv with every field, or warns when there is nothing to export', async () => {
+    const blobs: Blob[] = [];
+    let filename = '';
+    vi.stubGlobal('URL', Object.assign(Object.create(URL) as typeof URL, {
+      createObjectURL: (b: Blob) => { blobs.push(b); return 'blob:test'; },
+      revokeObjectURL: () => undefined,
+    }));
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) { filename = this.download; });
+
+    wallet(5000, [makeTx('topup', 5000, { _id: 'a1', notes: '=1+1', timestamp: '2026-03-01T10:00:00.000Z' })]);
+    renderPage();
+    await screen.findByText('₹5,000', { selector: '.wallet-hero-value' });
+    fireEvent.click(screen.getByRole('button', { name: 'Download CSV' }));
+    await toastWith('CSV downloaded', 'success');
+    expect(filename).toBe('transactions.csv');
+    const bytes = new Uint8Array(await blobs[0]!.arrayBuffer());
+    // A UTF-8 byte-order mark, then the CSV.
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(new TextDecoder('utf-8', { ignoreBOM: false }).decode(bytes)).toBe("_id,type,amount,timestamp,notes,product_id\r\na1,topup,5000,2026-03-01T10:00:00.000Z,'=1+1,");
+
+    cleanup();
+    useWallet.getState().reset();
+    wallet(5000, []);
+    renderPage();
+    await screen.findByText('No transactions found. Add funds to start bidding!');
+    fireEvent.click(screen.getByRole('button', { name: 'Download CSV' }));
+    await toastWith('No transactions to export', 'warning');
+    expect(blobs).toHaveLength(1);
+    click.mockRestore();
+  });
+});

@@ -1,0 +1,9 @@
+// The wallet feature's public surface: the dashboard reuses the store and the numbers from here.
+export { useWallet } from './store/wallet-store';
+export type { WalletState, ActionResult } from './store/wallet-store';
+export {
+  walletStats, balanceFromLedger, describeTransaction, transactionDescription, transactionTypeLabel, signedAmountText, isCredit,
+  validateTopUp,
+} from './model';
+export type { WalletStats } from './model';
+export { WalletPage } from './components/WalletPage';

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { formatRupees } from '../../lib/format';
+import { addedMessage, balanceFromLedger, describeTransaction, signedAmountText, validateTopUp, walletStats } from './model';
+import { makeTx } from './testing';
+
+const RULE = 'Enter an amount between ₹10 and ₹1,00,000';
+
+describe('walletStats and the balance fallback (DESIGN §7)', () => {
+  const ledger = [
+    makeTx('topup', 5000), makeTx('topup', 1000.1),
+    makeTx('bid', 2500), makeTx('bid', 800.2),
+    makeTx('refund', 800.2),
+  ];
+
+  it('Total Added = Σ topup; Total Spent = Σ bid − Σ refund; count = rows', () => {
+    expect(walletStats(ledger)).toEqual({ totalAdded: 6000.1, totalSpent: 2500, count: 5 });
+  });
+
+  it('balance fallback = Σ topup + Σ refund − Σ bid, exact to the paisa', () => {
+    expect(balanceFromLedger(ledger)).toBe(3500.1);
+    expect(balanceFromLedger([makeTx('topup', 0.1), makeTx('topup', 0.2)])).toBe(0.3);
+    expect(balanceFromLedger([])).toBe(0);
+  });
+});
+
+describe('describeTransaction', () => {
+  it('uses the notes when present', () => {
+    expect(describeTransaction(makeTx('refund', 5, { notes: 'Outbid on Vase: hold released', product_id: 'P-9' }))).toBe('Outbid on Vase: hold released (Product: P-9)');
+    expect(describeTransaction(makeTx('topup', 5, { notes: 'Promo credit' }))).toBe('Promo credit');
+  });
+
+  it('falls back to Bid placed / Wallet top-up and adds the product id when present', () => {
+    expect(describeTransaction(makeTx('bid', 5, { product_id: 'P-1' }))).toBe('Bid placed (Product: P-1)');
+    expect(describeTransaction(makeTx('bid', 5))).toBe('Bid placed');
+    expect(describeTransaction(makeTx('topup', 5))).toBe('Wallet top-up');
+    expect(describeTransaction(makeTx('topup', 5, { notes: '   ' }))).toBe('Wallet top-up');
+    expect(describeTransaction(makeTx('refund', 5, { product_id: 'P-2' }))).toBe('Bid refund (Product: P-2)');
+  });
+});
+
+describe('amount sign', () => {
+  it('is + for top-ups and refunds and − for bids', () => {
+    expect(signedAmountText(makeTx('topup', 1000), formatRupees)).toBe('+₹1,000');
+    expect(signedAmountText(makeTx('refund', 300.5), formatRupees)).toBe('+₹300.5');
+    expect(signedAmountText(makeTx('bid', 100000), formatRupees)).toBe('−₹1,00,000');
+  });
+});
+
+describe('validateTopUp (spec §5)', () => {
+  it.each(['10', '100000', '10.5', '99999.99', ' 500 '])('accepts %j', (input) => {
+    expect(validateTopUp(input)).toEqual({ ok: true, amount: Number(input.trim()) });
+  });
+
+  it.each(['', '9.99', '100000.01', '0', '-50', 'abc', '1e3', '10.001', '1,000', 'NaN', 'Infinity'])('refuses %j with the spec words', (input) => {
+    expect(validateTopUp(input)).toEqual({ ok: false, error: RULE });
+  });
+
+  it('checks numbers too', () => {
+    expect(validateTopUp(500)).toEqual({ ok: true, amount: 500 });
+    expect(validateTopUp(5)).toEqual({ ok: false, error: RULE });
+    expect(validateTopUp(Number.NaN)).toEqual({ ok: false, error: RULE });
+  });
+
+  it('words the success toast en-IN', () => {
+    expect(addedMessage(100000, formatRupees)).toBe('Added ₹1,00,000 to your wallet');
+    expect(addedMessage(2500.5, formatRupees)).toBe('Added ₹2,500.5 to your wallet');
+  });
+});

@@ -1,0 +1,82 @@
+/** The pure rules of the wallet: its numbers (DESIGN §7), how a row reads, and the top-up bounds (spec §5). */
+import { LIMITS, TOPUP_MESSAGE, toPaise, toRupees, type Transaction } from '@auction/shared';
+import type { Tone } from '../../lib/format';
+
+export { TOPUP_MESSAGE };
+
+export interface WalletStats {
+  /** Σ topup. */
+  totalAdded: number;
+  /** Σ bid − Σ refund: the money now held by leading bids or paid for won ones. */
+  totalSpent: number;
+  count: number;
+}
+
+function sums(transactions: readonly Transaction[]) {
+  const paise = { topup: 0, bid: 0, refund: 0 };
+  for (const t of transactions) {
+    if (t.type in paise) paise[t.type] += toPaise(t.amount);
+  }
+  return paise;
+}
+
+export function walletStats(transactions: readonly Transaction[]): WalletStats {
+  const p = sums(transactions);
+  return { totalAdded: toRupees(p.topup), totalSpent: toRupees(p.bid - p.refund), count: transactions.length };
+}
+
+/** The balance when the balance call fails: Σ topup + Σ refund − Σ bid (DESIGN §7). */
+export function balanceFromLedger(transactions: readonly Transaction[]): number {
+  const p = sums(transactions);
+  return toRupees(p.topup + p.refund - p.bid);
+}
+
+/** Money in (+, green) for top-ups and refunds, out (−, red) for bids. */
+export function isCredit(type: Transaction['type']): boolean {
+  return type !== 'bid';
+}
+
+export function signedAmountText(t: Pick<Transaction, 'type' | 'amount'>, format: (n: number) => string): string {
+  return `${isCredit(t.type) ? '+' : '−'}${format(t.amount)}`;
+}
+
+export function transactionTypeLabel(type: Transaction['type']): { label: string; tone: Tone } {
+  switch (type) {
+    case 'topup': return { label: 'Top-up', tone: 'success' };
+    case 'refund': return { label: 'Refund', tone: 'neutral' };
+    default: return { label: 'Bid', tone: 'info' };
+  }
+}
+
+const FALLBACK_TEXT: Record<Transaction['type'], string> = { bid: 'Bid placed', topup: 'Wallet top-up', refund: 'Bid refund' };
+
+/** The notes, otherwise Bid placed / Wallet top-up (Bid refund for refunds); plus the product id when present. */
+export function transactionDescription(t: Pick<Transaction, 'type' | 'meta'>): { text: string; productId: string | null } {
+  const notes = t.meta.notes?.trim();
+  const productId = t.meta.product_id?.trim() || null;
+  return { text: notes || FALLBACK_TEXT[t.type], productId };
+}
+
+/** The description as one line (screen readers, exports, tests). */
+export function describeTransaction(t: Pick<Transaction, 'type' | 'meta'>): string {
+  const { text, productId } = transactionDescription(t);
+  return productId ? `${text} (Product: ${productId})` : text;
+}
+
+const AMOUNT_PATTERN = /^\d{1,9}(\.\d{1,2})?$/;
+
+export type TopUpCheck = { ok: true; amount: number } | { ok: false; error: string };
+
+/** A plain number of rupees with at most 2 decimals, from ₹10 to ₹1,00,000; otherwise spec §5's words. */
+export function validateTopUp(input: string | number): TopUpCheck {
+  const raw = typeof input === 'number' ? String(input) : input.trim();
+  if (!AMOUNT_PATTERN.test(raw)) return { ok: false, error: TOPUP_MESSAGE };
+  const amount = Number(raw);
+  if (!(amount >= LIMITS.topupMinRupees && amount <= LIMITS.topupMaxRupees)) return { ok: false, error: TOPUP_MESSAGE };
+  return { ok: true, amount };
+}
+
+/** The success toast of a top-up (spec §8), amount written en-IN. */
+export function addedMessage(amount: number, format: (n: number) => string): string {
+  return `Added ${format(amount)} to your wallet`;
+}

@@ -1,0 +1,128 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { jsonResponse, resetAppState } from '../../../test/utils';
+import { injectLiveEvent } from '../../live';
+import { makeTx, routeFetch } from '../testing';
+import { useWallet } from './wallet-store';
+
+const stamp = { server_time: '2026-03-01T10:00:00.000Z' };
+
+describe('wallet store', () => {
+  beforeEach(() => {
+    resetAppState();
+    useWallet.getState().reset();
+  });
+  afterEach(() => {
+    useWallet.getState().reset();
+    resetAppState();
+  });
+
+  it('loads the balance and the ledger', async () => {
+    const ledger = [makeTx('topup', 5000)];
+    const api = routeFetch({
+      'POST /api/wallet': [jsonResponse(200, { wallet_balance: 4200 })],
+      'GET /api/wallet/transactions': [jsonResponse(200, { transactions: ledger })],
+    });
+    expect(await useWallet.getState().load()).toEqual({ ok: true });
+    expect(useWallet.getState()).toMatchObject({ balance: 4200, balanceSource: 'server', transactions: ledger, loaded: true, loading: false });
+    expect(api.calls('POST /api/wallet')[0]![1]!.body).toBe('{}');
+  });
+
+  it('derives the balance from the ledger when the balance call fails (Σ topup + Σ refund − Σ bid)', async () => {
+    routeFetch({
+      'POST /api/wallet': [jsonResponse(500, { error: 'Internal error', message: 'Internal error', code: 'INTERNAL' })],
+      'GET /api/wallet/transactions': [jsonResponse(200, { transactions: [makeTx('topup', 5000), makeTx('bid', 1200), makeTx('refund', 200)] })],
+    });
+    await useWallet.getState().load();
+    expect(useWallet.getState()).toMatchObject({ balance: 4000, balanceSource: 'ledger' });
+  });
+
+  it('leaves the balance unknown when neither call answers', async () => {
+    routeFetch({ 'POST /api/wallet': [new TypeError('offline')], 'GET /api/wallet/transactions': [new TypeError('offline')] });
+    const result = await useWallet.getState().load();
+    expect(result.ok).toBe(false);
+    expect(useWallet.getState()).toMatchObject({ balance: null, loaded: false, error: 'Could not load your transactions' });
+  });
+
+  it('wallet:updated sets the balance at once and re-reads the ledger', async () => {
+    const first = [makeTx('topup', 5000)];
+    const after = [makeTx('refund', 700, { notes: 'Outbid on Vase: hold released' }), ...first];
+    const api = routeFetch({
+      'POST /api/wallet': [jsonResponse(200, { wallet_balance: 4300 })],
+      'GET /api/wallet/transactions': [jsonResponse(200, { transactions: first }), jsonResponse(200, { transactions: after })],
+    });
+    await useWallet.getState().load();
+
+    injectLiveEvent({ event: 'wallet:updated', data: { ...stamp, wallet_balance: 5000 } });
+    expect(useWallet.getState().balance).toBe(5000);
+    await vi.waitFor(() => expect(useWallet.getState().transactions).toEqual(after), { timeout: 3000 });
+    expect(api.calls('GET /api/wallet/transactions')).toHaveLength(2);
+    // The event is newer than the balance call: a later refetch is what re-reads it, not the ledger.
+    expect(api.calls('POST /api/wallet')).toHaveLength(1);
+  });
+
+  it('keeps a live balance over a balance answer read before it', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => { release = r; });
+    const api = routeFetch({
+      'POST /api/wallet': [jsonResponse(200, { wallet_balance: 100 })],
+      'GET /api/wallet/transactions': [jsonResponse(200, { transactions: [] })],
+    });
+    // The balance call (the first request) answers only after the live event.
+    api.fn.mockImplementationOnce(async () => {
+      await gate;
+      return jsonResponse(200, { wallet_balance: 100 });
+    });
+    const loading = useWallet.getState().load();
+    injectLiveEvent({ event: 'wallet:updated', data: { ...stamp, wallet_balance: 900 } });
+    release();
+    await loading;
+    expect(useWallet.getState().balance).toBe(900);
+  });
+
+  it('tops up: new balance, the new row first, no request for an amount out of bounds', async () => {
+    const tx = makeTx('topup', 500, { _id: 'new' });
+    const api = routeFetch({
+      'POST /api/wallet/topup': [jsonResponse(200, { message: 'ok', wallet_balance: 1500, transaction: tx })],
+      'GET /api/wallet/transactions': [jsonResponse(200, { transactions: [tx] })],
+    });
+    useWallet.setState({ balance: 1000, balanceSource: 'server', transactions: [makeTx('topup', 1000)], loaded: true });
+
+    expect(await useWallet.getState().topUp(5)).toEqual({ ok: false, error: 'Enter an amount between ₹10 and ₹1,00,000' });
+    expect(api.calls('POST /api/wallet/topup')).toHaveLength(0);
+
+    expect(await useWallet.getState().topUp(500)).toEqual({ ok: true });
+    expect(JSON.parse(api.calls('POST /api/wallet/topup')[0]![1]!.body as string)).toEqual({ amount: 500 });
+    expect(useWallet.getState().balance).toBe(1500);
+    expect(useWallet.getState().transactions[0]).toEqual(tx);
+    expect(useWallet.getState().transactions).toHaveLength(2);
+  });
+
+  it('keeps a live balance that arrived while a top-up was on its way', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => { release = r; });
+    const tx = makeTx('topup', 500, { _id: 'slow' });
+    const api = routeFetch({ 'GET /api/wallet/transactions': [jsonResponse(200, { transactions: [tx] })] });
+    api.fn.mockImplementationOnce(async () => {
+      await gate;
+      return jsonResponse(200, { message: 'ok', wallet_balance: 1500, transaction: tx });
+    });
+    const pending = useWallet.getState().topUp(500);
+    // Someone else's bid refunded this user meanwhile: the event carries the newer balance.
+    injectLiveEvent({ event: 'wallet:updated', data: { ...stamp, wallet_balance: 2300 } });
+    release();
+    expect(await pending).toEqual({ ok: true });
+    expect(useWallet.getState().balance).toBe(2300);
+  });
+
+  it("reports the server's top-up error, else 'Top-up failed'", async () => {
+    routeFetch({
+      'POST /api/wallet/topup': [
+        jsonResponse(400, { error: 'Enter an amount between ₹10 and ₹1,00,000', message: 'x', code: 'VALIDATION' }),
+        new TypeError('offline'),
+      ],
+    });
+    expect(await useWallet.getState().topUp(50)).toEqual({ ok: false, error: 'Enter an amount between ₹10 and ₹1,00,000' });
+    expect(await useWallet.getState().topUp(50)).toEqual({ ok: false, error: 'Top-up failed' });
+    expect(useWallet.getState().toppingUp).toBe(false);
+  });
+});
