@@ -4,7 +4,7 @@
  */
 import { io, type Socket } from 'socket.io-client';
 import { create } from 'zustand';
-import type { ClientToServerEvents, PersonalEventMap, RoomEvent, RoomEventMap, ServerToClientEvents } from '@auction/shared';
+import type { ClientToServerEvents, PersonalEventMap, RoomEvent, ServerToClientEvents } from '@auction/shared';
 
 export type LiveStatus = 'idle' | 'connecting' | 'live' | 'down';
 export type LiveEvent = RoomEvent | { [K in keyof PersonalEventMap]: { event: K; data: PersonalEventMap[K] } }[keyof PersonalEventMap];
