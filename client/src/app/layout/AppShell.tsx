@@ -3,6 +3,7 @@ import { Outlet, matchPath, useLocation, useNavigate } from 'react-router-dom';
 import { Icon } from '../../components/ui/Icon';
 import { useSession } from '../../features/auth';
 import { LiveConnection, LiveIndicator } from '../../features/live';
+import { LiveNotifications } from '../../features/notifications';
 import { pageRoutes, paths, portalTitle } from '../paths';
 import type { PageRoute, Portal } from '../paths';
 import { Sidebar } from './Sidebar';
@@ -77,6 +78,7 @@ export function AppShell({ portal }: { portal: Portal }) {
           )}
           <h1 className="shell-title">{title}</h1>
           <LiveConnection token={token} />
+          {portal === 'user' && <LiveNotifications />}
           <div className="shell-account">
             <LiveIndicator />
             <span className="avatar" aria-hidden="true">{displayName.charAt(0).toUpperCase()}</span>

@@ -1,13 +1,68 @@
+import { useMemo } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { paths } from '../../../app/paths';
+import { Icon } from '../../../components/ui/Icon';
+import { StatCard } from '../../../components/ui/StatCard';
+import { formatRupees } from '../../../lib/format';
 import { useSession } from '../../auth';
+import { useClock } from '../../live';
+import { useDashboardData } from '../hooks/use-dashboard-data';
+import { RECENT_COUNT, dashboardStats } from '../stats';
+import { RecentAuctions } from './RecentAuctions';
+import { RecentTransactions } from './RecentTransactions';
+import './dashboard.css';
 
-/** /user/dashboard. Stats, recent auctions and transactions arrive with the dashboard issue. */
+/** /user/dashboard (spec §2 "User dashboard"). */
 export function UserDashboardPage() {
-  const name = useSession((s) => s.user?.name);
+  const name = useSession((s) => s.user?.name || s.user?.username || 'User');
+  const navigate = useNavigate();
+  const now = useClock((s) => s.now);
+  const { loading, auctions, bids, transactions, balance } = useDashboardData();
+  const stats = useMemo(() => dashboardStats({ auctions, bids, transactions, now }), [auctions, bids, transactions, now]);
+
+  const value = (v: string | number) => (loading ? <span className="dash-skeleton" aria-label="Loading" /> : v);
+
   return (
-    <div className="page">
-      <section className="welcome">
-        <h2 className="welcome-title">Welcome, {name}</h2>
+    <div className="page dashboard">
+      <section className="dash-hero" aria-labelledby="dash-welcome">
+        <div className="dash-hero-text">
+          <h2 id="dash-welcome" className="welcome-title">Welcome, {name}</h2>
+          <p className="dash-hero-sub">Track your auctions, bids and wallet in one place.</p>
+        </div>
+        <div className="dash-hero-side">
+          <div className="dash-balance" role="group" aria-label="Wallet balance">
+            <span className="dash-balance-label"><Icon name="wallet" size={16} /> Wallet balance</span>
+            <span className="dash-balance-value" data-testid="dashboard-balance">
+              {balance === null ? '—' : formatRupees(balance)}
+            </span>
+          </div>
+          <button type="button" className="btn btn-accent" onClick={() => void navigate(`${paths.user.auctions}?registered=1`)}>
+            <Icon name="check" size={18} /> My Registered Auctions
+          </button>
+        </div>
       </section>
+
+      <section className="dash-stats" aria-label="Your numbers">
+        <StatCard label="Active Auctions" value={value(stats.activeAuctions)} icon="gavel" tone="primary" />
+        <StatCard label="Ending Soon" value={value(stats.endingSoon)} icon="bolt" tone="warning" hint="Within 24 hours" />
+        <StatCard label="My Bids" value={value(stats.myBids)} icon="bids" tone="info" />
+        <StatCard label="Total Spent" value={value(formatRupees(stats.totalSpent))} icon="wallet" tone="danger" hint="Held or paid" />
+        <StatCard label="Registered Auctions" value={value(stats.registeredAuctions)} icon="check" tone="success" />
+      </section>
+
+      <div className="dash-columns">
+        <RecentAuctions
+          auctions={auctions.slice(0, RECENT_COUNT)}
+          now={now}
+          loading={loading}
+          onViewAll={() => void navigate(paths.user.auctions)}
+        />
+        <RecentTransactions
+          transactions={transactions.slice(0, RECENT_COUNT)}
+          loading={loading}
+          onViewAll={() => void navigate(paths.user.wallet)}
+        />
+      </div>
     </div>
   );
 }

@@ -1,0 +1,49 @@
+import type { Auction } from '@auction/shared';
+import { Badge } from '../../../components/ui/Badge';
+import { EmptyState } from '../../../components/ui/EmptyState';
+import { Spinner } from '../../../components/ui/Spinner';
+import { auctionBadge, formatDateTime, secondsLeft } from '../../../lib/format';
+import { isEnded } from '../stats';
+
+/** The first five auctions: name, id, end date and the Active / Ended badge (spec §2). */
+export function RecentAuctions({ auctions, now, loading, onViewAll }: {
+  auctions: Auction[];
+  now: number;
+  loading: boolean;
+  onViewAll: () => void;
+}) {
+  return (
+    <section className="card dash-panel" aria-labelledby="dash-recent-auctions">
+      <div className="card-header">
+        <h3 id="dash-recent-auctions" className="card-title">Recent Auctions</h3>
+        <button type="button" className="btn btn-outline btn-sm" onClick={onViewAll}>View All</button>
+      </div>
+      {loading ? <Spinner label="Loading auctions…" /> : auctions.length === 0 ? (
+        <EmptyState icon="gavel" title="No auctions yet">New auctions will show up here.</EmptyState>
+      ) : (
+        <ul className="dash-list">
+          {auctions.map((a) => {
+            const badge = isEnded(a, now) ? auctionBadge(0) : auctionBadge(secondsLeft(a.valid_until, now));
+            return (
+              <li key={a.id} className="dash-row">
+                <span className="dash-row-icon dash-row-icon-auction" aria-hidden="true">{a.name.trim().charAt(0).toUpperCase() || '#'}</span>
+                <div className="dash-row-main">
+                  <span className="dash-row-title">{a.name}</span>
+                  <span className="dash-row-meta">
+                    <span className="dash-id">{a.id}</span>
+                    <span aria-hidden="true"> · </span>
+                    <span>{isEnded(a, now) ? 'Ended' : 'Ends'} {formatDateTime(a.valid_until)}</span>
+                  </span>
+                </div>
+                <div className="dash-row-end">
+                  <Badge tone={badge.tone}>{badge.label}</Badge>
+                  {a.registered && <span className="dash-tag">Registered</span>}
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,238 @@
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Toaster } from '../../../components/ui/toast/Toaster';
+import { jsonResponse, resetAppState, sampleUser } from '../../../test/utils';
+import { useSession } from '../../auth';
+import { injectLiveEvent, useClock } from '../../live';
+import { UserDashboardPage } from './UserDashboardPage';
+
+const NOW = Date.parse('2026-05-01T12:00:00Z');
+const HOUR = 3600_000;
+const iso = (offset: number) => new Date(NOW + offset).toISOString();
+
+const auction = (id: string, endsIn: number, registered = false) => ({
+  id, name: `Auction ${id}`, valid_until: iso(endsIn), product_ids: [], registrations: registered ? [7] : [],
+  registered, product_count: 1, status: endsIn > 0 ? 'active' : 'ended',
+});
+const tx = (id: string, type: 'topup' | 'bid' | 'refund', amount: number, product_id: string | null = null) => ({
+  _id: id, type, amount, timestamp: iso(-HOUR), meta: { notes: null, product_id },
+});
+const bid = (bid_id: number, status: string) => ({
+  bid_id, product_id: 'P-1', product_name: 'Lamp', auction_id: 'A1', auction_name: 'Auction A1', amount: 100, timestamp: iso(-HOUR), status, reason: null,
+});
+
+const AUCTIONS = [
+  auction('A1', 2 * HOUR, true),
+  auction('A2', 3 * 24 * HOUR),
+  auction('A3', -HOUR, true),
+  auction('A4', 20 * HOUR),
+  auction('A5', 10 * 24 * HOUR),
+  auction('A6', 5 * HOUR, true),
+];
+const TRANSACTIONS = [
+  tx('t7', 'bid', 700, 'P-1'),
+  tx('t6', 'refund', 500, 'P-1'),
+  tx('t5', 'bid', 500, 'P-1'),
+  tx('t4', 'topup', 1000),
+  tx('t3', 'bid', 300, 'P-2'),
+  tx('t2', 'topup', 2000),
+];
+const BIDS = [bid(4, 'success'), bid(3, 'outbid'), bid(2, 'failed'), bid(1, 'success')];
+
+type Answer = Response | Error;
+function stubApi(overrides: Partial<Record<'auctions' | 'bids' | 'transactions' | 'balance', Answer>> = {}) {
+  const answers: Record<string, () => Answer> = {
+    '/api/auctions': () => overrides.auctions ?? jsonResponse(200, AUCTIONS),
+    '/api/user-bids': () => overrides.bids ?? jsonResponse(200, BIDS),
+    '/api/wallet/transactions': () => overrides.transactions ?? jsonResponse(200, { transactions: TRANSACTIONS }),
+    '/api/wallet': () => overrides.balance ?? jsonResponse(200, { wallet_balance: 1500 }),
+  };
+  const fn = vi.fn(async (url: string, _init?: RequestInit) => {
+    const answer = answers[url]?.();
+    if (!answer) throw new Error(`unexpected call ${url}`);
+    if (answer instanceof Error) throw answer;
+    return answer.clone();
+  });
+  vi.stubGlobal('fetch', fn);
+  return fn;
+}
+
+function Where() {
+  const { pathname, search } = useLocation();
+  return <div data-testid="where">{pathname}{search}</div>;
+}
+
+function renderDashboard() {
+  return render(
+    <MemoryRouter initialEntries={['/user/dashboard']}>
+      <Routes>
+        <Route path="/user/dashboard" element={<UserDashboardPage />} />
+        <Route path="*" element={<p>elsewhere</p>} />
+      </Routes>
+      <Where />
+      <Toaster />
+    </MemoryRouter>,
+  );
+}
+
+const statValue = (label: string) => screen.getByText(label, { selector: '.stat-label' }).parentElement?.querySelector('.stat-value')?.textContent;
+const balance = () => screen.getByTestId('dashboard-balance').textContent;
+const waitLoaded = () => waitFor(() => expect(screen.queryByLabelText('Loading')).toBeNull());
+
+describe('UserDashboardPage', () => {
+  beforeEach(() => {
+    resetAppState();
+    useSession.setState({ ready: true, user: sampleUser, userToken: 'u-tok' });
+    localStorage.setItem('token', 'u-tok');
+    useClock.setState({ now: NOW, offset: 0 });
+  });
+  afterEach(() => {
+    cleanup();
+    resetAppState();
+  });
+
+  it('welcomes the user with the wallet balance and computes the five stat cards', async () => {
+    const fetchMock = stubApi();
+    renderDashboard();
+    expect(screen.getByRole('heading', { name: 'Welcome, Asha Rao' })).toBeTruthy();
+    expect(balance()).toBe('—');
+    await waitLoaded();
+
+    expect(balance()).toBe('₹1,500');
+    expect(statValue('Active Auctions')).toBe('5');
+    expect(statValue('Ending Soon')).toBe('3');
+    expect(statValue('My Bids')).toBe('3');
+    expect(statValue('Total Spent')).toBe('₹1,000');
+    expect(statValue('Registered Auctions')).toBe('3');
+
+    const urls = fetchMock.mock.calls.map((c) => c[0]);
+    expect(urls.sort()).toEqual(['/api/auctions', '/api/user-bids', '/api/wallet', '/api/wallet/transactions']);
+    const init = fetchMock.mock.calls.find((c) => c[0] === '/api/wallet')?.[1];
+    expect(init?.method).toBe('POST');
+    expect(new Headers(init?.headers).get('authorization')).toBe('Bearer u-tok');
+    expect(screen.queryAllByRole('status').filter((el) => el.className.includes('toast'))).toHaveLength(0);
+  });
+
+  it('lists the first five auctions with name, id, end date and badge', async () => {
+    stubApi();
+    renderDashboard();
+    await waitLoaded();
+    const panel = screen.getByRole('region', { name: 'Recent Auctions' });
+    const rows = within(panel).getAllByRole('listitem');
+    expect(rows).toHaveLength(5);
+    expect(rows[0]?.textContent).toContain('Auction A1');
+    expect(rows[0]?.textContent).toContain('A1');
+    expect(rows[0]?.textContent).toMatch(/2026/);
+    expect(within(rows[0]!).getByText('Active')).toBeTruthy();
+    expect(within(rows[2]!).getByText('Ended', { selector: '.badge' })).toBeTruthy();
+    expect(within(panel).queryByText('Auction A6')).toBeNull();
+  });
+
+  it('lists the first five transactions signed and coloured', async () => {
+    stubApi();
+    renderDashboard();
+    await waitLoaded();
+    const panel = screen.getByRole('region', { name: 'Recent Transactions' });
+    const rows = within(panel).getAllByRole('listitem');
+    expect(rows).toHaveLength(5);
+    const amount = (i: number) => rows[i]!.querySelector('.dash-amount')!;
+    expect(amount(0).textContent).toBe('-₹700');
+    expect(amount(0).className).toContain('amount-minus');
+    expect(amount(1).textContent).toBe('+₹500');
+    expect(amount(1).className).toContain('amount-plus');
+    expect(amount(3).textContent).toBe('+₹1,000');
+    expect(amount(3).className).toContain('amount-plus');
+    expect(rows[0]?.textContent).toContain('Bid placed · P-1');
+    expect(within(panel).queryByText('+₹2,000')).toBeNull();
+  });
+
+  it('goes to the registered auctions, all auctions and the wallet', async () => {
+    stubApi();
+    renderDashboard();
+    await waitLoaded();
+    fireEvent.click(screen.getByRole('button', { name: 'My Registered Auctions' }));
+    expect(screen.getByTestId('where').textContent).toBe('/user/auctions?registered=1');
+    cleanup();
+
+    renderDashboard();
+    await waitLoaded();
+    fireEvent.click(within(screen.getByRole('region', { name: 'Recent Auctions' })).getByRole('button', { name: 'View All' }));
+    expect(screen.getByTestId('where').textContent).toBe('/user/auctions');
+    cleanup();
+
+    renderDashboard();
+    await waitLoaded();
+    fireEvent.click(within(screen.getByRole('region', { name: 'Recent Transactions' })).getByRole('button', { name: 'View All' }));
+    expect(screen.getByTestId('where').textContent).toBe('/user/wallet');
+  });
+
+  it('empties the auction list silently when only the auction load fails', async () => {
+    stubApi({ auctions: jsonResponse(500, { error: 'boom', message: 'boom', code: 'INTERNAL' }) });
+    renderDashboard();
+    await waitLoaded();
+    expect(within(screen.getByRole('region', { name: 'Recent Auctions' })).getByText('No auctions yet')).toBeTruthy();
+    expect(statValue('Active Auctions')).toBe('0');
+    expect(statValue('My Bids')).toBe('3');
+    expect(balance()).toBe('₹1,500');
+    expect(screen.queryByText('Failed to load dashboard stats.')).toBeNull();
+  });
+
+  it('falls back to the ledger for the balance when the balance call fails', async () => {
+    stubApi({ balance: new TypeError('Failed to fetch') });
+    renderDashboard();
+    await waitLoaded();
+    // 2000 + 1000 + 500 − 300 − 500 − 700
+    expect(balance()).toBe('₹2,000');
+  });
+
+  it('shows a dash and one error toast when everything fails', async () => {
+    const down = new TypeError('Failed to fetch');
+    stubApi({ auctions: down, bids: down, transactions: down, balance: down });
+    renderDashboard();
+    expect(await screen.findByText('Failed to load dashboard stats.')).toBeTruthy();
+    expect(balance()).toBe('—');
+    expect(statValue('My Bids')).toBe('0');
+    expect(statValue('Total Spent')).toBe('₹0');
+    expect(screen.getByText('No transactions yet')).toBeTruthy();
+  });
+
+  it('updates the balance from wallet:updated without a reload', async () => {
+    const fetchMock = stubApi();
+    renderDashboard();
+    await waitLoaded();
+    act(() => injectLiveEvent({ event: 'wallet:updated', data: { wallet_balance: 6500, server_time: iso(0) } }));
+    expect(balance()).toBe('₹6,500');
+    // The ledger and bids follow with one quiet refetch.
+    await waitFor(() => expect(fetchMock.mock.calls.filter((c) => c[0] === '/api/wallet/transactions')).toHaveLength(2));
+    expect(fetchMock.mock.calls.filter((c) => c[0] === '/api/user-bids')).toHaveLength(2);
+  });
+
+  it('follows auctions created, updated and deleted live', async () => {
+    stubApi({ auctions: jsonResponse(200, [auction('A1', 2 * HOUR, true)]) });
+    renderDashboard();
+    await waitLoaded();
+    const panel = screen.getByRole('region', { name: 'Recent Auctions' });
+    const base = { product_ids: [], product_count: 1, status: 'active' as const, server_time: iso(0) };
+    act(() => injectLiveEvent({ event: 'auction:created', data: { ...base, id: 'NEW', name: 'Fresh lots', valid_until: iso(48 * HOUR) } }));
+    expect(within(panel).getByText('Fresh lots')).toBeTruthy();
+    expect(statValue('Active Auctions')).toBe('2');
+
+    act(() => injectLiveEvent({ event: 'auction:updated', data: { ...base, id: 'A1', name: 'Renamed', valid_until: iso(2 * HOUR) } }));
+    expect(within(panel).getByText('Renamed')).toBeTruthy();
+    expect(statValue('Registered Auctions')).toBe('1');
+
+    act(() => injectLiveEvent({ event: 'auction:deleted', data: { id: 'NEW', server_time: iso(0) } }));
+    expect(within(panel).queryByText('Fresh lots')).toBeNull();
+    expect(statValue('Active Auctions')).toBe('1');
+  });
+
+  it('stays quiet when a 401 ends the session', async () => {
+    const gone = () => jsonResponse(401, { error: 'Please sign in', message: 'Please sign in', code: 'UNAUTHENTICATED' });
+    stubApi({ auctions: gone(), bids: gone(), transactions: gone(), balance: gone() });
+    renderDashboard();
+    await waitFor(() => expect(localStorage.getItem('token')).toBeNull());
+    await waitLoaded();
+    expect(screen.queryByText('Failed to load dashboard stats.')).toBeNull();
+  });
+});

@@ -1,0 +1,112 @@
+import { useEffect, useRef, useState } from 'react';
+import type { Auction, LiveAuction, Transaction, UserBid } from '@auction/shared';
+import { toast } from '../../../components/ui/toast/toast-store';
+import { ApiError } from '../../../lib/api-client';
+import { onLive } from '../../live';
+import { dashboardApi, loadDashboard } from '../api/dashboard-api';
+import { balanceFromTransactions } from '../stats';
+
+export interface DashboardState {
+  loading: boolean;
+  auctions: Auction[];
+  bids: UserBid[];
+  transactions: Transaction[];
+  /** The wallet balance, null while unknown. */
+  balance: number | null;
+}
+
+const EMPTY: DashboardState = { loading: true, auctions: [], bids: [], transactions: [], balance: null };
+
+// A live change to the wallet or a bid arrives as a burst of events; refetch once after it settles.
+const REFRESH_DELAY_MS = 300;
+
+const is401 = (err: unknown) => err instanceof ApiError && err.status === 401;
+
+function fromLive(a: LiveAuction, previous?: Auction): Auction {
+  return {
+    id: a.id,
+    name: a.name,
+    valid_until: a.valid_until,
+    product_ids: a.product_ids,
+    product_count: a.product_count,
+    status: a.status,
+    // Live auction events leave out the per-caller fields; keep what we knew (DESIGN §6).
+    registered: previous?.registered ?? false,
+    registrations: previous?.registrations ?? [],
+  };
+}
+
+/**
+ * The dashboard's data: the four reads in parallel, then kept current by live events (the balance at
+ * once from `wallet:updated`, bids and ledger by a quiet refetch, auctions from catalogue events).
+ */
+export function useDashboardData(): DashboardState {
+  const [state, setState] = useState<DashboardState>(EMPTY);
+  const liveBalance = useRef<number | null>(null);
+
+  useEffect(() => {
+    const ctrl = new AbortController();
+    void loadDashboard(ctrl.signal).then((data) => {
+      if (ctrl.signal.aborted) return;
+      const everythingFailed = Object.values(data.failed).every(Boolean);
+      // After a 401 the session is over and the visitor is on the way home: no toast for that.
+      if (everythingFailed && !data.errors.some(is401)) toast.error('Failed to load dashboard stats.');
+      const fallback = data.failed.transactions ? null : balanceFromTransactions(data.transactions);
+      setState({
+        loading: false,
+        auctions: data.auctions,
+        bids: data.bids,
+        transactions: data.transactions,
+        balance: liveBalance.current ?? data.balance ?? fallback,
+      });
+    });
+    return () => ctrl.abort();
+  }, []);
+
+  useEffect(() => {
+    const ctrl = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+
+    const refresh = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        // Keep what is shown when a refresh fails; the next event tries again.
+        void dashboardApi.bids(ctrl.signal).then((bids) => setState((s) => ({ ...s, bids })), () => undefined);
+        void dashboardApi.transactions(ctrl.signal).then((transactions) => setState((s) => ({ ...s, transactions })), () => undefined);
+      }, REFRESH_DELAY_MS);
+    };
+
+    const stop = onLive((e) => {
+      switch (e.event) {
+        case 'wallet:updated':
+          liveBalance.current = e.data.wallet_balance;
+          setState((s) => ({ ...s, balance: e.data.wallet_balance }));
+          refresh();
+          break;
+        case 'bid:outbid':
+        case 'bid:reinstated':
+        case 'bid:won':
+          refresh();
+          break;
+        case 'auction:created':
+          setState((s) => (s.auctions.some((a) => a.id === e.data.id) ? s : { ...s, auctions: [fromLive(e.data), ...s.auctions] }));
+          break;
+        case 'auction:updated':
+          setState((s) => ({ ...s, auctions: s.auctions.map((a) => (a.id === e.data.id ? fromLive(e.data, a) : a)) }));
+          break;
+        case 'auction:deleted':
+          setState((s) => ({ ...s, auctions: s.auctions.filter((a) => a.id !== e.data.id) }));
+          break;
+        default:
+          break;
+      }
+    });
+    return () => {
+      stop();
+      clearTimeout(timer);
+      ctrl.abort();
+    };
+  }, []);
+
+  return state;
+}

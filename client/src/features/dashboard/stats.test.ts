@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { balanceFromTransactions, countMyBids, dashboardStats, describeTransaction, isEnded, isEndingSoon, totalSpent } from './stats';
+
+const NOW = Date.parse('2026-05-01T12:00:00Z');
+const HOUR = 3600_000;
+const at = (ms: number) => new Date(NOW + ms).toISOString();
+const auction = (endsInMs: number, extra: { status?: 'active' | 'ended' | 'settled'; registered?: boolean } = {}) => ({
+  valid_until: at(endsInMs),
+  status: extra.status ?? (endsInMs > 0 ? 'active' as const : 'ended' as const),
+  registered: extra.registered ?? false,
+});
+const tx = (type: 'topup' | 'bid' | 'refund', amount: number) => ({ type, amount });
+
+describe('isEnded / isEndingSoon', () => {
+  it('reads an auction as ended once its end has passed, even if the list said active', () => {
+    expect(isEnded(auction(HOUR), NOW)).toBe(false);
+    expect(isEnded({ valid_until: at(-1000), status: 'active' }, NOW)).toBe(true);
+    expect(isEnded({ valid_until: at(0), status: 'active' }, NOW)).toBe(true);
+  });
+
+  it('trusts the server when it says ended or settled before the end', () => {
+    expect(isEnded({ valid_until: at(HOUR), status: 'settled' }, NOW)).toBe(true);
+    expect(isEnded({ valid_until: at(HOUR), status: 'ended' }, NOW)).toBe(true);
+  });
+
+  it('treats an unreadable end date as ended', () => {
+    expect(isEnded({ valid_until: 'soon', status: 'active' }, NOW)).toBe(true);
+  });
+
+  it('counts as ending soon only what ends in under 24 hours and has not ended', () => {
+    expect(isEndingSoon(auction(HOUR), NOW)).toBe(true);
+    expect(isEndingSoon(auction(24 * HOUR - 1000), NOW)).toBe(true);
+    expect(isEndingSoon(auction(24 * HOUR), NOW)).toBe(false);
+    expect(isEndingSoon(auction(3 * 24 * HOUR), NOW)).toBe(false);
+    expect(isEndingSoon(auction(-HOUR), NOW)).toBe(false);
+    expect(isEndingSoon(auction(HOUR, { status: 'settled' }), NOW)).toBe(false);
+  });
+});
+
+describe('countMyBids', () => {
+  it('counts every bid that did not fail, unknown statuses read as failed', () => {
+    const statuses = ['success', 'outbid', 'failed', 'rolledback', 'won', 'mystery', 'failed'];
+    expect(countMyBids(statuses.map((status) => ({ status }) as { status: 'success' }))).toBe(4);
+    expect(countMyBids([])).toBe(0);
+  });
+});
+
+describe('totalSpent', () => {
+  it('is Σ bid − Σ refund, ignoring top-ups', () => {
+    expect(totalSpent([tx('topup', 5000), tx('bid', 500), tx('refund', 500), tx('bid', 700)])).toBe(700);
+    expect(totalSpent([tx('topup', 5000)])).toBe(0);
+    expect(totalSpent([])).toBe(0);
+  });
+
+  it('adds in paise, so decimals stay exact', () => {
+    expect(totalSpent([tx('bid', 0.1), tx('bid', 0.2)])).toBe(0.3);
+    expect(totalSpent([tx('bid', 300.55), tx('refund', 100.15)])).toBe(200.4);
+  });
+});
+
+describe('balanceFromTransactions', () => {
+  it('is Σ topup + Σ refund − Σ bid', () => {
+    expect(balanceFromTransactions([tx('topup', 2000), tx('bid', 500), tx('refund', 500), tx('bid', 600)])).toBe(1400);
+  });
+});
+
+describe('dashboardStats', () => {
+  it('computes the five cards of DESIGN §7', () => {
+    const stats = dashboardStats({
+      auctions: [
+        auction(2 * HOUR, { registered: true }),
+        auction(5 * 24 * HOUR),
+        auction(-HOUR, { registered: true }),
+        auction(30 * 60_000, { status: 'settled' }),
+      ],
+      bids: [{ status: 'success' }, { status: 'outbid' }, { status: 'failed' }],
+      transactions: [tx('topup', 2000), tx('bid', 400), tx('refund', 400), tx('bid', 500)],
+      now: NOW,
+    });
+    expect(stats).toEqual({ activeAuctions: 2, endingSoon: 1, myBids: 2, totalSpent: 500, registeredAuctions: 2 });
+  });
+
+  it('is all zeros for empty lists', () => {
+    expect(dashboardStats({ auctions: [], bids: [], transactions: [], now: NOW }))
+      .toEqual({ activeAuctions: 0, endingSoon: 0, myBids: 0, totalSpent: 0, registeredAuctions: 0 });
+  });
+});
+
+describe('describeTransaction', () => {
+  it('signs bids minus and top-ups and refunds plus', () => {
+    expect(describeTransaction({ type: 'bid', meta: { notes: null, product_id: 'P-1' } }))
+      .toEqual({ label: 'Bid', description: 'Bid placed · P-1', signed: 'minus' });
+    expect(describeTransaction({ type: 'topup', meta: { notes: null, product_id: null } }))
+      .toEqual({ label: 'Top-up', description: 'Wallet top-up', signed: 'plus' });
+    expect(describeTransaction({ type: 'refund', meta: { notes: 'Outbid on P-1', product_id: 'P-1' } }))
+      .toEqual({ label: 'Refund', description: 'Outbid on P-1', signed: 'plus' });
+  });
+
+  it('prefers the notes and adds the product id when the notes do not name it', () => {
+    expect(describeTransaction({ type: 'refund', meta: { notes: 'Bid cancelled', product_id: 'LAMP-2' } }).description)
+      .toBe('Bid cancelled · LAMP-2');
+  });
+});

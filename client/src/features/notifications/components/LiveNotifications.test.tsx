@@ -1,0 +1,59 @@
+import { act, cleanup, render, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Toaster } from '../../../components/ui/toast/Toaster';
+import { resetAppState } from '../../../test/utils';
+import { injectLiveEvent } from '../../live';
+import { LiveNotifications } from './LiveNotifications';
+
+const server_time = '2026-05-01T12:00:00.000Z';
+
+function toastWith(text: string) {
+  return screen.getAllByRole('status').find((el) => el.textContent?.includes(text));
+}
+
+describe('LiveNotifications', () => {
+  beforeEach(resetAppState);
+  afterEach(() => {
+    cleanup();
+    resetAppState();
+  });
+
+  it('raises a warning toast with the new highest bid when the user is outbid', () => {
+    render(<><LiveNotifications /><Toaster /></>);
+    act(() => injectLiveEvent({ event: 'bid:outbid', data: { auction_id: 'A-1', product_id: 'CAM-1', product_name: 'Vintage Camera', highest_bid: 150000, server_time } }));
+    const toast = toastWith('You were outbid on Vintage Camera: highest bid is now ₹1,50,000');
+    expect(toast).toBeDefined();
+    expect(toast?.className).toContain('toast-warning');
+  });
+
+  it('raises a success toast naming the product when the user wins', () => {
+    render(<><LiveNotifications /><Toaster /></>);
+    act(() => injectLiveEvent({ event: 'bid:won', data: { auction_id: 'A-1', product_id: 'CAM-1', amount: 700, server_time } }));
+    const toast = toastWith('You won CAM-1');
+    expect(toast?.className).toContain('toast-success');
+    expect(toast?.textContent).toContain('₹700');
+  });
+
+  it('raises an info toast when a bid is reinstated', () => {
+    render(<><LiveNotifications /><Toaster /></>);
+    act(() => injectLiveEvent({ event: 'bid:reinstated', data: { auction_id: 'A-1', product_id: 'CAM-1', amount: 600, server_time } }));
+    const toast = toastWith('is leading again');
+    expect(toast?.className).toContain('toast-info');
+    expect(toast?.textContent).toContain('₹600');
+    expect(toast?.textContent).toContain('CAM-1');
+  });
+
+  it('stays quiet for other events and stops listening once unmounted', () => {
+    const { unmount } = render(<><LiveNotifications /><Toaster /></>);
+    act(() => {
+      injectLiveEvent({ event: 'wallet:updated', data: { wallet_balance: 100, server_time } });
+      injectLiveEvent({ event: 'bid:placed', data: { auction_id: 'A-1', product_id: 'CAM-1', bid_id: 1, highest_bid: 10, bid_count: 1, bidder: 'a***e', amount: 10, timestamp: server_time, server_time } });
+    });
+    expect(screen.queryAllByRole('status')).toHaveLength(0);
+
+    unmount();
+    render(<Toaster />);
+    act(() => injectLiveEvent({ event: 'bid:outbid', data: { auction_id: 'A-1', product_id: 'CAM-1', product_name: 'Camera', highest_bid: 20, server_time } }));
+    expect(screen.queryAllByRole('status')).toHaveLength(0);
+  });
+});

@@ -1,0 +1,3 @@
+// The notifications feature's public surface.
+export { LiveNotifications } from './components/LiveNotifications';
+export { notificationFor } from './messages';

@@ -1,0 +1,300 @@
+/**
+ * The browser end-to-end harness: a real headless Chromium (playwright-core, the system browser) against
+ * the real production server (`startServer()`), seed helpers that speak the HTTP API, and screenshots
+ * at desktop and phone widths.
+ *
+ *   const e2e = useE2E();                 // server + browser per file, fresh context and page per test
+ *   const admin = await e2e.seed.admin();
+ *   await loginViaUi(e2e.page, 'user', 'asha', 'secret1');
+ *   await shot(e2e.page, 'dashboard');    // <tmp>/auction-e2e-shots/dashboard-1280.png and -375.png
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { startServer, type RunningServer } from './server.js';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+  '--disable-sync', '--no-first-run', '--disable-quic',
+];
+/** Outside the repository, so screenshots never end up in a commit. */
+export const SHOTS_DIR = path.join(os.tmpdir(), 'auction-e2e-shots');
+export const SHOT_WIDTHS = [1280, 375] as const;
+export const DESKTOP = { width: 1280, height: 800 } as const;
+/** How long a single UI expectation may take before the step fails. */
+export const UI_TIMEOUT = 10_000;
+
+// ---------------------------------------------------------------------------------------------------
+// Browser
+
+/** Launches the system Chromium. A missing browser is a failure with a clear message, never a skip. */
+export async function launchBrowser(): Promise<Browser> {
+  if (!fs.existsSync(CHROMIUM_PATH)) {
+    throw new Error(
+      `Chromium was not found at ${CHROMIUM_PATH}. The end-to-end tests need it: install it with ` +
+      '`apt-get install -y chromium` (CI does this) or point CHROMIUM_PATH at a Chromium binary.',
+    );
+  }
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+}
+
+/** A fresh profile (no storage, no cookies) with the product's locale and time zone. */
+export async function newContext(browser: Browser, baseURL: string): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    baseURL,
+    viewport: DESKTOP,
+    locale: 'en-IN',
+    timezoneId: 'Asia/Kolkata',
+    acceptDownloads: true,
+  });
+  context.setDefaultTimeout(UI_TIMEOUT);
+  context.setDefaultNavigationTimeout(20_000);
+  return context;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Seeding through the HTTP API
+
+export interface Account {
+  id: number;
+  username: string;
+  password: string;
+  name: string;
+  token: string;
+}
+
+export class SeedError extends Error {
+  constructor(readonly status: number, readonly body: unknown, what: string) {
+    super(`${what} → ${status} ${JSON.stringify(body)}`);
+  }
+}
+
+let counter = 0;
+/** A name no other seed in this process used: `prefix` + a short unique suffix (valid as id and username). */
+export function unique(prefix: string): string {
+  counter += 1;
+  return `${prefix}${Date.now().toString(36).slice(-4)}${counter}`.toLowerCase();
+}
+
+/** The seed helpers for one server. Every call goes through the public API with the right token. */
+export function createSeed(baseUrl: string) {
+  async function call<T>(method: string, route: string, body?: unknown, token?: string): Promise<T> {
+    const headers: Record<string, string> = {};
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (token) headers.authorization = `Bearer ${token}`;
+    const res = await fetch(`${baseUrl}/api${route}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    const data: unknown = text ? JSON.parse(text) : undefined;
+    if (!res.ok) throw new SeedError(res.status, data, `${method} ${route}`);
+    return data as T;
+  }
+
+  async function account(kind: 'user' | 'admin', options: { username?: string; password?: string; name?: string; mobile?: string }): Promise<Account> {
+    const username = options.username ?? unique(kind === 'user' ? 'bidder' : 'admin');
+    const password = options.password ?? 'secret123';
+    const name = options.name ?? (kind === 'user' ? 'Asha Rao' : 'Ravi Kumar');
+    const prefix = kind === 'user' ? '' : '/admin';
+    const role = kind === 'admin' ? { role: 'admin' } : {};
+    await call('POST', `${prefix}/register`, { name, username, password, mobile_number: options.mobile ?? '9876543210', ...role });
+    const res = await call<{ token: string; user?: { id: number }; admin?: { id: number } }>('POST', `${prefix}/login`, { username, password, ...role });
+    return { id: (res.user ?? res.admin)?.id ?? 0, username, password, name, token: res.token };
+  }
+
+  return {
+    call,
+    /** Registers and logs in a bidder. */
+    user: (options: { username?: string; password?: string; name?: string; mobile?: string } = {}) => account('user', options),
+    /** Registers and logs in an admin. */
+    admin: (options: { username?: string; password?: string; name?: string; mobile?: string } = {}) => account('admin', options),
+    /** Registers an account without logging in (for UI logins). */
+    registerUser: (username: string, password: string, name = 'Asha Rao') =>
+      call('POST', '/register', { name, username, password, mobile_number: '9876543210' }),
+
+    product: (admin: Account, product: { id: string; name: string; description?: string }) =>
+      call('POST', '/admin/product', { description: `${product.name}, in good condition`, ...product }, admin.token),
+
+    /** An auction ending `endsInMs` from now, with its products created first. */
+    auction: async (admin: Account, auction: { id: string; name: string; endsInMs: number; products: { id: string; name: string; description?: string }[] }) => {
+      for (const p of auction.products) {
+        await call('POST', '/admin/product', { description: `${p.name}, in good condition`, ...p }, admin.token);
+      }
+      const validUntil = new Date(Date.now() + auction.endsInMs).toISOString();
+      await call('POST', '/admin/auction', { id: auction.id, name: auction.name, valid_until: validUntil, product_ids: auction.products.map((p) => p.id) }, admin.token);
+      return { id: auction.id, name: auction.name, validUntil, productIds: auction.products.map((p) => p.id) };
+    },
+
+    topUp: (user: Account, amount: number) =>
+      call<{ wallet_balance: number }>('POST', '/wallet/topup', { amount }, user.token),
+    register: (user: Account, auctionId: string) => call('POST', '/auctions/register', { auction_id: auctionId }, user.token),
+    /** Places a bid; resolves with the server's answer or rejects with a SeedError (refusals too). */
+    bid: (user: Account, productId: string, amount: number) =>
+      call<{ highest_bid: number; wallet_balance: number; bid: { bid_id: number } }>('POST', '/bid', { product_id: productId, bid_amount: amount }, user.token),
+    balance: async (user: Account) => (await call<{ wallet_balance: number }>('POST', '/wallet', {}, user.token)).wallet_balance,
+    userBids: (user: Account) => call<{ bid_id: number; product_id: string; amount: number; status: string }[]>('GET', '/user-bids', undefined, user.token),
+  };
+}
+
+export type Seed = ReturnType<typeof createSeed>;
+
+// ---------------------------------------------------------------------------------------------------
+// UI helpers
+
+/** Signs in through the login form of `portal` and waits for its dashboard. */
+export async function loginViaUi(page: Page, portal: 'user' | 'admin', username: string, password: string): Promise<void> {
+  await page.goto(`/${portal}/login`);
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Login', exact: true }).click();
+  await page.waitForURL(`**/${portal}/dashboard`);
+}
+
+/** The path (and query) the page is on. */
+export function pathOf(page: Page): string {
+  const url = new URL(page.url());
+  return `${url.pathname}${url.search}`;
+}
+
+/** Waits until the page is on `pathname` (client-side navigations included). */
+export async function waitForPath(page: Page, pathname: string, timeout = UI_TIMEOUT): Promise<void> {
+  await page.waitForURL((url) => url.pathname === pathname, { timeout });
+}
+
+/** The four session keys of spec §3, as stored in the page's localStorage. */
+export async function storedSession(page: Page): Promise<Record<'token' | 'admin_token' | 'user' | 'admin', string | null>> {
+  return page.evaluate(() => ({
+    token: localStorage.getItem('token'),
+    admin_token: localStorage.getItem('admin_token'),
+    user: localStorage.getItem('user'),
+    admin: localStorage.getItem('admin'),
+  }));
+}
+
+/** The newest toast (role status in the toaster) containing `text`. */
+export function toastWith(page: Page, text: string | RegExp) {
+  return page.locator('.toaster [role="status"]').filter({ hasText: text }).last();
+}
+
+/** Closes every toast, so the next expectation cannot be met by an older one with the same text. */
+export async function dismissToasts(page: Page): Promise<void> {
+  for (const close of await page.locator('.toaster').getByRole('button', { name: 'Dismiss notification' }).all()) {
+    await close.click().catch(() => undefined); // it may have timed out meanwhile
+  }
+  await page.locator('.toaster [role="status"]').first().waitFor({ state: 'detached' });
+}
+
+let announced = false;
+
+/**
+ * Saves full-page screenshots of the current page at 1280 and 375 px wide as
+ * `<tmp>/auction-e2e-shots/<name>-<width>.png`, then restores the viewport. Returns the files.
+ */
+export async function shot(page: Page, name: string): Promise<string[]> {
+  fs.mkdirSync(SHOTS_DIR, { recursive: true });
+  if (!announced) {
+    console.log(`[e2e] screenshots: ${SHOTS_DIR}`);
+    announced = true;
+  }
+  const original = page.viewportSize();
+  const files: string[] = [];
+  for (const width of SHOT_WIDTHS) {
+    await page.setViewportSize({ width, height: width < 600 ? 812 : 800 });
+    // Two frames: let media queries and layout settle before capturing.
+    await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+    const file = path.join(SHOTS_DIR, `${name.replace(/[^a-z0-9_-]+/gi, '-')}-${width}.png`);
+    await page.screenshot({ path: file, fullPage: true, animations: 'disabled' });
+    files.push(file);
+  }
+  if (original) await page.setViewportSize(original);
+  return files;
+}
+
+/** Runs one named step of a journey; a failure names the step. */
+export async function step<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    const message = err instanceof Error ? err.message.split('\n')[0] : String(err);
+    throw new Error(`Step "${name}" failed: ${message}`, { cause: err });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Vitest wiring
+
+export interface E2E {
+  readonly server: RunningServer;
+  readonly browser: Browser;
+  readonly context: BrowserContext;
+  readonly page: Page;
+  readonly seed: Seed;
+  /** Absolute URL of a path on the server under test. */
+  url(pathname: string): string;
+}
+
+/**
+ * Registers the hooks of one test file: the production server and Chromium for the whole file, a new
+ * browser context and page for every test (closed afterwards, with a screenshot when the test failed).
+ */
+export function useE2E(options: { env?: Record<string, string> } = {}): E2E {
+  let server: RunningServer | undefined;
+  let browser: Browser | undefined;
+  let context: BrowserContext | undefined;
+  let page: Page | undefined;
+  let seed: Seed | undefined;
+  let setupError: Error | undefined;
+  const need = <T>(value: T | undefined, what: string): T => {
+    if (value !== undefined) return value;
+    if (setupError) throw setupError;
+    throw new Error(`e2e: ${what} is not ready (used outside a test?)`);
+  };
+
+  // A setup failure (no Chromium, a server that will not start) is rethrown by every test, so each one
+  // FAILS with the reason instead of being reported as skipped.
+  beforeAll(async () => {
+    // The server first: seeding in a file's own beforeAll needs only the API, not the browser.
+    try {
+      server = await startServer(options.env);
+      seed = createSeed(server.url);
+      browser = await launchBrowser();
+    } catch (err) {
+      setupError = err instanceof Error ? err : new Error(String(err));
+    }
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    if (server) {
+      await server.stop('SIGKILL');
+      server.cleanup();
+    }
+  });
+
+  beforeEach(async () => {
+    if (setupError) throw setupError;
+    context = await newContext(need(browser, 'the browser'), need(server, 'the server').url);
+    page = await context.newPage();
+  });
+
+  afterEach(async (ctx) => {
+    if (page && ctx.task.result?.state === 'fail') {
+      fs.mkdirSync(SHOTS_DIR, { recursive: true });
+      const file = path.join(SHOTS_DIR, `FAILED-${ctx.task.name.replace(/[^a-z0-9_-]+/gi, '-').slice(0, 80)}.png`);
+      await page.screenshot({ path: file, fullPage: true }).then(() => console.log(`[e2e] failure screenshot: ${file}`), () => undefined);
+    }
+    await context?.close();
+    context = undefined;
+    page = undefined;
+  });
+
+  return {
+    get server() { return need(server, 'the server'); },
+    get browser() { return need(browser, 'the browser'); },
+    get context() { return need(context, 'the browser context'); },
+    get page() { return need(page, 'the page'); },
+    get seed() { return need(seed, 'the seed helpers'); },
+    url: (pathname) => `${need(server, 'the server').url}${pathname}`,
+  };
+}

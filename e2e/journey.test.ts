@@ -1,0 +1,188 @@
+/**
+ * The full bidder journey in a real Chromium, written against the spec's visible texts and roles
+ * (spec §2, §5, §8): register, log in, top up, register for an auction, bid, get outbid live, see it
+ * in My Bids, bid again and cancel with a refund, find the refund in the wallet and download the CSV.
+ * A second bidder acts through the API. Each step is named, so a failure says where the journey broke.
+ */
+import fs from 'node:fs';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Account, dismissToasts, pathOf, shot, step, toastWith, unique, useE2E, waitForPath } from './browser.js';
+
+const e2e = useE2E();
+
+const CANCEL_CONFIRMATION = 'Are you sure you want to cancel this bid? The amount will be refunded to your wallet.';
+
+/** The open dialog (Add Funds, Place Bid, the cancel confirmation). */
+const dialog = (page: Page) => page.getByRole('dialog');
+
+async function openFromSidebar(page: Page, label: string, pathname: string) {
+  const nav = page.getByRole('navigation', { name: 'User Portal' });
+  if (!(await nav.isVisible())) await page.getByRole('button', { name: 'Open menu' }).click();
+  await nav.getByRole('link', { name: label }).click();
+  await waitForPath(page, pathname);
+}
+
+async function showProducts(page: Page, auctionName: string, productName: string) {
+  await page.getByText(auctionName).first().waitFor();
+  await page.getByRole('button', { name: 'View Products' }).first().click();
+  await page.getByText(productName).first().waitFor();
+}
+
+async function placeBid(page: Page, amount: number) {
+  await dismissToasts(page);
+  await page.getByRole('button', { name: 'Place Bid', exact: true }).first().click();
+  const modal = dialog(page);
+  await modal.waitFor();
+  await modal.locator('input').first().fill(String(amount));
+  await modal.getByRole('button', { name: 'Place Bid', exact: true }).click();
+  await toastWith(page, 'Bid placed successfully!').waitFor();
+  await modal.waitFor({ state: 'detached' });
+}
+
+describe('bidder journey', () => {
+  let rival: Account;
+  const auctionName = 'Heritage Cameras';
+  const productName = 'Rolleiflex 2.8F';
+  let productId: string;
+  let auctionId: string;
+
+  // One auction with one product, ending in 3 hours; a rival bidder with money, registered for it.
+  beforeAll(async () => {
+    const { seed } = e2e;
+    const admin = await seed.admin();
+    productId = unique('rollei');
+    auctionId = unique('heritage');
+    await seed.auction(admin, { id: auctionId, name: auctionName, endsInMs: 3 * 3600_000, products: [{ id: productId, name: productName }] });
+    rival = await seed.user({ name: 'Rival Bidder' });
+    await seed.topUp(rival, 10_000);
+    await seed.register(rival, auctionId);
+  });
+
+  it('registers, tops up, bids, is outbid live, re-bids, cancels with a refund and exports the CSV', async () => {
+    const { page } = e2e;
+    const username = unique('journey');
+    const password = 'secret123';
+
+    await step('register through /user/register', async () => {
+      await page.goto('/');
+      await page.getByRole('link', { name: 'Register as User' }).first().click();
+      await waitForPath(page, '/user/register');
+      await page.getByLabel('Full Name').fill('Priya Nair');
+      await page.getByLabel('Username').fill(username);
+      await page.getByLabel('Mobile Number').fill('9876501234');
+      await page.getByLabel('Password').fill(password);
+      await page.getByRole('button', { name: 'Register', exact: true }).click();
+      await toastWith(page, 'Registration successful! Please login.').waitFor();
+      await waitForPath(page, '/user/login');
+    });
+
+    await step('log in through /user/login', async () => {
+      await page.getByLabel('Username').fill(username);
+      await page.getByLabel('Password').fill(password);
+      await page.getByRole('button', { name: 'Login', exact: true }).click();
+      await toastWith(page, 'Login successful!').waitFor();
+      await waitForPath(page, '/user/dashboard');
+      await page.getByRole('heading', { name: 'Welcome, Priya Nair' }).waitFor();
+    });
+
+    await step('top up ₹5,000 on /user/wallet with Add Funds', async () => {
+      await openFromSidebar(page, 'Wallet', '/user/wallet');
+      await page.getByText('Current Balance').first().waitFor();
+      await page.getByRole('button', { name: 'Add Funds' }).first().click();
+      const modal = dialog(page);
+      await modal.waitFor();
+      await modal.locator('input').first().fill('5000');
+      await modal.getByRole('button', { name: /^Add\b/ }).last().click();
+      await toastWith(page, 'Added ₹5,000 to your wallet').waitFor();
+      await page.getByText('₹5,000').first().waitFor();
+      await shot(page, 'journey-wallet-topped-up');
+    });
+
+    await step('register for the seeded auction on /user/auctions', async () => {
+      await openFromSidebar(page, 'Browse Auctions', '/user/auctions');
+      await page.getByText(auctionName).first().waitFor();
+      await page.getByRole('button', { name: 'Register', exact: true }).first().click();
+      await toastWith(page, 'Successfully registered for auction!').waitFor();
+      await page.getByText('Registered', { exact: true }).first().waitFor();
+    });
+
+    await step('View Products shows the product', async () => {
+      await showProducts(page, auctionName, productName);
+      await shot(page, 'journey-products');
+    });
+
+    await step('Place Bid ₹500', async () => {
+      await placeBid(page, 500);
+      await page.getByText('₹500').first().waitFor();
+    });
+
+    await step('a second bidder bids ₹600: new highest without reload and the outbid toast', async () => {
+      // Marks this document; a reload would lose the mark.
+      await page.evaluate(() => { (window as unknown as { journeyMark?: number }).journeyMark = 1; });
+      await page.waitForTimeout(500);
+      await e2e.seed.bid(rival, productId, 600);
+      await toastWith(page, `You were outbid on ${productName}: highest bid is now ₹600`).waitFor();
+      await page.locator('main').getByText('₹600').first().waitFor();
+      expect(await page.evaluate(() => (window as unknown as { journeyMark?: number }).journeyMark)).toBe(1);
+      expect(pathOf(page)).toBe('/user/auctions');
+      await shot(page, 'journey-outbid');
+    });
+
+    await step('/user/bids shows the bid as Outbid', async () => {
+      await openFromSidebar(page, 'My Bids', '/user/bids');
+      await page.getByRole('row').filter({ hasText: '₹500' }).filter({ hasText: 'Outbid' }).first().waitFor();
+    });
+
+    await step('place a new leading bid of ₹700', async () => {
+      await openFromSidebar(page, 'Browse Auctions', '/user/auctions');
+      await showProducts(page, auctionName, productName);
+      await placeBid(page, 700);
+    });
+
+    await step('cancel the leading bid on /user/bids after the confirmation', async () => {
+      await openFromSidebar(page, 'My Bids', '/user/bids');
+      const row = page.getByRole('row').filter({ hasText: '₹700' }).filter({ hasText: 'Active' }).first();
+      await row.waitFor();
+      await row.getByRole('button', { name: /cancel/i }).click();
+      const modal = dialog(page);
+      await modal.getByText(CANCEL_CONFIRMATION).waitFor();
+      // The confirm button is the last one of the dialog (after Close and the dismissing Cancel).
+      await modal.getByRole('button').last().click();
+      await toastWith(page, 'Bid cancelled and amount refunded successfully!').waitFor();
+      await page.getByRole('row').filter({ hasText: '₹700' }).filter({ hasText: 'Cancelled' }).first().waitFor();
+      await shot(page, 'journey-bids');
+    });
+
+    await step('/user/wallet shows the refund row', async () => {
+      await openFromSidebar(page, 'Wallet', '/user/wallet');
+      await page.getByRole('row').filter({ hasText: /refund/i }).filter({ hasText: '₹700' }).first().waitFor();
+      await page.getByText('₹5,000').first().waitFor();
+      await shot(page, 'journey-wallet-refund');
+    });
+
+    await step('Download CSV gives transactions.csv with the rows', async () => {
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Download CSV' }).click(),
+      ]);
+      expect(download.suggestedFilename()).toBe('transactions.csv');
+      const file = await download.path();
+      const lines = fs.readFileSync(file, 'utf8').trim().split(/\r?\n/);
+      // A header and five ledger rows: top-up, bid 500, refund 500, bid 700, refund 700.
+      expect(lines.length).toBeGreaterThanOrEqual(6);
+      expect(lines.slice(1).filter((l) => /refund/i.test(l))).toHaveLength(2);
+      expect(lines.slice(1).some((l) => /topup/i.test(l) && l.includes('5000'))).toBe(true);
+      await toastWith(page, 'CSV downloaded').waitFor();
+    });
+
+    await step('the dashboard sums it up', async () => {
+      await openFromSidebar(page, 'Dashboard', '/user/dashboard');
+      await page.getByTestId('dashboard-balance').filter({ hasText: '₹5,000' }).waitFor();
+      const stat = (label: string) => page.locator('.stat-card').filter({ has: page.getByText(label, { exact: true }) }).locator('.stat-value');
+      await stat('My Bids').filter({ hasText: /^2$/ }).waitFor();
+      await stat('Total Spent').filter({ hasText: '₹0' }).waitFor();
+      await stat('Registered Auctions').filter({ hasText: /^1$/ }).waitFor();
+    });
+  }, 180_000);
+});
