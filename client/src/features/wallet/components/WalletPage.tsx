@@ -6,7 +6,7 @@ import { StatCard } from '../../../components/ui/StatCard';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { formatRupees } from '../../../lib/format';
 import { CSV_FILENAME, transactionsCsv } from '../csv';
-import { downloadText } from '../download';
+import { downloadText } from '../../../lib/csv';
 import { addedMessage, walletStats } from '../model';
 import { useWallet } from '../store/wallet-store';
 import { AddFundsModal } from './AddFundsModal';
