@@ -27,8 +27,8 @@ function run(cmd, args, quiet) {
   }
 }
 
-/** @param {{ quiet?: boolean }} [options] */
-export async function ensureBuilt({ quiet = false } = {}) {
+/** @param {{ quiet?: boolean, client?: boolean }} [options] */
+export async function ensureBuilt({ quiet = false, client = true } = {}) {
   const log = (msg) => { if (!quiet) console.log(msg); };
   const serverOut = path.join(root, 'server', 'dist', 'index.js');
   const serverSources = ['shared/src', 'server/src', 'server/tsconfig.json', 'shared/tsconfig.json'].map((p) => path.join(root, p));
@@ -36,6 +36,7 @@ export async function ensureBuilt({ quiet = false } = {}) {
     log('Building server (tsc -b)…');
     run(bin('tsc'), ['-b', 'shared', 'server'], quiet);
   }
+  if (!client) return;
   const clientOut = path.join(root, 'client', 'dist', 'index.html');
   const clientSources = ['client/src', 'client/public', 'client/index.html', 'client/vite.config.ts', 'shared/src'].map((p) => path.join(root, p));
   if (newestMtime(clientOut) < Math.max(...clientSources.map(newestMtime))) {

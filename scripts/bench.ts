@@ -1,0 +1,276 @@
+/**
+ * `npm run bench`: what one node carries. Starts the production server on a temp database (or uses
+ * `--url`), creates bidders, watcher accounts and an auction through the API, opens `--watchers`
+ * sockets in a child process, then measures in order:
+ *   (a) ceiling: a closed loop of `--concurrency` connections on POST /api/wallet for `--seconds`;
+ *   (b) storm: the same closed loop bidding ever higher on `--products` products;
+ *   (c) drain: waits until every watcher holds every accepted bid;
+ *   (d) open loop: bids at a fixed `--rate` → bid latency and broadcast latency (to the LAST watcher).
+ * Prints a table and one JSON line with every figure, lost/out-of-order events, the server's peak RSS,
+ * storm/ceiling, and `invariant_ok` from a full money audit. Rate limits are off for its server.
+ */
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import Database from 'better-sqlite3';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const { values: opt } = parseArgs({
+  options: {
+    url: { type: 'string' },
+    watchers: { type: 'string', default: '1000' },
+    concurrency: { type: 'string', default: '50' },
+    seconds: { type: 'string', default: '8' },
+    products: { type: 'string', default: '10' },
+    rate: { type: 'string', default: '100' },
+    bidders: { type: 'string', default: '50' },
+    quiet: { type: 'boolean', default: false },
+  },
+});
+const N = {
+  watchers: Number(opt.watchers), concurrency: Number(opt.concurrency), seconds: Number(opt.seconds),
+  products: Number(opt.products), rate: Number(opt.rate), bidders: Number(opt.bidders),
+};
+const log = (msg: string) => { if (!opt.quiet) process.stderr.write(`${msg}\n`); };
+const now = () => performance.timeOrigin + performance.now();
+const pct = (xs: number[], p: number) => {
+  if (xs.length === 0) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  return Math.round(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]! * 100) / 100;
+};
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+interface Server { url: string; pid: number | undefined; dbFile: string | null; stop: () => Promise<void>; cleanup: () => void }
+
+async function startServer(): Promise<Server> {
+  const { ensureBuilt } = await import('./build.mjs') as { ensureBuilt: (o: { quiet: boolean; client: boolean }) => Promise<void> };
+  // The API is what is measured: the client bundle is not needed.
+  await ensureBuilt({ quiet: true, client: false });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'auction-bench-'));
+  const dbFile = path.join(dir, 'bench.db');
+  const port = await freePort();
+  const proc: ChildProcess = spawn(process.execPath, ['server/dist/index.js'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: dbFile, RATE_LIMIT: 'off', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    try { if ((await fetch(`${url}/api/health`)).ok) break; } catch { /* starting */ }
+    if (i > 300) throw new Error('server did not start');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url, pid: proc.pid, dbFile,
+    stop: async () => {
+      proc.kill('SIGTERM');
+      await new Promise((r) => proc.once('exit', r));
+    },
+    cleanup: () => fs.rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+function peakRssMb(pid: number | undefined): number | null {
+  if (!pid) return null;
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Math.round(Number(m[1]) / 1024) : null;
+  } catch {
+    return null;
+  }
+}
+
+function audit(dbFile: string | null) {
+  if (!dbFile) return null;
+  const db = new Database(dbFile, { readonly: true });
+  const r = db.prepare(`select
+    (select coalesce(sum(amount),0) from wallet_transactions where type='topup') as topups,
+    (select coalesce(sum(wallet_balance),0) from users) as balances,
+    (select coalesce(sum(amount),0) from bids where status='success') as held,
+    (select coalesce(sum(amount),0) from bids where status='won') as paid,
+    (select count(*) from users where wallet_balance < 0) as negative,
+    (select count(*) from (select product_id from bids where status='success' group by product_id having count(*) > 1)) as leaders`).get() as Record<string, number>;
+  db.close();
+  return r.topups === r.balances! + r.held! + r.paid! && r.negative === 0 && r.leaders === 0;
+}
+
+async function main() {
+  const server = opt.url ? { url: opt.url.replace(/\/$/, ''), pid: undefined, dbFile: null, stop: async () => undefined, cleanup: () => undefined } : await startServer();
+  const base = server.url;
+  const api = async (method: string, p: string, body?: unknown, token?: string) => {
+    const res = await fetch(`${base}/api${p}`, {
+      method, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = await res.json().catch(() => ({})) as Record<string, unknown>;
+    if (res.status >= 400) throw new Error(`${method} ${p} → ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  const tag = Date.now().toString(36);
+  const signUp = async (kind: 'user' | 'admin', username: string) => {
+    const prefix = kind === 'admin' ? '/admin' : '';
+    await api('POST', `${prefix}/register`, { name: username, username, password: 'bench123', mobile_number: '9000000000' });
+    return (await api('POST', `${prefix}/login`, { username, password: 'bench123' })).token as string;
+  };
+
+  log(`setup: ${N.bidders} bidders, ${N.products} products, ${N.watchers} watchers`);
+  const admin = await signUp('admin', `bench_admin_${tag}`);
+  const productIds: string[] = [];
+  for (let i = 0; i < N.products; i++) {
+    const id = `BP-${tag}-${i}`;
+    await api('POST', '/admin/product', { id, name: `Bench product ${i}`, description: 'benchmark' }, admin);
+    productIds.push(id);
+  }
+  const auctionId = `BA-${tag}`;
+  await api('POST', '/admin/auction', { id: auctionId, name: 'Bench auction', valid_until: new Date(Date.now() + 3600e3).toISOString(), product_ids: productIds }, admin);
+  const bidders: string[] = [];
+  for (let i = 0; i < N.bidders; i += 10) {
+    bidders.push(...await Promise.all(Array.from({ length: Math.min(10, N.bidders - i) }, async (_, j) => {
+      const t = await signUp('user', `bench_${tag}_${i + j}`);
+      for (let k = 0; k < 50; k++) await api('POST', '/wallet/topup', { amount: 100_000 }, t);
+      await api('POST', '/auctions/register', { auction_id: auctionId }, t);
+      return t;
+    })));
+  }
+  const watcherToken = await signUp('user', `bench_watch_${tag}`);
+
+  const child = fork(fileURLToPath(new URL('./bench-watchers.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const ask = <T>(msg: object, want: string) => new Promise<T>((resolve, reject) => {
+    const on = (m: { type: string; message?: string }) => {
+      if (m.type === 'error') { child.off('message', on); reject(new Error(m.message)); }
+      if (m.type === want) { child.off('message', on); resolve(m as T); }
+    };
+    child.on('message', on);
+    child.send(msg);
+  });
+  if (N.watchers > 0) {
+    await ask({ type: 'start', url: base, token: watcherToken, auctionId, watchers: N.watchers }, 'ready');
+    log(`watchers connected: ${N.watchers}`);
+  }
+
+  // (a) ceiling
+  log(`(a) ceiling: POST /api/wallet, ${N.concurrency} connections, ${N.seconds}s`);
+  const ceiling = await autocannon({
+    url: `${base}/api/wallet`, method: 'POST', connections: N.concurrency, duration: N.seconds,
+    headers: { authorization: `Bearer ${bidders[0]}`, 'content-type': 'application/json' }, body: '{}',
+  });
+
+  // (b) storm: ever higher amounts, round robin over products and bidders.
+  log(`(b) storm: bids on ${N.products} products, ${N.concurrency} connections, ${N.seconds}s`);
+  let seq = 0;
+  const storm = await autocannon({
+    url: `${base}/api/bid`, method: 'POST', connections: N.concurrency, duration: N.seconds,
+    requests: [{
+      setupRequest: (req) => {
+        const i = seq++;
+        return {
+          ...req,
+          headers: { ...req.headers, 'content-type': 'application/json', authorization: `Bearer ${bidders[i % bidders.length]}` },
+          body: JSON.stringify({ product_id: productIds[i % productIds.length], bid_amount: 10 + Math.floor(i / productIds.length) }),
+        };
+      },
+    }],
+  });
+  const accepted = storm['2xx'];
+
+  // (c) drain
+  type Report = { complete: Record<string, number>; partial: number; lost: number; outOfOrder: number; frames: number; events: number };
+  let drainMs = 0;
+  if (N.watchers > 0) {
+    const t0 = now();
+    for (;;) {
+      const r = await ask<Report>({ type: 'report' }, 'report');
+      if (Object.keys(r.complete).length >= accepted || now() - t0 > 120_000) break;
+      await new Promise((res) => setTimeout(res, 250));
+    }
+    drainMs = Math.round(now() - t0);
+    log(`(c) drained in ${drainMs} ms`);
+  }
+
+  // (d) open loop at a fixed rate, whatever the answers.
+  log(`(d) open loop: ${N.rate} bids/s for ${N.seconds}s`);
+  const latencies: number[] = [];
+  const answered = new Map<number, number>();
+  const inflight: Promise<void>[] = [];
+  let status5xx = 0;
+  const total = N.rate * N.seconds;
+  const t0 = now();
+  for (let i = 0; i < total; i++) {
+    const due = t0 + (i * 1000) / N.rate;
+    const wait = due - now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    const k = seq++;
+    const sent = now();
+    inflight.push(fetch(`${base}/api/bid`, {
+      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${bidders[k % bidders.length]}` },
+      body: JSON.stringify({ product_id: productIds[k % productIds.length], bid_amount: 10 + Math.floor(k / productIds.length) }),
+    }).then(async (res) => {
+      const done = now();
+      latencies.push(done - sent);
+      if (res.status >= 500) status5xx++;
+      const body = await res.json() as { bid?: { bid_id: number } };
+      if (res.status === 201 && body.bid) answered.set(body.bid.bid_id, done);
+    }));
+  }
+  await Promise.all(inflight);
+  const broadcast: number[] = [];
+  let report: Report | null = null;
+  if (N.watchers > 0) {
+    const t1 = now();
+    for (;;) {
+      report = await ask<Report>({ type: 'report' }, 'report');
+      if ([...answered.keys()].every((id) => id in report!.complete) || now() - t1 > 30_000) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    for (const [id, at] of answered) {
+      const last = report.complete[id];
+      if (last !== undefined) broadcast.push(Math.max(0, last - at));
+    }
+  }
+
+  const rss = peakRssMb(server.pid);
+  await server.stop();
+  const invariantOk = audit(server.dbFile);
+  server.cleanup();
+  child.send({ type: 'stop' });
+
+  const result = {
+    watchers: N.watchers, concurrency: N.concurrency, seconds: N.seconds, products: N.products,
+    ceiling_rps: Math.round(ceiling.requests.average),
+    storm_bid_rps: Math.round(storm.requests.average),
+    storm_accepted: accepted,
+    storm_errors: storm.errors + storm['5xx'],
+    ratio_storm_ceiling: Math.round((storm.requests.average / Math.max(1, ceiling.requests.average)) * 100) / 100,
+    drain_ms: drainMs,
+    open_rate: N.rate,
+    bid_p50_ms: pct(latencies, 50), bid_p95_ms: pct(latencies, 95), bid_p99_ms: pct(latencies, 99),
+    broadcast_p50_ms: pct(broadcast, 50), broadcast_p99_ms: pct(broadcast, 99),
+    events_lost: report ? report.lost + Math.max(0, answered.size - broadcast.length) : 0,
+    events_out_of_order: report?.outOfOrder ?? 0,
+    frames_received: report?.frames ?? 0,
+    server_5xx: status5xx + storm['5xx'],
+    server_peak_rss_mb: rss,
+    invariant_ok: invariantOk,
+  };
+  if (!opt.quiet) console.table(Object.entries(result).map(([k, v]) => ({ figure: k, value: v })));
+  console.log(JSON.stringify(result));
+  process.exit(0);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
