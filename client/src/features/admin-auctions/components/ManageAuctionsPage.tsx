@@ -1,4 +1,168 @@
-/** /admin/auctions. Its body is built by the manage auctions issue. */
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router-dom';
+import type { AdminAuction } from '@auction/shared';
+import { adminAuctionPath } from '../../../app/paths';
+import { Badge } from '../../../components/ui/Badge';
+import { ConfirmDialog } from '../../../components/ui/Modal';
+import { EmptyState } from '../../../components/ui/EmptyState';
+import { Icon } from '../../../components/ui/Icon';
+import { Spinner } from '../../../components/ui/Spinner';
+import { formatDateTime } from '../../../lib/format';
+import { holdClock, useClock } from '../../live';
+import { STATUS_BADGE, auctionStatus } from '../lib/forms';
+import { useAdminAuctions } from '../store/admin-auctions-store';
+import { AuctionFormModal } from './AuctionFormModal';
+import './admin-auctions.css';
+
+export const CONFIRM_DELETE = 'Are you sure you want to delete this auction?';
+export const CONFIRM_SETTLE = 'Are you sure you want to settle this auction? This action cannot be undone.';
+
+type Dialog =
+  | { kind: 'create' }
+  | { kind: 'edit'; auction: AdminAuction }
+  | { kind: 'settle'; auction: AdminAuction }
+  | { kind: 'delete'; auction: AdminAuction };
+
+/** /admin/auctions (spec §2 "Manage Auctions"): the admin's own auctions with edit, settle and delete. */
 export function ManageAuctionsPage() {
-  return <div className="page" />;
+  const { auctions, status, busy, load, settle, remove } = useAdminAuctions();
+  const now = useClock((s) => s.now);
+  const [dialog, setDialog] = useState<Dialog | null>(null);
+
+  useEffect(() => holdClock(), []);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  async function confirm() {
+    if (dialog?.kind !== 'settle' && dialog?.kind !== 'delete') return;
+    // Either way the question is answered: the toast says how it went.
+    if (dialog.kind === 'settle') await settle(dialog.auction.id);
+    else await remove(dialog.auction.id);
+    setDialog(null);
+  }
+
+  const pending = dialog && (dialog.kind === 'settle' || dialog.kind === 'delete') ? busy[dialog.auction.id] === true : false;
+
+  return (
+    <div className="page aa-page">
+      <section className="card aa-head">
+        <div className="aa-head-text">
+          <h2 className="aa-title">Your auctions</h2>
+          <p className="aa-sub">Create auctions from your unassigned products, edit them while they run and settle them when you are done.</p>
+        </div>
+        <div className="toolbar">
+          <button type="button" className="btn btn-outline" onClick={() => void load()} disabled={status === 'loading'}>
+            <Icon name="refresh" size={18} /> Refresh
+          </button>
+          <button type="button" className="btn btn-primary" onClick={() => setDialog({ kind: 'create' })}>
+            <Icon name="plus" size={18} /> Create Auction
+          </button>
+        </div>
+      </section>
+
+      <section className="card aa-table-card" aria-labelledby="aa-list-title">
+        <div className="card-header">
+          <h3 id="aa-list-title" className="card-title">Auctions</h3>
+          {status === 'ready' && <span className="aa-count">{auctions.length} total</span>}
+        </div>
+        {status === 'loading' || status === 'idle' ? <Spinner label="Loading auctions…" /> : auctions.length === 0 ? (
+          <EmptyState icon="gavel" title="No auctions found. Create your first auction!">
+            <button type="button" className="btn btn-primary btn-sm" onClick={() => setDialog({ kind: 'create' })}>
+              <Icon name="plus" size={16} /> Create Auction
+            </button>
+          </EmptyState>
+        ) : (
+          <div className="table-wrap">
+            <table className="table aa-table">
+              <thead>
+                <tr>
+                  <th scope="col">ID</th>
+                  <th scope="col">Name</th>
+                  <th scope="col">End Date</th>
+                  <th scope="col" className="aa-col-num">Products</th>
+                  <th scope="col">Status</th>
+                  <th scope="col" className="aa-col-actions">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {auctions.map((a) => {
+                  const st = auctionStatus(a, now);
+                  const badge = STATUS_BADGE[st];
+                  const settled = st === 'settled';
+                  const working = busy[a.id] === true;
+                  return (
+                    <tr key={a.id} data-auction-id={a.id}>
+                      <td data-label="ID"><code className="aa-id">{a.id}</code></td>
+                      <td data-label="Name">
+                        <Link className="aa-name-link" to={adminAuctionPath(a.id)}>{a.name}</Link>
+                      </td>
+                      <td data-label="End Date" className="num">{formatDateTime(a.valid_until)}</td>
+                      <td data-label="Products" className="num aa-col-num">{a.product_count}</td>
+                      <td data-label="Status"><Badge tone={badge.tone}>{badge.label}</Badge></td>
+                      <td data-label="Actions" className="aa-col-actions">
+                        <div className="aa-actions">
+                          <button
+                            type="button"
+                            className="btn btn-outline btn-sm"
+                            disabled={settled || working}
+                            title={settled ? 'A settled auction cannot be edited' : `Edit ${a.name}`}
+                            onClick={() => setDialog({ kind: 'edit', auction: a })}
+                          >
+                            Edit
+                          </button>
+                          <button
+                            type="button"
+                            className="btn btn-accent btn-sm"
+                            disabled={settled || working}
+                            title={settled ? 'This auction is already settled' : `Settle ${a.name} now`}
+                            onClick={() => setDialog({ kind: 'settle', auction: a })}
+                          >
+                            {settled ? 'Settled' : 'Settle'}
+                          </button>
+                          <button
+                            type="button"
+                            className="btn btn-danger-outline btn-sm"
+                            disabled={settled || working}
+                            title={settled ? 'A settled auction cannot be deleted' : `Delete ${a.name}`}
+                            onClick={() => setDialog({ kind: 'delete', auction: a })}
+                          >
+                            Delete
+                          </button>
+                        </div>
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+
+      {dialog?.kind === 'create' && <AuctionFormModal mode="create" onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'edit' && <AuctionFormModal mode="edit" auction={dialog.auction} onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'settle' && (
+        <ConfirmDialog
+          title="Settle Auction"
+          message={CONFIRM_SETTLE}
+          confirmLabel="Settle"
+          busy={pending}
+          onConfirm={() => void confirm()}
+          onCancel={() => setDialog(null)}
+        />
+      )}
+      {dialog?.kind === 'delete' && (
+        <ConfirmDialog
+          title="Delete Auction"
+          message={CONFIRM_DELETE}
+          confirmLabel="Delete"
+          danger
+          busy={pending}
+          onConfirm={() => void confirm()}
+          onCancel={() => setDialog(null)}
+        />
+      )}
+    </div>
+  );
 }

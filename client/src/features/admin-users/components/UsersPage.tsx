@@ -1,4 +1,243 @@
-/** /admin/users (owner only in the sidebar). Its body is built by the users issue. */
+import type { AdminUser } from '@auction/shared';
+import { useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { paths } from '../../../app/paths';
+import { Badge } from '../../../components/ui/Badge';
+import { EmptyState } from '../../../components/ui/EmptyState';
+import { Icon } from '../../../components/ui/Icon';
+import { ConfirmDialog } from '../../../components/ui/Modal';
+import { Spinner } from '../../../components/ui/Spinner';
+import { StatCard } from '../../../components/ui/StatCard';
+import { toast } from '../../../components/ui/toast/toast-store';
+import { ApiError, errorText } from '../../../lib/api-client';
+import { downloadText } from '../../../lib/csv';
+import { formatDate, formatRupees } from '../../../lib/format';
+import { useSession } from '../../auth';
+import { fetchUsers, setUserStatus, type UserStatus } from '../api/users-api';
+import { OWNER_ONLY, USERS_CSV, initials, userStats, usersCsv, withUser } from '../model';
+import './users.css';
+
+export const SEARCH_DEBOUNCE_MS = 300;
+
+/** /admin/users: the platform owner's view of every bidder (DESIGN §5, §7); other admins see why not. */
 export function UsersPage() {
-  return <div className="page" />;
+  const isOwner = useSession((s) => s.admin?.is_owner === true);
+  const [forbidden, setForbidden] = useState(false);
+  if (!isOwner || forbidden) return <OwnerOnly />;
+  return <OwnerUsers onForbidden={() => setForbidden(true)} />;
+}
+
+function OwnerOnly() {
+  return (
+    <div className="page users-page">
+      <section className="card users-forbidden" role="alert" aria-labelledby="users-forbidden-title">
+        <span className="users-forbidden-icon" aria-hidden="true"><Icon name="shield" size={30} /></span>
+        <h2 id="users-forbidden-title" className="users-forbidden-title">{OWNER_ONLY}</h2>
+        <p className="muted">User accounts hold bidders’ money and personal details, so only the first admin of the platform can see or change them.</p>
+        <Link to={paths.admin.dashboard} className="btn btn-primary">
+          <Icon name="arrow-left" size={16} /> Back to Dashboard
+        </Link>
+      </section>
+    </div>
+  );
+}
+
+function OwnerUsers({ onForbidden }: { onForbidden: () => void }) {
+  const [all, setAll] = useState<AdminUser[] | null>(null);
+  const [shown, setShown] = useState<AdminUser[] | null>(null);
+  const [query, setQuery] = useState('');
+  const [searching, setSearching] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [attempt, setAttempt] = useState(0);
+  const [confirming, setConfirming] = useState<AdminUser | null>(null);
+  const [pendingId, setPendingId] = useState<number | null>(null);
+  const forbiddenRef = useRef(onForbidden);
+  forbiddenRef.current = onForbidden;
+
+  // Everyone (for the numbers), read once and after "Try again".
+  useEffect(() => {
+    const ctrl = new AbortController();
+    fetchUsers('', ctrl.signal).then(
+      (res) => { setAll(res.users); setError(null); },
+      (err: unknown) => {
+        if (ctrl.signal.aborted) return;
+        if (err instanceof ApiError && err.status === 403) forbiddenRef.current();
+        else setError(errorText(err, 'Failed to load data'));
+      },
+    );
+    return () => ctrl.abort();
+  }, [attempt]);
+
+  // The table: the server's search (?q=), debounced; the full list when the box is empty.
+  const q = query.trim();
+  useEffect(() => {
+    if (!q) {
+      setShown(null);
+      setSearching(false);
+      return;
+    }
+    const ctrl = new AbortController();
+    setSearching(true);
+    const timer = setTimeout(() => {
+      fetchUsers(q, ctrl.signal).then(
+        (res) => { setShown(res.users); setSearching(false); },
+        (err: unknown) => {
+          if (ctrl.signal.aborted) return;
+          setSearching(false);
+          if (err instanceof ApiError && err.status === 403) forbiddenRef.current();
+          else toast.error(errorText(err, 'Failed to load data'));
+        },
+      );
+    }, SEARCH_DEBOUNCE_MS);
+    return () => { clearTimeout(timer); ctrl.abort(); };
+  }, [q]);
+
+  async function applyStatus(user: AdminUser, status: UserStatus) {
+    setPendingId(user.id);
+    try {
+      const res = await setUserStatus(user.id, status);
+      setAll((list) => list && withUser(list, res.user));
+      setShown((list) => list && withUser(list, res.user));
+      toast.success(status === 'inactive' ? `${res.user.name} deactivated` : `${res.user.name} activated`);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 403) forbiddenRef.current();
+      else toast.error(errorText(err, 'Update failed'));
+    } finally {
+      setPendingId(null);
+      setConfirming(null);
+    }
+  }
+
+  function toggle(user: AdminUser) {
+    if (user.status === 'active') setConfirming(user);
+    else void applyStatus(user, 'active');
+  }
+
+  const rows = q ? shown : all;
+
+  function exportUsers() {
+    if (!rows || rows.length === 0) {
+      toast.warning('No users to export');
+      return;
+    }
+    downloadText(USERS_CSV, usersCsv(rows));
+    toast.success('CSV file generated.');
+  }
+
+  const stats = all ? userStats(all) : null;
+  const show = (v: number | string | null | undefined) => (v === undefined || v === null ? '—' : v);
+
+  return (
+    <div className="page page-stack users-page">
+      <section className="stat-grid users-stats" aria-label="Users summary">
+        <StatCard label="Total Users" value={show(stats?.total)} icon="users" tone="primary" />
+        <StatCard label="Active" value={show(stats?.active)} icon="check" tone="success" />
+        <StatCard label="Inactive" value={show(stats?.inactive)} icon="alert" tone="danger" />
+        <StatCard label="Total Wallet Value" value={show(stats && formatRupees(stats.walletTotal))} icon="wallet" tone="warning" />
+      </section>
+
+      <section className="card">
+        <div className="card-header users-toolbar">
+          <div className="users-search">
+            <label htmlFor="users-search" className="visually-hidden">Search users</label>
+            <Icon name="search" size={18} className="users-search-icon" />
+            <input
+              id="users-search"
+              type="search"
+              className="input users-search-input"
+              placeholder="Search by name, username or mobile"
+              value={query}
+              maxLength={120}
+              onChange={(e) => setQuery(e.target.value)}
+              aria-describedby="users-result-count"
+            />
+          </div>
+          <button type="button" className="btn btn-outline" onClick={exportUsers} disabled={!rows}>
+            <Icon name="download" size={16} /> Export Users
+          </button>
+        </div>
+        <p id="users-result-count" className="visually-hidden" aria-live="polite">
+          {rows ? `${rows.length} ${rows.length === 1 ? 'user' : 'users'}` : ''}
+        </p>
+
+        {error && !all ? (
+          <p className="users-error" role="alert">
+            <Icon name="alert" size={18} /> <span>{error}</span>
+            <button type="button" className="users-link-btn" onClick={() => setAttempt((n) => n + 1)}>Try again</button>
+          </p>
+        ) : !rows || (q && searching && !shown) ? (
+          <Spinner label="Loading users…" />
+        ) : rows.length === 0 ? (
+          <EmptyState icon="users" title={q ? `No users match “${q}”` : 'No users have registered yet'} />
+        ) : (
+          <UsersTable users={rows} pendingId={pendingId} onToggle={toggle} />
+        )}
+      </section>
+
+      {confirming && (
+        <ConfirmDialog
+          title="Deactivate user"
+          message={`Deactivate ${confirming.name} (@${confirming.username})? They are signed out at once and cannot log in until you activate them again.`}
+          confirmLabel="Deactivate"
+          danger
+          busy={pendingId === confirming.id}
+          onConfirm={() => void applyStatus(confirming, 'inactive')}
+          onCancel={() => setConfirming(null)}
+        />
+      )}
+    </div>
+  );
+}
+
+function UsersTable({ users, pendingId, onToggle }: { users: readonly AdminUser[]; pendingId: number | null; onToggle: (u: AdminUser) => void }) {
+  return (
+    <div className="table-wrap">
+      <table className="table users-table">
+        <thead>
+          <tr>
+            <th scope="col">User Details</th>
+            <th scope="col">Contact</th>
+            <th scope="col" className="users-right">Wallet Balance</th>
+            <th scope="col" className="users-right">Auctions</th>
+            <th scope="col">Status</th>
+            <th scope="col">Joined</th>
+            <th scope="col" className="users-right">Action</th>
+          </tr>
+        </thead>
+        <tbody>
+          {users.map((u) => {
+            const active = u.status === 'active';
+            return (
+              <tr key={u.id} className={active ? undefined : 'users-row-inactive'}>
+                <td className="users-who">
+                  <span className="users-avatar" aria-hidden="true">{initials(u.name, u.username)}</span>
+                  <span className="users-who-text">
+                    <span className="users-name">{u.name}</span>
+                    <span className="users-username">@{u.username}</span>
+                  </span>
+                </td>
+                <td data-label="Contact" className="users-contact num">{u.mobile_number}</td>
+                <td data-label="Wallet" className="num users-right users-wallet">{formatRupees(u.wallet_balance)}</td>
+                <td data-label="Auctions" className="num users-right users-auctions">{u.auctions_registered}</td>
+                <td data-label="Status" className="users-status"><Badge tone={active ? 'success' : 'danger'}>{active ? 'Active' : 'Inactive'}</Badge></td>
+                <td data-label="Joined" className="users-joined"><time dateTime={u.created_at}>{formatDate(u.created_at)}</time></td>
+                <td className="users-right users-action">
+                  <button
+                    type="button"
+                    className={`btn btn-sm ${active ? 'btn-outline users-btn-deactivate' : 'btn-primary'}`}
+                    onClick={() => onToggle(u)}
+                    disabled={pendingId === u.id}
+                    aria-busy={pendingId === u.id}
+                    aria-label={`${active ? 'Deactivate' : 'Activate'} ${u.name} (@${u.username})`}
+                  >
+                    {active ? 'Deactivate' : 'Activate'}
+                  </button>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
 }

@@ -1,4 +1,206 @@
-/** /admin/reports. Its body is built by the reports issue. */
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { Link } from 'react-router-dom';
+import { adminAuctionPath } from '../../../app/paths';
+import { Badge } from '../../../components/ui/Badge';
+import { EmptyState } from '../../../components/ui/EmptyState';
+import { Icon } from '../../../components/ui/Icon';
+import { Spinner } from '../../../components/ui/Spinner';
+import { StatCard } from '../../../components/ui/StatCard';
+import { toast } from '../../../components/ui/toast/toast-store';
+import { errorText } from '../../../lib/api-client';
+import { downloadText } from '../../../lib/csv';
+import { formatDateTime, formatRupees } from '../../../lib/format';
+import { fetchReports, type AuctionReport, type ProductReport, type Reports } from '../api/reports-api';
+import { auctionStatusBadge, productStatusBadge, reportCsv, reportFilename, reportStats, type ReportTab } from '../model';
+import { RevenueChart } from './RevenueChart';
+import './reports.css';
+
+const TABS: { key: ReportTab; label: string }[] = [
+  { key: 'auctions', label: 'Auction Reports' },
+  { key: 'products', label: 'Product Reports' },
+];
+
+/** /admin/reports: the admin's auctions and products with their bids and money (spec §2 "Reports"). */
 export function ReportsPage() {
-  return <div className="page" />;
+  const [data, setData] = useState<Reports | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<string | null>(null);
+  const [tab, setTab] = useState<ReportTab>('auctions');
+  const req = useRef(0);
+
+  const load = useCallback(async () => {
+    const mine = ++req.current;
+    setLoading(true);
+    try {
+      const reports = await fetchReports();
+      if (mine !== req.current) return;
+      setData(reports);
+      setError(null);
+    } catch (err) {
+      if (mine !== req.current) return;
+      const text = errorText(err, 'Failed to load report data');
+      setError(text);
+      toast.error(text);
+    } finally {
+      if (mine === req.current) setLoading(false);
+    }
+  }, []);
+
+  useEffect(() => { void load(); }, [load]);
+
+  function exportCsv() {
+    if (!data) return;
+    downloadText(reportFilename(tab), reportCsv(tab, data));
+    toast.success('CSV file generated.');
+  }
+
+  function onTabKey(e: KeyboardEvent<HTMLButtonElement>) {
+    if (!['ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(e.key)) return;
+    e.preventDefault();
+    const next: ReportTab = e.key === 'Home' ? 'auctions' : e.key === 'End' ? 'products' : tab === 'auctions' ? 'products' : 'auctions';
+    setTab(next);
+    document.getElementById(`reports-tab-${next}`)?.focus();
+  }
+
+  const stats = data ? reportStats(data) : null;
+  const show = (v: number | string | null | undefined) => (v === undefined || v === null ? '—' : v);
+
+  return (
+    <div className="page page-stack reports-page">
+      <div className="reports-head">
+        <p className="muted">Bids, sales and money for the auctions you created.</p>
+        <div className="toolbar">
+          <button type="button" className="btn btn-outline" onClick={() => void load()} disabled={loading} aria-busy={loading}>
+            <Icon name="refresh" size={16} /> {loading && data ? 'Refreshing…' : 'Refresh'}
+          </button>
+          <button type="button" className="btn btn-primary" onClick={exportCsv} disabled={!data}>
+            <Icon name="download" size={16} /> Export CSV
+          </button>
+        </div>
+      </div>
+
+      <section className="stat-grid reports-stats" aria-label="Report summary">
+        <StatCard label="Total Auctions" value={show(stats?.totalAuctions)} icon="gavel" tone="primary" />
+        <StatCard label="Active Auctions" value={show(stats?.activeAuctions)} icon="clock" tone="success" />
+        <StatCard label="Total Products" value={show(stats?.totalProducts)} icon="box" tone="info" />
+        <StatCard label="Revenue" value={show(stats && formatRupees(stats.revenue))} icon="wallet" tone="warning" hint="Won and paid" />
+        <StatCard label="Pending" value={show(stats && formatRupees(stats.pending))} icon="bids" tone="danger" hint="Leading bids, not settled" />
+      </section>
+
+      {data && <RevenueChart auctions={data.auctions} />}
+
+      <section className="card">
+        <div className="reports-tabs" role="tablist" aria-label="Reports">
+          {TABS.map((t) => (
+            <button
+              key={t.key}
+              id={`reports-tab-${t.key}`}
+              type="button"
+              role="tab"
+              className="reports-tab"
+              aria-selected={tab === t.key}
+              aria-controls="reports-panel"
+              tabIndex={tab === t.key ? 0 : -1}
+              onClick={() => setTab(t.key)}
+              onKeyDown={onTabKey}
+            >
+              {t.label}
+              <span className="reports-tab-count">{data ? (t.key === 'auctions' ? data.auctions.length : data.products.length) : ''}</span>
+            </button>
+          ))}
+        </div>
+        <div id="reports-panel" role="tabpanel" aria-labelledby={`reports-tab-${tab}`}>
+          {!data && loading ? (
+            <Spinner label="Loading reports…" />
+          ) : !data ? (
+            <div className="reports-error" role="alert">
+              <Icon name="alert" size={18} /> <span>{error ?? 'Failed to load report data'}</span>
+              <button type="button" className="reports-link-btn" onClick={() => void load()}>Try again</button>
+            </div>
+          ) : tab === 'auctions' ? (
+            data.auctions.length === 0
+              ? <EmptyState icon="gavel" title="No auctions yet" />
+              : <AuctionsTable rows={data.auctions} />
+          ) : data.products.length === 0 ? (
+            <EmptyState icon="box" title="No products yet" />
+          ) : (
+            <ProductsTable rows={data.products} />
+          )}
+        </div>
+      </section>
+    </div>
+  );
+}
+
+function AuctionsTable({ rows }: { rows: readonly AuctionReport[] }) {
+  return (
+    <div className="table-wrap">
+      <table className="table reports-table">
+        <thead>
+          <tr>
+            <th scope="col">ID</th>
+            <th scope="col">Name</th>
+            <th scope="col">Ends</th>
+            <th scope="col" className="reports-right">#Products</th>
+            <th scope="col" className="reports-right">#Bids</th>
+            <th scope="col" className="reports-right">Revenue</th>
+            <th scope="col">Status</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((a) => {
+            const badge = auctionStatusBadge(a.status);
+            return (
+              <tr key={a.id}>
+                <td data-label="ID" className="reports-id"><Link to={adminAuctionPath(a.id)}>{a.id}</Link></td>
+                <td data-label="Name" className="reports-name">{a.name}</td>
+                <td data-label="Ends" className="reports-nowrap"><time dateTime={a.valid_until}>{formatDateTime(a.valid_until)}</time></td>
+                <td data-label="#Products" className="num reports-right">{a.product_count}</td>
+                <td data-label="#Bids" className="num reports-right">{a.bid_count}</td>
+                <td data-label="Revenue" className="num reports-right">
+                  <span className="reports-money">{formatRupees(a.revenue)}</span>
+                  {a.pending > 0 && <span className="reports-sub">+{formatRupees(a.pending)} pending</span>}
+                </td>
+                <td data-label="Status"><Badge tone={badge.tone}>{badge.label}</Badge></td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function ProductsTable({ rows }: { rows: readonly ProductReport[] }) {
+  return (
+    <div className="table-wrap">
+      <table className="table reports-table">
+        <thead>
+          <tr>
+            <th scope="col">ID</th>
+            <th scope="col">Name</th>
+            <th scope="col">Description</th>
+            <th scope="col">Status</th>
+            <th scope="col" className="reports-right">#Bids</th>
+            <th scope="col" className="reports-right">Highest Bid</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((p) => {
+            const badge = productStatusBadge(p.status);
+            return (
+              <tr key={p.id}>
+                <td data-label="ID" className="reports-id"><code>{p.id}</code></td>
+                <td data-label="Name" className="reports-name">{p.name}</td>
+                <td data-label="Description" className="reports-desc">{p.description}</td>
+                <td data-label="Status"><Badge tone={badge.tone}>{badge.label}</Badge></td>
+                <td data-label="#Bids" className="num reports-right">{p.bid_count}</td>
+                <td data-label="Highest Bid" className="num reports-right">{p.highest_bid > 0 ? formatRupees(p.highest_bid) : '—'}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
 }

@@ -1,4 +1,20 @@
-/** /admin/settings. Its body is built by the settings issue. */
+import { useSession } from '../../auth';
+import { PasswordForm } from './PasswordForm';
+import { ProfileForm } from './ProfileForm';
+import { SystemSettingsPanel } from './SystemSettingsPanel';
+import './settings.css';
+
+/** /admin/settings: the admin's profile and password, and the server's configuration (spec §2 "Settings"). */
 export function SettingsPage() {
-  return <div className="page" />;
+  // A different admin in this tab starts with fresh forms.
+  const adminId = useSession((s) => s.admin?.id);
+  return (
+    <div className="page page-stack settings-page">
+      <div className="settings-grid">
+        <ProfileForm key={adminId ?? 'none'} />
+        <PasswordForm key={`pw-${adminId ?? 'none'}`} />
+      </div>
+      <SystemSettingsPanel />
+    </div>
+  );
 }

@@ -1,0 +1,95 @@
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Toaster } from '../../../components/ui/toast/Toaster';
+import { jsonResponse, resetAppState, sampleAdmin } from '../../../test/utils';
+import { useSession } from '../../auth';
+import { injectLiveEvent } from '../../live';
+import { makeAdminAuction, makeProduct, routeFetch } from '../testing';
+import { AuctionDetailPage } from './AuctionDetailPage';
+
+function renderPage(id = 'AUC-1') {
+  return render(
+    <MemoryRouter initialEntries={[`/admin/auctions/${id}`]}>
+      <Routes>
+        <Route path="/admin/auctions/:auctionId" element={<AuctionDetailPage />} />
+      </Routes>
+      <Toaster />
+    </MemoryRouter>,
+  );
+}
+
+const T0 = '2026-03-01T10:00:00.000Z';
+const T1 = '2026-03-01T10:05:00.000Z';
+
+function routes(createdBy: number, bidder: string) {
+  return routeFetch({
+    'GET /api/admin/auction/AUC-1': [jsonResponse(200, makeAdminAuction({ created_by: createdBy, product_ids: ['P-1', 'P-2'], product_count: 2 }))],
+    'GET /api/admin/auction/AUC-1/products': [jsonResponse(200, [makeProduct({ id: 'P-1', name: 'Ming Vase', highest_bid: 500, bid_count: 1 }), makeProduct({ id: 'P-2', name: 'Brass Lamp' })])],
+    'GET /api/bids?product_key=P-1': [jsonResponse(200, [{ bid_id: 1, auction_id: 'AUC-1', amount: 500, status: 'success', timestamp: T0, bidder }])],
+    'GET /api/bids?product_key=P-2': [jsonResponse(200, [])],
+  });
+}
+
+const feedItems = () => within(screen.getByRole('list', { name: 'Bids, newest first' })).getAllByRole('listitem');
+
+describe('AuctionDetailPage', () => {
+  beforeEach(() => {
+    resetAppState();
+    useSession.setState({ ready: true, admin: sampleAdmin, adminToken: 'tok' });
+  });
+  afterEach(() => {
+    cleanup();
+    resetAppState();
+  });
+
+  it('shows the creator the auction, its products and a live feed seeded from the bids, prepending live bids with usernames', async () => {
+    routes(sampleAdmin.id, 'asha');
+    renderPage();
+    expect(await screen.findByRole('heading', { name: 'Spring Sale' })).toBeTruthy();
+    expect(screen.getByText('AUC-1')).toBeTruthy();
+    expect(screen.getByText('Valid Until')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Edit Auction' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Live Bid Feed' })).toBeTruthy();
+    expect(screen.getByTestId('highest-P-1').textContent).toBe('₹500');
+    expect(feedItems()).toHaveLength(1);
+    expect(feedItems()[0]!.textContent).toContain('asha');
+
+    act(() => injectLiveEvent({
+      event: 'bid:placed',
+      data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 2, highest_bid: 750, bid_count: 2, bidder: 'ravi_k', amount: 750, timestamp: T1, server_time: T1 },
+    }));
+    await waitFor(() => expect(feedItems()).toHaveLength(2));
+    const [newest, older] = feedItems();
+    expect(newest!.textContent).toContain('ravi_k');
+    expect(newest!.textContent).toContain('₹750');
+    expect(newest!.textContent).toContain('Ming Vase');
+    expect(older!.textContent).toContain('Outbid');
+    expect(screen.getByTestId('highest-P-1').textContent).toBe('₹750');
+    expect(screen.getByTestId('bids-P-1').textContent).toBe('2');
+  });
+
+  it('shows another admin a read-only page with masked bidders and no live feed', async () => {
+    routes(99, 'a***a');
+    renderPage();
+    expect(await screen.findByRole('heading', { name: 'Spring Sale' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Edit Auction' })).toBeNull();
+    expect(screen.getByRole('note').textContent).toContain('Read-only');
+    expect(screen.getByRole('heading', { name: 'Bid History' })).toBeTruthy();
+    expect(screen.queryByText('Live Bid Feed')).toBeNull();
+    expect(feedItems()[0]!.textContent).toContain('a***a');
+  });
+
+  it('says Auction not found (and toasts it) for an unknown id', async () => {
+    routeFetch({ 'GET /api/admin/auction/NOPE': [jsonResponse(404, { error: 'Auction not found', message: 'Auction not found', code: 'NOT_FOUND' })] });
+    renderPage('NOPE');
+    expect(await screen.findByText('Auction not found', { selector: '.empty-title' })).toBeTruthy();
+    await waitFor(() => expect(screen.getAllByRole('status').some((t) => t.textContent?.includes('Auction not found'))).toBe(true));
+  });
+
+  it('toasts Failed to load auction data when the server fails', async () => {
+    routeFetch({ 'GET /api/admin/auction/AUC-1': [new Error('offline')] });
+    renderPage();
+    await waitFor(() => expect(screen.getAllByRole('status').some((t) => t.textContent?.includes('Failed to load auction data'))).toBe(true));
+  });
+});

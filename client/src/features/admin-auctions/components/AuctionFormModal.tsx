@@ -1,0 +1,162 @@
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import type { AdminAuction, Product } from '@auction/shared';
+import { FormField } from '../../../components/ui/FormField';
+import { Icon } from '../../../components/ui/Icon';
+import { Modal } from '../../../components/ui/Modal';
+import { Spinner } from '../../../components/ui/Spinner';
+import { toast } from '../../../components/ui/toast/toast-store';
+import { ApiError, errorText } from '../../../lib/api-client';
+import { formatRupees } from '../../../lib/format';
+import { adminApi } from '../api/admin-api';
+import { checkCreateAuction, checkEditAuction, defaultValidUntil, fromLocalInput, toLocalInput } from '../lib/forms';
+import { useAdminAuctions } from '../store/admin-auctions-store';
+import './admin-auctions.css';
+
+type Props =
+  | { mode: 'create'; onClose: () => void; onSaved?: () => void }
+  /** Edit; `withProducts` false is the detail page's short form (name and valid until only). */
+  | { mode: 'edit'; auction: AdminAuction; withProducts?: boolean; onClose: () => void; onSaved?: (auction: AdminAuction) => void };
+
+interface Choice {
+  product: Product;
+  /** A leading bid holds it in the auction (the server refuses to take it out). */
+  locked: boolean;
+}
+
+/**
+ * Create Auction (id, name, valid until, unassigned products) and Edit Auction (name, valid until and
+ * the auction's products plus the admin's unassigned ones), with spec §5's messages.
+ */
+export function AuctionFormModal(props: Props) {
+  const editing = props.mode === 'edit' ? props.auction : null;
+  const withProducts = props.mode === 'create' || props.withProducts !== false;
+  const formId = useId();
+  const [id, setId] = useState('');
+  const [name, setName] = useState(editing?.name ?? '');
+  const [validUntil, setValidUntil] = useState(editing ? toLocalInput(editing.valid_until) : defaultValidUntil());
+  const [selected, setSelected] = useState<string[]>(editing?.product_ids ?? []);
+  const [choices, setChoices] = useState<Choice[] | null>(withProducts ? null : []);
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const create = useAdminAuctions((s) => s.create);
+  const update = useAdminAuctions((s) => s.update);
+  const editingId = editing?.id;
+
+  useEffect(() => {
+    if (!withProducts) return;
+    const ctrl = new AbortController();
+    const own = editingId ? adminApi.products(editingId, ctrl.signal) : Promise.resolve<Product[]>([]);
+    Promise.all([own, adminApi.unassigned(ctrl.signal)]).then(([inAuction, unassigned]) => {
+      if (ctrl.signal.aborted) return;
+      setChoices([
+        ...inAuction.map((product) => ({ product, locked: product.highest_bid > 0 && product.status !== 'sold' })),
+        ...unassigned.filter((u) => !inAuction.some((p) => p.id === u.id)).map((product) => ({ product, locked: false })),
+      ]);
+      if (editingId) setSelected(inAuction.map((p) => p.id));
+    }, (err: unknown) => {
+      if (ctrl.signal.aborted) return;
+      setChoices([]);
+      if (!(err instanceof ApiError && err.status === 401)) toast.error(errorText(err, 'Failed to load data'));
+    });
+    return () => ctrl.abort();
+  }, [withProducts, editingId]);
+
+  const toggle = (productId: string, on: boolean) =>
+    setSelected((s) => (on ? [...s.filter((x) => x !== productId), productId] : s.filter((x) => x !== productId)));
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    const problem = editing
+      ? checkEditAuction({ name, validUntil }) ?? (withProducts && selected.length === 0 ? 'Select at least one product' : null)
+      : checkCreateAuction({ id, name, validUntil, productIds: selected });
+    setError(problem);
+    if (problem) return;
+    setSaving(true);
+    const body = { name: name.trim(), valid_until: fromLocalInput(validUntil) };
+    if (props.mode === 'create') {
+      const ok = await create({ id: id.trim(), ...body, product_ids: selected });
+      setSaving(false);
+      if (ok) {
+        props.onSaved?.();
+        props.onClose();
+      }
+    } else {
+      const saved = await update(props.auction.id, withProducts ? { ...body, product_ids: selected } : body);
+      setSaving(false);
+      if (saved) {
+        props.onSaved?.(saved);
+        props.onClose();
+      }
+    }
+  }
+
+  const title = editing ? 'Edit Auction' : 'Create Auction';
+  return (
+    <Modal
+      title={title}
+      size="lg"
+      onClose={props.onClose}
+      footer={(
+        <>
+          <button type="button" className="btn btn-outline" onClick={props.onClose} disabled={saving}>Cancel</button>
+          <button type="submit" form={formId} className="btn btn-primary" disabled={saving}>
+            {saving ? 'Saving…' : editing ? 'Save Changes' : 'Create Auction'}
+          </button>
+        </>
+      )}
+    >
+      <form id={formId} className="aa-form" onSubmit={(e) => void onSubmit(e)} noValidate>
+        {error && <p className="aa-form-error" role="alert"><Icon name="alert" size={16} /> {error}</p>}
+        {editing ? (
+          <p className="aa-form-id">Auction ID <code>{editing.id}</code></p>
+        ) : (
+          <FormField id={`${formId}-id`} label="Auction ID" value={id} onValueChange={setId} placeholder="e.g. spring-2026" autoComplete="off" maxLength={64} />
+        )}
+        <FormField id={`${formId}-name`} label="Auction Name" value={name} onValueChange={setName} autoComplete="off" maxLength={120} />
+        <FormField
+          id={`${formId}-until`}
+          label={editing ? 'Valid Until' : 'Valid Until (date and time)'}
+          type="datetime-local"
+          value={validUntil}
+          onValueChange={setValidUntil}
+        />
+        {withProducts && (
+          <fieldset className="aa-products">
+            <legend className="field-label">
+              {editing ? 'Products' : 'Products (unassigned)'}
+              {choices && choices.length > 0 && <span className="aa-products-count"> · {selected.length} selected</span>}
+            </legend>
+            {choices === null ? <Spinner label="Loading products…" /> : choices.length === 0 ? (
+              <p className="aa-products-empty">No unassigned products available</p>
+            ) : (
+              <ul className="aa-products-list">
+                {choices.map(({ product: p, locked }) => {
+                  const checked = selected.includes(p.id);
+                  return (
+                    <li key={p.id}>
+                      <label className={`aa-check${checked ? ' aa-check-on' : ''}`}>
+                        <input
+                          type="checkbox"
+                          checked={checked}
+                          disabled={locked && checked}
+                          onChange={(e) => toggle(p.id, e.target.checked)}
+                        />
+                        <span className="aa-check-text">
+                          <span className="aa-check-name">{p.name}</span>
+                          <span className="aa-check-meta">
+                            <code>{p.id}</code>
+                            {locked && <> · leading bid {formatRupees(p.highest_bid)}</>}
+                          </span>
+                        </span>
+                      </label>
+                    </li>
+                  );
+                })}
+              </ul>
+            )}
+          </fieldset>
+        )}
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,7 @@
+// The admin auctions feature's public surface: the dashboard reuses the store, the API and the create modal.
+export { AuctionFormModal } from './components/AuctionFormModal';
+export { useAdminAuctions } from './store/admin-auctions-store';
+export type { AdminAuctionsState } from './store/admin-auctions-store';
+export { adminApi } from './api/admin-api';
+export type { AdminStats, ProductBid } from './api/admin-api';
+export { STATUS_BADGE, auctionStatus, checkProduct, MESSAGES } from './lib/forms';

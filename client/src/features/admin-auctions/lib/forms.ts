@@ -1,0 +1,72 @@
+/** The admin forms' rules (spec §5) and the datetime-local conversions. */
+import type { AdminAuction } from '@auction/shared';
+
+export const MESSAGES = {
+  createAuction: 'Please fill all fields and select at least one product',
+  editAuction: 'Please fill all required fields',
+  addProduct: 'Please fill all fields',
+} as const;
+
+export interface AuctionDraft {
+  id: string;
+  name: string;
+  /** A datetime-local value (`2026-11-24T07:45`), the admin's own wall clock. */
+  validUntil: string;
+  productIds: string[];
+}
+
+const blank = (s: string) => s.trim().length === 0;
+
+/** The spec's sentence when a create form is incomplete, otherwise null. */
+export function checkCreateAuction(d: AuctionDraft): string | null {
+  if (blank(d.id) || blank(d.name) || blank(d.validUntil) || Number.isNaN(Date.parse(d.validUntil)) || d.productIds.length === 0) {
+    return MESSAGES.createAuction;
+  }
+  return null;
+}
+
+export function checkEditAuction(d: Pick<AuctionDraft, 'name' | 'validUntil'>): string | null {
+  if (blank(d.name) || blank(d.validUntil) || Number.isNaN(Date.parse(d.validUntil))) return MESSAGES.editAuction;
+  return null;
+}
+
+export function checkProduct(p: { id: string; name: string; description: string }): string | null {
+  return blank(p.id) || blank(p.name) || blank(p.description) ? MESSAGES.addProduct : null;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** An ISO instant as a datetime-local value in the browser's time zone. */
+export function toLocalInput(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '';
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/**
+ * A datetime-local value as an ISO instant. The browser reads it in the admin's own zone, so the
+ * server (which would read an offset-less value in its TIMEZONE) gets the instant the admin meant.
+ */
+export function fromLocalInput(local: string): string {
+  return new Date(local).toISOString();
+}
+
+/** A week from `now`, on the minute, as a datetime-local value (the create form's default). */
+export function defaultValidUntil(now: number = Date.now()): string {
+  return toLocalInput(new Date(now + 7 * 86_400_000).toISOString());
+}
+
+export type AdminAuctionStatus = 'active' | 'ended' | 'settled';
+
+/** What the admin sees: settled sticks; otherwise ended once the end has passed by the server's clock. */
+export function auctionStatus(a: Pick<AdminAuction, 'status' | 'valid_until'>, now: number): AdminAuctionStatus {
+  if (a.status === 'settled') return 'settled';
+  if (a.status === 'ended' || Date.parse(a.valid_until) <= now) return 'ended';
+  return 'active';
+}
+
+export const STATUS_BADGE: Record<AdminAuctionStatus, { label: string; tone: 'success' | 'danger' | 'info' }> = {
+  active: { label: 'Active', tone: 'success' },
+  ended: { label: 'Ended', tone: 'danger' },
+  settled: { label: 'Settled', tone: 'info' },
+};

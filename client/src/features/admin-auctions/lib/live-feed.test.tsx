@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import type { LiveEvent } from '../../live';
+import { makeAdminAuction, makeProduct } from '../testing';
+import { applyDetailEvent, detailReducer, mergeFeeds, toFeed, type DetailData, type FeedEntry } from './live-feed';
+
+const T0 = '2026-03-01T10:00:00.000Z';
+const T1 = '2026-03-01T10:05:00.000Z';
+const T2 = '2026-03-01T10:09:00.000Z';
+
+const entry = (over: Partial<FeedEntry>): FeedEntry => ({ bid_id: 1, product_id: 'P-1', amount: 500, bidder: 'asha', timestamp: T0, status: 'success', ...over });
+
+function data(): DetailData {
+  return {
+    auction: makeAdminAuction({ id: 'AUC-1', product_ids: ['P-1', 'P-2'], product_count: 2 }),
+    products: [makeProduct({ id: 'P-1', highest_bid: 500, bid_count: 1 }), makeProduct({ id: 'P-2', name: 'Brass Lamp' })],
+    feed: [entry({ bid_id: 1 })],
+  };
+}
+
+const placed = (over: Partial<Extract<LiveEvent, { event: 'bid:placed' }>['data']> = {}): LiveEvent => ({
+  event: 'bid:placed',
+  data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 2, highest_bid: 750, bid_count: 2, bidder: 'ravi_k', amount: 750, timestamp: T1, server_time: T1, ...over },
+});
+
+describe('applyDetailEvent', () => {
+  it('bid:placed prepends the bid with the bidder’s username and moves the product’s numbers', () => {
+    const before = data();
+    const after = applyDetailEvent(before, placed());
+    expect(after.feed.map((f) => [f.bid_id, f.bidder, f.amount])).toEqual([[2, 'ravi_k', 750], [1, 'asha', 500]]);
+    expect(after.feed[0]).toMatchObject({ product_id: 'P-1', timestamp: T1, status: 'success' });
+    // The bid that led before is outbid now.
+    expect(after.feed[1]?.status).toBe('outbid');
+    expect(after.products[0]).toMatchObject({ highest_bid: 750, bid_count: 2 });
+    expect(after.products[1]).toBe(before.products[1]);
+    // Never mutated.
+    expect(before.feed).toHaveLength(1);
+    expect(before.feed[0]?.status).toBe('success');
+  });
+
+  it('newest stays first over several bids and a repeated frame is ignored', () => {
+    let d = applyDetailEvent(data(), placed());
+    d = applyDetailEvent(d, placed({ bid_id: 3, product_id: 'P-2', amount: 90, highest_bid: 90, bid_count: 1, bidder: 'meera', timestamp: T2 }));
+    expect(d.feed.map((f) => f.bid_id)).toEqual([3, 2, 1]);
+    // Another product's lead is untouched.
+    expect(d.feed[1]?.status).toBe('success');
+    expect(applyDetailEvent(d, placed({ bid_id: 3 }))).toBe(d);
+  });
+
+  it('ignores events of other auctions (same object back)', () => {
+    const before = data();
+    expect(applyDetailEvent(before, placed({ auction_id: 'AUC-9' }))).toBe(before);
+    expect(applyDetailEvent(before, { event: 'wallet:updated', data: { wallet_balance: 5, server_time: T1 } })).toBe(before);
+  });
+
+  it('bid:rolledback sets the numbers the server says lead now', () => {
+    const after = applyDetailEvent(data(), { event: 'bid:rolledback', data: { auction_id: 'AUC-1', product_id: 'P-1', highest_bid: 0, bid_count: 1, server_time: T1 } });
+    expect(after.products[0]).toMatchObject({ highest_bid: 0, bid_count: 1 });
+  });
+
+  it('product:sold marks the product sold and its leading bid won; auction:settled marks the auction settled', () => {
+    let d = applyDetailEvent(data(), { event: 'product:sold', data: { auction_id: 'AUC-1', product_id: 'P-1', amount: 500, server_time: T1 } });
+    expect(d.products[0]).toMatchObject({ status: 'sold', highest_bid: 500 });
+    expect(d.feed[0]?.status).toBe('won');
+    d = applyDetailEvent(d, { event: 'auction:settled', data: { auction_id: 'AUC-1', server_time: T1 } });
+    expect(d.auction.status).toBe('settled');
+    expect(applyDetailEvent(d, { event: 'auction:ended', data: { auction_id: 'AUC-1', server_time: T2 } }).auction.status).toBe('settled');
+  });
+});
+
+describe('feeds', () => {
+  it('toFeed keeps this auction’s real bids; mergeFeeds orders newest first without duplicates', () => {
+    const p1 = toFeed('P-1', 'AUC-1', [
+      { bid_id: 5, auction_id: 'AUC-1', amount: 300, status: 'outbid', timestamp: T0, bidder: 'asha' },
+      { bid_id: 6, auction_id: 'AUC-1', amount: 100, status: 'failed', timestamp: T1, bidder: 'asha' },
+      { bid_id: 7, auction_id: 'OLD', amount: 999, status: 'outbid', timestamp: T1, bidder: 'asha' },
+    ]);
+    const p2 = toFeed('P-2', 'AUC-1', [{ bid_id: 8, auction_id: 'AUC-1', amount: 50, status: 'success', timestamp: T2, bidder: 'ravi' }]);
+    expect(p1.map((f) => f.bid_id)).toEqual([5]);
+    expect(mergeFeeds(p1, p2, p1).map((f) => f.bid_id)).toEqual([8, 5]);
+  });
+
+  it('detailReducer replaces one product’s bids and ignores actions before the load', () => {
+    expect(detailReducer(null, { type: 'live', event: placed() })).toBeNull();
+    const d = detailReducer(data(), { type: 'bids', productId: 'P-1', bids: [entry({ bid_id: 9, timestamp: T2, status: 'success' })] });
+    expect(d?.feed.map((f) => f.bid_id)).toEqual([9]);
+  });
+});

@@ -1,0 +1,107 @@
+/**
+ * The auction detail page's data and the pure reducer that folds the admin room's live events into
+ * it (DESIGN §6–7): products with their highest bid and bid count, and the bid feed, newest first.
+ */
+import type { AdminAuction, Product } from '@auction/shared';
+import type { LiveEvent } from '../../live';
+import type { ProductBid } from '../api/admin-api';
+
+export interface FeedEntry {
+  bid_id: number;
+  product_id: string;
+  amount: number;
+  /** The username for the auction's creator, masked (a***e) for any other admin. */
+  bidder: string;
+  timestamp: string;
+  status: string;
+}
+
+export interface DetailData {
+  auction: AdminAuction;
+  products: Product[];
+  feed: FeedEntry[];
+}
+
+export type DetailAction =
+  | { type: 'loaded'; data: DetailData }
+  | { type: 'auction'; auction: AdminAuction }
+  | { type: 'bids'; productId: string; bids: FeedEntry[] }
+  | { type: 'live'; event: LiveEvent };
+
+const newestFirst = (a: FeedEntry, b: FeedEntry) => Date.parse(b.timestamp) - Date.parse(a.timestamp) || b.bid_id - a.bid_id;
+
+/** The bids of one product in this auction as feed entries (failed attempts are not bids in the feed). */
+export function toFeed(productId: string, auctionId: string, bids: readonly ProductBid[]): FeedEntry[] {
+  return bids
+    .filter((b) => b.auction_id === auctionId && b.status !== 'failed')
+    .map((b) => ({ bid_id: b.bid_id, product_id: productId, amount: b.amount, bidder: b.bidder, timestamp: b.timestamp, status: b.status }));
+}
+
+/** Several products' bids as one feed, newest first, each bid once. */
+export function mergeFeeds(...lists: readonly (readonly FeedEntry[])[]): FeedEntry[] {
+  const byId = new Map<number, FeedEntry>();
+  for (const list of lists) for (const e of list) byId.set(e.bid_id, e);
+  return [...byId.values()].sort(newestFirst);
+}
+
+function patchProduct(products: Product[], productId: string, patch: Partial<Product>): Product[] {
+  const i = products.findIndex((p) => p.id === productId);
+  const current = products[i];
+  if (!current) return products;
+  const next = products.slice();
+  next[i] = { ...current, ...patch };
+  return next;
+}
+
+function endAuction(data: DetailData, status: 'ended' | 'settled'): DetailData {
+  if (data.auction.status === 'settled' || data.auction.status === status) return data;
+  return { ...data, auction: { ...data.auction, status } };
+}
+
+/** Folds one live event into the page. Events of other auctions return the same object. */
+export function applyDetailEvent(data: DetailData, e: LiveEvent): DetailData {
+  if (!('auction_id' in e.data) || e.data.auction_id !== data.auction.id) return data;
+  switch (e.event) {
+    case 'bid:placed': {
+      const d = e.data;
+      if (data.feed.some((f) => f.bid_id === d.bid_id)) return data;
+      // The new bid leads; whoever led that product before was outbid.
+      const earlier = data.feed.map((f) => (f.product_id === d.product_id && f.status === 'success' ? { ...f, status: 'outbid' } : f));
+      const entry: FeedEntry = { bid_id: d.bid_id, product_id: d.product_id, amount: d.amount, bidder: d.bidder, timestamp: d.timestamp, status: 'success' };
+      return {
+        ...data,
+        products: patchProduct(data.products, d.product_id, { highest_bid: d.highest_bid, bid_count: d.bid_count }),
+        feed: [entry, ...earlier],
+      };
+    }
+    case 'bid:rolledback':
+      return { ...data, products: patchProduct(data.products, e.data.product_id, { highest_bid: e.data.highest_bid, bid_count: e.data.bid_count }) };
+    case 'product:sold': {
+      const d = e.data;
+      return {
+        ...data,
+        products: patchProduct(data.products, d.product_id, { status: 'sold', highest_bid: d.amount }),
+        feed: data.feed.map((f) => (f.product_id === d.product_id && f.status === 'success' ? { ...f, status: 'won' } : f)),
+      };
+    }
+    case 'auction:ended':
+      return endAuction(data, 'ended');
+    case 'auction:settled':
+      return endAuction(data, 'settled');
+    default:
+      return data;
+  }
+}
+
+export function detailReducer(state: DetailData | null, action: DetailAction): DetailData | null {
+  switch (action.type) {
+    case 'loaded':
+      return action.data;
+    case 'auction':
+      return state && { ...state, auction: action.auction };
+    case 'bids':
+      return state && { ...state, feed: mergeFeeds(state.feed.filter((f) => f.product_id !== action.productId), action.bids) };
+    case 'live':
+      return state && applyDetailEvent(state, action.event);
+  }
+}

@@ -1,0 +1,102 @@
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Toaster } from '../../../components/ui/toast/Toaster';
+import { LocationProbe, jsonResponse, resetAppState, sampleAdmin } from '../../../test/utils';
+import { useSession } from '../../auth';
+import { useAdminAuctions } from '../../admin-auctions';
+import { makeAdminAuction, routeFetch } from '../../admin-auctions/testing';
+import { AdminDashboardPage } from './AdminDashboardPage';
+
+const STATS = { total_auctions: 7, active_auctions: 3, total_products: 12, unassigned_products: 4, total_bids: 25, revenue: 150000, pending: 2500 };
+
+function renderPage() {
+  return render(
+    <MemoryRouter initialEntries={['/admin/dashboard']}>
+      <Routes>
+        <Route path="/admin/dashboard" element={<AdminDashboardPage />} />
+        <Route path="*" element={<p>elsewhere</p>} />
+      </Routes>
+      <LocationProbe />
+      <Toaster />
+    </MemoryRouter>,
+  );
+}
+
+const stat = (label: string) => screen.getByText(label).parentElement!.querySelector('.stat-value')!.textContent;
+const auctions = Array.from({ length: 6 }, (_, i) => makeAdminAuction({ id: `AUC-${i + 1}`, name: `Auction ${i + 1}` }));
+
+describe('AdminDashboardPage', () => {
+  beforeEach(() => {
+    resetAppState();
+    useAdminAuctions.getState().reset();
+    useSession.setState({ ready: true, admin: sampleAdmin, adminToken: 'tok' });
+  });
+  afterEach(() => {
+    cleanup();
+    useAdminAuctions.getState().reset();
+    resetAppState();
+  });
+
+  it('welcomes the admin, shows the six numbers and the first five auctions, which open the detail page', async () => {
+    routeFetch({ 'GET /api/admin/stats': [jsonResponse(200, STATS)], 'GET /api/admin/auctions/my': [jsonResponse(200, auctions)] });
+    renderPage();
+    expect(screen.getByRole('heading', { name: 'Welcome, Ravi Kumar' })).toBeTruthy();
+    await waitFor(() => expect(stat('Total Auctions')).toBe('7'));
+    expect([stat('Active Auctions'), stat('Total Products'), stat('Unassigned Products'), stat('Total Bids'), stat('Revenue')])
+      .toEqual(['3', '12', '4', '25', '₹1,50,000']);
+    expect(screen.getByText('₹2,500 pending')).toBeTruthy();
+
+    const recent = await screen.findAllByRole('link', { name: /Auction \d/ });
+    expect(recent.map((a) => a.querySelector('.adm-recent-name')?.textContent)).toEqual(['Auction 1', 'Auction 2', 'Auction 3', 'Auction 4', 'Auction 5']);
+    fireEvent.click(recent[1]!);
+    expect(screen.getByTestId('location').textContent).toBe('/admin/auctions/AUC-2');
+  });
+
+  it('falls back to Admin and toasts when the stats fail', async () => {
+    useSession.setState({ admin: { ...sampleAdmin, name: '' } });
+    routeFetch({ 'GET /api/admin/stats': [jsonResponse(500, { error: 'boom', code: 'UNAVAILABLE' })], 'GET /api/admin/auctions/my': [jsonResponse(200, [])] });
+    renderPage();
+    expect(screen.getByRole('heading', { name: 'Welcome, Admin' })).toBeTruthy();
+    await waitFor(() => expect(screen.getAllByRole('status').some((t) => t.textContent?.includes('Failed to load dashboard stats.'))).toBe(true));
+  });
+
+  it('View Reports goes to /admin/reports', async () => {
+    routeFetch({ 'GET /api/admin/stats': [jsonResponse(200, STATS)], 'GET /api/admin/auctions/my': [jsonResponse(200, [])] });
+    renderPage();
+    fireEvent.click(screen.getByRole('link', { name: 'View Reports' }));
+    expect(screen.getByTestId('location').textContent).toBe('/admin/reports');
+  });
+
+  it('Add Product refuses an incomplete form, then adds the product and refreshes the numbers', async () => {
+    const api = routeFetch({
+      'GET /api/admin/stats': [jsonResponse(200, STATS), jsonResponse(200, { ...STATS, total_products: 13, unassigned_products: 5 })],
+      'GET /api/admin/auctions/my': [jsonResponse(200, [])],
+      'POST /api/admin/product': [jsonResponse(201, { message: 'Product created', product: {} })],
+    });
+    renderPage();
+    await waitFor(() => expect(stat('Total Products')).toBe('12'));
+    fireEvent.click(screen.getByRole('button', { name: 'Add Product' }));
+    const dialog = screen.getByRole('dialog', { name: 'Add Product' });
+    fireEvent.change(within(dialog).getByLabelText('Product ID'), { target: { value: 'vase-1' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add Product' }));
+    expect(within(dialog).getByRole('alert').textContent).toContain('Please fill all fields');
+    expect(api.calls('POST /api/admin/product')).toHaveLength(0);
+
+    fireEvent.change(within(dialog).getByLabelText('Product Name'), { target: { value: 'Ming Vase' } });
+    fireEvent.change(within(dialog).getByLabelText('Description'), { target: { value: 'Blue and white' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add Product' }));
+    await waitFor(() => expect(screen.getAllByRole('status').some((t) => t.textContent?.includes('Product added successfully!'))).toBe(true));
+    expect(api.body('POST /api/admin/product')).toEqual({ id: 'vase-1', name: 'Ming Vase', description: 'Blue and white' });
+    await waitFor(() => expect(stat('Total Products')).toBe('13'));
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('Create Auction opens the create modal', async () => {
+    routeFetch({ 'GET /api/admin/stats': [jsonResponse(200, STATS)], 'GET /api/admin/auctions/my': [jsonResponse(200, [])], 'GET /api/admin/products/unassigned': [jsonResponse(200, [])] });
+    renderPage();
+    fireEvent.click(screen.getByRole('button', { name: 'Create Auction' }));
+    expect(screen.getByRole('dialog', { name: 'Create Auction' })).toBeTruthy();
+    expect(await screen.findByText('No unassigned products available')).toBeTruthy();
+  });
+});

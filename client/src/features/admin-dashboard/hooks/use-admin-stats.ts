@@ -1,0 +1,56 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { toast } from '../../../components/ui/toast/toast-store';
+import { ApiError } from '../../../lib/api-client';
+import { onLive } from '../../live';
+import { adminApi, useAdminAuctions, type AdminStats } from '../../admin-auctions';
+
+// A burst of bids arrives as many events; refetch once after it settles.
+const REFRESH_DELAY_MS = 300;
+const ROOM_EVENTS = new Set(['bid:placed', 'bid:rolledback', 'product:sold', 'auction:ended', 'auction:settled']);
+
+/**
+ * GET /admin/stats, read again after this tab changes something (the auctions store's version, or
+ * `refresh()` after a new product) and after live events of the admin's room.
+ */
+export function useAdminStats(): { stats: AdminStats | null; loading: boolean; refresh: () => void } {
+  const [stats, setStats] = useState<AdminStats | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [tick, setTick] = useState(0);
+  const version = useAdminAuctions((s) => s.version);
+  const first = useRef(true);
+
+  useEffect(() => {
+    const ctrl = new AbortController();
+    adminApi.stats(ctrl.signal).then((s) => {
+      setStats(s);
+      setLoading(false);
+    }, (err: unknown) => {
+      if (ctrl.signal.aborted) return;
+      setLoading(false);
+      // Only the first read complains; a failed refresh keeps the numbers shown.
+      if (first.current && !(err instanceof ApiError && err.status === 401)) toast.error('Failed to load dashboard stats.');
+    }).finally(() => {
+      first.current = false;
+    });
+    return () => ctrl.abort();
+  }, [version, tick]);
+
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stop = onLive((e) => {
+      if (!ROOM_EVENTS.has(e.event)) return;
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        setTick((n) => n + 1);
+        if (e.event === 'auction:ended' || e.event === 'auction:settled') void useAdminAuctions.getState().load({ silent: true });
+      }, REFRESH_DELAY_MS);
+    });
+    return () => {
+      stop();
+      clearTimeout(timer);
+    };
+  }, []);
+
+  const refresh = useCallback(() => setTick((n) => n + 1), []);
+  return { stats, loading, refresh };
+}

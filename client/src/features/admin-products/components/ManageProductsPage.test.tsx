@@ -1,0 +1,176 @@
+import type { AdminAuction, Product } from '@auction/shared';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { useToasts } from '../../../components/ui/toast/toast-store';
+import { jsonResponse, resetAppState, sampleAdmin } from '../../../test/utils';
+import { useSession } from '../../auth';
+import { validateProduct } from '../model';
+import { ManageProductsPage } from './ManageProductsPage';
+
+type Answer = Response | ((body: unknown) => Response);
+
+/** Stubs fetch by `METHOD /api/path`; each key's answers are used in turn (the last repeats). */
+function routeFetch(routes: Record<string, Answer[]>) {
+  const used: Record<string, number> = {};
+  const fn = vi.fn(async (url: string, init?: RequestInit): Promise<Response> => {
+    const key = `${init?.method ?? 'GET'} ${url}`;
+    const answers = routes[key];
+    if (!answers) return jsonResponse(404, { error: `unrouted ${key}`, code: 'NOT_FOUND' });
+    const i = used[key] ?? 0;
+    used[key] = i + 1;
+    const answer = answers[Math.min(i, answers.length - 1)]!;
+    return typeof answer === 'function' ? answer(typeof init?.body === 'string' ? JSON.parse(init.body) : undefined) : answer.clone();
+  });
+  vi.stubGlobal('fetch', fn);
+  return { fn, calls: (key: string) => fn.mock.calls.filter(([url, init]) => `${init?.method ?? 'GET'} ${url}` === key) };
+}
+
+const product = (id: string, over: Partial<Product> = {}): Product => ({
+  id, name: `Item ${id}`, description: `About ${id}`, status: 'available', auction_id: null, highest_bid: 0, bid_count: 0, ...over,
+});
+const auction = (id: string, productIds: string[]): AdminAuction => ({
+  id, name: `Auction ${id}`, valid_until: '2030-01-01T00:00:00.000Z', product_ids: productIds, registrations: [], product_count: productIds.length,
+  status: 'active', created_by: 1, created_at: '2026-01-01T00:00:00.000Z', settled_at: null,
+});
+
+const toasts = () => useToasts.getState().toasts.map((t) => `${t.kind}: ${t.message}`);
+
+function renderPage() {
+  return render(<MemoryRouter><ManageProductsPage /></MemoryRouter>);
+}
+
+describe('validateProduct (spec §5)', () => {
+  it('needs id, name and description when adding and name and description when editing', () => {
+    expect(validateProduct({ id: '', name: 'a', description: 'b' }, 'add')).toEqual({ ok: false, error: 'Please fill all fields' });
+    expect(validateProduct({ id: 'x', name: '  ', description: 'b' }, 'add')).toEqual({ ok: false, error: 'Please fill all fields' });
+    expect(validateProduct({ id: '', name: 'a', description: '' }, 'edit')).toEqual({ ok: false, error: 'Fill required fields' });
+    expect(validateProduct({ id: '', name: ' a ', description: 'b' }, 'edit')).toEqual({ ok: true, value: { id: '', name: 'a', description: 'b' } });
+  });
+});
+
+describe('ManageProductsPage', () => {
+  beforeEach(() => {
+    resetAppState();
+    useSession.setState({ ready: true, admin: sampleAdmin, adminToken: 'admin-token' });
+  });
+  afterEach(() => {
+    cleanup();
+    resetAppState();
+  });
+
+  it('lists unassigned products with counts on both tabs and the auction picker on the second', async () => {
+    routeFetch({
+      'GET /api/admin/products/unassigned': [jsonResponse(200, [product('P1'), product('P2', { status: 'sold' })])],
+      'GET /api/admin/auctions/my': [jsonResponse(200, [auction('A1', ['P9']), auction('A2', [])])],
+      'GET /api/admin/auction/A1/products': [jsonResponse(200, [product('P9', { auction_id: 'A1' })])],
+      'GET /api/admin/auction/A2/products': [jsonResponse(200, [])],
+    });
+    renderPage();
+    expect(await screen.findByText('Item P1')).toBeTruthy();
+    const rows = screen.getAllByRole('row').slice(1);
+    expect(within(rows[0]!).getByText('Available')).toBeTruthy();
+    expect(within(rows[1]!).getByText('Sold')).toBeTruthy();
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Delete Item P2' }).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Delete Item P1' }).disabled).toBe(false);
+    expect(screen.getByRole('tab', { name: 'Unassigned (2)' }).getAttribute('aria-selected')).toBe('true');
+
+    fireEvent.click(screen.getByRole('tab', { name: 'By Auction (1)' }));
+    expect(await screen.findByText('Item P9')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Auction'), { target: { value: 'A2' } });
+    expect(await screen.findByText('No products for this auction')).toBeTruthy();
+  });
+
+  it('shows the empty message and the load failure toast', async () => {
+    routeFetch({
+      'GET /api/admin/products/unassigned': [jsonResponse(200, [])],
+      'GET /api/admin/auctions/my': [jsonResponse(500, { error: 'Database busy', code: 'UNAVAILABLE' })],
+    });
+    renderPage();
+    expect(await screen.findByText('No unassigned products')).toBeTruthy();
+    await waitFor(() => expect(toasts()).toContain('error: Database busy'));
+  });
+
+  it('adds a product: the spec message first, then POST, the toast and a refreshed list', async () => {
+    const api = routeFetch({
+      'GET /api/admin/products/unassigned': [jsonResponse(200, []), jsonResponse(200, [product('P7')])],
+      'GET /api/admin/auctions/my': [jsonResponse(200, [])],
+      'POST /api/admin/product': [jsonResponse(201, { message: 'ok', product: product('P7') })],
+    });
+    renderPage();
+    await screen.findByText('No unassigned products');
+    fireEvent.click(screen.getByRole('button', { name: 'Add Product' }));
+    const dialog = screen.getByRole('dialog', { name: 'Add Product' });
+    fireEvent.change(within(dialog).getByLabelText('Name'), { target: { value: 'Vase' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add Product' }));
+    expect(within(dialog).getByRole('alert').textContent).toContain('Please fill all fields');
+    expect(api.calls('POST /api/admin/product')).toHaveLength(0);
+
+    fireEvent.change(within(dialog).getByLabelText('Product ID'), { target: { value: 'P7' } });
+    fireEvent.change(within(dialog).getByLabelText('Description'), { target: { value: 'Blue glass' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add Product' }));
+    await waitFor(() => expect(toasts()).toContain('success: Product created'));
+    expect(JSON.parse(api.calls('POST /api/admin/product')[0]![1]!.body as string)).toEqual({ id: 'P7', name: 'Vase', description: 'Blue glass' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(await screen.findByText('Item P7')).toBeTruthy();
+  });
+
+  it('prefers the server error text when creating fails and keeps the form open', async () => {
+    routeFetch({
+      'GET /api/admin/products/unassigned': [jsonResponse(200, [])],
+      'GET /api/admin/auctions/my': [jsonResponse(200, [])],
+      'POST /api/admin/product': [jsonResponse(409, { error: 'Product id P1 is taken', code: 'ID_TAKEN' })],
+    });
+    renderPage();
+    await screen.findByText('No unassigned products');
+    fireEvent.click(screen.getByRole('button', { name: 'Add Product' }));
+    const dialog = screen.getByRole('dialog');
+    fireEvent.change(within(dialog).getByLabelText('Product ID'), { target: { value: 'P1' } });
+    fireEvent.change(within(dialog).getByLabelText('Name'), { target: { value: 'Vase' } });
+    fireEvent.change(within(dialog).getByLabelText('Description'), { target: { value: 'Blue' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add Product' }));
+    await waitFor(() => expect(toasts()).toContain('error: Product id P1 is taken'));
+    expect(screen.getByRole('dialog')).toBeTruthy();
+  });
+
+  it('edits without an id field ("Fill required fields"), then PUTs name and description', async () => {
+    const api = routeFetch({
+      'GET /api/admin/products/unassigned': [jsonResponse(200, [product('P1')])],
+      'GET /api/admin/auctions/my': [jsonResponse(200, [])],
+      'PUT /api/admin/product/P1': [jsonResponse(500, {}), jsonResponse(200, { message: 'ok', product: product('P1', { name: 'New' }) })],
+    });
+    renderPage();
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Item P1' }));
+    const dialog = screen.getByRole('dialog', { name: 'Edit Product' });
+    expect(within(dialog).queryByLabelText('Product ID')).toBeNull();
+    fireEvent.change(within(dialog).getByLabelText('Name'), { target: { value: '' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+    expect(within(dialog).getByRole('alert').textContent).toContain('Fill required fields');
+    expect(api.calls('PUT /api/admin/product/P1')).toHaveLength(0);
+
+    fireEvent.change(within(dialog).getByLabelText('Name'), { target: { value: 'New' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => expect(toasts()).toContain('error: Update failed'));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => expect(toasts()).toContain('success: Product updated'));
+    expect(JSON.parse(api.calls('PUT /api/admin/product/P1')[1]![1]!.body as string)).toEqual({ name: 'New', description: 'About P1' });
+  });
+
+  it('deletes only after "Delete product?" is confirmed', async () => {
+    const api = routeFetch({
+      'GET /api/admin/products/unassigned': [jsonResponse(200, [product('P1')]), jsonResponse(200, [])],
+      'GET /api/admin/auctions/my': [jsonResponse(200, [])],
+      'DELETE /api/admin/product/P1': [jsonResponse(200, { message: 'Deleted' })],
+    });
+    renderPage();
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete Item P1' }));
+    expect(screen.getByRole('dialog').textContent).toContain('Delete product?');
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(api.calls('DELETE /api/admin/product/P1')).toHaveLength(0);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Delete Item P1' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(toasts()).toContain('success: Deleted'));
+    expect(await screen.findByText('No unassigned products')).toBeTruthy();
+  });
+});

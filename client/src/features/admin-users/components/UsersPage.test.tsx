@@ -1,0 +1,137 @@
+import type { AdminUser } from '@auction/shared';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { useToasts } from '../../../components/ui/toast/toast-store';
+import { jsonResponse, resetAppState, sampleAdmin } from '../../../test/utils';
+import { useSession } from '../../auth';
+import { usersCsv } from '../model';
+import { UsersPage } from './UsersPage';
+
+type Answer = Response | ((body: unknown) => Response);
+
+function routeFetch(routes: Record<string, Answer[]>) {
+  const used: Record<string, number> = {};
+  const fn = vi.fn(async (url: string, init?: RequestInit): Promise<Response> => {
+    const key = `${init?.method ?? 'GET'} ${url}`;
+    const answers = routes[key];
+    if (!answers) return jsonResponse(404, { error: `unrouted ${key}`, code: 'NOT_FOUND' });
+    const i = used[key] ?? 0;
+    used[key] = i + 1;
+    const answer = answers[Math.min(i, answers.length - 1)]!;
+    return typeof answer === 'function' ? answer(typeof init?.body === 'string' ? JSON.parse(init.body) : undefined) : answer.clone();
+  });
+  vi.stubGlobal('fetch', fn);
+  return { fn, calls: (key: string) => fn.mock.calls.filter(([url, init]) => `${init?.method ?? 'GET'} ${url}` === key) };
+}
+
+const user = (id: number, over: Partial<AdminUser> = {}): AdminUser => ({
+  id, name: `User ${id}`, username: `user${id}`, mobile_number: `98765432${id}0`, wallet_balance: 1000 * id,
+  auctions_registered: id, status: 'active', created_at: '2026-02-01T10:00:00.000Z', ...over,
+});
+const everyone = [user(1, { name: 'Asha Rao', username: 'asha' }), user(2, { status: 'inactive', wallet_balance: 250.5 }), user(3)];
+const owner = { ...sampleAdmin, is_owner: true };
+const toasts = () => useToasts.getState().toasts.map((t) => `${t.kind}: ${t.message}`);
+const stat = (label: string) => screen.getByText(label, { selector: '.stat-label' }).parentElement!.querySelector('.stat-value')!.textContent;
+
+function renderPage() {
+  return render(<MemoryRouter><UsersPage /></MemoryRouter>);
+}
+
+describe('UsersPage', () => {
+  beforeEach(() => resetAppState());
+  afterEach(() => {
+    cleanup();
+    resetAppState();
+  });
+
+  it('tells a non-owner admin that only the platform owner can manage users, without calling the server', () => {
+    const api = routeFetch({});
+    useSession.setState({ ready: true, admin: sampleAdmin, adminToken: 't' });
+    renderPage();
+    expect(screen.getByRole('heading', { name: 'Only the platform owner can manage users' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: /Back to Dashboard/ }).getAttribute('href')).toBe('/admin/dashboard');
+    expect(api.fn).not.toHaveBeenCalled();
+  });
+
+  it('shows the same page when the server answers 403', async () => {
+    routeFetch({ 'GET /api/admin/users': [jsonResponse(403, { error: 'Only the platform owner may do this', code: 'FORBIDDEN' })] });
+    useSession.setState({ ready: true, admin: owner, adminToken: 't' });
+    renderPage();
+    expect(await screen.findByRole('heading', { name: 'Only the platform owner can manage users' })).toBeTruthy();
+  });
+
+  it('shows the owner the numbers and the table, and searches on the server (debounced)', async () => {
+    const api = routeFetch({
+      'GET /api/admin/users': [jsonResponse(200, { users: everyone })],
+      'GET /api/admin/users?q=asha': [jsonResponse(200, { users: [everyone[0]] })],
+    });
+    useSession.setState({ ready: true, admin: owner, adminToken: 't' });
+    renderPage();
+    expect(await screen.findByText('Asha Rao')).toBeTruthy();
+    expect(stat('Total Users')).toBe('3');
+    expect(stat('Active')).toBe('2');
+    expect(stat('Inactive')).toBe('1');
+    expect(stat('Total Wallet Value')).toBe('₹4,250.5');
+    const row = screen.getByText('Asha Rao').closest('tr')!;
+    expect(within(row).getByText('@asha')).toBeTruthy();
+    expect(within(row).getByText('₹1,000')).toBeTruthy();
+    expect(within(row).getByText('Active')).toBeTruthy();
+
+    const box = screen.getByLabelText('Search users');
+    fireEvent.change(box, { target: { value: 'as' } });
+    fireEvent.change(box, { target: { value: 'asha' } });
+    await waitFor(() => expect(screen.getAllByRole('row')).toHaveLength(2));
+    expect(api.calls('GET /api/admin/users?q=asha')).toHaveLength(1);
+    expect(api.calls('GET /api/admin/users?q=as')).toHaveLength(0);
+    expect(stat('Total Users')).toBe('3');
+  });
+
+  it('deactivates after a confirmation, activates at once, and toasts', async () => {
+    const api = routeFetch({
+      'GET /api/admin/users': [jsonResponse(200, { users: everyone })],
+      'PATCH /api/admin/users/1': [(body) => jsonResponse(200, { message: 'ok', user: { ...everyone[0], ...(body as object) } })],
+      'PATCH /api/admin/users/2': [jsonResponse(500, {}), (body) => jsonResponse(200, { message: 'ok', user: { ...everyone[1], ...(body as object) } })],
+    });
+    useSession.setState({ ready: true, admin: owner, adminToken: 't' });
+    renderPage();
+    fireEvent.click(await screen.findByRole('button', { name: 'Deactivate Asha Rao (@asha)' }));
+    const dialog = screen.getByRole('dialog', { name: 'Deactivate user' });
+    expect(dialog.textContent).toContain('Deactivate Asha Rao (@asha)?');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(api.calls('PATCH /api/admin/users/1')).toHaveLength(0);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Deactivate Asha Rao (@asha)' }));
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Deactivate' }));
+    await waitFor(() => expect(toasts()).toContain('success: Asha Rao deactivated'));
+    expect(JSON.parse(api.calls('PATCH /api/admin/users/1')[0]![1]!.body as string)).toEqual({ status: 'inactive' });
+    expect(within(screen.getByText('Asha Rao').closest('tr')!).getByText('Inactive')).toBeTruthy();
+    expect(stat('Inactive')).toBe('2');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Activate User 2 (@user2)' }));
+    await waitFor(() => expect(toasts()).toContain('error: Update failed'));
+    fireEvent.click(screen.getByRole('button', { name: 'Activate User 2 (@user2)' }));
+    await waitFor(() => expect(toasts()).toContain('success: User 2 activated'));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(stat('Active')).toBe('2');
+  });
+
+  it('exports users.csv, formula-safe', async () => {
+    const names: string[] = [];
+    vi.stubGlobal('URL', Object.assign(Object.create(URL) as typeof URL, { createObjectURL: () => 'blob:test', revokeObjectURL: () => undefined }));
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) { names.push(this.download); });
+    routeFetch({ 'GET /api/admin/users': [jsonResponse(200, { users: everyone })] });
+    useSession.setState({ ready: true, admin: owner, adminToken: 't' });
+    renderPage();
+    await screen.findByText('Asha Rao');
+    fireEvent.click(screen.getByRole('button', { name: 'Export Users' }));
+    expect(names).toEqual(['users.csv']);
+    expect(toasts()).toContain('success: CSV file generated.');
+    click.mockRestore();
+
+    expect(usersCsv([user(9, { name: '=cmd|x', username: 'u9', mobile_number: '+9198765' })])).toBe(
+      'id,name,username,mobile_number,wallet_balance,auctions_registered,status,created_at\r\n'
+      + "9,'=cmd|x,u9,'+9198765,9000,9,active,2026-02-01T10:00:00.000Z",
+    );
+  });
+});

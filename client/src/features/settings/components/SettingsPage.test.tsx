@@ -1,0 +1,146 @@
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { useToasts } from '../../../components/ui/toast/toast-store';
+import { jsonResponse, resetAppState, sampleAdmin } from '../../../test/utils';
+import { useSession } from '../../auth';
+import { validatePasswordChange } from '../model';
+import { SettingsPage } from './SettingsPage';
+
+type Answer = Response | ((body: unknown) => Response);
+
+function routeFetch(routes: Record<string, Answer[]>) {
+  const used: Record<string, number> = {};
+  const fn = vi.fn(async (url: string, init?: RequestInit): Promise<Response> => {
+    const key = `${init?.method ?? 'GET'} ${url}`;
+    const answers = routes[key];
+    if (!answers) return jsonResponse(404, { error: `unrouted ${key}`, code: 'NOT_FOUND' });
+    const i = used[key] ?? 0;
+    used[key] = i + 1;
+    const answer = answers[Math.min(i, answers.length - 1)]!;
+    return typeof answer === 'function' ? answer(typeof init?.body === 'string' ? JSON.parse(init.body) : undefined) : answer.clone();
+  });
+  vi.stubGlobal('fetch', fn);
+  return {
+    fn,
+    calls: (key: string) => fn.mock.calls.filter(([url, init]) => `${init?.method ?? 'GET'} ${url}` === key),
+    body: (key: string, n = 0) => JSON.parse(fn.mock.calls.filter(([url, init]) => `${init?.method ?? 'GET'} ${url}` === key)[n]![1]!.body as string) as unknown,
+  };
+}
+
+const settings = { auto_settle: true, admin_signup: 'closed', min_increment: 10, live_frame_ms: 50, timezone: 'Asia/Kolkata' };
+const toasts = () => useToasts.getState().toasts.map((t) => `${t.kind}: ${t.message}`);
+
+function renderPage() {
+  return render(<MemoryRouter><SettingsPage /></MemoryRouter>);
+}
+
+function fillPassword(current: string, next: string, confirm: string) {
+  fireEvent.change(screen.getByLabelText('Current Password'), { target: { value: current } });
+  fireEvent.change(screen.getByLabelText('New Password'), { target: { value: next } });
+  fireEvent.change(screen.getByLabelText('Confirm New Password'), { target: { value: confirm } });
+  fireEvent.click(screen.getByRole('button', { name: 'Change Password' }));
+}
+
+describe('validatePasswordChange (spec §5)', () => {
+  it('checks the match first, then the length', () => {
+    expect(validatePasswordChange({ current: 'old', next: 'abcdef', confirm: 'abcdeg' })).toEqual({ confirm: 'New passwords do not match' });
+    expect(validatePasswordChange({ current: 'old', next: 'abc', confirm: 'abc' })).toEqual({ next: 'Password must be at least 6 characters long' });
+    expect(validatePasswordChange({ current: 'old', next: 'abcdef', confirm: 'abcdef' })).toEqual({});
+  });
+});
+
+describe('SettingsPage', () => {
+  beforeEach(() => {
+    resetAppState();
+    useSession.getState().setAdminSession({ token: 'old-token', admin: sampleAdmin });
+  });
+  afterEach(() => {
+    cleanup();
+    resetAppState();
+  });
+
+  it('shows the profile, a read-only username and the server settings', async () => {
+    routeFetch({ 'GET /api/admin/settings': [jsonResponse(200, settings)] });
+    renderPage();
+    expect(screen.getByLabelText<HTMLInputElement>('Full Name').value).toBe('Ravi Kumar');
+    const username = screen.getByLabelText<HTMLInputElement>('Username');
+    expect(username.value).toBe('ravi');
+    expect(username.readOnly).toBe(true);
+    expect(screen.getByLabelText<HTMLInputElement>('Mobile Number').value).toBe('9123456780');
+
+    const panel = screen.getByRole('region', { name: 'System Settings' });
+    await within(panel).findByText('Asia/Kolkata');
+    const value = (label: string) => within(panel).getByText(label).parentElement!.querySelector('dd')!.textContent;
+    expect(value('Auto-settlement')).toBe('On');
+    expect(value('Admin signup')).toBe('Closed');
+    expect(value('Bid increment')).toBe('₹10');
+    expect(value('Live frame')).toBe('50 ms');
+  });
+
+  it('saves the profile and updates the session admin (the header name)', async () => {
+    const api = routeFetch({
+      'GET /api/admin/settings': [jsonResponse(200, settings)],
+      'PUT /api/admin/profile': [
+        jsonResponse(400, { error: 'mobile_number must be 7 to 15 digits', code: 'VALIDATION' }),
+        (body) => jsonResponse(200, { message: 'ok', admin: { ...sampleAdmin, ...(body as object) } }),
+      ],
+    });
+    renderPage();
+    fireEvent.change(screen.getByLabelText('Full Name'), { target: { value: '' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Update Profile' }));
+    expect(screen.getByText('Enter your full name')).toBeTruthy();
+    expect(api.calls('PUT /api/admin/profile')).toHaveLength(0);
+
+    fireEvent.change(screen.getByLabelText('Full Name'), { target: { value: '  Ravi K  ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Update Profile' }));
+    await waitFor(() => expect(toasts()).toContain('error: mobile_number must be 7 to 15 digits'));
+    expect(useSession.getState().admin?.name).toBe('Ravi Kumar');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Update Profile' }));
+    await waitFor(() => expect(toasts()).toContain('success: Profile updated successfully!'));
+    expect(api.body('PUT /api/admin/profile', 1)).toEqual({ name: 'Ravi K', mobile_number: '9123456780' });
+    expect(useSession.getState().admin?.name).toBe('Ravi K');
+    expect(useSession.getState().adminToken).toBe('old-token');
+    expect(JSON.parse(localStorage.getItem('admin')!)).toMatchObject({ name: 'Ravi K' });
+  });
+
+  it('checks the new password before calling, then stores the returned token', async () => {
+    const api = routeFetch({
+      'GET /api/admin/settings': [jsonResponse(200, settings)],
+      'POST /api/admin/change-password': [
+        jsonResponse(400, { error: 'Current password is incorrect', code: 'WRONG_PASSWORD' }),
+        jsonResponse(200, { message: 'ok', token: 'new-token' }),
+      ],
+    });
+    renderPage();
+    fillPassword('secret1', 'abcdef', 'abcdeg');
+    expect(screen.getByText('New passwords do not match')).toBeTruthy();
+    fillPassword('secret1', 'abc', 'abc');
+    expect(screen.getByText('Password must be at least 6 characters long')).toBeTruthy();
+    expect(api.calls('POST /api/admin/change-password')).toHaveLength(0);
+
+    fillPassword('wrong', 'newpass1', 'newpass1');
+    await waitFor(() => expect(toasts()).toContain('error: Current password is incorrect'));
+    expect(useSession.getState().adminToken).toBe('old-token');
+
+    fillPassword('secret1', 'newpass1', 'newpass1');
+    await waitFor(() => expect(toasts()).toContain('success: Password changed successfully!'));
+    expect(api.body('POST /api/admin/change-password', 1)).toEqual({ username: 'ravi', password: 'secret1', new_password: 'newpass1', role: 'admin' });
+    expect(api.calls('POST /api/admin/change-password')[1]![1]!.headers).toMatchObject({ authorization: 'Bearer old-token' });
+    expect(useSession.getState().adminToken).toBe('new-token');
+    expect(localStorage.getItem('admin_token')).toBe('new-token');
+    expect(screen.getByLabelText<HTMLInputElement>('Current Password').value).toBe('');
+  });
+
+  it('falls back to the spec toast when the server gives no text', async () => {
+    routeFetch({
+      'GET /api/admin/settings': [jsonResponse(500, {})],
+      'POST /api/admin/change-password': [jsonResponse(500, {})],
+    });
+    renderPage();
+    fillPassword('secret1', 'newpass1', 'newpass1');
+    await waitFor(() => expect(toasts()).toContain('error: Failed to change password'));
+    expect((await screen.findByRole('alert')).textContent).toContain('Failed to load data');
+  });
+});

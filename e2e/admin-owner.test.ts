@@ -1,0 +1,238 @@
+/**
+ * The platform owner's admin pages in a real Chromium (DESIGN §5, §7): Users with real data, a
+ * deactivation that locks the bidder out at once, Settings that really saves, Reports with revenue
+ * from a settled sale and both CSV exports, and Manage Products add/edit/delete through the UI.
+ * The owner is the first admin registered on this file's fresh server.
+ */
+import fs from 'node:fs';
+import type { Download, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Account, SeedError, dismissToasts, loginViaUi, shot, step, toastWith, unique, useE2E, waitForPath } from './browser.js';
+
+const e2e = useE2E();
+
+const stat = (page: Page, label: string) =>
+  page.locator('.stat-card').filter({ has: page.getByText(label, { exact: true }) }).locator('.stat-value');
+
+async function downloaded(page: Page, click: () => Promise<void>): Promise<{ name: string; lines: string[] }> {
+  const [download] = await Promise.all<[Promise<Download>, Promise<void>]>([page.waitForEvent('download'), click()]);
+  const text = fs.readFileSync(await download.path(), 'utf8').replace(/^\uFEFF/, '');
+  return { name: download.suggestedFilename(), lines: text.split(/\r\n/) };
+}
+
+describe('platform owner', () => {
+  let owner: Account;
+  let other: Account;
+  let blocked: Account;
+  const auctionId = unique('sold');
+  const productId = unique('lamp');
+
+  beforeAll(async () => {
+    const { seed } = e2e;
+    owner = await seed.admin({ name: 'Olivia Owner' });
+    other = await seed.admin({ name: 'Second Admin' });
+    blocked = await seed.user({ name: 'Bharat Blocked' });
+
+    // A sale that settles: a short auction, one registered bidder with a winning bid.
+    const buyer = await seed.user({ name: 'Kavya Buyer' });
+    await seed.auction(owner, { id: auctionId, name: 'Brass Lamps', endsInMs: 4000, products: [{ id: productId, name: 'Brass Lamp' }] });
+    await seed.topUp(buyer, 5000);
+    await seed.register(buyer, auctionId);
+    await seed.bid(buyer, productId, 1200);
+    // Settled by the server when it ends (AUTO_SETTLE), or by the owner's call once it has ended.
+    for (let i = 0; ; i++) {
+      await new Promise((r) => setTimeout(r, 1000));
+      try {
+        await seed.call('POST', `/admin/auction/${auctionId}/settle`, undefined, owner.token);
+        break;
+      } catch (err) {
+        if (err instanceof SeedError && (err.body as { code?: string }).code === 'AUCTION_SETTLED') break;
+        if (i > 15) throw err;
+      }
+    }
+  });
+
+  it('Users: real bidders for the owner; a deactivation locks the bidder out at once', async () => {
+    const { page, seed } = e2e;
+    await step('the owner signs in and opens Users from the sidebar', async () => {
+      await loginViaUi(page, 'admin', owner.username, owner.password);
+      // Desktop width: the sidebar is open; the owner's sidebar lists Users (DESIGN §7).
+      await page.getByRole('navigation', { name: 'Admin Portal' }).getByRole('link', { name: 'Users' }).click();
+      await waitForPath(page, '/admin/users');
+    });
+
+    const row = page.getByRole('row').filter({ hasText: `@${blocked.username}` });
+    await step('the seeded bidders are listed with the numbers', async () => {
+      await row.getByText('Bharat Blocked').waitFor();
+      await row.getByText('Active', { exact: true }).waitFor();
+      await stat(page, 'Total Users').filter({ hasText: /^2$/ }).waitFor();
+      await stat(page, 'Active').filter({ hasText: /^2$/ }).waitFor();
+      await shot(page, 'admin-users');
+    });
+
+    await step('search narrows the table on the server', async () => {
+      await page.getByLabel('Search users').fill('kavya');
+      await page.getByRole('row').filter({ hasText: 'Kavya Buyer' }).waitFor();
+      await expect.poll(() => page.getByRole('row').count()).toBe(2);
+      await page.getByLabel('Search users').fill('');
+      await row.waitFor();
+    });
+
+    await step('deactivating asks first, then marks them Inactive', async () => {
+      await row.getByRole('button', { name: /^Deactivate/ }).click();
+      const dialog = page.getByRole('dialog', { name: 'Deactivate user' });
+      await dialog.getByText(`Deactivate Bharat Blocked (@${blocked.username})?`).waitFor();
+      await dialog.getByRole('button', { name: 'Deactivate', exact: true }).click();
+      await toastWith(page, 'Bharat Blocked deactivated').waitFor();
+      await row.getByText('Inactive', { exact: true }).waitFor();
+      await stat(page, 'Inactive').filter({ hasText: /^1$/ }).waitFor();
+    });
+
+    await step('the bidder’s next request is refused and they cannot log in', async () => {
+      const res = await fetch(e2e.url('/api/wallet'), { method: 'POST', headers: { authorization: `Bearer ${blocked.token}`, 'content-type': 'application/json' }, body: '{}' });
+      expect(res.status).toBe(401);
+      const login = await fetch(e2e.url('/api/login'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: blocked.username, password: blocked.password }) });
+      expect(login.status).toBe(403);
+      expect(((await login.json()) as { code: string }).code).toBe('ACCOUNT_INACTIVE');
+    });
+
+    await step('reactivating lets them log in again', async () => {
+      await row.getByRole('button', { name: /^Activate/ }).click();
+      await toastWith(page, 'Bharat Blocked activated').waitFor();
+      await row.getByText('Active', { exact: true }).waitFor();
+      await seed.call('POST', '/login', { username: blocked.username, password: blocked.password });
+    });
+
+    await step('Export Users downloads users.csv with the bidders', async () => {
+      await dismissToasts(page); // the toasts sit over the toolbar's corner
+      const csv = await downloaded(page, () => page.getByRole('button', { name: 'Export Users' }).click());
+      expect(csv.name).toBe('users.csv');
+      expect(csv.lines[0]).toBe('id,name,username,mobile_number,wallet_balance,auctions_registered,status,created_at');
+      expect(csv.lines.some((l) => l.includes(`,Bharat Blocked,${blocked.username},`) && l.includes(',active,'))).toBe(true);
+    });
+  });
+
+  it('Users: another admin sees the owner-only page', async () => {
+    const { page } = e2e;
+    await loginViaUi(page, 'admin', other.username, other.password);
+    const nav = page.getByRole('navigation', { name: 'Admin Portal' });
+    await nav.getByRole('link', { name: 'Reports' }).waitFor();
+    expect(await nav.getByRole('link', { name: 'Users' }).count()).toBe(0);
+    await page.goto('/admin/users');
+    await page.getByRole('heading', { name: 'Only the platform owner can manage users' }).waitFor();
+    await shot(page, 'admin-users-forbidden');
+  });
+
+  it('Settings: the profile really saves and survives a reload; the system panel shows the server', async () => {
+    const { page } = e2e;
+    await loginViaUi(page, 'admin', owner.username, owner.password);
+    await page.goto('/admin/settings');
+    const name = page.getByLabel('Full Name');
+    await step('the form and the system settings load', async () => {
+      await expect.poll(() => name.inputValue()).toBe('Olivia Owner');
+      expect(await page.getByLabel('Username').getAttribute('readonly')).not.toBeNull();
+      const panel = page.getByRole('region', { name: 'System Settings' });
+      await panel.getByText('Asia/Kolkata').waitFor();
+      await panel.getByText('50 ms').waitFor();
+      await shot(page, 'admin-settings');
+    });
+    await step('Update Profile saves and the header follows', async () => {
+      await name.fill('Olivia Founder');
+      await page.getByLabel('Mobile Number').fill('+919812345678');
+      await page.getByRole('button', { name: 'Update Profile' }).click();
+      await toastWith(page, 'Profile updated successfully!').waitFor();
+      await page.locator('.shell-name').filter({ hasText: 'Olivia Founder' }).waitFor();
+    });
+    await step('after a reload the header and the form keep the new name', async () => {
+      await page.reload();
+      await page.locator('.shell-name').filter({ hasText: 'Olivia Founder' }).waitFor();
+      await expect.poll(() => page.getByLabel('Full Name').inputValue()).toBe('Olivia Founder');
+      expect(await page.getByLabel('Mobile Number').inputValue()).toBe('+919812345678');
+    });
+    await step('the password checks speak before the server', async () => {
+      await page.getByLabel('Current Password').fill(owner.password);
+      await page.getByLabel('New Password', { exact: true }).fill('abcdef');
+      await page.getByLabel('Confirm New Password').fill('abcdeg');
+      await page.getByRole('button', { name: 'Change Password' }).click();
+      await page.getByText('New passwords do not match').waitFor();
+    });
+  });
+
+  it('Reports: revenue from the settled sale and both CSV exports', async () => {
+    const { page } = e2e;
+    await loginViaUi(page, 'admin', owner.username, owner.password);
+    await page.goto('/admin/reports');
+    await step('the numbers and the auction row', async () => {
+      await stat(page, 'Revenue').filter({ hasText: '₹1,200' }).waitFor();
+      await stat(page, 'Total Auctions').filter({ hasText: /^1$/ }).waitFor();
+      const row = page.getByRole('row').filter({ hasText: 'Brass Lamps' });
+      await row.getByText('Settled').waitFor();
+      expect(await row.getByRole('link', { name: auctionId }).getAttribute('href')).toBe(`/admin/auctions/${auctionId}`);
+      await page.getByRole('img', { name: /Brass Lamps: revenue ₹1,200/ }).waitFor();
+      await shot(page, 'admin-reports');
+    });
+    await step('Export CSV on Auction Reports', async () => {
+      await dismissToasts(page);
+      const csv = await downloaded(page, () => page.getByRole('button', { name: 'Export CSV' }).click());
+      expect(csv.name).toBe('auctions-report.csv');
+      expect(csv.lines[0]).toBe('id,name,valid_until,status,product_count,bid_count,revenue,pending');
+      expect(csv.lines[1]).toMatch(new RegExp(`^${auctionId},Brass Lamps,.*,settled,1,1,1200,0$`));
+      await toastWith(page, 'CSV file generated.').waitFor();
+    });
+    await step('Export CSV on Product Reports', async () => {
+      await dismissToasts(page);
+      await page.getByRole('tab', { name: /Product Reports/ }).click();
+      await page.getByRole('row').filter({ hasText: 'Brass Lamp' }).getByText('Sold').waitFor();
+      await shot(page, 'admin-reports-products');
+      const csv = await downloaded(page, () => page.getByRole('button', { name: 'Export CSV' }).click());
+      expect(csv.name).toBe('products-report.csv');
+      expect(csv.lines[1]).toBe(`${productId},Brass Lamp,"Brass Lamp, in good condition",sold,${auctionId},1,1200`);
+      await toastWith(page, 'CSV file generated.').waitFor();
+    });
+  });
+
+  it('Manage Products: add, edit and delete through the UI', async () => {
+    const { page } = e2e;
+    const id = unique('vase');
+    await loginViaUi(page, 'admin', owner.username, owner.password);
+    await page.goto('/admin/products');
+    await step('the empty unassigned tab and the add form’s message', async () => {
+      await page.getByText('No unassigned products').waitFor();
+      await page.getByRole('button', { name: 'Add Product' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Add Product' });
+      await dialog.getByLabel('Name').fill('Glass Vase');
+      await dialog.getByRole('button', { name: 'Add Product' }).click();
+      await dialog.getByText('Please fill all fields').waitFor();
+      await dialog.getByLabel('Product ID').fill(id);
+      await dialog.getByLabel('Description').fill('Hand-blown, blue');
+      await dialog.getByRole('button', { name: 'Add Product' }).click();
+      await toastWith(page, 'Product created').waitFor();
+      await page.getByRole('row').filter({ hasText: id }).getByText('Available').waitFor();
+      await page.getByRole('tab', { name: 'Unassigned (1)' }).waitFor();
+    });
+    await step('the By Auction tab shows the sold product', async () => {
+      await page.getByRole('tab', { name: 'By Auction (1)' }).click();
+      await page.getByRole('row').filter({ hasText: 'Brass Lamp' }).getByText('Sold').waitFor();
+      await shot(page, 'admin-products-auction');
+      await page.getByRole('tab', { name: /Unassigned/ }).click();
+    });
+    await step('edit', async () => {
+      await dismissToasts(page);
+      await page.getByRole('button', { name: 'Edit Glass Vase' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Edit Product' });
+      await dialog.getByLabel('Name').fill('Cobalt Vase');
+      await dialog.getByRole('button', { name: 'Save Changes' }).click();
+      await toastWith(page, 'Product updated').waitFor();
+      await page.getByRole('row').filter({ hasText: 'Cobalt Vase' }).waitFor();
+      await shot(page, 'admin-products');
+    });
+    await step('delete after the confirmation', async () => {
+      await page.getByRole('button', { name: 'Delete Cobalt Vase' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByText('Delete product?').waitFor();
+      await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
+      await toastWith(page, 'Deleted').waitFor();
+      await page.getByText('No unassigned products').waitFor();
+    });
+  });
+});
