@@ -82,8 +82,10 @@ export function AppShell({ portal }: { portal: Portal }) {
           <div className="shell-account">
             <LiveIndicator />
             <span className="avatar" aria-hidden="true">{displayName.charAt(0).toUpperCase()}</span>
-            <span className="shell-name">{displayName}</span>
-            {portal === 'admin' && <span className="badge badge-admin">Admin</span>}
+            <span className="shell-who">
+              <span className="shell-name">{displayName}</span>
+              {portal === 'admin' && <span className="badge badge-admin">Admin</span>}
+            </span>
             <button type="button" className="btn btn-outline btn-sm shell-logout" onClick={onLogout} aria-label="Logout" title="Logout">
               <Icon name="logout" size={16} />
               <span>Logout</span>
