@@ -56,4 +56,21 @@ export function openStore(databaseUrl: string): Store {
   };
 }
 
+/**
+ * A per-database cache of prepared statements for the hot paths: `make` builds the queries once per
+ * handle (SQL text and sqlite `prepare` once), and every call after that only binds and steps.
+ * Prepared on the connection, they join whatever transaction is open on it.
+ */
+export function prepareOnce<T>(make: (db: Db) => T): (db: Db) => T {
+  const cache = new WeakMap<Db, T>();
+  return (db) => {
+    let made = cache.get(db);
+    if (made === undefined) {
+      made = make(db);
+      cache.set(db, made);
+    }
+    return made;
+  };
+}
+
 export { schema };

@@ -2,8 +2,8 @@
  * Bidding commands: place a bid and cancel a leading bid (with reinstatement). Each runs in one
  * immediate transaction and returns what happened; the caller publishes the events after commit.
  */
-import { and, asc, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
-import type { Db, Tx } from '../db/index.js';
+import { and, asc, desc, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
+import { prepareOnce, type Db, type Tx } from '../db/index.js';
 import { auctions, bids, products, registrations, users } from '../db/schema.js';
 import { refuse, type Result } from '../errors.js';
 import { decideBid } from './decide-bid.js';
@@ -17,31 +17,53 @@ interface Target {
   auction: { id: string; name: string; validUntil: number; settledAt: number | null; createdBy: number } | null;
 }
 
-function findTarget(tx: Tx, where: SQL) {
-  return tx.select({
+const statements = prepareOnce((db) => {
+  const p = sql.placeholder;
+  const target = (where: SQL) => db.select({
     product: { id: products.id, name: products.name, status: products.status, auctionId: products.auctionId },
     auction: { id: auctions.id, name: auctions.name, validUntil: auctions.validUntil, settledAt: auctions.settledAt, createdBy: auctions.createdBy },
   }).from(products).leftJoin(auctions, eq(auctions.id, products.auctionId))
-    .where(and(where, sql`${products.deletedAt} is null`));
-}
+    .where(and(where, isNull(products.deletedAt)));
+  return {
+    targetById: target(eq(products.id, p('ref'))).prepare(),
+    targetByOpenName: target(sql`${products.name} = ${p('ref')} and ${auctions.settledAt} is null and ${auctions.validUntil} > ${p('now')}`)
+      .limit(2).prepare(),
+    bidder: db.select({ username: users.username, status: users.status, balance: users.walletBalance })
+      .from(users).where(eq(users.id, p('userId'))).prepare(),
+    registered: db.select({ one: sql<number>`1` }).from(registrations)
+      .where(and(eq(registrations.auctionId, p('auctionId')), eq(registrations.userId, p('userId')))).prepare(),
+    leader: db.select({ bidId: bids.id, userId: bids.userId, amount: bids.amount })
+      .from(bids).where(and(eq(bids.productId, p('productId')), eq(bids.status, 'success'))).prepare(),
+    markOutbid: db.update(bids).set({ status: 'outbid', updatedAt: sql`${p('now')}` }).where(eq(bids.id, p('bidId'))).prepare(),
+    insert: db.insert(bids).values({
+      userId: p('userId'), productId: p('productId'), auctionId: p('auctionId'), amount: p('amount'),
+      status: p('status'), reason: p('reason'), createdAt: p('now'), updatedAt: p('now'),
+    }).returning().prepare(),
+    countBid: db.update(products).set({ bidCount: sql`${products.bidCount} + 1` })
+      .where(eq(products.id, p('productId'))).returning({ bidCount: products.bidCount }).prepare(),
+  };
+});
 
 /**
  * `ref` is a product id first; failing that, the name of exactly one product in an open auction
  * (existing clients send the name, DESIGN §3).
  */
-function resolveProduct(tx: Tx, ref: string, now: number): Result<{ target: Target }> {
-  const byId = findTarget(tx, eq(products.id, ref)).get();
+function resolveProduct(db: Db, ref: string, now: number): Result<{ target: Target }> {
+  const s = statements(db);
+  const byId = s.targetById.get({ ref });
   if (byId) return { ok: true, target: byId };
-  const open = sql`${products.name} = ${ref} and ${auctions.settledAt} is null and ${auctions.validUntil} > ${now}`;
-  const byName = findTarget(tx, open).limit(2).all();
+  const byName = s.targetByOpenName.all({ ref, now });
   if (byName.length === 1) return { ok: true, target: byName[0]! };
   if (byName.length > 1) return refuse('AMBIGUOUS_PRODUCT', `More than one product is called "${ref}"; bid by its product id instead`);
   return refuse('NOT_FOUND', 'Product not found');
 }
 
-function leaderOf(tx: Tx, productId: string) {
-  return tx.select({ bidId: bids.id, userId: bids.userId, amount: bids.amount })
-    .from(bids).where(and(eq(bids.productId, productId), eq(bids.status, 'success'))).get() ?? null;
+export interface BidCommand {
+  userId: number;
+  /** A product id, or the name of one product in an open auction. */
+  productRef: string;
+  /** Paise. */
+  amount: number;
 }
 
 export interface PlacedBid {
@@ -54,60 +76,69 @@ export interface PlacedBid {
   events: DomainEvent[];
 }
 
-export function placeBid(props: { db: Db; userId: number; productRef: string; amount: number; now: number }): Result<PlacedBid> {
-  const { db, userId, productRef, amount, now } = props;
-  return db.transaction((tx): Result<PlacedBid> => {
-    const found = resolveProduct(tx, productRef, now);
-    if (!found.ok) return found;
-    const { product, auction } = found.target;
-    if (!auction) return refuse('PRODUCT_NOT_AVAILABLE', 'This product is not in an auction');
+/**
+ * Decides one bid and applies it, without opening a transaction: the caller holds one (`placeBid`
+ * for a single bid, `BidBatcher` for the bids of one event-loop turn). A constant number of prepared,
+ * indexed statements: four reads, then either one insert (refused) or up to eight writes (accepted).
+ */
+export function applyBid(db: Db, cmd: BidCommand, now: number): Result<PlacedBid> {
+  const { userId, productRef, amount } = cmd;
+  const s = statements(db);
+  const found = resolveProduct(db, productRef, now);
+  if (!found.ok) return found;
+  const { product, auction } = found.target;
+  if (!auction) return refuse('PRODUCT_NOT_AVAILABLE', 'This product is not in an auction');
 
-    const bidder = tx.select({ username: users.username, status: users.status, balance: users.walletBalance })
-      .from(users).where(eq(users.id, userId)).get();
-    if (!bidder) return refuse('NOT_FOUND', 'User not found');
-    const registered = tx.select({ one: sql`1` }).from(registrations)
-      .where(and(eq(registrations.auctionId, auction.id), eq(registrations.userId, userId))).get() !== undefined;
-    const leader = leaderOf(tx, product.id);
+  const bidder = s.bidder.get({ userId });
+  if (!bidder) return refuse('NOT_FOUND', 'User not found');
+  const registered = s.registered.get({ auctionId: auction.id, userId }) !== undefined;
+  const leader = s.leader.get({ productId: product.id }) ?? null;
 
-    const decision = decideBid({
-      bidderId: userId, bidderActive: bidder.status === 'active', balance: bidder.balance, registered,
-      productSold: product.status === 'sold', auctionSettled: auction.settledAt !== null, auctionEndsAt: auction.validUntil, leader,
-    }, amount, now);
+  const decision = decideBid({
+    bidderId: userId, bidderActive: bidder.status === 'active', balance: bidder.balance, registered,
+    productSold: product.status === 'sold', auctionSettled: auction.settledAt !== null, auctionEndsAt: auction.validUntil, leader,
+  }, amount, now);
 
-    const base = { userId, productId: product.id, auctionId: auction.id, amount, createdAt: now, updatedAt: now };
-    if (!decision.accept) {
-      // A refusal is recorded, never debited (DESIGN §4).
-      tx.insert(bids).values({ ...base, status: 'failed', reason: decision.code }).run();
-      return refuse(decision.code, decision.message);
-    }
+  const base = { userId, productId: product.id, auctionId: auction.id, amount, now };
+  if (!decision.accept) {
+    // A refusal is recorded, never debited (DESIGN §4).
+    s.insert.get({ ...base, status: 'failed', reason: decision.code });
+    return refuse(decision.code, decision.message);
+  }
 
-    const wallets = new WalletChanges();
-    const events: DomainEvent[] = [];
-    const released = decision.release;
-    if (released) {
-      // Release the old hold first, so raising one's own lead never passes through a negative balance.
-      tx.update(bids).set({ status: 'outbid', updatedAt: now }).where(eq(bids.id, released.bidId)).run();
-      const self = released.userId === userId;
-      const { balance } = move(tx, {
-        userId: released.userId, type: 'refund', amount: released.amount, bidId: released.bidId, productId: product.id, now,
-        notes: self ? `Hold released: you raised your bid on ${product.name}` : `Outbid on ${product.name}: hold released`,
-      });
-      wallets.record(released.userId, balance);
-      if (!self) events.push({ type: 'bid:outbid', userId: released.userId, auctionId: auction.id, productId: product.id, productName: product.name, highest: amount });
-    }
-    const bid = tx.insert(bids).values({ ...base, status: 'success' }).returning().get();
-    const { balance } = move(tx, { userId, type: 'bid', amount, bidId: bid.id, productId: product.id, now });
-    wallets.record(userId, balance);
-    const { bidCount } = tx.update(products).set({ bidCount: sql`${products.bidCount} + 1` })
-      .where(eq(products.id, product.id)).returning({ bidCount: products.bidCount }).get();
-
-    events.unshift({
-      type: 'bid:placed', auctionId: auction.id, ownerId: auction.createdBy, productId: product.id, bidId: bid.id,
-      highest: amount, bidCount, bidderId: userId, bidder: bidder.username, amount, at: now,
+  const wallets = new WalletChanges();
+  const events: DomainEvent[] = [];
+  const released = decision.release;
+  if (released) {
+    // Release the old hold first, so raising one's own lead never passes through a negative balance.
+    s.markOutbid.run({ bidId: released.bidId, now });
+    const self = released.userId === userId;
+    const { balance } = move(db, {
+      userId: released.userId, type: 'refund', amount: released.amount, bidId: released.bidId, productId: product.id, now,
+      notes: self ? `Hold released: you raised your bid on ${product.name}` : `Outbid on ${product.name}: hold released`,
     });
-    events.push(...wallets.events());
-    return { ok: true, bid, productName: product.name, auctionName: auction.name, highest: amount, balance, events };
-  }, { behavior: 'immediate' });
+    wallets.record(released.userId, balance);
+    if (!self) events.push({ type: 'bid:outbid', userId: released.userId, auctionId: auction.id, productId: product.id, productName: product.name, highest: amount });
+  }
+  const bid = s.insert.get({ ...base, status: 'success', reason: null });
+  if (!bid) throw new Error('bidding: insert returned no row');
+  const { balance } = move(db, { userId, type: 'bid', amount, bidId: bid.id, productId: product.id, now });
+  wallets.record(userId, balance);
+  const counted = s.countBid.get({ productId: product.id });
+  if (!counted) throw new Error('bidding: product vanished');
+
+  events.unshift({
+    type: 'bid:placed', auctionId: auction.id, ownerId: auction.createdBy, productId: product.id, bidId: bid.id,
+    highest: amount, bidCount: counted.bidCount, bidderId: userId, bidder: bidder.username, amount, at: now,
+  });
+  events.push(...wallets.events());
+  return { ok: true, bid, productName: product.name, auctionName: auction.name, highest: amount, balance, events };
+}
+
+/** Places one bid in its own immediate transaction. */
+export function placeBid(props: { db: Db; userId: number; productRef: string; amount: number; now: number }): Result<PlacedBid> {
+  const { db, now, ...cmd } = props;
+  return db.$client.transaction(() => applyBid(db, cmd, now)).immediate();
 }
 
 export interface CancelledBid {
@@ -140,10 +171,10 @@ export function cancelBid(props: { db: Db; userId: number; bidId: number; now: n
     const wallets = new WalletChanges();
     const events: DomainEvent[] = [];
     tx.update(bids).set({ status: 'rolledback', reason: 'CANCELLED', updatedAt: now }).where(eq(bids.id, bid.id)).run();
-    const refunded = move(tx, { userId, type: 'refund', amount: bid.amount, bidId: bid.id, productId: bid.productId, now, notes: `Bid on ${productName} cancelled: hold released` });
+    const refunded = move(db, { userId, type: 'refund', amount: bid.amount, bidId: bid.id, productId: bid.productId, now, notes: `Bid on ${productName} cancelled: hold released` });
     wallets.record(userId, refunded.balance);
 
-    const reinstated = reinstateBest(tx, bid, productName, now, wallets, events);
+    const reinstated = reinstateBest(db, tx, bid, productName, now, wallets, events);
     const bidCount = tx.select({ n: products.bidCount }).from(products).where(eq(products.id, bid.productId)).get()?.n ?? 0;
     const highest = reinstated?.amount ?? 0;
     events.unshift({ type: 'bid:rolledback', auctionId: bid.auctionId, ownerId: auction.createdBy, productId: bid.productId, highest, bidCount });
@@ -152,7 +183,7 @@ export function cancelBid(props: { db: Db; userId: number; bidId: number; now: n
   }, { behavior: 'immediate' });
 }
 
-function reinstateBest(tx: Tx, cancelled: BidRow, productName: string, now: number, wallets: WalletChanges, events: DomainEvent[]) {
+function reinstateBest(db: Db, tx: Tx, cancelled: BidRow, productName: string, now: number, wallets: WalletChanges, events: DomainEvent[]) {
   const cancelledBefore = sql`exists (select 1 from ${bids} c where c.product_id = ${bids.productId} and c.auction_id = ${bids.auctionId} and c.user_id = ${bids.userId} and c.status = 'rolledback')`;
   const candidates = tx.select({ bidId: bids.id, userId: bids.userId, amount: bids.amount, balance: users.walletBalance })
     .from(bids)
@@ -168,7 +199,7 @@ function reinstateBest(tx: Tx, cancelled: BidRow, productName: string, now: numb
   const next = candidates.find((c) => c.balance >= c.amount);
   if (!next) return null;
   tx.update(bids).set({ status: 'success', updatedAt: now }).where(eq(bids.id, next.bidId)).run();
-  const { balance } = move(tx, {
+  const { balance } = move(db, {
     userId: next.userId, type: 'bid', amount: next.amount, bidId: next.bidId, productId: cancelled.productId, now,
     notes: `Bid on ${productName} reinstated: a higher bid was cancelled`,
   });

@@ -54,14 +54,14 @@ export function updateProduct(props: { db: Db; adminId: number; productId: strin
 }
 
 /** Refunds the leading bid of each product (if any); returns the released bids' count. */
-function releaseHolds(tx: Tx, productIds: string[], reason: string, notes: (productName: string) => string, now: number, wallets: WalletChanges) {
+function releaseHolds(db: Db, productIds: string[], reason: string, notes: (productName: string) => string, now: number, wallets: WalletChanges) {
   if (productIds.length === 0) return 0;
-  const leaders = tx.select({ id: bids.id, userId: bids.userId, amount: bids.amount, productId: bids.productId, productName: products.name })
+  const leaders = db.select({ id: bids.id, userId: bids.userId, amount: bids.amount, productId: bids.productId, productName: products.name })
     .from(bids).innerJoin(products, eq(products.id, bids.productId))
     .where(and(inArray(bids.productId, productIds), eq(bids.status, 'success'))).all();
   for (const l of leaders) {
-    tx.update(bids).set({ status: 'rolledback', reason, updatedAt: now }).where(eq(bids.id, l.id)).run();
-    const { balance } = move(tx, { userId: l.userId, type: 'refund', amount: l.amount, bidId: l.id, productId: l.productId, notes: notes(l.productName), now });
+    db.update(bids).set({ status: 'rolledback', reason, updatedAt: now }).where(eq(bids.id, l.id)).run();
+    const { balance } = move(db, { userId: l.userId, type: 'refund', amount: l.amount, bidId: l.id, productId: l.productId, notes: notes(l.productName), now });
     wallets.record(l.userId, balance);
   }
   return leaders.length;
@@ -75,7 +75,7 @@ export function deleteProduct(props: { db: Db; adminId: number; productId: strin
     const { product } = owned;
     if (product.status === 'sold') return refuse('PRODUCT_SOLD', 'A sold product cannot be deleted');
     const wallets = new WalletChanges();
-    releaseHolds(tx, [product.id], 'PRODUCT_DELETED', (name) => `Hold released: ${name} was withdrawn from the auction`, now, wallets);
+    releaseHolds(db, [product.id], 'PRODUCT_DELETED', (name) => `Hold released: ${name} was withdrawn from the auction`, now, wallets);
     tx.update(products).set({ deletedAt: now, auctionId: null, updatedAt: now }).where(eq(products.id, product.id)).run();
     const events: DomainEvent[] = product.auctionId ? [{ type: 'auction:updated', auctionId: product.auctionId, ownerId: adminId }] : [];
     return { ok: true, events: [...events, ...wallets.events()] };
@@ -168,7 +168,7 @@ export function deleteAuction(props: { db: Db; adminId: number; auctionId: strin
     const productIds = tx.select({ id: products.id }).from(products)
       .where(and(eq(products.auctionId, auctionId), isNull(products.deletedAt))).all().map((r) => r.id);
     const wallets = new WalletChanges();
-    const refunded = releaseHolds(tx, productIds, 'AUCTION_DELETED', (name) => `Hold released on ${name}: auction ${auction.name} was deleted`, now, wallets);
+    const refunded = releaseHolds(db, productIds, 'AUCTION_DELETED', (name) => `Hold released on ${name}: auction ${auction.name} was deleted`, now, wallets);
     assign(tx, productIds, null, now);
     tx.update(auctions).set({ deletedAt: now, updatedAt: now }).where(eq(auctions.id, auctionId)).run();
     return { ok: true, refunded, events: [{ type: 'auction:deleted', auctionId, ownerId: adminId }, ...wallets.events()] };

@@ -3,7 +3,7 @@
  * balance, in the caller's transaction. The balance can never go below zero (a CHECK enforces it).
  */
 import { eq, sql } from 'drizzle-orm';
-import type { Tx } from '../db/index.js';
+import { prepareOnce, type Db } from '../db/index.js';
 import { users, walletTransactions } from '../db/schema.js';
 import type { DomainEvent } from './events.js';
 
@@ -20,19 +20,35 @@ export interface Movement {
   now: number;
 }
 
-/** Applies one movement and returns the ledger row and the new balance. */
-export function move(tx: Tx, m: Movement) {
+const statements = prepareOnce((db) => {
+  const p = sql.placeholder;
+  return {
+    adjust: db.update(users)
+      .set({ walletBalance: sql`${users.walletBalance} + ${p('delta')}` })
+      .where(eq(users.id, p('userId')))
+      .returning({ balance: users.walletBalance })
+      .prepare(),
+    record: db.insert(walletTransactions).values({
+      userId: p('userId'), type: p('type'), amount: p('amount'), bidId: p('bidId'), productId: p('productId'),
+      notes: p('notes'), createdAt: p('now'),
+    }).returning().prepare(),
+  };
+});
+
+/**
+ * Applies one movement and returns the ledger row and the new balance. Call it inside the command's
+ * transaction: `db` is the one connection, so the prepared statements run in that transaction.
+ */
+export function move(db: Db, m: Movement) {
+  const s = statements(db);
   const delta = m.type === 'bid' ? -m.amount : m.amount;
-  const updated = tx.update(users)
-    .set({ walletBalance: sql`${users.walletBalance} + ${delta}` })
-    .where(eq(users.id, m.userId))
-    .returning({ balance: users.walletBalance })
-    .get();
+  const updated = s.adjust.get({ delta, userId: m.userId });
   if (!updated) throw new Error(`ledger: no user ${m.userId}`);
-  const row = tx.insert(walletTransactions).values({
+  const row = s.record.get({
     userId: m.userId, type: m.type, amount: m.amount, bidId: m.bidId ?? null, productId: m.productId ?? null,
-    notes: m.notes ?? null, createdAt: m.now,
-  }).returning().get();
+    notes: m.notes ?? null, now: m.now,
+  });
+  if (!row) throw new Error('ledger: insert returned no row');
   return { row, balance: updated.balance };
 }
 

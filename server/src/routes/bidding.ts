@@ -5,7 +5,8 @@ import {
   TimeLeft, UserBid, errorResponses, toRupees,
 } from '@auction/shared';
 import type { App, AppContext } from '../context.js';
-import { cancelBid, placeBid } from '../domain/bidding.js';
+import { BidBatcher } from '../domain/bid-batcher.js';
+import { cancelBid } from '../domain/bidding.js';
 import { AppError, unwrap } from '../errors.js';
 import { presentProductBid, presentUserBid } from '../presenters/bids.js';
 import { iso } from '../presenters/catalogue.js';
@@ -15,6 +16,8 @@ import { assertNamesCaller, callerOf, paise } from './input.js';
 
 export function biddingRoutes(app: App, ctx: AppContext) {
   const { db, guard, events } = ctx;
+  // Bids of one event-loop turn share one transaction and one fsync (domain/bid-batcher.ts).
+  const bidDesk = new BidBatcher({ db, now: () => ctx.now(), publish: (e) => events.publish(e) });
   const tags = ['bids'];
   const security = [{ bearer: [] }];
   const bidLimit = ctx.config.rateLimit
@@ -32,9 +35,7 @@ export function biddingRoutes(app: App, ctx: AppContext) {
     const productRef = product_id ?? product_name;
     if (!productRef) throw new AppError('VALIDATION', BID_MESSAGES.invalid, 'product_name');
     const amount = paise(bid_amount, 'bid_amount', BID_MESSAGES.invalid);
-    const result = placeBid({ db, userId: me.id, productRef, amount, now: ctx.now() });
-    const r = unwrap(result);
-    events.publish(r.events);
+    const r = unwrap(await bidDesk.place({ userId: me.id, productRef, amount }));
     return reply.code(201).send({
       message: 'Bid placed successfully!',
       bid: presentUserBid({ ...r.bid, productName: r.productName, auctionName: r.auctionName }),
