@@ -1,3 +1,4 @@
+import type { UserBid } from '@auction/shared';
 import { describe, expect, it } from 'vitest';
 import { applyBidEvent, bidStats, bidStatusNote } from './model';
 import { makeBid } from './testing';
@@ -19,6 +20,11 @@ describe('bidStats (DESIGN §7)', () => {
 
   it('adds paise exactly (0.1 + 0.2 is 0.3 here)', () => {
     expect(bidStats([makeBid({ amount: 0.1 }), makeBid({ amount: 0.2 })]).totalAmount).toBe(0.3);
+  });
+
+  it('counts an unknown status as failed (spec §4)', () => {
+    const odd = makeBid({ status: 'expired' as UserBid['status'], amount: 400 });
+    expect(bidStats([odd, makeBid({ status: 'outbid' })])).toEqual({ total: 2, active: 0, failedOrCancelled: 1, totalAmount: 0 });
   });
 
   it('is all zeros for no bids', () => {

@@ -10,6 +10,9 @@ export interface BidStats {
   totalAmount: number;
 }
 
+// Statuses that are neither failed nor cancelled; anything else (an unknown one too) reads as failed (spec §4).
+const NOT_FAILED: ReadonlySet<string> = new Set(['success', 'outbid', 'won']);
+
 /** Total = all rows; Active = success; Failed / Cancelled = failed + rolledback; Amount = Σ success + won. */
 export function bidStats(bids: readonly UserBid[]): BidStats {
   let active = 0;
@@ -17,7 +20,7 @@ export function bidStats(bids: readonly UserBid[]): BidStats {
   let paise = 0;
   for (const b of bids) {
     if (b.status === 'success') active += 1;
-    if (b.status === 'failed' || b.status === 'rolledback') failedOrCancelled += 1;
+    if (!NOT_FAILED.has(b.status)) failedOrCancelled += 1;
     if (b.status === 'success' || b.status === 'won') paise += toPaise(b.amount);
   }
   return { total: bids.length, active, failedOrCancelled, totalAmount: toRupees(paise) };

@@ -96,6 +96,12 @@ describe('describeTransaction', () => {
       .toEqual({ label: 'Refund', description: 'Outbid on P-1', signed: 'plus' });
   });
 
+  it('reads a type it does not know as a bid, like the Wallet page', () => {
+    expect(describeTransaction({ type: 'fee' as 'bid', meta: { notes: null, product_id: null } }))
+      .toEqual({ label: 'Bid', description: 'Bid placed', signed: 'minus' });
+    expect(balanceFromTransactions([tx('topup', 1000), { type: 'fee' as 'bid', amount: 100 }])).toBe(900);
+  });
+
   it('prefers the notes and adds the product id when the notes do not name it', () => {
     expect(describeTransaction({ type: 'refund', meta: { notes: 'Bid cancelled', product_id: 'LAMP-2' } }).description)
       .toBe('Bid cancelled · LAMP-2');

@@ -2,7 +2,8 @@
  * The user dashboard's numbers, exactly as DESIGN §7 defines them, as pure functions of what the
  * server returned and the server-corrected `now` (ms).
  */
-import { ENDING_SOON_SECONDS, toPaise, toRupees, type Auction, type Transaction, type UserBid } from '@auction/shared';
+import { ENDING_SOON_SECONDS, type Auction, type Transaction, type UserBid } from '@auction/shared';
+import { balanceFromLedger, isCredit, transactionDescription, transactionTypeLabel, walletStats } from '../wallet';
 
 export const RECENT_COUNT = 5;
 
@@ -41,22 +42,13 @@ export function countMyBids(bids: readonly Pick<UserBid, 'status'>[]): number {
   return bids.filter((b) => ACCEPTED.has(b.status)).length;
 }
 
-/** Σ bid − Σ refund: the money now held by leading bids or paid for won ones. Summed in paise. */
+/** Σ bid − Σ refund: the money now held by leading bids or paid for won ones (the Wallet page's own rule). */
 export function totalSpent(transactions: readonly Pick<Transaction, 'type' | 'amount'>[]): number {
-  let paise = 0;
-  for (const t of transactions) {
-    if (t.type === 'bid') paise += toPaise(t.amount);
-    else if (t.type === 'refund') paise -= toPaise(t.amount);
-  }
-  return toRupees(paise);
+  return walletStats(transactions).totalSpent;
 }
 
 /** Σ topup + Σ refund − Σ bid: the balance when the balance call fails (DESIGN §7). */
-export function balanceFromTransactions(transactions: readonly Pick<Transaction, 'type' | 'amount'>[]): number {
-  let paise = 0;
-  for (const t of transactions) paise += (t.type === 'bid' ? -1 : 1) * toPaise(t.amount);
-  return toRupees(paise);
-}
+export const balanceFromTransactions = balanceFromLedger;
 
 export function dashboardStats(input: {
   auctions: readonly Pick<Auction, 'valid_until' | 'status' | 'registered'>[];
@@ -81,14 +73,9 @@ export interface TransactionView {
   signed: 'plus' | 'minus';
 }
 
-const TYPE_LABEL: Record<Transaction['type'], string> = { topup: 'Top-up', bid: 'Bid', refund: 'Refund' };
-const DEFAULT_NOTE: Record<Transaction['type'], string> = { topup: 'Wallet top-up', bid: 'Bid placed', refund: 'Bid refund' };
-
-/** How a ledger row reads: a bid takes money (minus, red), a top-up or refund adds it (plus, green). */
+/** How a ledger row reads, with the Wallet page's rules: a bid takes money (minus, red), a top-up or refund adds it (plus, green). */
 export function describeTransaction(t: Pick<Transaction, 'type' | 'meta'>): TransactionView {
-  const type = t.type in TYPE_LABEL ? t.type : 'bid';
-  const note = t.meta?.notes?.trim() || DEFAULT_NOTE[type];
-  const productId = t.meta?.product_id;
-  const description = productId && !note.includes(productId) ? `${note} · ${productId}` : note;
-  return { label: TYPE_LABEL[type], description, signed: type === 'bid' ? 'minus' : 'plus' };
+  const { text, productId } = transactionDescription(t);
+  const description = productId && !text.includes(productId) ? `${text} · ${productId}` : text;
+  return { label: transactionTypeLabel(t.type).label, description, signed: isCredit(t.type) ? 'plus' : 'minus' };
 }

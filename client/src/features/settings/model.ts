@@ -1,5 +1,8 @@
-/** The Settings forms' checks (spec §5 words for the password, DESIGN §3 limits for the profile). */
+/** The Settings forms' checks (spec §5 words for the password, DESIGN §3 limits for the profile) and the system panel's rows. */
 import { LIMITS } from '@auction/shared';
+import { formatRupees, type Tone } from '../../lib/format';
+import { DEFAULT_DURATION_DAYS } from '../admin-auctions';
+import type { SystemSettings } from './api/settings-api';
 
 export const PASSWORD_MISMATCH = 'New passwords do not match';
 export const PASSWORD_TOO_SHORT = `Password must be at least ${LIMITS.passwordMin} characters long`;
@@ -36,4 +39,28 @@ export function validateProfile(d: ProfileDraft): FieldErrors<keyof ProfileDraft
   if (!d.name.trim()) errors.name = NAME_REQUIRED;
   if (!MOBILE.test(d.mobile.trim())) errors.mobile = MOBILE_INVALID;
   return errors;
+}
+
+export interface SystemItem {
+  label: string;
+  value: string;
+  /** Shown as a badge when set. */
+  tone?: Tone;
+  note: string;
+}
+
+/**
+ * Spec §9's four settings first (default auction duration, minimum bid increment, auto settlement,
+ * notifications), with the values the product really uses (DESIGN §7), then the rest of the server's.
+ */
+export function systemItems(s: SystemSettings): SystemItem[] {
+  return [
+    { label: 'Default auction duration', value: `${DEFAULT_DURATION_DAYS} days`, note: 'Create Auction proposes an end this far ahead' },
+    { label: 'Minimum bid increment', value: formatRupees(s.min_increment), note: 'Minimum step above the highest bid' },
+    { label: 'Auto settlement', value: s.auto_settle ? 'Enabled' : 'Disabled', tone: s.auto_settle ? 'success' : 'neutral', note: 'Auctions settle by themselves when they end' },
+    { label: 'Notifications', value: 'Enabled', tone: 'success', note: 'Bidders are told live when they are outbid, win or lead again' },
+    { label: 'Admin signup', value: s.admin_signup === 'open' ? 'Open' : 'Closed', tone: s.admin_signup === 'open' ? 'success' : 'warning', note: 'Whether new admins may register' },
+    { label: 'Live frame', value: `${s.live_frame_ms} ms`, note: 'How often live updates are sent' },
+    { label: 'Time zone', value: s.timezone, note: 'For auction end times entered without one' },
+  ];
 }

@@ -1,6 +1,9 @@
+import type { Transaction } from '@auction/shared';
 import { describe, expect, it } from 'vitest';
 import { formatRupees } from '../../lib/format';
-import { addedMessage, balanceFromLedger, describeTransaction, signedAmountText, validateTopUp, walletStats } from './model';
+import {
+  addedMessage, balanceFromLedger, describeTransaction, isCredit, signedAmountText, transactionTypeLabel, validateTopUp, walletStats,
+} from './model';
 import { makeTx } from './testing';
 
 const RULE = 'Enter an amount between ₹10 and ₹1,00,000';
@@ -43,6 +46,19 @@ describe('amount sign', () => {
     expect(signedAmountText(makeTx('topup', 1000), formatRupees)).toBe('+₹1,000');
     expect(signedAmountText(makeTx('refund', 300.5), formatRupees)).toBe('+₹300.5');
     expect(signedAmountText(makeTx('bid', 100000), formatRupees)).toBe('−₹1,00,000');
+  });
+});
+
+describe('a transaction type this client does not know', () => {
+  const odd = { ...makeTx('bid', 250, { product_id: 'P-7' }), type: 'fee' as Transaction['type'] };
+
+  it('reads as a bid everywhere: label, sign, description and sums', () => {
+    expect(transactionTypeLabel(odd.type).label).toBe('Bid');
+    expect(isCredit(odd.type)).toBe(false);
+    expect(signedAmountText(odd, formatRupees)).toBe('−₹250');
+    expect(describeTransaction(odd)).toBe('Bid placed (Product: P-7)');
+    expect(walletStats([makeTx('topup', 1000), odd])).toEqual({ totalAdded: 1000, totalSpent: 250, count: 2 });
+    expect(balanceFromLedger([makeTx('topup', 1000), odd])).toBe(750);
   });
 });
 

@@ -12,28 +12,34 @@ export interface WalletStats {
   count: number;
 }
 
-function sums(transactions: readonly Transaction[]) {
+type Movement = Pick<Transaction, 'type' | 'amount'>;
+
+// The ledger's types are topup, bid and refund; a type this client does not know reads as a bid
+// everywhere (label, sign, sums), so a row never says one thing and counts as another.
+function kindOf(type: string): Transaction['type'] {
+  return type === 'topup' || type === 'refund' ? type : 'bid';
+}
+
+function sums(transactions: readonly Movement[]) {
   const paise = { topup: 0, bid: 0, refund: 0 };
-  for (const t of transactions) {
-    if (t.type in paise) paise[t.type] += toPaise(t.amount);
-  }
+  for (const t of transactions) paise[kindOf(t.type)] += toPaise(t.amount);
   return paise;
 }
 
-export function walletStats(transactions: readonly Transaction[]): WalletStats {
+export function walletStats(transactions: readonly Movement[]): WalletStats {
   const p = sums(transactions);
   return { totalAdded: toRupees(p.topup), totalSpent: toRupees(p.bid - p.refund), count: transactions.length };
 }
 
 /** The balance when the balance call fails: Σ topup + Σ refund − Σ bid (DESIGN §7). */
-export function balanceFromLedger(transactions: readonly Transaction[]): number {
+export function balanceFromLedger(transactions: readonly Movement[]): number {
   const p = sums(transactions);
   return toRupees(p.topup + p.refund - p.bid);
 }
 
 /** Money in (+, green) for top-ups and refunds, out (−, red) for bids. */
 export function isCredit(type: Transaction['type']): boolean {
-  return type !== 'bid';
+  return kindOf(type) !== 'bid';
 }
 
 export function signedAmountText(t: Pick<Transaction, 'type' | 'amount'>, format: (n: number) => string): string {
@@ -41,7 +47,7 @@ export function signedAmountText(t: Pick<Transaction, 'type' | 'amount'>, format
 }
 
 export function transactionTypeLabel(type: Transaction['type']): { label: string; tone: Tone } {
-  switch (type) {
+  switch (kindOf(type)) {
     case 'topup': return { label: 'Top-up', tone: 'success' };
     case 'refund': return { label: 'Refund', tone: 'neutral' };
     default: return { label: 'Bid', tone: 'info' };
@@ -52,9 +58,10 @@ const FALLBACK_TEXT: Record<Transaction['type'], string> = { bid: 'Bid placed', 
 
 /** The notes, otherwise Bid placed / Wallet top-up (Bid refund for refunds); plus the product id when present. */
 export function transactionDescription(t: Pick<Transaction, 'type' | 'meta'>): { text: string; productId: string | null } {
-  const notes = t.meta.notes?.trim();
-  const productId = t.meta.product_id?.trim() || null;
-  return { text: notes || FALLBACK_TEXT[t.type], productId };
+  // `meta` is read defensively: a row without it still reads as its type.
+  const notes = t.meta?.notes?.trim();
+  const productId = t.meta?.product_id?.trim() || null;
+  return { text: notes || FALLBACK_TEXT[kindOf(t.type)], productId };
 }
 
 /** The description as one line (screen readers, exports, tests). */

@@ -160,7 +160,7 @@ function ProductItem({ product: p }: { product: Product }) {
         </div>
         <div>
           <dt className="visually-hidden">Status</dt>
-          <dd><Badge tone={p.status === 'sold' ? 'danger' : 'success'}>{p.status === 'sold' ? 'Sold' : 'Available'}</Badge></dd>
+          <dd><Badge tone={p.status === 'sold' ? 'info' : 'success'}>{p.status === 'sold' ? 'Sold' : 'Available'}</Badge></dd>
         </div>
       </dl>
     </li>

@@ -51,9 +51,12 @@ export function fromLocalInput(local: string): string {
   return new Date(local).toISOString();
 }
 
-/** A week from `now`, on the minute, as a datetime-local value (the create form's default). */
+/** How long a new auction runs unless the admin picks another end (spec §9: 7 days). */
+export const DEFAULT_DURATION_DAYS = 7;
+
+/** `DEFAULT_DURATION_DAYS` from `now`, on the minute, as a datetime-local value (the create form's default). */
 export function defaultValidUntil(now: number = Date.now()): string {
-  return toLocalInput(new Date(now + 7 * 86_400_000).toISOString());
+  return toLocalInput(new Date(now + DEFAULT_DURATION_DAYS * 86_400_000).toISOString());
 }
 
 export type AdminAuctionStatus = 'active' | 'ended' | 'settled';

@@ -1,6 +1,7 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { StrictMode } from 'react';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../../components/ui/toast/Toaster';
 import { LocationProbe, jsonResponse, resetAppState, sampleAdmin } from '../../../test/utils';
 import { useSession } from '../../auth';
@@ -10,8 +11,8 @@ import { AdminDashboardPage } from './AdminDashboardPage';
 
 const STATS = { total_auctions: 7, active_auctions: 3, total_products: 12, unassigned_products: 4, total_bids: 25, revenue: 150000, pending: 2500 };
 
-function renderPage() {
-  return render(
+function renderPage({ strict = false } = {}) {
+  const tree = (
     <MemoryRouter initialEntries={['/admin/dashboard']}>
       <Routes>
         <Route path="/admin/dashboard" element={<AdminDashboardPage />} />
@@ -19,8 +20,9 @@ function renderPage() {
       </Routes>
       <LocationProbe />
       <Toaster />
-    </MemoryRouter>,
+    </MemoryRouter>
   );
+  return render(strict ? <StrictMode>{tree}</StrictMode> : tree);
 }
 
 const stat = (label: string) => screen.getByText(label).parentElement!.querySelector('.stat-value')!.textContent;
@@ -58,6 +60,16 @@ describe('AdminDashboardPage', () => {
     routeFetch({ 'GET /api/admin/stats': [jsonResponse(500, { error: 'boom', code: 'UNAVAILABLE' })], 'GET /api/admin/auctions/my': [jsonResponse(200, [])] });
     renderPage();
     expect(screen.getByRole('heading', { name: 'Welcome, Admin' })).toBeTruthy();
+    await waitFor(() => expect(screen.getAllByRole('status').some((t) => t.textContent?.includes('Failed to load dashboard stats.'))).toBe(true));
+  });
+
+  it('still toasts a failed first read under StrictMode (whose first mount is aborted)', async () => {
+    // Like a browser: an aborted request rejects at once, the network answers later.
+    vi.stubGlobal('fetch', vi.fn((url: string, init?: RequestInit) => new Promise<Response>((resolve, reject) => {
+      init?.signal?.addEventListener('abort', () => reject(new DOMException('Aborted', 'AbortError')));
+      setTimeout(() => resolve(url.endsWith('/admin/stats') ? jsonResponse(500, { error: 'boom', code: 'UNAVAILABLE' }) : jsonResponse(200, [])), 20);
+    })));
+    renderPage({ strict: true });
     await waitFor(() => expect(screen.getAllByRole('status').some((t) => t.textContent?.includes('Failed to load dashboard stats.'))).toBe(true));
   });
 

@@ -30,7 +30,8 @@ export function useAdminStats(): { stats: AdminStats | null; loading: boolean; r
       // Only the first read complains; a failed refresh keeps the numbers shown.
       if (first.current && !(err instanceof ApiError && err.status === 401)) toast.error('Failed to load dashboard stats.');
     }).finally(() => {
-      first.current = false;
+      // An aborted read (unmount, or StrictMode's second mount) was not the first one that counts.
+      if (!ctrl.signal.aborted) first.current = false;
     });
     return () => ctrl.abort();
   }, [version, tick]);

@@ -3,6 +3,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useToasts } from '../../../components/ui/toast/toast-store';
+import { registerNavigate } from '../../../lib/api-client';
 import { jsonResponse, resetAppState, sampleAdmin } from '../../../test/utils';
 import { useSession } from '../../auth';
 import { validateProduct } from '../model';
@@ -172,5 +173,16 @@ describe('ManageProductsPage', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(toasts()).toContain('success: Deleted'));
     expect(await screen.findByText('No unassigned products')).toBeTruthy();
+  });
+
+  it('stays quiet when a 401 ends the session (spec §4)', async () => {
+    const navigate = vi.fn();
+    registerNavigate(navigate);
+    const gone = () => jsonResponse(401, { error: 'Please sign in', message: 'Please sign in', code: 'UNAUTHENTICATED' });
+    routeFetch({ 'GET /api/admin/products/unassigned': [gone()], 'GET /api/admin/auctions/my': [gone()] });
+    renderPage();
+    await waitFor(() => expect(navigate).toHaveBeenCalledWith('/', { replace: true }));
+    expect(await screen.findByText('No unassigned products')).toBeTruthy();
+    expect(toasts()).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@ import { Icon } from '../../../components/ui/Icon';
 import { ConfirmDialog } from '../../../components/ui/Modal';
 import { Spinner } from '../../../components/ui/Spinner';
 import { toast } from '../../../components/ui/toast/toast-store';
-import { errorText } from '../../../lib/api-client';
+import { ApiError, errorText } from '../../../lib/api-client';
 import {
   createProduct, deleteProduct, fetchAuctionProducts, fetchMyAuctions, fetchUnassigned, updateProduct,
 } from '../api/products-api';
@@ -16,6 +16,9 @@ import './products.css';
 
 type Tab = 'unassigned' | 'auction';
 type Editing = { mode: 'add' } | { mode: 'edit'; product: Product } | null;
+
+// A 401 has already ended the session and left for / (spec §4): a load toast would only follow the admin there.
+const sessionEnded = (err: unknown) => err instanceof ApiError && err.status === 401;
 
 export const NO_UNASSIGNED = 'No unassigned products';
 export const NO_AUCTION_PRODUCTS = 'No products for this auction';
@@ -44,7 +47,7 @@ export function ManageProductsPage() {
     if (failed) {
       if (u.status === 'rejected') setUnassigned((prev) => prev ?? []);
       if (a.status === 'rejected') setAuctions((prev) => prev ?? []);
-      toast.error(errorText(failed.reason, 'Failed to load data'));
+      if (!sessionEnded(failed.reason)) toast.error(errorText(failed.reason, 'Failed to load data'));
     }
   }, []);
 
@@ -61,7 +64,7 @@ export function ManageProductsPage() {
     } catch (err) {
       if (mine === auctionReq.current) {
         setAuctionProducts([]);
-        toast.error(errorText(err, 'Failed to load data'));
+        if (!sessionEnded(err)) toast.error(errorText(err, 'Failed to load data'));
       }
     } finally {
       if (mine === auctionReq.current) setLoadingAuction(false);

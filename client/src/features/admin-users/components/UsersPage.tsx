@@ -85,7 +85,7 @@ function OwnerUsers({ onForbidden }: { onForbidden: () => void }) {
           if (ctrl.signal.aborted) return;
           setSearching(false);
           if (err instanceof ApiError && err.status === 403) forbiddenRef.current();
-          else toast.error(errorText(err, 'Failed to load data'));
+          else if (!(err instanceof ApiError && err.status === 401)) toast.error(errorText(err, 'Failed to load data'));
         },
       );
     }, SEARCH_DEBOUNCE_MS);
@@ -198,9 +198,9 @@ function UsersTable({ users, pendingId, onToggle }: { users: readonly AdminUser[
             <th scope="col">User Details</th>
             <th scope="col">Contact</th>
             <th scope="col" className="users-right">Wallet Balance</th>
-            <th scope="col" className="users-right">Auctions</th>
+            <th scope="col" className="users-right">Auctions Registered</th>
             <th scope="col">Status</th>
-            <th scope="col">Joined</th>
+            <th scope="col">Joined Date</th>
             <th scope="col" className="users-right">Action</th>
           </tr>
         </thead>
@@ -217,10 +217,10 @@ function UsersTable({ users, pendingId, onToggle }: { users: readonly AdminUser[
                   </span>
                 </td>
                 <td data-label="Contact" className="users-contact num">{u.mobile_number}</td>
-                <td data-label="Wallet" className="num users-right users-wallet">{formatRupees(u.wallet_balance)}</td>
-                <td data-label="Auctions" className="num users-right users-auctions">{u.auctions_registered}</td>
+                <td data-label="Wallet Balance" className="num users-right users-wallet">{formatRupees(u.wallet_balance)}</td>
+                <td data-label="Auctions Registered" className="num users-right users-auctions">{u.auctions_registered}</td>
                 <td data-label="Status" className="users-status"><Badge tone={active ? 'success' : 'danger'}>{active ? 'Active' : 'Inactive'}</Badge></td>
-                <td data-label="Joined" className="users-joined"><time dateTime={u.created_at}>{formatDate(u.created_at)}</time></td>
+                <td data-label="Joined Date" className="users-joined"><time dateTime={u.created_at}>{formatDate(u.created_at)}</time></td>
                 <td className="users-right users-action">
                   <button
                     type="button"

@@ -1,6 +1,8 @@
 import type { UserBid } from '@auction/shared';
 import { Badge } from '../../../components/ui/Badge';
-import { bidStatusLabel, formatDateTime, formatRupees } from '../../../lib/format';
+import { bidStatusLabel, formatDateTime, formatRupees, secondsLeft } from '../../../lib/format';
+import { isEnded, useAuctions } from '../../auctions';
+import { useClock } from '../../live';
 import { bidStatusNote } from '../model';
 
 interface BidsTableProps {
@@ -35,9 +37,20 @@ export function BidsTable({ bids, cancellingId, onCancel }: BidsTableProps) {
   );
 }
 
+/**
+ * False once the bid's auction has ended (spec §2: bids can be cancelled before the auction ends). An
+ * auction the page does not know is left to the server; the selector re-renders the row only when it flips.
+ */
+function useAuctionOpen(auctionId: string): boolean {
+  const auction = useAuctions((s) => s.auctions.find((a) => a.id === auctionId));
+  return useClock((s) => !auction || !isEnded(auction, secondsLeft(auction.valid_until, s.now)));
+}
+
 function BidRow({ bid, busy, locked, onCancel }: { bid: UserBid; busy: boolean; locked: boolean; onCancel: (bid: UserBid) => void }) {
   const { label, tone } = bidStatusLabel(bid.status);
   const note = bidStatusNote(bid);
+  const open = useAuctionOpen(bid.auction_id);
+  const cancellable = bid.status === 'success' && open;
   return (
     <tr className={`bids-row bids-row-${bid.status}`}>
       <td data-label="Product" className="bids-cell-product">
@@ -62,8 +75,8 @@ function BidRow({ bid, busy, locked, onCancel }: { bid: UserBid; busy: boolean; 
           {note && <span className="bids-cell-sub bids-reason">{note}</span>}
         </span>
       </td>
-      <td data-label="Actions" className={`bids-col-actions${bid.status === 'success' ? '' : ' bids-no-action'}`}>
-        {bid.status === 'success' ? (
+      <td data-label="Actions" className={`bids-col-actions${cancellable ? '' : ' bids-no-action'}`}>
+        {cancellable ? (
           <button
             type="button"
             className="btn btn-sm bids-cancel-btn"
@@ -74,7 +87,7 @@ function BidRow({ bid, busy, locked, onCancel }: { bid: UserBid; busy: boolean; 
             {busy ? 'Cancelling…' : 'Cancel'}
           </button>
         ) : (
-          <span className="muted" aria-label="No action available">N/A</span>
+          <span className="muted" aria-label="No action available" title={bid.status === 'success' ? 'The auction has ended' : undefined}>N/A</span>
         )}
       </td>
     </tr>

@@ -1,9 +1,10 @@
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Toaster } from '../../../components/ui/toast/Toaster';
 import { jsonResponse, LocationProbe, resetAppState } from '../../../test/utils';
-import { injectLiveEvent } from '../../live';
+import { useAuctions } from '../../auctions';
+import { injectLiveEvent, useClock } from '../../live';
 import { useBids } from '../store/bids-store';
 import { makeBid, routeFetch } from '../testing';
 import { MyBidsPage } from './MyBidsPage';
@@ -43,10 +44,12 @@ describe('MyBidsPage', () => {
   beforeEach(() => {
     resetAppState();
     useBids.getState().reset();
+    useAuctions.getState().reset();
   });
   afterEach(() => {
     cleanup();
     useBids.getState().reset();
+    useAuctions.getState().reset();
     resetAppState();
   });
 
@@ -74,6 +77,45 @@ describe('MyBidsPage', () => {
     expect(within(lamp).queryByRole('button')).toBeNull();
 
     expect(within(rowOf('Wall Clock')).getByText('Won').className).toContain('badge-info');
+  });
+
+  it('treats a status it does not know as failed: red Failed badge, N/A, counted in Failed / Cancelled (spec §4)', async () => {
+    const odd = makeBid({ bid_id: 9, product_name: 'Odd Vase', amount: 300, status: 'expired' as typeof leading.status });
+    routeFetch({ 'GET /api/user-bids': [jsonResponse(200, [leading, odd])] });
+    renderPage();
+
+    await screen.findByText('Odd Vase');
+    const row = rowOf('Odd Vase');
+    expect(within(row).getByText('Failed').className).toContain('badge-danger');
+    expect(within(row).getByText('N/A')).toBeTruthy();
+    expect(within(row).queryByRole('button')).toBeNull();
+    expect(stat('Failed / Cancelled')).toBe('1');
+    expect(stat('Total Amount')).toBe('₹2,500');
+  });
+
+  it('offers Cancel only while the bid’s auction is open, and takes it away when the auction ends', async () => {
+    const now = Date.parse('2026-03-01T12:00:00.000Z');
+    useClock.setState({ now, offset: 0 });
+    const auction = (id: string, endsInMs: number) => ({
+      id, name: id, valid_until: new Date(now + endsInMs).toISOString(), product_ids: [], registrations: [7], registered: true, product_count: 1, status: 'active',
+    });
+    const lamp = makeBid({ bid_id: 5, product_name: 'Brass Lamp', auction_id: 'A-2', status: 'success' });
+    const api = routeFetch({
+      'GET /api/user-bids': [jsonResponse(200, [leading, lamp])],
+      'GET /api/auctions': [jsonResponse(200, [auction('A-1', 60_000), auction('A-2', -1000)])],
+    });
+    renderPage();
+    await screen.findByText('Ming Vase');
+
+    await waitFor(() => expect(within(rowOf('Brass Lamp')).getByText('N/A').getAttribute('title')).toBe('The auction has ended'));
+    expect(within(rowOf('Brass Lamp')).getByText('Active')).toBeTruthy();
+    expect(within(rowOf('Brass Lamp')).queryByRole('button')).toBeNull();
+    expect(within(rowOf('Ming Vase')).getByRole('button', { name: /Cancel bid/ })).toBeTruthy();
+    expect(api.calls('GET /api/auctions')).toHaveLength(1);
+
+    act(() => useClock.setState({ now: now + 60_000 }));
+    expect(within(rowOf('Ming Vase')).queryByRole('button')).toBeNull();
+    expect(within(rowOf('Ming Vase')).getByText('N/A')).toBeTruthy();
   });
 
   it('asks first, sends nothing when the question is declined, then cancels, refunds and says so', async () => {

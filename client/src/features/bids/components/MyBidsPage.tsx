@@ -9,6 +9,7 @@ import { Spinner } from '../../../components/ui/Spinner';
 import { StatCard } from '../../../components/ui/StatCard';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { formatRupees } from '../../../lib/format';
+import { useAuctions } from '../../auctions';
 import { bidStats } from '../model';
 import { useBids } from '../store/bids-store';
 import { BidsTable } from './BidsTable';
@@ -33,6 +34,8 @@ export function MyBidsPage() {
   }
 
   useEffect(refresh, [load]);
+  // The auctions' end times decide which active bids can still be cancelled; a failure leaves that to the server.
+  useEffect(() => { void useAuctions.getState().loadAuctions({ silent: true }); }, []);
 
   async function confirmCancel() {
     if (!confirming) return;

@@ -2,6 +2,8 @@ import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Toaster } from '../../../components/ui/toast/Toaster';
 import { resetAppState } from '../../../test/utils';
+import { useAuctions } from '../../auctions';
+import { useBids } from '../../bids';
 import { injectLiveEvent } from '../../live';
 import { LiveNotifications } from './LiveNotifications';
 
@@ -15,6 +17,8 @@ describe('LiveNotifications', () => {
   beforeEach(resetAppState);
   afterEach(() => {
     cleanup();
+    useAuctions.getState().reset();
+    useBids.getState().reset();
     resetAppState();
   });
 
@@ -41,6 +45,21 @@ describe('LiveNotifications', () => {
     expect(toast?.className).toContain('toast-info');
     expect(toast?.textContent).toContain('₹600');
     expect(toast?.textContent).toContain('CAM-1');
+  });
+
+  it('names the product when the page knows it: from the open auction, else from the user’s bids', () => {
+    useAuctions.setState({ products: { 'A-1': [{ id: 'CAM-1', name: 'Vintage Camera', description: '', status: 'available', auction_id: 'A-1', highest_bid: 700, bid_count: 2 }] } });
+    useBids.setState({ bids: [{
+      bid_id: 1, auction_id: 'A-2', auction_name: 'Spring Sale', product_id: 'LAMP-9', product_name: 'Brass Lamp', amount: 600,
+      timestamp: server_time, status: 'outbid', reason: null,
+    }] });
+    render(<><LiveNotifications /><Toaster /></>);
+    act(() => {
+      injectLiveEvent({ event: 'bid:won', data: { auction_id: 'A-1', product_id: 'CAM-1', amount: 700, server_time } });
+      injectLiveEvent({ event: 'bid:reinstated', data: { auction_id: 'A-2', product_id: 'LAMP-9', amount: 600, server_time } });
+    });
+    expect(toastWith('You won Vintage Camera for ₹700!')).toBeDefined();
+    expect(toastWith('Your bid of ₹600 on Brass Lamp is leading again')).toBeDefined();
   });
 
   it('stays quiet for other events and stops listening once unmounted', () => {

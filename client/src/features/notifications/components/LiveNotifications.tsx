@@ -1,7 +1,14 @@
 import { useEffect } from 'react';
 import { useToasts } from '../../../components/ui/toast/toast-store';
+import { useAuctions } from '../../auctions';
+import { useBids } from '../../bids';
 import { onLive } from '../../live';
-import { notificationFor } from '../messages';
+import { notificationFor, type ProductNameLookup } from '../messages';
+
+/** The product's name from whatever this tab has loaded: the open auction's products, or the user's bids. */
+const knownName: ProductNameLookup = (auctionId, productId) =>
+  useAuctions.getState().products[auctionId]?.find((p) => p.id === productId)?.name
+  ?? useBids.getState().bids.find((b) => b.auction_id === auctionId && b.product_id === productId)?.product_name;
 
 /**
  * Turns the signed-in user's personal live events (outbid, won, reinstated) into toasts, whatever
@@ -10,7 +17,7 @@ import { notificationFor } from '../messages';
 export function LiveNotifications() {
   useEffect(() => {
     const stop = onLive((e) => {
-      const note = notificationFor(e);
+      const note = notificationFor(e, knownName);
       if (note) useToasts.getState().show(note.kind, note.message);
     });
     return () => {

@@ -2,6 +2,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useToasts } from '../../../components/ui/toast/toast-store';
+import { registerNavigate } from '../../../lib/api-client';
 import { jsonResponse, mockFetch, resetAppState, sampleAdmin } from '../../../test/utils';
 import { useSession } from '../../auth';
 import type { Reports } from '../api/reports-api';
@@ -89,5 +90,15 @@ describe('ReportsPage', () => {
     expect(await screen.findByRole('link', { name: 'A1' })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: /Refresh/ }));
     await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(3));
+  });
+
+  it('stays quiet when a 401 ends the session (spec §4)', async () => {
+    const navigate = vi.fn();
+    registerNavigate(navigate);
+    mockFetch(jsonResponse(401, { error: 'Please sign in', message: 'Please sign in', code: 'UNAUTHENTICATED' }));
+    renderPage();
+    await waitFor(() => expect(navigate).toHaveBeenCalledWith('/', { replace: true }));
+    await screen.findByRole('alert');
+    expect(toasts()).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@ import { Icon } from '../../../components/ui/Icon';
 import { Spinner } from '../../../components/ui/Spinner';
 import { StatCard } from '../../../components/ui/StatCard';
 import { toast } from '../../../components/ui/toast/toast-store';
-import { errorText } from '../../../lib/api-client';
+import { ApiError, errorText } from '../../../lib/api-client';
 import { downloadText } from '../../../lib/csv';
 import { formatDateTime, formatRupees } from '../../../lib/format';
 import { fetchReports, type AuctionReport, type ProductReport, type Reports } from '../api/reports-api';
@@ -40,7 +40,8 @@ export function ReportsPage() {
       if (mine !== req.current) return;
       const text = errorText(err, 'Failed to load report data');
       setError(text);
-      toast.error(text);
+      // A 401 has already ended the session and left for / (spec §4).
+      if (!(err instanceof ApiError && err.status === 401)) toast.error(text);
     } finally {
       if (mine === req.current) setLoading(false);
     }

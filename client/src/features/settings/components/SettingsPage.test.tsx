@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useToasts } from '../../../components/ui/toast/toast-store';
 import { jsonResponse, resetAppState, sampleAdmin } from '../../../test/utils';
 import { useSession } from '../../auth';
-import { validatePasswordChange } from '../model';
+import { systemItems, validatePasswordChange } from '../model';
 import { SettingsPage } from './SettingsPage';
 
 type Answer = Response | ((body: unknown) => Response);
@@ -28,7 +28,7 @@ function routeFetch(routes: Record<string, Answer[]>) {
   };
 }
 
-const settings = { auto_settle: true, admin_signup: 'closed', min_increment: 10, live_frame_ms: 50, timezone: 'Asia/Kolkata' };
+const settings = { auto_settle: true, admin_signup: 'closed', min_increment: 1, live_frame_ms: 50, timezone: 'Asia/Kolkata' };
 const toasts = () => useToasts.getState().toasts.map((t) => `${t.kind}: ${t.message}`);
 
 function renderPage() {
@@ -47,6 +47,15 @@ describe('validatePasswordChange (spec §5)', () => {
     expect(validatePasswordChange({ current: 'old', next: 'abcdef', confirm: 'abcdeg' })).toEqual({ confirm: 'New passwords do not match' });
     expect(validatePasswordChange({ current: 'old', next: 'abc', confirm: 'abc' })).toEqual({ next: 'Password must be at least 6 characters long' });
     expect(validatePasswordChange({ current: 'old', next: 'abcdef', confirm: 'abcdef' })).toEqual({});
+  });
+});
+
+describe('systemItems (spec §9, DESIGN §7)', () => {
+  it('shows what the server really does', () => {
+    const rows = systemItems({ ...settings, auto_settle: false, admin_signup: 'open', timezone: 'UTC' });
+    expect(rows.find((r) => r.label === 'Auto settlement')).toMatchObject({ value: 'Disabled', tone: 'neutral' });
+    expect(rows.find((r) => r.label === 'Admin signup')).toMatchObject({ value: 'Open' });
+    expect(rows.find((r) => r.label === 'Time zone')?.value).toBe('UTC');
   });
 });
 
@@ -72,9 +81,14 @@ describe('SettingsPage', () => {
     const panel = screen.getByRole('region', { name: 'System Settings' });
     await within(panel).findByText('Asia/Kolkata');
     const value = (label: string) => within(panel).getByText(label).parentElement!.querySelector('dd')!.textContent;
-    expect(value('Auto-settlement')).toBe('On');
+    // Spec §9's four first, with the values in force.
+    expect([...panel.querySelectorAll('dt')].map((dt) => dt.textContent).slice(0, 4))
+      .toEqual(['Default auction duration', 'Minimum bid increment', 'Auto settlement', 'Notifications']);
+    expect(value('Default auction duration')).toBe('7 days');
+    expect(value('Minimum bid increment')).toBe('₹1');
+    expect(value('Auto settlement')).toBe('Enabled');
+    expect(value('Notifications')).toBe('Enabled');
     expect(value('Admin signup')).toBe('Closed');
-    expect(value('Bid increment')).toBe('₹10');
     expect(value('Live frame')).toBe('50 ms');
   });
 

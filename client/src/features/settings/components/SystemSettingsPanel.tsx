@@ -3,10 +3,10 @@ import { Badge } from '../../../components/ui/Badge';
 import { Icon } from '../../../components/ui/Icon';
 import { Spinner } from '../../../components/ui/Spinner';
 import { errorText } from '../../../lib/api-client';
-import { formatRupees } from '../../../lib/format';
 import { fetchSystemSettings, type SystemSettings } from '../api/settings-api';
+import { systemItems } from '../model';
 
-/** The server's real configuration (GET /admin/settings), read-only. */
+/** System Settings (DESIGN §7): the server's real configuration (GET /admin/settings) and the client's own defaults, read-only. */
 export function SystemSettingsPanel() {
   const [settings, setSettings] = useState<SystemSettings | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -29,7 +29,7 @@ export function SystemSettingsPanel() {
           <span className="settings-card-icon" aria-hidden="true"><Icon name="settings" size={18} /></span>
           <h2 id="settings-system-title" className="card-title">System Settings</h2>
         </div>
-        <span className="settings-hint">Read-only · set by the server</span>
+        <span className="settings-hint">Read-only · the values in force</span>
       </div>
       {error && !settings ? (
         <p className="settings-error" role="alert">
@@ -40,31 +40,15 @@ export function SystemSettingsPanel() {
         <Spinner label="Loading system settings…" />
       ) : (
         <dl className="card-body settings-list">
-          <div className="settings-item">
-            <dt>Auto-settlement</dt>
-            <dd><Badge tone={settings.auto_settle ? 'success' : 'neutral'}>{settings.auto_settle ? 'On' : 'Off'}</Badge></dd>
-            <dd className="settings-item-note">Auctions settle by themselves when they end</dd>
-          </div>
-          <div className="settings-item">
-            <dt>Admin signup</dt>
-            <dd><Badge tone={settings.admin_signup === 'open' ? 'success' : 'warning'}>{settings.admin_signup === 'open' ? 'Open' : 'Closed'}</Badge></dd>
-            <dd className="settings-item-note">Whether new admins may register</dd>
-          </div>
-          <div className="settings-item">
-            <dt>Bid increment</dt>
-            <dd className="settings-value">{formatRupees(settings.min_increment)}</dd>
-            <dd className="settings-item-note">Minimum step above the highest bid</dd>
-          </div>
-          <div className="settings-item">
-            <dt>Live frame</dt>
-            <dd className="settings-value">{settings.live_frame_ms} ms</dd>
-            <dd className="settings-item-note">How often live updates are sent</dd>
-          </div>
-          <div className="settings-item">
-            <dt>Time zone</dt>
-            <dd className="settings-value">{settings.timezone}</dd>
-            <dd className="settings-item-note">For auction end times entered without one</dd>
-          </div>
+          {systemItems(settings).map((item) => (
+            <div key={item.label} className="settings-item">
+              <dt>{item.label}</dt>
+              <dd className={item.tone ? undefined : 'settings-value'}>
+                {item.tone ? <Badge tone={item.tone}>{item.value}</Badge> : item.value}
+              </dd>
+              <dd className="settings-item-note">{item.note}</dd>
+            </div>
+          ))}
         </dl>
       )}
     </section>
