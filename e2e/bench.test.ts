@@ -7,16 +7,17 @@ import { ROOT } from './server.js';
 // Speed is not asserted here (that is what `npm run bench` reports).
 it('npm run bench: a small run prints one JSON line with every figure, nothing lost, invariant true', () => {
   const tsx = path.join(ROOT, 'node_modules', '.bin', 'tsx');
-  const res = spawnSync(tsx, ['scripts/bench.ts', '--watchers', '20', '--seconds', '1', '--bidders', '4', '--products', '2', '--rate', '20', '--quiet'], {
+  const res = spawnSync(tsx, ['scripts/bench.ts', '--watchers', '20', '--seconds', '1', '--bidders', '4', '--products', '2', '--rate', '20', '--idle-watchers', '30', '--quiet'], {
     cwd: ROOT, encoding: 'utf8', timeout: 120_000,
   });
   expect(res.status, res.stderr).toBe(0);
   const line = res.stdout.trim().split('\n').at(-1)!;
   const result = JSON.parse(line) as Record<string, unknown>;
   for (const key of ['ceiling_rps', 'storm_bid_rps', 'storm_accepted', 'ratio_storm_ceiling', 'drain_ms', 'bid_p50_ms', 'bid_p95_ms', 'bid_p99_ms',
-    'broadcast_p50_ms', 'broadcast_p99_ms', 'server_peak_rss_mb']) {
+    'broadcast_p50_ms', 'broadcast_p99_ms', 'server_peak_rss_mb',
+    'idle_rss_before_mb', 'idle_rss_mb']) {
     expect(typeof result[key], key).toBe('number');
   }
   expect(result.storm_accepted).toBeGreaterThan(0);
-  expect(result).toMatchObject({ watchers: 20, events_lost: 0, events_out_of_order: 0, server_5xx: 0, storm_errors: 0, invariant_ok: true });
+  expect(result).toMatchObject({ watchers: 20, idle_watchers: 30, events_lost: 0, events_out_of_order: 0, server_5xx: 0, storm_errors: 0, invariant_ok: true });
 }, 150_000);

@@ -6,6 +6,7 @@
  *   (b) storm: the same closed loop bidding ever higher on `--products` products;
  *   (c) drain: waits until every watcher holds every accepted bid;
  *   (d) open loop: bids at a fixed `--rate` → bid latency and broadcast latency (to the LAST watcher).
+ * With `--idle-watchers N`, first (on the fresh server) the resident memory with N idle watchers.
  * Prints a table and one JSON line with every figure, lost/out-of-order events, the server's peak RSS,
  * storm/ceiling, and `invariant_ok` from a full money audit. Rate limits are off for its server.
  */
@@ -29,12 +30,14 @@ const { values: opt } = parseArgs({
     products: { type: 'string', default: '10' },
     rate: { type: 'string', default: '100' },
     bidders: { type: 'string', default: '50' },
+    'idle-watchers': { type: 'string', default: '0' },
     quiet: { type: 'boolean', default: false },
   },
 });
 const N = {
   watchers: Number(opt.watchers), concurrency: Number(opt.concurrency), seconds: Number(opt.seconds),
   products: Number(opt.products), rate: Number(opt.rate), bidders: Number(opt.bidders),
+  idleWatchers: Number(opt['idle-watchers']),
 };
 const log = (msg: string) => { if (!opt.quiet) process.stderr.write(`${msg}\n`); };
 const now = () => performance.timeOrigin + performance.now();
@@ -83,10 +86,10 @@ async function startServer(): Promise<Server> {
   };
 }
 
-function peakRssMb(pid: number | undefined): number | null {
+function rssMb(pid: number | undefined, field: 'VmHWM' | 'VmRSS' = 'VmHWM'): number | null {
   if (!pid) return null;
   try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m ? Math.round(Number(m[1]) / 1024) : null;
   } catch {
     return null;
@@ -147,7 +150,29 @@ async function main() {
   }
   const watcherToken = await signUp('user', `bench_watch_${tag}`);
 
-  const child = fork(fileURLToPath(new URL('./bench-watchers.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const watchersProcess = () => fork(fileURLToPath(new URL('./bench-watchers.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+
+  // (0) idle: on the fresh server, the resident memory it takes to hold N watchers that do nothing.
+  let idle: { rss_before_mb: number | null; rss_mb: number | null } | null = null;
+  if (N.idleWatchers > 0) {
+    const before = rssMb(server.pid, 'VmRSS');
+    const idler = watchersProcess();
+    await new Promise<void>((resolve, reject) => {
+      idler.on('message', (m: { type: string; message?: string }) => {
+        if (m.type === 'ready') resolve();
+        if (m.type === 'error') reject(new Error(m.message));
+      });
+      idler.send({ type: 'start', url: base, token: watcherToken, auctionId, watchers: N.idleWatchers });
+    });
+    // Let the connection bursts' garbage be collected before reading.
+    await new Promise((r) => setTimeout(r, 5000));
+    idle = { rss_before_mb: before, rss_mb: rssMb(server.pid, 'VmRSS') };
+    log(`(0) idle: ${N.idleWatchers} watchers connected, server RSS ${idle.rss_before_mb} → ${idle.rss_mb} MB`);
+    idler.send({ type: 'stop' });
+    await new Promise((r) => idler.once('exit', r));
+  }
+
+  const child = watchersProcess();
   const ask = <T>(msg: object, want: string) => new Promise<T>((resolve, reject) => {
     const on = (m: { type: string; message?: string }) => {
       if (m.type === 'error') { child.off('message', on); reject(new Error(m.message)); }
@@ -241,7 +266,7 @@ async function main() {
     }
   }
 
-  const rss = peakRssMb(server.pid);
+  const rss = rssMb(server.pid);
   await server.stop();
   const invariantOk = audit(server.dbFile);
   server.cleanup();
@@ -264,6 +289,9 @@ async function main() {
     server_5xx: status5xx + storm['5xx'],
     server_peak_rss_mb: rss,
     invariant_ok: invariantOk,
+    idle_watchers: N.idleWatchers,
+    idle_rss_before_mb: idle?.rss_before_mb ?? null,
+    idle_rss_mb: idle?.rss_mb ?? null,
   };
   if (!opt.quiet) console.table(Object.entries(result).map(([k, v]) => ({ figure: k, value: v })));
   console.log(JSON.stringify(result));
