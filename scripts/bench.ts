@@ -139,20 +139,12 @@ async function main() {
   }
   const auctionId = `BA-${tag}`;
   await api('POST', '/admin/auction', { id: auctionId, name: 'Bench auction', valid_until: new Date(Date.now() + 3600e3).toISOString(), product_ids: productIds }, admin);
-  const bidders: string[] = [];
-  for (let i = 0; i < N.bidders; i += 10) {
-    bidders.push(...await Promise.all(Array.from({ length: Math.min(10, N.bidders - i) }, async (_, j) => {
-      const t = await signUp('user', `bench_${tag}_${i + j}`);
-      for (let k = 0; k < 50; k++) await api('POST', '/wallet/topup', { amount: 100_000 }, t);
-      await api('POST', '/auctions/register', { auction_id: auctionId }, t);
-      return t;
-    })));
-  }
   const watcherToken = await signUp('user', `bench_watch_${tag}`);
 
   const watchersProcess = () => fork(fileURLToPath(new URL('./bench-watchers.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 
-  // (0) idle: on the fresh server, the resident memory it takes to hold N watchers that do nothing.
+  // (0) idle: on the fresh server (before the bidders' sign-ups), the resident memory it takes to hold
+  // N watchers that do nothing.
   let idle: { rss_before_mb: number | null; rss_mb: number | null } | null = null;
   if (N.idleWatchers > 0) {
     const before = rssMb(server.pid, 'VmRSS');
@@ -172,6 +164,15 @@ async function main() {
     await new Promise((r) => idler.once('exit', r));
   }
 
+  const bidders: string[] = [];
+  for (let i = 0; i < N.bidders; i += 10) {
+    bidders.push(...await Promise.all(Array.from({ length: Math.min(10, N.bidders - i) }, async (_, j) => {
+      const t = await signUp('user', `bench_${tag}_${i + j}`);
+      for (let k = 0; k < 50; k++) await api('POST', '/wallet/topup', { amount: 100_000 }, t);
+      await api('POST', '/auctions/register', { auction_id: auctionId }, t);
+      return t;
+    })));
+  }
   const child = watchersProcess();
   const ask = <T>(msg: object, want: string) => new Promise<T>((resolve, reject) => {
     const on = (m: { type: string; message?: string }) => {
