@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import pino from 'pino';
 import Fastify from 'fastify';
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
@@ -44,6 +45,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     logger: {
       level: config.logLevel,
       redact: { paths: ['req.headers.authorization', '*.password', '*.new_password', '*.token'], censor: '[redacted]' },
+      // Buffered, asynchronous writes: two request lines per request at `info` never block the bid path
+      // on stdout. pino flushes the buffer when the process exits.
+      stream: pino.destination({ dest: 1, sync: false, minLength: 4096 }),
     },
     bodyLimit: BODY_LIMIT,
     // DESIGN §3: no coercion ("1000" is not a number); `x-error` carries a field's human message.
