@@ -52,7 +52,7 @@ async function main() {
 
   const admin = await account('admin', DEMO_ADMIN, 'Demo Admin');
   const stamp = Date.now().toString(36).slice(-4);
-  const auctions: { id: string; productIds: string[] }[] = [];
+  const auctions: { id: string; productIds: string[]; endsAt: number }[] = [];
   for (const [i, a] of CATALOGUE.entries()) {
     const productIds: string[] = [];
     for (const [j, [name, description]] of a.products.entries()) {
@@ -61,10 +61,11 @@ async function main() {
       productIds.push(id);
     }
     const id = `DEMO-${stamp}-${i + 1}`;
-    const validUntil = new Date(Date.now() + a.endsInMin * 60_000).toISOString();
+    const endsAt = Date.now() + a.endsInMin * 60_000;
+    const validUntil = new Date(endsAt).toISOString();
     const res = await call('POST', '/admin/auction', { id, name: a.name, valid_until: validUntil, product_ids: productIds }, admin);
     if (res.status !== 201) throw new Error(`cannot create auction: ${JSON.stringify(res.body)}`);
-    auctions.push({ id, productIds });
+    auctions.push({ id, productIds, endsAt });
   }
 
   const bidders: { name: string; token: string }[] = [];
@@ -83,7 +84,13 @@ async function main() {
   const stopAt = Date.now() + Number(args.minutes) * 60_000;
   while (Date.now() < stopAt) {
     await new Promise((r) => setTimeout(r, 2000 + Math.random() * 4000));
-    const auction = auctions[Math.floor(Math.random() * auctions.length)]!;
+    // Simulated bidders, like people, only bid where the auction is still open.
+    const open = auctions.filter((a) => a.endsAt > Date.now() + 1000);
+    if (open.length === 0) {
+      console.log('Every demo auction has ended and been settled: see Reports in the admin portal.');
+      break;
+    }
+    const auction = open[Math.floor(Math.random() * open.length)]!;
     const productId = auction.productIds[Math.floor(Math.random() * auction.productIds.length)]!;
     const bidder = bidders[Math.floor(Math.random() * bidders.length)]!;
     const highest = Number((await call('GET', `/highest-bid?product_key=${productId}`, undefined, bidder.token)).body.highest_bid ?? 0);
@@ -91,6 +98,10 @@ async function main() {
     const res = await call('POST', '/bid', { product_id: productId, bid_amount: amount }, bidder.token);
     const what = res.status === 201 ? 'bid' : `refused (${String(res.body.code)})`;
     console.log(`${new Date().toLocaleTimeString('en-IN')}  ${bidder.name.padEnd(6)} ${what.padEnd(28)} ₹${amount.toLocaleString('en-IN')} on ${productId}`);
+  }
+  if (!args.url) {
+    console.log(`The demo server stays up at ${base}; Ctrl-C to stop.`);
+    return;
   }
   process.exit(0);
 }
