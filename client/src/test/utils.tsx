@@ -45,3 +45,33 @@ export function resetAppState(): void {
 
 export const sampleUser = { id: 7, username: 'asha', name: 'Asha Rao', mobile_number: '9876543210' };
 export const sampleAdmin = { id: 1, username: 'ravi', name: 'Ravi Kumar', mobile_number: '9123456780', is_owner: false };
+
+export type FetchAnswer = Response | Error | ((body: unknown) => Response);
+
+/**
+ * Stubs fetch by method and path: `routes['POST /api/rollback-bid']` lists the answers in turn (the last
+ * repeats); an unrouted call gets a 404. `calls(key)` and `body(key, n)` read what was sent.
+ */
+export function routeFetch(routes: Record<string, FetchAnswer[]>) {
+  const used: Record<string, number> = {};
+  const fn = vi.fn(async (url: string, init?: RequestInit): Promise<Response> => {
+    const key = `${init?.method ?? 'GET'} ${url}`;
+    const answers = routes[key];
+    if (!answers || answers.length === 0) return jsonResponse(404, { error: `unrouted ${key}`, code: 'NOT_FOUND' });
+    const i = used[key] ?? 0;
+    used[key] = i + 1;
+    const answer = answers[Math.min(i, answers.length - 1)]!;
+    if (answer instanceof Error) throw answer;
+    if (typeof answer === 'function') return answer(typeof init?.body === 'string' ? JSON.parse(init.body) : undefined);
+    return answer.clone();
+  });
+  vi.stubGlobal('fetch', fn);
+  return {
+    fn,
+    calls: (key: string) => fn.mock.calls.filter(([url, init]) => `${init?.method ?? 'GET'} ${url}` === key),
+    body: (key: string, n = 0): unknown => {
+      const init = fn.mock.calls.filter(([url, i]) => `${i?.method ?? 'GET'} ${url}` === key)[n]?.[1];
+      return typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
+    },
+  };
+}

@@ -1,7 +1,5 @@
-// Test-only helpers: a bid factory and a fetch stub that answers by method and path.
+// Test-only helpers: a bid factory and the shared fetch stub (test/utils).
 import type { UserBid } from '@auction/shared';
-import { vi } from 'vitest';
-import { jsonResponse } from '../../test/utils';
 
 let nextId = 100;
 
@@ -13,25 +11,4 @@ export function makeBid(over: Partial<UserBid> = {}): UserBid {
   };
 }
 
-type Answer = Response | Error | ((body: unknown) => Response);
-
-/** Stubs fetch; `routes['POST /api/rollback-bid']` lists the answers in turn (the last repeats). */
-export function routeFetch(routes: Record<string, Answer[]>) {
-  const used: Record<string, number> = {};
-  const fn = vi.fn(async (url: string, init?: RequestInit): Promise<Response> => {
-    const key = `${init?.method ?? 'GET'} ${url}`;
-    const answers = routes[key];
-    if (!answers || answers.length === 0) return jsonResponse(404, { error: `unrouted ${key}`, code: 'NOT_FOUND' });
-    const i = used[key] ?? 0;
-    used[key] = i + 1;
-    const answer = answers[Math.min(i, answers.length - 1)]!;
-    if (answer instanceof Error) throw answer;
-    if (typeof answer === 'function') return answer(typeof init?.body === 'string' ? JSON.parse(init.body) : undefined);
-    return answer.clone();
-  });
-  vi.stubGlobal('fetch', fn);
-  return {
-    fn,
-    calls: (key: string) => fn.mock.calls.filter(([url, init]) => `${init?.method ?? 'GET'} ${url}` === key),
-  };
-}
+export { routeFetch } from '../../test/utils';
