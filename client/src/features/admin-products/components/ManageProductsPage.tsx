@@ -1,10 +1,11 @@
 import type { AdminAuction, Product } from '@auction/shared';
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Badge } from '../../../components/ui/Badge';
 import { EmptyState } from '../../../components/ui/EmptyState';
 import { Icon } from '../../../components/ui/Icon';
 import { ConfirmDialog } from '../../../components/ui/Modal';
 import { Spinner } from '../../../components/ui/Spinner';
+import { tabId, Tabs, type TabItem } from '../../../components/ui/Tabs';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { ApiError, errorText } from '../../../lib/api-client';
 import {
@@ -19,6 +20,8 @@ type Editing = { mode: 'add' } | { mode: 'edit'; product: Product } | null;
 
 // A 401 has already ended the session and left for / (spec §4): a load toast would only follow the admin there.
 const sessionEnded = (err: unknown) => err instanceof ApiError && err.status === 401;
+const TAB_ID = 'products-tab';
+const PANEL_ID = 'products-panel';
 
 export const NO_UNASSIGNED = 'No unassigned products';
 export const NO_AUCTION_PRODUCTS = 'No products for this auction';
@@ -120,18 +123,11 @@ export function ManageProductsPage() {
   }
 
   const totalInAuctions = auctions?.reduce((sum, a) => sum + a.product_count, 0) ?? 0;
-  const tabs: { key: Tab; label: string }[] = [
+  // The counts stay in the label text: the tabs' accessible names are 'Unassigned (n)' and 'By Auction (n)'.
+  const tabs: TabItem<Tab>[] = [
     { key: 'unassigned', label: `Unassigned (${unassigned?.length ?? 0})` },
     { key: 'auction', label: `By Auction (${totalInAuctions})` },
   ];
-
-  function onTabKey(e: KeyboardEvent<HTMLButtonElement>) {
-    if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight' && e.key !== 'Home' && e.key !== 'End') return;
-    e.preventDefault();
-    const next: Tab = e.key === 'Home' ? 'unassigned' : e.key === 'End' ? 'auction' : tab === 'unassigned' ? 'auction' : 'unassigned';
-    setTab(next);
-    document.getElementById(`products-tab-${next}`)?.focus();
-  }
 
   const rows = tab === 'unassigned' ? unassigned : auctionProducts;
   const loading = tab === 'unassigned' ? unassigned === null : auctions === null || loadingAuction || auctionProducts === null;
@@ -152,24 +148,7 @@ export function ManageProductsPage() {
 
       <section className="card">
         <div className="products-tabs-row">
-          <div className="products-tabs" role="tablist" aria-label="Products">
-            {tabs.map((t) => (
-              <button
-                key={t.key}
-                id={`products-tab-${t.key}`}
-                type="button"
-                role="tab"
-                className="products-tab"
-                aria-selected={tab === t.key}
-                aria-controls="products-panel"
-                tabIndex={tab === t.key ? 0 : -1}
-                onClick={() => setTab(t.key)}
-                onKeyDown={onTabKey}
-              >
-                {t.label}
-              </button>
-            ))}
-          </div>
+          <Tabs tabs={tabs} value={tab} onChange={setTab} idPrefix={TAB_ID} label="Products" panelId={PANEL_ID} />
           {tab === 'auction' && auctions && auctions.length > 0 && (
             <div className="products-picker">
               <label className="field-label" htmlFor="products-auction">Auction</label>
@@ -182,7 +161,7 @@ export function ManageProductsPage() {
           )}
         </div>
 
-        <div id="products-panel" role="tabpanel" aria-labelledby={`products-tab-${tab}`}>
+        <div id={PANEL_ID} role="tabpanel" aria-labelledby={tabId(TAB_ID, tab)}>
           {loading ? (
             <Spinner label="Loading products…" />
           ) : tab === 'auction' && auctions?.length === 0 ? (

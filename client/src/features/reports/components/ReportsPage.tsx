@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { adminAuctionPath } from '../../../app/paths';
 import { Badge } from '../../../components/ui/Badge';
@@ -6,6 +6,7 @@ import { EmptyState } from '../../../components/ui/EmptyState';
 import { Icon } from '../../../components/ui/Icon';
 import { Spinner } from '../../../components/ui/Spinner';
 import { StatCard } from '../../../components/ui/StatCard';
+import { tabId, Tabs } from '../../../components/ui/Tabs';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { ApiError, errorText } from '../../../lib/api-client';
 import { downloadText } from '../../../lib/csv';
@@ -15,10 +16,8 @@ import { auctionStatusBadge, productStatusBadge, reportCsv, reportFilename, repo
 import { RevenueChart } from './RevenueChart';
 import './reports.css';
 
-const TABS: { key: ReportTab; label: string }[] = [
-  { key: 'auctions', label: 'Auction Reports' },
-  { key: 'products', label: 'Product Reports' },
-];
+const TAB_ID = 'reports-tab';
+const PANEL_ID = 'reports-panel';
 
 /** /admin/reports: the admin's auctions and products with their bids and money (spec §2 "Reports"). */
 export function ReportsPage() {
@@ -55,14 +54,6 @@ export function ReportsPage() {
     toast.success('CSV file generated.');
   }
 
-  function onTabKey(e: KeyboardEvent<HTMLButtonElement>) {
-    if (!['ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(e.key)) return;
-    e.preventDefault();
-    const next: ReportTab = e.key === 'Home' ? 'auctions' : e.key === 'End' ? 'products' : tab === 'auctions' ? 'products' : 'auctions';
-    setTab(next);
-    document.getElementById(`reports-tab-${next}`)?.focus();
-  }
-
   const stats = data ? reportStats(data) : null;
   const show = (v: number | string | null | undefined) => (v === undefined || v === null ? '—' : v);
 
@@ -91,26 +82,19 @@ export function ReportsPage() {
       {data && <RevenueChart auctions={data.auctions} />}
 
       <section className="card">
-        <div className="reports-tabs" role="tablist" aria-label="Reports">
-          {TABS.map((t) => (
-            <button
-              key={t.key}
-              id={`reports-tab-${t.key}`}
-              type="button"
-              role="tab"
-              className="reports-tab"
-              aria-selected={tab === t.key}
-              aria-controls="reports-panel"
-              tabIndex={tab === t.key ? 0 : -1}
-              onClick={() => setTab(t.key)}
-              onKeyDown={onTabKey}
-            >
-              {t.label}
-              <span className="reports-tab-count">{data ? (t.key === 'auctions' ? data.auctions.length : data.products.length) : ''}</span>
-            </button>
-          ))}
-        </div>
-        <div id="reports-panel" role="tabpanel" aria-labelledby={`reports-tab-${tab}`}>
+        <Tabs
+          className="reports-tabs"
+          tabs={[
+            { key: 'auctions', label: 'Auction Reports', count: data?.auctions.length },
+            { key: 'products', label: 'Product Reports', count: data?.products.length },
+          ]}
+          value={tab}
+          onChange={setTab}
+          idPrefix={TAB_ID}
+          label="Reports"
+          panelId={PANEL_ID}
+        />
+        <div id={PANEL_ID} role="tabpanel" aria-labelledby={tabId(TAB_ID, tab)}>
           {!data && loading ? (
             <Spinner label="Loading reports…" />
           ) : !data ? (
