@@ -2,6 +2,11 @@
  * The live hub: one source of events, any number of transports (socket.io, plain WebSocket).
  * Room events are collected per room and flushed as one `frame` every LIVE_FRAME_MS, serialised once
  * per room; personal and catalogue events go out at once (DESIGN §6).
+ *
+ * Fan-out is paced: a transport hands back a frame's delivery as a few slices of its sockets, and the
+ * hub writes them about a millisecond of work at a time, letting HTTP requests in between. One
+ * frame to a thousand sockets is ~12 ms of socket writes; in one piece it would stall every bid that
+ * arrives meanwhile. Slices run strictly in order, so frames never overtake each other.
  */
 import { auctionRoom, type Frame, type LiveAuction, type PersonalEventMap, type RoomEvent } from '@auction/shared';
 import type { Db } from '../db/index.js';
@@ -11,8 +16,11 @@ import { getAuction } from '../queries/auctions.js';
 import { deliveriesOf } from './deliveries.js';
 
 export interface Transport {
-  /** `json` is the frame serialised once for every receiver of the room. */
-  sendFrame(frame: Frame, json: string): void;
+  /**
+   * The deliveries of one frame to its room, as slices of the room's sockets, each a call that writes
+   * to one slice. `json` is the frame serialised once for every receiver of the room.
+   */
+  frameSlices(frame: Frame, json: string): Array<() => void>;
   sendToUser<K extends keyof PersonalEventMap>(userId: number, event: K, data: PersonalEventMap[K]): void;
   sendToAll<K extends keyof PersonalEventMap>(event: K, data: PersonalEventMap[K]): void;
   /** Sockets of this transport in a room. */
@@ -21,10 +29,15 @@ export interface Transport {
   close(): void;
 }
 
+const PUMP_BUDGET_MS = 1;
+
 export class LiveHub {
   private readonly transports: Transport[] = [];
   private readonly buffers = new Map<string, RoomEvent[]>();
   private timer: NodeJS.Timeout | null = null;
+  /** Slice writes not yet done, oldest first. */
+  private readonly fanout: Array<() => void> = [];
+  private pumping = false;
 
   constructor(private readonly opts: { db: Db; now: () => number; frameMs: number }) {}
 
@@ -76,9 +89,26 @@ export class LiveHub {
     for (const [room, events] of this.buffers) {
       const frame: Frame = { room, server_time: serverTime, events };
       const json = JSON.stringify(frame);
-      for (const t of this.transports) t.sendFrame(frame, json);
+      for (const t of this.transports) this.fanout.push(...t.frameSlices(frame, json));
     }
     this.buffers.clear();
+    this.pump();
+  };
+
+  /** Writes slices for about a millisecond, then yields to the event loop until all are written. */
+  private readonly pump = () => {
+    if (this.pumping || this.fanout.length === 0) return;
+    const until = performance.now() + PUMP_BUDGET_MS;
+    let next = 0;
+    do this.fanout[next++]!();
+    while (next < this.fanout.length && performance.now() < until);
+    this.fanout.splice(0, next);
+    if (this.fanout.length === 0) return;
+    this.pumping = true;
+    setImmediate(() => {
+      this.pumping = false;
+      this.pump();
+    });
   };
 
   watchers(auctionId: string): number {
@@ -100,6 +130,8 @@ export class LiveHub {
 
   close() {
     this.flush();
+    // Whatever is still queued goes out now, before the sockets close.
+    for (const send of this.fanout.splice(0)) send();
     for (const t of this.transports) t.close();
   }
 }

@@ -18,6 +18,16 @@ type LiveSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<stri
 
 const AUCTION_PREFIX = 'auction:';
 
+/**
+ * Each auction room is also split into this many slice rooms, a watcher joining one of them in turn,
+ * so the hub can write a frame slice by slice (hub.ts). socket.io encodes a broadcast once, so a frame
+ * is encoded once per slice, not once per socket.
+ */
+const SLICES = 16;
+const sliceRoom = (room: string, k: number) => `slice:${k}:${room}`;
+/** The auction room a slice room belongs to, or null. */
+const sliceOf = (r: string) => (r.startsWith('slice:') ? r.slice(r.indexOf(':', 'slice:'.length) + 1) : null);
+
 export function attachSocketIo(props: { server: HttpServer; hub: LiveHub; tokens: TokenService; db: Db; now: () => number; corsOrigin?: string }) {
   const { server, hub, tokens, db, now, corsOrigin } = props;
   const io: LiveServer = new Server(server, {
@@ -37,6 +47,7 @@ export function attachSocketIo(props: { server: HttpServer; hub: LiveHub; tokens
     }, () => next(new Error('UNAUTHENTICATED')));
   });
 
+  let nextSlice = 0;
   io.on('connection', (socket: LiveSocket) => {
     const { caller } = socket.data;
     void socket.join(caller.role === 'user' ? userRoom(caller.id) : adminRoom(caller.id));
@@ -47,7 +58,7 @@ export function attachSocketIo(props: { server: HttpServer; hub: LiveHub; tokens
       if (!check.ok) return reply({ status: 'error', error: check.error });
       const room = auctionRoom(check.auctionId);
       const already = socket.rooms.has(room);
-      void socket.join(room);
+      if (!already) void socket.join([room, sliceRoom(room, nextSlice++ % SLICES)]);
       reply({ status: 'ok', data: { auction_id: check.auctionId, watchers: hub.watchers(check.auctionId) } });
       if (check.ending) socket.emit('frame', { room, server_time: check.ending.server_time, events: [{ event: 'auction:ending', data: check.ending }] });
       if (!already) hub.watchersChanged(check.auctionId);
@@ -58,7 +69,7 @@ export function attachSocketIo(props: { server: HttpServer; hub: LiveHub; tokens
       if (typeof auctionId !== 'string') return reply({ status: 'error', error: { code: 'VALIDATION', message: 'auction_id must be a string' } });
       const room = auctionRoom(auctionId);
       const was = socket.rooms.has(room);
-      void socket.leave(room);
+      for (const r of [...socket.rooms]) if (r === room || sliceOf(r) === room) void socket.leave(r);
       reply({ status: 'ok', data: { auction_id: auctionId } });
       if (was) hub.watchersChanged(auctionId);
     });
@@ -71,8 +82,18 @@ export function attachSocketIo(props: { server: HttpServer; hub: LiveHub; tokens
   });
 
   const transport: Transport = {
-    // socket.io encodes a room broadcast once and writes the same packet to every socket in the room.
-    sendFrame: (frame) => io.to(frame.room).emit('frame', frame),
+    // socket.io encodes a room broadcast once and writes the same packet to every socket of the slice.
+    frameSlices: (frame) => {
+      // Personal rooms (an admin's own bid feed) are small: one piece.
+      if (!frame.room.startsWith(AUCTION_PREFIX)) return [() => io.to(frame.room).emit('frame', frame)];
+      const rooms = io.sockets.adapter.rooms;
+      const sends: Array<() => void> = [];
+      for (let k = 0; k < SLICES; k++) {
+        const slice = sliceRoom(frame.room, k);
+        if (rooms.has(slice)) sends.push(() => io.to(slice).emit('frame', frame));
+      }
+      return sends;
+    },
     sendToUser: (userId, event, data) => {
       (io.to(userRoom(userId)).emit as (e: string, d: unknown) => boolean)(event, data);
     },

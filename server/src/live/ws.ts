@@ -14,6 +14,8 @@ import type { LiveHub, Transport } from './hub.js';
 import { checkWatch } from './watch.js';
 
 const AUTH_TIMEOUT_MS = 10_000;
+/** Sockets written per slice of a frame (hub.ts paces the slices). */
+const WS_SLICE = 64;
 
 class Rooms {
   private readonly members = new Map<string, Set<WebSocket>>();
@@ -48,7 +50,15 @@ export function wsFeed(app: App, ctx: AppContext, hub: LiveHub) {
   const roomsOf = new Map<WebSocket, Set<string>>();
 
   const transport: Transport = {
-    sendFrame: (frame, json) => { for (const ws of rooms.get(frame.room)) send(ws, json); },
+    frameSlices: (frame, json) => {
+      const members = [...rooms.get(frame.room)];
+      const sends: Array<() => void> = [];
+      for (let i = 0; i < members.length; i += WS_SLICE) {
+        const slice = members.slice(i, i + WS_SLICE);
+        sends.push(() => { for (const ws of slice) send(ws, json); });
+      }
+      return sends;
+    },
     sendToUser: (userId, event, data) => {
       const members = rooms.get(userRoom(userId));
       if (members.size === 0) return;
