@@ -15,7 +15,7 @@ function watchStatements() {
   const original = client.prepare.bind(client);
   const log = { prepared: [] as string[], executed: [] as string[] };
   const counting = (stmt: object, sql: string): object => new Proxy(stmt, {
-    get(target, prop, receiver) {
+    get(target, prop, receiver: unknown) {
       const value = Reflect.get(target, prop, receiver) as unknown;
       if (typeof value !== 'function') return value;
       if (prop === 'run' || prop === 'get' || prop === 'all' || prop === 'iterate') {
