@@ -3,7 +3,8 @@
  * end, then settlement (AUTO_SETTLE). Only the next few due times live in memory: one indexed query
  * loads the auctions ending within the horizon, one timer waits for the earliest, and any catalogue
  * change re-reads them. It survives restarts (what ended while down is settled on start) and follows
- * edits of `valid_until` (a moved end re-arms; each milestone of a given end fires once).
+ * edits of `valid_until` (a moved end re-arms; each milestone of a given end fires once). A settlement
+ * that fails (the database busy past its timeout) is retried every second until it succeeds.
  */
 import { and, asc, eq, gt, isNull, lte } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
@@ -20,7 +21,12 @@ interface Due {
   validUntil: number;
   /** Seconds before the end for a notice; 0 for the end itself. */
   notice: number;
+  /** A retry of a settlement that failed: `auction:ended` has gone out already. */
+  settleOnly?: boolean;
 }
+
+/** How long after a failed automatic settlement (e.g. the database busy) it is tried again. */
+const SETTLE_RETRY_MS = 1000;
 
 const HORIZON_MS = 2 * 3600_000;
 const BATCH = 200;
@@ -31,6 +37,8 @@ const CATALOGUE_CHANGES = new Set<DomainEvent['type']>(['auction:created', 'auct
 export class AuctionScheduler {
   private due: Due[] = [];
   private readonly fired = new Set<string>();
+  /** Settlements to try again, by auction; kept across reloads. */
+  private readonly retries = new Map<string, Due>();
   private timer: NodeJS.Timeout | null = null;
   private horizonEnd = 0;
   private reloadQueued = false;
@@ -92,6 +100,7 @@ export class AuctionScheduler {
         due.push(d);
       }
     }
+    due.push(...this.retries.values());
     due.sort((a, b) => a.at - b.at || b.notice - a.notice);
     this.due = due;
     this.arm();
@@ -112,15 +121,23 @@ export class AuctionScheduler {
     while (this.due[0] && this.due[0].at <= now) {
       const d = this.due.shift()!;
       this.fired.add(this.key(d));
+      this.retries.delete(d.auctionId);
       try {
         this.fire(d, now);
       } catch (err) {
         this.opts.log.error({ err, auctionId: d.auctionId }, 'scheduler: milestone failed');
+        if (d.notice === 0 && this.opts.autoSettle) this.retry({ ...d, at: now + SETTLE_RETRY_MS, settleOnly: true });
       }
     }
     if (now >= this.horizonEnd) this.reload();
     else this.arm();
   };
+
+  private retry(d: Due) {
+    this.retries.set(d.auctionId, d);
+    const i = this.due.findIndex((x) => x.at > d.at);
+    this.due.splice(i === -1 ? this.due.length : i, 0, d);
+  }
 
   private fire(d: Due, now: number) {
     const { events, db } = this.opts;
@@ -132,7 +149,7 @@ export class AuctionScheduler {
       events.publish([{ type: 'auction:ending', auctionId: d.auctionId, ownerId: d.ownerId, secondsLeft: d.notice }]);
       return;
     }
-    events.publish([{ type: 'auction:ended', auctionId: d.auctionId, ownerId: d.ownerId }]);
+    if (!d.settleOnly) events.publish([{ type: 'auction:ended', auctionId: d.auctionId, ownerId: d.ownerId }]);
     if (!this.opts.autoSettle) return;
     const result = settleAuction({ db, auctionId: d.auctionId, now });
     // Already settled by its admin, or deleted meanwhile: nothing to do.
