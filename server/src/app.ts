@@ -16,7 +16,8 @@ import { openStore } from './db/index.js';
 import { loadJwtSecret } from './auth/secret.js';
 import { createTokenService } from './auth/tokens.js';
 import { createGuards } from './plugins/auth.js';
-import { registerErrorHandling } from './plugins/errors.js';
+import { AppError } from './errors.js';
+import { frameworkErrors, registerErrorHandling } from './plugins/errors.js';
 import { CLIENT_DIST } from './paths.js';
 import { systemRoutes } from './routes/system.js';
 import { accountRoutes } from './routes/accounts.js';
@@ -53,6 +54,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // DESIGN §3: no coercion ("1000" is not a number); `x-error` carries a field's human message.
     ajv: { customOptions: { coerceTypes: false, allErrors: false, verbose: true, keywords: [X_ERROR, X_MISSING] } },
     forceCloseConnections: 'idle',
+    // Requests that arrive while closing get our own 503 in the DESIGN §3 shape (the onRequest hook below).
+    return503OnClosing: false,
+    // A URL refused before routing still gets the error shape and the security headers.
+    frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const store = openStore(config.databaseUrl);
@@ -147,9 +152,18 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const scheduler = new AuctionScheduler({ db: store.db, events, now, autoSettle: config.autoSettle, log: app.log });
   app.addHook('onReady', async () => scheduler.start());
   // Stop the clock, send what is pending and close every socket before the server stops.
+  let closing = false;
   app.addHook('preClose', async () => {
+    closing = true;
     scheduler.stop();
     live.close();
+  });
+  // A request that reaches a closing server (on a kept-alive connection) is refused whole, before
+  // anything runs, and told to come back; the connection is closed after the answer.
+  app.addHook('onRequest', async (_req, reply) => {
+    if (!closing) return;
+    reply.header('connection', 'close').header('retry-after', '1');
+    throw new AppError('UNAVAILABLE', 'The server is restarting; please retry in a moment');
   });
 
   const ctx: AppContext = {

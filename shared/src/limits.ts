@@ -1,7 +1,8 @@
 /** Business constants and input limits (spec §9, DESIGN §3). Shared so client forms and server agree. */
 export const LIMITS = {
   idMax: 64,
-  idPattern: '^[A-Za-z0-9_.-]{1,64}$',
+  // `.` and `..` alone are path dot-segments: a URL such as /api/admin/product/.. never reaches the id.
+  idPattern: '^(?!\\.{1,2}$)[A-Za-z0-9_.-]{1,64}$',
   nameMax: 120,
   descriptionMax: 2000,
   usernameMin: 3,

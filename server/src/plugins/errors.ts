@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_STATUS, X_ERROR, X_MISSING, type ApiErrorBody, type ErrorCode } from '@auction/shared';
 import { AppError } from '../errors.js';
 import { CLIENT_DIST } from '../paths.js';
@@ -21,6 +22,34 @@ function send(reply: FastifyReply, code: ErrorCode, message: string, field?: str
   if (field) body.field = field;
   return reply.code(ERROR_STATUS[code]).type('application/json; charset=utf-8').send(body);
 }
+
+/** Where a request refused before routing keeps Fastify's reason while it is routed again. */
+const kRefusedUrl = Symbol('refused url');
+type RefusableMessage = IncomingMessage & { [kRefusedUrl]?: string };
+
+/**
+ * Fastify's `frameworkErrors` option: a URL refused before any route is matched (bad
+ * percent-encoding, a path segment over 100 characters) would get Fastify's own body, without the
+ * error shape and without the hooks that add the security headers. Route it again to a path that
+ * matches nothing, so the not-found handler answers through the usual hooks, with the reason kept.
+ */
+export function frameworkErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const raw = request.raw as RefusableMessage;
+  raw[kRefusedUrl] = err.code;
+  raw.url = '/api/';
+  request.server.routing(raw, reply.raw);
+}
+
+const REFUSED_URL: Record<string, [ErrorCode, string]> = {
+  FST_ERR_BAD_URL: ['VALIDATION', 'The address is not valid: check its percent-encoding'],
+  FST_ERR_MAX_PARAM_LENGTH: ['VALIDATION', 'A part of the address is over 100 characters'],
+};
+
+/** The catalog code for an error status that arrives without a body. */
+const BARE_STATUS_CODE: Partial<Record<number, ErrorCode>> = {
+  400: 'VALIDATION', 401: 'UNAUTHENTICATED', 403: 'FORBIDDEN', 404: 'NOT_FOUND', 413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE', 429: 'RATE_LIMITED', 500: 'INTERNAL', 503: 'UNAVAILABLE',
+};
 
 const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
 
@@ -71,10 +100,11 @@ export function registerErrorHandling(app: FastifyInstance) {
         return send(reply, 'VALIDATION', 'Request body is not valid JSON', 'body');
       case 'RATE_LIMITED':
         return send(reply, 'RATE_LIMITED', err.message);
-      case 'SQLITE_BUSY':
-      case 'SQLITE_LOCKED':
-        reply.header('retry-after', '1');
-        return send(reply, 'UNAVAILABLE', 'The service is busy; please retry in a moment');
+    }
+    // Busy or locked, extended codes included (SQLITE_BUSY_SNAPSHOT, SQLITE_BUSY_TIMEOUT, …).
+    if (typeof err.code === 'string' && /^SQLITE_(BUSY|LOCKED)/.test(err.code)) {
+      reply.header('retry-after', '1');
+      return send(reply, 'UNAVAILABLE', 'The service is busy; please retry in a moment');
     }
     const status = err.statusCode ?? 500;
     if (err instanceof SyntaxError && status === 400) return send(reply, 'VALIDATION', 'Request body is not valid JSON', 'body');
@@ -88,8 +118,25 @@ export function registerErrorHandling(app: FastifyInstance) {
     return send(reply, 'INTERNAL', 'Something went wrong on our side; please try again');
   });
 
+  // A plugin that answers an error status without a body (the WebSocket route called without an
+  // upgrade answers a bare 404) still leaves in the error shape.
+  app.addHook('onSend', async (req, reply, payload) => {
+    const empty = payload === undefined || payload === null || payload === '';
+    if (reply.statusCode < 400 || !empty || req.method === 'HEAD') return payload;
+    const code = BARE_STATUS_CODE[reply.statusCode] ?? (reply.statusCode >= 500 ? 'INTERNAL' : 'VALIDATION');
+    const message = code === 'NOT_FOUND' ? `Not found: ${req.method} ${req.url.split('?')[0] ?? ''}` : 'The request could not be served';
+    const body: ApiErrorBody = { error: message, message, code };
+    reply.type('application/json; charset=utf-8');
+    return JSON.stringify(body);
+  });
+
   const indexHtml = path.join(CLIENT_DIST, 'index.html');
   app.setNotFoundHandler((req, reply) => {
+    const refused = (req.raw as RefusableMessage)[kRefusedUrl];
+    if (refused) {
+      const [code, message] = REFUSED_URL[refused] ?? ['INTERNAL', 'Something went wrong on our side; please try again'];
+      return send(reply, code, message, code === 'VALIDATION' ? 'url' : undefined);
+    }
     const url = req.url.split('?')[0] ?? '';
     const isPage = (req.method === 'GET' || req.method === 'HEAD') && url !== '/api' && !url.startsWith('/api/') && !url.startsWith('/socket.io');
     // History fallback: any page path gets the app, whose router shows the screen (or redirects to /).

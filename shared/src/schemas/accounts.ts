@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { LIMITS } from '../limits.js';
-import { MobileNumber, Name, Password, Text, Username } from './common.js';
+import { CallerRef, MobileNumber, Name, Password, Text, Username } from './common.js';
 
 export const UserPublic = Type.Object({
   id: Type.Integer(),
@@ -44,14 +44,11 @@ export const AdminLoginBody = Type.Object({
   role: Type.Optional(Type.Literal('admin')),
 });
 
-/** Names of the caller sent by existing clients; they must be the caller's own (DESIGN §3). */
-const CallerName = Type.Union([Type.String({ maxLength: 64 }), Type.Integer()]);
-
 export const ChangePasswordBody = Type.Object({
   password: Text('password', LIMITS.passwordMax),
   new_password: Password,
-  username: Type.Optional(CallerName),
-  user_id: Type.Optional(CallerName),
+  username: Type.Optional(CallerRef),
+  user_id: Type.Optional(CallerRef),
 });
 export type ChangePasswordBody = Static<typeof ChangePasswordBody>;
 

@@ -61,7 +61,7 @@ export const SetUserStatusBody = Type.Object({
   status: Type.Union([Type.Literal('active'), Type.Literal('inactive')], { [X_ERROR]: 'status must be "active" or "inactive"', [X_MISSING]: 'status is required' }),
 });
 export const UserStatusChanged = Type.Object({ message: Type.String(), user: AdminUser });
-export const NumericIdParams = Type.Object({ id: Type.String({ pattern: '^[0-9]{1,15}$', [X_ERROR]: 'id must be a number' }) });
+export const NumericIdParams = Type.Object({ id: Type.String({ maxLength: 15, pattern: '^[0-9]{1,15}$', [X_ERROR]: 'id must be a number' }) });
 
 export const UpdateProfileBody = Type.Object({ name: Name, mobile_number: MobileNumber });
 export const ProfileUpdated = Type.Object({ message: Type.String(), admin: AdminPublic });

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { LIMITS } from '../limits.js';
-import { Rupees, X_MISSING } from './common.js';
+import { CallerRef, IdRef, Rupees, X_MISSING } from './common.js';
 
 export const BID_MESSAGES = { invalid: 'Please enter a valid bid amount' } as const;
 
@@ -9,9 +9,8 @@ export const BidStatus = Type.Union([
 ]);
 export type BidStatus = Static<typeof BidStatus>;
 
-/** Names of the caller that existing clients send; they must be the caller's own (DESIGN §3). */
-const CallerRef = Type.Union([Type.String({ maxLength: 64 }), Type.Integer()]);
-const ProductRef = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', [X_MISSING]: BID_MESSAGES.invalid });
+/** A product's id or, as existing clients send it, its name. */
+const ProductRef = Type.String({ minLength: 1, maxLength: Math.max(LIMITS.idMax, LIMITS.nameMax), pattern: '\\S', [X_MISSING]: BID_MESSAGES.invalid });
 
 export const PlaceBidBody = Type.Object({
   product_name: Type.Optional(ProductRef),
@@ -54,7 +53,7 @@ export const ProductBid = Type.Object({
 });
 
 export const ProductKeyQuery = Type.Object({
-  product_key: Type.String({ minLength: 1, maxLength: 200, [X_MISSING]: 'product_key is required' }),
+  product_key: IdRef('product_key', 'product_key is required'),
 });
 
 export const HighestBid = Type.Object({ highest_bid: Type.Number() });
@@ -68,7 +67,7 @@ export const TimeLeft = Type.Object({
 });
 
 export const RollbackBody = Type.Object({
-  bid_id: Type.Union([Type.Integer({ minimum: 1 }), Type.String({ pattern: '^[0-9]{1,15}$' })], { [X_MISSING]: 'bid_id is required' }),
+  bid_id: Type.Union([Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }), Type.String({ pattern: '^[0-9]{1,15}$' })], { [X_MISSING]: 'bid_id is required' }),
   username: Type.Optional(CallerRef),
   user_id: Type.Optional(CallerRef),
 });

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { LIMITS } from '../limits.js';
-import { DateTimeText, Id, X_ERROR, X_MISSING } from './common.js';
+import { DateTimeText, Id, IdRef, X_ERROR, X_MISSING } from './common.js';
 
 /** Spec §5's sentences for missing catalogue fields. */
 export const CATALOGUE_MESSAGES = {
@@ -100,5 +100,5 @@ export const Settled = Type.Object({
 });
 
 export const RegisterForAuctionBody = Type.Object({
-  auction_id: Type.String({ minLength: 1, maxLength: 200, [X_MISSING]: 'auction_id is required' }),
+  auction_id: IdRef('auction_id', 'auction_id is required'),
 });

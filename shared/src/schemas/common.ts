@@ -61,8 +61,25 @@ export function Id(field: string, missing?: string) {
   });
 }
 
-/** Path parameter `{id}`: any text here; an unknown id is a 404, not a validation error. */
-export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
+/**
+ * A body field that names the caller (`user_id`, `username`), which existing clients send: their id or
+ * username, checked against the token (DESIGN §3). Bounded like what it can name.
+ */
+export const CallerRef = Type.Union([
+  Type.String({ maxLength: LIMITS.usernameMax }),
+  Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
+]);
+
+/**
+ * Path parameter `{id}`: any text up to the longest id (an unknown id is a 404, not a validation
+ * error); longer cannot name anything and is a 400.
+ */
+export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: LIMITS.idMax, [X_ERROR]: `id must be 1–${LIMITS.idMax} characters` }) });
+
+/** A product or auction named in a body or query: an id, looked up (unknown → 404), so only its length is checked. */
+export function IdRef(field: string, missing: string) {
+  return Type.String({ minLength: 1, maxLength: LIMITS.idMax, [X_ERROR]: `${field} must be 1–${LIMITS.idMax} characters`, [X_MISSING]: missing });
+}
 
 /** A money amount in rupees; the 2-decimal rule is checked in code (see shared/money.ts). */
 export function Rupees(opts: { minimum?: number; exclusiveMinimum?: number; maximum: number; message: string; missing?: string }) {

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { LIMITS } from '../limits.js';
 import { formatRupees } from '../money.js';
-import { Rupees } from './common.js';
+import { CallerRef, Rupees } from './common.js';
 
 export const TOPUP_MESSAGE = `Enter an amount between ${formatRupees(LIMITS.topupMinRupees)} and ${formatRupees(LIMITS.topupMaxRupees)}`;
 
@@ -10,8 +10,8 @@ export const TopUpBody = Type.Object({
 });
 
 export const WalletBody = Type.Object({
-  username: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Integer()])),
-  user_id: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Integer()])),
+  username: Type.Optional(CallerRef),
+  user_id: Type.Optional(CallerRef),
 });
 
 export const WalletBalance = Type.Object({ wallet_balance: Type.Number() });
