@@ -1,0 +1,210 @@
+/**
+ * The real server process under a bid storm, stopped the hard way (SIGKILL: a crash, an OOM kill) and
+ * the polite way (SIGTERM: a deploy). What a client was told must be what the database holds.
+ */
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  RECORDED_REFUSALS, api, bidStorm, copyDbFiles, createAuction, inspectDb, openMarket, startServer, waitFor,
+  type DbInspector, type RunningServer, type Storm,
+} from './server.js';
+
+const CONCURRENCY = 64;
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => { while (cleanups.length) await cleanups.pop()!(); });
+
+async function start(dataDir?: string): Promise<RunningServer> {
+  const server = await startServer({}, dataDir);
+  cleanups.push(async () => { await server.stop('SIGKILL'); });
+  return server;
+}
+
+const dbFile = (server: RunningServer) => path.join(server.dataDir, 'auction.db');
+
+async function poll(check: () => Promise<boolean>, ms: number, what: string) {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Every bid a client was told was placed (201) is there, on its lot, with its amount. */
+function expectAcknowledgedBidsKept(db: DbInspector, storm: Storm) {
+  const wrong = storm.accepted.filter((b) => {
+    const row = db.bid(b.bidId);
+    return !row || row.productId !== b.productId || row.amount !== Math.round(b.amount * 100) || !['success', 'outbid', 'won'].includes(row.status);
+  });
+  expect(wrong, 'acknowledged bids missing or changed').toEqual([]);
+}
+
+/** The file is sound and no command is half-applied. */
+function expectConsistent(db: DbInspector) {
+  expect(db.integrity()).toBe('ok');
+  const audit = db.audit();
+  expect(audit, JSON.stringify(audit)).toMatchObject({ ok: true, ledgerMismatches: 0, negativeBalances: 0, multipleLeaders: 0 });
+  expect(db.ledgerMismatches(), 'bids whose ledger rows do not match').toBe(0);
+  expect(db.bidCountMismatches(), 'products whose bid count does not match').toBe(0);
+}
+
+describe('crash safety', () => {
+  it('SIGKILL mid-storm: every acknowledged bid survives, the money adds up, and what ended while down is settled on restart', async () => {
+    const first = await start();
+    const market = await openMarket(first.url, 'crash', { products: 4, bidders: 16 });
+    // An auction that ends a few seconds from now, i.e. while the server is down, with a leading bid.
+    const late = await createAuction(first.url, market.adminToken, 'crash-late', 1, 5000);
+    const winner = market.bidders[0]!;
+    expect((await api(first.url, 'POST', '/auctions/register', { auction_id: late.auctionId }, winner.token)).status).toBe(200);
+    const lateBid = await api(first.url, 'POST', '/bid', { product_id: late.productIds[0], bid_amount: 777 }, winner.token);
+    expect(lateBid.status).toBe(201);
+
+    const storm = bidStorm(first.url, market, CONCURRENCY);
+    await waitFor(() => storm.accepted.length >= 300, 15_000, '300 accepted bids');
+    const inFlight = storm.inFlight;
+    const killedAt = Date.now();
+    await first.stop('SIGKILL');
+    await storm.done;
+    expect(inFlight, 'requests in flight at the kill').toBeGreaterThan(0);
+    expect(killedAt).toBeLessThan(late.validUntil - 1000);
+    expect(storm.bad).toEqual([]);
+    expect(storm.answers.filter((a) => a.status >= 500)).toEqual([]);
+    // SIGKILL is a process crash: it proves each commit reached the WAL file before its 201, not that
+    // it would survive a power cut; that rests on synchronous = FULL (server/src/db/index.ts).
+
+    // The files exactly as the killed process left them (WAL included), before anything reopens them.
+    const crashDir = fs.mkdtempSync(path.join(os.tmpdir(), 'auction-crash-'));
+    cleanups.push(() => fs.rmSync(crashDir, { recursive: true, force: true }));
+    const crashed = inspectDb(copyDbFiles(dbFile(first), crashDir));
+    try {
+      expectConsistent(crashed);
+      expectAcknowledgedBidsKept(crashed, storm);
+      expect(crashed.count('select count(*) as n from auctions where id = ? and settled_at is null', late.auctionId)).toBe(1);
+    } finally {
+      crashed.close();
+    }
+
+    // Back up once the late auction has ended: the scheduler settles it on start.
+    await new Promise((r) => setTimeout(r, Math.max(0, late.validUntil + 200 - Date.now())));
+    const second = await start(first.dataDir);
+    cleanups.push(() => second.cleanup());
+    await poll(async () => (await api(second.url, 'GET', `/admin/auction/${late.auctionId}`, undefined, market.adminToken)).body?.status === 'settled', 5000, 'the late auction to be settled');
+    const lots = await api(second.url, 'GET', `/admin/auction/${late.auctionId}/products`, undefined, market.adminToken);
+    expect(lots.body).toEqual([expect.objectContaining({ id: late.productIds[0], status: 'sold', highest_bid: 777 })]);
+    const db = inspectDb(dbFile(second));
+    try {
+      expectConsistent(db);
+      expectAcknowledgedBidsKept(db, storm);
+      expect(db.bid(lateBid.body.bid.bid_id)?.status).toBe('won');
+    } finally {
+      db.close();
+    }
+    // And it takes bids again where the storm left off.
+    const top = Math.max(...storm.accepted.map((b) => b.amount));
+    const again = await api(second.url, 'POST', '/bid', { product_id: market.productIds[0], bid_amount: top + 100 }, market.bidders[4]!.token);
+    expect(again.status, JSON.stringify(again.body)).toBe(201);
+  });
+});
+
+describe('graceful shutdown under load', () => {
+  it('SIGTERM mid-storm: complete answers or connection errors only, every 201 kept, nothing applied unanswered', async () => {
+    const first = await start();
+    const market = await openMarket(first.url, 'term', { products: 4, bidders: 16 });
+    const storm = bidStorm(first.url, market, CONCURRENCY);
+    await waitFor(() => storm.accepted.length >= 300, 15_000, '300 accepted bids');
+    const inFlight = storm.inFlight;
+    const signalledAt = Date.now();
+    const code = await first.stop('SIGTERM');
+    await storm.done;
+    expect(code, first.output()).toBe(0);
+    expect(inFlight, 'requests in flight at the signal').toBeGreaterThan(0);
+    // Complete answers: a 201 with its bid, or a JSON error `{ error, message }` that is a 4xx or a 503
+    // (a 503 may still lack `code`: the KNOWN BUG described at the end of this file).
+    expect(storm.bad).toEqual([]);
+    const afterSignal = storm.answers.filter((a) => a.at >= signalledAt);
+    expect(afterSignal.length, 'answers to requests in flight at the signal').toBeGreaterThan(0);
+    expect(storm.answers.filter((a) => a.status >= 500 && a.status !== 503)).toEqual([]);
+
+    const second = await start(first.dataDir);
+    cleanups.push(() => second.cleanup());
+    const db = inspectDb(dbFile(second));
+    try {
+      expectConsistent(db);
+      expectAcknowledgedBidsKept(db, storm);
+      // A graceful stop answers whatever it applied: the placed bids are exactly the 201s, and the
+      // refusals recorded as failed bids are exactly the recorded-refusal answers.
+      const placed = (db.sqlite.prepare("select id from bids where auction_id = ? and status <> 'failed' order by id").all(market.auctionId) as { id: number }[]).map((r) => r.id);
+      expect(placed).toEqual(storm.accepted.map((b) => b.bidId).sort((a, b) => a - b));
+      const failed = db.count("select count(*) as n from bids where auction_id = ? and status = 'failed'", market.auctionId);
+      expect(failed).toBe(storm.answers.filter((a) => a.code !== null && RECORDED_REFUSALS.has(a.code)).length);
+    } finally {
+      db.close();
+    }
+  });
+});
+
+/** A raw HTTP/1.1 response: status line, lower-cased headers, body text. */
+interface RawResponse { status: number; headers: Record<string, string>; body: string }
+
+function parseResponses(raw: string): RawResponse[] {
+  const out: RawResponse[] = [];
+  let rest = raw;
+  while (rest.startsWith('HTTP/1.1 ')) {
+    const end = rest.indexOf('\r\n\r\n');
+    const lines = rest.slice(0, end).split('\r\n');
+    const headers = Object.fromEntries(lines.slice(1).map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+    const length = Number(headers['content-length'] ?? 0);
+    out.push({ status: Number(lines[0]!.split(' ')[1]), headers, body: rest.slice(end + 4, end + 4 + length) });
+    rest = rest.slice(end + 4 + length);
+  }
+  return out;
+}
+
+describe('a request that arrives on a busy keep-alive connection during shutdown', () => {
+  // Deterministic: request A's headers arrive before SIGTERM and its body after, so the connection is
+  // busy throughout; request B is pipelined behind A's body once the server is closing.
+  let server: RunningServer;
+  let answers: RawResponse[];
+  beforeAll(async () => {
+    server = await startServer();
+    const body = JSON.stringify({ name: 'Slow', username: 'slow_upload', password: 'secret1', mobile_number: '9876543210' });
+    const port = Number(new URL(server.url).port);
+    const socket = net.connect(port, '127.0.0.1');
+    let raw = '';
+    socket.on('data', (d: Buffer) => { raw += d.toString(); });
+    const closed = new Promise((r) => socket.once('close', r));
+    socket.write(`POST /api/register HTTP/1.1\r\nHost: e2e\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+    await new Promise((r) => setTimeout(r, 100));
+    const exited = server.stop('SIGTERM');
+    await new Promise((r) => setTimeout(r, 300));
+    socket.write(`${body.slice(10)}POST /api/wallet/topup HTTP/1.1\r\nHost: e2e\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`);
+    await closed;
+    expect(await exited).toBe(0);
+    answers = parseResponses(raw);
+  });
+  afterAll(() => server.cleanup());
+
+  it('gets a complete 503 and the connection is closed; the request begun before the signal completes and is kept', async () => {
+    expect(answers.map((a) => a.status)).toEqual([201, 503]);
+    const refused = answers[1]!;
+    expect(refused.headers.connection).toBe('close');
+    const json = JSON.parse(refused.body);
+    expect(typeof json.error).toBe('string');
+    expect(json.message).toBe(json.error);
+    const again = await startServer({}, server.dataDir);
+    try {
+      expect((await api(again.url, 'POST', '/login', { username: 'slow_upload', password: 'secret1' })).status).toBe(200);
+    } finally {
+      await again.stop();
+    }
+  });
+
+  // A closing server answers in the DESIGN §3 shape (app.ts: return503OnClosing off, its own hook).
+  it('answers it with the DESIGN §3 shape: code UNAVAILABLE and Retry-After', () => {
+    const refused = answers[1]!;
+    expect(JSON.parse(refused.body)).toMatchObject({ code: 'UNAVAILABLE' });
+    expect(refused.headers['retry-after']).toBeDefined();
+  });
+});
