@@ -411,6 +411,9 @@ describe('POST /api/bid: bad input is 400, never 500, never recorded', () => {
     ['negative amount', { product_id: 'P', bid_amount: -5 }, 'bid_amount'],
     ['zero', { product_id: 'P', bid_amount: 0 }, 'bid_amount'],
     ['three decimals', { product_id: 'P', bid_amount: 400.123 }, 'bid_amount'],
+    // Found by the fuzzer: a positive amount below a paisa used to round to 0 and fail a CHECK (500).
+    ['below a paisa', { product_id: 'P', bid_amount: 1e-9 }, 'bid_amount'],
+    ['the smallest double', { product_id: 'P', bid_amount: 5e-324 }, 'bid_amount'],
     ['huge', { product_id: 'P', bid_amount: 1e12 }, 'bid_amount'],
     ['just over the limit', { product_id: 'P', bid_amount: 1_000_000_000.01 }, 'bid_amount'],
   ])('%s → 400 "Please enter a valid bid amount"', async (_label, body, field) => {
