@@ -14,6 +14,12 @@ function readKey(file: string): Uint8Array {
   if (!HEX_KEY.test(text)) {
     throw new Error(`${file} does not hold a JWT key (at least 64 hex characters); fix it, or delete it to have a new one made (that signs everyone out)`);
   }
+  // A key others can read is tightened to the owner's eyes only (a copy or a restore may loosen it).
+  try {
+    if ((fs.statSync(file).mode & 0o077) !== 0) fs.chmodSync(file, 0o600);
+  } catch {
+    // Not ours to change (another owner, a read-only mount): the key still works.
+  }
   return Buffer.from(text, 'hex');
 }
 

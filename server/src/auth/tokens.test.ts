@@ -183,6 +183,15 @@ describe('the key file (no JWT_SECRET)', () => {
     expect(Buffer.from(loadJwtSecret(undefined, path.join(folder(), 'auction.db')))).not.toEqual(Buffer.from(key));
   });
 
+  it('tightens an existing key file that others can read back to 0600 (as after a careless copy)', () => {
+    const dir = folder();
+    const file = path.join(dir, 'jwt-secret');
+    fs.writeFileSync(file, 'ab'.repeat(32), { mode: 0o644 });
+    fs.chmodSync(file, 0o644);
+    expect(Buffer.from(loadJwtSecret(undefined, path.join(dir, 'auction.db'))).toString('hex')).toBe('ab'.repeat(32));
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+  });
+
   it('JWT_SECRET wins and writes nothing; an in-memory database gets a key per process and no file', () => {
     const dir = folder();
     expect(Buffer.from(loadJwtSecret(TEST_SECRET, path.join(dir, 'auction.db'))).toString()).toBe(TEST_SECRET);
