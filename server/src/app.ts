@@ -56,6 +56,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     forceCloseConnections: 'idle',
     // Requests that arrive while closing get our own 503 in the DESIGN §3 shape (the onRequest hook below).
     return503OnClosing: false,
+    // Behind a reverse proxy the client's address is in X-Forwarded-For (rate limits are per IP).
+    trustProxy: config.trustProxy,
     // A URL refused before routing still gets the error shape and the security headers.
     frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();

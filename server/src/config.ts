@@ -14,6 +14,8 @@ export interface Config {
   logLevel: string;
   rateLimit: boolean;
   liveFrameMs: number;
+  /** Behind a reverse proxy: take the client's IP from X-Forwarded-For (rate limits are per IP). */
+  trustProxy: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -60,5 +62,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
     rateLimit: bool('RATE_LIMIT', true),
     liveFrameMs: int('LIVE_FRAME_MS', 50, 0, 60_000),
+    trustProxy: bool('TRUST_PROXY', false),
   };
 }

@@ -419,6 +419,21 @@ describe('rate limits (RATE_LIMIT on)', () => {
     }
   });
 
+  it.each([
+    [false, 'ignored: every client behind the proxy shares its address'],
+    [true, 'trusted: each forwarded client has its own budget'],
+  ])('TRUST_PROXY=%s: X-Forwarded-For is %s', async (trustProxy) => {
+    const app = await makeApp({ rateLimit: true, trustProxy });
+    try {
+      const attempt = (client: string) => hit(app, { method: 'POST', url: '/api/login', payload: {}, remoteAddress: '10.0.0.1', headers: { 'x-forwarded-for': client } });
+      for (let i = 0; i < 20; i++) expect((await attempt('203.0.113.7')).statusCode).toBe(400);
+      expect((await attempt('203.0.113.7')).statusCode).toBe(429);
+      expect((await attempt('198.51.100.4')).statusCode).toBe(trustProxy ? 400 : 429);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('reads and other routes are not limited', async () => {
     const app = await makeApp({ rateLimit: true });
     try {
