@@ -4,28 +4,10 @@ import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useToasts } from '../../../components/ui/toast/toast-store';
 import { registerNavigate } from '../../../lib/api-client';
-import { jsonResponse, resetAppState, sampleAdmin } from '../../../test/utils';
+import { jsonResponse, resetAppState, routeFetch, sampleAdmin } from '../../../test/utils';
 import { useSession } from '../../auth';
 import { validateProduct } from '../model';
 import { ManageProductsPage } from './ManageProductsPage';
-
-type Answer = Response | ((body: unknown) => Response);
-
-/** Stubs fetch by `METHOD /api/path`; each key's answers are used in turn (the last repeats). */
-function routeFetch(routes: Record<string, Answer[]>) {
-  const used: Record<string, number> = {};
-  const fn = vi.fn(async (url: string, init?: RequestInit): Promise<Response> => {
-    const key = `${init?.method ?? 'GET'} ${url}`;
-    const answers = routes[key];
-    if (!answers) return jsonResponse(404, { error: `unrouted ${key}`, code: 'NOT_FOUND' });
-    const i = used[key] ?? 0;
-    used[key] = i + 1;
-    const answer = answers[Math.min(i, answers.length - 1)]!;
-    return typeof answer === 'function' ? answer(typeof init?.body === 'string' ? JSON.parse(init.body) : undefined) : answer.clone();
-  });
-  vi.stubGlobal('fetch', fn);
-  return { fn, calls: (key: string) => fn.mock.calls.filter(([url, init]) => `${init?.method ?? 'GET'} ${url}` === key) };
-}
 
 const product = (id: string, over: Partial<Product> = {}): Product => ({
   id, name: `Item ${id}`, description: `About ${id}`, status: 'available', auction_id: null, highest_bid: 0, bid_count: 0, ...over,

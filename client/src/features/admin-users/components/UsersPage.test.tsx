@@ -3,27 +3,10 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useToasts } from '../../../components/ui/toast/toast-store';
-import { jsonResponse, resetAppState, sampleAdmin } from '../../../test/utils';
+import { jsonResponse, resetAppState, routeFetch, sampleAdmin } from '../../../test/utils';
 import { useSession } from '../../auth';
 import { usersCsv } from '../model';
 import { UsersPage } from './UsersPage';
-
-type Answer = Response | ((body: unknown) => Response);
-
-function routeFetch(routes: Record<string, Answer[]>) {
-  const used: Record<string, number> = {};
-  const fn = vi.fn(async (url: string, init?: RequestInit): Promise<Response> => {
-    const key = `${init?.method ?? 'GET'} ${url}`;
-    const answers = routes[key];
-    if (!answers) return jsonResponse(404, { error: `unrouted ${key}`, code: 'NOT_FOUND' });
-    const i = used[key] ?? 0;
-    used[key] = i + 1;
-    const answer = answers[Math.min(i, answers.length - 1)]!;
-    return typeof answer === 'function' ? answer(typeof init?.body === 'string' ? JSON.parse(init.body) : undefined) : answer.clone();
-  });
-  vi.stubGlobal('fetch', fn);
-  return { fn, calls: (key: string) => fn.mock.calls.filter(([url, init]) => `${init?.method ?? 'GET'} ${url}` === key) };
-}
 
 const user = (id: number, over: Partial<AdminUser> = {}): AdminUser => ({
   id, name: `User ${id}`, username: `user${id}`, mobile_number: `98765432${id}0`, wallet_balance: 1000 * id,

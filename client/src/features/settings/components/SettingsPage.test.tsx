@@ -1,32 +1,11 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { useToasts } from '../../../components/ui/toast/toast-store';
-import { jsonResponse, resetAppState, sampleAdmin } from '../../../test/utils';
+import { jsonResponse, resetAppState, routeFetch, sampleAdmin } from '../../../test/utils';
 import { useSession } from '../../auth';
 import { systemItems, validatePasswordChange } from '../model';
 import { SettingsPage } from './SettingsPage';
-
-type Answer = Response | ((body: unknown) => Response);
-
-function routeFetch(routes: Record<string, Answer[]>) {
-  const used: Record<string, number> = {};
-  const fn = vi.fn(async (url: string, init?: RequestInit): Promise<Response> => {
-    const key = `${init?.method ?? 'GET'} ${url}`;
-    const answers = routes[key];
-    if (!answers) return jsonResponse(404, { error: `unrouted ${key}`, code: 'NOT_FOUND' });
-    const i = used[key] ?? 0;
-    used[key] = i + 1;
-    const answer = answers[Math.min(i, answers.length - 1)]!;
-    return typeof answer === 'function' ? answer(typeof init?.body === 'string' ? JSON.parse(init.body) : undefined) : answer.clone();
-  });
-  vi.stubGlobal('fetch', fn);
-  return {
-    fn,
-    calls: (key: string) => fn.mock.calls.filter(([url, init]) => `${init?.method ?? 'GET'} ${url}` === key),
-    body: (key: string, n = 0) => JSON.parse(fn.mock.calls.filter(([url, init]) => `${init?.method ?? 'GET'} ${url}` === key)[n]![1]!.body as string) as unknown,
-  };
-}
 
 const settings = { auto_settle: true, admin_signup: 'closed', min_increment: 1, live_frame_ms: 50, timezone: 'Asia/Kolkata' };
 const toasts = () => useToasts.getState().toasts.map((t) => `${t.kind}: ${t.message}`);
