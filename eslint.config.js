@@ -3,13 +3,23 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+const STORAGE_PATHS = [
+  { name: 'better-sqlite3', message: 'Only server/src/db/sqlite talks to SQLite; use the store interface (server/src/db).' },
+  { name: 'pg', message: 'Only server/src/db/postgres talks to PostgreSQL; use the store interface (server/src/db).' },
+  { name: 'drizzle-orm', message: 'SQL and drizzle stay inside server/src/db.' },
+];
+const STORAGE_PATTERNS = [
+  { group: ['drizzle-orm/*', 'pg-*', '**/db/sqlite/*', '**/db/postgres/*', '**/db/unit-of-work*', '**/db/sql.js'], message: 'Storage stays behind server/src/db/index.ts.' },
+];
+const TRANSPORT_PATTERNS = [{ group: ['fastify', '@fastify/*', 'socket.io', '**/routes/**', '**/plugins/**'], message: 'Domain rules and the store know nothing of HTTP or sockets.' }];
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'drizzle/**', 'coverage/**', 'data/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['*.js', 'drizzle.config.ts'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: { projectService: { allowDefaultProject: ['*.js', 'drizzle.config.ts', 'drizzle.postgres.config.ts'] }, tsconfigRootDir: import.meta.dirname },
     },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
@@ -28,9 +38,22 @@ export default tseslint.config(
     files: ['client/src/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: ['**/server/**', '@auction/server'] }] },
   },
+  // Storage stays behind server/src/db (DESIGN §1, §10): no driver, dialect or drizzle module anywhere
+  // else on the server (routes, domain, live, the scheduler, presenters, plugins), nor in the scripts
+  // and end-to-end tests, which use the store interface too. Only the stores and their own tests may.
   {
-    files: ['server/src/domain/**', 'server/src/db/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: ['fastify', '@fastify/*', 'socket.io', '**/routes/**', '**/plugins/**'] }] },
+    files: ['server/src/**', 'scripts/**', 'e2e/**'],
+    ignores: ['server/src/db/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: STORAGE_PATHS, patterns: STORAGE_PATTERNS }] },
+  },
+  // Domain rules and the store know nothing of HTTP or sockets.
+  {
+    files: ['server/src/domain/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: STORAGE_PATHS, patterns: [...STORAGE_PATTERNS, ...TRANSPORT_PATTERNS] }] },
+  },
+  {
+    files: ['server/src/db/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: TRANSPORT_PATTERNS }] },
   },
   {
     files: ['**/*.test.ts', '**/*.test.tsx', 'server/src/test/**', 'e2e/**'],

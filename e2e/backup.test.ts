@@ -60,21 +60,22 @@ describe('npm run backup', () => {
     // The copy is one consistent snapshot: sound, money right, and (ids being given in commit order)
     // holding exactly the acknowledged bids up to its newest one, which is at least every bid
     // acknowledged before the backup began.
-    const copy = inspectDb(target);
+    const copy = await inspectDb(target);
     let lastId: number;
     const highest: Record<string, number> = {};
     try {
-      expect(copy.integrity()).toBe('ok');
-      expect(copy.audit()).toMatchObject({ ok: true, ledgerMismatches: 0, negativeBalances: 0, multipleLeaders: 0 });
-      expect(copy.ledgerMismatches()).toBe(0);
-      expect(copy.bidCountMismatches()).toBe(0);
-      lastId = copy.count('select max(id) as n from bids');
-      const missing = storm.accepted.filter((b) => b.bidId <= lastId && copy.bid(b.bidId)?.amount !== Math.round(b.amount * 100));
+      expect(await copy.integrity()).toBe('ok');
+      expect(await copy.audit()).toMatchObject({ ok: true, ledgerMismatches: 0, negativeBalances: 0, multipleLeaders: 0 });
+      expect(await copy.ledgerMismatches()).toBe(0);
+      expect(await copy.bidCountMismatches()).toBe(0);
+      lastId = await copy.count('select max(id) as n from bids');
+      const missing = [];
+      for (const b of storm.accepted) if (b.bidId <= lastId && (await copy.bid(b.bidId))?.amount !== Math.round(b.amount * 100)) missing.push(b);
       expect(missing).toEqual([]);
       expect(Math.max(...storm.accepted.slice(0, before).map((b) => b.bidId))).toBeLessThanOrEqual(lastId);
-      for (const r of copy.sqlite.prepare("select product_id as p, amount from bids where status = 'success'").all() as { p: string; amount: number }[]) highest[r.p] = r.amount / 100;
+      for (const r of await copy.rows<{ p: string; amount: number }>("select product_id as p, amount from bids where status = 'success'")) highest[r.p] = r.amount / 100;
     } finally {
-      copy.close();
+      await copy.close();
     }
     expect(Object.keys(highest).sort()).toEqual([...market.productIds].sort());
 
@@ -98,13 +99,13 @@ describe('npm run backup', () => {
     expect((await api(restored.url, 'POST', '/auctions/register', { auction_id: market.auctionId }, fresh)).status).toBe(200);
     const top = Math.max(...Object.values(highest));
     expect((await api(restored.url, 'POST', '/bid', { product_id: market.productIds[0], bid_amount: top + 1 }, fresh)).status).toBe(201);
-    const db = inspectDb(path.join(restoreDir, 'auction.db'));
+    const db = await inspectDb(path.join(restoreDir, 'auction.db'));
     try {
-      expect(db.integrity()).toBe('ok');
-      expect(db.audit().ok).toBe(true);
-      expect(db.ledgerMismatches()).toBe(0);
+      expect(await db.integrity()).toBe('ok');
+      expect((await db.audit()).ok).toBe(true);
+      expect(await db.ledgerMismatches()).toBe(0);
     } finally {
-      db.close();
+      await db.close();
     }
   });
 

@@ -11,6 +11,23 @@ import {
   RECORDED_REFUSALS, api, bidStorm, copyDbFiles, createAuction, inspectDb, openMarket, startServer, waitFor,
   type DbInspector, type RunningServer, type Storm,
 } from './server.js';
+import { openStore } from '../server/src/db/index.js';
+import { freshTestDatabase, TEST_POSTGRES_URL } from '../server/src/db/testing.js';
+
+/** Null when the PostgreSQL of TEST_POSTGRES_URL answers; otherwise why not (REQUIRE_POSTGRES=1 makes that fatal). */
+async function postgresMissing(): Promise<string | null> {
+  const probe = freshTestDatabase('postgres');
+  try {
+    await (await openStore(probe.url, { pgPool: 1 })).close();
+    await probe.drop();
+    return null;
+  } catch (err) {
+    if (process.env.REQUIRE_POSTGRES === '1') throw err;
+    return (err as Error).message;
+  }
+}
+const pgMissing = await postgresMissing();
+if (pgMissing) console.warn(`PostgreSQL crash test skipped: ${TEST_POSTGRES_URL} is not reachable (${pgMissing})`);
 
 const CONCURRENCY = 64;
 const cleanups: (() => unknown)[] = [];
@@ -33,21 +50,22 @@ async function poll(check: () => Promise<boolean>, ms: number, what: string) {
 }
 
 /** Every bid a client was told was placed (201) is there, on its lot, with its amount. */
-function expectAcknowledgedBidsKept(db: DbInspector, storm: Storm) {
-  const wrong = storm.accepted.filter((b) => {
-    const row = db.bid(b.bidId);
-    return !row || row.productId !== b.productId || row.amount !== Math.round(b.amount * 100) || !['success', 'outbid', 'won'].includes(row.status);
-  });
+async function expectAcknowledgedBidsKept(db: DbInspector, storm: Storm) {
+  const wrong = [];
+  for (const b of storm.accepted) {
+    const row = await db.bid(b.bidId);
+    if (!row || row.productId !== b.productId || row.amount !== Math.round(b.amount * 100) || !['success', 'outbid', 'won'].includes(row.status)) wrong.push(b);
+  }
   expect(wrong, 'acknowledged bids missing or changed').toEqual([]);
 }
 
 /** The file is sound and no command is half-applied. */
-function expectConsistent(db: DbInspector) {
-  expect(db.integrity()).toBe('ok');
-  const audit = db.audit();
+async function expectConsistent(db: DbInspector) {
+  expect(await db.integrity()).toBe('ok');
+  const audit = await db.audit();
   expect(audit, JSON.stringify(audit)).toMatchObject({ ok: true, ledgerMismatches: 0, negativeBalances: 0, multipleLeaders: 0 });
-  expect(db.ledgerMismatches(), 'bids whose ledger rows do not match').toBe(0);
-  expect(db.bidCountMismatches(), 'products whose bid count does not match').toBe(0);
+  expect(await db.ledgerMismatches(), 'bids whose ledger rows do not match').toBe(0);
+  expect(await db.bidCountMismatches(), 'products whose bid count does not match').toBe(0);
 }
 
 describe('crash safety', () => {
@@ -77,13 +95,13 @@ describe('crash safety', () => {
     // The files exactly as the killed process left them (WAL included), before anything reopens them.
     const crashDir = fs.mkdtempSync(path.join(os.tmpdir(), 'auction-crash-'));
     cleanups.push(() => fs.rmSync(crashDir, { recursive: true, force: true }));
-    const crashed = inspectDb(copyDbFiles(dbFile(first), crashDir));
+    const crashed = await inspectDb(copyDbFiles(dbFile(first), crashDir));
     try {
-      expectConsistent(crashed);
-      expectAcknowledgedBidsKept(crashed, storm);
-      expect(crashed.count('select count(*) as n from auctions where id = ? and settled_at is null', late.auctionId)).toBe(1);
+      await expectConsistent(crashed);
+      await expectAcknowledgedBidsKept(crashed, storm);
+      expect(await crashed.count('select count(*) as n from auctions where id = ? and settled_at is null', late.auctionId)).toBe(1);
     } finally {
-      crashed.close();
+      await crashed.close();
     }
 
     // Back up once the late auction has ended: the scheduler settles it on start.
@@ -93,15 +111,65 @@ describe('crash safety', () => {
     await poll(async () => (await api(second.url, 'GET', `/admin/auction/${late.auctionId}`, undefined, market.adminToken)).body?.status === 'settled', 5000, 'the late auction to be settled');
     const lots = await api(second.url, 'GET', `/admin/auction/${late.auctionId}/products`, undefined, market.adminToken);
     expect(lots.body).toEqual([expect.objectContaining({ id: late.productIds[0], status: 'sold', highest_bid: 777 })]);
-    const db = inspectDb(dbFile(second));
+    const db = await inspectDb(dbFile(second));
     try {
-      expectConsistent(db);
-      expectAcknowledgedBidsKept(db, storm);
-      expect(db.bid(lateBid.body.bid.bid_id)?.status).toBe('won');
+      await expectConsistent(db);
+      await expectAcknowledgedBidsKept(db, storm);
+      expect((await db.bid(lateBid.body.bid.bid_id))?.status).toBe('won');
     } finally {
-      db.close();
+      await db.close();
     }
     // And it takes bids again where the storm left off.
+    const top = Math.max(...storm.accepted.map((b) => b.amount));
+    const again = await api(second.url, 'POST', '/bid', { product_id: market.productIds[0], bid_amount: top + 100 }, market.bidders[4]!.token);
+    expect(again.status, JSON.stringify(again.body)).toBe(201);
+  });
+
+  it.skipIf(pgMissing !== null)('on PostgreSQL: SIGKILL mid-storm, every acknowledged bid is there after the restart, the money adds up, and what ended while down is settled', async () => {
+    const database = freshTestDatabase('postgres', undefined, { durable: true });
+    cleanups.push(() => database.drop());
+    // Several processes would share the key through JWT_SECRET; this one must not write ./data/jwt-secret.
+    const env = { DATABASE_URL: database.url, JWT_SECRET: 'crash-test-secret-that-is-long-enough-0123456789' };
+    const first = await startServer(env);
+    cleanups.push(async () => { await first.stop('SIGKILL'); first.cleanup(); });
+    const market = await openMarket(first.url, 'pgcrash', { products: 4, bidders: 16 });
+    const late = await createAuction(first.url, market.adminToken, 'pgcrash-late', 1, 5000);
+    const winner = market.bidders[0]!;
+    expect((await api(first.url, 'POST', '/auctions/register', { auction_id: late.auctionId }, winner.token)).status).toBe(200);
+    const lateBid = await api(first.url, 'POST', '/bid', { product_id: late.productIds[0], bid_amount: 777 }, winner.token);
+    expect(lateBid.status).toBe(201);
+
+    const storm = bidStorm(first.url, market, CONCURRENCY);
+    await waitFor(() => storm.accepted.length >= 300, 15_000, '300 accepted bids');
+    const inFlight = storm.inFlight;
+    await first.stop('SIGKILL');
+    await storm.done;
+    expect(inFlight, 'requests in flight at the kill').toBeGreaterThan(0);
+    expect(storm.bad).toEqual([]);
+    expect(storm.answers.filter((a) => a.status >= 500)).toEqual([]);
+
+    // What the killed process left, before anything starts again: each 201 was a commit.
+    const crashed = await inspectDb(database.url);
+    try {
+      await expectConsistent(crashed);
+      await expectAcknowledgedBidsKept(crashed, storm);
+      expect(await crashed.count('select count(*) as n from auctions where id = ? and settled_at is null', late.auctionId)).toBe(1);
+    } finally {
+      await crashed.close();
+    }
+
+    await new Promise((r) => setTimeout(r, Math.max(0, late.validUntil + 200 - Date.now())));
+    const second = await startServer(env, first.dataDir);
+    cleanups.push(async () => { await second.stop('SIGKILL'); });
+    await poll(async () => (await api(second.url, 'GET', `/admin/auction/${late.auctionId}`, undefined, market.adminToken)).body?.status === 'settled', 5000, 'the late auction to be settled');
+    const db = await inspectDb(database.url);
+    try {
+      await expectConsistent(db);
+      await expectAcknowledgedBidsKept(db, storm);
+      expect((await db.bid(lateBid.body.bid.bid_id))?.status).toBe('won');
+    } finally {
+      await db.close();
+    }
     const top = Math.max(...storm.accepted.map((b) => b.amount));
     const again = await api(second.url, 'POST', '/bid', { product_id: market.productIds[0], bid_amount: top + 100 }, market.bidders[4]!.token);
     expect(again.status, JSON.stringify(again.body)).toBe(201);
@@ -129,18 +197,18 @@ describe('graceful shutdown under load', () => {
 
     const second = await start(first.dataDir);
     cleanups.push(() => second.cleanup());
-    const db = inspectDb(dbFile(second));
+    const db = await inspectDb(dbFile(second));
     try {
-      expectConsistent(db);
-      expectAcknowledgedBidsKept(db, storm);
+      await expectConsistent(db);
+      await expectAcknowledgedBidsKept(db, storm);
       // A graceful stop answers whatever it applied: the placed bids are exactly the 201s, and the
       // refusals recorded as failed bids are exactly the recorded-refusal answers.
-      const placed = (db.sqlite.prepare("select id from bids where auction_id = ? and status <> 'failed' order by id").all(market.auctionId) as { id: number }[]).map((r) => r.id);
+      const placed = (await db.rows<{ id: number }>("select id from bids where auction_id = ? and status <> 'failed' order by id", market.auctionId)).map((r) => r.id);
       expect(placed).toEqual(storm.accepted.map((b) => b.bidId).sort((a, b) => a - b));
-      const failed = db.count("select count(*) as n from bids where auction_id = ? and status = 'failed'", market.auctionId);
+      const failed = await db.count("select count(*) as n from bids where auction_id = ? and status = 'failed'", market.auctionId);
       expect(failed).toBe(storm.answers.filter((a) => a.code !== null && RECORDED_REFUSALS.has(a.code)).length);
     } finally {
-      db.close();
+      await db.close();
     }
   });
 });

@@ -5,11 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
-import { drizzle } from 'drizzle-orm/better-sqlite3';
-import type { Db } from '../server/src/db/index.js';
-import * as schema from '../server/src/db/schema.js';
-import { auditMoney, type MoneyAudit } from '../server/src/queries/audit.js';
+import { openStore, type MoneyAudit, type Store } from '../server/src/db/index.js';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -227,29 +223,30 @@ export async function waitFor(cond: () => boolean, ms: number, what: string) {
 }
 
 /**
- * A second connection to a database file (the server may be running on it: WAL lets both in), with
- * the checks every process-level test makes: integrity, the money audit, ledger rows against bids.
+ * A second connection to a database (a SQLite file or a PostgreSQL URL; the server may be running
+ * on it), with the checks every process-level test makes: integrity, the money audit, ledger rows
+ * against bids. It opens the store as a server would (so a crashed SQLite file is recovered first).
  */
 export interface DbInspector {
-  sqlite: Database.Database;
-  integrity(): unknown;
-  audit(): MoneyAudit;
-  ledgerMismatches(): number;
-  bidCountMismatches(): number;
-  bid(id: number): { id: number; productId: string; amount: number; status: string } | undefined;
-  count(q: string, ...params: unknown[]): number;
-  close(): void;
+  store: Store;
+  integrity(): Promise<string>;
+  audit(): Promise<MoneyAudit>;
+  ledgerMismatches(): Promise<number>;
+  bidCountMismatches(): Promise<number>;
+  bid(id: number): Promise<{ id: number; productId: string; amount: number; status: string } | undefined>;
+  rows<T>(q: string, ...params: (string | number)[]): Promise<T[]>;
+  count(q: string, ...params: (string | number)[]): Promise<number>;
+  close(): Promise<void>;
 }
 
-export function inspectDb(file: string): DbInspector {
-  const sqlite: Database.Database = new Database(file, { fileMustExist: true });
-  sqlite.pragma('busy_timeout = 5000');
-  const db: Db = drizzle(sqlite, { schema });
-  const count = (q: string, ...params: unknown[]) => (sqlite.prepare(q).get(...params) as { n: number }).n;
+export async function inspectDb(databaseUrl: string): Promise<DbInspector> {
+  const store = await openStore(databaseUrl);
+  const rows = <T>(q: string, ...params: (string | number)[]) => store.query<T>(q, params);
+  const count = async (q: string, ...params: (string | number)[]) => (await rows<{ n: number }>(q, ...params))[0]?.n ?? 0;
   return {
-    sqlite,
-    integrity: () => sqlite.pragma('integrity_check', { simple: true }),
-    audit: () => auditMoney(db),
+    store,
+    integrity: () => store.integrityCheck(),
+    audit: () => store.reads.auditMoney(),
     /**
      * Bids whose ledger rows do not match their status: a placed bid (success, outbid, won) has one
      * `bid` row of its amount, an outbid one also one `refund` of it, a failed one none. (No bid in
@@ -267,10 +264,11 @@ export function inspectDb(file: string): DbInspector {
     bidCountMismatches: () => count(`
       select count(*) as n from products p where p.auction_id is not null and p.bid_count <>
         (select count(*) from bids b where b.product_id = p.id and b.auction_id = p.auction_id and b.status <> 'failed')`),
-    bid: (id: number) => sqlite.prepare('select id, product_id as productId, amount, status from bids where id = ?').get(id) as
-      { id: number; productId: string; amount: number; status: string } | undefined,
+    bid: async (id: number) => (await rows<{ id: number; productId: string; amount: number; status: string }>(
+      'select id, product_id as "productId", amount, status from bids where id = ?', id))[0],
+    rows,
     count,
-    close: () => sqlite.close(),
+    close: () => store.close(),
   };
 }
 

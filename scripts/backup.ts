@@ -11,23 +11,31 @@
  *
  * Restore (README "Operations"): stop the server, copy the backup over the database file, delete the
  * database's `-wal` and `-shm` files, start the server.
+ *
+ * On PostgreSQL (DATABASE_URL=postgres://…) this says to use pg_dump, which is the right tool there.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import Database from 'better-sqlite3';
-import { drizzle } from 'drizzle-orm/better-sqlite3';
-import * as schema from '../server/src/db/schema.js';
-import { fromRepoRoot } from '../server/src/paths.js';
-import { auditMoney } from '../server/src/queries/audit.js';
+import { copySqliteDatabase, isPostgresUrl, sqliteFile, verifySqliteCopy } from '../server/src/db/index.js';
 
 class Refusal extends Error {}
 
 /** The database file the server uses: DATABASE_URL as server/src/db/index.ts reads it. */
 function sourceFile(): string {
   const url = process.env.DATABASE_URL?.trim() || './data/auction.db';
-  if (url === ':memory:') throw new Refusal('DATABASE_URL is :memory:; there is no file to back up');
-  return fromRepoRoot(url.replace(/^(sqlite|file):(\/\/)?/, ''));
+  if (isPostgresUrl(url)) {
+    throw new Refusal([
+      'DATABASE_URL is a PostgreSQL database: back it up with PostgreSQL\'s own tools, e.g.',
+      '  pg_dump --format=custom --file=auction.dump "$DATABASE_URL"',
+      'and restore into an empty database with',
+      '  pg_restore --dbname="$DATABASE_URL" auction.dump',
+      '(continuous archiving / point-in-time recovery for production: see README "Operations").',
+    ].join('\n'));
+  }
+  const file = sqliteFile(url);
+  if (file === null) throw new Refusal('DATABASE_URL is :memory:; there is no file to back up');
+  return file;
 }
 
 function fsyncPath(p: string) {
@@ -41,23 +49,6 @@ function fsyncPath(p: string) {
 
 function removeWithSidecars(file: string) {
   for (const suffix of ['', '-wal', '-shm', '-journal']) fs.rmSync(file + suffix, { force: true });
-}
-
-/** Opens the copy on its own and checks it; returns what it holds. */
-function verify(file: string) {
-  const sqlite = new Database(file, { fileMustExist: true });
-  try {
-    const integrity = sqlite.pragma('integrity_check', { simple: true });
-    if (integrity !== 'ok') throw new Error(`the copy fails integrity_check: ${String(integrity)}`);
-    const audit = auditMoney(drizzle(sqlite, { schema }));
-    const count = (table: string) => (sqlite.prepare(`select count(*) as n from ${table}`).get() as { n: number }).n;
-    const rows = Object.fromEntries(['users', 'admins', 'auctions', 'products', 'bids', 'wallet_transactions'].map((t) => [t, count(t)]));
-    // A single self-contained file: no -wal beside the backup (the server sets WAL again when it opens it).
-    sqlite.pragma('journal_mode = DELETE');
-    return { audit, rows };
-  } finally {
-    sqlite.close();
-  }
 }
 
 async function main() {
@@ -74,19 +65,14 @@ async function main() {
   const partial = `${target}.partial-${process.pid}`;
   removeWithSidecars(partial);
   const started = performance.now();
-  const db = new Database(source, { fileMustExist: true });
   try {
-    db.pragma('busy_timeout = 5000');
-    // After the first (empty) step, ask for every remaining page at once: one consistent snapshot.
-    await db.backup(partial, { progress: () => 0x7fffffff });
+    await copySqliteDatabase(source, partial);
   } catch (err) {
     removeWithSidecars(partial);
     throw err;
-  } finally {
-    db.close();
   }
   try {
-    const { audit, rows } = verify(partial);
+    const { audit, rows } = await verifySqliteCopy(partial);
     // It holds password hashes and the whole ledger: readable by the owner only.
     fs.chmodSync(partial, 0o600);
     fsyncPath(partial);

@@ -9,6 +9,9 @@
  * With `--idle-watchers N`, first (on the fresh server) the resident memory with N idle watchers.
  * Prints a table and one JSON line with every figure, lost/out-of-order events, the server's peak RSS,
  * storm/ceiling, and `invariant_ok` from a full money audit. Rate limits are off for its server.
+ *
+ * The store: a temporary SQLite file by default; with `DATABASE_URL=postgres://…` a fresh schema in
+ * that PostgreSQL database (dropped afterwards). The JSON line says which (`store`).
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -18,7 +21,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import Database from 'better-sqlite3';
+import { freshTestDatabase } from '../server/src/db/testing.js';
+import { isPostgresUrl, openStore } from '../server/src/db/index.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const { values: opt } = parseArgs({
@@ -56,18 +60,22 @@ async function freePort(): Promise<number> {
   });
 }
 
-interface Server { url: string; pid: number | undefined; dbFile: string | null; stop: () => Promise<void>; cleanup: () => void }
+interface Server { url: string; pid: number | undefined; databaseUrl: string | null; stop: () => Promise<void>; cleanup: () => Promise<void> }
+
+const STORE = isPostgresUrl(process.env.DATABASE_URL ?? '') ? 'postgres' : 'sqlite';
 
 async function startServer(): Promise<Server> {
   const { ensureBuilt } = await import('./build.mjs') as { ensureBuilt: (o: { quiet: boolean; client: boolean }) => Promise<void> };
   // The API is what is measured: the client bundle is not needed.
   await ensureBuilt({ quiet: true, client: false });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'auction-bench-'));
-  const dbFile = path.join(dir, 'bench.db');
+  // A fresh PostgreSQL schema in DATABASE_URL's database, or a SQLite file in a temporary folder.
+  const postgres = STORE === 'postgres' ? freshTestDatabase('postgres', process.env.DATABASE_URL, { durable: true }) : null;
+  const databaseUrl = postgres?.url ?? path.join(dir, 'bench.db');
   const port = await freePort();
   const proc: ChildProcess = spawn(process.execPath, ['server/dist/index.js'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: dbFile, RATE_LIMIT: 'off', LOG_LEVEL: 'warn' },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, RATE_LIMIT: 'off', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -77,12 +85,15 @@ async function startServer(): Promise<Server> {
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
-    url, pid: proc.pid, dbFile,
+    url, pid: proc.pid, databaseUrl,
     stop: async () => {
       proc.kill('SIGTERM');
       await new Promise((r) => proc.once('exit', r));
     },
-    cleanup: () => fs.rmSync(dir, { recursive: true, force: true }),
+    cleanup: async () => {
+      fs.rmSync(dir, { recursive: true, force: true });
+      await postgres?.drop();
+    },
   };
 }
 
@@ -96,22 +107,19 @@ function rssMb(pid: number | undefined, field: 'VmHWM' | 'VmRSS' = 'VmHWM'): num
   }
 }
 
-function audit(dbFile: string | null) {
-  if (!dbFile) return null;
-  const db = new Database(dbFile, { readonly: true });
-  const r = db.prepare(`select
-    (select coalesce(sum(amount),0) from wallet_transactions where type='topup') as topups,
-    (select coalesce(sum(wallet_balance),0) from users) as balances,
-    (select coalesce(sum(amount),0) from bids where status='success') as held,
-    (select coalesce(sum(amount),0) from bids where status='won') as paid,
-    (select count(*) from users where wallet_balance < 0) as negative,
-    (select count(*) from (select product_id from bids where status='success' group by product_id having count(*) > 1)) as leaders`).get() as Record<string, number>;
-  db.close();
-  return r.topups === r.balances! + r.held! + r.paid! && r.negative === 0 && r.leaders === 0;
+/** The full money audit of the store the server used (after it stopped). */
+async function audit(databaseUrl: string | null): Promise<boolean | null> {
+  if (!databaseUrl) return null;
+  const store = await openStore(databaseUrl);
+  try {
+    return (await store.reads.auditMoney()).ok;
+  } finally {
+    await store.close();
+  }
 }
 
 async function main() {
-  const server = opt.url ? { url: opt.url.replace(/\/$/, ''), pid: undefined, dbFile: null, stop: async () => undefined, cleanup: () => undefined } : await startServer();
+  const server: Server = opt.url ? { url: opt.url.replace(/\/$/, ''), pid: undefined, databaseUrl: null, stop: async () => undefined, cleanup: async () => undefined } : await startServer();
   const base = server.url;
   const api = async (method: string, p: string, body?: unknown, token?: string) => {
     const res = await fetch(`${base}/api${p}`, {
@@ -269,11 +277,12 @@ async function main() {
 
   const rss = rssMb(server.pid);
   await server.stop();
-  const invariantOk = audit(server.dbFile);
-  server.cleanup();
+  const invariantOk = await audit(server.databaseUrl);
+  await server.cleanup();
   child.send({ type: 'stop' });
 
   const result = {
+    store: opt.url ? null : STORE,
     watchers: N.watchers, concurrency: N.concurrency, seconds: N.seconds, products: N.products,
     ceiling_rps: Math.round(ceiling.requests.average),
     storm_bid_rps: Math.round(storm.requests.average),

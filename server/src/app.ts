@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import pino from 'pino';
 import Fastify from 'fastify';
 import cors from '@fastify/cors';
@@ -18,7 +19,7 @@ import { createTokenService } from './auth/tokens.js';
 import { createGuards } from './plugins/auth.js';
 import { AppError } from './errors.js';
 import { frameworkErrors, registerErrorHandling } from './plugins/errors.js';
-import { CLIENT_DIST } from './paths.js';
+import { CLIENT_DIST, fromRepoRoot } from './paths.js';
 import { systemRoutes } from './routes/system.js';
 import { accountRoutes } from './routes/accounts.js';
 import { adminRoutes } from './routes/admin.js';
@@ -27,6 +28,7 @@ import { biddingRoutes } from './routes/bidding.js';
 import { catalogueRoutes } from './routes/catalogue.js';
 import { walletRoutes } from './routes/wallet.js';
 import { userAdminRoutes } from './routes/users.js';
+import { Commands } from './domain/commands.js';
 import { EventBus } from './domain/events.js';
 import { LiveHub } from './live/hub.js';
 import { AuctionScheduler } from './live/scheduler.js';
@@ -34,6 +36,33 @@ import { attachSocketIo } from './live/socketio.js';
 import { wsFeed } from './live/ws.js';
 
 export const BODY_LIMIT = 64 * 1024;
+
+/**
+ * The path (`a.b.0`) of the first string holding a NUL character, keys included; null when none.
+ * Iterative: a 64 KiB body may nest thousands of levels deep.
+ */
+function findNul(root: unknown): string | null {
+  // Each node keeps its parent and key; the path is spelled out only for the one that is found.
+  interface Node { value: unknown; key: string; parent: Node | null }
+  const pathOf = (n: Node | null): string => {
+    const keys: string[] = [];
+    for (let at = n; at && at.parent; at = at.parent) keys.push(at.key);
+    return keys.reverse().join('.') || 'body';
+  };
+  const stack: Node[] = [{ value: root, key: '', parent: null }];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (typeof node.value === 'string') {
+      if (node.value.includes('\u0000')) return pathOf(node);
+    } else if (typeof node.value === 'object' && node.value !== null) {
+      for (const [key, value] of Object.entries(node.value)) {
+        if (key.includes('\u0000')) return pathOf(node);
+        stack.push({ value, key, parent: node });
+      }
+    }
+  }
+  return null;
+}
 
 export interface BuildOptions {
   /** The clock; tests pass their own. */
@@ -62,9 +91,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const store = openStore(config.databaseUrl);
+  const store = await openStore(config.databaseUrl, { pgPool: config.pgPool });
   app.addHook('onClose', async () => store.close());
-  const tokens = await createTokenService(loadJwtSecret(config.jwtSecret, store.file), config.tokenTtl);
+  // Without JWT_SECRET the key is kept beside the SQLite file, or in ./data for PostgreSQL.
+  const keyBeside = store.file ?? (store.kind === 'postgres' ? path.join(fromRepoRoot('data'), 'postgres') : null);
+  const tokens = await createTokenService(loadJwtSecret(config.jwtSecret, keyBeside), config.tokenTtl);
 
   // JSON only: a text/plain body is 415, not a string handed to a route.
   app.removeContentTypeParser('text/plain');
@@ -141,17 +172,25 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // A request without a body reads as {}: optional fields stay optional, required ones are named.
   app.addHook('preValidation', async (req) => {
     if (req.body === undefined && req.method !== 'GET' && req.method !== 'HEAD') req.body = {};
+    // No text the platform keeps may hold a NUL character (PostgreSQL cannot store one, and no name,
+    // id or description needs one): refused as a validation error naming the field, on every store.
+    const nul = findNul({ ...(req.params as object), ...(req.query as object) }) ?? findNul(req.body);
+    if (nul !== null) throw new AppError('VALIDATION', `${nul} must not contain NUL characters`, nul);
   });
 
   // Then the application's own pieces: errors, auth, the event bus and the live channel, then routes.
   registerErrorHandling(app);
   const now = options.now ?? Date.now;
   const events = new EventBus();
+  // The one place commands run: a transaction each (group-committed on SQLite), events after commit.
+  const commands = new Commands(store, events);
+  const reads = store.reads;
+  const logError = (err: unknown) => app.log.error({ err }, 'live channel');
   // Committed events → hub → socket.io and the plain WebSocket feed.
-  const live = new LiveHub({ db: store.db, now, frameMs: config.liveFrameMs });
+  const live = new LiveHub({ reads, now, frameMs: config.liveFrameMs, onError: logError });
   events.subscribe(live.publish);
-  attachSocketIo({ server: app.server, hub: live, tokens, db: store.db, now, ...(config.corsOrigin ? { corsOrigin: config.corsOrigin } : {}) });
-  const scheduler = new AuctionScheduler({ db: store.db, events, now, autoSettle: config.autoSettle, log: app.log });
+  attachSocketIo({ server: app.server, hub: live, tokens, reads, now, onError: logError, ...(config.corsOrigin ? { corsOrigin: config.corsOrigin } : {}) });
+  const scheduler = new AuctionScheduler({ reads, commands, events, now, autoSettle: config.autoSettle, log: app.log });
   app.addHook('onReady', async () => scheduler.start());
   // Stop the clock, send what is pending and close every socket before the server stops.
   let closing = false;
@@ -171,9 +210,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const ctx: AppContext = {
     config,
     store,
-    db: store.db,
+    reads,
+    commands,
     tokens,
-    guard: createGuards(app, tokens, store.db),
+    guard: createGuards(app, tokens, reads),
     authRateLimit: config.rateLimit ? { rateLimit: { max: 20, timeWindow: '1 minute' } } : {},
     events,
     live,

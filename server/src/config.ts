@@ -16,6 +16,8 @@ export interface Config {
   liveFrameMs: number;
   /** Behind a reverse proxy: take the client's IP from X-Forwarded-For (rate limits are per IP). */
   trustProxy: boolean;
+  /** PostgreSQL connections per process (DATABASE_URL=postgres://…). */
+  pgPool: number;
 }
 
 export class ConfigError extends Error {}
@@ -63,5 +65,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimit: bool('RATE_LIMIT', true),
     liveFrameMs: int('LIVE_FRAME_MS', 50, 0, 60_000),
     trustProxy: bool('TRUST_PROXY', false),
+    pgPool: int('PG_POOL', 10, 1, 1000),
   };
 }

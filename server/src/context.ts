@@ -2,9 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, onRequestHookHandler, RawServerDefault } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
-import type { Db, Store } from './db/index.js';
+import type { Reads, Store } from './db/index.js';
 import type { TokenService } from './auth/tokens.js';
 import type { Access } from './plugins/auth.js';
+import type { Commands } from './domain/commands.js';
 import type { EventBus } from './domain/events.js';
 import type { LiveHub } from './live/hub.js';
 import type { AuctionScheduler } from './live/scheduler.js';
@@ -15,12 +16,15 @@ export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerRespo
 export interface AppContext {
   config: Config;
   store: Store;
-  db: Db;
+  /** Committed data: single-statement reads. */
+  reads: Reads;
+  /** Runs commands in transactions and publishes their events after commit (domain/commands.ts). */
+  commands: Commands;
   tokens: TokenService;
   guard: Record<Access, onRequestHookHandler>;
   /** Route `config` for credential endpoints: the per-IP limit of DESIGN §2 (empty when RATE_LIMIT=off). */
   authRateLimit: { rateLimit?: { max: number; timeWindow: string } };
-  /** Committed domain events, for the live channel. */
+  /** Committed domain events, for the live channel and the scheduler (published by `commands` only). */
   events: EventBus;
   /** The live channel's hub and the auction clock. */
   live: LiveHub;

@@ -3,7 +3,8 @@ import path from 'node:path';
 
 /** The repository root, whether this runs from server/src (tsx, vitest) or server/dist (node). */
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const MIGRATIONS_DIR = path.join(REPO_ROOT, 'drizzle');
+export const SQLITE_MIGRATIONS_DIR = path.join(REPO_ROOT, 'drizzle', 'sqlite');
+export const POSTGRES_MIGRATIONS_DIR = path.join(REPO_ROOT, 'drizzle', 'postgres');
 export const CLIENT_DIST = path.join(REPO_ROOT, 'client', 'dist');
 
 /** Relative paths resolve against the repository root, whichever workspace runs (DESIGN §1). */

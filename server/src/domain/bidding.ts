@@ -1,62 +1,14 @@
 /**
- * Bidding commands: place a bid and cancel a leading bid (with reinstatement). Each runs in one
- * immediate transaction and returns what happened; the caller publishes the events after commit.
+ * Bidding commands: place a bid, cancel a leading bid (with reinstatement), top up a wallet. Each
+ * loads the few rows it needs through the unit of work (locking, on PostgreSQL, the product first,
+ * then the wallets in ascending id order), lets a pure function decide, and has the store apply the
+ * change set. Run them through `Commands`, which publishes their events after the commit.
  */
-import { and, asc, desc, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
-import { prepareOnce, type Db, type Tx } from '../db/index.js';
-import { auctions, bids, products, registrations, users } from '../db/schema.js';
+import type { Applied, AuctionRow, BidRow, ChangeSet, Hold, TransactionRow, UnitOfWork, Wallet } from '../db/index.js';
 import { refuse, type Result } from '../errors.js';
-import { decideBid } from './decide-bid.js';
+import { decideBid, refusedBid } from './decide-bid.js';
 import type { DomainEvent } from './events.js';
-import { move, WalletChanges } from './ledger.js';
-
-export type BidRow = typeof bids.$inferSelect;
-
-interface Target {
-  product: { id: string; name: string; status: 'available' | 'sold'; auctionId: string | null };
-  auction: { id: string; name: string; validUntil: number; settledAt: number | null; createdBy: number } | null;
-}
-
-const statements = prepareOnce((db) => {
-  const p = sql.placeholder;
-  const target = (where: SQL) => db.select({
-    product: { id: products.id, name: products.name, status: products.status, auctionId: products.auctionId },
-    auction: { id: auctions.id, name: auctions.name, validUntil: auctions.validUntil, settledAt: auctions.settledAt, createdBy: auctions.createdBy },
-  }).from(products).leftJoin(auctions, eq(auctions.id, products.auctionId))
-    .where(and(where, isNull(products.deletedAt)));
-  return {
-    targetById: target(eq(products.id, p('ref'))).prepare(),
-    targetByOpenName: target(sql`${products.name} = ${p('ref')} and ${auctions.settledAt} is null and ${auctions.validUntil} > ${p('now')}`)
-      .limit(2).prepare(),
-    bidder: db.select({ username: users.username, status: users.status, balance: users.walletBalance })
-      .from(users).where(eq(users.id, p('userId'))).prepare(),
-    registered: db.select({ one: sql<number>`1` }).from(registrations)
-      .where(and(eq(registrations.auctionId, p('auctionId')), eq(registrations.userId, p('userId')))).prepare(),
-    leader: db.select({ bidId: bids.id, userId: bids.userId, amount: bids.amount })
-      .from(bids).where(and(eq(bids.productId, p('productId')), eq(bids.status, 'success'))).prepare(),
-    markOutbid: db.update(bids).set({ status: 'outbid', updatedAt: sql`${p('now')}` }).where(eq(bids.id, p('bidId'))).prepare(),
-    insert: db.insert(bids).values({
-      userId: p('userId'), productId: p('productId'), auctionId: p('auctionId'), amount: p('amount'),
-      status: p('status'), reason: p('reason'), createdAt: p('now'), updatedAt: p('now'),
-    }).returning().prepare(),
-    countBid: db.update(products).set({ bidCount: sql`${products.bidCount} + 1` })
-      .where(eq(products.id, p('productId'))).returning({ bidCount: products.bidCount }).prepare(),
-  };
-});
-
-/**
- * `ref` is a product id first; failing that, the name of exactly one product in an open auction
- * (existing clients send the name, DESIGN §3).
- */
-function resolveProduct(db: Db, ref: string, now: number): Result<{ target: Target }> {
-  const s = statements(db);
-  const byId = s.targetById.get({ ref });
-  if (byId) return { ok: true, target: byId };
-  const byName = s.targetByOpenName.all({ ref, now });
-  if (byName.length === 1) return { ok: true, target: byName[0]! };
-  if (byName.length > 1) return refuse('AMBIGUOUS_PRODUCT', `More than one product is called "${ref}"; bid by its product id instead`);
-  return refuse('NOT_FOUND', 'Product not found');
-}
+import { walletEvents } from './wallets.js';
 
 export interface BidCommand {
   userId: number;
@@ -77,133 +29,108 @@ export interface PlacedBid {
 }
 
 /**
- * Decides one bid and applies it, without opening a transaction: the caller holds one (`placeBid`
- * for a single bid, `BidBatcher` for the bids of one event-loop turn). A constant number of prepared,
- * indexed statements: four reads, then either one insert (refused) or up to eight writes (accepted).
+ * `ref` is a product id first; failing that, the name of exactly one product in an open auction
+ * (existing clients send the name, DESIGN §3).
  */
-export function applyBid(db: Db, cmd: BidCommand, now: number): Result<PlacedBid> {
+export async function placeBid(tx: UnitOfWork, cmd: BidCommand, now: number): Promise<Result<PlacedBid>> {
   const { userId, productRef, amount } = cmd;
-  const s = statements(db);
-  const found = resolveProduct(db, productRef, now);
-  if (!found.ok) return found;
-  const { product, auction } = found.target;
+  const ids = await tx.productIdsForRef(productRef, now);
+  if (ids.length > 1) return refuse('AMBIGUOUS_PRODUCT', `More than one product is called "${productRef}"; bid by its product id instead`);
+  const target = ids.length === 1 ? await tx.lockProduct(ids[0]!) : null;
+  if (!target) return refuse('NOT_FOUND', 'Product not found');
+  const { product, auction } = target;
   if (!auction) return refuse('PRODUCT_NOT_AVAILABLE', 'This product is not in an auction');
 
-  const bidder = s.bidder.get({ userId });
+  // The product is locked: its leader cannot change until we commit. Then both wallets that may move.
+  const leader = await tx.leader(product.id);
+  const wallets = await tx.lockWallets(leader ? [userId, leader.userId] : [userId]);
+  const bidder = wallets.get(userId);
   if (!bidder) return refuse('NOT_FOUND', 'User not found');
-  const registered = s.registered.get({ auctionId: auction.id, userId }) !== undefined;
-  const leader = s.leader.get({ productId: product.id }) ?? null;
+  const registered = await tx.isRegistered(auction.id, userId);
 
-  const decision = decideBid({
-    bidderId: userId, bidderActive: bidder.status === 'active', balance: bidder.balance, registered,
-    productSold: product.status === 'sold', auctionSettled: auction.settledAt !== null, auctionEndsAt: auction.validUntil, leader,
-  }, amount, now);
-
-  const base = { userId, productId: product.id, auctionId: auction.id, amount, now };
-  if (!decision.accept) {
-    // A refusal is recorded, never debited (DESIGN §4).
-    s.insert.get({ ...base, status: 'failed', reason: decision.code });
-    return refuse(decision.code, decision.message);
+  const state = { bidder, registered, product, auction, leader };
+  const decision = decideBid(state, amount, now);
+  if (!decision.ok) {
+    await tx.apply(refusedBid(state, amount, decision), now);
+    return decision;
   }
-
-  const wallets = new WalletChanges();
-  const events: DomainEvent[] = [];
-  const released = decision.release;
-  if (released) {
-    // Release the old hold first, so raising one's own lead never passes through a negative balance.
-    s.markOutbid.run({ bidId: released.bidId, now });
-    const self = released.userId === userId;
-    const { balance } = move(db, {
-      userId: released.userId, type: 'refund', amount: released.amount, bidId: released.bidId, productId: product.id, now,
-      notes: self ? `Hold released: you raised your bid on ${product.name}` : `Outbid on ${product.name}: hold released`,
-    });
-    wallets.record(released.userId, balance);
-    if (!self) events.push({ type: 'bid:outbid', userId: released.userId, auctionId: auction.id, productId: product.id, productName: product.name, highest: amount });
-  }
-  const bid = s.insert.get({ ...base, status: 'success', reason: null });
-  if (!bid) throw new Error('bidding: insert returned no row');
-  const { balance } = move(db, { userId, type: 'bid', amount, bidId: bid.id, productId: product.id, now });
-  wallets.record(userId, balance);
-  const counted = s.countBid.get({ productId: product.id });
-  if (!counted) throw new Error('bidding: product vanished');
-
-  events.unshift({
-    type: 'bid:placed', auctionId: auction.id, ownerId: auction.createdBy, productId: product.id, bidId: bid.id,
-    highest: amount, bidCount: counted.bidCount, bidderId: userId, bidder: bidder.username, amount, at: now,
-  });
-  events.push(...wallets.events());
-  return { ok: true, bid, productName: product.name, auctionName: auction.name, highest: amount, balance, events };
-}
-
-/** Places one bid in its own immediate transaction. */
-export function placeBid(props: { db: Db; userId: number; productRef: string; amount: number; now: number }): Result<PlacedBid> {
-  const { db, now, ...cmd } = props;
-  return db.$client.transaction(() => applyBid(db, cmd, now)).immediate();
+  const applied = await tx.apply(decision.changes, now);
+  return {
+    ok: true, bid: applied.newBid!, productName: product.name, auctionName: auction.name, highest: decision.highest,
+    balance: applied.balances.get(userId)!, events: decision.events(applied),
+  };
 }
 
 export interface CancelledBid {
   balance: number;
   highest: number;
-  reinstated: { bidId: number; userId: number; amount: number } | null;
+  reinstated: Hold | null;
   events: DomainEvent[];
+}
+
+interface CancelState {
+  bid: BidRow;
+  productName: string;
+  auction: Pick<AuctionRow, 'validUntil' | 'settledAt' | 'createdBy'>;
+  bidCount: number;
+  /** Best first; see UnitOfWork.reinstatementCandidates. */
+  candidates: Hold[];
+  wallets: Map<number, Wallet>;
+}
+
+/**
+ * Cancelling a leading bid (DESIGN §4), decided: the refund, then the best candidate whose owner can
+ * still cover it leads again (bids that cannot be covered are skipped).
+ */
+export function decideCancel(s: CancelState, userId: number, now: number): Result<{ changes: ChangeSet; events: (applied: Applied) => DomainEvent[]; next: Hold | null }> {
+  const { bid, auction, productName } = s;
+  if (bid.userId !== userId) return refuse('FORBIDDEN', 'You can only cancel your own bids');
+  if (bid.status !== 'success') return refuse('BID_NOT_ACTIVE', 'Only an active (leading) bid can be cancelled');
+  if (auction.settledAt !== null) return refuse('AUCTION_SETTLED', 'This auction has been settled');
+  if (now >= auction.validUntil) return refuse('AUCTION_ENDED', 'This auction has ended; bids can no longer be cancelled');
+
+  const next = s.candidates.find((c) => (s.wallets.get(c.userId)?.balance ?? 0) >= c.amount) ?? null;
+  const changes: ChangeSet = {
+    bids: [{ id: bid.id, status: 'rolledback', reason: 'CANCELLED' }],
+    moves: [{ userId, type: 'refund', amount: bid.amount, bidId: bid.id, productId: bid.productId, notes: `Bid on ${productName} cancelled: hold released` }],
+  };
+  if (next) {
+    changes.bids!.push({ id: next.bidId, status: 'success' });
+    changes.moves!.push({
+      userId: next.userId, type: 'bid', amount: next.amount, bidId: next.bidId, productId: bid.productId,
+      notes: `Bid on ${productName} reinstated: a higher bid was cancelled`,
+    });
+  }
+  const events = (applied: Applied): DomainEvent[] => [
+    { type: 'bid:rolledback', auctionId: bid.auctionId, ownerId: auction.createdBy, productId: bid.productId, highest: next?.amount ?? 0, bidCount: s.bidCount },
+    ...(next ? [{ type: 'bid:reinstated' as const, userId: next.userId, auctionId: bid.auctionId, productId: bid.productId, amount: next.amount }] : []),
+    ...walletEvents(applied),
+  ];
+  return { ok: true, changes, events, next };
 }
 
 /**
  * Cancels the caller's leading bid: refund, then reinstate the best covered earlier bid of another
  * active, registered bidder who has not cancelled on this product in this auction (DESIGN §4).
  */
-export function cancelBid(props: { db: Db; userId: number; bidId: number; now: number }): Result<CancelledBid> {
-  const { db, userId, bidId, now } = props;
-  return db.transaction((tx): Result<CancelledBid> => {
-    const row = tx.select({
-      bid: bids,
-      productName: products.name,
-      auction: { validUntil: auctions.validUntil, settledAt: auctions.settledAt, createdBy: auctions.createdBy },
-    }).from(bids).innerJoin(products, eq(products.id, bids.productId)).innerJoin(auctions, eq(auctions.id, bids.auctionId))
-      .where(eq(bids.id, bidId)).get();
-    if (!row) return refuse('NOT_FOUND', 'Bid not found');
-    const { bid, auction, productName } = row;
-    if (bid.userId !== userId) return refuse('FORBIDDEN', 'You can only cancel your own bids');
-    if (bid.status !== 'success') return refuse('BID_NOT_ACTIVE', 'Only an active (leading) bid can be cancelled');
-    if (auction.settledAt !== null) return refuse('AUCTION_SETTLED', 'This auction has been settled');
-    if (now >= auction.validUntil) return refuse('AUCTION_ENDED', 'This auction has ended; bids can no longer be cancelled');
-
-    const wallets = new WalletChanges();
-    const events: DomainEvent[] = [];
-    tx.update(bids).set({ status: 'rolledback', reason: 'CANCELLED', updatedAt: now }).where(eq(bids.id, bid.id)).run();
-    const refunded = move(db, { userId, type: 'refund', amount: bid.amount, bidId: bid.id, productId: bid.productId, now, notes: `Bid on ${productName} cancelled: hold released` });
-    wallets.record(userId, refunded.balance);
-
-    const reinstated = reinstateBest(db, tx, bid, productName, now, wallets, events);
-    const bidCount = tx.select({ n: products.bidCount }).from(products).where(eq(products.id, bid.productId)).get()?.n ?? 0;
-    const highest = reinstated?.amount ?? 0;
-    events.unshift({ type: 'bid:rolledback', auctionId: bid.auctionId, ownerId: auction.createdBy, productId: bid.productId, highest, bidCount });
-    events.push(...wallets.events());
-    return { ok: true, balance: refunded.balance, highest, reinstated, events };
-  }, { behavior: 'immediate' });
+export async function cancelBid(tx: UnitOfWork, cmd: { userId: number; bidId: number }, now: number): Promise<Result<CancelledBid>> {
+  const seen = await tx.bidWithContext(cmd.bidId);
+  if (!seen) return refuse('NOT_FOUND', 'Bid not found');
+  if (seen.bid.userId !== cmd.userId) return refuse('FORBIDDEN', 'You can only cancel your own bids');
+  // Lock the product, then read the bid again: it may have been outbid or released meanwhile.
+  const locked = await tx.lockProduct(seen.bid.productId);
+  const current = await tx.bidWithContext(cmd.bidId);
+  if (!current) return refuse('NOT_FOUND', 'Bid not found');
+  const candidates = current.bid.status === 'success' ? await tx.reinstatementCandidates(current.bid) : [];
+  const wallets = await tx.lockWallets([cmd.userId, ...candidates.map((c) => c.userId)]);
+  const decision = decideCancel({ ...current, bidCount: locked?.product.bidCount ?? 0, candidates, wallets }, cmd.userId, now);
+  if (!decision.ok) return decision;
+  const applied = await tx.apply(decision.changes, now);
+  return { ok: true, balance: applied.balances.get(cmd.userId)!, highest: decision.next?.amount ?? 0, reinstated: decision.next, events: decision.events(applied) };
 }
 
-function reinstateBest(db: Db, tx: Tx, cancelled: BidRow, productName: string, now: number, wallets: WalletChanges, events: DomainEvent[]) {
-  const cancelledBefore = sql`exists (select 1 from ${bids} c where c.product_id = ${bids.productId} and c.auction_id = ${bids.auctionId} and c.user_id = ${bids.userId} and c.status = 'rolledback')`;
-  const candidates = tx.select({ bidId: bids.id, userId: bids.userId, amount: bids.amount, balance: users.walletBalance })
-    .from(bids)
-    .innerJoin(users, eq(users.id, bids.userId))
-    .innerJoin(registrations, and(eq(registrations.auctionId, bids.auctionId), eq(registrations.userId, bids.userId)))
-    .where(and(
-      eq(bids.productId, cancelled.productId), eq(bids.auctionId, cancelled.auctionId), eq(bids.status, 'outbid'),
-      ne(bids.userId, cancelled.userId), eq(users.status, 'active'), sql`not ${cancelledBefore}`,
-    ))
-    .orderBy(desc(bids.amount), asc(bids.id))
-    .all();
-  // Bids whose owner can no longer pay are skipped; the first covered one leads again.
-  const next = candidates.find((c) => c.balance >= c.amount);
-  if (!next) return null;
-  tx.update(bids).set({ status: 'success', updatedAt: now }).where(eq(bids.id, next.bidId)).run();
-  const { balance } = move(db, {
-    userId: next.userId, type: 'bid', amount: next.amount, bidId: next.bidId, productId: cancelled.productId, now,
-    notes: `Bid on ${productName} reinstated: a higher bid was cancelled`,
-  });
-  wallets.record(next.userId, balance);
-  events.push({ type: 'bid:reinstated', userId: next.userId, auctionId: cancelled.auctionId, productId: cancelled.productId, amount: next.amount });
-  return { bidId: next.bidId, userId: next.userId, amount: next.amount };
+/** Adds money to a bidder's wallet: one ledger row, one balance change. */
+export async function topUp(tx: UnitOfWork, cmd: { userId: number; amount: number }, now: number): Promise<Result<{ transaction: TransactionRow; balance: number; events: DomainEvent[] }>> {
+  const applied = await tx.apply({ moves: [{ userId: cmd.userId, type: 'topup', amount: cmd.amount }] }, now);
+  return { ok: true, transaction: applied.transactions[0]!, balance: applied.balances.get(cmd.userId)!, events: walletEvents(applied) };
 }

@@ -1,102 +1,68 @@
 /**
- * The admin's catalogue: products and auctions. Only the creating admin changes what they made.
- * Deletions are soft, and every hold they release is refunded through the ledger.
+ * The admin's catalogue: products and auctions, settlement and registration. Only the creating admin
+ * changes what they made. Deletions are soft, and every hold they release is refunded through the
+ * ledger. Locks are taken auction first, then products by ascending id, then wallets (store.ts).
  */
-import { and, eq, inArray, isNull } from 'drizzle-orm';
-import type { Db, Tx } from '../db/index.js';
-import { auctions, bids, products, registrations } from '../db/schema.js';
+import type { AuctionRow, ChangeSet, Hold, ProductRow, UnitOfWork } from '../db/index.js';
 import { refuse, type Refusal, type Result } from '../errors.js';
 import type { DomainEvent } from './events.js';
-import { move, WalletChanges } from './ledger.js';
+import { walletEvents } from './wallets.js';
 
-export type ProductRow = typeof products.$inferSelect;
-export type AuctionRow = typeof auctions.$inferSelect;
+function owned<T extends { createdBy: number }>(row: T | null | undefined, adminId: number, what: 'product' | 'auction'): Result<{ row: T }> {
+  if (!row) return refuse('NOT_FOUND', what === 'product' ? 'Product not found' : 'Auction not found');
+  if (row.createdBy !== adminId) return refuse('FORBIDDEN', `Only the admin who created this ${what} may change it`);
+  return { ok: true, row };
+}
 
-const isUniqueViolation = (err: unknown) => ['SQLITE_CONSTRAINT_PRIMARYKEY', 'SQLITE_CONSTRAINT_UNIQUE'].includes((err as { code?: string }).code ?? '');
-
-function ownedProduct(tx: Tx, adminId: number, productId: string): Result<{ product: ProductRow }> {
-  const product = tx.select().from(products).where(and(eq(products.id, productId), isNull(products.deletedAt))).get();
-  if (!product) return refuse('NOT_FOUND', 'Product not found');
-  if (product.createdBy !== adminId) return refuse('FORBIDDEN', 'Only the admin who created this product may change it');
+export async function createProduct(tx: UnitOfWork, cmd: { adminId: number; input: { id: string; name: string; description: string } }, now: number): Promise<Result<{ product: ProductRow }>> {
+  const { adminId, input } = cmd;
+  const product = await tx.insertProduct({ id: input.id, name: input.name.trim(), description: input.description.trim(), createdBy: adminId, now });
+  if (!product) return refuse('ID_TAKEN', `A product with id ${input.id} already exists (ids of deleted products stay reserved)`, 'id');
   return { ok: true, product };
 }
 
-function ownedAuction(tx: Tx, adminId: number, auctionId: string): Result<{ auction: AuctionRow }> {
-  const auction = tx.select().from(auctions).where(and(eq(auctions.id, auctionId), isNull(auctions.deletedAt))).get();
-  if (!auction) return refuse('NOT_FOUND', 'Auction not found');
-  if (auction.createdBy !== adminId) return refuse('FORBIDDEN', 'Only the admin who created this auction may change it');
-  return { ok: true, auction };
+export async function updateProduct(tx: UnitOfWork, cmd: { adminId: number; productId: string; input: { name: string; description: string } }, now: number): Promise<Result<{ productId: string; events: DomainEvent[] }>> {
+  const { adminId, productId, input } = cmd;
+  const check = owned((await tx.lockProducts([productId]))[0], adminId, 'product');
+  if (!check.ok) return check;
+  const product = check.row;
+  await tx.apply({ products: [{ id: productId, set: { name: input.name.trim(), description: input.description.trim() } }] }, now);
+  const events: DomainEvent[] = product.auctionId ? [{ type: 'auction:updated', auctionId: product.auctionId, ownerId: adminId }] : [];
+  return { ok: true, productId, events };
 }
 
-export function createProduct(props: { db: Db; adminId: number; input: { id: string; name: string; description: string }; now: number }): Result<{ product: ProductRow }> {
-  const { db, adminId, input, now } = props;
-  try {
-    const product = db.insert(products).values({
-      id: input.id, name: input.name.trim(), description: input.description.trim(), createdBy: adminId, createdAt: now, updatedAt: now,
-    }).returning().get();
-    return { ok: true, product };
-  } catch (err) {
-    if (isUniqueViolation(err)) return refuse('ID_TAKEN', `A product with id ${input.id} already exists (ids of deleted products stay reserved)`, 'id');
-    throw err;
-  }
+/** The change set that refunds these leading bids, each with a note saying why. */
+export function releaseHolds(leaders: (Hold & { productId: string })[], names: Map<string, string>, reason: string, notes: (productName: string) => string): ChangeSet {
+  return {
+    bids: leaders.map((l) => ({ id: l.bidId, status: 'rolledback' as const, reason })),
+    moves: leaders.map((l) => ({ userId: l.userId, type: 'refund' as const, amount: l.amount, bidId: l.bidId, productId: l.productId, notes: notes(names.get(l.productId) ?? l.productId) })),
+  };
 }
 
-export function updateProduct(props: { db: Db; adminId: number; productId: string; input: { name: string; description: string }; now: number }): Result<{ product: ProductRow; events: DomainEvent[] }> {
-  const { db, adminId, productId, input, now } = props;
-  return db.transaction((tx): Result<{ product: ProductRow; events: DomainEvent[] }> => {
-    const owned = ownedProduct(tx, adminId, productId);
-    if (!owned.ok) return owned;
-    const product = tx.update(products).set({ name: input.name.trim(), description: input.description.trim(), updatedAt: now })
-      .where(eq(products.id, productId)).returning().get();
-    const events: DomainEvent[] = product.auctionId ? [{ type: 'auction:updated', auctionId: product.auctionId, ownerId: adminId }] : [];
-    return { ok: true, product, events };
-  }, { behavior: 'immediate' });
+export async function deleteProduct(tx: UnitOfWork, cmd: { adminId: number; productId: string }, now: number): Promise<Result<{ events: DomainEvent[] }>> {
+  const check = owned((await tx.lockProducts([cmd.productId]))[0], cmd.adminId, 'product');
+  if (!check.ok) return check;
+  const product = check.row;
+  if (product.status === 'sold') return refuse('PRODUCT_SOLD', 'A sold product cannot be deleted');
+  const leaders = await tx.leaders([product.id]);
+  await tx.lockWallets(leaders.map((l) => l.userId));
+  const changes = releaseHolds(leaders, new Map([[product.id, product.name]]), 'PRODUCT_DELETED', (name) => `Hold released: ${name} was withdrawn from the auction`);
+  changes.products = [{ id: product.id, set: { deletedAt: now, auctionId: null } }];
+  const applied = await tx.apply(changes, now);
+  const events: DomainEvent[] = product.auctionId ? [{ type: 'auction:updated', auctionId: product.auctionId, ownerId: cmd.adminId }] : [];
+  return { ok: true, events: [...events, ...walletEvents(applied)] };
 }
 
-/** Refunds the leading bid of each product (if any); returns the released bids' count. */
-function releaseHolds(db: Db, productIds: string[], reason: string, notes: (productName: string) => string, now: number, wallets: WalletChanges) {
-  if (productIds.length === 0) return 0;
-  const leaders = db.select({ id: bids.id, userId: bids.userId, amount: bids.amount, productId: bids.productId, productName: products.name })
-    .from(bids).innerJoin(products, eq(products.id, bids.productId))
-    .where(and(inArray(bids.productId, productIds), eq(bids.status, 'success'))).all();
-  for (const l of leaders) {
-    db.update(bids).set({ status: 'rolledback', reason, updatedAt: now }).where(eq(bids.id, l.id)).run();
-    const { balance } = move(db, { userId: l.userId, type: 'refund', amount: l.amount, bidId: l.id, productId: l.productId, notes: notes(l.productName), now });
-    wallets.record(l.userId, balance);
-  }
-  return leaders.length;
-}
-
-export function deleteProduct(props: { db: Db; adminId: number; productId: string; now: number }): Result<{ events: DomainEvent[] }> {
-  const { db, adminId, productId, now } = props;
-  return db.transaction((tx): Result<{ events: DomainEvent[] }> => {
-    const owned = ownedProduct(tx, adminId, productId);
-    if (!owned.ok) return owned;
-    const { product } = owned;
-    if (product.status === 'sold') return refuse('PRODUCT_SOLD', 'A sold product cannot be deleted');
-    const wallets = new WalletChanges();
-    releaseHolds(db, [product.id], 'PRODUCT_DELETED', (name) => `Hold released: ${name} was withdrawn from the auction`, now, wallets);
-    tx.update(products).set({ deletedAt: now, auctionId: null, updatedAt: now }).where(eq(products.id, product.id)).run();
-    const events: DomainEvent[] = product.auctionId ? [{ type: 'auction:updated', auctionId: product.auctionId, ownerId: adminId }] : [];
-    return { ok: true, events: [...events, ...wallets.events()] };
-  }, { behavior: 'immediate' });
-}
-
-/** Refuses unless every id is one of the admin's own unassigned products. */
-function checkAssignable(tx: Tx, adminId: number, productIds: string[]): Refusal | null {
-  if (productIds.length === 0) return null;
-  const rows = tx.select({ id: products.id }).from(products).where(and(
-    inArray(products.id, productIds), eq(products.createdBy, adminId), isNull(products.auctionId), isNull(products.deletedAt), eq(products.status, 'available'),
-  )).all();
-  const ok = new Set(rows.map((r) => r.id));
+/** Refuses unless every id is one of the admin's own unassigned products (locked, given). */
+function checkAssignable(locked: ProductRow[], adminId: number, productIds: string[]): Refusal | null {
+  const ok = new Set(locked.filter((p) => p.createdBy === adminId && p.auctionId === null && p.status === 'available').map((p) => p.id));
   const bad = productIds.find((id) => !ok.has(id));
   return bad === undefined ? null : refuse('PRODUCT_NOT_AVAILABLE', `Product ${bad} is not one of your unassigned products`, 'product_ids');
 }
 
-function assign(tx: Tx, productIds: string[], auctionId: string | null, now: number) {
-  if (productIds.length === 0) return;
-  tx.update(products).set({ auctionId, bidCount: 0, updatedAt: now }).where(inArray(products.id, productIds)).run();
-}
+/** Products moving into or out of an auction start its count of bids afresh. */
+const assign = (productIds: string[], auctionId: string | null): ChangeSet['products'] =>
+  productIds.map((id) => ({ id, set: { auctionId, bidCount: 0 } }));
 
 export interface AuctionInput {
   id: string;
@@ -108,124 +74,123 @@ export interface AuctionInput {
 
 const mustBeFuture = () => refuse('VALIDATION', 'valid_until must be in the future', 'valid_until');
 
-export function createAuction(props: { db: Db; adminId: number; input: AuctionInput; now: number }): Result<{ auction: AuctionRow; events: DomainEvent[] }> {
-  const { db, adminId, input, now } = props;
+export async function createAuction(tx: UnitOfWork, cmd: { adminId: number; input: AuctionInput }, now: number): Promise<Result<{ auction: AuctionRow; events: DomainEvent[] }>> {
+  const { adminId, input } = cmd;
   if (input.validUntil <= now) return mustBeFuture();
   const productIds = [...new Set(input.productIds)];
-  return db.transaction((tx): Result<{ auction: AuctionRow; events: DomainEvent[] }> => {
-    if (tx.select({ id: auctions.id }).from(auctions).where(eq(auctions.id, input.id)).get()) {
-      return refuse('ID_TAKEN', `An auction with id ${input.id} already exists (ids of deleted auctions stay reserved)`, 'id');
-    }
-    const refusal = checkAssignable(tx, adminId, productIds);
+  const taken = () => refuse('ID_TAKEN', `An auction with id ${input.id} already exists (ids of deleted auctions stay reserved)`, 'id');
+  if (await tx.auctionIdTaken(input.id)) return taken();
+  const refusal = checkAssignable(await tx.lockProducts(productIds), adminId, productIds);
+  if (refusal) return refusal;
+  const auction = await tx.insertAuction({ id: input.id, name: input.name.trim(), validUntil: input.validUntil, createdBy: adminId, now });
+  if (!auction) return taken();
+  await tx.apply({ products: assign(productIds, auction.id) }, now);
+  return { ok: true, auction, events: [{ type: 'auction:created', auctionId: auction.id, ownerId: adminId }] };
+}
+
+export async function updateAuction(
+  tx: UnitOfWork,
+  cmd: { adminId: number; auctionId: string; input: Omit<AuctionInput, 'id' | 'productIds'> & { productIds?: string[] } },
+  now: number,
+): Promise<Result<{ auctionId: string; events: DomainEvent[] }>> {
+  const { adminId, auctionId, input } = cmd;
+  const check = owned(await tx.lockAuction(auctionId), adminId, 'auction');
+  if (!check.ok) return check;
+  const current = check.row;
+  if (current.settledAt !== null) return refuse('AUCTION_SETTLED', 'A settled auction cannot be edited');
+  // Moving the end is allowed, to a future time only (which reopens an ended, unsettled auction).
+  if (input.validUntil !== current.validUntil && input.validUntil <= now) return mustBeFuture();
+
+  const changes: ChangeSet = { auctions: [{ id: auctionId, set: { name: input.name.trim(), validUntil: input.validUntil } }] };
+  if (input.productIds) {
+    const wanted = new Set(input.productIds);
+    // Its products and the ones to add, locked together in one ascending order.
+    const locked = await tx.lockProductsFor(auctionId, [...wanted]);
+    const present = locked.filter((p) => p.auctionId === auctionId).map((p) => p.id);
+    const removed = present.filter((id) => !wanted.has(id));
+    const added = [...wanted].filter((id) => !present.includes(id));
+    const withBids = (await tx.leaders(removed))[0];
+    if (withBids) return refuse('PRODUCT_HAS_BIDS', `Product ${withBids.productId} has bids and cannot be removed`, 'product_ids');
+    const refusal = checkAssignable(locked, adminId, added);
     if (refusal) return refusal;
-    const auction = tx.insert(auctions).values({
-      id: input.id, name: input.name.trim(), validUntil: input.validUntil, createdBy: adminId, createdAt: now, updatedAt: now,
-    }).returning().get();
-    assign(tx, productIds, auction.id, now);
-    return { ok: true, auction, events: [{ type: 'auction:created', auctionId: auction.id, ownerId: adminId }] };
-  }, { behavior: 'immediate' });
+    changes.products = [...assign(removed, null)!, ...assign(added, auctionId)!];
+  }
+  await tx.apply(changes, now);
+  return { ok: true, auctionId, events: [{ type: 'auction:updated', auctionId, ownerId: adminId }] };
 }
 
-export function updateAuction(props: { db: Db; adminId: number; auctionId: string; input: Omit<AuctionInput, 'id' | 'productIds'> & { productIds?: string[] }; now: number }): Result<{ auction: AuctionRow; events: DomainEvent[] }> {
-  const { db, adminId, auctionId, input, now } = props;
-  return db.transaction((tx): Result<{ auction: AuctionRow; events: DomainEvent[] }> => {
-    const owned = ownedAuction(tx, adminId, auctionId);
-    if (!owned.ok) return owned;
-    const current = owned.auction;
-    if (current.settledAt !== null) return refuse('AUCTION_SETTLED', 'A settled auction cannot be edited');
-    // Moving the end is allowed, to a future time only (which reopens an ended, unsettled auction).
-    if (input.validUntil !== current.validUntil && input.validUntil <= now) return mustBeFuture();
-
-    if (input.productIds) {
-      const wanted = new Set(input.productIds);
-      const present = tx.select({ id: products.id }).from(products)
-        .where(and(eq(products.auctionId, auctionId), isNull(products.deletedAt))).all().map((r) => r.id);
-      const removed = present.filter((id) => !wanted.has(id));
-      const added = [...wanted].filter((id) => !present.includes(id));
-      if (removed.length > 0) {
-        const withBids = tx.select({ productId: bids.productId }).from(bids)
-          .where(and(inArray(bids.productId, removed), eq(bids.status, 'success'))).get();
-        if (withBids) return refuse('PRODUCT_HAS_BIDS', `Product ${withBids.productId} has bids and cannot be removed`, 'product_ids');
-      }
-      const refusal = checkAssignable(tx, adminId, added);
-      if (refusal) return refusal;
-      assign(tx, removed, null, now);
-      assign(tx, added, auctionId, now);
-    }
-    const auction = tx.update(auctions).set({ name: input.name.trim(), validUntil: input.validUntil, updatedAt: now })
-      .where(eq(auctions.id, auctionId)).returning().get();
-    return { ok: true, auction, events: [{ type: 'auction:updated', auctionId, ownerId: adminId }] };
-  }, { behavior: 'immediate' });
+export async function deleteAuction(tx: UnitOfWork, cmd: { adminId: number; auctionId: string }, now: number): Promise<Result<{ refunded: number; events: DomainEvent[] }>> {
+  const { adminId, auctionId } = cmd;
+  const check = owned(await tx.lockAuction(auctionId), adminId, 'auction');
+  if (!check.ok) return check;
+  const auction = check.row;
+  if (auction.settledAt !== null) return refuse('AUCTION_SETTLED', 'A settled auction cannot be deleted');
+  const products = await tx.lockProductsOf(auctionId);
+  const leaders = await tx.leaders(products.map((p) => p.id));
+  await tx.lockWallets(leaders.map((l) => l.userId));
+  const names = new Map(products.map((p) => [p.id, p.name]));
+  const changes = releaseHolds(leaders, names, 'AUCTION_DELETED', (name) => `Hold released on ${name}: auction ${auction.name} was deleted`);
+  changes.products = assign(products.map((p) => p.id), null);
+  changes.auctions = [{ id: auctionId, set: { deletedAt: now } }];
+  const applied = await tx.apply(changes, now);
+  return { ok: true, refunded: leaders.length, events: [{ type: 'auction:deleted', auctionId, ownerId: adminId }, ...walletEvents(applied)] };
 }
 
-export function deleteAuction(props: { db: Db; adminId: number; auctionId: string; now: number }): Result<{ refunded: number; events: DomainEvent[] }> {
-  const { db, adminId, auctionId, now } = props;
-  return db.transaction((tx): Result<{ refunded: number; events: DomainEvent[] }> => {
-    const owned = ownedAuction(tx, adminId, auctionId);
-    if (!owned.ok) return owned;
-    const { auction } = owned;
-    if (auction.settledAt !== null) return refuse('AUCTION_SETTLED', 'A settled auction cannot be deleted');
-    const productIds = tx.select({ id: products.id }).from(products)
-      .where(and(eq(products.auctionId, auctionId), isNull(products.deletedAt))).all().map((r) => r.id);
-    const wallets = new WalletChanges();
-    const refunded = releaseHolds(db, productIds, 'AUCTION_DELETED', (name) => `Hold released on ${name}: auction ${auction.name} was deleted`, now, wallets);
-    assign(tx, productIds, null, now);
-    tx.update(auctions).set({ deletedAt: now, updatedAt: now }).where(eq(auctions.id, auctionId)).run();
-    return { ok: true, refunded, events: [{ type: 'auction:deleted', auctionId, ownerId: adminId }, ...wallets.events()] };
-  }, { behavior: 'immediate' });
+export interface Settlement {
+  sold: { productId: string; amount: number }[];
+  unsold: string[];
 }
 
 /**
- * Settles an auction: every leading bid wins and its product is sold; products without one go back
- * to unassigned. `adminId` (the button) must be the creator; the scheduler passes none.
+ * Settling, decided: every leading bid wins (its hold becomes the payment: no ledger row, the money
+ * simply stays taken) and its product is sold; products without one go back to unassigned; settling
+ * before the end moves the end to now.
  */
-export function settleAuction(props: { db: Db; auctionId: string; now: number; adminId?: number }): Result<{ sold: { productId: string; amount: number }[]; unsold: string[]; events: DomainEvent[] }> {
-  const { db, auctionId, now, adminId } = props;
-  return db.transaction((tx) => {
-    const auction = tx.select().from(auctions).where(and(eq(auctions.id, auctionId), isNull(auctions.deletedAt))).get();
-    if (!auction) return refuse('NOT_FOUND', 'Auction not found');
-    if (adminId !== undefined && auction.createdBy !== adminId) return refuse('FORBIDDEN', 'Only the admin who created this auction may settle it');
-    if (auction.settledAt !== null) return refuse('AUCTION_SETTLED', 'This auction has already been settled');
-
-    const items = tx.select({ productId: products.id, bidId: bids.id, userId: bids.userId, amount: bids.amount })
-      .from(products)
-      .leftJoin(bids, and(eq(bids.productId, products.id), eq(bids.status, 'success')))
-      .where(and(eq(products.auctionId, auctionId), isNull(products.deletedAt)))
-      .all();
-    const events: DomainEvent[] = [];
-    const sold: { productId: string; amount: number }[] = [];
-    const unsold: string[] = [];
-    for (const item of items) {
-      if (item.bidId === null || item.userId === null || item.amount === null) {
-        unsold.push(item.productId);
-        continue;
-      }
-      // The hold becomes the payment: no ledger row, the money simply stays taken.
-      tx.update(bids).set({ status: 'won', updatedAt: now }).where(eq(bids.id, item.bidId)).run();
-      tx.update(products).set({ status: 'sold', soldPrice: item.amount, winnerId: item.userId, updatedAt: now })
-        .where(eq(products.id, item.productId)).run();
-      sold.push({ productId: item.productId, amount: item.amount });
-      events.push({ type: 'product:sold', auctionId, ownerId: auction.createdBy, productId: item.productId, amount: item.amount });
-      events.push({ type: 'bid:won', userId: item.userId, auctionId, productId: item.productId, amount: item.amount });
+export function decideSettlement(auction: AuctionRow, products: ProductRow[], leaders: (Hold & { productId: string })[], now: number) {
+  const leaderOf = new Map(leaders.map((l) => [l.productId, l]));
+  const sold: Settlement['sold'] = [];
+  const unsold: string[] = [];
+  const events: DomainEvent[] = [];
+  const changes: ChangeSet = { bids: [], products: [], auctions: [{ id: auction.id, set: { settledAt: now, validUntil: Math.min(auction.validUntil, now) } }] };
+  for (const p of products) {
+    const l = leaderOf.get(p.id);
+    if (!l) {
+      unsold.push(p.id);
+      continue;
     }
-    assign(tx, unsold, null, now);
-    tx.update(auctions).set({ settledAt: now, validUntil: Math.min(auction.validUntil, now), updatedAt: now })
-      .where(eq(auctions.id, auctionId)).run();
-    events.push({ type: 'auction:settled', auctionId, ownerId: auction.createdBy });
-    return { ok: true as const, sold, unsold, events };
-  }, { behavior: 'immediate' });
+    changes.bids!.push({ id: l.bidId, status: 'won' });
+    changes.products!.push({ id: p.id, set: { status: 'sold', soldPrice: l.amount, winnerId: l.userId } });
+    sold.push({ productId: p.id, amount: l.amount });
+    events.push({ type: 'product:sold', auctionId: auction.id, ownerId: auction.createdBy, productId: p.id, amount: l.amount });
+    events.push({ type: 'bid:won', userId: l.userId, auctionId: auction.id, productId: p.id, amount: l.amount });
+  }
+  changes.products!.push(...assign(unsold, null)!);
+  events.push({ type: 'auction:settled', auctionId: auction.id, ownerId: auction.createdBy });
+  return { changes, events, sold, unsold };
+}
+
+/**
+ * Settles an auction. `adminId` (the button) must be the creator; the scheduler passes none. A second
+ * settlement is refused and changes nothing.
+ */
+export async function settleAuction(tx: UnitOfWork, cmd: { auctionId: string; adminId?: number }, now: number): Promise<Result<Settlement & { events: DomainEvent[] }>> {
+  const auction = await tx.lockAuction(cmd.auctionId);
+  if (!auction) return refuse('NOT_FOUND', 'Auction not found');
+  if (cmd.adminId !== undefined && auction.createdBy !== cmd.adminId) return refuse('FORBIDDEN', 'Only the admin who created this auction may settle it');
+  if (auction.settledAt !== null) return refuse('AUCTION_SETTLED', 'This auction has already been settled');
+  const products = await tx.lockProductsOf(auction.id);
+  const leaders = await tx.leaders(products.map((p) => p.id));
+  const { changes, events, sold, unsold } = decideSettlement(auction, products, leaders, now);
+  await tx.apply(changes, now);
+  return { ok: true, sold, unsold, events };
 }
 
 /** A bidder registers for an auction; idempotent; refused once it has ended. */
-export function registerForAuction(props: { db: Db; userId: number; auctionId: string; now: number }): Result<{ already: boolean }> {
-  const { db, userId, auctionId, now } = props;
-  return db.transaction((tx): Result<{ already: boolean }> => {
-    const auction = tx.select().from(auctions).where(and(eq(auctions.id, auctionId), isNull(auctions.deletedAt))).get();
-    if (!auction) return refuse('NOT_FOUND', 'Auction not found');
-    if (auction.settledAt !== null) return refuse('AUCTION_SETTLED', 'This auction has been settled');
-    if (now >= auction.validUntil) return refuse('AUCTION_ENDED', 'This auction has ended');
-    const inserted = tx.insert(registrations).values({ auctionId, userId, createdAt: now }).onConflictDoNothing().run();
-    return { ok: true, already: inserted.changes === 0 };
-  }, { behavior: 'immediate' });
+export async function registerForAuction(tx: UnitOfWork, cmd: { userId: number; auctionId: string }, now: number): Promise<Result<{ already: boolean }>> {
+  const auction = await tx.auction(cmd.auctionId);
+  if (!auction) return refuse('NOT_FOUND', 'Auction not found');
+  if (auction.settledAt !== null) return refuse('AUCTION_SETTLED', 'This auction has been settled');
+  if (now >= auction.validUntil) return refuse('AUCTION_ENDED', 'This auction has ended');
+  return { ok: true, already: !(await tx.register(cmd.auctionId, cmd.userId, now)) };
 }
 

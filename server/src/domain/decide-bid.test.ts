@@ -1,19 +1,34 @@
 import { describe, expect, it } from 'vitest';
+import type { Applied, Hold } from '../db/index.js';
 import { decideBid, type BidState } from './decide-bid.js';
 
 const NOW = 1_000_000;
-const base: BidState = {
-  bidderId: 1, bidderActive: true, balance: 100_000, registered: true, productSold: false, auctionSettled: false,
-  auctionEndsAt: NOW + 60_000, leader: null,
+interface Knobs { balance?: number; active?: boolean; registered?: boolean; sold?: boolean; settled?: boolean; endsAt?: number; leader?: Hold | null }
+const state = (k: Knobs = {}): BidState => ({
+  bidder: { id: 1, username: 'asha', status: k.active === false ? 'inactive' : 'active', balance: k.balance ?? 100_000 },
+  registered: k.registered ?? true,
+  product: { id: 'P1', name: 'Vase', status: k.sold ? 'sold' : 'available', bidCount: 3 },
+  auction: { id: 'A1', name: 'Spring', validUntil: k.endsAt ?? NOW + 60_000, settledAt: k.settled ? NOW - 1 : null, createdBy: 7 },
+  leader: k.leader ?? null,
+});
+const refusal = (k: Knobs, amount: number) => {
+  const d = decideBid(state(k), amount, NOW);
+  return d.ok ? null : { code: d.code, message: d.message };
 };
-const refusal = (s: Partial<BidState>, amount: number) => {
-  const d = decideBid({ ...base, ...s }, amount, NOW);
-  return d.accept ? null : { code: d.code, message: d.message };
+const accepted = (k: Knobs, amount: number) => {
+  const d = decideBid(state(k), amount, NOW);
+  if (!d.ok) throw new Error(`refused: ${d.code}`);
+  return d;
 };
 
 describe('decideBid', () => {
-  it('accepts a first bid of at least ₹1 the bidder can pay', () => {
-    expect(decideBid(base, 100, NOW)).toEqual({ accept: true, release: null });
+  it('accepts a first bid of at least ₹1 the bidder can pay: one new leading bid, its hold, the count', () => {
+    const d = accepted({}, 100);
+    expect(d.changes).toEqual({
+      newBid: { userId: 1, productId: 'P1', auctionId: 'A1', amount: 100, status: 'success', reason: null },
+      moves: [{ userId: 1, type: 'bid', amount: 100, bidId: 'new', productId: 'P1' }],
+      products: [{ id: 'P1', set: { bidCount: 4 } }],
+    });
     expect(refusal({}, 99)?.code).toBe('BID_TOO_LOW');
   });
 
@@ -21,28 +36,40 @@ describe('decideBid', () => {
     const leader = { bidId: 9, userId: 2, amount: 40_000 };
     expect(refusal({ leader }, 40_000)).toEqual({ code: 'BID_TOO_LOW', message: 'Bid must be higher than current highest bid of ₹400' });
     expect(refusal({ leader }, 40_050)?.message).toBe('Bid must be at least ₹401: ₹1 more than the current highest bid of ₹400');
-    expect(decideBid({ ...base, leader }, 40_100, NOW)).toEqual({ accept: true, release: leader });
+    expect(accepted({ leader }, 40_100).highest).toBe(40_100);
   });
 
-  it('lets a leader raise using their own hold, and nobody else', () => {
+  it('releases the old leader first: its refund precedes the new hold, and it is told it was outbid', () => {
+    const leader = { bidId: 9, userId: 2, amount: 40_000 };
+    const d = accepted({ leader }, 50_000);
+    expect(d.changes.bids).toEqual([{ id: 9, status: 'outbid' }]);
+    expect(d.changes.moves!.map((m) => [m.userId, m.type, m.amount, m.bidId])).toEqual([[2, 'refund', 40_000, 9], [1, 'bid', 50_000, 'new']]);
+    const applied: Applied = { newBid: { id: 10 } as Applied['newBid'], transactions: [], balances: new Map([[2, 90_000], [1, 50_000]]) };
+    expect(d.events(applied).map((e) => e.type)).toEqual(['bid:placed', 'bid:outbid', 'wallet:updated', 'wallet:updated']);
+    expect(d.events(applied)[0]).toMatchObject({ bidId: 10, highest: 50_000, bidCount: 4, bidder: 'asha', ownerId: 7 });
+  });
+
+  it('lets a leader raise using their own hold, and nobody else; a raise tells nobody they were outbid', () => {
     const own = { bidId: 9, userId: 1, amount: 60_000 };
-    expect(decideBid({ ...base, balance: 50_000, leader: own }, 110_000, NOW).accept).toBe(true);
+    const raise = accepted({ balance: 50_000, leader: own }, 110_000);
+    expect(raise.changes.moves![0]!.notes).toMatch(/you raised your bid/);
+    expect(raise.events({ newBid: { id: 10 } as Applied['newBid'], transactions: [], balances: new Map() }).map((e) => e.type)).toEqual(['bid:placed']);
     expect(refusal({ balance: 50_000, leader: own }, 110_100)?.code).toBe('INSUFFICIENT_FUNDS');
     const other = { ...own, userId: 2 };
     expect(refusal({ balance: 50_000, leader: other }, 60_100)?.code).toBe('INSUFFICIENT_FUNDS');
   });
 
   it('refuses in the order of DESIGN §4', () => {
-    expect(refusal({ bidderActive: false, productSold: true }, 100)?.code).toBe('ACCOUNT_INACTIVE');
-    expect(refusal({ productSold: true, auctionSettled: true }, 100)?.code).toBe('PRODUCT_SOLD');
-    expect(refusal({ auctionSettled: true, auctionEndsAt: NOW }, 100)?.code).toBe('AUCTION_SETTLED');
-    expect(refusal({ auctionEndsAt: NOW, registered: false }, 100)?.code).toBe('AUCTION_ENDED');
+    expect(refusal({ active: false, sold: true }, 100)?.code).toBe('ACCOUNT_INACTIVE');
+    expect(refusal({ sold: true, settled: true }, 100)?.code).toBe('PRODUCT_SOLD');
+    expect(refusal({ settled: true, endsAt: NOW }, 100)?.code).toBe('AUCTION_SETTLED');
+    expect(refusal({ endsAt: NOW, registered: false }, 100)?.code).toBe('AUCTION_ENDED');
     expect(refusal({ registered: false, balance: 0 }, 100)?.code).toBe('NOT_REGISTERED');
     expect(refusal({ balance: 0 }, 100)?.code).toBe('INSUFFICIENT_FUNDS');
   });
 
   it('treats the end instant as ended', () => {
-    expect(refusal({ auctionEndsAt: NOW }, 100)?.code).toBe('AUCTION_ENDED');
-    expect(decideBid({ ...base, auctionEndsAt: NOW + 1 }, 100, NOW).accept).toBe(true);
+    expect(refusal({ endsAt: NOW }, 100)?.code).toBe('AUCTION_ENDED');
+    expect(decideBid(state({ endsAt: NOW + 1 }), 100, NOW).ok).toBe(true);
   });
 });

@@ -1,34 +1,36 @@
 /**
  * The money rules of one bid as a pure function (DESIGN §1, §4): given the few rows that matter,
- * accept (and say whose hold is released) or refuse with a code and the words the bidder reads.
+ * refuse with a code and the words the bidder reads, or accept with the change set that makes it so
+ * (the old leader's hold released first, then the new bid and its hold) and the events it causes.
  */
-import { formatRupees, LIMITS, toRupees, type ErrorCode } from '@auction/shared';
+import { formatRupees, LIMITS, toRupees } from '@auction/shared';
+import type { Applied, AuctionRow, ChangeSet, Hold, ProductRow, Wallet } from '../db/index.js';
+import { refuse, type Refusal, type Result } from '../errors.js';
+import type { DomainEvent } from './events.js';
+import { walletEvents } from './wallets.js';
 
 export interface BidState {
-  bidderId: number;
-  bidderActive: boolean;
-  /** Paise. */
-  balance: number;
+  bidder: Wallet;
   registered: boolean;
-  productSold: boolean;
-  auctionSettled: boolean;
-  auctionEndsAt: number;
-  leader: { bidId: number; userId: number; amount: number } | null;
+  product: Pick<ProductRow, 'id' | 'name' | 'status' | 'bidCount'>;
+  auction: Pick<AuctionRow, 'id' | 'name' | 'validUntil' | 'settledAt' | 'createdBy'>;
+  leader: Hold | null;
 }
 
-export type BidDecision =
-  | { accept: true; release: BidState['leader'] }
-  | { accept: false; code: ErrorCode; message: string };
+export interface AcceptedBid {
+  changes: ChangeSet;
+  /** The events, once the store has assigned the new bid its id and moved the wallets. */
+  events: (applied: Applied) => DomainEvent[];
+  highest: number;
+}
 
 export const MIN_INCREMENT = LIMITS.minIncrementRupees * 100;
 
-const refuse = (code: ErrorCode, message: string): BidDecision => ({ accept: false, code, message });
-
-export function decideBid(s: BidState, amount: number, now: number): BidDecision {
-  if (!s.bidderActive) return refuse('ACCOUNT_INACTIVE', 'This account has been deactivated');
-  if (s.productSold) return refuse('PRODUCT_SOLD', 'This product has already been sold');
-  if (s.auctionSettled) return refuse('AUCTION_SETTLED', 'This auction has been settled');
-  if (now >= s.auctionEndsAt) return refuse('AUCTION_ENDED', 'This auction has ended');
+export function decideBid(s: BidState, amount: number, now: number): Result<AcceptedBid> {
+  if (s.bidder.status !== 'active') return refuse('ACCOUNT_INACTIVE', 'This account has been deactivated');
+  if (s.product.status === 'sold') return refuse('PRODUCT_SOLD', 'This product has already been sold');
+  if (s.auction.settledAt !== null) return refuse('AUCTION_SETTLED', 'This auction has been settled');
+  if (now >= s.auction.validUntil) return refuse('AUCTION_ENDED', 'This auction has ended');
   if (!s.registered) return refuse('NOT_REGISTERED', 'Register for this auction before bidding');
   const highest = s.leader?.amount ?? 0;
   if (amount <= highest) {
@@ -38,9 +40,42 @@ export function decideBid(s: BidState, amount: number, now: number): BidDecision
     return refuse('BID_TOO_LOW', `Bid must be at least ${formatRupees(toRupees(highest + MIN_INCREMENT))}: ${formatRupees(LIMITS.minIncrementRupees)} more than the current highest bid of ${formatRupees(toRupees(highest))}`);
   }
   // Raising one's own lead may use the money that lead already holds.
-  const ownHold = s.leader?.userId === s.bidderId ? s.leader.amount : 0;
-  if (s.balance + ownHold < amount) {
-    return refuse('INSUFFICIENT_FUNDS', `Insufficient wallet balance: ${formatRupees(toRupees(s.balance + ownHold))} available for this bid`);
+  const ownHold = s.leader?.userId === s.bidder.id ? s.leader.amount : 0;
+  if (s.bidder.balance + ownHold < amount) {
+    return refuse('INSUFFICIENT_FUNDS', `Insufficient wallet balance: ${formatRupees(toRupees(s.bidder.balance + ownHold))} available for this bid`);
   }
-  return { accept: true, release: s.leader };
+
+  const { product, auction, bidder, leader } = s;
+  const changes: ChangeSet = {
+    newBid: { userId: bidder.id, productId: product.id, auctionId: auction.id, amount, status: 'success', reason: null },
+    moves: [],
+    products: [{ id: product.id, set: { bidCount: product.bidCount + 1 } }],
+  };
+  const self = leader?.userId === bidder.id;
+  if (leader) {
+    // Release the old hold first, so raising one's own lead never passes through a negative balance.
+    changes.bids = [{ id: leader.bidId, status: 'outbid' }];
+    changes.moves!.push({
+      userId: leader.userId, type: 'refund', amount: leader.amount, bidId: leader.bidId, productId: product.id,
+      notes: self ? `Hold released: you raised your bid on ${product.name}` : `Outbid on ${product.name}: hold released`,
+    });
+  }
+  changes.moves!.push({ userId: bidder.id, type: 'bid', amount, bidId: 'new', productId: product.id });
+
+  const events = (applied: Applied): DomainEvent[] => [
+    {
+      type: 'bid:placed', auctionId: auction.id, ownerId: auction.createdBy, productId: product.id, bidId: applied.newBid!.id,
+      highest: amount, bidCount: product.bidCount + 1, bidderId: bidder.id, bidder: bidder.username, amount, at: now,
+    },
+    ...(leader && !self
+      ? [{ type: 'bid:outbid' as const, userId: leader.userId, auctionId: auction.id, productId: product.id, productName: product.name, highest: amount }]
+      : []),
+    ...walletEvents(applied),
+  ];
+  return { ok: true, changes, events, highest: amount };
+}
+
+/** A refused bid is recorded with its reason and never debited (DESIGN §4). */
+export function refusedBid(s: Pick<BidState, 'bidder' | 'product' | 'auction'>, amount: number, refusal: Refusal): ChangeSet {
+  return { newBid: { userId: s.bidder.id, productId: s.product.id, auctionId: s.auction.id, amount, status: 'failed', reason: refusal.code } };
 }

@@ -13,13 +13,15 @@ export type DomainEvent =
   | { type: 'auction:deleted'; auctionId: string; ownerId: number }
   | { type: 'bid:outbid'; userId: number; auctionId: string; productId: string; productName: string; highest: number }
   | { type: 'bid:reinstated' | 'bid:won'; userId: number; auctionId: string; productId: string; amount: number }
-  | { type: 'wallet:updated'; userId: number; balance: number };
+  | { type: 'wallet:updated'; userId: number; balance: number }
+  /** A bidder was deactivated: their live connections close. */
+  | { type: 'account:deactivated'; userId: number };
 
 export type EventListener = (events: readonly DomainEvent[]) => void;
 
 /**
- * The one place committed events go. Routes and the scheduler publish; the live channel subscribes.
- * Listeners run synchronously in commit order, so per-product order is kept.
+ * The one place committed events go: the command runner (commands.ts) publishes, the live channel
+ * and the scheduler subscribe. Listeners run synchronously in commit order, so per-product order is kept.
  */
 export class EventBus {
   private readonly listeners = new Set<EventListener>();

@@ -8,11 +8,10 @@
  * frame to a thousand sockets is ~12 ms of socket writes; in one piece it would stall every bid that
  * arrives meanwhile. Slices run strictly in order, so frames never overtake each other.
  */
-import { auctionRoom, type Frame, type LiveAuction, type PersonalEventMap, type RoomEvent } from '@auction/shared';
-import type { Db } from '../db/index.js';
+import { auctionRoom, type Frame, type PersonalEventMap, type RoomEvent } from '@auction/shared';
+import type { Reads } from '../db/index.js';
 import type { DomainEvent } from '../domain/events.js';
-import { presentAuction } from '../presenters/catalogue.js';
-import { getAuction } from '../queries/auctions.js';
+import { liveAuction } from '../presenters/live.js';
 import { deliveriesOf } from './deliveries.js';
 
 export interface Transport {
@@ -39,7 +38,7 @@ export class LiveHub {
   private readonly fanout: Array<() => void> = [];
   private pumping = false;
 
-  constructor(private readonly opts: { db: Db; now: () => number; frameMs: number }) {}
+  constructor(private readonly opts: { reads: Reads; now: () => number; frameMs: number; onError: (err: unknown) => void }) {}
 
   attach(transport: Transport) {
     this.transports.push(transport);
@@ -56,19 +55,20 @@ export class LiveHub {
       for (const d of deliveriesOf(e, serverTime)) {
         if (d.to === 'room') this.enqueue(d.room, d.event);
         else if (d.to === 'user') for (const t of this.transports) t.sendToUser(d.userId, d.event.event, d.event.data);
-        else this.announceCatalogue(d.auctionId, d.change, serverTime);
+        else if (d.to === 'disconnect') this.disconnectUser(d.userId);
+        else this.announceCatalogue(d.auctionId, d.change, serverTime).catch(this.opts.onError);
       }
     }
   };
 
-  private announceCatalogue(auctionId: string, change: 'auction:created' | 'auction:updated' | 'auction:deleted', serverTime: string) {
-    const view = change === 'auction:deleted' ? null : getAuction(this.opts.db, auctionId);
+  /** Reads the auction as committed (after the commit that changed it) and tells every socket. */
+  private async announceCatalogue(auctionId: string, change: 'auction:created' | 'auction:updated' | 'auction:deleted', serverTime: string) {
+    const view = change === 'auction:deleted' ? null : await this.opts.reads.auction(auctionId);
     if (!view) {
       for (const t of this.transports) t.sendToAll('auction:deleted', { id: auctionId, server_time: serverTime });
       return;
     }
-    const { registered: _r, registrations: _rs, ...rest } = presentAuction(view, null, this.opts.now());
-    const data: LiveAuction = { ...rest, server_time: serverTime };
+    const data = liveAuction(view, this.opts.now(), serverTime);
     for (const t of this.transports) t.sendToAll(change, data);
   }
 

@@ -105,7 +105,7 @@ describe('events of the auction story', () => {
     // Everyone's lists hear of the status change.
     await eventually(() => expect(s.personalOf('auction:updated')).toContainEqual(expect.objectContaining({ id: auctionId, status: 'settled' })));
     expect(s.frames).toEqual([]);
-    expectMoneyInvariant(app);
+    await expectMoneyInvariant(app);
   });
 
   it('tells every socket of new, changed and deleted auctions', async () => {
@@ -146,7 +146,7 @@ describe('ordering and completeness under load', () => {
     const highest = (await call(app, 'GET', `/api/highest-bid?product_key=${p}`, undefined, bidders[0]!.token)).json().highest_bid as number;
     expect(seen.at(-1)!.highest_bid).toBe(highest);
     expect(new Set(seen.map((d) => d.bid_count))).toHaveProperty('size', seen.length);
-    expectMoneyInvariant(app);
+    await expectMoneyInvariant(app);
   });
 
   it('500 watchers all receive a burst of bids complete', async () => {
@@ -184,7 +184,7 @@ describe('the auction clock', () => {
     await eventually(() => expect(w.personalOf('bid:won')).toHaveLength(1));
     const products = (await call(app, 'GET', `/api/auctions/${auctionId}/products`, undefined, bidder.token)).json();
     expect(products).toEqual([expect.objectContaining({ id: p, status: 'sold', highest_bid: 250 })]);
-    expectMoneyInvariant(app);
+    await expectMoneyInvariant(app);
   }, 15_000);
 
   it('settles on start what ended while the server was down, and re-arms the rest', async () => {
@@ -209,7 +209,7 @@ describe('the auction clock', () => {
     await eventually(async () => expect(await status(later.auctionId)).toBe('settled'), 5000, 100);
     const sold = (await call(second, 'GET', `/api/auctions/${later.auctionId}/products`, undefined, bidder.token)).json();
     expect(sold[0]).toMatchObject({ status: 'sold', highest_bid: 100 });
-    expectMoneyInvariant(second);
+    await expectMoneyInvariant(second);
   }, 20_000);
 
   it('follows a moved end and never settles early', async () => {

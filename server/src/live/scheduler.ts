@@ -5,12 +5,12 @@
  * change re-reads them. It survives restarts (what ended while down is settled on start) and follows
  * edits of `valid_until` (a moved end re-arms; each milestone of a given end fires once). A settlement
  * that fails (the database busy past its timeout) is retried every second until it succeeds.
+ * Reloads and milestones run one at a time, in order (one chain of promises).
  */
-import { and, asc, eq, gt, isNull, lte } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../db/index.js';
-import { auctions } from '../db/schema.js';
+import type { Reads } from '../db/index.js';
 import { settleAuction } from '../domain/catalogue.js';
+import type { Commands } from '../domain/commands.js';
 import type { DomainEvent, EventBus } from '../domain/events.js';
 import { ENDING_NOTICES } from './watch.js';
 
@@ -44,15 +44,18 @@ export class AuctionScheduler {
   private reloadQueued = false;
   private unsubscribe: (() => void) | null = null;
   private running = false;
+  /** Every reload and tick runs after the one before it. */
+  private chain: Promise<void> = Promise.resolve();
 
-  constructor(private readonly opts: { db: Db; events: EventBus; now: () => number; autoSettle: boolean; log: FastifyBaseLogger }) {}
+  constructor(private readonly opts: { reads: Reads; commands: Commands; events: EventBus; now: () => number; autoSettle: boolean; log: FastifyBaseLogger }) {}
 
-  start() {
+  /** Resolves once the first load is done and the clock is armed. */
+  start(): Promise<void> {
     this.running = true;
     this.unsubscribe = this.opts.events.subscribe((events) => {
       if (events.some((e) => CATALOGUE_CHANGES.has(e.type))) this.queueReload();
     });
-    this.reload();
+    return this.serial(() => this.reload());
   }
 
   stop() {
@@ -67,12 +70,17 @@ export class AuctionScheduler {
     return this.due;
   }
 
+  private serial(step: () => Promise<void>): Promise<void> {
+    this.chain = this.chain.then(step).catch((err: unknown) => this.opts.log.error({ err }, 'scheduler: step failed'));
+    return this.chain;
+  }
+
   private queueReload() {
     if (this.reloadQueued) return;
     this.reloadQueued = true;
     setImmediate(() => {
       this.reloadQueued = false;
-      if (this.running) this.reload();
+      if (this.running) void this.serial(() => this.reload());
     });
   }
 
@@ -80,15 +88,21 @@ export class AuctionScheduler {
     return `${d.auctionId}@${d.validUntil}:${d.notice}`;
   }
 
-  private reload() {
+  private async reload() {
+    if (!this.running) return;
     const now = this.opts.now();
     const horizon = now + HORIZON_MS;
-    // Without auto-settle, auctions that ended long ago stay unsettled: only look ahead.
-    const from = this.opts.autoSettle ? undefined : gt(auctions.validUntil, now - NOTICE_GRACE_MS);
-    const rows = this.opts.db.select({ id: auctions.id, validUntil: auctions.validUntil, ownerId: auctions.createdBy })
-      .from(auctions)
-      .where(and(isNull(auctions.settledAt), isNull(auctions.deletedAt), lte(auctions.validUntil, horizon), from))
-      .orderBy(asc(auctions.validUntil)).limit(BATCH).all();
+    let rows;
+    try {
+      // Without auto-settle, auctions that ended long ago stay unsettled: only look ahead.
+      rows = await this.opts.reads.auctionsEndingBy(horizon, this.opts.autoSettle ? null : now - NOTICE_GRACE_MS, BATCH);
+    } catch (err) {
+      // The store is unreachable or busy: keep what is known and look again in a second.
+      this.opts.log.error({ err }, 'scheduler: could not load the next endings');
+      this.horizonEnd = now + SETTLE_RETRY_MS;
+      this.arm();
+      return;
+    }
     // A full batch means more may follow: look again once the last loaded end is reached.
     this.horizonEnd = rows.length === BATCH ? rows.at(-1)!.validUntil : horizon;
     const due: Due[] = [];
@@ -115,22 +129,24 @@ export class AuctionScheduler {
     this.timer = setTimeout(this.tick, delay);
   }
 
-  private tick = () => {
+  private readonly tick = () => {
     this.timer = null;
-    const now = this.opts.now();
-    while (this.due[0] && this.due[0].at <= now) {
-      const d = this.due.shift()!;
-      this.fired.add(this.key(d));
-      this.retries.delete(d.auctionId);
-      try {
-        this.fire(d, now);
-      } catch (err) {
-        this.opts.log.error({ err, auctionId: d.auctionId }, 'scheduler: milestone failed');
-        if (d.notice === 0 && this.opts.autoSettle) this.retry({ ...d, at: now + SETTLE_RETRY_MS, settleOnly: true });
+    void this.serial(async () => {
+      const now = this.opts.now();
+      while (this.running && this.due[0] && this.due[0].at <= now) {
+        const d = this.due.shift()!;
+        this.fired.add(this.key(d));
+        this.retries.delete(d.auctionId);
+        try {
+          await this.fire(d, now);
+        } catch (err) {
+          this.opts.log.error({ err, auctionId: d.auctionId }, 'scheduler: milestone failed');
+          if (d.notice === 0 && this.opts.autoSettle) this.retry({ ...d, at: now + SETTLE_RETRY_MS, settleOnly: true });
+        }
       }
-    }
-    if (now >= this.horizonEnd) this.reload();
-    else this.arm();
+      if (now >= this.horizonEnd) await this.reload();
+      else this.arm();
+    });
   };
 
   private retry(d: Due) {
@@ -139,23 +155,19 @@ export class AuctionScheduler {
     this.due.splice(i === -1 ? this.due.length : i, 0, d);
   }
 
-  private fire(d: Due, now: number) {
-    const { events, db } = this.opts;
+  private async fire(d: Due, now: number) {
+    const { commands, reads } = this.opts;
     // The end may have moved (or the auction gone) since this was loaded: act only on the current end.
-    const current = db.select({ validUntil: auctions.validUntil, settledAt: auctions.settledAt, deletedAt: auctions.deletedAt })
-      .from(auctions).where(eq(auctions.id, d.auctionId)).get();
+    const current = await reads.auctionEnd(d.auctionId);
     if (!current || current.validUntil !== d.validUntil || current.settledAt !== null || current.deletedAt !== null) return;
     if (d.notice > 0) {
-      events.publish([{ type: 'auction:ending', auctionId: d.auctionId, ownerId: d.ownerId, secondsLeft: d.notice }]);
+      commands.announce([{ type: 'auction:ending', auctionId: d.auctionId, ownerId: d.ownerId, secondsLeft: d.notice }]);
       return;
     }
-    if (!d.settleOnly) events.publish([{ type: 'auction:ended', auctionId: d.auctionId, ownerId: d.ownerId }]);
+    if (!d.settleOnly) commands.announce([{ type: 'auction:ended', auctionId: d.auctionId, ownerId: d.ownerId }]);
     if (!this.opts.autoSettle) return;
-    const result = settleAuction({ db, auctionId: d.auctionId, now });
+    const result = await commands.run((tx) => settleAuction(tx, { auctionId: d.auctionId }, now));
     // Already settled by its admin, or deleted meanwhile: nothing to do.
-    if (result.ok) {
-      this.opts.log.info({ auctionId: d.auctionId, sold: result.sold.length, unsold: result.unsold.length }, 'auction settled automatically');
-      events.publish(result.events);
-    }
+    if (result.ok) this.opts.log.info({ auctionId: d.auctionId, sold: result.sold.length, unsold: result.unsold.length }, 'auction settled automatically');
   }
 }

@@ -2,7 +2,7 @@
 import type { Server as HttpServer } from 'node:http';
 import { Server, type Socket } from 'socket.io';
 import { adminRoom, auctionRoom, userRoom, type ClientToServerEvents, type ServerToClientEvents } from '@auction/shared';
-import type { Db } from '../db/index.js';
+import type { Reads } from '../db/index.js';
 import type { Caller } from '../domain/accounts.js';
 import type { TokenService } from '../auth/tokens.js';
 import { authenticate } from '../plugins/auth.js';
@@ -28,8 +28,8 @@ const sliceRoom = (room: string, k: number) => `slice:${k}:${room}`;
 /** The auction room a slice room belongs to, or null. */
 const sliceOf = (r: string) => (r.startsWith('slice:') ? r.slice(r.indexOf(':', 'slice:'.length) + 1) : null);
 
-export function attachSocketIo(props: { server: HttpServer; hub: LiveHub; tokens: TokenService; db: Db; now: () => number; corsOrigin?: string }) {
-  const { server, hub, tokens, db, now, corsOrigin } = props;
+export function attachSocketIo(props: { server: HttpServer; hub: LiveHub; tokens: TokenService; reads: Reads; now: () => number; corsOrigin?: string; onError: (err: unknown) => void }) {
+  const { server, hub, tokens, reads, now, corsOrigin, onError } = props;
   const io: LiveServer = new Server(server, {
     serveClient: false,
     // socket.io answers outside Fastify's hooks, so it takes CORS_ORIGIN itself (STACK.md).
@@ -40,7 +40,7 @@ export function attachSocketIo(props: { server: HttpServer; hub: LiveHub; tokens
 
   io.use((socket, next) => {
     const token: unknown = socket.handshake.auth.token;
-    authenticate(tokens, db, typeof token === 'string' ? token : null).then((caller) => {
+    authenticate(tokens, reads, typeof token === 'string' ? token : null).then((caller) => {
       if (!caller) return next(new Error('UNAUTHENTICATED'));
       socket.data.caller = caller;
       next();
@@ -54,14 +54,20 @@ export function attachSocketIo(props: { server: HttpServer; hub: LiveHub; tokens
 
     socket.on('auction:watch', (auctionId, ack) => {
       const reply = typeof ack === 'function' ? ack : () => undefined;
-      const check = checkWatch(db, auctionId, now());
-      if (!check.ok) return reply({ status: 'error', error: check.error });
-      const room = auctionRoom(check.auctionId);
-      const already = socket.rooms.has(room);
-      if (!already) void socket.join([room, sliceRoom(room, nextSlice++ % SLICES)]);
-      reply({ status: 'ok', data: { auction_id: check.auctionId, watchers: hub.watchers(check.auctionId) } });
-      if (check.ending) socket.emit('frame', { room, server_time: check.ending.server_time, events: [{ event: 'auction:ending', data: check.ending }] });
-      if (!already) hub.watchersChanged(check.auctionId);
+      const watch = async () => {
+        const check = await checkWatch(reads, auctionId, now());
+        if (!check.ok) return reply({ status: 'error', error: check.error });
+        const room = auctionRoom(check.auctionId);
+        const already = socket.rooms.has(room);
+        if (!already) void socket.join([room, sliceRoom(room, nextSlice++ % SLICES)]);
+        reply({ status: 'ok', data: { auction_id: check.auctionId, watchers: hub.watchers(check.auctionId) } });
+        if (check.ending) socket.emit('frame', { room, server_time: check.ending.server_time, events: [{ event: 'auction:ending', data: check.ending }] });
+        if (!already) hub.watchersChanged(check.auctionId);
+      };
+      watch().catch((err: unknown) => {
+        onError(err);
+        reply({ status: 'error', error: { code: 'INTERNAL', message: 'Something went wrong on our side' } });
+      });
     });
 
     socket.on('auction:unwatch', (auctionId, ack) => {

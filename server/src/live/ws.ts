@@ -87,7 +87,7 @@ export function wsFeed(app: App, ctx: AppContext, hub: LiveHub) {
     const fail = (code: string, message: string) => reply({ type: 'error', error: { code, message } });
 
     const admit = async (token: string | undefined) => {
-      caller = await authenticate(ctx.tokens, ctx.db, token ?? null);
+      caller = await authenticate(ctx.tokens, ctx.store.reads, token ?? null);
       if (!caller) return ws.close(WS_CLOSE_UNAUTHENTICATED, 'unauthenticated');
       clearTimeout(authTimer);
       const own = caller.role === 'user' ? userRoom(caller.id) : adminRoom(caller.id);
@@ -104,7 +104,7 @@ export function wsFeed(app: App, ctx: AppContext, hub: LiveHub) {
         return ws.close(WS_CLOSE_UNAUTHENTICATED, 'authenticate first');
       }
       if (msg.type === 'watch') {
-        const check = checkWatch(ctx.db, msg.auction_id, ctx.now());
+        const check = await checkWatch(ctx.store.reads, msg.auction_id, ctx.now());
         if (!check.ok) return fail(check.error.code, check.error.message);
         const room = auctionRoom(check.auctionId);
         const added = rooms.join(room, ws);

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
-import type { Db } from '../db/index.js';
+import type { Reads } from '../db/index.js';
 import { resolveSession, type Caller } from '../domain/accounts.js';
 import { AppError } from '../errors.js';
 import type { TokenService } from '../auth/tokens.js';
@@ -21,10 +21,10 @@ function bearer(req: FastifyRequest): string | null {
 }
 
 /** The caller of a request with a valid, unrevoked token of an active account; null otherwise. */
-export async function authenticate(tokens: TokenService, db: Db, token: string | null): Promise<Caller | null> {
+export async function authenticate(tokens: TokenService, reads: Reads, token: string | null): Promise<Caller | null> {
   if (!token) return null;
   const claims = await tokens.verify(token);
-  return claims ? resolveSession({ db, claims }) : null;
+  return claims ? resolveSession(reads, claims) : null;
 }
 
 const ROLE_ERROR: Record<Access, string> = {
@@ -39,10 +39,10 @@ const ROLE_ERROR: Record<Access, string> = {
  * server parsing what it sent. 401 only for a missing, invalid, expired or revoked token; 403 for a
  * valid token of the wrong role.
  */
-export function createGuards(app: FastifyInstance, tokens: TokenService, db: Db): Record<Access, onRequestHookHandler> {
+export function createGuards(app: FastifyInstance, tokens: TokenService, reads: Reads): Record<Access, onRequestHookHandler> {
   app.decorateRequest('caller', null);
   const guard = (access: Access): onRequestHookHandler => async (req) => {
-    const caller = await authenticate(tokens, db, bearer(req));
+    const caller = await authenticate(tokens, reads, bearer(req));
     if (!caller) throw new AppError('UNAUTHENTICATED', 'Please sign in: your session is missing, expired or no longer valid');
     const allowed = access === 'any'
       || (access === 'user' && caller.role === 'user')

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_STATUS, X_ERROR, X_MISSING, type ApiErrorBody, type ErrorCode } from '@auction/shared';
+import { isStoreUnavailable } from '../db/index.js';
 import { AppError } from '../errors.js';
 import { CLIENT_DIST } from '../paths.js';
 
@@ -101,8 +102,8 @@ export function registerErrorHandling(app: FastifyInstance) {
       case 'RATE_LIMITED':
         return send(reply, 'RATE_LIMITED', err.message);
     }
-    // Busy or locked, extended codes included (SQLITE_BUSY_SNAPSHOT, SQLITE_BUSY_TIMEOUT, …).
-    if (typeof err.code === 'string' && /^SQLITE_(BUSY|LOCKED)/.test(err.code)) {
+    // The store is busy (a lock held past its timeout, contention retried too often) or unreachable.
+    if (isStoreUnavailable(err)) {
       reply.header('retry-after', '1');
       return send(reply, 'UNAVAILABLE', 'The service is busy; please retry in a moment');
     }

@@ -1,5 +1,6 @@
-import type { AdminPublic, UserPublic } from '@auction/shared';
-import type { AdminRow, UserRow } from '../domain/accounts.js';
+import { toRupees, type AdminPublic, type UserPublic } from '@auction/shared';
+import type { AdminRow, UserAdminRow, UserRow } from '../db/index.js';
+import { iso } from './format.js';
 
 /** Whitelists: a password hash or token version can never leave through these. */
 export function presentUser(u: UserRow): UserPublic {
@@ -8,4 +9,12 @@ export function presentUser(u: UserRow): UserPublic {
 
 export function presentAdmin(a: AdminRow): AdminPublic {
   return { id: a.id, username: a.username, name: a.name, mobile_number: a.mobileNumber, is_owner: a.isOwner };
+}
+
+/** A bidder as the platform owner's Users page shows them (real data, DESIGN §7). */
+export function presentUserForOwner(u: UserAdminRow) {
+  return {
+    id: u.id, name: u.name, username: u.username, mobile_number: u.mobileNumber, wallet_balance: toRupees(u.walletBalance),
+    auctions_registered: u.auctionsRegistered, status: u.status, created_at: iso(u.createdAt),
+  };
 }

@@ -1,7 +1,6 @@
 import { toRupees, type Transaction, type UserBid } from '@auction/shared';
-import { maskUsername, type UserBidView } from '../queries/bids.js';
-import type { TransactionRow } from '../queries/wallet.js';
-import { iso } from './catalogue.js';
+import type { ProductBidView, TransactionRow, UserBidView } from '../db/index.js';
+import { iso, maskUsername } from './format.js';
 
 export function presentUserBid(b: UserBidView): UserBid {
   return {
@@ -11,10 +10,7 @@ export function presentUserBid(b: UserBidView): UserBid {
 }
 
 /** A product's bid for any caller; the bidder's username only for the admin who owns the auction. */
-export function presentProductBid(
-  b: { id: number; auctionId: string; amount: number; status: UserBid['status']; createdAt: number; username: string; auctionOwner: number },
-  viewerAdminId: number | null,
-) {
+export function presentProductBid(b: ProductBidView, viewerAdminId: number | null) {
   return {
     bid_id: b.id, auction_id: b.auctionId, amount: toRupees(b.amount), status: b.status, timestamp: iso(b.createdAt),
     bidder: viewerAdminId !== null && viewerAdminId === b.auctionOwner ? b.username : maskUsername(b.username),

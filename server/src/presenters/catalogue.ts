@@ -1,7 +1,6 @@
 import { toRupees, type AdminAuction, type Auction, type Product } from '@auction/shared';
-import { auctionStatus, type AuctionView, type ProductView } from '../queries/auctions.js';
-
-const iso = (ms: number) => new Date(ms).toISOString();
+import type { AuctionView, ProductView } from '../db/index.js';
+import { auctionStatus, iso, secondsLeft as secondsLeftOf } from './format.js';
 
 /** An auction for a bidder: `registrations` holds at most the caller's own id (DESIGN §3). */
 export function presentAuction(a: AuctionView, callerUserId: number | null, now: number): Auction {
@@ -28,4 +27,13 @@ export function presentProduct(p: ProductView): Product {
   };
 }
 
-export { iso };
+/** What settling did: the products sold and at what price, and those that went back unsold. */
+export function presentSettlement(s: { sold: { productId: string; amount: number }[]; unsold: string[] }) {
+  return { sold: s.sold.map((x) => ({ product_id: x.productId, amount: toRupees(x.amount) })), unsold: s.unsold };
+}
+
+/** `GET /time-left`: a product's auction end as the countdown needs it. */
+export function presentTimeLeft(t: { productId: string; auctionId: string; validUntil: number; settledAt: number | null }, now: number) {
+  const ended = t.settledAt !== null || now >= t.validUntil;
+  return { product_key: t.productId, auction_id: t.auctionId, valid_until: iso(t.validUntil), seconds_left: ended ? 0 : secondsLeftOf(t.validUntil, now), ended };
+}

@@ -247,6 +247,17 @@ describe('inputs: DESIGN §3 limits at and just past the edge', () => {
     expectCode(await send(app, 'POST', '/api/register', account({ [field]: bad })), 400, 'VALIDATION', field);
   });
 
+  it('NUL characters: refused as 400 VALIDATION naming the field, in bodies, path ids, query strings and keys (PostgreSQL cannot store them)', async () => {
+    expectCode(await send(app, 'POST', '/api/register', account({ name: 'Nul\u0000Name' })), 400, 'VALIDATION', 'name');
+    expectCode(await send(app, 'POST', '/api/login', { username: 'a\u0000b', password: 'secret1' }), 400, 'VALIDATION', 'username');
+    expectCode(await send(app, 'POST', '/api/admin/product', { id: 'P\u0000', name: 'Lamp', description: 'Brass' }, owner.token), 400, 'VALIDATION', 'id');
+    expectCode(await send(app, 'DELETE', '/api/admin/auction/%00', undefined, owner.token), 400, 'VALIDATION', 'id');
+    expectCode(await send(app, 'GET', '/api/highest-bid?product_key=%00', undefined, user.token), 400, 'VALIDATION', 'product_key');
+    expectCode(await send(app, 'POST', '/api/bid', { product_id: productId, bid_amount: 5, 'x\u0000': 1 }, user.token), 400, 'VALIDATION', 'body');
+    // Nothing of it was written, and the same values without the NUL are fine.
+    expect((await send(app, 'POST', '/api/admin/product', { id: uniqueName('P'), name: 'Lamp', description: 'Brass' }, owner.token)).statusCode).toBe(201);
+  });
+
   it('passwords: login and change-password refuse over-long ones as 400 VALIDATION, never by hashing them', async () => {
     const u = await signUpUser(app);
     const huge = 'p'.repeat(LIMITS.passwordMax + 1);
@@ -525,7 +536,7 @@ describe('security headers and the error shape on every kind of answer', () => {
   it('a 503 (database gone) carries them too', async () => {
     const other = await makeApp();
     try {
-      other.ctx.store.close();
+      await other.ctx.store.close();
       const res = await hit(other, { method: 'GET', url: '/api/health' }, true);
       expect(res.statusCode).toBe(503);
     } finally {

@@ -12,7 +12,7 @@ import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../context.js';
 import {
-  bid, call, createAuction, createProducts, expectError, expectMoneyInvariant, makeApp, richBidder, signUpAdmin, signUpUser, TEST_SECRET, uniqueName,
+  bid, call, createAuction, createProducts, expectError, expectMoneyInvariant, makeApp, richBidder, signUpAdmin, signUpUser, sqlRows, TEST_SECRET, uniqueName,
 } from '../test/helpers.js';
 import { connectWs, eventually, listen } from '../test/live-helpers.js';
 
@@ -330,10 +330,11 @@ await probe.close();
 const DEFAULT_CODE: Record<number, string> = { 400: 'VALIDATION', 401: 'UNAUTHENTICATED', 403: 'FORBIDDEN', 404: 'NOT_FOUND' };
 
 /** Every row of every table: a refused call must leave this unchanged. */
-function snapshot(app: App): string {
-  const sqlite = app.ctx.db.$client;
-  const tables = sqlite.prepare("select name from sqlite_master where type = 'table' order by name").all() as { name: string }[];
-  return JSON.stringify(tables.map(({ name }) => [name, sqlite.prepare(`select * from "${name}"`).all()]));
+const TABLES = { admins: 'id', auctions: 'id', bids: 'id', products: 'id', registrations: 'auction_id, user_id', users: 'id', wallet_transactions: 'id' };
+
+async function snapshot(app: App): Promise<string> {
+  const tables = await Promise.all(Object.entries(TABLES).map(async ([name, key]) => [name, await sqlRows(app, `select * from ${name} order by ${key}`)]));
+  return JSON.stringify(tables);
 }
 
 let fx: Fixture;
@@ -341,7 +342,7 @@ let fx: Fixture;
 async function runCell(key: string, c: Case, who: Who): Promise<string[]> {
   const [method] = key.split(' ') as [InjectOptions['method'], string];
   const req = await c.request(fx);
-  const before = snapshot(fx.app);
+  const before = await snapshot(fx.app);
   const res = await call(fx.app, method, req.url, req.body, fx.token[who]);
   const where = `${key}${c.label ? ` [${c.label}]` : ''} as ${who}`;
   const problems: string[] = [];
@@ -353,7 +354,7 @@ async function runCell(key: string, c: Case, who: Who): Promise<string[]> {
   if (status >= 400) {
     const body = expectError(res, status, code ?? res.json<{ code: string }>().code);
     if (code && body.code !== code) problems.push(`${where}: code ${body.code}, expected ${code}`);
-    if (snapshot(fx.app) !== before) problems.push(`${where}: a refused call changed the database`);
+    if ((await snapshot(fx.app)) !== before) problems.push(`${where}: a refused call changed the database`);
   } else {
     if (who !== 'none' && who !== 'expired') {
       c.check?.(who, res, fx);
@@ -420,7 +421,7 @@ describe('access matrix: route × caller', () => {
   });
 
   afterAll(async () => {
-    expectMoneyInvariant(fx.app);
+    await expectMoneyInvariant(fx.app);
     await fx.app.close();
   });
 

@@ -10,14 +10,14 @@ import { AppError, unwrap } from '../errors.js';
 import { presentAdmin, presentUser } from '../presenters/accounts.js';
 
 export function accountRoutes(app: App, ctx: AppContext) {
-  const { db, tokens, guard, authRateLimit: config } = ctx;
+  const { reads, commands, tokens, guard, authRateLimit: config } = ctx;
   const caller = (req: { caller: Caller | null }) => req.caller as Caller;
 
   app.post('/register', {
     config,
     schema: { tags: ['accounts'], summary: 'Register a bidder', body: RegisterBody, response: { 201: UserRegistered, ...errorResponses(400, 409, 429) } },
   }, async (req, reply) => {
-    const { user } = unwrap(await registerUser({ db, input: req.body, now: ctx.now() }));
+    const { user } = unwrap(await registerUser(commands, req.body, ctx.now()));
     return reply.code(201).send({ message: 'Registration successful! Please login.', user: presentUser(user) });
   });
 
@@ -25,7 +25,7 @@ export function accountRoutes(app: App, ctx: AppContext) {
     config,
     schema: { tags: ['accounts'], summary: 'Sign in as a bidder', body: LoginBody, response: { 200: UserSession, ...errorResponses(400, 403, 429) } },
   }, async (req) => {
-    const { account } = unwrap(await loginUser({ db, ...req.body }));
+    const { account } = unwrap(await loginUser(reads, req.body.username, req.body.password));
     const token = await tokens.sign({ id: account.id, role: 'user', ver: account.tokenVersion });
     return { token, user: presentUser(account) };
   });
@@ -39,7 +39,7 @@ export function accountRoutes(app: App, ctx: AppContext) {
   }, async (req) => {
     const me = caller(req);
     if (!namesCaller(me, req.body.username, req.body.user_id)) throw new AppError('FORBIDDEN', 'You can only change your own password');
-    const { ver } = unwrap(await changePassword({ db, caller: me, password: req.body.password, newPassword: req.body.new_password }));
+    const { ver } = unwrap(await changePassword(commands, me, req.body.password, req.body.new_password));
     return { message: 'Password changed successfully!', token: await tokens.sign({ id: me.id, role: 'user', ver }) };
   });
 
@@ -47,7 +47,7 @@ export function accountRoutes(app: App, ctx: AppContext) {
     config,
     schema: { tags: ['accounts'], summary: 'Register an admin (the first is the owner)', body: AdminRegisterBody, response: { 201: AdminRegistered, ...errorResponses(400, 403, 409, 429) } },
   }, async (req, reply) => {
-    const { admin } = unwrap(await registerAdmin({ db, input: req.body, now: ctx.now(), signup: ctx.config.adminSignup }));
+    const { admin } = unwrap(await registerAdmin(commands, req.body, ctx.now(), ctx.config.adminSignup));
     return reply.code(201).send({ message: 'Admin registration successful! Please login.', admin: presentAdmin(admin) });
   });
 
@@ -55,7 +55,7 @@ export function accountRoutes(app: App, ctx: AppContext) {
     config,
     schema: { tags: ['accounts'], summary: 'Sign in as an admin', body: AdminLoginBody, response: { 200: AdminSession, ...errorResponses(400, 403, 429) } },
   }, async (req) => {
-    const { account } = unwrap(await loginAdmin({ db, username: req.body.username, password: req.body.password }));
+    const { account } = unwrap(await loginAdmin(reads, req.body.username, req.body.password));
     const token = await tokens.sign({ id: account.id, role: 'admin', ver: account.tokenVersion });
     return { token, admin: presentAdmin(account) };
   });
@@ -69,7 +69,7 @@ export function accountRoutes(app: App, ctx: AppContext) {
   }, async (req) => {
     const me = caller(req);
     if (!namesCaller(me, req.body.username, req.body.user_id)) throw new AppError('FORBIDDEN', 'You can only change your own password');
-    const { ver } = unwrap(await changePassword({ db, caller: me, password: req.body.password, newPassword: req.body.new_password }));
+    const { ver } = unwrap(await changePassword(commands, me, req.body.password, req.body.new_password));
     return { message: 'Password changed successfully!', token: await tokens.sign({ id: me.id, role: 'admin', ver }) };
   });
 }

@@ -1,26 +1,18 @@
 /** Admin figures: dashboard stats, reports and the running configuration. */
-import { AdminSettings, AdminStats, LIMITS, Reports, errorResponses, toRupees } from '@auction/shared';
+import { AdminSettings, AdminStats, LIMITS, Reports, errorResponses } from '@auction/shared';
 import type { App, AppContext } from '../context.js';
-import { iso } from '../presenters/catalogue.js';
-import { auctionStatus } from '../queries/auctions.js';
-import { adminStats, auctionReport, productReport } from '../queries/reports.js';
+import { presentAdminStats, presentAuctionReport, presentProductReport } from '../presenters/admin.js';
 import { callerOf } from './input.js';
 
 export function adminRoutes(app: App, ctx: AppContext) {
-  const { db, guard, config } = ctx;
+  const { reads, guard, config } = ctx;
   const tags = ['admin'];
   const security = [{ bearer: [] }];
 
   app.get('/admin/stats', {
     onRequest: guard.admin,
     schema: { tags, security, summary: 'Dashboard numbers for the caller’s auctions', response: { 200: AdminStats, ...errorResponses(401, 403) } },
-  }, async (req) => {
-    const s = adminStats(db, callerOf(req).id, ctx.now());
-    return {
-      total_auctions: s.totalAuctions, active_auctions: s.activeAuctions, total_products: s.totalProducts,
-      unassigned_products: s.unassignedProducts, total_bids: s.totalBids, revenue: toRupees(s.revenue), pending: toRupees(s.pending),
-    };
-  });
+  }, async (req) => presentAdminStats(await reads.adminStats(callerOf(req).id, ctx.now())));
 
   app.get('/admin/reports', {
     onRequest: guard.admin,
@@ -28,16 +20,8 @@ export function adminRoutes(app: App, ctx: AppContext) {
   }, async (req) => {
     const adminId = callerOf(req).id;
     const now = ctx.now();
-    return {
-      auctions: auctionReport(db, adminId).map((a) => ({
-        id: a.id, name: a.name, valid_until: iso(a.validUntil), status: auctionStatus(a, now), product_count: a.productCount,
-        bid_count: a.bidCount, revenue: toRupees(a.revenue), pending: toRupees(a.pending),
-      })),
-      products: productReport(db, adminId).map((p) => ({
-        id: p.id, name: p.name, description: p.description, status: p.auctionId === null && p.status !== 'sold' ? 'unassigned' as const : p.status,
-        auction_id: p.auctionId, bid_count: p.bidCount, highest_bid: toRupees(p.highest),
-      })),
-    };
+    const [auctions, products] = await Promise.all([reads.auctionReport(adminId), reads.productReport(adminId)]);
+    return { auctions: auctions.map((a) => presentAuctionReport(a, now)), products: products.map(presentProductReport) };
   });
 
   app.get('/admin/settings', {

@@ -6,12 +6,10 @@ import { registerForAuction } from '../domain/catalogue.js';
 import { AppError, unwrap } from '../errors.js';
 import { presentUser } from '../presenters/accounts.js';
 import { presentAuction, presentProduct } from '../presenters/catalogue.js';
-import { getUser } from '../queries/accounts.js';
-import { auctionExists, listAuctions, productsOfAuction, registeredAuctionIds } from '../queries/auctions.js';
 import { callerOf } from './input.js';
 
 export function auctionRoutes(app: App, ctx: AppContext) {
-  const { db, guard } = ctx;
+  const { reads, commands, guard } = ctx;
   const tags = ['auctions'];
   const security = [{ bearer: [] }];
 
@@ -21,22 +19,24 @@ export function auctionRoutes(app: App, ctx: AppContext) {
   }, async (req) => {
     const caller = callerOf(req);
     const userId = caller.role === 'user' ? caller.id : null;
-    return listAuctions(db).map((a) => presentAuction(a, userId, ctx.now()));
+    const now = ctx.now();
+    return (await reads.auctions()).map((a) => presentAuction(a, userId, now));
   });
 
   app.get('/auctions/:id/products', {
     onRequest: guard.any,
     schema: { tags, security, summary: 'Products of an auction with their highest bid', params: IdParams, response: { 200: Type.Array(Product), ...errorResponses(401, 404) } },
   }, async (req) => {
-    if (!auctionExists(db, req.params.id)) throw new AppError('NOT_FOUND', 'Auction not found');
-    return productsOfAuction(db, req.params.id).map(presentProduct);
+    if (!(await reads.auctionExists(req.params.id))) throw new AppError('NOT_FOUND', 'Auction not found');
+    return (await reads.productsOfAuction(req.params.id)).map(presentProduct);
   });
 
   app.post('/auctions/register', {
     onRequest: guard.user,
     schema: { tags, security, summary: 'Register for an auction (idempotent)', body: RegisterForAuctionBody, response: { 200: MessageBody, ...errorResponses(400, 401, 403, 404, 409) } },
   }, async (req) => {
-    const r = unwrap(registerForAuction({ db, userId: callerOf(req).id, auctionId: req.body.auction_id, now: ctx.now() }));
+    const cmd = { userId: callerOf(req).id, auctionId: req.body.auction_id };
+    const r = unwrap(await commands.run((tx) => registerForAuction(tx, cmd, ctx.now())));
     return { message: r.already ? 'Already registered for this auction' : 'Successfully registered for auction!' };
   });
 
@@ -50,8 +50,8 @@ export function auctionRoutes(app: App, ctx: AppContext) {
       },
     },
   }, async (req) => {
-    const user = getUser(db, callerOf(req).id);
+    const user = await reads.user(callerOf(req).id);
     if (!user) throw new AppError('UNAUTHENTICATED', 'Please sign in');
-    return { user_details: { ...presentUser(user), auctions: registeredAuctionIds(db, user.id) } };
+    return { user_details: { ...presentUser(user), auctions: await reads.registeredAuctionIds(user.id) } };
   });
 }

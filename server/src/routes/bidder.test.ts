@@ -231,7 +231,7 @@ describe('POST /api/bid: placing', () => {
     });
     expect(await balanceOf(app, u.token)).toBe(699.75);
     expect(await highest(u.token, p!)).toBe(300.25);
-    expectMoneyInvariant(app);
+    await expectMoneyInvariant(app);
   });
 
   it('by product_name holding the id, and by the product’s name in an open auction (as existing clients send, with user_id = username)', async () => {
@@ -245,7 +245,7 @@ describe('POST /api/bid: placing', () => {
     const byName = await call(app, 'POST', '/api/bid', { product_name: 'Brass Lamp', bid_amount: 150, user_id: u.username }, u.token);
     expect(byName.statusCode, byName.body).toBe(201);
     expect(byName.json()).toMatchObject({ bid: { product_id: lamp, amount: 150 }, highest_bid: 150, wallet_balance: 850 });
-    expectMoneyInvariant(app);
+    await expectMoneyInvariant(app);
   });
 
   it('409 AMBIGUOUS_PRODUCT for a name shared by two products in open auctions; a product in an ended auction does not count', async () => {
@@ -298,7 +298,7 @@ describe('POST /api/bid: placing', () => {
     const u = await richBidder(app, 1000);
     await expectRefusedAndRecorded(await bid(app, u.token, p!, 100), 403, 'NOT_REGISTERED', u.token, p!, 100, 1000);
     expect(await highest(u.token, p!)).toBe(0);
-    expectMoneyInvariant(app);
+    await expectMoneyInvariant(app);
   });
 
   it('409 AUCTION_ENDED at and after valid_until, recorded as failed', async () => {
@@ -310,7 +310,7 @@ describe('POST /api/bid: placing', () => {
     clock.advance(1);
     await expectRefusedAndRecorded(await bid(app, u.token, p!, 200), 409, 'AUCTION_ENDED', u.token, p!, 200, 900);
     expect(await highest(u.token, p!)).toBe(100);
-    expectMoneyInvariant(app);
+    await expectMoneyInvariant(app);
   });
 
   it('409 PRODUCT_SOLD after settlement, recorded as failed; the unsold product is no longer in an auction', async () => {
@@ -322,7 +322,7 @@ describe('POST /api/bid: placing', () => {
     await expectRefusedAndRecorded(await bid(app, u.token, p!, 500), 409, 'PRODUCT_SOLD', u.token, p!, 500, 900);
     expectError(await bid(app, u.token, unsold!, 500), 409, 'PRODUCT_NOT_AVAILABLE');
     expect((await myBids(u.token)).map((b) => b.status)).toEqual(['failed', 'won']);
-    expectMoneyInvariant(app);
+    await expectMoneyInvariant(app);
   });
 
   it('409 BID_TOO_LOW with the spec sentence and en-IN amounts (₹1,000, ₹1,00,000, ₹300.5)', async () => {
@@ -349,7 +349,7 @@ describe('POST /api/bid: placing', () => {
 
     const reasons = (await myBids(u.token)).filter((b) => b.status === 'failed').map((b) => b.reason);
     expect(reasons).toEqual(['BID_TOO_LOW', 'BID_TOO_LOW', 'BID_TOO_LOW', 'BID_TOO_LOW']);
-    expectMoneyInvariant(app);
+    await expectMoneyInvariant(app);
   });
 
   it('402 INSUFFICIENT_FUNDS when the balance (plus an own lead) cannot pay; recorded, not debited', async () => {
@@ -364,7 +364,7 @@ describe('POST /api/bid: placing', () => {
     expect((await bid(app, u.token, p1!, 500)).json()).toMatchObject({ wallet_balance: 0, highest_bid: 500 });
     // The largest amount the schema allows is still a valid request: it is refused for money, not shape.
     await expectRefusedAndRecorded(await bid(app, u.token, p2!, 1_000_000_000), 402, 'INSUFFICIENT_FUNDS', u.token, p2!, 1_000_000_000, 0);
-    expectMoneyInvariant(app);
+    await expectMoneyInvariant(app);
   });
 
   it('user_id / username naming the caller (id, id as text, username in any case) are accepted; anyone else is 403 and not recorded', async () => {
@@ -383,7 +383,7 @@ describe('POST /api/bid: placing', () => {
     }
     expect((await myBids(u.token)).map((b) => b.amount)).toEqual([60, 50, 40, 30, 20]);
     expect(await balanceOf(app, u.token)).toBe(940);
-    expectMoneyInvariant(app);
+    await expectMoneyInvariant(app);
   });
 });
 
@@ -617,7 +617,7 @@ describe('POST /api/wallet/topup', () => {
     await call(app, 'POST', '/api/wallet/topup', { amount: 10.1 }, v.token);
     expect((await call(app, 'POST', '/api/wallet/topup', { amount: 10.2 }, v.token)).json().wallet_balance).toBe(20.3);
     expect(await balanceOf(app, u.token)).toBe(100_020.55);
-    expectMoneyInvariant(app);
+    await expectMoneyInvariant(app);
   });
 
   it.each([
@@ -688,7 +688,7 @@ describe('POST /api/rollback-bid', () => {
     expect(asText.statusCode, asText.body).toBe(200);
     expect(asText.json()).toMatchObject({ wallet_balance: 1000, highest_bid: 0 });
     expect(await highest(ravi.token, p)).toBe(0);
-    expectMoneyInvariant(app);
+    await expectMoneyInvariant(app);
   });
 
   it('403 for another user’s bid (or a body naming someone else), 404 unknown, 400 bad ids', async () => {
@@ -704,7 +704,7 @@ describe('POST /api/rollback-bid', () => {
     }
     expect(await balanceOf(app, asha.token)).toBe(700);
     expect(await highest(asha.token, p)).toBe(300);
-    expectMoneyInvariant(app);
+    await expectMoneyInvariant(app);
   });
 
   it('409 BID_NOT_ACTIVE for outbid, failed and already cancelled bids', async () => {
@@ -722,7 +722,7 @@ describe('POST /api/rollback-bid', () => {
     expect(await highest(asha.token, p)).toBe(400);
     expect(await balanceOf(app, asha.token)).toBe(1000);
     expect(await balanceOf(app, ravi.token)).toBe(600);
-    expectMoneyInvariant(app);
+    await expectMoneyInvariant(app);
   });
 
   it('409 AUCTION_ENDED after the end: the hold stays', async () => {
@@ -732,7 +732,7 @@ describe('POST /api/rollback-bid', () => {
     expectError(await call(app, 'POST', '/api/rollback-bid', { bid_id: id }, asha.token), 409, 'AUCTION_ENDED');
     expect(await balanceOf(app, asha.token)).toBe(700);
     expect((await myBids(asha.token))[0]!.status).toBe('success');
-    expectMoneyInvariant(app);
+    await expectMoneyInvariant(app);
   });
 });
 

@@ -5,19 +5,14 @@ import {
   TimeLeft, UserBid, errorResponses, toRupees,
 } from '@auction/shared';
 import type { App, AppContext } from '../context.js';
-import { BidBatcher } from '../domain/bid-batcher.js';
-import { cancelBid } from '../domain/bidding.js';
+import { cancelBid, placeBid } from '../domain/bidding.js';
 import { AppError, unwrap } from '../errors.js';
 import { presentProductBid, presentUserBid } from '../presenters/bids.js';
-import { iso } from '../presenters/catalogue.js';
-import { auctionExists, getProduct, productTiming } from '../queries/auctions.js';
-import { productBids, userBids } from '../queries/bids.js';
+import { presentTimeLeft } from '../presenters/catalogue.js';
 import { assertNamesCaller, callerOf, paise } from './input.js';
 
 export function biddingRoutes(app: App, ctx: AppContext) {
-  const { db, guard, events } = ctx;
-  // Bids of one event-loop turn share one transaction and one fsync (domain/bid-batcher.ts).
-  const bidDesk = new BidBatcher({ db, now: () => ctx.now(), publish: (e) => events.publish(e) });
+  const { reads, commands, guard } = ctx;
   const tags = ['bids'];
   const security = [{ bearer: [] }];
   const bidLimit = ctx.config.rateLimit
@@ -35,7 +30,7 @@ export function biddingRoutes(app: App, ctx: AppContext) {
     const productRef = product_id ?? product_name;
     if (!productRef) throw new AppError('VALIDATION', BID_MESSAGES.invalid, 'product_name');
     const amount = paise(bid_amount, 'bid_amount', BID_MESSAGES.invalid);
-    const r = unwrap(await bidDesk.place({ userId: me.id, productRef, amount }));
+    const r = unwrap(await commands.run((tx) => placeBid(tx, { userId: me.id, productRef, amount }, ctx.now())));
     return reply.code(201).send({
       message: 'Bid placed successfully!',
       bid: presentUserBid({ ...r.bid, productName: r.productName, auctionName: r.auctionName }),
@@ -50,26 +45,26 @@ export function biddingRoutes(app: App, ctx: AppContext) {
   }, async (req) => {
     const me = callerOf(req);
     assertNamesCaller(me, req.body.username, req.body.user_id);
-    const r = unwrap(cancelBid({ db, userId: me.id, bidId: Number(req.body.bid_id), now: ctx.now() }));
-    events.publish(r.events);
+    const cmd = { userId: me.id, bidId: Number(req.body.bid_id) };
+    const r = unwrap(await commands.run((tx) => cancelBid(tx, cmd, ctx.now())));
     return { message: 'Bid cancelled and amount refunded successfully!', wallet_balance: toRupees(r.balance), highest_bid: toRupees(r.highest) };
   });
 
   app.get('/user-bids', {
     onRequest: guard.user,
     schema: { tags, security, summary: 'The caller’s bids, newest first', response: { 200: Type.Array(UserBid), ...errorResponses(401, 403) } },
-  }, async (req) => userBids(db, callerOf(req).id).map(presentUserBid));
+  }, async (req) => (await reads.userBids(callerOf(req).id)).map(presentUserBid));
 
   app.get('/user-bids/auction/:id', {
     onRequest: guard.user,
     schema: { tags, security, summary: 'The caller’s bids in one auction, newest first', params: IdParams, response: { 200: Type.Array(UserBid), ...errorResponses(401, 403, 404) } },
   }, async (req) => {
-    if (!auctionExists(db, req.params.id, true)) throw new AppError('NOT_FOUND', 'Auction not found');
-    return userBids(db, callerOf(req).id, req.params.id).map(presentUserBid);
+    if (!(await reads.auctionExists(req.params.id, true))) throw new AppError('NOT_FOUND', 'Auction not found');
+    return (await reads.userBids(callerOf(req).id, req.params.id)).map(presentUserBid);
   });
 
-  const product = (key: string) => {
-    const p = getProduct(db, key);
+  const product = async (key: string) => {
+    const p = await reads.product(key);
     if (!p) throw new AppError('NOT_FOUND', 'Product not found');
     return p;
   };
@@ -79,28 +74,22 @@ export function biddingRoutes(app: App, ctx: AppContext) {
     schema: { tags, security, summary: 'A product’s bids, newest first (bidders masked except for the auction’s admin)', querystring: ProductKeyQuery, response: { 200: Type.Array(ProductBid), ...errorResponses(400, 401, 404) } },
   }, async (req) => {
     const me = callerOf(req);
-    const p = product(req.query.product_key);
-    return productBids(db, p.id).map((b) => presentProductBid(b, me.role === 'admin' ? me.id : null));
+    const p = await product(req.query.product_key);
+    return (await reads.productBids(p.id)).map((b) => presentProductBid(b, me.role === 'admin' ? me.id : null));
   });
 
   app.get('/highest-bid', {
     onRequest: guard.any,
     schema: { tags, security, summary: 'A product’s highest bid (0 when none)', querystring: ProductKeyQuery, response: { 200: HighestBid, ...errorResponses(400, 401, 404) } },
-  }, async (req) => ({ highest_bid: toRupees(product(req.query.product_key).highest) }));
+  }, async (req) => ({ highest_bid: toRupees((await product(req.query.product_key)).highest) }));
 
   app.get('/time-left', {
     onRequest: guard.any,
     schema: { tags, security, summary: 'Time left in the auction of a product', querystring: ProductKeyQuery, response: { 200: TimeLeft, ...errorResponses(400, 401, 404, 409) } },
   }, async (req) => {
-    const t = productTiming(db, req.query.product_key);
+    const t = await reads.productTiming(req.query.product_key);
     if (!t) throw new AppError('NOT_FOUND', 'Product not found');
     if (t.auctionId === null || t.validUntil === null) throw new AppError('PRODUCT_NOT_AVAILABLE', 'This product is not in an auction');
-    const now = ctx.now();
-    const ended = t.settledAt !== null || now >= t.validUntil;
-    return {
-      product_key: t.productId, auction_id: t.auctionId, valid_until: iso(t.validUntil),
-      seconds_left: ended ? 0 : Math.ceil((t.validUntil - now) / 1000), ended,
-    };
+    return presentTimeLeft({ ...t, auctionId: t.auctionId, validUntil: t.validUntil }, ctx.now());
   });
-
 }

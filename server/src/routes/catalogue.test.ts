@@ -265,7 +265,7 @@ describe('products: POST /api/admin/product, PUT/DELETE /api/admin/product/{id},
     expect((await bidsOf(asha.token)).map((b) => [b.bid_id, b.status])).toEqual([[expect.any(Number), 'success'], [outbid.bid_id, 'outbid']]);
     expect((await get('/api/admin/stats', admin.token)).json()).toMatchObject({ pending: 200, revenue: 0 });
     expect((await adminProducts(auctionId, admin.token)).map((x) => [x.id, x.highest_bid])).toEqual([[q, 200]]);
-    expectMoneyInvariant(app);
+    await expectMoneyInvariant(app);
   });
 
   it('DELETE of a sold product is 409 PRODUCT_SOLD and it stays sold and listed', async () => {
@@ -278,7 +278,7 @@ describe('products: POST /api/admin/product, PUT/DELETE /api/admin/product/{id},
     expectError(await call(app, 'DELETE', `/api/admin/product/${p}`, undefined, admin.token), 409, 'PRODUCT_SOLD');
     expect(await adminProducts(auctionId, admin.token)).toEqual([productJson(p!, { status: 'sold', auction_id: auctionId, highest_bid: 700, bid_count: 1 })]);
     expect(await balanceOf(app, asha.token)).toBe(300);
-    expectMoneyInvariant(app);
+    await expectMoneyInvariant(app);
   });
 });
 
@@ -365,7 +365,7 @@ describe('auctions: POST /api/admin/auction', () => {
     expectError(await get('/api/admin/auction/Mixed', admin.token), 404, 'NOT_FOUND');
     expect(await unassigned(admin.token)).toEqual([productJson(free!)]);
     expect(await unassigned(other.token)).toEqual([productJson(foreign!)]);
-    expectMoneyInvariant(app);
+    await expectMoneyInvariant(app);
   });
 });
 
@@ -405,7 +405,7 @@ describe('auctions: PUT /api/admin/auction/{id}', () => {
     });
     expect(await unassigned(admin.token)).toEqual([productJson(drop!)]);
     expect(await balanceOf(app, asha.token)).toBe(880);
-    expectMoneyInvariant(app);
+    await expectMoneyInvariant(app);
   });
 
   it('409 PRODUCT_HAS_BIDS when the edit would take out a product holding a leading bid; nothing changes', async () => {
@@ -425,7 +425,7 @@ describe('auctions: PUT /api/admin/auction/{id}', () => {
     expect(await unassigned(admin.token)).toEqual([productJson(add!)]);
     expect((await adminProducts(auctionId, admin.token)).find((x) => x.id === held)).toMatchObject({ highest_bid: 150, bid_count: 2 });
     expect(await balanceOf(app, ravi.token)).toBe(850);
-    expectMoneyInvariant(app);
+    await expectMoneyInvariant(app);
   });
 
   it('409 PRODUCT_NOT_AVAILABLE when product_ids adds another admin’s or an assigned product; nothing changes', async () => {
@@ -525,7 +525,7 @@ describe('auctions: DELETE /api/admin/auction/{id}', () => {
     expect((await bidsOf(ravi.token)).map((b) => [b.bid_id, b.status])).toEqual([[raviOnP.bid_id, 'rolledback']]);
     expect(byId(await unassigned(admin.token))).toEqual({ [p!]: productJson(p!), [q!]: productJson(q!), [r!]: productJson(r!) });
     expect((await get('/api/admin/stats', admin.token)).json()).toMatchObject({ pending: 0, revenue: 0, total_bids: 0 });
-    const audit = expectMoneyInvariant(app);
+    const audit = await expectMoneyInvariant(app);
     expect([audit.held, audit.paid]).toEqual([0, 0]);
   });
 
@@ -546,7 +546,7 @@ describe('auctions: DELETE /api/admin/auction/{id}', () => {
     expectError(await call(app, 'DELETE', `/api/admin/auction/${auctionId}`, undefined, admin.token), 409, 'AUCTION_SETTLED');
     expect((await adminAuction(auctionId, admin.token)).status).toBe('settled');
     expect(await balanceOf(app, asha.token)).toBe(300);
-    expectMoneyInvariant(app);
+    await expectMoneyInvariant(app);
   });
 });
 
@@ -587,7 +587,7 @@ describe('settle: POST /api/admin/auction/{id}/settle', () => {
     expect([await balanceOf(app, asha.token), await balanceOf(app, ravi.token)]).toEqual([750, 599.5]);
     // The hold became the payment: no new ledger row.
     expect((await transactionsOf(ravi.token)).map((t) => [t.type, t.amount])).toEqual([['bid', 400.5], ['topup', 1000]]);
-    const audit = expectMoneyInvariant(app);
+    const audit = await expectMoneyInvariant(app);
     expect([audit.held, audit.paid]).toEqual([0, 65050]);
 
     // The unsold product can go into a new auction.
@@ -617,7 +617,7 @@ describe('settle: POST /api/admin/auction/{id}/settle', () => {
     expectError(await call(app, 'DELETE', `/api/admin/auction/${auctionId}`, undefined, admin.token), 409, 'AUCTION_SETTLED');
     expect(await snapshot()).toEqual(before);
     expect(before.stats).toMatchObject({ revenue: 600, pending: 0 });
-    expectMoneyInvariant(app);
+    await expectMoneyInvariant(app);
   });
 
   it('settling after the end keeps valid_until; an auction without bids sells nothing', async () => {
@@ -644,7 +644,7 @@ describe('settle: POST /api/admin/auction/{id}/settle', () => {
     expect((await adminProducts(auctionId, admin.token))[0]).toMatchObject({ status: 'available', highest_bid: 100 });
     expect((await bidsOf(asha.token))[0]!.status).toBe('success');
     expectError(await call(app, 'POST', '/api/admin/auction/no-such-auction/settle', undefined, admin.token), 404, 'NOT_FOUND');
-    expectMoneyInvariant(app);
+    await expectMoneyInvariant(app);
   });
 });
 
@@ -689,7 +689,7 @@ describe('reads: GET /api/admin/auction/{id}, all_auctions, auctions/my, auction
     for (const url of ['/api/admin/auction/nope', '/api/admin/auction_products/nope', '/api/admin/auction/nope/products']) {
       expectError(await get(url, admin.token), 404, 'NOT_FOUND');
     }
-    expectMoneyInvariant(app);
+    await expectMoneyInvariant(app);
   });
 
   it('an auction’s status follows the clock: active, then ended at valid_until', async () => {
@@ -755,7 +755,7 @@ describe('figures: GET /api/admin/stats, /api/admin/reports, /api/admin/settings
       [u0!]: row(u0!, 'unassigned', null, 0, 0),
     });
     expect([await balanceOf(app, x.token), await balanceOf(app, y.token)]).toEqual([423, 850]);
-    expectMoneyInvariant(app);
+    await expectMoneyInvariant(app);
 
     // Deleting A1 refunds its holds and takes it out of every figure; its products become unassigned.
     expect((await call(app, 'DELETE', `/api/admin/auction/${A1}`, undefined, admin.token)).statusCode).toBe(200);
@@ -768,7 +768,7 @@ describe('figures: GET /api/admin/stats, /api/admin/reports, /api/admin/settings
       [a0!]: ['unassigned', 0, 0], [a1!]: ['unassigned', 0, 0], [a2!]: ['unassigned', 0, 0], [b0!]: ['sold', 1, 300], [u0!]: ['unassigned', 0, 0],
     });
     expect([await balanceOf(app, x.token), await balanceOf(app, y.token)]).toEqual([623, 1000]);
-    expectMoneyInvariant(app);
+    await expectMoneyInvariant(app);
 
     // Deleting a product takes it out of the report and the product count.
     expect((await call(app, 'DELETE', `/api/admin/product/${u0}`, undefined, admin.token)).statusCode).toBe(200);

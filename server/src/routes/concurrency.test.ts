@@ -11,12 +11,16 @@
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { App } from '../context.js';
-import { expectMoneyInvariant, makeApp, tempDir, uniqueName } from '../test/helpers.js';
+import { testStoreKind } from '../db/testing.js';
+import { expectMoneyInvariant, makeApp, sqlRow, sqlRows, tempDir, uniqueName } from '../test/helpers.js';
 
 const SEED = Number(process.env.CONCURRENCY_SEED ?? Date.now() % 2 ** 31);
 const STATS = process.env.CONCURRENCY_STATS === '1';
-/** CONCURRENCY_DB=file runs on a WAL file database (synchronous=FULL, as in production) instead of :memory:. */
-const FILE_DB = process.env.CONCURRENCY_DB === 'file';
+/**
+ * CONCURRENCY_DB=file runs on a WAL file database (synchronous=FULL, as in production) instead of
+ * :memory:; it means nothing when TEST_STORE=postgres, where every scenario gets a fresh schema.
+ */
+const FILE_DB = process.env.CONCURRENCY_DB === 'file' && testStoreKind === 'sqlite';
 
 /** mulberry32: small, fast, seedable. */
 function rng(seed: number) {
@@ -110,8 +114,9 @@ const bid = (u: Account, productId: string, rupees: number) => http('POST', '/ap
 // ---- reading the store directly -------------------------------------------------------------------
 
 interface BidRow { id: number; user_id: number; product_id: string; auction_id: string; amount: number; status: string; reason: string | null; created_at: number }
-const rows = <T>(sql: string, ...params: unknown[]) => app.ctx.db.$client.prepare(sql).all(...params) as T[];
-const row = <T>(sql: string, ...params: unknown[]) => app.ctx.db.$client.prepare(sql).get(...params) as T | undefined;
+type P = string | number | boolean | null;
+const rows = <T>(sql: string, ...params: P[]) => sqlRows<T>(app, sql, ...params);
+const row = <T>(sql: string, ...params: P[]) => sqlRow<T>(app, sql, ...params);
 const bidsOf = (productId: string) => rows<BidRow>('select * from bids where product_id = ? order by id', productId);
 
 /**
@@ -119,18 +124,18 @@ const bidsOf = (productId: string) => rows<BidRow>('select * from bids where pro
  * holds − payments; per bid, the ledger nets to its hold (success, won) or to nothing (any other
  * status, and a failed bid has no ledger row at all); no response so far was a 5xx.
  */
-function expectMoneyRight() {
-  const audit = expectMoneyInvariant(app);
-  const perUser = rows<{ id: number; balance: number; topups: number; held: number }>(`
+async function expectMoneyRight() {
+  const audit = await expectMoneyInvariant(app);
+  const perUser = await rows<{ id: number; balance: number; topups: number; held: number }>(`
     select u.id, u.wallet_balance as balance,
       (select coalesce(sum(amount), 0) from wallet_transactions t where t.user_id = u.id and t.type = 'topup') as topups,
       (select coalesce(sum(amount), 0) from bids b where b.user_id = u.id and b.status in ('success', 'won')) as held
     from users u`);
   for (const u of perUser) expect(u.balance, ctx(`user ${u.id}: balance = topups − holds − payments`)).toBe(u.topups - u.held);
-  const perBid = rows<{ id: number; status: string; amount: number; net: number; n: number }>(`
+  const perBid = await rows<{ id: number; status: string; amount: number; net: number; n: number }>(`
     select b.id, b.status, b.amount,
       coalesce(sum(case t.type when 'bid' then t.amount when 'refund' then -t.amount else 0 end), 0) as net, count(t.id) as n
-    from bids b left join wallet_transactions t on t.bid_id = b.id group by b.id`);
+    from bids b left join wallet_transactions t on t.bid_id = b.id group by b.id, b.status, b.amount`);
   for (const b of perBid) {
     const expected = b.status === 'success' || b.status === 'won' ? b.amount : 0;
     expect(b.net, ctx(`bid ${b.id} (${b.status}, ${b.amount} paise): ledger net`)).toBe(expected);
@@ -144,7 +149,7 @@ function expectMoneyRight() {
 /** GET /highest-bid equals the amount of the product's leading (or winning) bid, 0 without one. */
 async function expectHighestMatchesStore(productIds: string[], token: string) {
   for (const productId of productIds) {
-    const leader = row<{ amount: number }>(`select amount from bids where product_id = ? and status in ('success', 'won')`, productId);
+    const leader = await row<{ amount: number }>(`select amount from bids where product_id = ? and status in ('success', 'won')`, productId);
     const { highest_bid } = await must<{ highest_bid: number }>(200, http('GET', `/api/highest-bid?product_key=${encodeURIComponent(productId)}`, undefined, token));
     expect(toPaise(highest_bid), ctx(`highest bid of ${productId}`)).toBe(leader?.amount ?? 0);
   }
@@ -154,8 +159,8 @@ async function expectHighestMatchesStore(productIds: string[], token: string) {
  * Accepted bids on one product form a chain: in the order the store accepted them (bid id), each is
  * at least ₹1 above the one before, and every one but the last has been released.
  */
-function expectAcceptedChain(productId: string) {
-  const accepted = bidsOf(productId).filter((b) => b.status !== 'failed');
+async function expectAcceptedChain(productId: string) {
+  const accepted = (await bidsOf(productId)).filter((b) => b.status !== 'failed');
   for (let i = 1; i < accepted.length; i++) {
     expect(accepted[i]!.amount - accepted[i - 1]!.amount, ctx(`bid ${accepted[i]!.id} on ${productId} beat ${accepted[i - 1]!.id} by ≥ ₹1`)).toBeGreaterThanOrEqual(100);
   }
@@ -218,7 +223,7 @@ describe('money under concurrent HTTP requests', () => {
       return bid(p.user, p.productId, p.rupees);
     }));
     for (const r of await Promise.all(balanceReads)) {
-      expect(r.status).toBe(200);
+      expect(r.status, ctx(`a balance read mid-storm: ${JSON.stringify(r.body)}`)).toBe(200);
       expect(r.body.wallet_balance, ctx('a balance read mid-storm')).toBeGreaterThanOrEqual(0);
     }
 
@@ -235,13 +240,13 @@ describe('money under concurrent HTTP requests', () => {
     expect(byCode['201'] ?? 0, ctx('some bids were accepted')).toBeGreaterThan(0);
 
     // Every request is one bid row: accepted ones are success/outbid, refused ones are failed.
-    const all = productIds.flatMap(bidsOf);
+    const all = (await Promise.all(productIds.map(bidsOf))).flat();
     expect(all.length, ctx('one bid row per request')).toBe(1000);
     expect(all.filter((b) => b.status === 'failed').length).toBe(1000 - (byCode['201'] ?? 0));
     const acceptedIds = new Set(results.filter((r) => r.status === 201).map((r) => r.body.bid.bid_id));
     for (const b of all) expect(b.status === 'failed', ctx(`bid ${b.id} failed iff its response was an error`)).toBe(!acceptedIds.has(b.id));
     for (const productId of productIds) {
-      const chain = expectAcceptedChain(productId);
+      const chain = await expectAcceptedChain(productId);
       const leaders = chain.filter((b) => b.status === 'success');
       expect(leaders.length, ctx(`${productId} has exactly one leader`)).toBe(chain.length > 0 ? 1 : 0);
     }
@@ -249,9 +254,9 @@ describe('money under concurrent HTTP requests', () => {
     // The API's balance is the store's balance.
     for (const u of users.slice(0, 10)) {
       const { wallet_balance } = await must<{ wallet_balance: number }>(200, http('POST', '/api/wallet', {}, u.token));
-      expect(toPaise(wallet_balance)).toBe(row<{ b: number }>('select wallet_balance as b from users where id = ?', u.id)!.b);
+      expect(toPaise(wallet_balance)).toBe((await row<{ b: number }>('select wallet_balance as b from users where id = ?', u.id))!.b);
     }
-    expectMoneyRight();
+    await expectMoneyRight();
     stats('(a) 1,000 bids', since);
   }, 60_000);
 
@@ -265,15 +270,15 @@ describe('money under concurrent HTTP requests', () => {
       expect(accepted.length, ctx(`exactly one ₹${rupees} bid is accepted`)).toBe(1);
       const refused = results.filter((r) => r.status !== 201);
       expect(refused.map((r) => [r.status, r.body.code]), ctx('the others are too low')).toEqual(Array.from({ length: 9 }, () => [409, 'BID_TOO_LOW']));
-      const leader = bidsOf(p!).filter((b) => b.status === 'success');
+      const leader = (await bidsOf(p!)).filter((b) => b.status === 'success');
       expect(leader.map((b) => [b.id, b.amount]), ctx('the one accepted bid leads')).toEqual([[accepted[0]!.body.bid.bid_id, toPaise(rupees)]]);
     }
-    expectAcceptedChain(p!);
+    await expectAcceptedChain(p!);
     // Losers are whole again; only the leader's ₹1,000 is held.
-    const balances = ten.map((u) => row<{ b: number }>('select wallet_balance as b from users where id = ?', u.id)!.b).sort((a, b) => a - b);
+    const balances = (await Promise.all(ten.map(async (u) => (await row<{ b: number }>('select wallet_balance as b from users where id = ?', u.id))!.b))).sort((a, b) => a - b);
     expect(balances, ctx('one hold of ₹1,000, everyone else whole')).toEqual([100_000, ...Array.from({ length: 9 }, () => 200_000)]);
     await expectHighestMatchesStore([p!], ten[0]!.token);
-    expectMoneyRight();
+    await expectMoneyRight();
     stats('(b) same amount ×10 ×3 rounds', since);
   });
 
@@ -299,17 +304,17 @@ describe('money under concurrent HTTP requests', () => {
       const ok = pair.find((r) => r.status === 200)!;
       expect(toPaise(ok.body.highest_bid), ctx('Ravi’s bid leads again')).toBe(toPaise(100 + i));
 
-      const ledger = rows<{ type: string; amount: number; bid_id: number }>('select type, amount, bid_id from wallet_transactions where product_id = ? order by id', p);
+      const ledger = await rows<{ type: string; amount: number; bid_id: number }>('select type, amount, bid_id from wallet_transactions where product_id = ? order by id', p);
       const mine = ledger.filter((t) => t.bid_id === leading[i]);
       expect(mine.map((t) => [t.type, t.amount]), ctx(`ledger of bid ${leading[i]}: one hold, one refund`)).toEqual([['bid', toPaise(200 + i)], ['refund', toPaise(200 + i)]]);
-      const bids = bidsOf(p);
+      const bids = await bidsOf(p);
       const ravis = bids.find((b) => b.user_id === ravi.id)!;
       expect(bids.map((b) => b.status)).toEqual(['success', 'rolledback']);
       // Ravi: held, released when outbid, held again once on reinstatement.
       expect(ledger.filter((t) => t.bid_id === ravis.id).map((t) => t.type), ctx(`ledger of Ravi’s bid ${ravis.id}`)).toEqual(['bid', 'refund', 'bid']);
     }
     await expectHighestMatchesStore(productIds, asha.token);
-    expectMoneyRight();
+    await expectMoneyRight();
     stats('(c) double cancels', since);
   });
 
@@ -339,13 +344,13 @@ describe('money under concurrent HTTP requests', () => {
     expect(settleOutcomes, ctx('two concurrent settles')).toEqual(['200', '409 AUCTION_SETTLED']);
     const sold = settled.find((r) => r.status === 200)!.body;
 
-    const auction = row<{ settled_at: number; valid_until: number }>('select settled_at, valid_until from auctions where id = ?', auctionId)!;
+    const auction = (await row<{ settled_at: number; valid_until: number }>('select settled_at, valid_until from auctions where id = ?', auctionId))!;
     expect(auction.settled_at).not.toBeNull();
     expect(auction.valid_until).toBeLessThanOrEqual(auction.settled_at);
     const allowedAfter = ['409 AUCTION_SETTLED', '409 PRODUCT_SOLD', '409 PRODUCT_NOT_AVAILABLE', '409 AUCTION_ENDED', '409 BID_TOO_LOW', '402 INSUFFICIENT_FUNDS'];
     for (const r of results) {
       if (r.status === 201) {
-        const stored = row<BidRow>('select * from bids where id = ?', r.body.bid.bid_id)!;
+        const stored = (await row<BidRow>('select * from bids where id = ?', r.body.bid.bid_id))!;
         expect(['won', 'outbid'], ctx(`accepted bid ${stored.id} ended as won or outbid`)).toContain(stored.status);
         expect(stored.created_at, ctx(`bid ${stored.id} was accepted before the settlement`)).toBeLessThanOrEqual(auction.settled_at);
       } else {
@@ -353,16 +358,16 @@ describe('money under concurrent HTTP requests', () => {
       }
     }
     // No bid row of this auction was accepted after the settlement, none still leads.
-    const mine = rows<BidRow>('select * from bids where auction_id = ? order by id', auctionId);
+    const mine = await rows<BidRow>('select * from bids where auction_id = ? order by id', auctionId);
     expect(mine.filter((b) => b.status === 'success').map((b) => b.id), ctx('no bid leads after settlement')).toEqual([]);
     expect(mine.filter((b) => b.status !== 'failed' && b.created_at > auction.settled_at).map((b) => b.id), ctx('nothing accepted after settlement')).toEqual([]);
 
     const listed = await must<{ id: string; status: string; highest_bid: number; auction_id: string | null }[]>(200, http('GET', `/api/auctions/${auctionId}/products`, undefined, admin.token));
     for (const productId of productIds) {
-      const bids = bidsOf(productId);
+      const bids = await bidsOf(productId);
       const live = bids.filter((b) => b.status === 'success' || b.status === 'won');
       expect(live.length, ctx(`${productId}: at most one non-refunded bid`)).toBeLessThanOrEqual(1);
-      const product = row<{ status: string; sold_price: number | null; winner_id: number | null; auction_id: string | null }>('select status, sold_price, winner_id, auction_id from products where id = ?', productId)!;
+      const product = (await row<{ status: string; sold_price: number | null; winner_id: number | null; auction_id: string | null }>('select status, sold_price, winner_id, auction_id from products where id = ?', productId))!;
       const won = bids.filter((b) => b.status === 'won');
       if (product.status === 'sold') {
         expect(won.length, ctx(`${productId} sold: exactly one won bid`)).toBe(1);
@@ -370,7 +375,7 @@ describe('money under concurrent HTTP requests', () => {
         expect(product.winner_id).toBe(won[0]!.user_id);
         expect(product.auction_id).toBe(auctionId);
         // The winner is the top of the accepted chain.
-        expect(expectAcceptedChain(productId).at(-1)!.id).toBe(won[0]!.id);
+        expect((await expectAcceptedChain(productId)).at(-1)!.id).toBe(won[0]!.id);
         const shown = listed.find((l) => l.id === productId);
         expect(shown, ctx(`${productId} listed as sold at its price`)).toMatchObject({ status: 'sold' });
         expect(toPaise(shown!.highest_bid)).toBe(won[0]!.amount);
@@ -388,7 +393,7 @@ describe('money under concurrent HTTP requests', () => {
     const late = await bid(bidders[1]!, productIds[0]!, 1_000_000);
     expect(late.status).toBe(409);
     await expectHighestMatchesStore(productIds, admin.token);
-    expectMoneyRight();
+    await expectMoneyRight();
     stats('(d) 200 bids + 2 settles', since);
   }, 60_000);
 
@@ -397,10 +402,10 @@ describe('money under concurrent HTTP requests', () => {
     const five = await inBatches(5, 5, () => newUser(100, [auctionId]));
     const pairOf = (i: number) => [productIds[2 * i]!, productIds[2 * i + 1]!] as const;
     const since = log.length;
-    const expectOneHoldAtMost = (u: Account) => {
-      const holds = rows<{ amount: number }>(`select amount from bids where user_id = ? and status = 'success'`, u.id);
+    const expectOneHoldAtMost = async (u: Account) => {
+      const holds = await rows<{ amount: number }>(`select amount from bids where user_id = ? and status = 'success'`, u.id);
       expect(holds.length, ctx(`user ${u.id} holds at most one bid`)).toBeLessThanOrEqual(1);
-      const balance = row<{ b: number }>('select wallet_balance as b from users where id = ?', u.id)!.b;
+      const balance = (await row<{ b: number }>('select wallet_balance as b from users where id = ?', u.id))!.b;
       expect(balance).toBeGreaterThanOrEqual(0);
       expect(balance + holds.reduce((s, h) => s + h.amount, 0), ctx(`user ${u.id}: balance + hold = ₹100`)).toBe(10_000);
       return holds;
@@ -416,14 +421,16 @@ describe('money under concurrent HTTP requests', () => {
       const [b1, b2, wallet] = [first[3 * i]!, first[3 * i + 1]!, first[3 * i + 2]!];
       expect(wallet.body.wallet_balance, ctx('balance mid-race')).toBeGreaterThanOrEqual(0);
       expect([b1, b2].map((r) => r.status).sort(), ctx(`user ${u.id}: one ₹60 bid accepted, one refused for funds`)).toEqual([201, 402]);
-      expectOneHoldAtMost(u);
+      await expectOneHoldAtMost(u);
       leads.push([b1, b2].find((r) => r.status === 201)!.body.bid.bid_id);
     }
 
     // Round 2: at once, cancel the lead, raise the same product to ₹95 and bid ₹90 on the other one.
     // Whatever the order, at most one of them ends up holding and nothing goes negative.
+    // Which product of each pair the lead is on, read before anything is sent.
+    const ledOn = await Promise.all(five.map(async (_, i) => ((await bidsOf(pairOf(i)[0])).some((b) => b.id === leads[i]) ? pairOf(i)[0] : pairOf(i)[1])));
     const second = await Promise.all(five.flatMap((u, i) => {
-      const led = bidsOf(pairOf(i)[0]).some((b) => b.id === leads[i]) ? pairOf(i)[0] : pairOf(i)[1];
+      const led = ledOn[i]!;
       const other = led === pairOf(i)[0] ? pairOf(i)[1] : pairOf(i)[0];
       return [
         http('POST', '/api/rollback-bid', { bid_id: leads[i] }, u.token), bid(u, led, 95), bid(u, other, 90),
@@ -436,12 +443,174 @@ describe('money under concurrent HTTP requests', () => {
       refusedAs(cancel, ['409 BID_NOT_ACTIVE']);
       refusedAs(raise, ['402 INSUFFICIENT_FUNDS']);
       refusedAs(other, ['402 INSUFFICIENT_FUNDS']);
-      const holds = expectOneHoldAtMost(u);
+      const holds = await expectOneHoldAtMost(u);
       expect(holds.length, ctx(`user ${u.id} ends holding exactly one bid`)).toBe(1);
       expect([raise, other].filter((r) => r.status === 201).length, ctx('exactly one of the two new bids')).toBe(1);
     }
     await expectHighestMatchesStore(productIds, five[0]!.token);
-    expectMoneyRight();
+    await expectMoneyRight();
     stats('(e) two-product races', since);
   });
+  it('(f) one wallet bids on eight products at once with money for only some: each 201 or 402 INSUFFICIENT_FUNDS, never negative, exact to the paisa', async () => {
+    const bidders = 6;
+    const { auctionId, productIds } = await newAuction(admin, 8 * bidders);
+    const users = await inBatches(bidders, bidders, () => newUser(1_000, [auctionId]));
+    const eightOf = (i: number) => productIds.slice(8 * i, 8 * i + 8);
+    const balanceOf = async (u: Account) => (await row<{ b: number }>('select wallet_balance as b from users where id = ?', u.id))!.b;
+    /** The user's leading bids: product → paise held. Nobody else bids on these products. */
+    const holdsOf = async (u: Account) => new Map((await rows<{ product_id: string; amount: number }>(`select product_id, amount from bids where user_id = ? and status = 'success'`, u.id)).map((h) => [h.product_id, h.amount]));
+    const since = log.length;
+    let accepted = 0;
+    let refused = 0;
+
+    // Three rounds; before each, every bidder tops up ₹500 (one at a time), then all six send their
+    // eight bids together (48 at once) with balance reads in between. On a product it already leads a
+    // bidder raises by ₹150–₹400 (the lead's own hold counts towards it); elsewhere it bids ₹150–₹400.
+    // Eight bids cost at least ₹1,200, so in the first round (₹1,000 in the wallet) some must be
+    // refused; any one of them alone is affordable, so some must be accepted.
+    for (const round of [1, 2, 3]) {
+      if (round > 1) for (const u of users) await must(200, http('POST', '/api/wallet/topup', { amount: 500 }, u.token));
+      const before = await Promise.all(users.map(async (u) => ({ balance: await balanceOf(u), holds: await holdsOf(u) })));
+      const plans = users.map((_, i) => eightOf(i).map((productId) => {
+        const held = before[i]!.holds.get(productId) ?? 0;
+        return { productId, held, paise: held + int(150, 400) * 100 + int(1, 99) };
+      }));
+      const reads: Promise<Res>[] = [];
+      const results = await Promise.all(users.map((u, i) => Promise.all(plans[i]!.map((p, j) => {
+        if (j % 4 === 2) reads.push(http('POST', '/api/wallet', {}, u.token));
+        return bid(u, p.productId, p.paise / 100);
+      }))));
+      for (const r of await Promise.all(reads)) {
+        expect(r.status, ctx(JSON.stringify(r.body))).toBe(200);
+        expect(r.body.wallet_balance, ctx('a balance read mid-race')).toBeGreaterThanOrEqual(0);
+      }
+
+      for (const [i, u] of users.entries()) {
+        const after = { balance: await balanceOf(u), holds: await holdsOf(u) };
+        const what = (p: { productId: string; paise: number }) => `round ${round}, user ${u.id}, ${p.paise} paise on ${p.productId}`;
+        expect(after.balance, ctx(`round ${round}, user ${u.id}: balance never negative`)).toBeGreaterThanOrEqual(0);
+        let spent = 0;
+        const mine = results[i]!;
+        for (const [j, p] of plans[i]!.entries()) {
+          const r = mine[j]!;
+          const key = r.status === 201 ? '201' : `${r.status} ${r.body.code}`;
+          expect(['201', '402 INSUFFICIENT_FUNDS'], ctx(`${what(p)}: ${JSON.stringify(r.body)}`)).toContain(key);
+          const stored = (await row<BidRow>('select * from bids where product_id = ? order by id desc', p.productId))!;
+          expect(stored.amount, ctx(`${what(p)}: the last bid row of the product is this bid`)).toBe(p.paise);
+          if (r.status === 201) {
+            accepted++;
+            spent += p.paise - p.held;
+            expect(toPaise(r.body.highest_bid), ctx(what(p))).toBe(p.paise);
+            expect(r.body.wallet_balance, ctx(`${what(p)}: balance after the bid`)).toBeGreaterThanOrEqual(0);
+            expect(r.body.bid.bid_id).toBe(stored.id);
+            expect(after.holds.get(p.productId), ctx(`${what(p)} holds its amount`)).toBe(p.paise);
+          } else {
+            refused++;
+            expect([stored.status, stored.reason], ctx(`${what(p)}: recorded as refused`)).toEqual(['failed', 'INSUFFICIENT_FUNDS']);
+            expect(after.holds.get(p.productId) ?? 0, ctx(`${what(p)}: refused, the old hold stays`)).toBe(p.held);
+            // Balances only fall during a round, so the refusal saw at least the final balance: it was
+            // refused only if even that plus its own hold on the product could not pay for it.
+            expect(p.paise, ctx(`${what(p)}: refused only when it could not be paid`)).toBeGreaterThan(after.balance + p.held);
+          }
+        }
+        expect(after.balance, ctx(`round ${round}, user ${u.id}: balance = before − what the accepted bids added to the holds`)).toBe(before[i]!.balance - spent);
+        const total = (h: Map<string, number>) => [...h.values()].reduce((a, b) => a + b, 0);
+        expect(after.balance + total(after.holds), ctx(`round ${round}, user ${u.id}: balance + holds unchanged`)).toBe(before[i]!.balance + total(before[i]!.holds));
+        if (round === 1) {
+          expect(mine.filter((r) => r.status === 201).length, ctx(`user ${u.id}: some of the eight accepted`)).toBeGreaterThan(0);
+          expect(mine.filter((r) => r.status === 402).length, ctx(`user ${u.id}: some of the eight refused`)).toBeGreaterThan(0);
+        }
+      }
+    }
+    expect(accepted + refused).toBe(3 * 8 * bidders);
+    for (const productId of productIds) await expectAcceptedChain(productId);
+    await expectHighestMatchesStore(productIds, users[0]!.token);
+    await expectMoneyRight();
+    stats('(f) one wallet, eight products', since);
+  }, 60_000);
+
+  it('(g) two bidders, each leading one product, outbid each other on the other at the same moment, many pairs and rounds at once: no deadlock, no 5xx, money exact', async () => {
+    const pairs = 10;
+    const rounds = 12;
+    const { auctionId, productIds } = await newAuction(admin, 2 * pairs);
+    const users = await inBatches(2 * pairs, 10, () => newUser(20_000, [auctionId]));
+    const pairOf = (k: number) => ({ a: users[2 * k]!, b: users[2 * k + 1]!, p: productIds[2 * k]!, q: productIds[2 * k + 1]! });
+    // A leads p, B leads q.
+    await Promise.all(Array.from({ length: pairs }, async (_, k) => {
+      const { a, b, p, q } = pairOf(k);
+      await must(201, bid(a, p, 100));
+      await must(201, bid(b, q, 100.5));
+    }));
+    const since = log.length;
+
+    // In every round of a pair, at the same moment: A outbids B on the product B leads while B outbids
+    // A on the product A leads (each transaction locks one product, then both wallets), each of them
+    // re-sends its current hold on the product it is losing (always 409 BID_TOO_LOW, which locks the
+    // same rows), and every fourth round both top up. Funds cover every bid, so the only right answers
+    // are 201, 409 BID_TOO_LOW and 200; a lock-order deadlock shows as a 5xx (503), a hang or a wrong answer.
+    interface Lead { user: Account; paise: number }
+    const wrong: string[] = [];
+    const topups = new Map<number, number>();
+    const finals = await Promise.all(Array.from({ length: pairs }, async (_, k) => {
+      const { a, b, p, q } = pairOf(k);
+      const lead = new Map<string, Lead>([[p, { user: a, paise: 10_000 }], [q, { user: b, paise: 10_050 }]]);
+      for (let round = 1; round <= rounds; round++) {
+        const aLeads = [...lead].find(([, l]) => l.user === a)![0];
+        const bLeads = [...lead].find(([, l]) => l.user === b)![0];
+        const aTakes = lead.get(bLeads)!.paise + int(1, 20) * 100 + int(0, 99);
+        const bTakes = lead.get(aLeads)!.paise + int(1, 20) * 100 + int(0, 99);
+        const sent: [string, Promise<Res>, string][] = [
+          [`A ${aTakes} paise on ${bLeads}`, bid(a, bLeads, aTakes / 100), '201'],
+          [`B ${bTakes} paise on ${aLeads}`, bid(b, aLeads, bTakes / 100), '201'],
+          [`A re-sends its hold on ${aLeads}`, bid(a, aLeads, lead.get(aLeads)!.paise / 100), '409 BID_TOO_LOW'],
+          [`B re-sends its hold on ${bLeads}`, bid(b, bLeads, lead.get(bLeads)!.paise / 100), '409 BID_TOO_LOW'],
+        ];
+        if (round % 4 === 0) {
+          for (const u of [a, b]) {
+            sent.push([`user ${u.id} tops up ₹25.50`, http('POST', '/api/wallet/topup', { amount: 25.5 }, u.token), '200']);
+            topups.set(u.id, (topups.get(u.id) ?? 0) + 2_550);
+          }
+        }
+        const answers = await Promise.all(sent.map(([, r]) => r));
+        const bad = sent.flatMap(([what, , expected], i) => {
+          const r = answers[i]!;
+          const key = r.status === 201 || r.status === 200 ? String(r.status) : `${r.status} ${r.body.code}`;
+          return key === expected ? [] : [`pair ${k}, round ${round}, ${what}: expected ${expected}, got ${r.status} ${JSON.stringify(r.body)}`];
+        });
+        if (bad.length > 0) {
+          wrong.push(...bad);
+          return null;
+        }
+        expect(toPaise(answers[0]!.body.highest_bid)).toBe(aTakes);
+        expect(toPaise(answers[1]!.body.highest_bid)).toBe(bTakes);
+        lead.set(bLeads, { user: a, paise: aTakes });
+        lead.set(aLeads, { user: b, paise: bTakes });
+      }
+      return { a, b, lead };
+    }));
+    expect(wrong, ctx('every answer as expected')).toEqual([]);
+
+    for (const final of finals) {
+      const { a, b, lead } = final!;
+      for (const [productId, l] of lead) {
+        const leaders = (await bidsOf(productId)).filter((x) => x.status === 'success');
+        expect(leaders.map((x) => [x.user_id, x.amount]), ctx(`${productId}: the last takeover leads`)).toEqual([[l.user.id, l.paise]]);
+        const chain = await expectAcceptedChain(productId);
+        expect(chain.length, ctx(`${productId}: opening + one takeover a round`)).toBe(1 + rounds);
+      }
+      for (const u of [a, b]) {
+        const held = [...lead.values()].filter((l) => l.user === u).reduce((s, l) => s + l.paise, 0);
+        const balance = (await row<{ b: number }>('select wallet_balance as b from users where id = ?', u.id))!.b;
+        expect(balance, ctx(`user ${u.id}: ₹20,000 + top-ups − its one hold`)).toBe(2_000_000 + (topups.get(u.id) ?? 0) - held);
+      }
+    }
+    const mine = await rows<BidRow>('select * from bids where auction_id = ? order by id', auctionId);
+    expect(mine.length, ctx('one bid row per bid sent')).toBe(pairs * (2 + 4 * rounds));
+    const failed = mine.filter((x) => x.status === 'failed');
+    expect(failed.length).toBe(pairs * 2 * rounds);
+    expect(failed.every((x) => x.reason === 'BID_TOO_LOW'), ctx('every refusal was BID_TOO_LOW')).toBe(true);
+    await expectHighestMatchesStore(productIds, users[0]!.token);
+    await expectMoneyRight();
+    stats('(g) cross-wallet takeovers', since);
+  }, 60_000);
 });

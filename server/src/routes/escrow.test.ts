@@ -31,7 +31,7 @@ describe('escrow: a bid holds its amount only while it leads', () => {
     expect(ravisBids.map((b: { status: string; reason: string | null }) => [b.status, b.reason])).toEqual([
       ['failed', 'INSUFFICIENT_FUNDS'], ['failed', 'BID_TOO_LOW'], ['outbid', null],
     ]);
-    expectMoneyInvariant(app);
+    await expectMoneyInvariant(app);
   });
 });
 
@@ -49,6 +49,6 @@ describe('history and bodiless calls', () => {
     const wallet = await app.inject({ method: 'POST', url: '/api/wallet', headers: { authorization: `Bearer ${asha.token}` } });
     expect(wallet.statusCode, wallet.body).toBe(200);
     expect(wallet.json()).toEqual({ wallet_balance: 1000 });
-    expectMoneyInvariant(app);
+    await expectMoneyInvariant(app);
   });
 });

@@ -77,7 +77,7 @@ describe('1. outbid', () => {
     ]);
     expect((await bidsOf(ravi.token)).map((b) => [b.amount, b.status])).toEqual([[1000, 'success'], [500, 'outbid']]);
 
-    expect(expectMoneyInvariant(app)).toMatchObject({ topups: 200_000, balances: 100_000, held: 100_000, paid: 0 });
+    expect(await expectMoneyInvariant(app)).toMatchObject({ topups: 200_000, balances: 100_000, held: 100_000, paid: 0 });
   });
 });
 
@@ -120,7 +120,7 @@ describe('2. cancelling the leader reinstates the best earlier bid of another bi
     // The reinstated bid leads like any other: it can be outbid (and refunded) or cancelled.
     await place(ravi.token, p!, 500);
     await expectBalances([[asha, 1000], [ravi, 500]]);
-    expect(expectMoneyInvariant(app)).toMatchObject({ topups: 300_000, balances: 250_000, held: 50_000, paid: 0 });
+    expect(await expectMoneyInvariant(app)).toMatchObject({ topups: 300_000, balances: 250_000, held: 50_000, paid: 0 });
   });
 });
 
@@ -156,7 +156,7 @@ describe('3. reinstatement skips whoever can no longer pay, or has cancelled', (
     await expectBalances([[asha, 300], [ravi, 1000], [chen, 1000]]);
     expect((await txsOf(chen.token)).filter((t) => t.type === 'bid').map((t) => t.amount)).toEqual([900, 650]);
 
-    expect(expectMoneyInvariant(app)).toMatchObject({ topups: 300_000, balances: 230_000, held: 70_000, paid: 0 });
+    expect(await expectMoneyInvariant(app)).toMatchObject({ topups: 300_000, balances: 230_000, held: 70_000, paid: 0 });
   });
 
   it('between equal outbid amounts the earliest placed is reinstated', async () => {
@@ -179,7 +179,7 @@ describe('3. reinstatement skips whoever can no longer pay, or has cancelled', (
     expect(await bidById(asha.token, a.id)).toMatchObject({ status: 'success', timestamp: a.at });
     expect(await bidById(dev.token, d.id)).toMatchObject({ status: 'outbid' });
     await expectBalances([[asha, 500], [ravi, 1000], [dev, 1000], [eva, 1000]]);
-    expect(expectMoneyInvariant(app)).toMatchObject({ topups: 400_000, balances: 350_000, held: 50_000 });
+    expect(await expectMoneyInvariant(app)).toMatchObject({ topups: 400_000, balances: 350_000, held: 50_000 });
   });
 
   it('never reinstates a deactivated bidder', async () => {
@@ -189,12 +189,12 @@ describe('3. reinstatement skips whoever can no longer pay, or has cancelled', (
     const ravi = await richBidder(app, 1000, [auctionId]);
     const a = await place(asha.token, p!, 300);
     const r = await place(ravi.token, p!, 400);
-    expect(setUserStatus({ db: app.ctx.db, userId: asha.user.id, status: 'inactive' })).not.toBeNull();
+    expect((await app.ctx.commands.run((tx) => setUserStatus(tx, { userId: asha.user.id, status: 'inactive' }))).ok).toBe(true);
     expect((await cancel(ravi.token, r.id)).json()).toMatchObject({ wallet_balance: 1000, highest_bid: 0 });
     expect(await highestOf(ravi.token, p!)).toBe(0);
     const rows = (await call(app, 'GET', `/api/bids?product_key=${p}`, undefined, owner.token)).json();
     expect(rows.map((b: { bid_id: number; status: string }) => [b.bid_id, b.status])).toEqual([[r.id, 'rolledback'], [a.id, 'outbid']]);
-    expect(expectMoneyInvariant(app)).toMatchObject({ topups: 200_000, balances: 200_000, held: 0 });
+    expect(await expectMoneyInvariant(app)).toMatchObject({ topups: 200_000, balances: 200_000, held: 0 });
   });
 });
 
@@ -238,9 +238,9 @@ describe('4. settlement', () => {
     expectError(await bid(app, asha.token, p3!, 100), 409, 'PRODUCT_NOT_AVAILABLE');
     expectError(await call(app, 'POST', '/api/auctions/register', { auction_id: auctionId }, asha.token), 409, 'AUCTION_SETTLED');
     expectError(await cancel(ravi.token, r1.id), 409, 'BID_NOT_ACTIVE');
-    const before = expectMoneyInvariant(app);
+    const before = await expectMoneyInvariant(app);
     expectError(await call(app, 'POST', `/api/admin/auction/${auctionId}/settle`, undefined, admin.token), 409, 'AUCTION_SETTLED');
-    expect(expectMoneyInvariant(app)).toEqual(before);
+    expect(await expectMoneyInvariant(app)).toEqual(before);
     await expectBalances([[asha, 500], [ravi, 599.5]]);
     expect(before).toMatchObject({ topups: 200_000, balances: 109_950, held: 0, paid: 90_050 });
   });
@@ -266,7 +266,7 @@ describe('5. the end of an auction', () => {
     await expectBalances([[asha, 700], [ravi, 1000]]);
     expect(await highestOf(ravi.token, p!)).toBe(300);
     expect((await call(app, 'GET', '/api/auctions', undefined, ravi.token)).json()[0]).toMatchObject({ id: auctionId, status: 'ended' });
-    expect(expectMoneyInvariant(app)).toMatchObject({ topups: 200_000, balances: 170_000, held: 30_000, paid: 0 });
+    expect(await expectMoneyInvariant(app)).toMatchObject({ topups: 200_000, balances: 170_000, held: 30_000, paid: 0 });
   });
 });
 
@@ -301,7 +301,7 @@ describe('6. deletions release holds', () => {
     expect(await highestOf(asha.token, p1!)).toBe(0);
     const unassigned = (await call(app, 'GET', '/api/admin/products/unassigned', undefined, admin.token)).json();
     expect(unassigned.map((x: { id: string }) => x.id).sort()).toEqual([p1, p2].sort());
-    expect(expectMoneyInvariant(app)).toMatchObject({ topups: 200_000, balances: 200_000, held: 0, paid: 0 });
+    expect(await expectMoneyInvariant(app)).toMatchObject({ topups: 200_000, balances: 200_000, held: 0, paid: 0 });
   });
 
   it('deleting a product that holds the lead refunds it; a settled auction cannot be deleted', async () => {
@@ -318,7 +318,7 @@ describe('6. deletions release holds', () => {
     expect((await call(app, 'POST', `/api/admin/auction/${auctionId}/settle`, undefined, admin.token)).statusCode).toBe(200);
     expectError(await call(app, 'DELETE', `/api/admin/auction/${auctionId}`, undefined, admin.token), 409, 'AUCTION_SETTLED');
     expect(await balanceOf(app, asha.token)).toBe(650);
-    expect(expectMoneyInvariant(app)).toMatchObject({ topups: 100_000, balances: 65_000, held: 0, paid: 35_000 });
+    expect(await expectMoneyInvariant(app)).toMatchObject({ topups: 100_000, balances: 65_000, held: 0, paid: 35_000 });
   });
 });
 
@@ -337,6 +337,6 @@ describe('7. equal amounts', () => {
     expect(await highestOf(ravi.token, p!)).toBe(500);
     const productBids = (await call(app, 'GET', `/api/bids?product_key=${p}`, undefined, admin.token)).json();
     expect(productBids.map((b: { bidder: string; status: string }) => [b.bidder, b.status])).toEqual([[ravi.username, 'failed'], [asha.username, 'success']]);
-    expect(expectMoneyInvariant(app)).toMatchObject({ topups: 200_000, balances: 150_000, held: 50_000, paid: 0 });
+    expect(await expectMoneyInvariant(app)).toMatchObject({ topups: 200_000, balances: 150_000, held: 50_000, paid: 0 });
   });
 });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { App } from '../context.js';
 import { buildApp } from '../app.js';
+import { StoreUnavailable } from '../db/index.js';
 import { call, expectError, makeApp, signUpUser, testConfig, uniqueName } from '../test/helpers.js';
 
 let app: App | undefined;
@@ -11,11 +12,12 @@ describe('GET /api/health and /api/time', () => {
     app = await makeApp();
     const ok = await call(app, 'GET', '/api/health');
     expect(ok.statusCode).toBe(200);
-    expect(ok.json()).toEqual({ status: 'ok', db: 'ok' });
-    app.ctx.store.close();
+    const store = app.ctx.store.kind;
+    expect(ok.json()).toEqual({ status: 'ok', db: 'ok', store });
+    await app.ctx.store.close();
     const down = await call(app, 'GET', '/api/health');
     expect(down.statusCode).toBe(503);
-    expect(down.json()).toEqual({ status: 'error', db: 'unreachable' });
+    expect(down.json()).toEqual({ status: 'error', db: 'unreachable', store });
   });
 
   it('gives the server clock as an ISO string', async () => {
@@ -43,7 +45,7 @@ describe('API conventions', () => {
 
   it('answers a busy database with 503 UNAVAILABLE and Retry-After', async () => {
     app = await buildApp(testConfig());
-    app.get('/api/busy', async () => { throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' }); });
+    app.get('/api/busy', async () => { throw new StoreUnavailable('database is locked'); });
     const res = await call(app, 'GET', '/api/busy');
     expectError(res, 503, 'UNAVAILABLE');
     expect(res.headers['retry-after']).toBe('1');

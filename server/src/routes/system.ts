@@ -3,10 +3,10 @@ import type { App, AppContext } from '../context.js';
 
 export function systemRoutes(app: App, ctx: AppContext) {
   app.get('/health', {
-    schema: { tags: ['system'], summary: 'Liveness and database state', response: { 200: HealthBody, 503: HealthBody } },
+    schema: { tags: ['system'], summary: 'Liveness, the store in use and its state', response: { 200: HealthBody, 503: HealthBody } },
   }, async (_req, reply) => {
-    const dbOk = ctx.store.ping();
-    return reply.code(dbOk ? 200 : 503).send({ status: dbOk ? 'ok' : 'error', db: dbOk ? 'ok' : 'unreachable' });
+    const dbOk = await ctx.store.ping();
+    return reply.code(dbOk ? 200 : 503).send({ status: dbOk ? 'ok' : 'error', db: dbOk ? 'ok' : 'unreachable', store: ctx.store.kind });
   });
 
   app.get('/time', {

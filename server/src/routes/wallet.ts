@@ -1,13 +1,13 @@
 /** The bidder's wallet: balance, top-up, history. */
 import { TOPUP_MESSAGE, ToppedUp, TopUpBody, Transactions, WalletBalance, WalletBody, errorResponses, formatRupees, toRupees } from '@auction/shared';
 import type { App, AppContext } from '../context.js';
-import { topUp } from '../domain/wallet.js';
+import { topUp } from '../domain/bidding.js';
+import { unwrap } from '../errors.js';
 import { presentTransaction } from '../presenters/bids.js';
-import { transactions, walletBalance } from '../queries/wallet.js';
 import { assertNamesCaller, callerOf, paise } from './input.js';
 
 export function walletRoutes(app: App, ctx: AppContext) {
-  const { db, guard, events } = ctx;
+  const { reads, commands, guard } = ctx;
   const tags = ['wallet'];
   const security = [{ bearer: [] }];
 
@@ -17,7 +17,7 @@ export function walletRoutes(app: App, ctx: AppContext) {
   }, async (req) => {
     const me = callerOf(req);
     assertNamesCaller(me, req.body?.username, req.body?.user_id);
-    return { wallet_balance: toRupees(walletBalance(db, me.id)) };
+    return { wallet_balance: toRupees(await reads.walletBalance(me.id)) };
   });
 
   app.post('/wallet/topup', {
@@ -25,13 +25,13 @@ export function walletRoutes(app: App, ctx: AppContext) {
     schema: { tags, security, summary: 'Add ₹10–₹1,00,000 to the wallet', body: TopUpBody, response: { 200: ToppedUp, ...errorResponses(400, 401, 403) } },
   }, async (req) => {
     const amount = paise(req.body.amount, 'amount', TOPUP_MESSAGE);
-    const r = topUp({ db, userId: callerOf(req).id, amount, now: ctx.now() });
-    events.publish(r.events);
+    const userId = callerOf(req).id;
+    const r = unwrap(await commands.run((tx) => topUp(tx, { userId, amount }, ctx.now())));
     return { message: `Added ${formatRupees(toRupees(amount))} to your wallet`, wallet_balance: toRupees(r.balance), transaction: presentTransaction(r.transaction) };
   });
 
   app.get('/wallet/transactions', {
     onRequest: guard.user,
     schema: { tags, security, summary: 'The caller’s ledger, newest first', response: { 200: Transactions, ...errorResponses(401, 403) } },
-  }, async (req) => ({ transactions: transactions(db, callerOf(req).id).map(presentTransaction) }));
+  }, async (req) => ({ transactions: (await reads.transactions(callerOf(req).id)).map(presentTransaction) }));
 }

@@ -7,18 +7,34 @@ import { expect } from 'vitest';
 import { buildApp, type BuildOptions } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import type { App } from '../context.js';
-import { auditMoney } from '../queries/audit.js';
+import { freshTestDatabase, sqliteConnection } from '../db/testing.js';
 
 export const TEST_SECRET = 'test-secret-that-is-at-least-32-characters-long';
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return { ...loadConfig({}), databaseUrl: ':memory:', logLevel: 'silent', jwtSecret: TEST_SECRET, rateLimit: false, ...overrides };
+  // A small pool: many test apps may be open at once against one PostgreSQL.
+  return { ...loadConfig({}), databaseUrl: ':memory:', logLevel: 'silent', jwtSecret: TEST_SECRET, rateLimit: false, pgPool: 4, ...overrides };
 }
 
+/**
+ * An app on a fresh database of the store this run tests (`TEST_STORE`, see db/testing.ts), unless
+ * `overrides.databaseUrl` names one. Closing the app drops what it made.
+ */
 export async function makeApp(overrides: Partial<Config> = {}, options: BuildOptions = {}): Promise<App> {
-  const app = await buildApp(testConfig(overrides), options);
+  const fresh = overrides.databaseUrl === undefined ? freshTestDatabase() : null;
+  const app = await buildApp(testConfig({ ...(fresh ? { databaseUrl: fresh.url } : {}), ...overrides }), options);
+  if (fresh) app.addHook('onClose', () => fresh.drop());
   await app.ready();
   return app;
+}
+
+/** Plain SQL on the app's store (`?` placeholders; SQL both stores accept). */
+export function sqlRows<T>(app: App, text: string, ...params: (string | number | boolean | null)[]): Promise<T[]> {
+  return app.ctx.store.query<T>(text, params);
+}
+
+export async function sqlRow<T>(app: App, text: string, ...params: (string | number | boolean | null)[]): Promise<T | undefined> {
+  return (await sqlRows<T>(app, text, ...params))[0];
 }
 
 /** A fresh folder for a file database; removed by the caller's `cleanup`. */
@@ -122,9 +138,12 @@ export async function balanceOf(app: App, token: string): Promise<number> {
 }
 
 /** The money invariant and the structural rules behind it (DESIGN §4). */
-export function expectMoneyInvariant(app: App) {
-  const audit = auditMoney(app.ctx.db);
+export async function expectMoneyInvariant(app: App) {
+  const audit = await app.ctx.reads.auditMoney();
   expect(audit, JSON.stringify(audit)).toMatchObject({ ok: true, ledgerMismatches: 0, negativeBalances: 0, multipleLeaders: 0 });
   expect(audit.topups).toBe(audit.balances + audit.held + audit.paid);
   return audit;
 }
+
+
+export { sqliteConnection };

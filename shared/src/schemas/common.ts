@@ -96,5 +96,10 @@ export function DateTimeText(field: string, missing?: string) {
   });
 }
 
-export const HealthBody = Type.Object({ status: Type.String(), db: Type.String() });
+export const HealthBody = Type.Object({
+  status: Type.String(),
+  db: Type.String(),
+  /** Which store serves this process: `sqlite` or `postgres` (DESIGN §10). */
+  store: Type.Union([Type.Literal('sqlite'), Type.Literal('postgres')]),
+});
 export const TimeBody = Type.Object({ server_time: Type.String({ description: 'ISO-8601 UTC' }) });

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { App } from '../context.js';
-import { bid, createAuction, makeApp, richBidder, signUpAdmin, signUpUser } from '../test/helpers.js';
+import type { App } from '../../context.js';
+import { bid, createAuction, makeApp, richBidder, signUpAdmin, signUpUser, sqliteConnection } from '../../test/helpers.js';
 
 let app: App;
-beforeEach(async () => { app = await makeApp(); });
+beforeEach(async () => { app = await makeApp({ databaseUrl: ':memory:' }); });
 afterEach(async () => { await app.close(); });
 
 /**
@@ -11,7 +11,7 @@ afterEach(async () => { await app.close(); });
  * statement (run/get/all/iterate), so a test can count both for one request.
  */
 function watchStatements() {
-  const client = app.ctx.db.$client;
+  const client = sqliteConnection(app);
   const original = client.prepare.bind(client);
   const log = { prepared: [] as string[], executed: [] as string[] };
   const counting = (stmt: object, sql: string): object => new Proxy(stmt, {
@@ -62,7 +62,7 @@ it('a bid runs a constant number of prepared statements, each an index search, h
   expect(laterRun.length).toBeLessThan(15);
   // And each of them is an index search, never a table scan.
   for (const sql of new Set([...firstRun, ...laterRun])) {
-    const plan = app.ctx.db.$client.prepare(`explain query plan ${sql}`).all(...sql.split('?').slice(1).map(() => null)) as { detail: string }[];
+    const plan = sqliteConnection(app).prepare(`explain query plan ${sql}`).all(...sql.split('?').slice(1).map(() => null)) as { detail: string }[];
     for (const step of plan) expect(step.detail, sql).not.toMatch(/^SCAN /);
   }
 });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { call, makeApp, signUpUser, tempDir } from '../test/helpers.js';
+import { call, makeApp, signUpUser, sqliteConnection, tempDir } from '../../test/helpers.js';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => { while (cleanups.length) cleanups.pop()!(); });
@@ -25,7 +25,7 @@ describe('the SQLite store', () => {
     // A restart: the same token still works (the secret was kept), the account is still there.
     const second = await makeApp({ databaseUrl, jwtSecret: undefined });
     cleanups.push(() => void second.close());
-    expect(second.ctx.store.db.$client.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(sqliteConnection(second).pragma('foreign_keys', { simple: true })).toBe(1);
     const res = await call(second, 'POST', '/api/change-password', { password: u.password, new_password: 'changed1' }, u.token);
     expect(res.statusCode).toBe(200);
     expect((await call(second, 'POST', '/api/login', { username: u.username, password: 'changed1' })).statusCode).toBe(200);
@@ -47,9 +47,9 @@ describe('the SQLite store', () => {
   });
 
   it('refuses a negative wallet and a second leading bid at the storage level', async () => {
-    const app = await makeApp();
+    const app = await makeApp({ databaseUrl: ':memory:' });
     cleanups.push(() => void app.close());
-    const sqlite = app.ctx.store.db.$client;
+    const sqlite = sqliteConnection(app);
     const u = await signUpUser(app);
     expect(() => sqlite.prepare('update users set wallet_balance = -1 where id = ?').run(u.user.id)).toThrow(/CHECK/);
     sqlite.prepare("insert into admins (username, name, mobile_number, password_hash, created_at) values ('a', 'A', '1234567', 'x', 0)").run();

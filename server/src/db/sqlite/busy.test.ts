@@ -8,11 +8,11 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { App } from '../context.js';
-import { auditMoney } from '../queries/audit.js';
+import type { App } from '../../context.js';
 import {
   bid, call, createAuction, expectError, expectMoneyInvariant, makeApp, richBidder, signUpAdmin, tempDir, uniqueName,
-} from '../test/helpers.js';
+  sqliteConnection,
+} from '../../test/helpers.js';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => { while (cleanups.length) await cleanups.pop()!(); });
@@ -81,7 +81,7 @@ function writes(s: Awaited<ReturnType<typeof setup>>, amount: number) {
 const EXPECTED_OK = [201, 201, 200, 200, 201, 201];
 
 function rowCounts(app: App) {
-  const sqlite = app.ctx.store.db.$client;
+  const sqlite = sqliteConnection(app);
   return Object.fromEntries(['users', 'bids', 'wallet_transactions', 'products', 'registrations'].map((t) =>
     [t, (sqlite.prepare(`select count(*) as n from ${t}`).get() as { n: number }).n]));
 }
@@ -99,7 +99,7 @@ function expectIntact(file: string) {
 describe('a busy database (another connection holds the write lock)', () => {
   it('runs with busy_timeout 5000 ms: a short hold makes writes wait, then they all succeed', async () => {
     const s = await setup();
-    expect(s.app.ctx.store.db.$client.pragma('busy_timeout', { simple: true })).toBe(5000);
+    expect(sqliteConnection(s.app).pragma('busy_timeout', { simple: true })).toBe(5000);
     const holdMs = 400;
     const holder = await holdWriteLock(s.file, holdMs);
     const t0 = Date.now();
@@ -109,18 +109,18 @@ describe('a busy database (another connection holds the write lock)', () => {
     // They really waited for the lock (nothing was written before the holder let go).
     expect(elapsed).toBeGreaterThanOrEqual(holdMs - 100);
     expect(holder.isReleased()).toBe(true);
-    expectMoneyInvariant(s.app);
+    await expectMoneyInvariant(s.app);
     expectIntact(s.file);
   });
 
   it('a hold longer than busy_timeout: every write is a clean 503 UNAVAILABLE, nothing half-applied; retries succeed', async () => {
     const s = await setup();
-    const sqlite = s.app.ctx.store.db.$client;
+    const sqlite = sqliteConnection(s.app);
     // The production wait is 5 s; a short one keeps this test fast and behaves the same.
     sqlite.pragma('busy_timeout = 100');
     cleanups.push(() => sqlite.open && sqlite.pragma('busy_timeout = 5000'));
     const before = rowCounts(s.app);
-    const moneyBefore = auditMoney(s.app.ctx.db);
+    const moneyBefore = (await s.app.ctx.reads.auditMoney());
 
     const holder = await holdWriteLock(s.file, 1500);
     const answers = await writes(s, 100);
@@ -132,13 +132,13 @@ describe('a busy database (another connection holds the write lock)', () => {
       expect(res.headers['retry-after']).toBe('1');
     }
     // Reads are not blocked by a writer in WAL mode.
-    expect((await call(s.app, 'GET', '/api/health')).json()).toEqual({ status: 'ok', db: 'ok' });
+    expect((await call(s.app, 'GET', '/api/health')).json()).toEqual({ status: 'ok', db: 'ok', store: 'sqlite' });
     expect((await call(s.app, 'POST', '/api/wallet', {}, s.alice.token)).statusCode).toBe(200);
 
     await holder.released;
     // Nothing of a refused command was written: not a failed bid row, not a ledger row.
     expect(rowCounts(s.app)).toEqual(before);
-    expect(auditMoney(s.app.ctx.db)).toEqual(moneyBefore);
+    expect((await s.app.ctx.reads.auditMoney())).toEqual(moneyBefore);
     expectIntact(s.file);
 
     // The client's retry (Retry-After: 1) goes through once the lock is free.
@@ -146,7 +146,7 @@ describe('a busy database (another connection holds the write lock)', () => {
     expect(retried.map((r) => r.statusCode), retried.map((r) => r.body).join('\n')).toEqual(EXPECTED_OK);
     const after = rowCounts(s.app);
     expect(after.bids).toBe(before.bids! + 2);
-    expectMoneyInvariant(s.app);
+    await expectMoneyInvariant(s.app);
     expectIntact(s.file);
   });
 
@@ -157,7 +157,7 @@ describe('a busy database (another connection holds the write lock)', () => {
     const { auctionId, productIds } = await createAuction(s.app, s.admin.token, { products: 1, endsIn: 1500 });
     expect((await call(s.app, 'POST', '/api/auctions/register', { auction_id: auctionId }, s.alice.token)).statusCode).toBe(200);
     expect((await bid(s.app, s.alice.token, productIds[0]!, 100)).statusCode).toBe(201);
-    const sqlite = s.app.ctx.store.db.$client;
+    const sqlite = sqliteConnection(s.app);
     sqlite.pragma('busy_timeout = 100');
     cleanups.push(() => sqlite.open && sqlite.pragma('busy_timeout = 5000'));
     const end = Date.parse((await call(s.app, 'GET', `/api/admin/auction/${auctionId}`, undefined, s.admin.token)).json<{ valid_until: string }>().valid_until);

@@ -1,0 +1,123 @@
+/**
+ * The PostgreSQL store's locking promises (DESIGN §10), proved against a second, independent
+ * connection that takes row locks by hand:
+ * - a bid locks its product first and reads everything else after the lock: a change committed by
+ *   whoever held the product meanwhile is what the bid is decided on;
+ * - a bid locks the wallets it moves in ascending id order: a transaction that also takes wallets in
+ *   ascending order never deadlocks with it.
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { placeBid } from '../../domain/bidding.js';
+import { openStore } from '../index.js';
+import { freshTestDatabase, TEST_POSTGRES_URL } from '../testing.js';
+import type { PostgresStore } from './store.js';
+
+const database = freshTestDatabase('postgres');
+let store: PostgresStore;
+let reachable = true;
+const T0 = Date.parse('2026-11-24T00:00:00.000Z');
+const ids = { low: 0, high: 0, admin: 0 };
+
+beforeAll(async () => {
+  try {
+    store = (await openStore(database.url, { pgPool: 4 })) as PostgresStore;
+  } catch (err) {
+    if (process.env.REQUIRE_POSTGRES === '1') throw err;
+    reachable = false;
+    console.warn(`PostgreSQL locking tests skipped: ${TEST_POSTGRES_URL} is not reachable (${(err as Error).message})`);
+    return;
+  }
+  await store.transaction(async (tx) => {
+    ids.admin = (await tx.insertAdmin({ username: 'admin', name: 'A', mobileNumber: '9876543210', passwordHash: 'x', isOwner: true, now: T0 }))!.id;
+    // Two wallets: the bidder has the LOWER id, the leader it outbids the HIGHER one.
+    ids.low = (await tx.insertUser({ username: 'low', name: 'Low', mobileNumber: '9876543210', passwordHash: 'x', now: T0 }))!.id;
+    ids.high = (await tx.insertUser({ username: 'high', name: 'High', mobileNumber: '9876543210', passwordHash: 'x', now: T0 }))!.id;
+    await tx.apply({ moves: [{ userId: ids.low, type: 'topup', amount: 1_000_000 }, { userId: ids.high, type: 'topup', amount: 1_000_000 }] }, T0);
+  });
+});
+
+afterAll(async () => {
+  if (!reachable) return;
+  await store.close();
+  await database.drop();
+});
+
+/** A connection of its own in the test's schema, for taking locks by hand. */
+async function otherConnection() {
+  const url = new URL(database.url);
+  const schema = url.searchParams.get('schema')!;
+  url.searchParams.delete('schema');
+  url.searchParams.delete('options');
+  const client = new pg.Client({ connectionString: url.toString(), options: `-c search_path=${schema}` });
+  await client.connect();
+  return client;
+}
+
+let n = 0;
+/** A fresh product in a fresh open auction, both bidders registered, `high` leading at ₹100. */
+async function lot() {
+  const id = `L${++n}`;
+  const now = Date.now();
+  await store.transaction(async (tx) => {
+    await tx.insertProduct({ id: `${id}-P`, name: `Lot ${id}`, description: '', createdBy: ids.admin, now });
+    await tx.insertAuction({ id: `${id}-A`, name: `Auction ${id}`, validUntil: now + 3_600_000, createdBy: ids.admin, now });
+    await tx.apply({ products: [{ id: `${id}-P`, set: { auctionId: `${id}-A`, bidCount: 0 } }] }, now);
+    await tx.register(`${id}-A`, ids.low, now);
+    await tx.register(`${id}-A`, ids.high, now);
+  });
+  const first = await store.transaction((tx) => placeBid(tx, { userId: ids.high, productRef: `${id}-P`, amount: 10_000 }, Date.now()));
+  expect(first.ok).toBe(true);
+  return { productId: `${id}-P`, auctionId: `${id}-A` };
+}
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('PostgreSQL locking', () => {
+  it('a bid decides on the product as it is once it holds the lock: a sale committed meanwhile refuses it', async () => {
+    if (!reachable) return;
+    const { productId } = await lot();
+    const other = await otherConnection();
+    try {
+      await other.query('begin');
+      // Someone (a settlement) holds the product and marks it sold, not yet committed.
+      await other.query(`update products set status = 'sold', sold_price = 10000, winner_id = $1 where id = $2`, [ids.high, productId]);
+      const bid = store.transaction((tx) => placeBid(tx, { userId: ids.low, productRef: productId, amount: 20_000 }, Date.now()));
+      let settled = false;
+      void bid.then(() => { settled = true; }, () => { settled = true; });
+      await pause(300);
+      // The bid waits for the product's lock …
+      expect(settled).toBe(false);
+      await other.query('commit');
+      // … and then sees the sale.
+      const r = await bid;
+      expect(r.ok ? 'accepted' : r.code).toBe('PRODUCT_SOLD');
+    } finally {
+      await other.end();
+    }
+  });
+
+  it('a bid takes the wallets it moves in ascending id order: a transaction that does the same never deadlocks with it', async () => {
+    if (!reachable) return;
+    const { productId } = await lot();
+    const retriesBefore = store.stats.retries;
+    const other = await otherConnection();
+    try {
+      await other.query('begin');
+      // The other transaction takes the lower wallet first …
+      await other.query('select id from users where id = $1 for update', [ids.low]);
+      // … while the bid by `low` (outbidding `high`) needs both wallets.
+      const bid = store.transaction((tx) => placeBid(tx, { userId: ids.low, productRef: productId, amount: 20_000 }, Date.now()));
+      await pause(300);
+      // Then the higher one. Had the bid taken `high` first, this would close a circle: a deadlock
+      // that PostgreSQL breaks by aborting one of the two (after deadlock_timeout, 1 s).
+      await other.query('select id from users where id = $1 for update', [ids.high]);
+      await other.query('commit');
+      const r = await bid;
+      expect(r.ok).toBe(true);
+      expect(store.stats.retries, 'the bid was retried: it deadlocked').toBe(retriesBefore);
+    } finally {
+      await other.end().catch(() => undefined);
+    }
+  });
+});

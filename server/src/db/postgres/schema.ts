@@ -1,0 +1,145 @@
+/**
+ * The whole store on PostgreSQL: the same tables, columns, indexes and CHECK constraints as
+ * ../sqlite/schema.ts (keep the two in step; every statement in unit-of-work.ts and reads.ts runs on
+ * both). Money (integer paise) and times (ms since the epoch, UTC) are `bigint`, read back as JS
+ * numbers (the runner parses int8 as a number). Ids of accounts, bids and ledger rows are identity
+ * integers. PostgreSQL has no rowid: products and auctions carry `seq`, an identity that orders rows
+ * created in the same millisecond by insertion (`Dialect.insertionOrder`).
+ */
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, check, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+
+const accountStatus = ['active', 'inactive'] as const;
+
+/** Integer paise or ms since the epoch: past 2^31, within 2^53. */
+const int53 = (name: string) => bigint(name, { mode: 'number' });
+
+export const users = pgTable('users', {
+  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+  /** Stored lower-cased: usernames are case-insensitive. */
+  username: text('username').notNull(),
+  name: text('name').notNull(),
+  mobileNumber: text('mobile_number').notNull(),
+  passwordHash: text('password_hash').notNull(),
+  /** Cached Σ ledger for this user, kept in the same transaction as every ledger row. */
+  walletBalance: int53('wallet_balance').notNull().default(0),
+  status: text('status', { enum: accountStatus }).notNull().default('active'),
+  /** Bumped by a password change or a deactivation: tokens carrying an older `ver` are refused. */
+  tokenVersion: integer('token_version').notNull().default(0),
+  createdAt: int53('created_at').notNull(),
+}, (t) => [
+  uniqueIndex('users_username_uq').on(t.username),
+  check('users_wallet_nonneg', sql`${t.walletBalance} >= 0`),
+  check('users_status_ck', sql`${t.status} in ('active', 'inactive')`),
+]);
+
+export const admins = pgTable('admins', {
+  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+  username: text('username').notNull(),
+  name: text('name').notNull(),
+  mobileNumber: text('mobile_number').notNull(),
+  passwordHash: text('password_hash').notNull(),
+  /** The first admin ever registered owns the platform (DESIGN §5). */
+  isOwner: boolean('is_owner').notNull().default(false),
+  status: text('status', { enum: accountStatus }).notNull().default('active'),
+  tokenVersion: integer('token_version').notNull().default(0),
+  createdAt: int53('created_at').notNull(),
+}, (t) => [
+  uniqueIndex('admins_username_uq').on(t.username),
+  // At most one owner, whatever the interleaving of the first registrations.
+  uniqueIndex('admins_one_owner_uq').on(t.isOwner).where(sql`${t.isOwner}`),
+  check('admins_status_ck', sql`${t.status} in ('active', 'inactive')`),
+]);
+
+export const auctions = pgTable('auctions', {
+  id: text('id').primaryKey(),
+  /** Insertion order (PostgreSQL has no rowid). */
+  seq: int53('seq').notNull().generatedAlwaysAsIdentity(),
+  name: text('name').notNull(),
+  validUntil: int53('valid_until').notNull(),
+  createdBy: integer('created_by').notNull().references(() => admins.id),
+  createdAt: int53('created_at').notNull(),
+  updatedAt: int53('updated_at').notNull(),
+  settledAt: int53('settled_at'),
+  deletedAt: int53('deleted_at'),
+}, (t) => [
+  index('auctions_created_by_idx').on(t.createdBy),
+  // The scheduler's question: which live auctions end next?
+  index('auctions_open_end_idx').on(t.validUntil).where(sql`${t.settledAt} is null and ${t.deletedAt} is null`),
+]);
+
+export const products = pgTable('products', {
+  id: text('id').primaryKey(),
+  /** Insertion order (PostgreSQL has no rowid). */
+  seq: int53('seq').notNull().generatedAlwaysAsIdentity(),
+  name: text('name').notNull(),
+  description: text('description').notNull(),
+  createdBy: integer('created_by').notNull().references(() => admins.id),
+  /** Null while unassigned. */
+  auctionId: text('auction_id').references(() => auctions.id),
+  status: text('status', { enum: ['available', 'sold'] }).notNull().default('available'),
+  /** Bids that did not fail on this product in its current auction; reset when the product moves. */
+  bidCount: integer('bid_count').notNull().default(0),
+  soldPrice: int53('sold_price'),
+  winnerId: integer('winner_id').references(() => users.id),
+  createdAt: int53('created_at').notNull(),
+  updatedAt: int53('updated_at').notNull(),
+  deletedAt: int53('deleted_at'),
+}, (t) => [
+  index('products_auction_idx').on(t.auctionId),
+  index('products_owner_idx').on(t.createdBy, t.auctionId),
+  index('products_winner_idx').on(t.winnerId),
+  check('products_status_ck', sql`${t.status} in ('available', 'sold')`),
+  check('products_sold_ck', sql`(${t.status} = 'sold') = (${t.soldPrice} is not null)`),
+]);
+
+export const registrations = pgTable('registrations', {
+  auctionId: text('auction_id').notNull().references(() => auctions.id),
+  userId: integer('user_id').notNull().references(() => users.id),
+  createdAt: int53('created_at').notNull(),
+}, (t) => [
+  primaryKey({ columns: [t.auctionId, t.userId] }),
+  index('registrations_user_idx').on(t.userId),
+]);
+
+export const bidStatuses = ['success', 'outbid', 'failed', 'rolledback', 'won'] as const;
+
+export const bids = pgTable('bids', {
+  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+  userId: integer('user_id').notNull().references(() => users.id),
+  productId: text('product_id').notNull().references(() => products.id),
+  auctionId: text('auction_id').notNull().references(() => auctions.id),
+  amount: int53('amount').notNull(),
+  status: text('status', { enum: bidStatuses }).notNull(),
+  /** Error code of a refused attempt (`failed`), or why a hold was released. */
+  reason: text('reason'),
+  createdAt: int53('created_at').notNull(),
+  updatedAt: int53('updated_at').notNull(),
+}, (t) => [
+  // The leader of a product is unique: the store itself refuses a second `success` bid.
+  uniqueIndex('bids_leader_uq').on(t.productId).where(sql`${t.status} = 'success'`),
+  index('bids_product_idx').on(t.productId, t.auctionId, t.status),
+  index('bids_user_idx').on(t.userId, t.id),
+  index('bids_auction_idx').on(t.auctionId, t.status),
+  check('bids_amount_pos', sql`${t.amount} > 0`),
+  check('bids_status_ck', sql`${t.status} in ('success', 'outbid', 'failed', 'rolledback', 'won')`),
+]);
+
+export const walletTransactions = pgTable('wallet_transactions', {
+  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+  userId: integer('user_id').notNull().references(() => users.id),
+  /** topup (+), bid (− funds held or paid), refund (+ a hold released). */
+  type: text('type', { enum: ['topup', 'bid', 'refund'] }).notNull(),
+  /** Always positive; `type` gives the sign. */
+  amount: int53('amount').notNull(),
+  bidId: integer('bid_id').references(() => bids.id),
+  productId: text('product_id'),
+  notes: text('notes'),
+  createdAt: int53('created_at').notNull(),
+}, (t) => [
+  index('wallet_tx_user_idx').on(t.userId, t.id),
+  // Foreign keys are checked from both sides: without this, every new bid row scanned the ledger.
+  index('wallet_tx_bid_idx').on(t.bidId),
+  check('wallet_tx_amount_pos', sql`${t.amount} > 0`),
+  check('wallet_tx_type_ck', sql`${t.type} in ('topup', 'bid', 'refund')`),
+]);

@@ -1,0 +1,341 @@
+/**
+ * The read side of both stores: one statement per answer, never one per row, in SQL that SQLite and
+ * PostgreSQL both accept. Reads see committed data only.
+ */
+import type { Dialect, Param, SqlRunner } from './sql.js';
+import { asAdmin, columns, type AccountStatus, type AdminRow, type BidStatus, type ProductStatus, type Role, type TransactionRow, type UserRow } from './rows.js';
+
+export interface AuctionView {
+  id: string;
+  name: string;
+  validUntil: number;
+  createdBy: number;
+  createdAt: number;
+  settledAt: number | null;
+  productIds: string[];
+  registrations: number[];
+}
+
+export interface ProductView {
+  id: string;
+  name: string;
+  description: string;
+  status: ProductStatus;
+  auctionId: string | null;
+  /** Paise: the leading (or winning) bid, 0 when none. */
+  highest: number;
+  bidCount: number;
+}
+
+export interface UserBidView {
+  id: number;
+  productId: string;
+  productName: string;
+  auctionId: string;
+  auctionName: string;
+  amount: number;
+  createdAt: number;
+  status: BidStatus;
+  reason: string | null;
+}
+
+export interface ProductBidView {
+  id: number;
+  auctionId: string;
+  amount: number;
+  status: BidStatus;
+  createdAt: number;
+  username: string;
+  auctionOwner: number;
+}
+
+export interface AuctionReportRow {
+  id: string; name: string; validUntil: number; settledAt: number | null;
+  productCount: number; bidCount: number; revenue: number; pending: number;
+}
+
+export interface ProductReportRow {
+  id: string; name: string; description: string; status: ProductStatus; auctionId: string | null;
+  bidCount: number; highest: number;
+}
+
+export interface AdminStatsRow {
+  totalAuctions: number; activeAuctions: number; totalProducts: number; unassignedProducts: number;
+  totalBids: number; revenue: number; pending: number;
+}
+
+export interface UserAdminRow {
+  id: number; name: string; username: string; mobileNumber: string; walletBalance: number;
+  auctionsRegistered: number; status: AccountStatus; createdAt: number;
+}
+
+export interface SessionRow {
+  username: string;
+  status: AccountStatus;
+  tokenVersion: number;
+  isOwner: boolean;
+}
+
+export interface MoneyAudit {
+  topups: number;
+  balances: number;
+  held: number;
+  paid: number;
+  /** Users whose cached balance differs from the sum of their ledger. */
+  ledgerMismatches: number;
+  negativeBalances: number;
+  /** Products with more than one leading bid. */
+  multipleLeaders: number;
+  ok: boolean;
+}
+
+/** An auction the scheduler watches: not settled, not deleted. */
+export interface OpenAuction {
+  id: string;
+  validUntil: number;
+  ownerId: number;
+}
+
+const parseList = <T>(json: string | T[]): T[] => (typeof json === 'string' ? (JSON.parse(json) as T[]) : json);
+
+export class Reads {
+  constructor(private readonly sql: SqlRunner, private readonly dialect: Dialect) {}
+
+  // ---- accounts --------------------------------------------------------------------------------
+
+  async user(id: number): Promise<UserRow | null> {
+    return (await this.sql.get<UserRow>(`select ${columns.user('u')} from users u where u.id = ?`, [id])) ?? null;
+  }
+
+  async userByUsername(username: string): Promise<UserRow | null> {
+    return (await this.sql.get<UserRow>(`select ${columns.user('u')} from users u where u.username = ?`, [username])) ?? null;
+  }
+
+  async adminByUsername(username: string): Promise<AdminRow | null> {
+    const row = await this.sql.get<AdminRow>(`select ${columns.admin('a')} from admins a where a.username = ?`, [username]);
+    return row ? asAdmin(row) : null;
+  }
+
+  async passwordHash(role: Role, id: number): Promise<string | null> {
+    const table = role === 'user' ? 'users' : 'admins';
+    return (await this.sql.get<{ hash: string }>(`select password_hash as hash from ${table} where id = ?`, [id]))?.hash ?? null;
+  }
+
+  /** What a token's session check needs: one indexed lookup on every authenticated request. */
+  async session(role: Role, id: number): Promise<SessionRow | null> {
+    const row = role === 'user'
+      ? await this.sql.get<SessionRow>('select username, status, token_version as "tokenVersion" from users where id = ?', [id])
+      : await this.sql.get<SessionRow>('select username, status, token_version as "tokenVersion", is_owner as "isOwner" from admins where id = ?', [id]);
+    return row ? { ...row, isOwner: Boolean(row.isOwner) } : null;
+  }
+
+  // ---- auctions and products -------------------------------------------------------------------
+
+  /** Auctions (not deleted), newest first, each with its products and registrations. */
+  async auctions(filter: { createdBy?: number; id?: string } = {}): Promise<AuctionView[]> {
+    const where = ['a.deleted_at is null'];
+    const params: Param[] = [];
+    if (filter.createdBy !== undefined) { where.push('a.created_by = ?'); params.push(filter.createdBy); }
+    if (filter.id !== undefined) { where.push('a.id = ?'); params.push(filter.id); }
+    const d = this.dialect;
+    const rows = await this.sql.all<Omit<AuctionView, 'productIds' | 'registrations'> & { productIds: string; registrations: string }>(
+      `select ${'a.id, a.name, a.valid_until as "validUntil", a.created_by as "createdBy", a.created_at as "createdAt", a.settled_at as "settledAt"'},
+        ${d.jsonArray('p.id', 'from products p where p.auction_id = a.id and p.deleted_at is null', `p.created_at, ${d.insertionOrder('p')}`)} as "productIds",
+        ${d.jsonArray('r.user_id', 'from registrations r where r.auction_id = a.id', 'r.user_id')} as "registrations"
+      from auctions a where ${where.join(' and ')}
+      order by a.created_at desc, ${d.insertionOrder('a')} desc`,
+      params,
+    );
+    return rows.map((r) => ({ ...r, productIds: parseList<string>(r.productIds), registrations: parseList<number>(r.registrations) }));
+  }
+
+  async auction(id: string): Promise<AuctionView | null> {
+    return (await this.auctions({ id }))[0] ?? null;
+  }
+
+  /** Whether an auction exists; `includeDeleted` for history (bids stay readable after a delete). */
+  async auctionExists(id: string, includeDeleted = false): Promise<boolean> {
+    const row = await this.sql.get(`select 1 as one from auctions where id = ?${includeDeleted ? '' : ' and deleted_at is null'}`, [id]);
+    return row !== undefined;
+  }
+
+  /** An auction's end as stored now, deleted or not (the scheduler checks before it acts). */
+  async auctionEnd(id: string): Promise<{ validUntil: number; settledAt: number | null; deletedAt: number | null } | null> {
+    return (await this.sql.get<{ validUntil: number; settledAt: number | null; deletedAt: number | null }>(
+      'select valid_until as "validUntil", settled_at as "settledAt", deleted_at as "deletedAt" from auctions where id = ?',
+      [id],
+    )) ?? null;
+  }
+
+  /** Open auctions ending by `until` (and, if given, after `from`), soonest first. */
+  async auctionsEndingBy(until: number, from: number | null, limit: number): Promise<OpenAuction[]> {
+    return this.sql.all<OpenAuction>(
+      `select id, valid_until as "validUntil", created_by as "ownerId" from auctions
+       where settled_at is null and deleted_at is null and valid_until <= ?${from === null ? '' : ' and valid_until > ?'}
+       order by valid_until asc limit ?`,
+      from === null ? [until, limit] : [until, from, limit],
+    );
+  }
+
+  private productSelect(where: string, order: string) {
+    // At most one success-or-won bid per product exists at any time (settlement turns the one into the other).
+    return `select p.id, p.name, p.description, p.status, p.auction_id as "auctionId", p.bid_count as "bidCount",
+        coalesce(b.amount, 0) as highest
+      from products p left join bids b on b.product_id = p.id and b.status in ('success', 'won')
+      where ${where} order by ${order}`;
+  }
+
+  async productsOfAuction(auctionId: string): Promise<ProductView[]> {
+    return this.sql.all<ProductView>(this.productSelect('p.auction_id = ? and p.deleted_at is null', `p.created_at, ${this.dialect.insertionOrder('p')}`), [auctionId]);
+  }
+
+  async unassignedProducts(adminId: number): Promise<ProductView[]> {
+    return this.sql.all<ProductView>(
+      this.productSelect('p.created_by = ? and p.auction_id is null and p.deleted_at is null', `p.created_at desc, ${this.dialect.insertionOrder('p')} desc`),
+      [adminId],
+    );
+  }
+
+  async product(id: string): Promise<ProductView | null> {
+    return (await this.sql.get<ProductView>(this.productSelect('p.id = ? and p.deleted_at is null', 'p.id'), [id])) ?? null;
+  }
+
+  /** A product with its auction's end, for `GET /time-left`. */
+  async productTiming(productId: string) {
+    return (await this.sql.get<{ productId: string; auctionId: string | null; validUntil: number | null; settledAt: number | null }>(
+      `select p.id as "productId", a.id as "auctionId", a.valid_until as "validUntil", a.settled_at as "settledAt"
+       from products p left join auctions a on a.id = p.auction_id where p.id = ? and p.deleted_at is null`,
+      [productId],
+    )) ?? null;
+  }
+
+  /** Ids of the (not deleted) auctions a bidder registered for, newest first. */
+  async registeredAuctionIds(userId: number): Promise<string[]> {
+    const rows = await this.sql.all<{ id: string }>(
+      `select a.id from registrations r join auctions a on a.id = r.auction_id
+       where r.user_id = ? and a.deleted_at is null order by a.created_at desc, ${this.dialect.insertionOrder('a')} desc`,
+      [userId],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  // ---- bids and wallets ------------------------------------------------------------------------
+
+  /** A bidder's own bids, newest first (names kept even when the product or auction was deleted). */
+  async userBids(userId: number, auctionId?: string): Promise<UserBidView[]> {
+    return this.sql.all<UserBidView>(
+      `select b.id, b.product_id as "productId", p.name as "productName", b.auction_id as "auctionId", a.name as "auctionName",
+        b.amount, b.created_at as "createdAt", b.status, b.reason
+      from bids b join products p on p.id = b.product_id join auctions a on a.id = b.auction_id
+      where b.user_id = ?${auctionId === undefined ? '' : ' and b.auction_id = ?'} order by b.id desc`,
+      auctionId === undefined ? [userId] : [userId, auctionId],
+    );
+  }
+
+  /** Every bid on a product, newest first, with the bidder's username and the auction's owner. */
+  async productBids(productId: string): Promise<ProductBidView[]> {
+    return this.sql.all<ProductBidView>(
+      `select b.id, b.auction_id as "auctionId", b.amount, b.status, b.created_at as "createdAt", u.username, a.created_by as "auctionOwner"
+      from bids b join users u on u.id = b.user_id join auctions a on a.id = b.auction_id
+      where b.product_id = ? order by b.id desc`,
+      [productId],
+    );
+  }
+
+  async walletBalance(userId: number): Promise<number> {
+    return (await this.sql.get<{ b: number }>('select wallet_balance as b from users where id = ?', [userId]))?.b ?? 0;
+  }
+
+  async transactions(userId: number): Promise<TransactionRow[]> {
+    return this.sql.all<TransactionRow>(`select ${columns.transaction('t')} from wallet_transactions t where t.user_id = ? order by t.id desc`, [userId]);
+  }
+
+  // ---- admin figures ---------------------------------------------------------------------------
+
+  async auctionReport(adminId: number): Promise<AuctionReportRow[]> {
+    return this.sql.all<AuctionReportRow>(
+      `select a.id, a.name, a.valid_until as "validUntil", a.settled_at as "settledAt",
+        (select count(*) from products p where p.auction_id = a.id and p.deleted_at is null) as "productCount",
+        (select count(*) from bids b where b.auction_id = a.id and b.status <> 'failed') as "bidCount",
+        (select coalesce(sum(b.amount), 0) from bids b where b.auction_id = a.id and b.status = 'won') as revenue,
+        (select coalesce(sum(b.amount), 0) from bids b where b.auction_id = a.id and b.status = 'success') as pending
+      from auctions a
+      where a.created_by = ? and a.deleted_at is null
+      order by a.created_at desc, ${this.dialect.insertionOrder('a')} desc`,
+      [adminId],
+    );
+  }
+
+  async productReport(adminId: number): Promise<ProductReportRow[]> {
+    return this.sql.all<ProductReportRow>(
+      `select p.id, p.name, p.description, p.status, p.auction_id as "auctionId", p.bid_count as "bidCount",
+        coalesce((select b.amount from bids b where b.product_id = p.id and b.status in ('success', 'won')), 0) as highest
+      from products p
+      where p.created_by = ? and p.deleted_at is null
+      order by p.created_at desc, ${this.dialect.insertionOrder('p')} desc`,
+      [adminId],
+    );
+  }
+
+  async adminStats(adminId: number, now: number): Promise<AdminStatsRow> {
+    const row = await this.sql.get<AdminStatsRow>(
+      `select
+        (select count(*) from auctions a where a.created_by = ? and a.deleted_at is null) as "totalAuctions",
+        (select count(*) from auctions a where a.created_by = ? and a.deleted_at is null and a.settled_at is null and a.valid_until > ?) as "activeAuctions",
+        (select count(*) from products p where p.created_by = ? and p.deleted_at is null) as "totalProducts",
+        (select count(*) from products p where p.created_by = ? and p.deleted_at is null and p.auction_id is null) as "unassignedProducts",
+        (select count(*) from bids b join auctions a on a.id = b.auction_id where a.created_by = ? and a.deleted_at is null and b.status <> 'failed') as "totalBids",
+        (select coalesce(sum(b.amount), 0) from bids b join auctions a on a.id = b.auction_id where a.created_by = ? and b.status = 'won') as revenue,
+        (select coalesce(sum(b.amount), 0) from bids b join auctions a on a.id = b.auction_id where a.created_by = ? and b.status = 'success') as pending`,
+      [adminId, adminId, now, adminId, adminId, adminId, adminId, adminId],
+    );
+    if (!row) throw new Error('store: admin stats returned no row');
+    return row;
+  }
+
+  private usersForOwner(where: string, params: Param[]): Promise<UserAdminRow[]> {
+    return this.sql.all<UserAdminRow>(
+      `select u.id, u.name, u.username, u.mobile_number as "mobileNumber", u.wallet_balance as "walletBalance",
+        (select count(*) from registrations r join auctions a on a.id = r.auction_id where r.user_id = u.id and a.deleted_at is null) as "auctionsRegistered",
+        u.status, u.created_at as "createdAt"
+      from users u
+      where ${where}
+      order by u.created_at desc, u.id desc`,
+      params,
+    );
+  }
+
+  /** Newest first; `q` matches name, username or mobile number (case-insensitive, contains). */
+  async listUsersForOwner(q?: string): Promise<UserAdminRow[]> {
+    const term = q?.trim().toLowerCase();
+    if (!term) return this.usersForOwner('1 = 1', []);
+    const like = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    return this.usersForOwner(`lower(u.name) like ? escape '\\' or u.username like ? escape '\\' or u.mobile_number like ? escape '\\'`, [like, like, like]);
+  }
+
+  async userForOwner(id: number): Promise<UserAdminRow | null> {
+    return (await this.usersForOwner('u.id = ?', [id]))[0] ?? null;
+  }
+
+  // ---- the money audit -------------------------------------------------------------------------
+
+  /**
+   * DESIGN §4: Σ topups = Σ balances + Σ held + Σ paid, exact to the paisa, plus the structural rules
+   * that make it meaningful. Used by tests after every concurrent scenario and by the benchmark.
+   */
+  async auditMoney(): Promise<MoneyAudit> {
+    const r = await this.sql.get<Omit<MoneyAudit, 'ok'>>(`
+      select
+        (select coalesce(sum(amount), 0) from wallet_transactions where type = 'topup') as topups,
+        (select coalesce(sum(wallet_balance), 0) from users) as balances,
+        (select coalesce(sum(amount), 0) from bids where status = 'success') as held,
+        (select coalesce(sum(amount), 0) from bids where status = 'won') as paid,
+        (select count(*) from users u where u.wallet_balance <> (
+          select coalesce(sum(case t.type when 'bid' then -t.amount else t.amount end), 0) from wallet_transactions t where t.user_id = u.id)) as "ledgerMismatches",
+        (select count(*) from users where wallet_balance < 0) as "negativeBalances",
+        (select count(*) from (select product_id from bids where status = 'success' group by product_id having count(*) > 1) m) as "multipleLeaders"`);
+    if (!r) throw new Error('store: audit returned no row');
+    const ok = r.topups === r.balances + r.held + r.paid && r.ledgerMismatches === 0 && r.negativeBalances === 0 && r.multipleLeaders === 0;
+    return { ...r, ok };
+  }
+}

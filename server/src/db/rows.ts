@@ -1,0 +1,106 @@
+/**
+ * The rows the store hands out, the same on every store. Money is integer paise, times are integer
+ * milliseconds since the epoch (UTC), ids of accounts and bids are integers, of auctions and
+ * products the admin's own text.
+ */
+export type AccountStatus = 'active' | 'inactive';
+export type Role = 'user' | 'admin';
+export const bidStatuses = ['success', 'outbid', 'failed', 'rolledback', 'won'] as const;
+export type BidStatus = (typeof bidStatuses)[number];
+export type ProductStatus = 'available' | 'sold';
+export type LedgerType = 'topup' | 'bid' | 'refund';
+
+export interface UserRow {
+  id: number;
+  /** Stored lower-cased: usernames are case-insensitive. */
+  username: string;
+  name: string;
+  mobileNumber: string;
+  passwordHash: string;
+  /** Cached Σ ledger, kept in the same transaction as every ledger row. */
+  walletBalance: number;
+  status: AccountStatus;
+  /** Bumped by a password change or a deactivation: tokens carrying an older `ver` are refused. */
+  tokenVersion: number;
+  createdAt: number;
+}
+
+export interface AdminRow {
+  id: number;
+  username: string;
+  name: string;
+  mobileNumber: string;
+  passwordHash: string;
+  /** The first admin ever registered owns the platform (DESIGN §5). */
+  isOwner: boolean;
+  status: AccountStatus;
+  tokenVersion: number;
+  createdAt: number;
+}
+
+export interface AuctionRow {
+  id: string;
+  name: string;
+  validUntil: number;
+  createdBy: number;
+  createdAt: number;
+  updatedAt: number;
+  settledAt: number | null;
+  deletedAt: number | null;
+}
+
+export interface ProductRow {
+  id: string;
+  name: string;
+  description: string;
+  createdBy: number;
+  /** Null while unassigned. */
+  auctionId: string | null;
+  status: ProductStatus;
+  /** Bids that did not fail on this product in its current auction; reset when the product moves. */
+  bidCount: number;
+  soldPrice: number | null;
+  winnerId: number | null;
+  createdAt: number;
+  updatedAt: number;
+  deletedAt: number | null;
+}
+
+export interface BidRow {
+  id: number;
+  userId: number;
+  productId: string;
+  auctionId: string;
+  amount: number;
+  status: BidStatus;
+  /** Error code of a refused attempt (`failed`), or why a hold was released. */
+  reason: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface TransactionRow {
+  id: number;
+  userId: number;
+  /** topup (+), bid (− funds held or paid), refund (+ a hold released). */
+  type: LedgerType;
+  /** Always positive; `type` gives the sign. */
+  amount: number;
+  bidId: number | null;
+  productId: string | null;
+  notes: string | null;
+  createdAt: number;
+}
+
+/** The select lists that turn stored columns into these rows, for a table alias. */
+export const columns = {
+  user: (t: string) => `${t}.id, ${t}.username, ${t}.name, ${t}.mobile_number as "mobileNumber", ${t}.password_hash as "passwordHash", ${t}.wallet_balance as "walletBalance", ${t}.status, ${t}.token_version as "tokenVersion", ${t}.created_at as "createdAt"`,
+  admin: (t: string) => `${t}.id, ${t}.username, ${t}.name, ${t}.mobile_number as "mobileNumber", ${t}.password_hash as "passwordHash", ${t}.is_owner as "isOwner", ${t}.status, ${t}.token_version as "tokenVersion", ${t}.created_at as "createdAt"`,
+  auction: (t: string) => `${t}.id, ${t}.name, ${t}.valid_until as "validUntil", ${t}.created_by as "createdBy", ${t}.created_at as "createdAt", ${t}.updated_at as "updatedAt", ${t}.settled_at as "settledAt", ${t}.deleted_at as "deletedAt"`,
+  product: (t: string) => `${t}.id, ${t}.name, ${t}.description, ${t}.created_by as "createdBy", ${t}.auction_id as "auctionId", ${t}.status, ${t}.bid_count as "bidCount", ${t}.sold_price as "soldPrice", ${t}.winner_id as "winnerId", ${t}.created_at as "createdAt", ${t}.updated_at as "updatedAt", ${t}.deleted_at as "deletedAt"`,
+  bid: (t: string) => `${t}.id, ${t}.user_id as "userId", ${t}.product_id as "productId", ${t}.auction_id as "auctionId", ${t}.amount, ${t}.status, ${t}.reason, ${t}.created_at as "createdAt", ${t}.updated_at as "updatedAt"`,
+  transaction: (t: string) => `${t}.id, ${t}.user_id as "userId", ${t}.type, ${t}.amount, ${t}.bid_id as "bidId", ${t}.product_id as "productId", ${t}.notes, ${t}.created_at as "createdAt"`,
+};
+
+/** SQLite reads booleans back as 0/1. */
+export const asAdmin = (row: AdminRow): AdminRow => ({ ...row, isOwner: Boolean(row.isOwner) });

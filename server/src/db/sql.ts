@@ -1,0 +1,38 @@
+/**
+ * The one seam between the stores and their drivers: portable SQL text with `?` placeholders, run
+ * by a connection (or a transaction on it). Everything above this file is written once and runs on
+ * both SQLite and PostgreSQL; what the dialects do differently is named in `Dialect`.
+ */
+
+/** A bound value. Booleans are stored as 0/1 by SQLite and as booleans by PostgreSQL. */
+export type Param = string | number | boolean | null;
+
+export interface SqlRunner {
+  /** Every row. Integer columns (ids, paise, ms, counts, sums) come back as JS numbers on both stores. */
+  all<T>(text: string, params?: readonly Param[]): Promise<T[]>;
+  /** The first row, or undefined. */
+  get<T>(text: string, params?: readonly Param[]): Promise<T | undefined>;
+  /** Runs a statement; resolves with the number of rows it changed. */
+  run(text: string, params?: readonly Param[]): Promise<number>;
+}
+
+export interface Dialect {
+  readonly name: 'sqlite' | 'postgres';
+  /**
+   * Appended to a SELECT of rows the transaction will change: PostgreSQL locks them until commit
+   * (`for update`); SQLite has one writer at a time, so it needs nothing.
+   */
+  readonly forUpdate: string;
+  /** The column that orders rows created in the same millisecond by insertion (alias `p` → `p.rowid`). */
+  insertionOrder(alias: string): string;
+  /**
+   * A scalar subquery giving the JSON array (as text) of `column` over the rows of `from` (a FROM …
+   * WHERE … clause without ORDER BY), ordered by `orderBy`; `'[]'` when there are none.
+   */
+  jsonArray(column: string, from: string, orderBy: string): string;
+  /**
+   * A statement that serialises admin sign-ups until commit, so exactly one first admin becomes the
+   * owner; null where transactions are serial anyway (SQLite).
+   */
+  readonly adminSignupLock: string | null;
+}

@@ -1,0 +1,147 @@
+/**
+ * The store interface (DESIGN §1, §10): a unit of work for the commands, single-statement reads for
+ * everything else, and what the server needs to run and close it. Two implementations, `sqlite/`
+ * and `postgres/`, share every statement (unit-of-work.ts, reads.ts) and differ in their driver,
+ * their transactions and the few words of `Dialect`.
+ */
+import type { Reads } from './reads.js';
+import type { AccountStatus, AdminRow, AuctionRow, BidRow, BidStatus, LedgerType, ProductRow, Role, TransactionRow, UserRow } from './rows.js';
+
+export type StoreKind = 'sqlite' | 'postgres';
+
+export interface Store {
+  readonly kind: StoreKind;
+  /** Absolute path of the SQLite file; null for `:memory:` and for PostgreSQL. */
+  readonly file: string | null;
+  /** Single-statement reads of committed data. */
+  readonly reads: Reads;
+  /**
+   * Runs `work` as one transaction: all of its writes or none. A refusal is a result, so a `work`
+   * that returns normally commits (a refused bid's `failed` row included); one that throws rolls back.
+   * PostgreSQL retries a deadlock or serialization failure a few times (so `work` may run again and
+   * must only touch the store through `tx`); then, as for a store busy past its timeout, the promise
+   * rejects with StoreUnavailable.
+   */
+  transaction<T>(work: (tx: UnitOfWork) => Promise<T>): Promise<T>;
+  /** Portable SQL with `?` placeholders, for audits, tests and scripts (never for the request path). */
+  query<T>(text: string, params?: readonly (string | number | boolean | null)[]): Promise<T[]>;
+  /**
+   * 'ok', or what is wrong with the stored data itself: SQLite checks every page and foreign key;
+   * PostgreSQL enforces its constraints on every write and checks its pages as it reads them.
+   */
+  integrityCheck(): Promise<string>;
+  /** Cheap liveness probe for /api/health. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** A leading (or candidate) bid: who holds how much. */
+export interface Hold {
+  bidId: number;
+  userId: number;
+  amount: number;
+}
+
+/** A bidder's wallet as a command sees it, locked until commit. */
+export interface Wallet {
+  id: number;
+  username: string;
+  status: AccountStatus;
+  balance: number;
+}
+
+export interface LedgerMove {
+  userId: number;
+  type: LedgerType;
+  /** Positive paise; `type` gives the sign. */
+  amount: number;
+  /** The bid this move belongs to; `'new'` is the change set's new bid. */
+  bidId?: number | 'new' | null;
+  productId?: string | null;
+  notes?: string | null;
+}
+
+export type ProductChanges = Partial<Pick<ProductRow, 'name' | 'description' | 'auctionId' | 'status' | 'soldPrice' | 'winnerId' | 'bidCount' | 'deletedAt'>>;
+export type AuctionChanges = Partial<Pick<AuctionRow, 'name' | 'validUntil' | 'settledAt' | 'deletedAt'>>;
+
+/**
+ * What a decision writes, applied in this order by `UnitOfWork.apply`: bid status changes (a leader
+ * steps down before another leads), the new bid, the ledger moves in their order (a released hold
+ * before a new one, so a raise never passes through a negative balance), then products and auctions.
+ * Every changed product and auction gets `updated_at` = the command's time.
+ */
+export interface ChangeSet {
+  bids?: { id: number; status: BidStatus; reason?: string | null }[];
+  newBid?: { userId: number; productId: string; auctionId: string; amount: number; status: BidStatus; reason: string | null };
+  moves?: LedgerMove[];
+  products?: { id: string; set: ProductChanges }[];
+  auctions?: { id: string; set: AuctionChanges }[];
+}
+
+export interface Applied {
+  newBid: BidRow | null;
+  /** The ledger rows written, in order. */
+  transactions: TransactionRow[];
+  /** The last balance of every wallet that moved. */
+  balances: Map<number, number>;
+}
+
+/**
+ * The reads and writes of the commands, inside one transaction. Reads named `lock…` lock what they
+ * return until commit on PostgreSQL (`SELECT … FOR UPDATE`). Every command takes its locks in one
+ * order, so two commands never wait for each other in a circle: an auction, then its products (by
+ * ascending id), then wallets (by ascending id).
+ */
+export interface UnitOfWork {
+  /** Product ids a bid's `ref` may mean: the product with that id, else up to two in open auctions with that name. */
+  productIdsForRef(ref: string, now: number): Promise<string[]>;
+  /** A live (not deleted) product, locked, with its auction (not locked) read after the lock. */
+  lockProduct(id: string): Promise<{ product: ProductRow; auction: AuctionRow | null } | null>;
+  /** Live products with these ids, locked in ascending id order. */
+  lockProducts(ids: readonly string[]): Promise<ProductRow[]>;
+  /** The live products of an auction, locked in ascending id order. */
+  lockProductsOf(auctionId: string): Promise<ProductRow[]>;
+  /** The live products of an auction and these others, locked together in ascending id order. */
+  lockProductsFor(auctionId: string, ids: readonly string[]): Promise<ProductRow[]>;
+  /** A live auction, not locked. */
+  auction(id: string): Promise<AuctionRow | null>;
+  /** A live auction, locked. */
+  lockAuction(id: string): Promise<AuctionRow | null>;
+  /** Whether an auction id was ever used (ids of deleted auctions stay reserved). */
+  auctionIdTaken(id: string): Promise<boolean>;
+  /** These wallets (bidders), locked in ascending id order; unknown ids are left out. */
+  lockWallets(userIds: readonly number[]): Promise<Map<number, Wallet>>;
+  /** The leading bid of a product, if any. */
+  leader(productId: string): Promise<Hold | null>;
+  /** The leading bids of these products, with the product they lead. */
+  leaders(productIds: readonly string[]): Promise<(Hold & { productId: string })[]>;
+  isRegistered(auctionId: string, userId: number): Promise<boolean>;
+  /** A bid with its product's name and its auction. */
+  bidWithContext(bidId: number): Promise<{ bid: BidRow; productName: string; auction: AuctionRow } | null>;
+  /**
+   * Bids that may lead again once `cancelled` is gone, best first (highest amount, then earliest):
+   * `outbid` bids on its product in its auction by other active users who are registered and have not
+   * cancelled a bid there.
+   */
+  reinstatementCandidates(cancelled: BidRow): Promise<Hold[]>;
+
+  insertProduct(row: { id: string; name: string; description: string; createdBy: number; now: number }): Promise<ProductRow | null>;
+  insertAuction(row: { id: string; name: string; validUntil: number; createdBy: number; now: number }): Promise<AuctionRow | null>;
+  /** Resolves false when the user was registered already. */
+  register(auctionId: string, userId: number, now: number): Promise<boolean>;
+
+  /** Null when the username is taken. */
+  insertUser(row: { username: string; name: string; mobileNumber: string; passwordHash: string; now: number }): Promise<UserRow | null>;
+  /** Holds other admin sign-ups until commit (the first admin becomes the owner). */
+  lockAdminSignup(): Promise<void>;
+  hasOwner(): Promise<boolean>;
+  /** Null when the username is taken. */
+  insertAdmin(row: { username: string; name: string; mobileNumber: string; passwordHash: string; isOwner: boolean; now: number }): Promise<AdminRow | null>;
+  /** Sets a new hash if the stored one is still `expected`, bumping the token version; the new version, or null. */
+  replacePassword(role: Role, id: number, expected: string, passwordHash: string): Promise<number | null>;
+  setUserStatus(id: number, status: AccountStatus): Promise<UserRow | null>;
+  updateAdminProfile(id: number, name: string, mobileNumber: string): Promise<AdminRow | null>;
+
+  /** Writes a decision's change set (see ChangeSet for the order). */
+  apply(changes: ChangeSet, now: number): Promise<Applied>;
+}

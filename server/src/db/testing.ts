@@ -1,0 +1,61 @@
+/**
+ * Fresh databases for tests, on the store the run asks for: `TEST_STORE=postgres` gives each app its
+ * own PostgreSQL schema (in TEST_POSTGRES_URL's database), dropped when the test is done; otherwise an
+ * in-memory SQLite database.
+ */
+import { randomBytes } from 'node:crypto';
+import { SqliteStore } from './sqlite/store.js';
+import type { Store, StoreKind } from './store.js';
+
+export const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+export const testStoreKind: StoreKind = process.env.TEST_STORE === 'postgres' ? 'postgres' : 'sqlite';
+
+/** The URL of a PostgreSQL database with `?schema=` set to a fresh schema name. */
+export function postgresUrlWithSchema(base: string, schema: string): string {
+  const url = new URL(base);
+  url.searchParams.set('schema', schema);
+  return url.toString();
+}
+
+export interface TestDatabase {
+  url: string;
+  /** Drops what the test made (a PostgreSQL schema); nothing for SQLite in memory. */
+  drop(): Promise<void>;
+}
+
+/**
+ * A fresh database of `kind`. On PostgreSQL, unless `durable`, its connections commit without
+ * waiting for the WAL flush (`synchronous_commit=off`): a test's data need not survive a crash of
+ * the database server, and the suites run several times faster. Durability tests and the benchmark
+ * ask for `durable`.
+ */
+export function freshTestDatabase(kind: StoreKind = testStoreKind, postgresUrl = TEST_POSTGRES_URL, opts: { durable?: boolean } = {}): TestDatabase {
+  if (kind === 'sqlite') return { url: ':memory:', drop: async () => {} };
+  const schema = `t_${process.pid}_${randomBytes(5).toString('hex')}`;
+  const url = new URL(postgresUrlWithSchema(postgresUrl, schema));
+  if (!opts.durable) url.searchParams.set('options', '-c synchronous_commit=off');
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const { default: pg } = await import('pg');
+      const base = new URL(postgresUrl);
+      base.searchParams.delete('schema');
+      base.searchParams.delete('options');
+      const client = new pg.Client({ connectionString: base.toString() });
+      await client.connect();
+      try {
+        await client.query(`drop schema if exists ${schema} cascade`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
+/** The raw connection of an app's SQLite store, for that store's own tests (statement counts, pragmas). */
+export function sqliteConnection(app: { ctx: { store: Store } }): SqliteStore['connection'] {
+  const store = app.ctx.store;
+  if (!(store instanceof SqliteStore)) throw new Error('this test needs the SQLite store');
+  return store.connection;
+}

@@ -1,0 +1,256 @@
+/**
+ * The unit of work of both stores: every statement a command runs, written once in SQL that SQLite
+ * and PostgreSQL both accept (`Dialect` names the few differences). Each method is one indexed
+ * statement, or one per row it changes; the bid path is a constant handful of them.
+ */
+import type { Dialect, Param, SqlRunner } from './sql.js';
+import { asAdmin, columns, type AccountStatus, type AdminRow, type AuctionRow, type BidRow, type ProductRow, type Role, type TransactionRow, type UserRow } from './rows.js';
+import type { Applied, ChangeSet, Hold, UnitOfWork, Wallet } from './store.js';
+
+const ACCOUNT_TABLE: Record<Role, string> = { user: 'users', admin: 'admins' };
+
+/** `?, ?, ?` for a list. */
+const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
+
+const PRODUCT_COLUMNS: Record<string, string> = {
+  name: 'name', description: 'description', auctionId: 'auction_id', status: 'status', soldPrice: 'sold_price',
+  winnerId: 'winner_id', bidCount: 'bid_count', deletedAt: 'deleted_at',
+};
+const AUCTION_COLUMNS: Record<string, string> = { name: 'name', validUntil: 'valid_until', settledAt: 'settled_at', deletedAt: 'deleted_at' };
+
+/** `set a = ?, b = ?, updated_at = ?` and its values, for the keys present in `set` (in a fixed order). */
+function assignments(set: Record<string, Param | undefined>, names: Record<string, string>, now: number): { text: string; values: Param[] } {
+  const parts: string[] = [];
+  const values: Param[] = [];
+  for (const [key, column] of Object.entries(names)) {
+    const value = set[key];
+    if (value === undefined) continue;
+    parts.push(`${column} = ?`);
+    values.push(value);
+  }
+  parts.push('updated_at = ?');
+  values.push(now);
+  return { text: parts.join(', '), values };
+}
+
+export class SqlUnitOfWork implements UnitOfWork {
+  constructor(private readonly sql: SqlRunner, private readonly dialect: Dialect) {}
+
+  async productIdsForRef(ref: string, now: number): Promise<string[]> {
+    const byId = await this.sql.get<{ id: string }>('select id from products where id = ? and deleted_at is null', [ref]);
+    if (byId) return [byId.id];
+    const byName = await this.sql.all<{ id: string }>(
+      `select p.id from products p join auctions a on a.id = p.auction_id
+       where p.name = ? and p.deleted_at is null and a.settled_at is null and a.valid_until > ? order by p.id limit 2`,
+      [ref, now],
+    );
+    return byName.map((r) => r.id);
+  }
+
+  async lockProduct(id: string) {
+    const product = await this.sql.get<ProductRow>(`select ${columns.product('p')} from products p where p.id = ? and p.deleted_at is null${this.dialect.forUpdate}`, [id]);
+    if (!product) return null;
+    // Read after the lock: on PostgreSQL this statement sees whatever committed while we waited.
+    const auction = product.auctionId === null ? null
+      : (await this.sql.get<AuctionRow>(`select ${columns.auction('a')} from auctions a where a.id = ?`, [product.auctionId])) ?? null;
+    return { product, auction };
+  }
+
+  async lockProducts(ids: readonly string[]): Promise<ProductRow[]> {
+    if (ids.length === 0) return [];
+    return this.sql.all<ProductRow>(
+      `select ${columns.product('p')} from products p where p.id in (${marks(ids.length)}) and p.deleted_at is null order by p.id${this.dialect.forUpdate}`,
+      ids,
+    );
+  }
+
+  async lockProductsOf(auctionId: string): Promise<ProductRow[]> {
+    return this.sql.all<ProductRow>(
+      `select ${columns.product('p')} from products p where p.auction_id = ? and p.deleted_at is null order by p.id${this.dialect.forUpdate}`,
+      [auctionId],
+    );
+  }
+
+  async lockProductsFor(auctionId: string, ids: readonly string[]): Promise<ProductRow[]> {
+    const others = ids.length === 0 ? '' : ` or p.id in (${marks(ids.length)})`;
+    return this.sql.all<ProductRow>(
+      `select ${columns.product('p')} from products p where (p.auction_id = ?${others}) and p.deleted_at is null order by p.id${this.dialect.forUpdate}`,
+      [auctionId, ...ids],
+    );
+  }
+
+  async auction(id: string): Promise<AuctionRow | null> {
+    return (await this.sql.get<AuctionRow>(`select ${columns.auction('a')} from auctions a where a.id = ? and a.deleted_at is null`, [id])) ?? null;
+  }
+
+  async lockAuction(id: string): Promise<AuctionRow | null> {
+    return (await this.sql.get<AuctionRow>(`select ${columns.auction('a')} from auctions a where a.id = ? and a.deleted_at is null${this.dialect.forUpdate}`, [id])) ?? null;
+  }
+
+  async auctionIdTaken(id: string): Promise<boolean> {
+    return (await this.sql.get('select 1 as one from auctions where id = ?', [id])) !== undefined;
+  }
+
+  async lockWallets(userIds: readonly number[]): Promise<Map<number, Wallet>> {
+    const ids = [...new Set(userIds)].sort((a, b) => a - b);
+    const wallets = new Map<number, Wallet>();
+    if (ids.length === 0) return wallets;
+    // Ascending ids: two commands that both need wallets A and B always take A first.
+    const rows = ids.length === 1
+      ? await this.sql.all<Wallet>(`select id, username, status, wallet_balance as balance from users where id = ?${this.dialect.forUpdate}`, ids)
+      : await this.sql.all<Wallet>(`select id, username, status, wallet_balance as balance from users where id in (${marks(ids.length)}) order by id${this.dialect.forUpdate}`, ids);
+    for (const r of rows) wallets.set(r.id, r);
+    return wallets;
+  }
+
+  async leader(productId: string): Promise<Hold | null> {
+    return (await this.sql.get<Hold>(`select id as "bidId", user_id as "userId", amount from bids where product_id = ? and status = 'success'`, [productId])) ?? null;
+  }
+
+  async leaders(productIds: readonly string[]) {
+    if (productIds.length === 0) return [];
+    return this.sql.all<Hold & { productId: string }>(
+      `select id as "bidId", user_id as "userId", amount, product_id as "productId" from bids
+       where product_id in (${marks(productIds.length)}) and status = 'success' order by product_id`,
+      productIds,
+    );
+  }
+
+  async isRegistered(auctionId: string, userId: number): Promise<boolean> {
+    return (await this.sql.get('select 1 as one from registrations where auction_id = ? and user_id = ?', [auctionId, userId])) !== undefined;
+  }
+
+  async bidWithContext(bidId: number) {
+    const row = await this.sql.get<BidRow & { productName: string }>(
+      `select ${columns.bid('b')}, p.name as "productName" from bids b join products p on p.id = b.product_id where b.id = ?`,
+      [bidId],
+    );
+    if (!row) return null;
+    const auction = await this.sql.get<AuctionRow>(`select ${columns.auction('a')} from auctions a where a.id = ?`, [row.auctionId]);
+    if (!auction) return null;
+    const { productName, ...bid } = row;
+    return { bid, productName, auction };
+  }
+
+  async reinstatementCandidates(cancelled: BidRow): Promise<Hold[]> {
+    return this.sql.all<Hold>(
+      `select b.id as "bidId", b.user_id as "userId", b.amount from bids b
+       join users u on u.id = b.user_id
+       join registrations r on r.auction_id = b.auction_id and r.user_id = b.user_id
+       where b.product_id = ? and b.auction_id = ? and b.status = 'outbid' and b.user_id <> ? and u.status = 'active'
+         and not exists (select 1 from bids c where c.product_id = b.product_id and c.auction_id = b.auction_id and c.user_id = b.user_id and c.status = 'rolledback')
+       order by b.amount desc, b.id asc`,
+      [cancelled.productId, cancelled.auctionId, cancelled.userId],
+    );
+  }
+
+  async insertProduct(row: { id: string; name: string; description: string; createdBy: number; now: number }) {
+    return (await this.sql.get<ProductRow>(
+      `insert into products (id, name, description, created_by, created_at, updated_at) values (?, ?, ?, ?, ?, ?)
+       on conflict do nothing returning ${columns.product('products')}`,
+      [row.id, row.name, row.description, row.createdBy, row.now, row.now],
+    )) ?? null;
+  }
+
+  async insertAuction(row: { id: string; name: string; validUntil: number; createdBy: number; now: number }) {
+    return (await this.sql.get<AuctionRow>(
+      `insert into auctions (id, name, valid_until, created_by, created_at, updated_at) values (?, ?, ?, ?, ?, ?)
+       on conflict do nothing returning ${columns.auction('auctions')}`,
+      [row.id, row.name, row.validUntil, row.createdBy, row.now, row.now],
+    )) ?? null;
+  }
+
+  async register(auctionId: string, userId: number, now: number): Promise<boolean> {
+    return (await this.sql.run('insert into registrations (auction_id, user_id, created_at) values (?, ?, ?) on conflict do nothing', [auctionId, userId, now])) > 0;
+  }
+
+  async insertUser(row: { username: string; name: string; mobileNumber: string; passwordHash: string; now: number }) {
+    return (await this.sql.get<UserRow>(
+      `insert into users (username, name, mobile_number, password_hash, created_at) values (?, ?, ?, ?, ?)
+       on conflict do nothing returning ${columns.user('users')}`,
+      [row.username, row.name, row.mobileNumber, row.passwordHash, row.now],
+    )) ?? null;
+  }
+
+  async lockAdminSignup(): Promise<void> {
+    if (this.dialect.adminSignupLock) await this.sql.get(this.dialect.adminSignupLock);
+  }
+
+  async hasOwner(): Promise<boolean> {
+    return (await this.sql.get('select 1 as one from admins where is_owner = ?', [true])) !== undefined;
+  }
+
+  async insertAdmin(row: { username: string; name: string; mobileNumber: string; passwordHash: string; isOwner: boolean; now: number }) {
+    const admin = await this.sql.get<AdminRow>(
+      `insert into admins (username, name, mobile_number, password_hash, is_owner, created_at) values (?, ?, ?, ?, ?, ?)
+       on conflict do nothing returning ${columns.admin('admins')}`,
+      [row.username, row.name, row.mobileNumber, row.passwordHash, row.isOwner, row.now],
+    );
+    return admin ? asAdmin(admin) : null;
+  }
+
+  async replacePassword(role: Role, id: number, expected: string, passwordHash: string): Promise<number | null> {
+    const row = await this.sql.get<{ ver: number }>(
+      `update ${ACCOUNT_TABLE[role]} set password_hash = ?, token_version = token_version + 1 where id = ? and password_hash = ? returning token_version as ver`,
+      [passwordHash, id, expected],
+    );
+    return row?.ver ?? null;
+  }
+
+  async setUserStatus(id: number, status: AccountStatus): Promise<UserRow | null> {
+    // Deactivation bumps the token version (tokens stop working at once); reactivation brings none back.
+    const bump = status === 'inactive' ? 1 : 0;
+    return (await this.sql.get<UserRow>(
+      `update users set status = ?, token_version = token_version + ? where id = ? returning ${columns.user('users')}`,
+      [status, bump, id],
+    )) ?? null;
+  }
+
+  async updateAdminProfile(id: number, name: string, mobileNumber: string): Promise<AdminRow | null> {
+    const admin = await this.sql.get<AdminRow>(`update admins set name = ?, mobile_number = ? where id = ? returning ${columns.admin('admins')}`, [name, mobileNumber, id]);
+    return admin ? asAdmin(admin) : null;
+  }
+
+  async apply(changes: ChangeSet, now: number): Promise<Applied> {
+    for (const b of changes.bids ?? []) {
+      if (b.reason === undefined) await this.sql.run('update bids set status = ?, updated_at = ? where id = ?', [b.status, now, b.id]);
+      else await this.sql.run('update bids set status = ?, reason = ?, updated_at = ? where id = ?', [b.status, b.reason, now, b.id]);
+    }
+    let newBid: BidRow | null = null;
+    if (changes.newBid) {
+      const b = changes.newBid;
+      newBid = (await this.sql.get<BidRow>(
+        `insert into bids (user_id, product_id, auction_id, amount, status, reason, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?)
+         returning ${columns.bid('bids')}`,
+        [b.userId, b.productId, b.auctionId, b.amount, b.status, b.reason, now, now],
+      )) ?? null;
+      if (!newBid) throw new Error('store: insert of a bid returned no row');
+    }
+    const transactions: TransactionRow[] = [];
+    const balances = new Map<number, number>();
+    for (const m of changes.moves ?? []) {
+      const delta = m.type === 'bid' ? -m.amount : m.amount;
+      const wallet = await this.sql.get<{ balance: number }>('update users set wallet_balance = wallet_balance + ? where id = ? returning wallet_balance as balance', [delta, m.userId]);
+      if (!wallet) throw new Error(`store: no user ${m.userId}`);
+      const bidId = m.bidId === 'new' ? newBid?.id ?? null : m.bidId ?? null;
+      if (m.bidId === 'new' && bidId === null) throw new Error('store: a move names a new bid the change set does not have');
+      const row = await this.sql.get<TransactionRow>(
+        `insert into wallet_transactions (user_id, type, amount, bid_id, product_id, notes, created_at) values (?, ?, ?, ?, ?, ?, ?)
+         returning ${columns.transaction('wallet_transactions')}`,
+        [m.userId, m.type, m.amount, bidId, m.productId ?? null, m.notes ?? null, now],
+      );
+      if (!row) throw new Error('store: insert of a ledger row returned no row');
+      transactions.push(row);
+      balances.set(m.userId, wallet.balance);
+    }
+    for (const p of changes.products ?? []) {
+      const { text, values } = assignments(p.set, PRODUCT_COLUMNS, now);
+      await this.sql.run(`update products set ${text} where id = ?`, [...values, p.id]);
+    }
+    for (const a of changes.auctions ?? []) {
+      const { text, values } = assignments(a.set, AUCTION_COLUMNS, now);
+      await this.sql.run(`update auctions set ${text} where id = ?`, [...values, a.id]);
+    }
+    return { newBid, transactions, balances };
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * The one place that runs commands (DESIGN §1): a command's unit of work runs in one store
+ * transaction, and the events it returns are published only after that transaction has committed,
+ * in commit order. Routes and the scheduler call commands through here and never publish by hand.
+ */
+import type { Store, UnitOfWork } from '../db/index.js';
+import type { Result } from '../errors.js';
+import type { DomainEvent, EventBus } from './events.js';
+
+export type Work<T extends object> = (tx: UnitOfWork) => Promise<Result<T & { events?: DomainEvent[] }>>;
+
+export class Commands {
+  constructor(private readonly store: Store, private readonly events: EventBus) {}
+
+  /** Committed data, for the reads a command does before its transaction (a password check). */
+  get reads() {
+    return this.store.reads;
+  }
+
+  /** Runs one command in its own transaction and publishes its events once it has committed. */
+  async run<T extends object>(work: Work<T>): Promise<Result<T & { events?: DomainEvent[] }>> {
+    const result = await this.store.transaction(work);
+    if (result.ok && result.events && result.events.length > 0) this.events.publish(result.events);
+    return result;
+  }
+
+  /** Events that no transaction wrote (the clock's notices: an auction is ending, has ended). */
+  announce(events: DomainEvent[]) {
+    this.events.publish(events);
+  }
+}
