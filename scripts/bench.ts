@@ -14,6 +14,7 @@
  * that PostgreSQL database (dropped afterwards). The JSON line says which (`store`).
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -75,7 +76,7 @@ async function startServer(): Promise<Server> {
   const port = await freePort();
   const proc: ChildProcess = spawn(process.execPath, ['server/dist/index.js'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, RATE_LIMIT: 'off', LOG_LEVEL: 'warn' },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, JWT_SECRET: randomBytes(32).toString('hex'), RATE_LIMIT: 'off', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;

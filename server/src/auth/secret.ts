@@ -58,6 +58,8 @@ export function loadJwtSecret(configured: string | undefined, databaseFile: stri
   if (configured) return new TextEncoder().encode(configured);
   if (!databaseFile) return randomBytes(32);
   const file = path.join(path.dirname(databaseFile), 'jwt-secret');
+  // The data folder may not exist yet (PostgreSQL keeps nothing else there).
+  fs.mkdirSync(path.dirname(file), { recursive: true });
   try {
     return readKey(file);
   } catch (err) {

@@ -169,6 +169,12 @@ describe('the key file (no JWT_SECRET)', () => {
     return t.dir;
   };
 
+  it('is created in a data folder that does not exist yet (PostgreSQL keeps nothing else there)', () => {
+    const dir = path.join(folder(), 'data');
+    const key = loadJwtSecret(undefined, path.join(dir, 'postgres'));
+    expect(Buffer.from(key).toString('hex')).toBe(fs.readFileSync(path.join(dir, 'jwt-secret'), 'utf8'));
+  });
+
   it('is created once with mode 0600, holds 32 random bytes as hex, and is read back on the next start', () => {
     const dir = folder();
     const key = loadJwtSecret(undefined, path.join(dir, 'auction.db'));
