@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import { postgresMissing, TEST_POSTGRES_URL } from './server/src/db/testing.js';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
 const shared = fileURLToPath(new URL('./shared/src/index.ts', import.meta.url));
@@ -11,21 +11,7 @@ const shared = fileURLToPath(new URL('./shared/src/index.ts', import.meta.url));
  */
 const BOTH_STORES = ['server/src/routes/**/*.test.ts', 'server/src/domain/money.property.test.ts', 'server/src/live/**/*.test.ts'];
 
-const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-/** Null when PostgreSQL answers; otherwise why not. */
-async function postgresMissing(): Promise<string | null> {
-  const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    await client.query('select 1');
-    return null;
-  } catch (err) {
-    return err instanceof Error ? err.message : String(err);
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
+const POSTGRES_URL = TEST_POSTGRES_URL;
 
 const missing = await postgresMissing();
 if (missing) {

@@ -59,3 +59,18 @@ export function sqliteConnection(app: { ctx: { store: Store } }): SqliteStore['c
   if (!(store instanceof SqliteStore)) throw new Error('this test needs the SQLite store');
   return store.connection;
 }
+
+/** Null when the PostgreSQL at `url` answers a query; otherwise why not (for skipping its suites with a reason). */
+export async function postgresMissing(url = TEST_POSTGRES_URL): Promise<string | null> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return null;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
