@@ -3,7 +3,7 @@
  * PostgreSQL both accept. Reads see committed data only.
  */
 import type { Dialect, Param, SqlRunner } from './sql.js';
-import { asAdmin, columns, type AccountStatus, type AdminRow, type BidStatus, type ProductStatus, type Role, type TransactionRow, type UserRow } from './rows.js';
+import { asAdmin, columns, isStorableId, type AccountStatus, type AdminRow, type BidStatus, type ProductStatus, type Role, type TransactionRow, type UserRow } from './rows.js';
 
 export interface AuctionView {
   id: string;
@@ -104,6 +104,7 @@ export class Reads {
   // ---- accounts --------------------------------------------------------------------------------
 
   async user(id: number): Promise<UserRow | null> {
+    if (!isStorableId(id)) return null;
     return (await this.sql.get<UserRow>(`select ${columns.user('u')} from users u where u.id = ?`, [id])) ?? null;
   }
 
@@ -314,6 +315,7 @@ export class Reads {
   }
 
   async userForOwner(id: number): Promise<UserAdminRow | null> {
+    if (!isStorableId(id)) return null;
     return (await this.usersForOwner('u.id = ?', [id]))[0] ?? null;
   }
 

@@ -104,3 +104,9 @@ export const columns = {
 
 /** SQLite reads booleans back as 0/1. */
 export const asAdmin = (row: AdminRow): AdminRow => ({ ...row, isOwner: Boolean(row.isOwner) });
+
+/**
+ * Integer ids are 32-bit in both stores; an id from a request beyond that (the API takes up to 15
+ * digits) names no row. Ask before querying: PostgreSQL refuses such a parameter outright.
+ */
+export const isStorableId = (id: number) => Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647;

@@ -4,7 +4,7 @@
  * statement, or one per row it changes; the bid path is a constant handful of them.
  */
 import type { Dialect, Param, SqlRunner } from './sql.js';
-import { asAdmin, columns, type AccountStatus, type AdminRow, type AuctionRow, type BidRow, type ProductRow, type Role, type TransactionRow, type UserRow } from './rows.js';
+import { asAdmin, columns, isStorableId, type AccountStatus, type AdminRow, type AuctionRow, type BidRow, type ProductRow, type Role, type TransactionRow, type UserRow } from './rows.js';
 import type { Applied, ChangeSet, Hold, UnitOfWork, Wallet } from './store.js';
 
 const ACCOUNT_TABLE: Record<Role, string> = { user: 'users', admin: 'admins' };
@@ -121,6 +121,7 @@ export class SqlUnitOfWork implements UnitOfWork {
   }
 
   async bidWithContext(bidId: number) {
+    if (!isStorableId(bidId)) return null;
     const row = await this.sql.get<BidRow & { productName: string }>(
       `select ${columns.bid('b')}, p.name as "productName" from bids b join products p on p.id = b.product_id where b.id = ?`,
       [bidId],
@@ -198,6 +199,7 @@ export class SqlUnitOfWork implements UnitOfWork {
   }
 
   async setUserStatus(id: number, status: AccountStatus): Promise<UserRow | null> {
+    if (!isStorableId(id)) return null;
     // Deactivation bumps the token version (tokens stop working at once); reactivation brings none back.
     const bump = status === 'inactive' ? 1 : 0;
     return (await this.sql.get<UserRow>(

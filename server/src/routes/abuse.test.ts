@@ -247,6 +247,11 @@ describe('inputs: DESIGN §3 limits at and just past the edge', () => {
     expectCode(await send(app, 'POST', '/api/register', account({ [field]: bad })), 400, 'VALIDATION', field);
   });
 
+  it('ids past 32 bits (the API takes 15 digits) name nothing: 404, on both stores', async () => {
+    expectCode(await send(app, 'POST', '/api/rollback-bid', { bid_id: '9876543210' }, user.token), 404, 'NOT_FOUND');
+    expectCode(await send(app, 'PATCH', '/api/admin/users/987654321012345', { status: 'inactive' }, owner.token), 404, 'NOT_FOUND');
+  });
+
   it('NUL characters: refused as 400 VALIDATION naming the field, in bodies, path ids, query strings and keys (PostgreSQL cannot store them)', async () => {
     expectCode(await send(app, 'POST', '/api/register', account({ name: 'Nul\u0000Name' })), 400, 'VALIDATION', 'name');
     expectCode(await send(app, 'POST', '/api/login', { username: 'a\u0000b', password: 'secret1' }), 400, 'VALIDATION', 'username');
