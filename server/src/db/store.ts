@@ -93,8 +93,8 @@ export interface Applied {
  * ascending id), then wallets (by ascending id).
  */
 export interface UnitOfWork {
-  /** Product ids a bid's `ref` may mean: the product with that id, else up to two in open auctions with that name. */
-  productIdsForRef(ref: string, now: number): Promise<string[]>;
+  /** Up to two ids of live products in open auctions with this name (a bid may name its product). */
+  openProductIdsByName(name: string, now: number): Promise<string[]>;
   /** A live (not deleted) product, locked, with its auction (not locked) read after the lock. */
   lockProduct(id: string): Promise<{ product: ProductRow; auction: AuctionRow | null } | null>;
   /** Live products with these ids, locked in ascending id order. */

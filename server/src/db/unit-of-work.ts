@@ -36,15 +36,13 @@ function assignments(set: Record<string, Param | undefined>, names: Record<strin
 export class SqlUnitOfWork implements UnitOfWork {
   constructor(private readonly sql: SqlRunner, private readonly dialect: Dialect) {}
 
-  async productIdsForRef(ref: string, now: number): Promise<string[]> {
-    const byId = await this.sql.get<{ id: string }>('select id from products where id = ? and deleted_at is null', [ref]);
-    if (byId) return [byId.id];
-    const byName = await this.sql.all<{ id: string }>(
+  async openProductIdsByName(name: string, now: number): Promise<string[]> {
+    const rows = await this.sql.all<{ id: string }>(
       `select p.id from products p join auctions a on a.id = p.auction_id
        where p.name = ? and p.deleted_at is null and a.settled_at is null and a.valid_until > ? order by p.id limit 2`,
-      [ref, now],
+      [name, now],
     );
-    return byName.map((r) => r.id);
+    return rows.map((r) => r.id);
   }
 
   async lockProduct(id: string) {

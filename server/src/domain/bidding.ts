@@ -34,9 +34,13 @@ export interface PlacedBid {
  */
 export async function placeBid(tx: UnitOfWork, cmd: BidCommand, now: number): Promise<Result<PlacedBid>> {
   const { userId, productRef, amount } = cmd;
-  const ids = await tx.productIdsForRef(productRef, now);
-  if (ids.length > 1) return refuse('AMBIGUOUS_PRODUCT', `More than one product is called "${productRef}"; bid by its product id instead`);
-  const target = ids.length === 1 ? await tx.lockProduct(ids[0]!) : null;
+  // The id first (the usual case: one statement that also locks); a name only when no product has that id.
+  let target = await tx.lockProduct(productRef);
+  if (!target) {
+    const ids = await tx.openProductIdsByName(productRef, now);
+    if (ids.length > 1) return refuse('AMBIGUOUS_PRODUCT', `More than one product is called "${productRef}"; bid by its product id instead`);
+    target = ids.length === 1 ? await tx.lockProduct(ids[0]!) : null;
+  }
   if (!target) return refuse('NOT_FOUND', 'Product not found');
   const { product, auction } = target;
   if (!auction) return refuse('PRODUCT_NOT_AVAILABLE', 'This product is not in an auction');
