@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { postgresMissing, TEST_POSTGRES_URL } from './server/src/db/testing.js';
+import { postgresMissing, redisMissing, TEST_POSTGRES_URL, TEST_REDIS_URL } from './server/src/db/testing.js';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
 const shared = fileURLToPath(new URL('./shared/src/index.ts', import.meta.url));
@@ -21,11 +21,20 @@ if (missing) {
   console.warn(`\n${why}. Set TEST_POSTGRES_URL or start PostgreSQL to run them.\n`);
 }
 
+// Redis joins several processes (DESIGN §10): the multi-process suites need it and PostgreSQL.
+const redisGone = await redisMissing();
+if (redisGone) {
+  const why = `Multi-process suites skipped: Redis at ${TEST_REDIS_URL} is not reachable (${redisGone})`;
+  if (process.env.REQUIRE_REDIS === '1') throw new Error(`${why}; REQUIRE_REDIS=1 makes this fatal`);
+  console.warn(`\n${why}. Set TEST_REDIS_URL or start Redis to run them.\n`);
+}
+const redisEnv = { TEST_REDIS: redisGone ? 'missing' : 'available', TEST_REDIS_URL, TEST_POSTGRES_URL: POSTGRES_URL, TEST_POSTGRES: missing ? 'missing' : 'available' };
+
 const POSTGRES_PROJECT: TestProjectInlineConfiguration = {
   extends: true,
   test: {
     name: 'server-postgres', include: [...BOTH_STORES, 'server/src/db/postgres/**/*.test.ts'],
-    environment: 'node', testTimeout: 30_000, hookTimeout: 30_000, env: { TEST_STORE: 'postgres', TEST_POSTGRES_URL: POSTGRES_URL },
+    environment: 'node', testTimeout: 30_000, hookTimeout: 30_000, env: { ...redisEnv, TEST_STORE: 'postgres' },
   },
 };
 
@@ -37,7 +46,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'server', include: ['shared/src/**/*.test.ts', 'server/src/**/*.test.ts'], exclude: ['server/src/db/postgres/**'],
-          environment: 'node', testTimeout: 20_000,
+          environment: 'node', testTimeout: 20_000, env: redisEnv,
         },
       },
       ...(missing ? [] : [POSTGRES_PROJECT]),
@@ -47,7 +56,7 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'e2e', globalSetup: ['./scripts/test-global-setup.ts'], include: ['e2e/**/*.test.ts'], environment: 'node', testTimeout: 60_000, hookTimeout: 60_000, fileParallelism: false },
+        test: { name: 'e2e', globalSetup: ['./scripts/test-global-setup.ts'], include: ['e2e/**/*.test.ts'], environment: 'node', env: redisEnv, testTimeout: 60_000, hookTimeout: 60_000, fileParallelism: false },
       },
     ],
   },

@@ -40,7 +40,7 @@ describe('the production server process', () => {
 
   it('answers /api/health', async () => {
     const res = await fetch(`${server.url}/api/health`);
-    expect(await res.json()).toEqual({ status: 'ok', db: 'ok', store: 'sqlite' });
+    expect(await res.json()).toEqual({ status: 'ok', db: 'ok', store: 'sqlite', redis: 'off', draining: false, scheduler: 'active' });
   });
 });
 

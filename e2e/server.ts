@@ -160,10 +160,10 @@ export interface Storm {
 /**
  * `concurrency` loops, each placing one bid after another as fast as the server answers, round robin
  * over the market's products and bidders, every amount ₹1 above the last one sent for that lot.
+ * Storms against several processes of one cluster share `counter`, so their amounts keep rising together.
  */
-export function bidStorm(url: string, market: Market, concurrency: number): Storm {
+export function bidStorm(url: string, market: Market, concurrency: number, counter: { seq: number } = { seq: 0 }): Storm {
   let stopped = false;
-  let seq = 0;
   const n = market.productIds.length;
   const storm: Storm = {
     accepted: [], answers: [], connectionErrors: 0, bad: [], inFlight: 0,
@@ -172,7 +172,7 @@ export function bidStorm(url: string, market: Market, concurrency: number): Stor
   };
   const loop = async () => {
     while (!stopped) {
-      const i = seq++;
+      const i = counter.seq++;
       const productId = market.productIds[i % n]!;
       const amount = 10 + Math.floor(i / n);
       const bidder = market.bidders[i % market.bidders.length]!;

@@ -1,8 +1,10 @@
 /**
  * The bench's watchers, in their own process so that decoding frames does not slow the load
- * generator. Opens N socket.io clients on one auction and, for every `bid:placed`, counts how many
- * watchers hold it and when the last one got it. Checks per watcher and product that `bid_count`
- * arrives contiguous and increasing (nothing lost, nothing reordered). Talks to the parent over IPC.
+ * generator. Opens N socket.io clients on one auction and, for every state of a product (its
+ * version), counts how many watchers hold it (or a newer one) and when the last one got there.
+ * Watchers get state (DESIGN §6): a process may skip a version that a newer one supersedes, so a
+ * bid counts as delivered to a watcher once that watcher shows its version or a newer one. A version
+ * that goes back is counted as out of order. Talks to the parent over IPC.
  */
 import { io, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, Frame, ServerToClientEvents } from '@auction/shared';
@@ -12,8 +14,10 @@ const now = () => performance.timeOrigin + performance.now();
 interface Start { type: 'start'; url: string; token: string; auctionId: string; watchers: number }
 type Msg = Start | { type: 'report' } | { type: 'stop' };
 
-const seen = new Map<number, { count: number; last: number }>();
-let lost = 0;
+/** `product@version` → how many watchers reached it (or passed it), and when the last one did. */
+const seen = new Map<string, { count: number; last: number }>();
+/** Versions a watcher reached through a newer event rather than their own (merged, not lost). */
+let superseded = 0;
 let outOfOrder = 0;
 let frames = 0;
 const sockets: Socket<ServerToClientEvents, ClientToServerEvents>[] = [];
@@ -30,19 +34,25 @@ async function start(m: Start) {
     await Promise.all(Array.from({ length: Math.min(batch, m.watchers - i) }, async () => {
       const s: Socket<ServerToClientEvents, ClientToServerEvents> = io(m.url, { auth: { token: m.token }, transports: ['websocket'], forceNew: true, reconnection: false });
       sockets.push(s);
-      const lastCount = new Map<string, number>();
+      const shown = new Map<string, number>();
       s.on('frame', (frame: Frame) => {
         frames++;
         const t = now();
         for (const e of frame.events) {
-          if (e.event !== 'bid:placed') continue;
+          if (e.event !== 'bid:placed' && e.event !== 'bid:rolledback') continue;
           const d = e.data;
-          const prev = lastCount.get(d.product_id) ?? 0;
-          if (d.bid_count < prev + 1) outOfOrder++;
-          else if (d.bid_count > prev + 1) lost += d.bid_count - prev - 1;
-          lastCount.set(d.product_id, Math.max(prev, d.bid_count));
-          const entry = seen.get(d.bid_id);
-          if (entry) { entry.count++; entry.last = t; } else seen.set(d.bid_id, { count: 1, last: t });
+          const prev = shown.get(d.product_id) ?? 0;
+          if (d.version <= prev) {
+            outOfOrder++;
+            continue;
+          }
+          shown.set(d.product_id, d.version);
+          superseded += d.version - prev - 1;
+          for (let v = prev + 1; v <= d.version; v++) {
+            const key = `${d.product_id}@${v}`;
+            const entry = seen.get(key);
+            if (entry) { entry.count++; entry.last = t; } else seen.set(key, { count: 1, last: t });
+          }
         }
       });
       await new Promise<void>((resolve, reject) => { s.once('connect', () => resolve()); s.once('connect_error', reject); });
@@ -56,14 +66,14 @@ async function start(m: Start) {
 process.on('message', (m: Msg) => {
   if (m.type === 'start') start(m).catch((err: unknown) => send({ type: 'error', message: String(err) }));
   else if (m.type === 'report') {
-    // For each bid: how many watchers hold it, and when the last of them got it.
-    const complete: Record<number, number> = {};
+    // For each product version: when the last watcher got there (once every watcher has).
+    const complete: Record<string, number> = {};
     let partial = 0;
-    for (const [bidId, e] of seen) {
-      if (e.count >= total) complete[bidId] = e.last;
+    for (const [key, e] of seen) {
+      if (e.count >= total) complete[key] = e.last;
       else partial++;
     }
-    send({ type: 'report', complete, partial, lost, outOfOrder, frames, events: seen.size });
+    send({ type: 'report', complete, partial, superseded, outOfOrder, frames, events: seen.size });
   } else if (m.type === 'stop') {
     for (const s of sockets) s.disconnect();
     process.exit(0);

@@ -120,7 +120,10 @@ async function audit(databaseUrl: string | null): Promise<boolean | null> {
 }
 
 async function main() {
-  const server: Server = opt.url ? { url: opt.url.replace(/\/$/, ''), pid: undefined, databaseUrl: null, stop: async () => undefined, cleanup: async () => undefined } : await startServer();
+  // Against a running server (`--url`, e.g. `npm run cluster`), DATABASE_URL names its store for the audit.
+  const server: Server = opt.url
+    ? { url: opt.url.replace(/\/$/, ''), pid: undefined, databaseUrl: process.env.DATABASE_URL ?? null, stop: async () => undefined, cleanup: async () => undefined }
+    : await startServer();
   const base = server.url;
   const api = async (method: string, p: string, body?: unknown, token?: string) => {
     const res = await fetch(`${base}/api${p}`, {
@@ -222,7 +225,7 @@ async function main() {
   const accepted = storm['2xx'];
 
   // (c) drain
-  type Report = { complete: Record<string, number>; partial: number; lost: number; outOfOrder: number; frames: number; events: number };
+  type Report = { complete: Record<string, number>; partial: number; superseded: number; outOfOrder: number; frames: number; events: number };
   let drainMs = 0;
   if (N.watchers > 0) {
     const t0 = now();
@@ -238,7 +241,8 @@ async function main() {
   // (d) open loop at a fixed rate, whatever the answers.
   log(`(d) open loop: ${N.rate} bids/s for ${N.seconds}s`);
   const latencies: number[] = [];
-  const answered = new Map<number, number>();
+  /** `product@version` of each accepted bid → when its answer arrived. */
+  const answered = new Map<string, number>();
   const inflight: Promise<void>[] = [];
   let status5xx = 0;
   const total = N.rate * N.seconds;
@@ -249,15 +253,16 @@ async function main() {
     if (wait > 1) await new Promise((r) => setTimeout(r, wait));
     const k = seq++;
     const sent = now();
+    const productId = productIds[k % productIds.length]!;
     inflight.push(fetch(`${base}/api/bid`, {
       method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${bidders[k % bidders.length]}` },
-      body: JSON.stringify({ product_id: productIds[k % productIds.length], bid_amount: 10 + Math.floor(k / productIds.length) }),
+      body: JSON.stringify({ product_id: productId, bid_amount: 10 + Math.floor(k / productIds.length) }),
     }).then(async (res) => {
       const done = now();
       latencies.push(done - sent);
       if (res.status >= 500) status5xx++;
-      const body = await res.json() as { bid?: { bid_id: number } };
-      if (res.status === 201 && body.bid) answered.set(body.bid.bid_id, done);
+      const body = await res.json() as { version?: number };
+      if (res.status === 201 && body.version !== undefined) answered.set(`${productId}@${body.version}`, done);
     }));
   }
   await Promise.all(inflight);
@@ -270,8 +275,8 @@ async function main() {
       if ([...answered.keys()].every((id) => id in report!.complete) || now() - t1 > 30_000) break;
       await new Promise((r) => setTimeout(r, 200));
     }
-    for (const [id, at] of answered) {
-      const last = report.complete[id];
+    for (const [key, at] of answered) {
+      const last = report.complete[key];
       if (last !== undefined) broadcast.push(Math.max(0, last - at));
     }
   }
@@ -294,8 +299,11 @@ async function main() {
     open_rate: N.rate,
     bid_p50_ms: pct(latencies, 50), bid_p95_ms: pct(latencies, 95), bid_p99_ms: pct(latencies, 99),
     broadcast_p50_ms: pct(broadcast, 50), broadcast_p99_ms: pct(broadcast, 99),
-    events_lost: report ? report.lost + Math.max(0, answered.size - broadcast.length) : 0,
+    // Accepted bids whose state (its version, or a newer one) did not reach every watcher.
+    events_lost: report ? Math.max(0, answered.size - broadcast.length) : 0,
     events_out_of_order: report?.outOfOrder ?? 0,
+    // Versions a watcher reached through a newer event (another process's frame came first): merged, not lost.
+    versions_superseded: report?.superseded ?? 0,
     frames_received: report?.frames ?? 0,
     server_5xx: status5xx + storm['5xx'],
     server_peak_rss_mb: rss,

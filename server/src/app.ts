@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import pino from 'pino';
@@ -34,6 +35,18 @@ import { LiveHub } from './live/hub.js';
 import { AuctionScheduler } from './live/scheduler.js';
 import { attachSocketIo } from './live/socketio.js';
 import { wsFeed } from './live/ws.js';
+import { LocalRelay, RedisRelay, type Relay } from './live/relay.js';
+import { localTally, RedisTally, type WatcherTally } from './live/watchers.js';
+import type { Election } from './db/index.js';
+
+/**
+ * What keeps the processes of one installation together on a shared Redis and apart from others
+ * (tests, other installations): a digest of where their data lives. Every process of a cluster has
+ * the same DATABASE_URL.
+ */
+function redisNamespace(databaseUrl: string): string {
+  return createHash('sha256').update(databaseUrl).digest('hex').slice(0, 16);
+}
 
 export const BODY_LIMIT = 64 * 1024;
 
@@ -92,7 +105,23 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const store = await openStore(config.databaseUrl, { pgPool: config.pgPool });
-  app.addHook('onClose', async () => store.close());
+  // Several processes share live events, watcher counts and rate limits over Redis (DESIGN §10).
+  let relay: Relay = new LocalRelay();
+  let tally: WatcherTally = localTally;
+  let redisRelay: RedisRelay | null = null;
+  if (config.redisUrl) {
+    const namespace = redisNamespace(config.databaseUrl);
+    const onRedisError = (err: unknown) => app.log.error({ err }, 'redis');
+    try {
+      redisRelay = await RedisRelay.open({ url: config.redisUrl, namespace, onError: onRedisError });
+      tally = await RedisTally.open(redisRelay.commands, redisRelay.node, namespace, onRedisError);
+    } catch (err) {
+      await redisRelay?.close();
+      await store.close();
+      throw new Error(`Redis at ${config.redisUrl} cannot be reached: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    }
+    relay = redisRelay;
+  }
   // Without JWT_SECRET the key is kept beside the SQLite file, or in ./data for PostgreSQL.
   const keyBeside = store.file ?? (store.kind === 'postgres' ? path.join(fromRepoRoot('data'), 'postgres') : null);
   const tokens = await createTokenService(loadJwtSecret(config.jwtSecret, keyBeside), config.tokenTtl);
@@ -131,6 +160,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (config.rateLimit) {
     await app.register(rateLimit, {
       global: false,
+      // With several processes the counters live in Redis, so a limit holds over the whole cluster.
+      ...(redisRelay ? { redis: redisRelay.commands, nameSpace: `auction-rl:${redisNamespace(config.databaseUrl)}:` } : {}),
       errorResponseBuilder: (_req, ctx) => ({ statusCode: 429, code: 'RATE_LIMITED', message: `Too many attempts; try again in ${ctx.after}` }),
     });
   }
@@ -187,21 +218,46 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const reads = store.reads;
   const logError = (err: unknown) => app.log.error({ err }, 'live channel');
   // Committed events → hub → socket.io and the plain WebSocket feed.
-  const live = new LiveHub({ reads, now, frameMs: config.liveFrameMs, onError: logError });
+  const live = new LiveHub({ reads, now, frameMs: config.liveFrameMs, onError: logError, relay, tally });
   events.subscribe(live.publish);
   attachSocketIo({ server: app.server, hub: live, tokens, reads, now, onError: logError, ...(config.corsOrigin ? { corsOrigin: config.corsOrigin } : {}) });
   const scheduler = new AuctionScheduler({ reads, commands, events, now, autoSettle: config.autoSettle, log: app.log });
-  app.addHook('onReady', async () => scheduler.start());
-  // Stop the clock, send what is pending and close every socket before the server stops.
+  // Another process's catalogue change may move an ending this process's clock keeps.
+  live.onForeignCatalogue(() => scheduler.changed());
+  // One process of those sharing the store keeps the clock (a PostgreSQL advisory lock; SQLite: this one).
+  let election: Election | null = null;
+  app.addHook('onReady', async () => {
+    election = await store.elect('scheduler', async (leading) => {
+      if (leading) {
+        app.log.info('this process keeps the auction clock (endings, notices, settlement)');
+        await scheduler.start();
+      } else {
+        app.log.warn('this process no longer keeps the auction clock');
+        scheduler.stop();
+      }
+    }, (err) => app.log.warn({ err }, 'scheduler election: could not reach the database'));
+  });
+  // Stop the clock, send what is pending and close every socket before the server stops; after the
+  // last request has finished, publish what it committed and leave Redis.
   let closing = false;
+  const lifecycle = { draining: false };
   app.addHook('preClose', async () => {
     closing = true;
+    lifecycle.draining = true;
     scheduler.stop();
-    live.close();
+    await election?.stop();
+    live.closeSockets();
+  });
+  app.addHook('onClose', async () => {
+    await live.close();
+    await store.close();
   });
   // A request that reaches a closing server (on a kept-alive connection) is refused whole, before
   // anything runs, and told to come back; the connection is closed after the answer.
+  // While draining (before closing) requests are served, each on a connection closed after its
+  // answer: a balancer's kept-alive connections are gone before the server stops accepting.
   app.addHook('onRequest', async (_req, reply) => {
+    if (lifecycle.draining) reply.header('connection', 'close');
     if (!closing) return;
     reply.header('connection', 'close').header('retry-after', '1');
     throw new AppError('UNAVAILABLE', 'The server is restarting; please retry in a moment');
@@ -219,6 +275,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     live,
     scheduler,
     now,
+    lifecycle,
   };
   app.decorate('ctx', ctx);
   await app.register(async (api) => {

@@ -6,7 +6,7 @@ describe('loadConfig', () => {
     expect(loadConfig({})).toEqual({
       port: 3000, host: '0.0.0.0', databaseUrl: './data/auction.db', jwtSecret: undefined, tokenTtl: '12h',
       adminSignup: 'open', autoSettle: true, corsOrigin: undefined, timeZone: 'Asia/Kolkata', logLevel: 'info',
-      rateLimit: true, liveFrameMs: 50, trustProxy: false, pgPool: 10,
+      rateLimit: true, liveFrameMs: 50, trustProxy: false, pgPool: 10, redisUrl: undefined, drainMs: 0,
     });
   });
 
@@ -15,8 +15,9 @@ describe('loadConfig', () => {
       PORT: '8080', HOST: '127.0.0.1', DATABASE_URL: ':memory:', JWT_SECRET: 'x'.repeat(32), TOKEN_TTL: '30m',
       ADMIN_SIGNUP: 'closed', AUTO_SETTLE: 'false', CORS_ORIGIN: 'https://a.example', TIMEZONE: 'UTC', LOG_LEVEL: 'warn',
       RATE_LIMIT: 'off', LIVE_FRAME_MS: '0', TRUST_PROXY: 'true', PG_POOL: '25',
+      REDIS_URL: 'redis://cache.internal:6379', DRAIN_MS: '5000',
     });
-    expect(c).toMatchObject({ port: 8080, host: '127.0.0.1', databaseUrl: ':memory:', tokenTtl: '30m', adminSignup: 'closed', autoSettle: false, corsOrigin: 'https://a.example', timeZone: 'UTC', logLevel: 'warn', rateLimit: false, liveFrameMs: 0, trustProxy: true, pgPool: 25 });
+    expect(c).toMatchObject({ port: 8080, host: '127.0.0.1', databaseUrl: ':memory:', tokenTtl: '30m', adminSignup: 'closed', autoSettle: false, corsOrigin: 'https://a.example', timeZone: 'UTC', logLevel: 'warn', rateLimit: false, liveFrameMs: 0, trustProxy: true, pgPool: 25, redisUrl: 'redis://cache.internal:6379', drainMs: 5000 });
   });
 
   it.each([
@@ -28,6 +29,8 @@ describe('loadConfig', () => {
     [{ JWT_SECRET: 'short' }, /JWT_SECRET/],
     [{ RATE_LIMIT: 'sometimes' }, /RATE_LIMIT/],
     [{ TRUST_PROXY: 'maybe' }, /TRUST_PROXY/],
+    [{ REDIS_URL: 'localhost:6379' }, /REDIS_URL/],
+    [{ DRAIN_MS: '-1' }, /DRAIN_MS/],
     [{ LIVE_FRAME_MS: '-5' }, /LIVE_FRAME_MS/],
     [{ PG_POOL: '0' }, /PG_POOL/],
   ])('refuses %j with a message naming the variable', (env, re) => {

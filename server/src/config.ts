@@ -18,12 +18,26 @@ export interface Config {
   trustProxy: boolean;
   /** PostgreSQL connections per process (DATABASE_URL=postgres://…). */
   pgPool: number;
+  /** Several processes: live events, watcher counts and rate limits shared over Redis (DESIGN §10). */
+  redisUrl: string | undefined;
+  /**
+   * On SIGTERM, how long to keep serving while /api/health answers 503, so a load balancer stops
+   * sending new requests before the server stops accepting them (rolling restarts).
+   */
+  drainMs: number;
 }
 
 export class ConfigError extends Error {}
 
 const TTL = /^\d+\s*(s|sec|secs|second|seconds|m|min|mins|minute|minutes|h|hr|hrs|hour|hours|d|day|days|w|week|weeks)$/i;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function redisUrl(raw: string | undefined): string | undefined {
+  const v = raw?.trim();
+  if (!v) return undefined;
+  if (!/^rediss?:\/\/[^\s]+$/i.test(v)) throw new ConfigError(`REDIS_URL must look like redis://host:6379 (got "${v}")`);
+  return v;
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const str = (name: string, fallback: string) => {
@@ -66,5 +80,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     liveFrameMs: int('LIVE_FRAME_MS', 50, 0, 60_000),
     trustProxy: bool('TRUST_PROXY', false),
     pgPool: int('PG_POOL', 10, 1, 1000),
+    redisUrl: redisUrl(env.REDIS_URL),
+    drainMs: int('DRAIN_MS', 0, 0, 600_000),
   };
 }

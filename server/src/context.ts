@@ -30,6 +30,8 @@ export interface AppContext {
   live: LiveHub;
   scheduler: AuctionScheduler;
   now: () => number;
+  /** Set on SIGTERM (index.ts) while the process drains: /api/health answers 503, requests are still served. */
+  lifecycle: { draining: boolean };
 }
 
 declare module 'fastify' {

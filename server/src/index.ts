@@ -13,11 +13,26 @@ async function main() {
     }
     throw err;
   }
-  const app = await buildApp(config);
+  let app;
+  try {
+    app = await buildApp(config);
+  } catch (err) {
+    // The store or Redis cannot be reached: say which, without a stack trace.
+    console.error(`Cannot start: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  }
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
+    // Draining (DRAIN_MS): /api/health answers 503 so a load balancer stops sending new requests,
+    // while this process still serves what arrives; then it stops accepting.
+    app.ctx.lifecycle.draining = true;
+    const { drainMs } = app.ctx.config;
+    if (drainMs > 0) app.log.info({ signal, drainMs }, 'draining: health answers 503, requests still served');
+    setTimeout(() => stop(signal), drainMs);
+  };
+  const stop = (signal: string) => {
     app.log.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
     // Stop accepting, let in-flight requests finish, then close the database (onClose hooks).
     const force = setTimeout(() => {

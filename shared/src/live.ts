@@ -19,6 +19,8 @@ export interface BidPlacedData extends Stamped {
   bid_id: number;
   highest_bid: number;
   bid_count: number;
+  /** The product's version after this change: newer events have higher versions (DESIGN §6). */
+  version: number;
   /** Masked (a***e) in auction rooms; the username in the auction owner's admin room. */
   bidder: string;
   amount: number;
@@ -31,12 +33,14 @@ export interface BidRolledBackData extends Stamped {
   product_id: string;
   highest_bid: number;
   bid_count: number;
+  version: number;
 }
 
 export interface ProductSoldData extends Stamped {
   auction_id: string;
   product_id: string;
   amount: number;
+  version: number;
 }
 
 export interface AuctionRef extends Stamped {

@@ -25,6 +25,7 @@ export interface ProductView {
   /** Paise: the leading (or winning) bid, 0 when none. */
   highest: number;
   bidCount: number;
+  version: number;
 }
 
 export interface UserBidView {
@@ -180,7 +181,7 @@ export class Reads {
 
   private productSelect(where: string, order: string) {
     // At most one success-or-won bid per product exists at any time (settlement turns the one into the other).
-    return `select p.id, p.name, p.description, p.status, p.auction_id as "auctionId", p.bid_count as "bidCount",
+    return `select p.id, p.name, p.description, p.status, p.auction_id as "auctionId", p.bid_count as "bidCount", p.version,
         coalesce(b.amount, 0) as highest
       from products p left join bids b on b.product_id = p.id and b.status in ('success', 'won')
       where ${where} order by ${order}`;

@@ -20,7 +20,7 @@ export interface Dialect {
   readonly name: 'sqlite' | 'postgres';
   /**
    * Appended to a SELECT of rows the transaction will change: PostgreSQL locks them until commit
-   * (`for update`); SQLite has one writer at a time, so it needs nothing.
+   * (`for no key update`); SQLite has one writer at a time, so it needs nothing.
    */
   readonly forUpdate: string;
   /** The column that orders rows created in the same millisecond by insertion (alias `p` → `p.rowid`). */

@@ -32,7 +32,20 @@ export interface Store {
   integrityCheck(): Promise<string>;
   /** Cheap liveness probe for /api/health. */
   ping(): Promise<boolean>;
+  /**
+   * Elects one process among those sharing this store to do the job `name` (the scheduler):
+   * `onChange(true)` when this process takes it on, `onChange(false)` when it must stop. Resolves
+   * after the first try (having awaited `onChange(true)` if it won). SQLite serves one process, which
+   * always leads; PostgreSQL holds an advisory lock (postgres/election.ts).
+   */
+  elect(name: string, onChange: (leading: boolean) => void | Promise<void>, onError: (err: unknown) => void): Promise<Election>;
   close(): Promise<void>;
+}
+
+export interface Election {
+  readonly isLeader: boolean;
+  /** Gives the job up (another process takes it over) and stops trying. */
+  stop(): Promise<void>;
 }
 
 /** A leading (or candidate) bid: who holds how much. */
@@ -61,7 +74,7 @@ export interface LedgerMove {
   notes?: string | null;
 }
 
-export type ProductChanges = Partial<Pick<ProductRow, 'name' | 'description' | 'auctionId' | 'status' | 'soldPrice' | 'winnerId' | 'bidCount' | 'deletedAt'>>;
+export type ProductChanges = Partial<Pick<ProductRow, 'name' | 'description' | 'auctionId' | 'status' | 'soldPrice' | 'winnerId' | 'bidCount' | 'version' | 'deletedAt'>>;
 export type AuctionChanges = Partial<Pick<AuctionRow, 'name' | 'validUntil' | 'settledAt' | 'deletedAt'>>;
 
 /**

@@ -74,3 +74,25 @@ export async function postgresMissing(url = TEST_POSTGRES_URL): Promise<string |
     await client.end().catch(() => undefined);
   }
 }
+
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** Null when the Redis at `url` answers PING; otherwise why not (for skipping its suites with a reason). */
+export async function redisMissing(url = TEST_REDIS_URL): Promise<string | null> {
+  const { default: net } = await import('node:net');
+  const u = new URL(url);
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: u.hostname, port: Number(u.port || 6379) });
+    const done = (why: string | null) => {
+      socket.destroy();
+      resolve(why);
+    };
+    socket.setTimeout(3000, () => done('no answer within 3 s'));
+    socket.once('error', (err) => done(err.message));
+    socket.once('connect', () => socket.write('PING\r\n'));
+    socket.once('data', (d) => done(d.toString().startsWith('+PONG') ? null : `unexpected answer ${JSON.stringify(d.toString().slice(0, 40))}`));
+  });
+}
+
+/** Whether this run has Redis (vitest.config.ts checks once and tells every project). */
+export const redisAvailable = process.env.TEST_REDIS === 'available';

@@ -14,7 +14,7 @@ const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 
 const PRODUCT_COLUMNS: Record<string, string> = {
   name: 'name', description: 'description', auctionId: 'auction_id', status: 'status', soldPrice: 'sold_price',
-  winnerId: 'winner_id', bidCount: 'bid_count', deletedAt: 'deleted_at',
+  winnerId: 'winner_id', bidCount: 'bid_count', version: 'version', deletedAt: 'deleted_at',
 };
 const AUCTION_COLUMNS: Record<string, string> = { name: 'name', validUntil: 'valid_until', settledAt: 'settled_at', deletedAt: 'deleted_at' };
 

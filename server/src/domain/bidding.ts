@@ -25,6 +25,8 @@ export interface PlacedBid {
   /** Paise. */
   highest: number;
   balance: number;
+  /** The product's version after this bid. */
+  version: number;
   events: DomainEvent[];
 }
 
@@ -61,7 +63,7 @@ export async function placeBid(tx: UnitOfWork, cmd: BidCommand, now: number): Pr
   const applied = await tx.apply(decision.changes, now);
   return {
     ok: true, bid: applied.newBid!, productName: product.name, auctionName: auction.name, highest: decision.highest,
-    balance: applied.balances.get(userId)!, events: decision.events(applied),
+    balance: applied.balances.get(userId)!, version: product.version + 1, events: decision.events(applied),
   };
 }
 
@@ -77,6 +79,8 @@ interface CancelState {
   productName: string;
   auction: Pick<AuctionRow, 'validUntil' | 'settledAt' | 'createdBy'>;
   bidCount: number;
+  /** The product's version before this change (DESIGN §6). */
+  version: number;
   /** Best first; see UnitOfWork.reinstatementCandidates. */
   candidates: Hold[];
   wallets: Map<number, Wallet>;
@@ -97,6 +101,7 @@ export function decideCancel(s: CancelState, userId: number, now: number): Resul
   const changes: ChangeSet = {
     bids: [{ id: bid.id, status: 'rolledback', reason: 'CANCELLED' }],
     moves: [{ userId, type: 'refund', amount: bid.amount, bidId: bid.id, productId: bid.productId, notes: `Bid on ${productName} cancelled: hold released` }],
+    products: [{ id: bid.productId, set: { version: s.version + 1 } }],
   };
   if (next) {
     changes.bids!.push({ id: next.bidId, status: 'success' });
@@ -106,7 +111,7 @@ export function decideCancel(s: CancelState, userId: number, now: number): Resul
     });
   }
   const events = (applied: Applied): DomainEvent[] => [
-    { type: 'bid:rolledback', auctionId: bid.auctionId, ownerId: auction.createdBy, productId: bid.productId, highest: next?.amount ?? 0, bidCount: s.bidCount },
+    { type: 'bid:rolledback', auctionId: bid.auctionId, ownerId: auction.createdBy, productId: bid.productId, highest: next?.amount ?? 0, bidCount: s.bidCount, version: s.version + 1 },
     ...(next ? [{ type: 'bid:reinstated' as const, userId: next.userId, auctionId: bid.auctionId, productId: bid.productId, amount: next.amount }] : []),
     ...walletEvents(applied),
   ];
@@ -127,7 +132,7 @@ export async function cancelBid(tx: UnitOfWork, cmd: { userId: number; bidId: nu
   if (!current) return refuse('NOT_FOUND', 'Bid not found');
   const candidates = current.bid.status === 'success' ? await tx.reinstatementCandidates(current.bid) : [];
   const wallets = await tx.lockWallets([cmd.userId, ...candidates.map((c) => c.userId)]);
-  const decision = decideCancel({ ...current, bidCount: locked?.product.bidCount ?? 0, candidates, wallets }, cmd.userId, now);
+  const decision = decideCancel({ ...current, bidCount: locked?.product.bidCount ?? 0, version: locked?.product.version ?? 0, candidates, wallets }, cmd.userId, now);
   if (!decision.ok) return decision;
   const applied = await tx.apply(decision.changes, now);
   return { ok: true, balance: applied.balances.get(cmd.userId)!, highest: decision.next?.amount ?? 0, reinstated: decision.next, events: decision.events(applied) };

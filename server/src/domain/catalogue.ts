@@ -159,9 +159,9 @@ export function decideSettlement(auction: AuctionRow, products: ProductRow[], le
       continue;
     }
     changes.bids!.push({ id: l.bidId, status: 'won' });
-    changes.products!.push({ id: p.id, set: { status: 'sold', soldPrice: l.amount, winnerId: l.userId } });
+    changes.products!.push({ id: p.id, set: { status: 'sold', soldPrice: l.amount, winnerId: l.userId, version: p.version + 1 } });
     sold.push({ productId: p.id, amount: l.amount });
-    events.push({ type: 'product:sold', auctionId: auction.id, ownerId: auction.createdBy, productId: p.id, amount: l.amount });
+    events.push({ type: 'product:sold', auctionId: auction.id, ownerId: auction.createdBy, productId: p.id, amount: l.amount, version: p.version + 1 });
     events.push({ type: 'bid:won', userId: l.userId, auctionId: auction.id, productId: p.id, amount: l.amount });
   }
   changes.products!.push(...assign(unsold, null)!);

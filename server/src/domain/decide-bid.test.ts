@@ -7,7 +7,7 @@ interface Knobs { balance?: number; active?: boolean; registered?: boolean; sold
 const state = (k: Knobs = {}): BidState => ({
   bidder: { id: 1, username: 'asha', status: k.active === false ? 'inactive' : 'active', balance: k.balance ?? 100_000 },
   registered: k.registered ?? true,
-  product: { id: 'P1', name: 'Vase', status: k.sold ? 'sold' : 'available', bidCount: 3 },
+  product: { id: 'P1', name: 'Vase', status: k.sold ? 'sold' : 'available', bidCount: 3, version: 5 },
   auction: { id: 'A1', name: 'Spring', validUntil: k.endsAt ?? NOW + 60_000, settledAt: k.settled ? NOW - 1 : null, createdBy: 7 },
   leader: k.leader ?? null,
 });
@@ -27,7 +27,7 @@ describe('decideBid', () => {
     expect(d.changes).toEqual({
       newBid: { userId: 1, productId: 'P1', auctionId: 'A1', amount: 100, status: 'success', reason: null },
       moves: [{ userId: 1, type: 'bid', amount: 100, bidId: 'new', productId: 'P1' }],
-      products: [{ id: 'P1', set: { bidCount: 4 } }],
+      products: [{ id: 'P1', set: { bidCount: 4, version: 6 } }],
     });
     expect(refusal({}, 99)?.code).toBe('BID_TOO_LOW');
   });
@@ -46,7 +46,7 @@ describe('decideBid', () => {
     expect(d.changes.moves!.map((m) => [m.userId, m.type, m.amount, m.bidId])).toEqual([[2, 'refund', 40_000, 9], [1, 'bid', 50_000, 'new']]);
     const applied: Applied = { newBid: { id: 10 } as Applied['newBid'], transactions: [], balances: new Map([[2, 90_000], [1, 50_000]]) };
     expect(d.events(applied).map((e) => e.type)).toEqual(['bid:placed', 'bid:outbid', 'wallet:updated', 'wallet:updated']);
-    expect(d.events(applied)[0]).toMatchObject({ bidId: 10, highest: 50_000, bidCount: 4, bidder: 'asha', ownerId: 7 });
+    expect(d.events(applied)[0]).toMatchObject({ bidId: 10, highest: 50_000, bidCount: 4, version: 6, bidder: 'asha', ownerId: 7 });
   });
 
   it('lets a leader raise using their own hold, and nobody else; a raise tells nobody they were outbid', () => {

@@ -12,7 +12,7 @@ import { walletEvents } from './wallets.js';
 export interface BidState {
   bidder: Wallet;
   registered: boolean;
-  product: Pick<ProductRow, 'id' | 'name' | 'status' | 'bidCount'>;
+  product: Pick<ProductRow, 'id' | 'name' | 'status' | 'bidCount' | 'version'>;
   auction: Pick<AuctionRow, 'id' | 'name' | 'validUntil' | 'settledAt' | 'createdBy'>;
   leader: Hold | null;
 }
@@ -49,7 +49,7 @@ export function decideBid(s: BidState, amount: number, now: number): Result<Acce
   const changes: ChangeSet = {
     newBid: { userId: bidder.id, productId: product.id, auctionId: auction.id, amount, status: 'success', reason: null },
     moves: [],
-    products: [{ id: product.id, set: { bidCount: product.bidCount + 1 } }],
+    products: [{ id: product.id, set: { bidCount: product.bidCount + 1, version: product.version + 1 } }],
   };
   const self = leader?.userId === bidder.id;
   if (leader) {
@@ -65,7 +65,7 @@ export function decideBid(s: BidState, amount: number, now: number): Result<Acce
   const events = (applied: Applied): DomainEvent[] => [
     {
       type: 'bid:placed', auctionId: auction.id, ownerId: auction.createdBy, productId: product.id, bidId: applied.newBid!.id,
-      highest: amount, bidCount: product.bidCount + 1, bidderId: bidder.id, bidder: bidder.username, amount, at: now,
+      highest: amount, bidCount: product.bidCount + 1, version: product.version + 1, bidderId: bidder.id, bidder: bidder.username, amount, at: now,
     },
     ...(leader && !self
       ? [{ type: 'bid:outbid' as const, userId: leader.userId, auctionId: auction.id, productId: product.id, productName: product.name, highest: amount }]

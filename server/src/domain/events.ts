@@ -3,9 +3,9 @@
  * (DESIGN §1, §6). Amounts are paise; presenters turn these into socket payloads.
  */
 export type DomainEvent =
-  | { type: 'bid:placed'; auctionId: string; ownerId: number; productId: string; bidId: number; highest: number; bidCount: number; bidderId: number; bidder: string; amount: number; at: number }
-  | { type: 'bid:rolledback'; auctionId: string; ownerId: number; productId: string; highest: number; bidCount: number }
-  | { type: 'product:sold'; auctionId: string; ownerId: number; productId: string; amount: number }
+  | { type: 'bid:placed'; auctionId: string; ownerId: number; productId: string; bidId: number; highest: number; bidCount: number; version: number; bidderId: number; bidder: string; amount: number; at: number }
+  | { type: 'bid:rolledback'; auctionId: string; ownerId: number; productId: string; highest: number; bidCount: number; version: number }
+  | { type: 'product:sold'; auctionId: string; ownerId: number; productId: string; amount: number; version: number }
   | { type: 'auction:settled'; auctionId: string; ownerId: number }
   | { type: 'auction:ending'; auctionId: string; ownerId: number; secondsLeft: number }
   | { type: 'auction:ended'; auctionId: string; ownerId: number }

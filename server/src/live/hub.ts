@@ -3,6 +3,12 @@
  * Room events are collected per room and flushed as one `frame` every LIVE_FRAME_MS, serialised once
  * per room; personal and catalogue events go out at once (DESIGN §6).
  *
+ * Publishing and delivering are two halves joined by a relay (relay.ts): this process publishes what
+ * its own commits caused, and delivers to its own sockets whatever any process published (with one
+ * process, the relay hands each message straight back). Product events carry versions; the hub
+ * remembers the newest it delivered per room and product and drops an older or equal one, so every
+ * socket sees a product's versions strictly increase even when two processes' frames interleave.
+ *
  * Fan-out is paced: a transport hands back a frame's delivery as a few slices of its sockets, and the
  * hub writes them about a millisecond of work at a time, letting HTTP requests in between. One
  * frame to a thousand sockets is ~12 ms of socket writes; in one piece it would stall every bid that
@@ -13,6 +19,8 @@ import type { Reads } from '../db/index.js';
 import type { DomainEvent } from '../domain/events.js';
 import { liveAuction } from '../presenters/live.js';
 import { deliveriesOf } from './deliveries.js';
+import { HEARTBEAT_MS, localTally, type WatcherTally } from './watchers.js';
+import { LocalRelay, type Relay, type Relayed } from './relay.js';
 
 export interface Transport {
   /**
@@ -30,6 +38,17 @@ export interface Transport {
 
 const PUMP_BUDGET_MS = 1;
 
+export interface LiveHubOptions {
+  reads: Reads;
+  now: () => number;
+  frameMs: number;
+  onError: (err: unknown) => void;
+  /** Several processes: Redis (relay.ts). Default: this process only. */
+  relay?: Relay;
+  /** Watcher counts over every process (watchers.ts). Default: this process's own. */
+  tally?: WatcherTally;
+}
+
 export class LiveHub {
   private readonly transports: Transport[] = [];
   private readonly buffers = new Map<string, RoomEvent[]>();
@@ -37,11 +56,34 @@ export class LiveHub {
   /** Slice writes not yet done, oldest first. */
   private readonly fanout: Array<() => void> = [];
   private pumping = false;
+  readonly relay: Relay;
+  private readonly tally: WatcherTally;
+  /** Per room, per product: the newest version delivered to this process's sockets. */
+  private readonly delivered = new Map<string, Map<string, number>>();
+  /** Auctions this process has watchers of, with the total it last announced (re-checked by `sweep`). */
+  private readonly announced = new Map<string, number>();
+  private readonly sweeper: NodeJS.Timeout | null = null;
+  private readonly foreignCatalogue = new Set<() => void>();
 
-  constructor(private readonly opts: { reads: Reads; now: () => number; frameMs: number; onError: (err: unknown) => void }) {}
+  constructor(private readonly opts: LiveHubOptions) {
+    this.relay = opts.relay ?? new LocalRelay();
+    this.tally = opts.tally ?? localTally;
+    this.relay.onMessage(this.deliver);
+    if (this.relay.kind !== 'local') {
+      // Another process's sockets may have gone (it was killed): totals are re-checked now and then.
+      this.sweeper = setInterval(() => { this.sweep().catch(opts.onError); }, HEARTBEAT_MS);
+      this.sweeper.unref();
+    }
+  }
 
   attach(transport: Transport) {
     this.transports.push(transport);
+  }
+
+  /** Calls `listener` when another process announces a catalogue change (the scheduler re-reads). */
+  onForeignCatalogue(listener: () => void): () => void {
+    this.foreignCatalogue.add(listener);
+    return () => this.foreignCatalogue.delete(listener);
   }
 
   serverTime() {
@@ -54,8 +96,8 @@ export class LiveHub {
     for (const e of events) {
       for (const d of deliveriesOf(e, serverTime)) {
         if (d.to === 'room') this.enqueue(d.room, d.event);
-        else if (d.to === 'user') for (const t of this.transports) t.sendToUser(d.userId, d.event.event, d.event.data);
-        else if (d.to === 'disconnect') this.disconnectUser(d.userId);
+        else if (d.to === 'user') this.relay.publish({ kind: 'user', userId: d.userId, message: d.event });
+        else if (d.to === 'disconnect') this.relay.publish({ kind: 'disconnect', userId: d.userId });
         else this.announceCatalogue(d.auctionId, d.change, serverTime).catch(this.opts.onError);
       }
     }
@@ -65,11 +107,10 @@ export class LiveHub {
   private async announceCatalogue(auctionId: string, change: 'auction:created' | 'auction:updated' | 'auction:deleted', serverTime: string) {
     const view = change === 'auction:deleted' ? null : await this.opts.reads.auction(auctionId);
     if (!view) {
-      for (const t of this.transports) t.sendToAll('auction:deleted', { id: auctionId, server_time: serverTime });
+      this.relay.publish({ kind: 'all', message: { event: 'auction:deleted', data: { id: auctionId, server_time: serverTime } } });
       return;
     }
-    const data = liveAuction(view, this.opts.now(), serverTime);
-    for (const t of this.transports) t.sendToAll(change, data);
+    this.relay.publish({ kind: 'all', message: { event: change, data: liveAuction(view, this.opts.now(), serverTime) } });
   }
 
   enqueue(room: string, event: RoomEvent) {
@@ -80,20 +121,62 @@ export class LiveHub {
     else this.timer ??= setTimeout(this.flush, this.opts.frameMs);
   }
 
-  /** Sends every room's pending events as one frame each; a quiet room sends nothing. */
+  /** Publishes every room's pending events as one frame each; a quiet room sends nothing. */
   flush = () => {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     if (this.buffers.size === 0) return;
     const serverTime = this.serverTime();
-    for (const [room, events] of this.buffers) {
-      const frame: Frame = { room, server_time: serverTime, events };
-      const json = JSON.stringify(frame);
-      for (const t of this.transports) this.fanout.push(...t.frameSlices(frame, json));
-    }
+    const frames = [...this.buffers].map(([room, events]): Frame => ({ room, server_time: serverTime, events }));
     this.buffers.clear();
-    this.pump();
+    for (const frame of frames) this.relay.publish({ kind: 'frame', frame, json: JSON.stringify(frame) });
   };
+
+  /** What any process published, to this process's sockets. */
+  private readonly deliver = (msg: Relayed, fromSelf: boolean) => {
+    switch (msg.kind) {
+      case 'frame': {
+        const fresh = this.fresh(msg.frame, msg.json);
+        if (!fresh) return;
+        for (const t of this.transports) this.fanout.push(...t.frameSlices(fresh.frame, fresh.json));
+        this.pump();
+        return;
+      }
+      case 'user':
+        for (const t of this.transports) t.sendToUser(msg.userId, msg.message.event, msg.message.data);
+        return;
+      case 'all':
+        for (const t of this.transports) t.sendToAll(msg.message.event, msg.message.data);
+        if (!fromSelf) for (const listener of this.foreignCatalogue) listener();
+        return;
+      case 'disconnect':
+        for (const t of this.transports) t.disconnectUser(msg.userId);
+        return;
+    }
+  };
+
+  /**
+   * The frame without product events older than (or as old as) what this process already delivered
+   * to the room; null when nothing is left. Serialised again only when something was dropped.
+   */
+  private fresh(frame: Frame, json: string): { frame: Frame; json: string } | null {
+    let seen = this.delivered.get(frame.room);
+    const events = frame.events.filter((e) => {
+      if (!('version' in e.data)) return true;
+      seen ??= new Map();
+      const { product_id: product, version } = e.data;
+      if (version <= (seen.get(product) ?? -1)) return false;
+      seen.set(product, version);
+      return true;
+    });
+    if (seen && !this.delivered.has(frame.room)) this.delivered.set(frame.room, seen);
+    // A settled auction's products change no more in this room.
+    if (frame.events.some((e) => e.event === 'auction:settled') && frame.room.startsWith('auction:')) this.delivered.delete(frame.room);
+    if (events.length === frame.events.length) return { frame, json };
+    if (events.length === 0) return null;
+    const kept = { ...frame, events };
+    return { frame: kept, json: JSON.stringify(kept) };
+  }
 
   /** Writes slices for about a millisecond, then yields to the event loop until all are written. */
   private readonly pump = () => {
@@ -111,27 +194,67 @@ export class LiveHub {
     });
   };
 
-  watchers(auctionId: string): number {
+  /** This process's own sockets watching an auction. */
+  private localWatchers(auctionId: string): number {
     const room = auctionRoom(auctionId);
     return this.transports.reduce((n, t) => n + t.roomSize(room), 0);
   }
 
-  /** Tells an auction room how many watch it now. */
-  watchersChanged(auctionId: string) {
+  /** The watchers of an auction over every process (this process's own if the tally cannot answer). */
+  async watchers(auctionId: string): Promise<number> {
+    const local = this.localWatchers(auctionId);
+    try {
+      return await this.tally.report(auctionId, local);
+    } catch (err) {
+      this.opts.onError(err);
+      return local;
+    }
+  }
+
+  /** Tells an auction room how many watch it now (over every process); resolves with that count. */
+  async watchersChanged(auctionId: string): Promise<number> {
+    const total = await this.watchers(auctionId);
+    if (this.localWatchers(auctionId) > 0) this.announced.set(auctionId, total);
+    else this.announced.delete(auctionId);
     this.enqueue(auctionRoom(auctionId), {
       event: 'auction:watchers',
-      data: { auction_id: auctionId, watchers: this.watchers(auctionId), server_time: this.serverTime() },
+      data: { auction_id: auctionId, watchers: total, server_time: this.serverTime() },
     });
+    return total;
+  }
+
+  /** Re-reports this process's counts and announces totals that changed meanwhile (a process died). */
+  private async sweep() {
+    for (const [auctionId, last] of [...this.announced]) {
+      if (this.localWatchers(auctionId) === 0) {
+        this.announced.delete(auctionId);
+        continue;
+      }
+      const total = await this.watchers(auctionId);
+      if (total !== last) await this.watchersChanged(auctionId);
+    }
   }
 
   disconnectUser(userId: number) {
-    for (const t of this.transports) t.disconnectUser(userId);
+    this.relay.publish({ kind: 'disconnect', userId });
   }
 
-  close() {
+  /** Publishes what is pending, writes what is queued and closes this process's sockets (server closing). */
+  closeSockets() {
+    if (this.sweeper) clearInterval(this.sweeper);
     this.flush();
     // Whatever is still queued goes out now, before the sockets close.
     for (const send of this.fanout.splice(0)) send();
     for (const t of this.transports) t.close();
+  }
+
+  /**
+   * After the last request has finished: publishes what those requests committed (other processes'
+   * watchers need it), then leaves the tally and the relay.
+   */
+  async close() {
+    this.closeSockets();
+    await this.tally.close();
+    await this.relay.close();
   }
 }

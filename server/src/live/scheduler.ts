@@ -51,6 +51,7 @@ export class AuctionScheduler {
 
   /** Resolves once the first load is done and the clock is armed. */
   start(): Promise<void> {
+    if (this.running) return this.chain;
     this.running = true;
     this.unsubscribe = this.opts.events.subscribe((events) => {
       if (events.some((e) => CATALOGUE_CHANGES.has(e.type))) this.queueReload();
@@ -63,6 +64,16 @@ export class AuctionScheduler {
     this.unsubscribe?.();
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+  }
+
+  /** A catalogue change made by another process: re-read what ends next. */
+  changed() {
+    if (this.running) this.queueReload();
+  }
+
+  /** Whether this process keeps the clock now (one process of several does, DESIGN §10). */
+  get active() {
+    return this.running;
   }
 
   /** Next due moments, for tests and diagnostics. */

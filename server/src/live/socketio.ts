@@ -60,9 +60,9 @@ export function attachSocketIo(props: { server: HttpServer; hub: LiveHub; tokens
         const room = auctionRoom(check.auctionId);
         const already = socket.rooms.has(room);
         if (!already) void socket.join([room, sliceRoom(room, nextSlice++ % SLICES)]);
-        reply({ status: 'ok', data: { auction_id: check.auctionId, watchers: hub.watchers(check.auctionId) } });
+        const watchers = already ? await hub.watchers(check.auctionId) : await hub.watchersChanged(check.auctionId);
+        reply({ status: 'ok', data: { auction_id: check.auctionId, watchers } });
         if (check.ending) socket.emit('frame', { room, server_time: check.ending.server_time, events: [{ event: 'auction:ending', data: check.ending }] });
-        if (!already) hub.watchersChanged(check.auctionId);
       };
       watch().catch((err: unknown) => {
         onError(err);
@@ -77,13 +77,13 @@ export function attachSocketIo(props: { server: HttpServer; hub: LiveHub; tokens
       const was = socket.rooms.has(room);
       for (const r of [...socket.rooms]) if (r === room || sliceOf(r) === room) void socket.leave(r);
       reply({ status: 'ok', data: { auction_id: auctionId } });
-      if (was) hub.watchersChanged(auctionId);
+      if (was) hub.watchersChanged(auctionId).catch(onError);
     });
 
     socket.on('disconnecting', () => {
       const watched = [...socket.rooms].filter((r) => r.startsWith(AUCTION_PREFIX)).map((r) => r.slice(AUCTION_PREFIX.length));
       // The socket is still in its rooms while disconnecting: count after it has left.
-      setImmediate(() => { for (const id of watched) hub.watchersChanged(id); });
+      setImmediate(() => { for (const id of watched) hub.watchersChanged(id).catch(onError); });
     });
   });
 
@@ -107,7 +107,8 @@ export function attachSocketIo(props: { server: HttpServer; hub: LiveHub; tokens
       (io.emit as (e: string, d: unknown) => boolean)(event, data);
     },
     roomSize: (room) => io.sockets.adapter.rooms.get(room)?.size ?? 0,
-    disconnectUser: (userId) => io.in(userRoom(userId)).disconnectSockets(true),
+    // This process's sockets only: the hub relays a disconnect to every process.
+    disconnectUser: (userId) => io.in(userRoom(userId)).local.disconnectSockets(true),
     close: () => {
       io.disconnectSockets(true);
       io.engine.close();

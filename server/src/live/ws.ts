@@ -109,13 +109,13 @@ export function wsFeed(app: App, ctx: AppContext, hub: LiveHub) {
         const room = auctionRoom(check.auctionId);
         const added = rooms.join(room, ws);
         mine.add(room);
-        reply({ type: 'watching', auction_id: check.auctionId, watchers: hub.watchers(check.auctionId) });
+        const watchers = added ? await hub.watchersChanged(check.auctionId) : await hub.watchers(check.auctionId);
+        reply({ type: 'watching', auction_id: check.auctionId, watchers });
         if (check.ending) reply({ room, server_time: check.ending.server_time, events: [{ event: 'auction:ending', data: check.ending }] });
-        if (added) hub.watchersChanged(check.auctionId);
       } else if (msg.type === 'unwatch') {
         const room = auctionRoom(String(msg.auction_id));
         mine.delete(room);
-        if (rooms.leave(room, ws)) hub.watchersChanged(String(msg.auction_id));
+        if (rooms.leave(room, ws)) await hub.watchersChanged(String(msg.auction_id));
       }
     };
 
@@ -142,7 +142,7 @@ export function wsFeed(app: App, ctx: AppContext, hub: LiveHub) {
       everyone.delete(ws);
       for (const room of mine) {
         rooms.leave(room, ws);
-        if (room.startsWith('auction:')) hub.watchersChanged(room.slice('auction:'.length));
+        if (room.startsWith('auction:')) hub.watchersChanged(room.slice('auction:'.length)).catch((err: unknown) => req.log.error({ err }, 'watcher count failed'));
       }
       roomsOf.delete(ws);
     });

@@ -23,7 +23,7 @@ export function presentAdminAuction(a: AuctionView, now: number): AdminAuction {
 export function presentProduct(p: ProductView): Product {
   return {
     id: p.id, name: p.name, description: p.description, status: p.status, auction_id: p.auctionId,
-    highest_bid: toRupees(p.highest), bid_count: p.bidCount,
+    highest_bid: toRupees(p.highest), bid_count: p.bidCount, version: p.version,
   };
 }
 

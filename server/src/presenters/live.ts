@@ -12,16 +12,16 @@ type Of<T extends DomainEvent['type']> = Extract<DomainEvent, { type: T }>;
 
 /** A new highest bid; the bidder's name in full only for the auction's own admin. */
 export const liveBidPlaced = (e: Of<'bid:placed'>, audience: 'watchers' | 'owner', server_time: string): RoomEventMap['bid:placed'] => ({
-  auction_id: e.auctionId, product_id: e.productId, bid_id: e.bidId, highest_bid: toRupees(e.highest), bid_count: e.bidCount,
+  auction_id: e.auctionId, product_id: e.productId, bid_id: e.bidId, highest_bid: toRupees(e.highest), bid_count: e.bidCount, version: e.version,
   bidder: audience === 'owner' ? e.bidder : maskUsername(e.bidder), amount: toRupees(e.amount), timestamp: iso(e.at), server_time,
 });
 
 export const liveRolledBack = (e: Of<'bid:rolledback'>, server_time: string): RoomEventMap['bid:rolledback'] => ({
-  auction_id: e.auctionId, product_id: e.productId, highest_bid: toRupees(e.highest), bid_count: e.bidCount, server_time,
+  auction_id: e.auctionId, product_id: e.productId, highest_bid: toRupees(e.highest), bid_count: e.bidCount, version: e.version, server_time,
 });
 
 export const liveSold = (e: Of<'product:sold'>, server_time: string): RoomEventMap['product:sold'] => ({
-  auction_id: e.auctionId, product_id: e.productId, amount: toRupees(e.amount), server_time,
+  auction_id: e.auctionId, product_id: e.productId, amount: toRupees(e.amount), version: e.version, server_time,
 });
 
 export const liveEnding = (auctionId: string, seconds: number, server_time: string): AuctionEndingData => ({ auction_id: auctionId, seconds_left: seconds, server_time });

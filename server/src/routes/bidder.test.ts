@@ -132,8 +132,8 @@ describe('GET /api/auctions/{id}/products', () => {
     const res = await call(app, 'GET', `/api/auctions/${auctionId}/products`, undefined, asha.token);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual([
-      { id: p0, name: `Product ${p0}`, description: `Description of ${p0}`, status: 'available', auction_id: auctionId, highest_bid: 250.5, bid_count: 1 },
-      { id: p1, name: `Product ${p1}`, description: `Description of ${p1}`, status: 'available', auction_id: auctionId, highest_bid: 0, bid_count: 0 },
+      { id: p0, name: `Product ${p0}`, description: `Description of ${p0}`, status: 'available', auction_id: auctionId, highest_bid: 250.5, bid_count: 1, version: 1 },
+      { id: p1, name: `Product ${p1}`, description: `Description of ${p1}`, status: 'available', auction_id: auctionId, highest_bid: 0, bid_count: 0, version: 0 },
     ]);
     expect((await call(app, 'GET', `/api/auctions/${auctionId}/products`, undefined, admin.token)).statusCode).toBe(200);
   });
@@ -228,9 +228,15 @@ describe('POST /api/bid: placing', () => {
       },
       highest_bid: 300.25,
       wallet_balance: 699.75,
+      version: 1,
     });
     expect(await balanceOf(app, u.token)).toBe(699.75);
     expect(await highest(u.token, p!)).toBe(300.25);
+    // Every change of the lot's highest bid bumps its version; a refusal does not; the list shows it.
+    expect((await bid(app, u.token, p!, 300.5)).statusCode).toBe(409);
+    expect((await bid(app, u.token, p!, 320)).json<{ version: number }>().version).toBe(2);
+    const shown = (await call(app, 'GET', `/api/auctions/${auctionId}/products`, undefined, u.token)).json<{ id: string; version: number }[]>();
+    expect(shown.find((x) => x.id === p)?.version).toBe(2);
     await expectMoneyInvariant(app);
   });
 

@@ -36,6 +36,7 @@ export function biddingRoutes(app: App, ctx: AppContext) {
       bid: presentUserBid({ ...r.bid, productName: r.productName, auctionName: r.auctionName }),
       highest_bid: toRupees(r.highest),
       wallet_balance: toRupees(r.balance),
+      version: r.version,
     });
   });
 

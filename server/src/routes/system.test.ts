@@ -13,11 +13,23 @@ describe('GET /api/health and /api/time', () => {
     const ok = await call(app, 'GET', '/api/health');
     expect(ok.statusCode).toBe(200);
     const store = app.ctx.store.kind;
-    expect(ok.json()).toEqual({ status: 'ok', db: 'ok', store });
+    expect(ok.json()).toEqual({ status: 'ok', db: 'ok', store, redis: 'off', draining: false, scheduler: 'active' });
     await app.ctx.store.close();
     const down = await call(app, 'GET', '/api/health');
     expect(down.statusCode).toBe(503);
-    expect(down.json()).toEqual({ status: 'error', db: 'unreachable', store });
+    expect(down.json()).toEqual({ status: 'error', db: 'unreachable', store, redis: 'off', draining: false, scheduler: 'active' });
+  });
+
+  it('answers 503 "draining" while the process drains before stopping, and still serves requests', async () => {
+    app = await makeApp();
+    app.ctx.lifecycle.draining = true;
+    const health = await call(app, 'GET', '/api/health');
+    expect(health.statusCode).toBe(503);
+    expect(health.json()).toMatchObject({ status: 'draining', db: 'ok', draining: true });
+    // Served, on a connection closed after the answer (a balancer's kept-alive ones are let go).
+    const time = await call(app, 'GET', '/api/time');
+    expect(time.statusCode).toBe(200);
+    expect(time.headers.connection).toBe('close');
   });
 
   it('gives the server clock as an ISO string', async () => {

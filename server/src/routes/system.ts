@@ -3,10 +3,16 @@ import type { App, AppContext } from '../context.js';
 
 export function systemRoutes(app: App, ctx: AppContext) {
   app.get('/health', {
-    schema: { tags: ['system'], summary: 'Liveness, the store in use and its state', response: { 200: HealthBody, 503: HealthBody } },
+    schema: { tags: ['system'], summary: 'Liveness: the store and Redis in use and their state; 503 when either is unreachable or the process is draining', response: { 200: HealthBody, 503: HealthBody } },
   }, async (_req, reply) => {
-    const dbOk = await ctx.store.ping();
-    return reply.code(dbOk ? 200 : 503).send({ status: dbOk ? 'ok' : 'error', db: dbOk ? 'ok' : 'unreachable', store: ctx.store.kind });
+    const relay = ctx.live.relay;
+    const [dbOk, redis] = await Promise.all([ctx.store.ping(), relay.kind === 'local' ? 'off' as const : relay.check()]);
+    const { draining } = ctx.lifecycle;
+    const ok = dbOk && redis !== 'unreachable' && !draining;
+    return reply.code(ok ? 200 : 503).send({
+      status: ok ? 'ok' : draining ? 'draining' : 'error', db: dbOk ? 'ok' : 'unreachable', store: ctx.store.kind, redis, draining,
+      scheduler: ctx.scheduler.active ? 'active' : 'standby',
+    });
   });
 
   app.get('/time', {

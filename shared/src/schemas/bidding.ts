@@ -40,6 +40,8 @@ export const BidPlaced = Type.Object({
   bid: UserBid,
   highest_bid: Type.Number(),
   wallet_balance: Type.Number(),
+  /** The product's version after this bid: live events about it carry this version or a newer one (DESIGN §6). */
+  version: Type.Integer(),
 });
 
 /** A bid in a product's public list. */

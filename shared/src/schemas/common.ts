@@ -101,5 +101,11 @@ export const HealthBody = Type.Object({
   db: Type.String(),
   /** Which store serves this process: `sqlite` or `postgres` (DESIGN §10). */
   store: Type.Union([Type.Literal('sqlite'), Type.Literal('postgres')]),
+  /** `off` for one process; `ok` or `unreachable` when REDIS_URL joins several (DESIGN §10). */
+  redis: Type.Union([Type.Literal('off'), Type.Literal('ok'), Type.Literal('unreachable')]),
+  /** True while the process drains before stopping (status 503 then, so balancers send no more). */
+  draining: Type.Boolean(),
+  /** Whether this process keeps the auction clock (endings, notices, settlement): one of a cluster does. */
+  scheduler: Type.Union([Type.Literal('active'), Type.Literal('standby')]),
 });
 export const TimeBody = Type.Object({ server_time: Type.String({ description: 'ISO-8601 UTC' }) });

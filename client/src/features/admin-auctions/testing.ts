@@ -9,8 +9,12 @@ export function makeAdminAuction(over: Partial<AdminAuction> = {}): AdminAuction
   };
 }
 
+/** A product whose every change so far was a bid, so its version is its bid count unless given. */
 export function makeProduct(over: Partial<Product> = {}): Product {
-  return { id: 'P-1', name: 'Ming Vase', description: 'Blue and white', status: 'available', auction_id: 'AUC-1', highest_bid: 0, bid_count: 0, ...over };
+  return {
+    id: 'P-1', name: 'Ming Vase', description: 'Blue and white', status: 'available', auction_id: 'AUC-1', highest_bid: 0, bid_count: 0,
+    version: over.bid_count ?? 0, ...over,
+  };
 }
 
 export { routeFetch } from '../../test/utils';

@@ -4,11 +4,15 @@
  * - a bid locks its product first and reads everything else after the lock: a change committed by
  *   whoever held the product meanwhile is what the bid is decided on;
  * - a bid locks the wallets it moves in ascending id order: a transaction that also takes wallets in
- *   ascending order never deadlocks with it.
+ *   ascending order never deadlocks with it;
+ * - row locks do not block the foreign-key checks of other transactions (FOR NO KEY UPDATE): a
+ *   settlement holding its auction never waits for a bid that is inserting a row of that auction while
+ *   the bid waits for the settlement's products (a deadlock seen under load with FOR UPDATE).
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { placeBid } from '../../domain/bidding.js';
+import { settleAuction } from '../../domain/catalogue.js';
 import { openStore } from '../index.js';
 import { freshTestDatabase, TEST_POSTGRES_URL } from '../testing.js';
 import type { PostgresStore } from './store.js';
@@ -116,6 +120,34 @@ describe('PostgreSQL locking', () => {
       const r = await bid;
       expect(r.ok).toBe(true);
       expect(store.stats.retries, 'the bid was retried: it deadlocked').toBe(retriesBefore);
+    } finally {
+      await other.end().catch(() => undefined);
+    }
+  });
+
+  it('a command holding an auction does not block a bid inserting a row of that auction (its foreign-key check)', async () => {
+    if (!reachable) return;
+    const { productId, auctionId } = await lot();
+    const retriesBefore = store.stats.retries;
+    const other = await otherConnection();
+    try {
+      // The other connection holds the product (as a bid in flight does) …
+      await other.query('begin');
+      await other.query('select id from products where id = $1 for no key update', [productId]);
+      // … while a settlement locks the auction and then waits for the product.
+      const settle = store.transaction((tx) => settleAuction(tx, { auctionId }, Date.now()));
+      await pause(300);
+      // The bid in flight now inserts its row: the foreign key to the auction takes a KEY SHARE lock
+      // on it. Under the settlement's FOR UPDATE that would wait for the settlement: a deadlock.
+      await other.query('set local statement_timeout = 2000');
+      await other.query(
+        `insert into bids (user_id, product_id, auction_id, amount, status, reason, created_at, updated_at) values ($1, $2, $3, 1, 'failed', 'TEST', 0, 0)`,
+        [ids.low, productId, auctionId],
+      );
+      await other.query('commit');
+      const r = await settle;
+      expect(r.ok).toBe(true);
+      expect(store.stats.retries, 'the settlement was retried: it deadlocked').toBe(retriesBefore);
     } finally {
       await other.end().catch(() => undefined);
     }

@@ -14,7 +14,9 @@ const ADMIN_SIGNUP_LOCK_KEY = 7_213_447_201;
 
 export const postgresDialect: Dialect = {
   name: 'postgres',
-  forUpdate: ' for update',
+  // NO KEY UPDATE: exclusive among lockers, but no key of a locked row ever changes, so other
+  // transactions' foreign-key checks (KEY SHARE) on it never wait (FOR UPDATE made them deadlock).
+  forUpdate: ' for no key update',
   insertionOrder: (alias) => `${alias}.seq`,
   jsonArray: (column, from, orderBy) => `(select coalesce(json_agg(${column} order by ${orderBy})::text, '[]') ${from})`,
   adminSignupLock: `select pg_advisory_xact_lock(${ADMIN_SIGNUP_LOCK_KEY})`,

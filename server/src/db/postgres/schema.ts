@@ -80,6 +80,8 @@ export const products = pgTable('products', {
   status: text('status', { enum: ['available', 'sold'] }).notNull().default('available'),
   /** Bids that did not fail on this product in its current auction; reset when the product moves. */
   bidCount: integer('bid_count').notNull().default(0),
+  /** Bumped by every change of the highest bid or a sale; never reset (DESIGN §6). */
+  version: integer('version').notNull().default(0),
   soldPrice: int53('sold_price'),
   winnerId: integer('winner_id').references(() => users.id),
   createdAt: int53('created_at').notNull(),

@@ -16,7 +16,8 @@ import { POSTGRES_MIGRATIONS_DIR } from '../../paths.js';
 import { StoreUnavailable } from '../errors.js';
 import { Reads } from '../reads.js';
 import type { Param, SqlRunner } from '../sql.js';
-import type { Store, UnitOfWork } from '../store.js';
+import type { Election, Store, UnitOfWork } from '../store.js';
+import { AdvisoryElection } from './election.js';
 import { SqlUnitOfWork } from '../unit-of-work.js';
 import { isConnectionLost, isRetryable, pgTypes, postgresDialect, runnerOn, translate } from './runner.js';
 
@@ -113,6 +114,8 @@ export class PostgresStore implements Store {
     /** The schema every connection works in (`?schema=`), or null for the server's default search_path. */
     readonly schema: string | null,
     poolSize: number,
+    /** How to open a connection of its own (the election's), as the pool does. */
+    private readonly clientConfig: pg.ClientConfig = {},
   ) {
     this.gate = new ConnectionGate(poolSize, QUEUE_TIMEOUT_MS);
     // Reads queue at the gate like transactions do, so neither starves the other of connections.
@@ -230,6 +233,13 @@ export class PostgresStore implements Store {
     }
   }
 
+  async elect(name: string, onChange: (leading: boolean) => void | Promise<void>, onError: (err: unknown) => void): Promise<Election> {
+    // Keyed on the schema: stores in other schemas of the same database (tests, tenants) elect their own.
+    const election = new AdvisoryElection(this.clientConfig, `auction:${name}:${this.schema ?? 'public'}`, onChange, onError);
+    await election.start();
+    return election;
+  }
+
   close(): Promise<void> {
     this.closing ??= this.pool.end();
     return this.closing;
@@ -243,13 +253,13 @@ export class PostgresStore implements Store {
 export async function openPostgresStore(url: string, opts: PostgresStoreOptions): Promise<PostgresStore> {
   const { connectionString, schema, options } = parsePostgresUrl(url);
   const searchPath = schema === null ? null : `-c search_path=${schema}`;
-  const pool = new pg.Pool({
+  const clientConfig: pg.ClientConfig = {
     connectionString,
-    max: opts.poolSize,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     types: pgTypes,
     ...(options !== null || searchPath !== null ? { options: [options, searchPath].filter(Boolean).join(' ') } : {}),
-  });
+  };
+  const pool = new pg.Pool({ ...clientConfig, max: opts.poolSize });
   // Without a listener, an idle client's error (server restart, dropped network) crashes the process.
   pool.on('error', opts.onPoolError ?? ((err) => console.warn(`PostgreSQL: an idle connection failed and was discarded: ${err.message}`)));
   try {
@@ -258,7 +268,7 @@ export async function openPostgresStore(url: string, opts: PostgresStoreOptions)
     await pool.end().catch(() => undefined);
     throw translate(err);
   }
-  return new PostgresStore(pool, schema, opts.poolSize);
+  return new PostgresStore(pool, schema, opts.poolSize, clientConfig);
 }
 
 /** Creates the schema and applies pending migrations, under a session advisory lock keyed on the schema. */

@@ -132,7 +132,7 @@ describe('a busy database (another connection holds the write lock)', () => {
       expect(res.headers['retry-after']).toBe('1');
     }
     // Reads are not blocked by a writer in WAL mode.
-    expect((await call(s.app, 'GET', '/api/health')).json()).toEqual({ status: 'ok', db: 'ok', store: 'sqlite' });
+    expect((await call(s.app, 'GET', '/api/health')).json()).toEqual({ status: 'ok', db: 'ok', store: 'sqlite', redis: 'off', draining: false, scheduler: 'active' });
     expect((await call(s.app, 'POST', '/api/wallet', {}, s.alice.token)).statusCode).toBe(200);
 
     await holder.released;

@@ -73,6 +73,11 @@ export const products = sqliteTable('products', {
    * path reads it in one indexed step however many bids there are; reset when the product moves.
    */
   bidCount: integer('bid_count').notNull().default(0),
+  /**
+   * Bumped in the same transaction by every change of the highest bid or a sale; never reset, so a
+   * client (or a process relaying events from others) can drop an event older than what it shows.
+   */
+  version: integer('version').notNull().default(0),
   soldPrice: integer('sold_price'),
   winnerId: integer('winner_id').references(() => users.id),
   createdAt: integer('created_at').notNull(),

@@ -22,7 +22,7 @@ import { SQLITE_MIGRATIONS_DIR, fromRepoRoot } from '../../paths.js';
 import { StoreUnavailable } from '../errors.js';
 import { Reads } from '../reads.js';
 import type { Dialect, Param, SqlRunner } from '../sql.js';
-import type { Store, UnitOfWork } from '../store.js';
+import type { Election, Store, UnitOfWork } from '../store.js';
 import { SqlUnitOfWork } from '../unit-of-work.js';
 import * as schema from './schema.js';
 
@@ -161,6 +161,12 @@ export class SqliteStore implements Store {
     } catch {
       return Promise.resolve(false);
     }
+  }
+
+  /** A SQLite file serves one process, which always does every job. */
+  async elect(_name: string, onChange: (leading: boolean) => void | Promise<void>): Promise<Election> {
+    await onChange(true);
+    return { isLeader: true, stop: () => Promise.resolve() };
   }
 
   close(): Promise<void> {

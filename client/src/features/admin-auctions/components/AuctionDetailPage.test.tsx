@@ -57,7 +57,7 @@ describe('AuctionDetailPage', () => {
 
     act(() => injectLiveEvent({
       event: 'bid:placed',
-      data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 2, highest_bid: 750, bid_count: 2, bidder: 'ravi_k', amount: 750, timestamp: T1, server_time: T1 },
+      data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 2, highest_bid: 750, bid_count: 2, version: 2, bidder: 'ravi_k', amount: 750, timestamp: T1, server_time: T1 },
     }));
     await waitFor(() => expect(feedItems()).toHaveLength(2));
     const [newest, older] = feedItems();

@@ -19,7 +19,7 @@ function data(): DetailData {
 
 const placed = (over: Partial<Extract<LiveEvent, { event: 'bid:placed' }>['data']> = {}): LiveEvent => ({
   event: 'bid:placed',
-  data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 2, highest_bid: 750, bid_count: 2, bidder: 'ravi_k', amount: 750, timestamp: T1, server_time: T1, ...over },
+  data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 2, highest_bid: 750, bid_count: 2, version: 2, bidder: 'ravi_k', amount: 750, timestamp: T1, server_time: T1, ...over },
 });
 
 describe('applyDetailEvent', () => {
@@ -39,7 +39,7 @@ describe('applyDetailEvent', () => {
 
   it('newest stays first over several bids and a repeated frame is ignored', () => {
     let d = applyDetailEvent(data(), placed());
-    d = applyDetailEvent(d, placed({ bid_id: 3, product_id: 'P-2', amount: 90, highest_bid: 90, bid_count: 1, bidder: 'meera', timestamp: T2 }));
+    d = applyDetailEvent(d, placed({ bid_id: 3, product_id: 'P-2', amount: 90, highest_bid: 90, bid_count: 1, version: 1, bidder: 'meera', timestamp: T2 }));
     expect(d.feed.map((f) => f.bid_id)).toEqual([3, 2, 1]);
     // Another product's lead is untouched.
     expect(d.feed[1]?.status).toBe('success');
@@ -53,17 +53,64 @@ describe('applyDetailEvent', () => {
   });
 
   it('bid:rolledback sets the numbers the server says lead now', () => {
-    const after = applyDetailEvent(data(), { event: 'bid:rolledback', data: { auction_id: 'AUC-1', product_id: 'P-1', highest_bid: 0, bid_count: 1, server_time: T1 } });
+    const after = applyDetailEvent(data(), { event: 'bid:rolledback', data: { auction_id: 'AUC-1', product_id: 'P-1', highest_bid: 0, bid_count: 1, version: 2, server_time: T1 } });
     expect(after.products[0]).toMatchObject({ highest_bid: 0, bid_count: 1 });
   });
 
   it('product:sold marks the product sold and its leading bid won; auction:settled marks the auction settled', () => {
-    let d = applyDetailEvent(data(), { event: 'product:sold', data: { auction_id: 'AUC-1', product_id: 'P-1', amount: 500, server_time: T1 } });
+    let d = applyDetailEvent(data(), { event: 'product:sold', data: { auction_id: 'AUC-1', product_id: 'P-1', amount: 500, version: 2, server_time: T1 } });
     expect(d.products[0]).toMatchObject({ status: 'sold', highest_bid: 500 });
     expect(d.feed[0]?.status).toBe('won');
     d = applyDetailEvent(d, { event: 'auction:settled', data: { auction_id: 'AUC-1', server_time: T1 } });
     expect(d.auction.status).toBe('settled');
     expect(applyDetailEvent(d, { event: 'auction:ended', data: { auction_id: 'AUC-1', server_time: T2 } }).auction.status).toBe('settled');
+  });
+});
+
+describe('applyDetailEvent and product versions', () => {
+  // P-1 shows version 1 (highest ₹500, bid 1 leading).
+  const sold = (version: number, amount: number): LiveEvent => ({ event: 'product:sold', data: { auction_id: 'AUC-1', product_id: 'P-1', amount, version, server_time: T2 } });
+  const rolledBack = (version: number, highest: number): LiveEvent => ({
+    event: 'bid:rolledback',
+    data: { auction_id: 'AUC-1', product_id: 'P-1', highest_bid: highest, bid_count: 1, version, server_time: T2 },
+  });
+
+  it('a bid arriving after a newer one joins the feed as outbid but moves neither the numbers nor the lead', () => {
+    const v3 = applyDetailEvent(data(), placed({ bid_id: 3, amount: 900, highest_bid: 900, bid_count: 3, version: 3, timestamp: T2 }));
+    const late = applyDetailEvent(v3, placed({ bid_id: 2, amount: 750, highest_bid: 750, bid_count: 2, version: 2, timestamp: T1 }));
+    expect(late.products).toBe(v3.products);
+    expect(late.products[0]).toMatchObject({ highest_bid: 900, bid_count: 3, version: 3 });
+    expect(late.feed.map((f) => [f.bid_id, f.status])).toEqual([[3, 'success'], [2, 'outbid'], [1, 'outbid']]);
+  });
+
+  it('a late bid that matches a sale shown since is the won bid', () => {
+    const v3 = applyDetailEvent(data(), sold(3, 750));
+    const late = applyDetailEvent(v3, placed({ bid_id: 2, amount: 750, highest_bid: 750, bid_count: 2, version: 2, timestamp: T1 }));
+    expect(late.products).toBe(v3.products);
+    expect(late.feed.map((f) => [f.bid_id, f.status])).toEqual([[2, 'won'], [1, 'won']]);
+  });
+
+  it('ignores a rollback or sale no newer than the version shown (same object back), and applies a newer one', () => {
+    const v3 = applyDetailEvent(data(), placed({ bid_id: 3, amount: 900, highest_bid: 900, bid_count: 3, version: 3, timestamp: T2 }));
+    expect(applyDetailEvent(v3, rolledBack(2, 500))).toBe(v3);
+    expect(applyDetailEvent(v3, rolledBack(3, 500))).toBe(v3);
+    expect(applyDetailEvent(v3, sold(3, 900))).toBe(v3);
+    const v4 = applyDetailEvent(v3, sold(4, 900));
+    expect(v4.products[0]).toMatchObject({ status: 'sold', highest_bid: 900, version: 4 });
+    expect(v4.feed[0]).toMatchObject({ bid_id: 3, status: 'won' });
+  });
+
+  it('a product loaded with version 5 ignores live events with version 4', () => {
+    const loaded: DetailData = {
+      ...data(),
+      products: [makeProduct({ id: 'P-1', highest_bid: 1200, bid_count: 5, version: 5 })],
+      feed: [entry({ bid_id: 5, amount: 1200, timestamp: T2 })],
+    };
+    const after = applyDetailEvent(loaded, placed({ bid_id: 4, amount: 1000, highest_bid: 1000, bid_count: 4, version: 4, timestamp: T1 }));
+    expect(after.products).toBe(loaded.products);
+    expect(after.feed.map((f) => [f.bid_id, f.status])).toEqual([[5, 'success'], [4, 'outbid']]);
+    expect(applyDetailEvent(loaded, rolledBack(4, 1000))).toBe(loaded);
+    expect(applyDetailEvent(loaded, sold(4, 1000))).toBe(loaded);
   });
 });
 

@@ -44,6 +44,12 @@ export function mergeFeeds(...lists: readonly (readonly FeedEntry[])[]): FeedEnt
   return [...byId.values()].sort(newestFirst);
 }
 
+/** Product events may arrive out of order (DESIGN §6): one no newer than the version shown is stale. */
+function isStale(products: readonly Product[], productId: string, version: number): boolean {
+  const current = products.find((p) => p.id === productId);
+  return current !== undefined && version <= current.version;
+}
+
 function patchProduct(products: Product[], productId: string, patch: Partial<Product>): Product[] {
   const i = products.findIndex((p) => p.id === productId);
   const current = products[i];
@@ -51,6 +57,12 @@ function patchProduct(products: Product[], productId: string, patch: Partial<Pro
   const next = products.slice();
   next[i] = { ...current, ...patch };
   return next;
+}
+
+/** Puts an entry where newest-first order places it, leaving the others as they are. */
+function insertEntry(feed: readonly FeedEntry[], entry: FeedEntry): FeedEntry[] {
+  const at = feed.findIndex((f) => newestFirst(entry, f) < 0);
+  return at < 0 ? [...feed, entry] : [...feed.slice(0, at), entry, ...feed.slice(at)];
 }
 
 function endAuction(data: DetailData, status: 'ended' | 'settled'): DetailData {
@@ -65,22 +77,32 @@ export function applyDetailEvent(data: DetailData, e: LiveEvent): DetailData {
     case 'bid:placed': {
       const d = e.data;
       if (data.feed.some((f) => f.bid_id === d.bid_id)) return data;
+      const entry: FeedEntry = { bid_id: d.bid_id, product_id: d.product_id, amount: d.amount, bidder: d.bidder, timestamp: d.timestamp, status: 'success' };
+      // Rule: every new bid joins the feed, but a stale one (version not newer) moves neither the product's numbers nor its lead.
+      if (isStale(data.products, d.product_id, d.version)) {
+        const product = data.products.find((p) => p.id === d.product_id);
+        const status = product?.highest_bid !== d.amount ? 'outbid' : product.status === 'sold' ? 'won' : 'success';
+        return { ...data, feed: insertEntry(data.feed, { ...entry, status }) };
+      }
       // The new bid leads; whoever led that product before was outbid.
       const earlier = data.feed.map((f) => (f.product_id === d.product_id && f.status === 'success' ? { ...f, status: 'outbid' } : f));
-      const entry: FeedEntry = { bid_id: d.bid_id, product_id: d.product_id, amount: d.amount, bidder: d.bidder, timestamp: d.timestamp, status: 'success' };
       return {
         ...data,
-        products: patchProduct(data.products, d.product_id, { highest_bid: d.highest_bid, bid_count: d.bid_count }),
+        products: patchProduct(data.products, d.product_id, { highest_bid: d.highest_bid, bid_count: d.bid_count, version: d.version }),
         feed: [entry, ...earlier],
       };
     }
-    case 'bid:rolledback':
-      return { ...data, products: patchProduct(data.products, e.data.product_id, { highest_bid: e.data.highest_bid, bid_count: e.data.bid_count }) };
+    case 'bid:rolledback': {
+      const d = e.data;
+      if (isStale(data.products, d.product_id, d.version)) return data;
+      return { ...data, products: patchProduct(data.products, d.product_id, { highest_bid: d.highest_bid, bid_count: d.bid_count, version: d.version }) };
+    }
     case 'product:sold': {
       const d = e.data;
+      if (isStale(data.products, d.product_id, d.version)) return data;
       return {
         ...data,
-        products: patchProduct(data.products, d.product_id, { status: 'sold', highest_bid: d.amount }),
+        products: patchProduct(data.products, d.product_id, { status: 'sold', highest_bid: d.amount, version: d.version }),
         feed: data.feed.map((f) => (f.product_id === d.product_id && f.status === 'success' ? { ...f, status: 'won' } : f)),
       };
     }

@@ -10,7 +10,7 @@ import { validateProduct } from '../model';
 import { ManageProductsPage } from './ManageProductsPage';
 
 const product = (id: string, over: Partial<Product> = {}): Product => ({
-  id, name: `Item ${id}`, description: `About ${id}`, status: 'available', auction_id: null, highest_bid: 0, bid_count: 0, ...over,
+  id, name: `Item ${id}`, description: `About ${id}`, status: 'available', auction_id: null, highest_bid: 0, bid_count: 0, version: 0, ...over,
 });
 const auction = (id: string, productIds: string[]): AdminAuction => ({
   id, name: `Auction ${id}`, valid_until: '2030-01-01T00:00:00.000Z', product_ids: productIds, registrations: [], product_count: productIds.length,

@@ -129,7 +129,7 @@ describe('BidModal', () => {
     renderModal();
     act(() => injectLiveEvent({
       event: 'bid:placed',
-      data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 8, highest_bid: 120000, bid_count: 4, bidder: 'k***r', amount: 120000, timestamp: T, server_time: T },
+      data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 8, highest_bid: 120000, bid_count: 4, version: 4, bidder: 'k***r', amount: 120000, timestamp: T, server_time: T },
     }));
     expect(dialog().getByText('₹1,20,000')).toBeTruthy();
     expect(amountInput().min).toBe('120001');
@@ -159,7 +159,7 @@ describe('bidding from the page', () => {
   it('opens the dialog from Place Bid, places the bid and shows the new highest in the list', async () => {
     routeFetch({
       'GET /api/auctions': jsonResponse(200, [auction]),
-      'GET /api/auctions/AUC-1/products': jsonResponse(200, [{ ...rolex, highest_bid: 0, bid_count: 0 }]),
+      'GET /api/auctions/AUC-1/products': jsonResponse(200, [{ ...rolex, highest_bid: 0, bid_count: 0, version: 0 }]),
       'POST /api/bid': jsonResponse(201, { message: 'Bid placed successfully!', highest_bid: 2500, wallet_balance: 2500 }),
     });
     render(

@@ -277,7 +277,7 @@ describe('BrowseAuctionsPage', () => {
 
     act(() => injectLiveEvent({
       event: 'bid:placed',
-      data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 11, highest_bid: 130000, bid_count: 5, bidder: 'r***i', amount: 130000, timestamp: T, server_time: T },
+      data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 11, highest_bid: 130000, bid_count: 5, version: 5, bidder: 'r***i', amount: 130000, timestamp: T, server_time: T },
     }));
     expect(within(row).getByText('₹1,30,000')).toBeTruthy();
     expect(within(row).getByText('5')).toBeTruthy();
@@ -287,7 +287,7 @@ describe('BrowseAuctionsPage', () => {
     act(() => injectLiveEvent({ event: 'auction:watchers', data: { auction_id: 'AUC-1', watchers: 3, server_time: T } }));
     expect(within(card('Vintage Watches')).getByText(/3 watching/)).toBeTruthy();
 
-    act(() => injectLiveEvent({ event: 'product:sold', data: { auction_id: 'AUC-1', product_id: 'P-1', amount: 130000, server_time: T } }));
+    act(() => injectLiveEvent({ event: 'product:sold', data: { auction_id: 'AUC-1', product_id: 'P-1', amount: 130000, version: 6, server_time: T } }));
     expect(within(row).getByText('Sold')).toBeTruthy();
     expect(button(row, 'Place Bid').disabled).toBe(true);
 

@@ -34,7 +34,7 @@ describe('auctions store', () => {
   it('applies live events to the store as they arrive', async () => {
     routeFetch({ 'GET /api/auctions/AUC-1/products': jsonResponse(200, [makeProduct({ highest_bid: 100, bid_count: 1 })]) });
     await useAuctions.getState().loadProducts('AUC-1');
-    injectLiveEvent({ event: 'bid:placed', data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 2, highest_bid: 250, bid_count: 2, bidder: 'b***b', amount: 250, timestamp: T, server_time: T } });
+    injectLiveEvent({ event: 'bid:placed', data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 2, highest_bid: 250, bid_count: 2, version: 2, bidder: 'b***b', amount: 250, timestamp: T, server_time: T } });
     expect(useAuctions.getState().products['AUC-1']?.[0]).toMatchObject({ highest_bid: 250, bid_count: 2 });
   });
 
@@ -42,11 +42,24 @@ describe('auctions store', () => {
     const reply = deferred<Response>();
     routeFetch({ 'GET /api/auctions/AUC-1/products': () => reply.promise });
     const loading = useAuctions.getState().loadProducts('AUC-1');
-    injectLiveEvent({ event: 'bid:placed', data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 2, highest_bid: 900, bid_count: 4, bidder: 'b***b', amount: 900, timestamp: T, server_time: T } });
+    injectLiveEvent({ event: 'bid:placed', data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 2, highest_bid: 900, bid_count: 4, version: 4, bidder: 'b***b', amount: 900, timestamp: T, server_time: T } });
     reply.resolve(jsonResponse(200, [makeProduct({ highest_bid: 700, bid_count: 3 })]));
     await loading;
     expect(useAuctions.getState().products['AUC-1']?.[0]).toMatchObject({ highest_bid: 900, bid_count: 4 });
     expect(useAuctions.getState().productsStatus['AUC-1']).toBe('ready');
+  });
+
+  it('keeps a reply newer than an event that crossed it, and ignores later events older than the reply', async () => {
+    const reply = deferred<Response>();
+    routeFetch({ 'GET /api/auctions/AUC-1/products': () => reply.promise });
+    const loading = useAuctions.getState().loadProducts('AUC-1');
+    injectLiveEvent({ event: 'bid:placed', data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 3, highest_bid: 800, bid_count: 3, version: 3, bidder: 'b***b', amount: 800, timestamp: T, server_time: T } });
+    reply.resolve(jsonResponse(200, [makeProduct({ highest_bid: 1200, bid_count: 5, version: 5 })]));
+    await loading;
+    const loaded = useAuctions.getState().products;
+    expect(loaded['AUC-1']?.[0]).toMatchObject({ highest_bid: 1200, bid_count: 5, version: 5 });
+    injectLiveEvent({ event: 'bid:placed', data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 4, highest_bid: 1000, bid_count: 4, version: 4, bidder: 'b***b', amount: 1000, timestamp: T, server_time: T } });
+    expect(useAuctions.getState().products).toBe(loaded);
   });
 
   it('replays catalogue events that arrive while the list loads', async () => {
@@ -81,7 +94,7 @@ describe('auctions store', () => {
     });
     await useAuctions.getState().loadProducts('AUC-1');
     const placing = useAuctions.getState().placeBid('AUC-1', 'P-1', 150);
-    injectLiveEvent({ event: 'bid:placed', data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 5, highest_bid: 150, bid_count: 2, bidder: 'a***a', amount: 150, timestamp: T, server_time: T } });
+    injectLiveEvent({ event: 'bid:placed', data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 5, highest_bid: 150, bid_count: 2, version: 2, bidder: 'a***a', amount: 150, timestamp: T, server_time: T } });
     reply.resolve(jsonResponse(201, { message: 'Bid placed successfully!', highest_bid: 150, wallet_balance: 50 }));
     expect(await placing).toBe(true);
     expect(useAuctions.getState().products['AUC-1']?.[0]).toMatchObject({ highest_bid: 150, bid_count: 2 });

@@ -42,7 +42,8 @@ const initial = {
 /*
  * A load and a live event can cross: the reply may be computed before an event that arrives first.
  * Every event that arrives while a load is in flight is replayed, in order, over the reply; the
- * reducers set absolute values, so the result is the newest state either way.
+ * reducers set absolute values and skip product events no newer than the version shown, so the result
+ * is the newest state either way.
  */
 const inflight = new Set<LiveEvent[]>();
 let listSeq = 0;

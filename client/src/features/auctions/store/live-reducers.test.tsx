@@ -31,7 +31,7 @@ describe('applyLiveEvent', () => {
     const before = data();
     const after = applyLiveEvent(before, {
       event: 'bid:placed',
-      data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 9, highest_bid: 750, bid_count: 3, bidder: 'a***e', amount: 750, timestamp: T, server_time: T },
+      data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 9, highest_bid: 750, bid_count: 3, version: 3, bidder: 'a***e', amount: 750, timestamp: T, server_time: T },
     });
     expect(product(after, 'AUC-1', 'P-1')).toMatchObject({ highest_bid: 750, bid_count: 3, status: 'available' });
     expect(product(after, 'AUC-1', 'P-2')).toBe(product(before, 'AUC-1', 'P-2'));
@@ -43,28 +43,28 @@ describe('applyLiveEvent', () => {
   it('bid:rolledback lowers the highest bid to what the server says leads now', () => {
     const after = applyLiveEvent(data(), {
       event: 'bid:rolledback',
-      data: { auction_id: 'AUC-1', product_id: 'P-1', highest_bid: 300, bid_count: 1, server_time: T },
+      data: { auction_id: 'AUC-1', product_id: 'P-1', highest_bid: 300, bid_count: 1, version: 3, server_time: T },
     });
     expect(product(after, 'AUC-1', 'P-1')).toMatchObject({ highest_bid: 300, bid_count: 1 });
   });
 
   it('product:sold marks the product sold at the winning amount', () => {
-    const after = applyLiveEvent(data(), { event: 'product:sold', data: { auction_id: 'AUC-1', product_id: 'P-1', amount: 800, server_time: T } });
+    const after = applyLiveEvent(data(), { event: 'product:sold', data: { auction_id: 'AUC-1', product_id: 'P-1', amount: 800, version: 3, server_time: T } });
     expect(product(after, 'AUC-1', 'P-1')).toMatchObject({ status: 'sold', highest_bid: 800 });
     expect(product(after, 'AUC-1', 'P-2')?.status).toBe('available');
   });
 
   it('ignores product events for products or auctions it has not loaded (same object back)', () => {
     const before = data();
-    const unknownProduct: LiveEvent = { event: 'bid:placed', data: { auction_id: 'AUC-1', product_id: 'P-404', bid_id: 1, highest_bid: 5, bid_count: 1, bidder: 'x', amount: 5, timestamp: T, server_time: T } };
-    const unloadedAuction: LiveEvent = { event: 'product:sold', data: { auction_id: 'AUC-2', product_id: 'P-9', amount: 5, server_time: T } };
+    const unknownProduct: LiveEvent = { event: 'bid:placed', data: { auction_id: 'AUC-1', product_id: 'P-404', bid_id: 1, highest_bid: 5, bid_count: 1, version: 1, bidder: 'x', amount: 5, timestamp: T, server_time: T } };
+    const unloadedAuction: LiveEvent = { event: 'product:sold', data: { auction_id: 'AUC-2', product_id: 'P-9', amount: 5, version: 1, server_time: T } };
     expect(applyLiveEvent(before, unknownProduct)).toBe(before);
     expect(applyLiveEvent(before, unloadedAuction)).toBe(before);
   });
 
-  it('returns the same object when an event repeats what it already shows', () => {
+  it('returns the same object when an event repeats what it already shows (the same version)', () => {
     const before = data();
-    const same: LiveEvent = { event: 'bid:rolledback', data: { auction_id: 'AUC-1', product_id: 'P-1', highest_bid: 500, bid_count: 2, server_time: T } };
+    const same: LiveEvent = { event: 'bid:rolledback', data: { auction_id: 'AUC-1', product_id: 'P-1', highest_bid: 500, bid_count: 2, version: 2, server_time: T } };
     expect(applyLiveEvent(before, same)).toBe(before);
   });
 
@@ -125,6 +125,49 @@ describe('applyLiveEvent', () => {
     expect(applyLiveEvent(before, { event: 'auction:watchers', data: { auction_id: 'AUC-1', watchers: 4, server_time: T } })).toBe(before);
     expect(applyLiveEvent(before, { event: 'auction:ending', data: { auction_id: 'AUC-1', seconds_left: 300, server_time: T } })).toBe(before);
     expect(applyLiveEvent(before, { event: 'wallet:updated', data: { wallet_balance: 10, server_time: T } })).toBe(before);
+  });
+});
+
+describe('applyLiveEvent and product versions', () => {
+  // P-1 shows version 2 (highest ₹500, 2 bids).
+  const placed = (version: number, amount: number): LiveEvent => ({
+    event: 'bid:placed',
+    data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 100 + version, highest_bid: amount, bid_count: version, version, bidder: 'a***e', amount, timestamp: T, server_time: T },
+  });
+  const rolledBack = (version: number, highest: number): LiveEvent => ({
+    event: 'bid:rolledback',
+    data: { auction_id: 'AUC-1', product_id: 'P-1', highest_bid: highest, bid_count: 2, version, server_time: T },
+  });
+  const sold = (version: number, amount: number): LiveEvent => ({ event: 'product:sold', data: { auction_id: 'AUC-1', product_id: 'P-1', amount, version, server_time: T } });
+
+  it('stores the version of an event it applies', () => {
+    expect(product(applyLiveEvent(data(), placed(3, 900)), 'AUC-1', 'P-1')).toMatchObject({ highest_bid: 900, bid_count: 3, version: 3 });
+    expect(product(applyLiveEvent(data(), sold(3, 500)), 'AUC-1', 'P-1')).toMatchObject({ status: 'sold', highest_bid: 500, version: 3 });
+  });
+
+  it('keeps the newer state when events arrive out of order (version 3, then version 2)', () => {
+    const v3 = applyLiveEvent(data(), placed(3, 900));
+    expect(applyLiveEvent(v3, placed(2, 700))).toBe(v3);
+    expect(applyLiveEvent(v3, rolledBack(2, 300))).toBe(v3);
+    expect(applyLiveEvent(v3, sold(2, 700))).toBe(v3);
+    expect(product(v3, 'AUC-1', 'P-1')).toMatchObject({ highest_bid: 900, bid_count: 3, version: 3, status: 'available' });
+  });
+
+  it('ignores an event of the version it shows, even when its numbers differ, and applies a newer one', () => {
+    const v3 = applyLiveEvent(data(), placed(3, 900));
+    expect(applyLiveEvent(v3, rolledBack(3, 500))).toBe(v3);
+    expect(applyLiveEvent(v3, placed(3, 950))).toBe(v3);
+    const v4 = applyLiveEvent(v3, rolledBack(4, 500));
+    expect(product(v4, 'AUC-1', 'P-1')).toMatchObject({ highest_bid: 500, bid_count: 2, version: 4 });
+    const v5 = applyLiveEvent(v4, sold(5, 500));
+    expect(product(v5, 'AUC-1', 'P-1')).toMatchObject({ status: 'sold', highest_bid: 500, version: 5 });
+  });
+
+  it('a product loaded with version 5 ignores a live event with version 4', () => {
+    const loaded: AuctionsData = { ...data(), products: { 'AUC-1': [makeProduct({ id: 'P-1', highest_bid: 1200, bid_count: 5, version: 5 })] } };
+    expect(applyLiveEvent(loaded, placed(4, 1000))).toBe(loaded);
+    expect(applyLiveEvent(loaded, sold(4, 1000))).toBe(loaded);
+    expect(product(applyLiveEvent(loaded, placed(6, 1300)), 'AUC-1', 'P-1')).toMatchObject({ highest_bid: 1300, version: 6 });
   });
 });
 

@@ -1,6 +1,7 @@
 /**
  * Pure reducers that fold live events (DESIGN §6) into the bidder's view of auctions and products.
- * They return the same object when an event changes nothing, so subscribers do not re-render.
+ * They return the same object when an event changes nothing, so subscribers do not re-render; a product
+ * event whose version is not newer than the product's shown version is such an event.
  */
 import type { Auction, LiveAuction, Product } from '@auction/shared';
 import type { LiveEvent } from '../../live';
@@ -11,14 +12,17 @@ export interface AuctionsData {
   products: Record<string, Product[]>;
 }
 
-function patchProduct(data: AuctionsData, auctionId: string, productId: string, patch: Partial<Product>): AuctionsData {
+/** A product change from a live event, stamped with the product's version after it. */
+type ProductPatch = Partial<Product> & Pick<Product, 'version'>;
+
+function patchProduct(data: AuctionsData, auctionId: string, productId: string, patch: ProductPatch): AuctionsData {
   const list = data.products[auctionId];
   if (!list) return data;
   const index = list.findIndex((p) => p.id === productId);
   const current = list[index];
   if (!current) return data;
-  const keys = Object.keys(patch) as (keyof Product)[];
-  if (keys.every((k) => current[k] === patch[k])) return data;
+  // Events may arrive out of order (DESIGN §6): one no newer than the version shown changes nothing.
+  if (patch.version <= current.version) return data;
   const next = list.slice();
   next[index] = { ...current, ...patch };
   return { ...data, products: { ...data.products, [auctionId]: next } };
@@ -63,9 +67,9 @@ export function applyLiveEvent(data: AuctionsData, e: LiveEvent): AuctionsData {
   switch (e.event) {
     case 'bid:placed':
     case 'bid:rolledback':
-      return patchProduct(data, e.data.auction_id, e.data.product_id, { highest_bid: e.data.highest_bid, bid_count: e.data.bid_count });
+      return patchProduct(data, e.data.auction_id, e.data.product_id, { highest_bid: e.data.highest_bid, bid_count: e.data.bid_count, version: e.data.version });
     case 'product:sold':
-      return patchProduct(data, e.data.auction_id, e.data.product_id, { status: 'sold', highest_bid: e.data.amount });
+      return patchProduct(data, e.data.auction_id, e.data.product_id, { status: 'sold', highest_bid: e.data.amount, version: e.data.version });
     case 'auction:ended':
       return endAuction(data, e.data.auction_id, 'ended', e.data.server_time);
     case 'auction:settled':

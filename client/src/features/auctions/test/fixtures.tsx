@@ -19,10 +19,11 @@ export function makeAuction(over: Partial<Auction> = {}): Auction {
   };
 }
 
+/** A product whose every change so far was a bid, so its version is its bid count unless given. */
 export function makeProduct(over: Partial<Product> = {}): Product {
   return {
     id: 'P-1', name: 'Rolex Datejust', description: '1978, steel case, serviced', status: 'available',
-    auction_id: 'AUC-1', highest_bid: 0, bid_count: 0, ...over,
+    auction_id: 'AUC-1', highest_bid: 0, bid_count: 0, version: over.bid_count ?? 0, ...over,
   };
 }
 

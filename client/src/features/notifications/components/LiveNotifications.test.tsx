@@ -48,7 +48,7 @@ describe('LiveNotifications', () => {
   });
 
   it('names the product when the page knows it: from the open auction, else from the user’s bids', () => {
-    useAuctions.setState({ products: { 'A-1': [{ id: 'CAM-1', name: 'Vintage Camera', description: '', status: 'available', auction_id: 'A-1', highest_bid: 700, bid_count: 2 }] } });
+    useAuctions.setState({ products: { 'A-1': [{ id: 'CAM-1', name: 'Vintage Camera', description: '', status: 'available', auction_id: 'A-1', highest_bid: 700, bid_count: 2, version: 2 }] } });
     useBids.setState({ bids: [{
       bid_id: 1, auction_id: 'A-2', auction_name: 'Spring Sale', product_id: 'LAMP-9', product_name: 'Brass Lamp', amount: 600,
       timestamp: server_time, status: 'outbid', reason: null,
@@ -66,7 +66,7 @@ describe('LiveNotifications', () => {
     const { unmount } = render(<><LiveNotifications /><Toaster /></>);
     act(() => {
       injectLiveEvent({ event: 'wallet:updated', data: { wallet_balance: 100, server_time } });
-      injectLiveEvent({ event: 'bid:placed', data: { auction_id: 'A-1', product_id: 'CAM-1', bid_id: 1, highest_bid: 10, bid_count: 1, bidder: 'a***e', amount: 10, timestamp: server_time, server_time } });
+      injectLiveEvent({ event: 'bid:placed', data: { auction_id: 'A-1', product_id: 'CAM-1', bid_id: 1, highest_bid: 10, bid_count: 1, version: 1, bidder: 'a***e', amount: 10, timestamp: server_time, server_time } });
     });
     expect(screen.queryAllByRole('status')).toHaveLength(0);
 

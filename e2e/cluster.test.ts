@@ -1,0 +1,214 @@
+/**
+ * Real server processes sharing one PostgreSQL and one Redis (DESIGN §10): three processes on three
+ * ports (as three machines behind a balancer), one of them killed mid-storm, then the one keeping the
+ * clock killed too; and `npm run cluster` itself (node:cluster, one port), including its refusals.
+ */
+import { spawn } from 'node:child_process';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Frame, RoomEvent } from '@auction/shared';
+import { freshTestDatabase, redisAvailable, TEST_REDIS_URL } from '../server/src/db/testing.js';
+import { connect } from '../server/src/test/live-helpers.js';
+import {
+  ROOT, api, bidStorm, createAuction, freePort, inspectDb, openMarket, startServer, waitFor, type RunningServer, type Storm,
+} from './server.js';
+
+const postgresAvailable = process.env.TEST_POSTGRES === 'available';
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => { while (cleanups.length) await cleanups.pop()!(); });
+
+const SECRET = 'cluster-test-secret-that-is-long-enough-0123456789';
+
+/** A durable schema of its own, shared by every process of the test. */
+function sharedDatabase() {
+  const database = freshTestDatabase('postgres', undefined, { durable: true });
+  cleanups.push(() => database.drop());
+  return database;
+}
+
+async function startProcesses(n: number, env: Record<string, string>): Promise<RunningServer[]> {
+  const servers: RunningServer[] = [];
+  for (let i = 0; i < n; i++) {
+    const s = await startServer({ REDIS_URL: TEST_REDIS_URL, JWT_SECRET: SECRET, ...env });
+    cleanups.push(async () => { await s.stop('SIGKILL'); s.cleanup(); });
+    servers.push(s);
+  }
+  return servers;
+}
+
+type Versioned = { product_id: string; version: number; highest_bid: number };
+const productEvents = (frames: Frame[]) =>
+  frames.flatMap((f) => f.events).filter((e: RoomEvent): e is RoomEvent & { data: Versioned } => e.event === 'bid:placed' || e.event === 'bid:rolledback');
+
+async function health(url: string) {
+  return (await api(url, 'GET', '/health')).body as { status: string; scheduler: 'active' | 'standby'; redis: string; store: string };
+}
+
+describe.runIf(postgresAvailable && redisAvailable)('three server processes on one PostgreSQL and Redis', () => {
+  it('SIGKILL of one mid-storm loses no acknowledged bid; watchers elsewhere agree; its clients re-read state on another; killing the clock keeper still settles', async () => {
+    const database = sharedDatabase();
+    const servers = await startProcesses(3, { DATABASE_URL: database.url });
+    const [s0, s1, s2] = servers as [RunningServer, RunningServer, RunningServer];
+    for (const s of servers) expect(await health(s.url)).toMatchObject({ status: 'ok', store: 'postgres', redis: 'ok' });
+    expect(servers.length).toBe(3);
+    const market = await openMarket(s0.url, 'cl', { products: 3, bidders: 12 });
+
+    // A watcher on every process.
+    const watchers = await Promise.all(servers.map(async (s, i) => {
+      const c = await connect(s.url, market.bidders[i]!.token);
+      cleanups.push(c.close);
+      expect(await c.watch(market.auctionId)).toMatchObject({ status: 'ok' });
+      return c;
+    }));
+
+    // A storm through every process; process 1 is killed in the middle of it.
+    const counter = { seq: 0 };
+    const storms: Storm[] = servers.map((s) => bidStorm(s.url, market, 8, counter));
+    await waitFor(() => storms.every((st) => st.accepted.length >= 40), 20_000, '40 accepted bids on every process');
+    expect(storms[1]!.inFlight).toBeGreaterThan(0);
+    await s1.stop('SIGKILL');
+    await new Promise((r) => setTimeout(r, 1000));
+    await Promise.all(storms.map((st) => st.stop()));
+    for (const st of storms) {
+      expect(st.bad).toEqual([]);
+      expect(st.answers.filter((a) => a.status >= 500)).toEqual([]);
+    }
+
+    const db = await inspectDb(database.url);
+    cleanups.push(() => db.close());
+    // Every bid any process acknowledged is there, with its lot and amount; the money adds up exactly.
+    const missing = [];
+    for (const b of storms.flatMap((st) => st.accepted)) {
+      const row = await db.bid(b.bidId);
+      if (!row || row.productId !== b.productId || row.amount !== Math.round(b.amount * 100) || !['success', 'outbid', 'won'].includes(row.status)) missing.push(b);
+    }
+    expect(missing).toEqual([]);
+    const audit = await db.audit();
+    expect(audit, JSON.stringify(audit)).toMatchObject({ ok: true, ledgerMismatches: 0, negativeBalances: 0, multipleLeaders: 0 });
+    expect(audit.topups).toBe(audit.balances + audit.held + audit.paid);
+    expect(await db.ledgerMismatches()).toBe(0);
+    expect(await db.bidCountMismatches()).toBe(0);
+
+    // The final state, as the API of a survivor shows it.
+    const shown = (await api(s0.url, 'GET', `/auctions/${market.auctionId}/products`, undefined, market.adminToken)).body as { id: string; highest_bid: number; version: number }[];
+    // Watchers on the surviving processes end on it, their versions strictly rising.
+    await waitFor(() => [watchers[0]!, watchers[2]!].every((w) => {
+      const last = new Map(productEvents(w.frames).map((e) => [e.data.product_id, e.data]));
+      return shown.every((p) => last.get(p.id)?.highest_bid === p.highest_bid && last.get(p.id)?.version === p.version);
+    }), 5000, 'watchers on the survivors to show the final state');
+    for (const w of watchers) {
+      for (const p of shown) {
+        const versions = productEvents(w.frames).filter((e) => e.data.product_id === p.id).map((e) => e.data.version);
+        for (let i = 1; i < versions.length; i++) expect(versions[i]).toBeGreaterThan(versions[i - 1]!);
+      }
+    }
+    // The killed process's watcher lost its connection; it reconnects to a survivor and re-reads state.
+    await waitFor(() => !watchers[1]!.socket.connected, 5000, 'the killed process\'s socket to drop');
+    const again = await connect(s2.url, market.bidders[1]!.token);
+    cleanups.push(again.close);
+    expect(await again.watch(market.auctionId)).toMatchObject({ status: 'ok' });
+    // The dead process's sockets stop counting once its heartbeat lapses (a few seconds): every
+    // watcher, wherever it is, then reads the same cluster-wide count.
+    const lastCount = (frames: Frame[]) => frames.flatMap((f) => f.events).filter((e) => e.event === 'auction:watchers').map((e) => (e.data as { watchers: number }).watchers).at(-1);
+    await waitFor(() => [watchers[0]!, watchers[2]!, again].every((w) => lastCount(w.frames) === 3), 10_000, 'every watcher to count 3');
+    const reread = (await api(s2.url, 'GET', `/auctions/${market.auctionId}/products`, undefined, market.bidders[1]!.token)).body as typeof shown;
+    expect(reread.map((p) => [p.id, p.highest_bid, p.version])).toEqual(shown.map((p) => [p.id, p.highest_bid, p.version]));
+
+    // Exactly one survivor keeps the clock; kill it too: the other settles the next ending within 5 s.
+    const survivors = [s0, s2];
+    let keeper: RunningServer | undefined;
+    const deadline = Date.now() + 5000;
+    while (!keeper && Date.now() < deadline) {
+      const states = await Promise.all(survivors.map((s) => health(s.url)));
+      if (states.filter((h) => h.scheduler === 'active').length === 1) keeper = survivors[states.findIndex((h) => h.scheduler === 'active')];
+      else await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(keeper, 'one survivor keeps the clock').toBeDefined();
+    const other = survivors.find((s) => s !== keeper)!;
+    const ending = await createAuction(other.url, market.adminToken, 'cl-ending', 1, 4000);
+    const winner = market.bidders[5]!;
+    expect((await api(other.url, 'POST', '/auctions/register', { auction_id: ending.auctionId }, winner.token)).status).toBe(200);
+    expect((await api(other.url, 'POST', '/bid', { product_id: ending.productIds[0], bid_amount: 500 }, winner.token)).status).toBe(201);
+    await keeper!.stop('SIGKILL');
+    let settledAt = 0;
+    while (!settledAt && Date.now() < ending.validUntil + 8000) {
+      const a = await api(other.url, 'GET', `/admin/auction/${ending.auctionId}`, undefined, market.adminToken);
+      if (a.body?.status === 'settled') settledAt = Date.now();
+      else await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(settledAt, 'the next ending settled').toBeGreaterThan(0);
+    expect(settledAt - ending.validUntil).toBeLessThan(5000);
+    expect((await health(other.url)).scheduler).toBe('active');
+    const lots = await api(other.url, 'GET', `/admin/auction/${ending.auctionId}/products`, undefined, market.adminToken);
+    expect(lots.body).toEqual([expect.objectContaining({ status: 'sold', highest_bid: 500 })]);
+    const final = await db.audit();
+    expect(final).toMatchObject({ ok: true, ledgerMismatches: 0, negativeBalances: 0, multipleLeaders: 0 });
+  });
+});
+
+/** Runs `npm run cluster`'s script; resolves once `ready` matches its output (or it exits). */
+function runCluster(args: string[], env: Record<string, string>) {
+  let out = '';
+  const proc = spawn(process.execPath, ['scripts/cluster.mjs', ...args], {
+    cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'warn', RATE_LIMIT: 'off', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  proc.stdout.on('data', (d: Buffer) => { out += d.toString(); });
+  proc.stderr.on('data', (d: Buffer) => { out += d.toString(); });
+  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  cleanups.push(() => { if (proc.exitCode === null) proc.kill('SIGKILL'); });
+  return { proc, exited, output: () => out };
+}
+
+describe('npm run cluster', () => {
+  it('refuses SQLite and a missing Redis with a clear message', async () => {
+    const sqlite = runCluster(['--workers', '2'], { DATABASE_URL: './data/never.db', REDIS_URL: TEST_REDIS_URL });
+    expect(await sqlite.exited).toBe(2);
+    expect(sqlite.output()).toContain('npm run cluster needs PostgreSQL');
+    const noRedis = runCluster(['--workers', '2'], { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test', REDIS_URL: '' });
+    expect(await noRedis.exited).toBe(2);
+    expect(noRedis.output()).toContain('npm run cluster needs Redis');
+    const badCount = runCluster(['--workers', 'many'], { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test', REDIS_URL: TEST_REDIS_URL });
+    expect(await badCount.exited).toBe(2);
+    expect(badCount.output()).toContain('--workers must be an integer');
+  });
+
+  it.runIf(postgresAvailable && redisAvailable)('runs N workers on one port, replaces a dead one, reloads them one by one on SIGHUP and stops on SIGTERM', async () => {
+    const database = sharedDatabase();
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const c = runCluster(['--workers', '2'], { DATABASE_URL: database.url, REDIS_URL: TEST_REDIS_URL, JWT_SECRET: SECRET, PORT: String(port), HOST: '127.0.0.1' });
+    await waitFor(() => (c.output().match(/listening on/g) ?? []).length >= 2, 30_000, 'two workers listening');
+    const h = await health(url);
+    expect(h).toMatchObject({ status: 'ok', store: 'postgres', redis: 'ok' });
+    // A worker killed is replaced.
+    const pid = Number(/worker (\d+) listening/.exec(c.output())![1]);
+    process.kill(pid, 'SIGKILL');
+    await waitFor(() => (c.output().match(/listening on/g) ?? []).length >= 3, 30_000, 'a replacement worker');
+    expect((await health(url)).status).toBe('ok');
+    // SIGHUP replaces every worker, one at a time, while requests keep being answered.
+    const answers: (number | 'refused')[] = [];
+    let polling = true;
+    const poller = (async () => {
+      while (polling) {
+        try {
+          const res = await fetch(`${url}/api/time`);
+          answers.push(res.status);
+          await res.text();
+        } catch {
+          answers.push('refused');
+        }
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    })();
+    c.proc.kill('SIGHUP');
+    await waitFor(() => c.output().includes('every worker replaced'), 30_000, 'the reload to finish');
+    polling = false;
+    await poller;
+    expect(answers.filter((a) => a === 'refused')).toEqual([]);
+    // A kept-alive connection to a worker that is stopping may be told 503 (retry); nothing else.
+    expect(answers.every((a) => a === 200 || a === 503)).toBe(true);
+    expect(answers.filter((a) => a === 200).length).toBeGreaterThan(answers.length / 2);
+    expect((c.output().match(/listening on/g) ?? []).length).toBeGreaterThanOrEqual(5);
+    c.proc.kill('SIGTERM');
+    expect(await c.exited).toBe(0);
+  });
+});

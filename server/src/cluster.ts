@@ -1,0 +1,126 @@
+/**
+ * `npm run cluster -- --workers N`: N server processes on one port (node:cluster), sharing PostgreSQL
+ * (DATABASE_URL) and Redis (REDIS_URL) (DESIGN §10). The primary accepts connections and hands them
+ * to the workers in turn; no sticky sessions are needed because the socket.io client uses the
+ * websocket transport only, and any process can serve any request. A worker that dies is replaced;
+ * SIGTERM drains and stops every worker, then the primary; SIGHUP replaces the workers one at a time
+ * (each new one listening before its predecessor drains), which loads a new build without downtime.
+ */
+import cluster from 'node:cluster';
+import os from 'node:os';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { isPostgresUrl } from './db/index.js';
+
+const MAX_WORKERS = 64;
+/** A worker that dies sooner than this after starting (twice running) points to a fault, not bad luck. */
+const CRASH_LOOP_MS = 10_000;
+
+export class ClusterSetupError extends Error {}
+
+/** The worker count from `--workers N` (or `--workers=N`); all cores when absent. */
+export function parseWorkers(argv: readonly string[], cores = os.availableParallelism()): number {
+  const i = argv.findIndex((a) => a === '--workers' || a.startsWith('--workers='));
+  if (i === -1) return cores;
+  const raw = argv[i]!.includes('=') ? argv[i]!.slice('--workers='.length) : argv[i + 1];
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_WORKERS) throw new ClusterSetupError(`--workers must be an integer from 1 to ${MAX_WORKERS} (got "${raw ?? ''}")`);
+  return n;
+}
+
+/** Several processes need a store and an event bus they can share: PostgreSQL and Redis. */
+export function checkClusterConfig(config: Config): void {
+  if (!isPostgresUrl(config.databaseUrl)) {
+    throw new ClusterSetupError(
+      'npm run cluster needs PostgreSQL: several processes cannot share a SQLite file. '
+      + 'Set DATABASE_URL=postgres://user@host:5432/db (or run one process with npm start).',
+    );
+  }
+  if (!config.redisUrl) {
+    throw new ClusterSetupError(
+      'npm run cluster needs Redis for live events, watcher counts and rate limits across processes. '
+      + 'Set REDIS_URL=redis://127.0.0.1:6379 (or run one process with npm start).',
+    );
+  }
+}
+
+function primary() {
+  let workers: number;
+  let config: Config;
+  try {
+    config = loadConfig();
+    checkClusterConfig(config);
+    workers = parseWorkers(process.argv.slice(2));
+  } catch (err) {
+    if (err instanceof ConfigError || err instanceof ClusterSetupError) {
+      console.error(`Cannot start the cluster: ${err.message}`);
+      process.exit(2);
+    }
+    throw err;
+  }
+
+  let stopping = false;
+  const startedAt = new Map<number, number>();
+  /** Workers stopped on purpose by a reload: not replaced again when they exit. */
+  const replaced = new Set<number>();
+  const fork = () => {
+    const worker = cluster.fork();
+    startedAt.set(worker.id, Date.now());
+  };
+  cluster.on('listening', (worker) => {
+    console.log(`worker ${worker.process.pid} listening on ${config.host}:${config.port}`);
+  });
+  cluster.on('exit', (worker, code, signal) => {
+    const lived = Date.now() - (startedAt.get(worker.id) ?? 0);
+    startedAt.delete(worker.id);
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(process.exitCode ?? 0);
+      return;
+    }
+    if (replaced.delete(worker.id)) return;
+    console.error(`worker ${worker.process.pid} exited (${signal ?? code}) after ${Math.round(lived / 1000)} s`);
+    if (lived < CRASH_LOOP_MS && code !== 0 && !signal) {
+      // It could not start (the store or Redis unreachable, the port taken): say so and stop.
+      console.error('A worker failed while starting; stopping the cluster (its output above says why).');
+      stopping = true;
+      for (const w of Object.values(cluster.workers ?? {})) w?.kill('SIGTERM');
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(1);
+      process.exitCode = 1;
+      return;
+    }
+    fork();
+  });
+  /** SIGHUP: a new worker per old one, the old one stopped (drained) once the new one listens. */
+  let reloading = false;
+  const reload = async () => {
+    if (reloading || stopping) return;
+    reloading = true;
+    const old = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
+    console.log(`SIGHUP: replacing ${old.length} workers one at a time`);
+    for (const w of old) {
+      if (stopping) break;
+      const fresh = cluster.fork();
+      startedAt.set(fresh.id, Date.now());
+      await new Promise<void>((resolve) => { fresh.once('listening', () => resolve()); fresh.once('exit', () => resolve()); });
+      replaced.add(w.id);
+      const gone = new Promise<void>((resolve) => w.once('exit', () => resolve()));
+      w.process.kill('SIGTERM');
+      await gone;
+    }
+    reloading = false;
+    console.log('SIGHUP: every worker replaced');
+  };
+  process.on('SIGHUP', () => { void reload(); });
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: draining and stopping ${Object.keys(cluster.workers ?? {}).length} workers`);
+    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  console.log(`starting ${workers} workers on ${config.host}:${config.port} (PostgreSQL + Redis)`);
+  for (let i = 0; i < workers; i++) fork();
+}
+
+if (cluster.isPrimary) primary();
+else await import('./index.js');

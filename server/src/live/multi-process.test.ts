@@ -1,0 +1,155 @@
+/**
+ * Several server processes on one PostgreSQL and one Redis (DESIGN §10), as three apps in this test
+ * process: each has its own HTTP server, sockets, hub, relay connection, scheduler and election, and
+ * they share only what real processes share. (e2e/cluster.test.ts runs real processes, and kills one.)
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Frame, RoomEvent } from '@auction/shared';
+import type { App } from '../context.js';
+import { freshTestDatabase, redisAvailable, TEST_REDIS_URL, testStoreKind, type TestDatabase } from '../db/testing.js';
+import { bid, call, createAuction, expectMoneyInvariant, makeApp, richBidder, signUpAdmin } from '../test/helpers.js';
+import { connect, connectWs, eventually, listen } from '../test/live-helpers.js';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+/** `n` apps ("processes") on one fresh PostgreSQL schema and the test Redis. */
+async function cluster(n: number, overrides: Parameters<typeof makeApp>[0] = {}) {
+  const db: TestDatabase = freshTestDatabase('postgres');
+  cleanups.push(() => db.drop());
+  const apps: App[] = [];
+  const bases: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const app = await makeApp({ databaseUrl: db.url, redisUrl: TEST_REDIS_URL, liveFrameMs: 20, ...overrides });
+    cleanups.push(async () => { await app.close(); });
+    apps.push(app);
+    bases.push(await listen(app));
+  }
+  return { apps, bases, db };
+}
+
+type Versioned = { product_id: string; version: number; highest_bid?: number; amount?: number };
+const productEvents = (frames: Frame[]): (RoomEvent & { data: Versioned })[] =>
+  frames.flatMap((f) => f.events).filter((e): e is RoomEvent & { data: Versioned } => 'version' in e.data);
+
+describe.runIf(testStoreKind === 'postgres' && redisAvailable)('three processes on one PostgreSQL and Redis', () => {
+  it('every watcher, on every process and transport, ends on the same highest bids with versions strictly rising; counts agree', async () => {
+    const { apps, bases } = await cluster(3);
+    const [a0, a1, a2] = apps as [App, App, App];
+    const admin = await signUpAdmin(a0);
+    const { auctionId, productIds } = await createAuction(a1, admin.token, { products: 3 });
+    const bidders = await Promise.all(Array.from({ length: 9 }, (_, i) => richBidder(apps[i % 3]!, 1_000_000, [auctionId])));
+
+    // A socket.io watcher on each process, and a plain WebSocket watcher on the third.
+    const watchers = await Promise.all(bases.map(async (base, i) => {
+      const c = await connect(base, bidders[i]!.token);
+      cleanups.push(c.close);
+      return c;
+    }));
+    const ws = await connectWs(bases[2]!, bidders[3]!.token);
+    cleanups.push(ws.close);
+    for (const w of watchers) expect(await w.watch(auctionId)).toMatchObject({ status: 'ok' });
+    ws.send({ type: 'watch', auction_id: auctionId });
+    // Four watchers over three processes: each process's watchers hear the cluster-wide count.
+    const lastCount = (frames: Frame[]) => frames.flatMap((f) => f.events).filter((e) => e.event === 'auction:watchers').map((e) => (e.data as { watchers: number }).watchers).at(-1);
+    await eventually(() => {
+      for (const w of watchers) expect(lastCount(w.frames)).toBe(4);
+      expect(lastCount(ws.frames())).toBe(4);
+    });
+
+    // A storm spread over the processes: concurrent bids on three lots, many of them refused.
+    const sends: Promise<unknown>[] = [];
+    for (let i = 0; i < 240; i++) {
+      const b = bidders[i % bidders.length]!;
+      sends.push(bid(apps[(i * 7) % 3]!, b.token, productIds[i % 3]!, 10 + Math.floor(i / 3) * 5 + (i % 2)));
+    }
+    const answers = await Promise.all(sends) as { statusCode: number }[];
+    expect(answers.filter((r) => r.statusCode === 201).length).toBeGreaterThan(30);
+    expect(answers.every((r) => r.statusCode === 201 || r.statusCode === 400 || r.statusCode === 409)).toBe(true);
+
+    const finals = await Promise.all(productIds.map(async (id) => (await call(a2, 'GET', `/api/highest-bid?product_key=${id}`, undefined, admin.token)).json<{ highest_bid: number }>().highest_bid));
+    // Every watcher's frames as they are now (the plain WebSocket client's list is made on each call).
+    const everyone = () => [...watchers.map((w) => w.frames), ws.frames()];
+    await eventually(() => {
+      for (const frames of everyone()) {
+        const last = new Map(productEvents(frames).map((e) => [e.data.product_id, e.data.highest_bid]));
+        expect(productIds.map((id) => last.get(id))).toEqual(finals);
+      }
+    });
+    for (const frames of everyone()) {
+      for (const id of productIds) {
+        const versions = productEvents(frames).filter((e) => e.data.product_id === id).map((e) => e.data.version);
+        for (let i = 1; i < versions.length; i++) expect(versions[i]).toBeGreaterThan(versions[i - 1]!);
+      }
+    }
+    // The version each product ends on is the one the API shows.
+    const shown = (await call(a0, 'GET', `/api/auctions/${auctionId}/products`, undefined, admin.token)).json<{ id: string; version: number }[]>();
+    for (const frames of everyone()) {
+      const last = new Map(productEvents(frames).map((e) => [e.data.product_id, e.data.version]));
+      for (const p of shown) expect(last.get(p.id)).toBe(p.version);
+    }
+    await expectMoneyInvariant(a1);
+  });
+
+  it('personal events reach a user whose socket is on another process than the one that took the bid', async () => {
+    const { apps, bases } = await cluster(3);
+    const [a0, a1, a2] = apps as [App, App, App];
+    const admin = await signUpAdmin(a0);
+    const { auctionId, productIds } = await createAuction(a0, admin.token);
+    const asha = await richBidder(a0, 1000, [auctionId]);
+    const ravi = await richBidder(a0, 1000, [auctionId]);
+    const ashaSocket = await connect(bases[0]!, asha.token);
+    cleanups.push(ashaSocket.close);
+    // Asha bids through process 1, Ravi outbids her through process 2; her socket is on process 0.
+    expect((await bid(a1, asha.token, productIds[0]!, 100)).statusCode).toBe(201);
+    expect((await bid(a2, ravi.token, productIds[0]!, 150)).statusCode).toBe(201);
+    await eventually(() => {
+      expect(ashaSocket.personalOf('bid:outbid')).toEqual([expect.objectContaining({ product_id: productIds[0], highest_bid: 150 })]);
+      expect(ashaSocket.personalOf('wallet:updated').map((d) => (d as { wallet_balance: number }).wallet_balance)).toEqual([900, 1000]);
+    });
+    // A catalogue change made on process 2 reaches every socket.
+    const validUntil = new Date(Date.now() + 3 * 3600_000).toISOString();
+    const renamed = await call(a2, 'PUT', `/api/admin/auction/${auctionId}`, { name: 'Renamed', valid_until: validUntil }, admin.token);
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    await eventually(() => expect(ashaSocket.personalOf('auction:updated')).toEqual([expect.objectContaining({ id: auctionId, name: 'Renamed' })]));
+  });
+
+  it('one process keeps the clock; when it stops, another takes over and settles the next ending within 5 s', async () => {
+    const { apps } = await cluster(3);
+    const leaders = apps.filter((a) => a.ctx.scheduler.active);
+    expect(leaders).toHaveLength(1);
+    const leader = leaders[0]!;
+    const others = apps.filter((a) => a !== leader);
+    const admin = await signUpAdmin(others[0]!);
+    const endsIn = 3000;
+    const { auctionId, productIds } = await createAuction(others[0]!, admin.token, { endsIn });
+    const endsAt = Date.now() + endsIn;
+    const winner = await richBidder(others[1]!, 500, [auctionId]);
+    expect((await bid(others[1]!, winner.token, productIds[0]!, 120)).statusCode).toBe(201);
+    // The clock's process goes away before the end.
+    await leader.close();
+    cleanups.push(() => undefined);
+    const status = async () => (await call(others[0]!, 'GET', '/api/auctions', undefined, winner.token)).json<{ id: string; status: string }[]>().find((x) => x.id === auctionId)?.status;
+    await eventually(async () => expect(await status()).toBe('settled'), endsIn + 6000, 100);
+    expect(Date.now() - endsAt).toBeLessThan(5000);
+    expect(others.filter((a) => a.ctx.scheduler.active)).toHaveLength(1);
+    const bids = (await call(others[0]!, 'GET', '/api/user-bids', undefined, winner.token)).json<{ status: string }[]>();
+    expect(bids.map((b) => b.status)).toEqual(['won']);
+    await expectMoneyInvariant(others[0]!);
+  });
+
+  it('the bid rate limit (20 a second per bidder) holds over the whole cluster', async () => {
+    const { apps } = await cluster(3, { rateLimit: true });
+    const admin = await signUpAdmin(apps[0]!);
+    const { auctionId, productIds } = await createAuction(apps[0]!, admin.token);
+    const b = await richBidder(apps[0]!, 100_000, [auctionId]);
+    // 30 bids at once, ten through each process: one process alone would allow them all.
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => bid(apps[i % 3]!, b.token, productIds[0]!, 10 + i)));
+    const limited = answers.filter((r) => r.statusCode === 429);
+    expect(limited.length).toBeGreaterThanOrEqual(10);
+    expect(limited[0]!.json()).toMatchObject({ code: 'RATE_LIMITED' });
+    await expectMoneyInvariant(apps[0]!);
+  });
+});

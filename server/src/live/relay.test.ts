@@ -1,0 +1,213 @@
+/**
+ * The hub's two halves without a server: what it publishes, what it delivers (versions never go
+ * back), and the Redis relay and watcher tally between several hubs (DESIGN §6, §10).
+ */
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import type { Frame, RoomEvent } from '@auction/shared';
+import type { Reads } from '../db/index.js';
+import { redisAvailable, TEST_REDIS_URL } from '../db/testing.js';
+import { eventually } from '../test/live-helpers.js';
+import { LiveHub, type Transport } from './hub.js';
+import { decode, LocalRelay, RedisRelay, type Relay, type Relayed } from './relay.js';
+import { HEARTBEAT_TTL_MS, RedisTally } from './watchers.js';
+
+/** A transport that records the frames and personal events it is asked to send. */
+function recorder(roomSizes: Record<string, number> = {}) {
+  const frames: Frame[] = [];
+  const jsons: string[] = [];
+  const personal: { to: number | 'all'; event: string }[] = [];
+  const disconnected: number[] = [];
+  const transport: Transport = {
+    frameSlices: (frame, json) => [() => { frames.push(frame); jsons.push(json); }],
+    sendToUser: (userId, event) => { personal.push({ to: userId, event }); },
+    sendToAll: (event) => { personal.push({ to: 'all', event }); },
+    roomSize: (room) => roomSizes[room] ?? 0,
+    disconnectUser: (userId) => { disconnected.push(userId); },
+    close: () => undefined,
+  };
+  return { transport, frames, jsons, personal, disconnected, roomSizes };
+}
+
+const noReads = {} as Reads;
+const errors: unknown[] = [];
+const onError = (err: unknown) => { errors.push(err); };
+
+const placed = (product: string, version: number, highest: number): RoomEvent => ({
+  event: 'bid:placed',
+  data: { auction_id: 'A', product_id: product, bid_id: version, highest_bid: highest, bid_count: version, version, bidder: 'a***e', amount: highest, timestamp: '', server_time: '' },
+});
+const frameOf = (room: string, ...events: RoomEvent[]): Relayed => {
+  const frame: Frame = { room, server_time: '', events };
+  return { kind: 'frame', frame, json: JSON.stringify(frame) };
+};
+
+/** A relay whose messages the test delivers by hand, as another process's would arrive. */
+class HandRelay implements Relay {
+  readonly kind = 'redis' as const;
+  handler: ((msg: Relayed, fromSelf: boolean) => void) | null = null;
+  published: Relayed[] = [];
+  publish(msg: Relayed) { this.published.push(msg); }
+  onMessage(handler: (msg: Relayed, fromSelf: boolean) => void) { this.handler = handler; }
+  check() { return Promise.resolve('ok' as const); }
+  close() { return Promise.resolve(); }
+  arrive(msg: Relayed, fromSelf = false) { this.handler!(msg, fromSelf); }
+}
+
+const hubs: LiveHub[] = [];
+afterEach(async () => {
+  for (const h of hubs.splice(0)) await h.close();
+  errors.length = 0;
+});
+
+describe('delivery: a product\'s versions only go forward on every socket', () => {
+  it('drops product events older than or as old as what this process delivered, per room and product', () => {
+    const relay = new HandRelay();
+    const hub = new LiveHub({ reads: noReads, now: Date.now, frameMs: 0, onError, relay });
+    hubs.push(hub);
+    const rec = recorder();
+    hub.attach(rec.transport);
+    relay.arrive(frameOf('auction:A', placed('P1', 3, 30)));
+    // Another process's older frame arrives late: nothing of it is delivered.
+    relay.arrive(frameOf('auction:A', placed('P1', 2, 20)));
+    relay.arrive(frameOf('auction:A', placed('P1', 3, 30)));
+    // A mixed frame keeps only what is new, and is serialised again without the stale event.
+    relay.arrive(frameOf('auction:A', placed('P1', 1, 10), placed('P2', 1, 15), placed('P1', 4, 40)));
+    // The admin room has its own record: the same versions reach it too.
+    relay.arrive(frameOf('admin:7', placed('P1', 3, 30)));
+    expect(rec.frames.map((f) => [f.room, f.events.map((e) => `${(e.data as { product_id: string }).product_id}@${(e.data as { version: number }).version}`)])).toEqual([
+      ['auction:A', ['P1@3']],
+      ['auction:A', ['P2@1', 'P1@4']],
+      ['admin:7', ['P1@3']],
+    ]);
+    expect(JSON.parse(rec.jsons[1]!)).toEqual(rec.frames[1]);
+  });
+
+  it('passes events without versions (endings, watcher counts) and tells the scheduler of foreign catalogue changes only', () => {
+    const relay = new HandRelay();
+    const hub = new LiveHub({ reads: noReads, now: Date.now, frameMs: 0, onError, relay });
+    hubs.push(hub);
+    const rec = recorder();
+    hub.attach(rec.transport);
+    let changes = 0;
+    hub.onForeignCatalogue(() => { changes++; });
+    const ended: RoomEvent = { event: 'auction:ended', data: { auction_id: 'A', server_time: '' } };
+    relay.arrive(frameOf('auction:A', ended));
+    relay.arrive(frameOf('auction:A', ended));
+    expect(rec.frames).toHaveLength(2);
+    const created = { kind: 'all' as const, message: { event: 'auction:deleted' as const, data: { id: 'A', server_time: '' } } };
+    relay.arrive(created, true);
+    expect(changes).toBe(0);
+    relay.arrive(created, false);
+    expect(changes).toBe(1);
+    relay.arrive({ kind: 'user', userId: 5, message: { event: 'wallet:updated', data: { wallet_balance: 1, server_time: '' } } });
+    relay.arrive({ kind: 'disconnect', userId: 5 });
+    expect(rec.personal).toEqual([{ to: 'all', event: 'auction:deleted' }, { to: 'all', event: 'auction:deleted' }, { to: 5, event: 'wallet:updated' }]);
+    expect(rec.disconnected).toEqual([5]);
+  });
+
+  it('publishes a room\'s frame once per flush, however many transports and slices deliver it', () => {
+    const relay = new HandRelay();
+    const hub = new LiveHub({ reads: noReads, now: Date.now, frameMs: 50, onError, relay });
+    hubs.push(hub);
+    hub.attach(recorder().transport);
+    hub.attach(recorder().transport);
+    hub.enqueue('auction:A', placed('P1', 1, 10));
+    hub.enqueue('auction:A', placed('P1', 2, 20));
+    hub.enqueue('auction:B', placed('P9', 1, 10));
+    hub.flush();
+    expect(relay.published.map((m) => m.kind === 'frame' && [m.frame.room, m.frame.events.length])).toEqual([['auction:A', 2], ['auction:B', 1]]);
+  });
+
+  it('the wire format carries a frame\'s JSON untouched', () => {
+    const msg = frameOf('auction:A', placed('P1', 1, 10));
+    const relay = new LocalRelay();
+    let got: Relayed | null = null;
+    relay.onMessage((m) => { got = m; });
+    relay.publish(msg);
+    expect(got).toBe(msg);
+    expect(decode('x|y')).toBeNull();
+  });
+});
+
+describe.runIf(redisAvailable)('Redis: frames and counts between processes', () => {
+  const namespace = `test-${randomUUID()}`;
+  const relays: RedisRelay[] = [];
+  afterEach(async () => {
+    for (const r of relays.splice(0)) await r.close();
+  });
+  const open = async () => {
+    const r = await RedisRelay.open({ url: TEST_REDIS_URL, namespace, onError });
+    relays.push(r);
+    return r;
+  };
+
+  it('every process delivers what one published, once, in publishing order; other namespaces hear nothing', async () => {
+    const [a, b] = [await open(), await open()];
+    const stranger = await RedisRelay.open({ url: TEST_REDIS_URL, namespace: `${namespace}-other`, onError });
+    relays.push(stranger);
+    const got = { a: [] as string[], b: [] as string[], stranger: [] as string[] };
+    a.onMessage((m, self) => { got.a.push(`${m.kind}${self ? '*' : ''}`); });
+    b.onMessage((m, self) => { got.b.push(`${m.kind}${self ? '*' : ''}`); });
+    stranger.onMessage((m) => { got.stranger.push(m.kind); });
+    for (let i = 1; i <= 50; i++) a.publish(frameOf('auction:A', placed('P1', i, i)));
+    a.publish({ kind: 'user', userId: 3, message: { event: 'wallet:updated', data: { wallet_balance: 1, server_time: '' } } });
+    a.publish({ kind: 'disconnect', userId: 3 });
+    await eventually(() => expect(got.b).toHaveLength(52));
+    expect(got.a).toEqual([...Array<string>(50).fill('frame*'), 'user*', 'disconnect*']);
+    expect(got.b).toEqual([...Array<string>(50).fill('frame'), 'user', 'disconnect']);
+    expect(got.stranger).toEqual([]);
+    expect(await a.check()).toBe('ok');
+  });
+
+  it('watcher counts add up over processes; a process that stops beating stops counting', async () => {
+    const redis = new Redis(TEST_REDIS_URL);
+    try {
+      const [a, b] = [await open(), await open()];
+      const ta = await RedisTally.open(a.commands, a.node, namespace, onError);
+      const tb = await RedisTally.open(b.commands, b.node, namespace, onError);
+      expect(await ta.report('A', 2)).toBe(2);
+      expect(await tb.report('A', 3)).toBe(5);
+      expect(await ta.report('A', 1)).toBe(4);
+      expect(await tb.report('B', 1)).toBe(1);
+      // b is killed: its heartbeat key expires (here: removed, as HEARTBEAT_TTL_MS later).
+      expect(HEARTBEAT_TTL_MS).toBeLessThanOrEqual(3000);
+      await redis.del(`auction:node:${namespace}:${b.node}`);
+      expect(await ta.report('A', 1)).toBe(1);
+      // A clean stop leaves at once.
+      await ta.close();
+      await tb.close();
+      const tc = await RedisTally.open(a.commands, `${a.node}-c`, namespace, onError);
+      expect(await tc.report('A', 0)).toBe(0);
+      await tc.close();
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it('two hubs: a frame published by one reaches both hubs\' sockets', async () => {
+    const [a, b] = [await open(), await open()];
+    const ha = new LiveHub({ reads: noReads, now: Date.now, frameMs: 0, onError, relay: a });
+    const hb = new LiveHub({ reads: noReads, now: Date.now, frameMs: 0, onError, relay: b });
+    const ra = recorder();
+    const rb = recorder();
+    ha.attach(ra.transport);
+    hb.attach(rb.transport);
+    ha.enqueue('auction:A', placed('P1', 1, 10));
+    hb.enqueue('auction:A', placed('P1', 2, 20));
+    await eventually(() => {
+      expect(ra.frames.flatMap((f) => f.events)).toContainEqual(placed('P1', 2, 20));
+      expect(rb.frames.flatMap((f) => f.events)).toContainEqual(placed('P1', 2, 20));
+    });
+    // Each hub's sockets saw versions only rise (1 then 2, or 2 alone).
+    for (const r of [ra, rb]) {
+      const versions = r.frames.flatMap((f) => f.events).map((e) => (e.data as { version: number }).version);
+      expect(versions).toEqual([...versions].sort((x, y) => x - y));
+      expect(new Set(versions).size).toBe(versions.length);
+    }
+    relays.splice(0);
+    await ha.close();
+    await hb.close();
+  });
+});

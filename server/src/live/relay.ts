@@ -1,0 +1,174 @@
+/**
+ * How the live channel's messages reach every process (DESIGN §10). The process that commits a change
+ * builds each room's frame once and publishes it once; every process, itself included, delivers what
+ * it receives to its own sockets. One process needs no relay (`LocalRelay` hands a message straight
+ * back); several share Redis pub/sub (`RedisRelay`): one channel, one message per frame, personal
+ * event, catalogue event or disconnect, never one per socket or slice.
+ *
+ * Redis delivers one publisher's messages in the order they were published; messages of two
+ * publishers may interleave, which is why product events carry versions (hub.ts drops stale ones).
+ */
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import type { Frame, PersonalEventMap } from '@auction/shared';
+
+export type PersonalEvent = { [K in keyof PersonalEventMap]: { event: K; data: PersonalEventMap[K] } }[keyof PersonalEventMap];
+
+export type Relayed =
+  /** A room's frame; `json` is the frame serialised once. */
+  | { kind: 'frame'; frame: Frame; json: string }
+  | { kind: 'user'; userId: number; message: PersonalEvent }
+  /** A catalogue event for every socket. */
+  | { kind: 'all'; message: PersonalEvent }
+  /** A deactivated account: its sockets close wherever they are. */
+  | { kind: 'disconnect'; userId: number };
+
+/** `fromSelf`: this process published it (only a catalogue change from another process matters to the scheduler). */
+export type RelayHandler = (msg: Relayed, fromSelf: boolean) => void;
+
+export interface Relay {
+  readonly kind: 'local' | 'redis';
+  publish(msg: Relayed): void;
+  /** The one receiver of every message, this process's own included. */
+  onMessage(handler: RelayHandler): void;
+  /** 'ok', or why Redis cannot be reached (for /api/health). */
+  check(): Promise<'ok' | 'unreachable'>;
+  close(): Promise<void>;
+}
+
+/** One process: a message is delivered at once, in this call. */
+export class LocalRelay implements Relay {
+  readonly kind = 'local';
+  private handler: RelayHandler = () => undefined;
+
+  publish(msg: Relayed) {
+    this.handler(msg, true);
+  }
+
+  onMessage(handler: RelayHandler) {
+    this.handler = handler;
+  }
+
+  check() {
+    return Promise.resolve('ok' as const);
+  }
+
+  close() {
+    return Promise.resolve();
+  }
+}
+
+const CHANNEL_PREFIX = 'auction:live';
+
+/**
+ * Wire format: `<kind>|<origin>|<payload>`, kind one letter. A frame's payload is its JSON exactly as
+ * the hub serialised it, so the plain WebSocket transport sends it on untouched.
+ */
+function encode(origin: string, msg: Relayed): string {
+  switch (msg.kind) {
+    case 'frame': return `f|${origin}|${msg.json}`;
+    case 'user': return `u|${origin}|${JSON.stringify({ u: msg.userId, m: msg.message })}`;
+    case 'all': return `a|${origin}|${JSON.stringify(msg.message)}`;
+    case 'disconnect': return `d|${origin}|${msg.userId}`;
+  }
+}
+
+export function decode(raw: string): { origin: string; msg: Relayed } | null {
+  const first = raw.indexOf('|');
+  const second = raw.indexOf('|', first + 1);
+  if (first !== 1 || second < 0) return null;
+  const origin = raw.slice(2, second);
+  const payload = raw.slice(second + 1);
+  switch (raw[0]) {
+    case 'f': return { origin, msg: { kind: 'frame', frame: JSON.parse(payload) as Frame, json: payload } };
+    case 'u': {
+      const { u, m } = JSON.parse(payload) as { u: number; m: PersonalEvent };
+      return { origin, msg: { kind: 'user', userId: u, message: m } };
+    }
+    case 'a': return { origin, msg: { kind: 'all', message: JSON.parse(payload) as PersonalEvent } };
+    case 'd': return { origin, msg: { kind: 'disconnect', userId: Number(payload) } };
+    default: return null;
+  }
+}
+
+export interface RedisRelayOptions {
+  url: string;
+  /**
+   * Processes that share a Redis but not a store (tests, several installs) keep apart by namespace;
+   * every process of one installation uses the same one.
+   */
+  namespace: string;
+  onError: (err: unknown) => void;
+}
+
+/**
+ * Redis pub/sub. Two connections: a subscriber (which can do nothing else) and one for commands,
+ * shared with the watcher tally and the rate limiter (`commands`).
+ */
+export class RedisRelay implements Relay {
+  readonly kind = 'redis';
+  /** This process, as the origin of what it publishes. */
+  readonly node = randomUUID();
+  readonly commands: Redis;
+  private readonly subscriber: Redis;
+  private readonly channel: string;
+  private handler: RelayHandler = () => undefined;
+
+  private constructor(private readonly opts: RedisRelayOptions) {
+    this.channel = `${CHANNEL_PREFIX}:${opts.namespace}`;
+    // Commands issued while Redis is away wait (up to a few reconnects) rather than fail at once.
+    const options = { lazyConnect: true, maxRetriesPerRequest: 3, enableAutoPipelining: true } as const;
+    this.commands = new Redis(opts.url, { ...options, connectionName: `auction-cmd-${this.node}` });
+    this.subscriber = new Redis(opts.url, { ...options, connectionName: `auction-sub-${this.node}` });
+    for (const c of [this.commands, this.subscriber]) c.on('error', (err: unknown) => opts.onError(err));
+    this.subscriber.on('message', (channel: string, raw: string) => {
+      if (channel !== this.channel) return;
+      let decoded;
+      try {
+        decoded = decode(raw);
+      } catch (err) {
+        opts.onError(err);
+        return;
+      }
+      if (decoded) this.handler(decoded.msg, decoded.origin === this.node);
+    });
+  }
+
+  /** Connects both connections and subscribes; rejects (with Redis's reason) when Redis is not there. */
+  static async open(opts: RedisRelayOptions): Promise<RedisRelay> {
+    const relay = new RedisRelay(opts);
+    try {
+      await Promise.all([relay.commands.connect(), relay.subscriber.connect()]);
+      await relay.subscriber.subscribe(relay.channel);
+    } catch (err) {
+      relay.commands.disconnect();
+      relay.subscriber.disconnect();
+      throw err;
+    }
+    return relay;
+  }
+
+  publish(msg: Relayed) {
+    this.commands.publish(this.channel, encode(this.node, msg)).catch(this.opts.onError);
+  }
+
+  onMessage(handler: RelayHandler) {
+    this.handler = handler;
+  }
+
+  async check(): Promise<'ok' | 'unreachable'> {
+    try {
+      const pong = await Promise.race([
+        this.commands.ping(),
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), 1000).unref()),
+      ]);
+      return pong === 'PONG' ? 'ok' : 'unreachable';
+    } catch {
+      return 'unreachable';
+    }
+  }
+
+  async close() {
+    await Promise.allSettled([this.subscriber.quit(), this.commands.quit()]);
+  }
+}

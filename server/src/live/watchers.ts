@@ -1,0 +1,74 @@
+/**
+ * How many sockets watch an auction, over every process (DESIGN §6, §10). Each process knows only its
+ * own sockets; `report` tells the tally this process's count and answers the total.
+ *
+ * With Redis, each auction has a hash of process → count, and each process keeps a heartbeat key
+ * that expires a few seconds after the process stops refreshing it. The total is summed in one Lua
+ * script that also drops the counts of processes whose heartbeat has expired, so the sockets of a
+ * killed process stop counting within HEARTBEAT_TTL_MS (they reconnect to another process and are
+ * counted there).
+ */
+import type { Redis } from 'ioredis';
+
+export interface WatcherTally {
+  /** This process now has `local` watchers of `auctionId`; resolves with the count over every process. */
+  report(auctionId: string, local: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** One process: its own count is the count. */
+export const localTally: WatcherTally = {
+  report: (_auctionId, local) => Promise.resolve(local),
+  close: () => Promise.resolve(),
+};
+
+export const HEARTBEAT_MS = 1000;
+export const HEARTBEAT_TTL_MS = 3000;
+/** A tally hash outlives its last change by a day, then Redis forgets it. */
+const TALLY_TTL_MS = 24 * 3600_000;
+
+// KEYS[1]: the auction's hash. ARGV: this node, its count, the heartbeat key prefix, the hash's TTL.
+// Reads heartbeat keys not named in KEYS: fine on one Redis server (not on Redis Cluster).
+const REPORT = `
+if tonumber(ARGV[2]) > 0 then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) else redis.call('HDEL', KEYS[1], ARGV[1]) end
+local total = 0
+local all = redis.call('HGETALL', KEYS[1])
+for i = 1, #all, 2 do
+  if redis.call('EXISTS', ARGV[3] .. all[i]) == 1 then total = total + tonumber(all[i + 1]) else redis.call('HDEL', KEYS[1], all[i]) end
+end
+if #all > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
+return total`;
+
+type WithReport = Redis & { watchersReport(key: string, node: string, count: number, prefix: string, ttl: number): Promise<number> };
+
+export class RedisTally implements WatcherTally {
+  private readonly heartbeat: NodeJS.Timeout;
+  private readonly prefix: string;
+
+  private constructor(private readonly redis: WithReport, private readonly node: string, private readonly namespace: string, onError: (err: unknown) => void) {
+    this.prefix = `auction:node:${namespace}:`;
+    this.heartbeat = setInterval(() => { this.beat().catch(onError); }, HEARTBEAT_MS);
+    this.heartbeat.unref();
+  }
+
+  static async open(redis: Redis, node: string, namespace: string, onError: (err: unknown) => void): Promise<RedisTally> {
+    if (!('watchersReport' in redis)) redis.defineCommand('watchersReport', { numberOfKeys: 1, lua: REPORT });
+    const tally = new RedisTally(redis as WithReport, node, namespace, onError);
+    await tally.beat();
+    return tally;
+  }
+
+  private beat() {
+    return this.redis.set(this.prefix + this.node, '1', 'PX', HEARTBEAT_TTL_MS);
+  }
+
+  async report(auctionId: string, local: number): Promise<number> {
+    return Number(await this.redis.watchersReport(`auction:watchers:${this.namespace}:${auctionId}`, this.node, local, this.prefix, TALLY_TTL_MS));
+  }
+
+  /** This process stops counting at once (its sockets are closing). */
+  async close() {
+    clearInterval(this.heartbeat);
+    await this.redis.del(this.prefix + this.node).catch(() => undefined);
+  }
+}
