@@ -64,6 +64,10 @@ export class LiveHub {
   private readonly announced = new Map<string, number>();
   private readonly sweeper: NodeJS.Timeout | null = null;
   private readonly foreignCatalogue = new Set<() => void>();
+  /** Relayed frames waiting for their room's next turn, merged (deliverFrame). */
+  private readonly held = new Map<string, { events: RoomEvent[]; serverTime: string; timer: NodeJS.Timeout }>();
+  /** When this process last wrote a frame to each room's sockets (performance.now()). */
+  private readonly lastFrameAt = new Map<string, number>();
 
   constructor(private readonly opts: LiveHubOptions) {
     this.relay = opts.relay ?? new LocalRelay();
@@ -137,9 +141,7 @@ export class LiveHub {
     switch (msg.kind) {
       case 'frame': {
         const fresh = this.fresh(msg.frame, msg.json);
-        if (!fresh) return;
-        for (const t of this.transports) this.fanout.push(...t.frameSlices(fresh.frame, fresh.json));
-        this.pump();
+        if (fresh) this.deliverFrame(fresh.frame, fresh.json);
         return;
       }
       case 'user':
@@ -154,6 +156,49 @@ export class LiveHub {
         return;
     }
   };
+
+  /**
+   * Several processes each publish a frame per room every LIVE_FRAME_MS, so a room could receive N
+   * frames in that time; written as they come, every socket's cost would grow with the number of
+   * processes and nothing would scale. So this process writes at most one frame per room per
+   * LIVE_FRAME_MS to its sockets: a frame arriving sooner after the last one waits, merged with any
+   * others, until that time has passed (the first after a quiet spell goes out at once). One process
+   * (its own frames already paced) writes each at once.
+   */
+  private deliverFrame(frame: Frame, json: string) {
+    const { frameMs } = this.opts;
+    if (this.relay.kind === 'local' || frameMs === 0) return this.fanOut(frame, json);
+    const room = frame.room;
+    const held = this.held.get(room);
+    if (held) {
+      held.events.push(...frame.events);
+      held.serverTime = frame.server_time;
+      return;
+    }
+    const wait = (this.lastFrameAt.get(room) ?? -Infinity) + frameMs - performance.now();
+    if (wait <= 0) {
+      this.lastFrameAt.set(room, performance.now());
+      return this.fanOut(frame, json);
+    }
+    const entry = { events: [...frame.events], serverTime: frame.server_time, timer: setTimeout(() => this.release(room), wait) };
+    this.held.set(room, entry);
+  }
+
+  /** Writes a room's held frames as one. */
+  private release(room: string) {
+    const held = this.held.get(room);
+    if (!held) return;
+    clearTimeout(held.timer);
+    this.held.delete(room);
+    this.lastFrameAt.set(room, performance.now());
+    const frame: Frame = { room, server_time: held.serverTime, events: held.events };
+    this.fanOut(frame, JSON.stringify(frame));
+  }
+
+  private fanOut(frame: Frame, json: string) {
+    for (const t of this.transports) this.fanout.push(...t.frameSlices(frame, json));
+    this.pump();
+  }
 
   /**
    * The frame without product events older than (or as old as) what this process already delivered
@@ -243,6 +288,7 @@ export class LiveHub {
   closeSockets() {
     if (this.sweeper) clearInterval(this.sweeper);
     this.flush();
+    for (const room of [...this.held.keys()]) this.release(room);
     // Whatever is still queued goes out now, before the sockets close.
     for (const send of this.fanout.splice(0)) send();
     for (const t of this.transports) t.close();

@@ -107,6 +107,26 @@ describe('delivery: a product\'s versions only go forward on every socket', () =
     expect(rec.disconnected).toEqual([5]);
   });
 
+  it('writes at most one frame per room per LIVE_FRAME_MS to its sockets, merging what several processes sent meanwhile', async () => {
+    const relay = new HandRelay();
+    const hub = new LiveHub({ reads: noReads, now: Date.now, frameMs: 50, onError, relay });
+    hubs.push(hub);
+    const rec = recorder();
+    hub.attach(rec.transport);
+    // Three processes' frames for one room within a few milliseconds, and one for another room.
+    relay.arrive(frameOf('auction:A', placed('P1', 1, 10)));
+    relay.arrive(frameOf('auction:A', placed('P1', 3, 30)));
+    relay.arrive(frameOf('auction:A', placed('P2', 1, 5), placed('P1', 2, 20)));
+    relay.arrive(frameOf('auction:B', placed('P9', 1, 10)));
+    // The first of each room goes out at once; the rest wait for the room's next turn, as one frame.
+    expect(rec.frames.map((f) => f.room)).toEqual(['auction:A', 'auction:B']);
+    await eventually(() => expect(rec.frames).toHaveLength(3), 1000, 5);
+    const merged = rec.frames[2]!;
+    expect(merged.room).toBe('auction:A');
+    expect(merged.events.map((e) => `${(e.data as { product_id: string }).product_id}@${(e.data as { version: number }).version}`)).toEqual(['P1@3', 'P2@1']);
+    expect(JSON.parse(rec.jsons[2]!)).toEqual(merged);
+  });
+
   it('publishes a room\'s frame once per flush, however many transports and slices deliver it', () => {
     const relay = new HandRelay();
     const hub = new LiveHub({ reads: noReads, now: Date.now, frameMs: 50, onError, relay });
