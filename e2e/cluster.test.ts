@@ -113,6 +113,16 @@ describe.runIf(postgresAvailable && redisAvailable)('three server processes on o
     const reread = (await api(s2.url, 'GET', `/auctions/${market.auctionId}/products`, undefined, market.bidders[1]!.token)).body as typeof shown;
     expect(reread.map((p) => [p.id, p.highest_bid, p.version])).toEqual(shown.map((p) => [p.id, p.highest_bid, p.version]));
 
+    // Personal events cross processes: bidder 0's socket is on process 0; the bids that outbid them
+    // are taken by process 2.
+    const lot = market.productIds[0]!;
+    const top = shown.find((p) => p.id === lot)!.highest_bid;
+    const personalBefore = watchers[0]!.personal.length;
+    expect((await api(s2.url, 'POST', '/bid', { product_id: lot, bid_amount: top + 100 }, market.bidders[0]!.token)).status).toBe(201);
+    expect((await api(s2.url, 'POST', '/bid', { product_id: lot, bid_amount: top + 200 }, market.bidders[4]!.token)).status).toBe(201);
+    await waitFor(() => watchers[0]!.personal.slice(personalBefore).some((p) => p.event === 'bid:outbid' && (p.data as { highest_bid: number }).highest_bid === top + 200), 5000, 'bid:outbid on process 0');
+    expect(watchers[0]!.personal.slice(personalBefore).filter((p) => p.event === 'wallet:updated')).toHaveLength(2);
+
     // Exactly one survivor keeps the clock; kill it too: the other settles the next ending within 5 s.
     const survivors = [s0, s2];
     let keeper: RunningServer | undefined;
