@@ -160,8 +160,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (config.rateLimit) {
     await app.register(rateLimit, {
       global: false,
-      // With several processes the counters live in Redis, so a limit holds over the whole cluster.
-      ...(redisRelay ? { redis: redisRelay.commands, nameSpace: `auction-rl:${redisNamespace(config.databaseUrl)}:` } : {}),
+      // With several processes the counters live in Redis, so a limit holds over the whole cluster;
+      // should Redis fail, requests go on unlimited rather than fail.
+      ...(redisRelay ? { redis: redisRelay.commands, nameSpace: `auction-rl:${redisNamespace(config.databaseUrl)}:`, skipOnError: true } : {}),
       errorResponseBuilder: (_req, ctx) => ({ statusCode: 429, code: 'RATE_LIMITED', message: `Too many attempts; try again in ${ctx.after}` }),
     });
   }
@@ -224,6 +225,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const scheduler = new AuctionScheduler({ reads, commands, events, now, autoSettle: config.autoSettle, log: app.log });
   // Another process's catalogue change may move an ending this process's clock keeps.
   live.onForeignCatalogue(() => scheduler.changed());
+  // A relayed change can be missed (Redis briefly away): the clock's process re-reads now and then too.
+  if (redisRelay) setInterval(() => scheduler.changed(), 30_000).unref();
   // One process of those sharing the store keeps the clock (a PostgreSQL advisory lock; SQLite: this one).
   let election: Election | null = null;
   app.addHook('onReady', async () => {
@@ -233,7 +236,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         await scheduler.start();
       } else {
         app.log.warn('this process no longer keeps the auction clock');
-        scheduler.stop();
+        await scheduler.stop();
       }
     }, (err) => app.log.warn({ err }, 'scheduler election: could not reach the database'));
   });
@@ -244,7 +247,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('preClose', async () => {
     closing = true;
     lifecycle.draining = true;
-    scheduler.stop();
+    await scheduler.stop();
     await election?.stop();
     live.closeSockets();
   });

@@ -59,14 +59,19 @@ function primary() {
   }
 
   let stopping = false;
+  /** Set once any worker has listened: from then on, a worker that fails is replaced, never fatal. */
+  let started = false;
   const startedAt = new Map<number, number>();
-  /** Workers stopped on purpose by a reload: not replaced again when they exit. */
+  /** Workers stopped on purpose by a reload, or started by one: the reload deals with their exit. */
   const replaced = new Set<number>();
+  const reloadForks = new Set<number>();
   const fork = () => {
     const worker = cluster.fork();
     startedAt.set(worker.id, Date.now());
+    return worker;
   };
   cluster.on('listening', (worker) => {
+    started = true;
     console.log(`worker ${worker.process.pid} listening on ${config.host}:${config.port}`);
   });
   cluster.on('exit', (worker, code, signal) => {
@@ -76,10 +81,10 @@ function primary() {
       if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(process.exitCode ?? 0);
       return;
     }
-    if (replaced.delete(worker.id)) return;
+    if (replaced.delete(worker.id) || reloadForks.delete(worker.id)) return;
     console.error(`worker ${worker.process.pid} exited (${signal ?? code}) after ${Math.round(lived / 1000)} s`);
-    if (lived < CRASH_LOOP_MS && code !== 0 && !signal) {
-      // It could not start (the store or Redis unreachable, the port taken): say so and stop.
+    if (!started && lived < CRASH_LOOP_MS && code !== 0 && !signal) {
+      // The first workers could not start (the store or Redis unreachable, the port taken): say so and stop.
       console.error('A worker failed while starting; stopping the cluster (its output above says why).');
       stopping = true;
       for (const w of Object.values(cluster.workers ?? {})) w?.kill('SIGTERM');
@@ -87,7 +92,8 @@ function primary() {
       process.exitCode = 1;
       return;
     }
-    fork();
+    // Replaced at once, or after a second if it did not last (a database blip: no hot loop).
+    setTimeout(() => { if (!stopping) fork(); }, lived < CRASH_LOOP_MS ? 1000 : 0);
   });
   /** SIGHUP: a new worker per old one, the old one stopped (drained) once the new one listens. */
   let reloading = false;
@@ -96,18 +102,29 @@ function primary() {
     reloading = true;
     const old = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
     console.log(`SIGHUP: replacing ${old.length} workers one at a time`);
+    let failed = false;
     for (const w of old) {
       if (stopping) break;
-      const fresh = cluster.fork();
-      startedAt.set(fresh.id, Date.now());
-      await new Promise<void>((resolve) => { fresh.once('listening', () => resolve()); fresh.once('exit', () => resolve()); });
+      // One that died meanwhile has been replaced already.
+      if (w.isDead()) continue;
+      const fresh = fork();
+      reloadForks.add(fresh.id);
+      const listening = await new Promise<boolean>((resolve) => { fresh.once('listening', () => resolve(true)); fresh.once('exit', () => resolve(false)); });
+      if (!listening) {
+        // The new build does not start: keep the workers that run, and say so.
+        console.error('SIGHUP: a new worker failed to start; the running workers stay (its output above says why)');
+        failed = true;
+        break;
+      }
+      reloadForks.delete(fresh.id);
+      if (w.isDead()) continue;
       replaced.add(w.id);
       const gone = new Promise<void>((resolve) => w.once('exit', () => resolve()));
       w.process.kill('SIGTERM');
       await gone;
     }
     reloading = false;
-    console.log('SIGHUP: every worker replaced');
+    if (!failed) console.log('SIGHUP: every worker replaced');
   };
   process.on('SIGHUP', () => { void reload(); });
   const stop = (signal: NodeJS.Signals) => {

@@ -37,6 +37,12 @@ export interface Transport {
 }
 
 const PUMP_BUDGET_MS = 1;
+/** How long an admin room's event that skips a version waits for the missing one (another process's frame). */
+export const GAP_WAIT_MS = 250;
+/** How long a settled auction room's versions are remembered (late frames of other processes are dropped). */
+const FORGET_SETTLED_MS = 10_000;
+
+type VersionedEvent = Extract<RoomEvent, { data: { version: number } }>;
 
 export interface LiveHubOptions {
   reads: Reads;
@@ -68,6 +74,11 @@ export class LiveHub {
   private readonly held = new Map<string, { events: RoomEvent[]; serverTime: string; timer: NodeJS.Timeout }>();
   /** When this process last wrote a frame to each room's sockets (performance.now()). */
   private readonly lastFrameAt = new Map<string, number>();
+  /** Admin rooms: per room and lot, events that arrived ahead of a missing version. */
+  private readonly gaps = new Map<string, { events: Map<number, RoomEvent>; timer: NodeJS.Timeout }>();
+  private sweeping = false;
+  /** Catalogue announcements still reading the auction (awaited before the relay closes). */
+  private readonly announcing = new Set<Promise<void>>();
 
   constructor(private readonly opts: LiveHubOptions) {
     this.relay = opts.relay ?? new LocalRelay();
@@ -101,8 +112,12 @@ export class LiveHub {
       for (const d of deliveriesOf(e, serverTime)) {
         if (d.to === 'room') this.enqueue(d.room, d.event);
         else if (d.to === 'user') this.relay.publish({ kind: 'user', userId: d.userId, message: d.event });
-        else if (d.to === 'disconnect') this.relay.publish({ kind: 'disconnect', userId: d.userId });
-        else this.announceCatalogue(d.auctionId, d.change, serverTime).catch(this.opts.onError);
+        else if (d.to === 'disconnect') this.disconnectUser(d.userId);
+        else {
+          const announced = this.announceCatalogue(d.auctionId, d.change, serverTime).catch(this.opts.onError);
+          this.announcing.add(announced);
+          void announced.finally(() => this.announcing.delete(announced));
+        }
       }
     }
   };
@@ -176,6 +191,11 @@ export class LiveHub {
       return;
     }
     const wait = (this.lastFrameAt.get(room) ?? -Infinity) + frameMs - performance.now();
+    if (this.lastFrameAt.size > 10_000) {
+      // Rooms quiet for a second need no memory of their last frame.
+      const before = performance.now() - 1000;
+      for (const [r, at] of this.lastFrameAt) if (at < before) this.lastFrameAt.delete(r);
+    }
     if (wait <= 0) {
       this.lastFrameAt.set(room, performance.now());
       return this.fanOut(frame, json);
@@ -201,26 +221,84 @@ export class LiveHub {
   }
 
   /**
-   * The frame without product events older than (or as old as) what this process already delivered
-   * to the room; null when nothing is left. Serialised again only when something was dropped.
+   * The frame as this process's sockets of the room may see it; null when nothing is left. A product
+   * event older than (or as old as) one already delivered to the room is dropped: watchers get state,
+   * and the newer event carries it. Admin rooms get every event (DESIGN §6) in version order: an event
+   * that skips a version waits (GAP_WAIT_MS at most) for the missing one, which another process's
+   * frame is still carrying. Serialised again only when something was dropped or held back.
    */
   private fresh(frame: Frame, json: string): { frame: Frame; json: string } | null {
-    let seen = this.delivered.get(frame.room);
-    const events = frame.events.filter((e) => {
-      if (!('version' in e.data)) return true;
-      seen ??= new Map();
-      const { product_id: product, version } = e.data;
-      if (version <= (seen.get(product) ?? -1)) return false;
-      seen.set(product, version);
-      return true;
-    });
-    if (seen && !this.delivered.has(frame.room)) this.delivered.set(frame.room, seen);
-    // A settled auction's products change no more in this room.
-    if (frame.events.some((e) => e.event === 'auction:settled') && frame.room.startsWith('auction:')) this.delivered.delete(frame.room);
-    if (events.length === frame.events.length) return { frame, json };
+    const { room } = frame;
+    let seen = this.delivered.get(room);
+    if (!seen) this.delivered.set(room, (seen = new Map<string, number>()));
+    const ordered = room.startsWith('admin:');
+    const events: RoomEvent[] = [];
+    for (const e of frame.events) {
+      if (!('version' in e.data)) events.push(e);
+      else if (ordered) this.inOrder(room, seen, e as VersionedEvent, events);
+      else if (e.data.version > (seen.get(e.data.product_id) ?? -1)) {
+        seen.set(e.data.product_id, e.data.version);
+        events.push(e);
+      }
+    }
+    // A settled auction's lots change no more: forget them a while later (late frames still dropped).
+    if (room.startsWith('auction:') && frame.events.some((e) => e.event === 'auction:settled')) {
+      setTimeout(() => this.delivered.delete(room), FORGET_SETTLED_MS).unref();
+    }
+    if (events.length === frame.events.length && events.every((e, k) => e === frame.events[k])) return { frame, json };
     if (events.length === 0) return null;
     const kept = { ...frame, events };
     return { frame: kept, json: JSON.stringify(kept) };
+  }
+
+  /** Admin rooms: `e` goes out now if it is the next version of its lot (with any that waited on it). */
+  private inOrder(room: string, seen: Map<string, number>, e: VersionedEvent, out: RoomEvent[]) {
+    const { product_id: product, version } = e.data;
+    const last = seen.get(product);
+    if (last !== undefined && version <= last) return;
+    const key = `${room}\u0000${product}`;
+    if (last === undefined || version === last + 1) {
+      out.push(e);
+      seen.set(product, version);
+      const waiting = this.gaps.get(key);
+      if (!waiting) return;
+      for (let next = version + 1; waiting.events.has(next); next++) {
+        out.push(waiting.events.get(next)!);
+        waiting.events.delete(next);
+        seen.set(product, next);
+      }
+      for (const v of waiting.events.keys()) if (v <= seen.get(product)!) waiting.events.delete(v);
+      if (waiting.events.size === 0) {
+        clearTimeout(waiting.timer);
+        this.gaps.delete(key);
+      }
+      return;
+    }
+    let waiting = this.gaps.get(key);
+    if (!waiting) {
+      const timer = setTimeout(() => this.skipGap(room, product), GAP_WAIT_MS);
+      this.gaps.set(key, (waiting = { events: new Map(), timer }));
+    }
+    waiting.events.set(version, e);
+  }
+
+  /** The missing version never came (its process died before publishing it): go on from the next one. */
+  private skipGap(room: string, product: string) {
+    const key = `${room}\u0000${product}`;
+    const waiting = this.gaps.get(key);
+    if (!waiting) return;
+    this.gaps.delete(key);
+    const seen = this.delivered.get(room) ?? new Map<string, number>();
+    this.delivered.set(room, seen);
+    const events: RoomEvent[] = [];
+    for (const [version, e] of [...waiting.events].sort((a, b) => a[0] - b[0])) {
+      if (version <= (seen.get(product) ?? -1)) continue;
+      seen.set(product, version);
+      events.push(e);
+    }
+    if (events.length === 0) return;
+    const frame: Frame = { room, server_time: this.serverTime(), events };
+    this.deliverFrame(frame, JSON.stringify(frame));
   }
 
   /** Writes slices for about a millisecond, then yields to the event loop until all are written. */
@@ -270,6 +348,16 @@ export class LiveHub {
 
   /** Re-reports this process's counts and announces totals that changed meanwhile (a process died). */
   private async sweep() {
+    if (this.sweeping) return;
+    this.sweeping = true;
+    try {
+      await this.sweepOnce();
+    } finally {
+      this.sweeping = false;
+    }
+  }
+
+  private async sweepOnce() {
     for (const [auctionId, last] of [...this.announced]) {
       if (this.localWatchers(auctionId) === 0) {
         this.announced.delete(auctionId);
@@ -280,8 +368,10 @@ export class LiveHub {
     }
   }
 
+  /** Closes the account's sockets here at once (even with Redis away) and, through the relay, everywhere. */
   disconnectUser(userId: number) {
-    this.relay.publish({ kind: 'disconnect', userId });
+    for (const t of this.transports) t.disconnectUser(userId);
+    if (this.relay.kind !== 'local') this.relay.publish({ kind: 'disconnect', userId });
   }
 
   /** Publishes what is pending, writes what is queued and closes this process's sockets (server closing). */
@@ -300,6 +390,9 @@ export class LiveHub {
    */
   async close() {
     this.closeSockets();
+    await Promise.allSettled([...this.announcing]);
+    for (const g of this.gaps.values()) clearTimeout(g.timer);
+    this.gaps.clear();
     await this.tally.close();
     await this.relay.close();
   }

@@ -9,7 +9,7 @@ import type { Frame, RoomEvent } from '@auction/shared';
 import type { Reads } from '../db/index.js';
 import { redisAvailable, TEST_REDIS_URL } from '../db/testing.js';
 import { eventually } from '../test/live-helpers.js';
-import { LiveHub, type Transport } from './hub.js';
+import { GAP_WAIT_MS, LiveHub, type Transport } from './hub.js';
 import { decode, LocalRelay, RedisRelay, type Relay, type Relayed } from './relay.js';
 import { HEARTBEAT_TTL_MS, RedisTally } from './watchers.js';
 
@@ -82,6 +82,28 @@ describe('delivery: a product\'s versions only go forward on every socket', () =
       ['admin:7', ['P1@3']],
     ]);
     expect(JSON.parse(rec.jsons[1]!)).toEqual(rec.frames[1]);
+  });
+
+  it('admin rooms get every event, in version order: one that skips a version waits for the missing one, or GAP_WAIT_MS', async () => {
+    const relay = new HandRelay();
+    const hub = new LiveHub({ reads: noReads, now: Date.now, frameMs: 0, onError, relay });
+    hubs.push(hub);
+    const rec = recorder();
+    hub.attach(rec.transport);
+    const got = () => rec.frames.flatMap((f) => f.events).map((e) => `${(e.data as { product_id: string }).product_id}@${(e.data as { version: number }).version}`);
+    relay.arrive(frameOf('admin:7', placed('P1', 1, 10)));
+    // Process B's v3 arrives before process A's v2: it waits, then both go out in order.
+    relay.arrive(frameOf('admin:7', placed('P1', 3, 30), placed('P2', 1, 5)));
+    expect(got()).toEqual(['P1@1', 'P2@1']);
+    relay.arrive(frameOf('admin:7', placed('P1', 2, 20)));
+    expect(got()).toEqual(['P1@1', 'P2@1', 'P1@2', 'P1@3']);
+    // A duplicate is dropped; a version whose predecessor never comes goes out after GAP_WAIT_MS.
+    relay.arrive(frameOf('admin:7', placed('P1', 3, 30), placed('P1', 5, 50)));
+    expect(got()).toHaveLength(4);
+    await eventually(() => expect(got()).toEqual(['P1@1', 'P2@1', 'P1@2', 'P1@3', 'P1@5']), GAP_WAIT_MS + 500, 10);
+    // The same skip in a watchers' room goes out at once (watchers get state).
+    relay.arrive(frameOf('auction:A', placed('P1', 1, 10), placed('P1', 3, 30)));
+    expect(rec.frames.at(-1)!.events).toHaveLength(2);
   });
 
   it('passes events without versions (endings, watcher counts) and tells the scheduler of foreign catalogue changes only', () => {

@@ -59,11 +59,13 @@ export class AuctionScheduler {
     return this.serial(() => this.reload());
   }
 
-  stop() {
+  /** Stops the clock; resolves once a milestone already running (a settlement) has finished. */
+  stop(): Promise<void> {
     this.running = false;
     this.unsubscribe?.();
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    return this.chain;
   }
 
   /** A catalogue change made by another process: re-read what ends next. */
@@ -170,7 +172,11 @@ export class AuctionScheduler {
     const { commands, reads } = this.opts;
     // The end may have moved (or the auction gone) since this was loaded: act only on the current end.
     const current = await reads.auctionEnd(d.auctionId);
-    if (!current || current.validUntil !== d.validUntil || current.settledAt !== null || current.deletedAt !== null) return;
+    if (!current || current.validUntil !== d.validUntil || current.settledAt !== null || current.deletedAt !== null) {
+      // Moved by an edit this process may not have heard of (another process's): load the new end.
+      if (current && current.settledAt === null && current.deletedAt === null) this.queueReload();
+      return;
+    }
     if (d.notice > 0) {
       commands.announce([{ type: 'auction:ending', auctionId: d.auctionId, ownerId: d.ownerId, secondsLeft: d.notice }]);
       return;

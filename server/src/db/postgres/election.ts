@@ -34,6 +34,7 @@ export class AdvisoryElection implements Election {
   /** The first try; then one every ELECTION_POLL_MS until `stop`. */
   async start(): Promise<void> {
     await this.tryOnce();
+    if (this.stopped) return;
     this.timer = setInterval(() => { void this.tryOnce(); }, ELECTION_POLL_MS);
     this.timer.unref();
   }
@@ -47,7 +48,11 @@ export class AdvisoryElection implements Election {
     if (this.stopped) return;
     try {
       if (!this.client) {
-        const client = new pg.Client({ ...this.config, connectionTimeoutMillis: TIMEOUT_MS, query_timeout: TIMEOUT_MS, keepAlive: true });
+        // Server-side keepalives: should this host vanish (power, network), PostgreSQL notices within
+        // ~15 s and frees the lock, instead of after the OS default of about two hours.
+        const keepalives = '-c tcp_keepalives_idle=5 -c tcp_keepalives_interval=2 -c tcp_keepalives_count=5';
+        const options = [this.config.options, keepalives].filter(Boolean).join(' ');
+        const client = new pg.Client({ ...this.config, options, connectionTimeoutMillis: TIMEOUT_MS, query_timeout: TIMEOUT_MS, keepAlive: true });
         // A dropped connection is noticed by the next statement; the event alone must not crash us.
         client.on('error', () => undefined);
         await client.connect();
