@@ -1,12 +1,15 @@
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../../components/ui/toast/Toaster';
+import { lastSocket, reconnect } from '../../../test/fake-socket';
 import { jsonResponse, resetAppState, sampleAdmin } from '../../../test/utils';
 import { useSession } from '../../auth';
-import { injectLiveEvent } from '../../live';
+import { injectLiveEvent, useLive } from '../../live';
 import { makeAdminAuction, makeProduct, routeFetch } from '../testing';
 import { AuctionDetailPage } from './AuctionDetailPage';
+
+vi.mock('socket.io-client', () => import('../../../test/fake-socket'));
 
 function renderPage(id = 'AUC-1') {
   return render(
@@ -40,6 +43,7 @@ describe('AuctionDetailPage', () => {
   });
   afterEach(() => {
     cleanup();
+    useLive.getState().disconnect();
     resetAppState();
   });
 
@@ -91,5 +95,75 @@ describe('AuctionDetailPage', () => {
     routeFetch({ 'GET /api/admin/auction/AUC-1': [new Error('offline')] });
     renderPage();
     await waitFor(() => expect(screen.getAllByRole('status').some((t) => t.textContent?.includes('Failed to load auction data'))).toBe(true));
+  });
+
+  describe('after a reconnect', () => {
+    const T2 = '2026-03-01T10:07:00.000Z';
+    const auction = makeAdminAuction({ created_by: sampleAdmin.id, product_ids: ['P-1'] });
+    /** The page loaded and the socket's first connect; `then` answers the re-reads. */
+    async function shownThenConnected(then: { auction?: Response | Error; highest?: number; bids?: unknown[] }) {
+      const api = routeFetch({
+        'GET /api/admin/auction/AUC-1': [jsonResponse(200, auction), then.auction ?? jsonResponse(200, auction)],
+        'GET /api/admin/auction/AUC-1/products': [
+          jsonResponse(200, [makeProduct({ highest_bid: 500, bid_count: 1 })]),
+          jsonResponse(200, [makeProduct({ highest_bid: then.highest ?? 500, bid_count: 2 })]),
+        ],
+        'GET /api/bids?product_key=P-1': [
+          jsonResponse(200, [{ bid_id: 1, auction_id: 'AUC-1', amount: 500, status: 'success', timestamp: T0, bidder: 'asha' }]),
+          jsonResponse(200, then.bids ?? []),
+        ],
+      });
+      renderPage();
+      await waitFor(() => expect(screen.getByTestId('highest-P-1').textContent).toBe('₹500'));
+      useLive.getState().connect('tok');
+      act(() => lastSocket().open());
+      return api;
+    }
+    const bidsMissed = [
+      { bid_id: 1, auction_id: 'AUC-1', amount: 500, status: 'outbid', timestamp: T0, bidder: 'asha' },
+      { bid_id: 2, auction_id: 'AUC-1', amount: 900, status: 'success', timestamp: T2, bidder: 'ravi_k' },
+    ];
+
+    it('reads the auction, its products and its bids again, and shows the bid placed while the socket was down', async () => {
+      const api = await shownThenConnected({ highest: 900, bids: bidsMissed });
+      await new Promise((r) => setTimeout(r, 10));
+      // The first connect reads nothing again.
+      expect(api.calls('GET /api/admin/auction/AUC-1')).toHaveLength(1);
+
+      act(() => reconnect());
+      await waitFor(() => expect(screen.getByTestId('highest-P-1').textContent).toBe('₹900'));
+      expect(screen.getByTestId('bids-P-1').textContent).toBe('2');
+      expect(feedItems()).toHaveLength(2);
+      expect(feedItems()[0]!.textContent).toContain('ravi_k');
+      expect(api.calls('GET /api/admin/auction/AUC-1')).toHaveLength(2);
+      expect(api.calls('GET /api/admin/auction/AUC-1/products')).toHaveLength(2);
+      expect(api.calls('GET /api/bids?product_key=P-1')).toHaveLength(2);
+    });
+
+    it('a stale live event arriving after the re-read does not move the numbers back', async () => {
+      await shownThenConnected({ highest: 900, bids: bidsMissed });
+      act(() => reconnect());
+      await waitFor(() => expect(screen.getByTestId('highest-P-1').textContent).toBe('₹900'));
+      act(() => injectLiveEvent({
+        event: 'bid:placed',
+        data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 3, highest_bid: 700, bid_count: 2, version: 2, bidder: 'mira', amount: 700, timestamp: T1, server_time: T1 },
+      }));
+      await waitFor(() => expect(feedItems()).toHaveLength(3));
+      expect(screen.getByTestId('highest-P-1').textContent).toBe('₹900');
+      expect(screen.getByTestId('bids-P-1').textContent).toBe('2');
+    });
+
+    it('a failed re-read keeps the page as shown, quietly, and live events still fold in', async () => {
+      await shownThenConnected({ auction: new Error('offline') });
+      act(() => reconnect());
+      await new Promise((r) => setTimeout(r, 20));
+      expect(screen.getByRole('heading', { name: 'Spring Sale' })).toBeTruthy();
+      expect(screen.queryByText('Failed to load auction data')).toBeNull();
+      act(() => injectLiveEvent({
+        event: 'bid:placed',
+        data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 4, highest_bid: 800, bid_count: 2, version: 2, bidder: 'mira', amount: 800, timestamp: T1, server_time: T1 },
+      }));
+      await waitFor(() => expect(screen.getByTestId('highest-P-1').textContent).toBe('₹800'));
+    });
   });
 });

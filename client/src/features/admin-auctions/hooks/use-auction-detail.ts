@@ -3,7 +3,7 @@ import type { AdminAuction } from '@auction/shared';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { ApiError, errorText } from '../../../lib/api-client';
 import { useSession } from '../../auth';
-import { onLive, type LiveEvent } from '../../live';
+import { onLive, onReconnect, type LiveEvent } from '../../live';
 import { adminApi } from '../api/admin-api';
 import { detailReducer, mergeFeeds, toFeed, type DetailData } from '../lib/live-feed';
 
@@ -22,7 +22,8 @@ const is401 = (err: unknown) => err instanceof ApiError && err.status === 401;
 
 /**
  * One auction for the detail page: the auction, its products and every product's bids merged newest
- * first; then the admin room's live events (only the creator's sockets get them) fold in.
+ * first; then the admin room's live events (only the creator's sockets get them) fold in. After a
+ * reconnect all three are read again (events sent while the socket was down are lost, DESIGN §10).
  */
 export function useAuctionDetail(auctionId: string): AuctionDetail {
   const adminId = useSession((s) => s.admin?.id);
@@ -31,19 +32,37 @@ export function useAuctionDetail(auctionId: string): AuctionDetail {
   const [reload, setReload] = useState(0);
   // Events that arrive while the page loads are replayed over what the load returns.
   const buffer = useRef<LiveEvent[] | null>(null);
+  // The auction whose data is shown, and whether the next read is a reconnect's (which keeps it if it fails).
+  const shown = useRef<string | null>(null);
+  const quiet = useRef(false);
 
   useEffect(() => {
     const ctrl = new AbortController();
     const { signal } = ctrl;
     buffer.current = [];
-    if (reload === 0) setStatus('loading');
+    const keepOnFailure = quiet.current && shown.current === auctionId;
+    quiet.current = false;
+    if (reload === 0) {
+      shown.current = null;
+      setStatus('loading');
+    }
+    /** A failed re-read leaves the page as it is, with the events that arrived meanwhile. */
+    const keepShown = () => {
+      for (const e of buffer.current ?? []) dispatch({ type: 'live', event: e });
+      buffer.current = null;
+    };
     void (async () => {
       let auction: AdminAuction;
       try {
         auction = await adminApi.auction(auctionId, signal);
       } catch (err) {
         if (signal.aborted) return;
-        if (err instanceof ApiError && err.status === 404) {
+        const notFound = err instanceof ApiError && err.status === 404;
+        if (keepOnFailure && !notFound) {
+          keepShown();
+          return;
+        }
+        if (notFound) {
           setStatus('not-found');
           toast.error('Auction not found');
         } else {
@@ -59,9 +78,14 @@ export function useAuctionDetail(auctionId: string): AuctionDetail {
         dispatch({ type: 'loaded', data: { auction, products, feed: mergeFeeds(...bids) } });
         for (const e of buffer.current ?? []) dispatch({ type: 'live', event: e });
         buffer.current = null;
+        shown.current = auctionId;
         setStatus('ready');
       } catch (err) {
         if (signal.aborted) return;
+        if (keepOnFailure) {
+          keepShown();
+          return;
+        }
         setStatus('error');
         if (!is401(err)) toast.error(errorText(err, 'Failed to load auction data'));
       }
@@ -92,6 +116,11 @@ export function useAuctionDetail(auctionId: string): AuctionDetail {
       ctrl.abort();
     };
   }, [auctionId]);
+
+  useEffect(() => onReconnect(() => {
+    quiet.current = true;
+    setReload((n) => n + 1);
+  }), []);
 
   const replaceAuction = useCallback((auction: AdminAuction) => {
     dispatch({ type: 'auction', auction });

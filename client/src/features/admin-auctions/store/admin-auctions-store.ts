@@ -8,7 +8,7 @@ import type { AdminAuction } from '@auction/shared';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { ApiError, errorText } from '../../../lib/api-client';
 import { useSession } from '../../auth';
-import { onLive, type LiveEvent } from '../../live';
+import { onLive, onReconnect, type LiveEvent } from '../../live';
 import { adminApi, type AuctionInput } from '../api/admin-api';
 
 export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error';
@@ -157,6 +157,11 @@ export const useAdminAuctions = create<AdminAuctionsState>()((set, get) => {
 });
 
 onLive((e) => useAdminAuctions.getState().applyLive(e));
+// An auction that ended or settled while the socket was down: read the list again (DESIGN §10).
+onReconnect(() => {
+  const s = useAdminAuctions.getState();
+  if (s.status !== 'idle') void s.load({ silent: true });
+});
 useSession.subscribe((s, prev) => {
   if (s.admin?.id !== prev.admin?.id) useAdminAuctions.getState().reset();
 });

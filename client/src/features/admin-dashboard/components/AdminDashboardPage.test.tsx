@@ -1,13 +1,17 @@
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { StrictMode } from 'react';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../../components/ui/toast/Toaster';
+import { lastSocket, reconnect } from '../../../test/fake-socket';
 import { LocationProbe, jsonResponse, resetAppState, sampleAdmin } from '../../../test/utils';
 import { useSession } from '../../auth';
+import { useLive } from '../../live';
 import { useAdminAuctions } from '../../admin-auctions';
 import { makeAdminAuction, routeFetch } from '../../admin-auctions/testing';
 import { AdminDashboardPage } from './AdminDashboardPage';
+
+vi.mock('socket.io-client', () => import('../../../test/fake-socket'));
 
 const STATS = { total_auctions: 7, active_auctions: 3, total_products: 12, unassigned_products: 4, total_bids: 25, revenue: 150000, pending: 2500 };
 
@@ -36,6 +40,7 @@ describe('AdminDashboardPage', () => {
   });
   afterEach(() => {
     cleanup();
+    useLive.getState().disconnect();
     useAdminAuctions.getState().reset();
     resetAppState();
   });
@@ -110,5 +115,26 @@ describe('AdminDashboardPage', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Create Auction' }));
     expect(screen.getByRole('dialog', { name: 'Create Auction' })).toBeTruthy();
     expect(await screen.findByText('No unassigned products available')).toBeTruthy();
+  });
+
+  it('reads the numbers and the auctions again after a reconnect, not on the first connect', async () => {
+    const api = routeFetch({
+      'GET /api/admin/stats': [jsonResponse(200, STATS), jsonResponse(200, { ...STATS, total_bids: 31 })],
+      'GET /api/admin/auctions/my': [jsonResponse(200, auctions.slice(1)), jsonResponse(200, auctions)],
+    });
+    renderPage();
+    await waitFor(() => expect(stat('Total Bids')).toBe('25'));
+    const recent = () => screen.queryAllByRole('link', { name: /Auction \d/ }).map((a) => a.querySelector('.adm-recent-name')?.textContent);
+    await waitFor(() => expect(recent()[0]).toBe('Auction 2'));
+    useLive.getState().connect('tok');
+    act(() => lastSocket().open());
+    await new Promise((r) => setTimeout(r, 10));
+    expect(api.calls('GET /api/admin/stats')).toHaveLength(1);
+    expect(api.calls('GET /api/admin/auctions/my')).toHaveLength(1);
+
+    act(() => reconnect());
+    await waitFor(() => expect(stat('Total Bids')).toBe('31'));
+    await waitFor(() => expect(recent()[0]).toBe('Auction 1'));
+    expect(api.calls('GET /api/admin/stats')).toHaveLength(2);
   });
 });

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { ApiError } from '../../../lib/api-client';
-import { onLive } from '../../live';
+import { onLive, onReconnect } from '../../live';
 import { adminApi, useAdminAuctions, type AdminStats } from '../../admin-auctions';
 
 // A burst of bids arrives as many events; refetch once after it settles.
@@ -10,7 +10,8 @@ const ROOM_EVENTS = new Set(['bid:placed', 'bid:rolledback', 'product:sold', 'au
 
 /**
  * GET /admin/stats, read again after this tab changes something (the auctions store's version, or
- * `refresh()` after a new product) and after live events of the admin's room.
+ * `refresh()` after a new product), after live events of the admin's room, and after a reconnect (the
+ * events sent while the socket was down are lost, DESIGN §10).
  */
 export function useAdminStats(): { stats: AdminStats | null; loading: boolean; refresh: () => void } {
   const [stats, setStats] = useState<AdminStats | null>(null);
@@ -51,6 +52,8 @@ export function useAdminStats(): { stats: AdminStats | null; loading: boolean; r
       clearTimeout(timer);
     };
   }, []);
+
+  useEffect(() => onReconnect(() => setTick((n) => n + 1)), []);
 
   const refresh = useCallback(() => setTick((n) => n + 1), []);
   return { stats, loading, refresh };

@@ -1,14 +1,17 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../../components/ui/toast/Toaster';
 import { formatDateTime } from '../../../lib/format';
+import { lastSocket, reconnect } from '../../../test/fake-socket';
 import { jsonResponse, resetAppState } from '../../../test/utils';
-import { injectLiveEvent, useClock } from '../../live';
+import { injectLiveEvent, useClock, useLive } from '../../live';
 import {
   LocationSearchProbe, NOW, callsTo, inHours, makeAuction, makeProduct, routeFetch, setUpUser, tearDownStores,
 } from '../test/fixtures';
 import { BrowseAuctionsPage } from './BrowseAuctionsPage';
+
+vi.mock('socket.io-client', () => import('../../../test/fake-socket'));
 
 const T = new Date(NOW).toISOString();
 
@@ -63,6 +66,7 @@ describe('BrowseAuctionsPage', () => {
   });
   afterEach(() => {
     cleanup();
+    useLive.getState().disconnect();
     tearDownStores();
     resetAppState();
   });
@@ -319,5 +323,26 @@ describe('BrowseAuctionsPage', () => {
     act(() => injectLiveEvent({ event: 'auction:deleted', data: { id: 'AUC-2', server_time: T } }));
     await waitFor(() => expect(within(panel()).getByText('Select an Auction')).toBeTruthy());
     expect(live.unwatch).toHaveBeenCalledWith('AUC-2');
+  });
+
+  it('after a reconnect shows the bids and auctions the dropped connection missed', async () => {
+    let server = { auctions: [watches, maps, coins], products: watchProducts };
+    const fetchMock = routes({
+      'GET /api/auctions': () => jsonResponse(200, server.auctions),
+      'GET /api/auctions/AUC-1/products': () => jsonResponse(200, server.products),
+    });
+    renderPage();
+    const p = await openProducts('Vintage Watches');
+    const row = await p.findByRole('listitem', { name: 'Rolex Datejust' });
+    useLive.getState().connect('u-tok');
+    act(() => lastSocket().open());
+
+    const stamps = makeAuction({ id: 'AUC-9', name: 'Rare Stamps', product_ids: ['S-1'] });
+    server = { auctions: [stamps, watches, maps, coins], products: [{ ...watchProducts[0]!, highest_bid: 140000, bid_count: 6, version: 6 }, watchProducts[1]!] };
+    act(() => reconnect());
+    await waitFor(() => expect(within(row).getByText('₹1,40,000')).toBeTruthy());
+    expect(await findCard('Rare Stamps')).toBeTruthy();
+    expect(callsTo(fetchMock, 'GET', '/api/auctions')).toHaveLength(2);
+    expect(callsTo(fetchMock, 'GET', '/api/auctions/AUC-1/products')).toHaveLength(2);
   });
 });

@@ -34,7 +34,6 @@ export function BrowseAuctionsPage() {
   const auctions = useAuctions((s) => s.auctions);
   const listStatus = useAuctions((s) => s.listStatus);
   const loadAuctions = useAuctions((s) => s.loadAuctions);
-  const liveStatus = useLive((s) => s.status);
 
   useEffect(() => {
     void loadAuctions();
@@ -43,7 +42,8 @@ export function BrowseAuctionsPage() {
   const visible = useMemo(() => filterAuctions(auctions, query, registeredOnly), [auctions, query, registeredOnly]);
   const selected = selectedId === null ? null : auctions.find((a) => a.id === selectedId) ?? null;
 
-  // The open auction is watched live, and its products fetched afresh, for as long as it stays open.
+  // The open auction is watched live, and its products fetched afresh, for as long as it stays open
+  // (after a dropped connection the store reads the list and the products again by itself).
   useEffect(() => {
     if (selectedId === null) return;
     const { watch, unwatch } = useLive.getState();
@@ -51,17 +51,6 @@ export function BrowseAuctionsPage() {
     void useAuctions.getState().loadProducts(selectedId);
     return () => unwatch(selectedId);
   }, [selectedId]);
-
-  // Back from a dropped connection: events were missed, so read the truth again.
-  const lastLive = useRef(liveStatus);
-  useEffect(() => {
-    const was = lastLive.current;
-    lastLive.current = liveStatus;
-    if (was !== 'down' || liveStatus !== 'live') return;
-    const store = useAuctions.getState();
-    void store.loadAuctions({ silent: true });
-    if (selectedId !== null) void store.loadProducts(selectedId, { silent: true });
-  }, [liveStatus, selectedId]);
 
   // A deleted auction closes its panel.
   useEffect(() => {

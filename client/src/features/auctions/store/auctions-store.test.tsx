@@ -1,9 +1,12 @@
-import { cleanup } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cleanup, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { lastSocket, reconnect } from '../../../test/fake-socket';
 import { jsonResponse, resetAppState } from '../../../test/utils';
-import { injectLiveEvent } from '../../live';
+import { injectLiveEvent, useLive } from '../../live';
 import { NOW, callsTo, makeAuction, makeProduct, routeFetch, setUpUser, tearDownStores } from '../test/fixtures';
 import { useAuctions } from './auctions-store';
+
+vi.mock('socket.io-client', () => import('../../../test/fake-socket'));
 
 const T = new Date(NOW).toISOString();
 
@@ -20,6 +23,7 @@ describe('auctions store', () => {
   });
   afterEach(() => {
     cleanup();
+    useLive.getState().disconnect();
     tearDownStores();
     resetAppState();
   });
@@ -118,5 +122,63 @@ describe('auctions store', () => {
     await useAuctions.getState().loadProducts('AUC-1');
     expect(await useAuctions.getState().placeBid('AUC-1', 'P-1', 150)).toBe(false);
     expect(useAuctions.getState().products['AUC-1']?.[0]?.status).toBe('sold');
+  });
+
+  describe('after a reconnect', () => {
+    /** The list and AUC-1's products loaded, then the socket's first connect. */
+    async function loadedAndConnected() {
+      let list = [makeAuction()];
+      let products = [makeProduct({ highest_bid: 500, bid_count: 2 })];
+      const fetchMock = routeFetch({
+        'GET /api/auctions': () => jsonResponse(200, list),
+        'GET /api/auctions/AUC-1/products': () => jsonResponse(200, products),
+      });
+      await useAuctions.getState().loadAuctions();
+      await useAuctions.getState().loadProducts('AUC-1');
+      useLive.getState().connect('u-tok');
+      lastSocket().open();
+      return {
+        fetchMock,
+        serverNow: (l: typeof list, p: typeof products) => { list = l; products = p; },
+      };
+    }
+
+    it('re-reads the list and the loaded products, and shows what the server has now', async () => {
+      const { fetchMock, serverNow } = await loadedAndConnected();
+      // While the socket was down an auction opened and two bids were placed; no event will say so.
+      serverNow([makeAuction(), makeAuction({ id: 'AUC-2', name: 'Old Maps' })], [makeProduct({ highest_bid: 900, bid_count: 4 })]);
+      reconnect();
+      await waitFor(() => expect(useAuctions.getState().products['AUC-1']?.[0]).toMatchObject({ highest_bid: 900, bid_count: 4, version: 4 }));
+      await waitFor(() => expect(useAuctions.getState().auctions.map((a) => a.id)).toEqual(['AUC-1', 'AUC-2']));
+      expect(callsTo(fetchMock, 'GET', '/api/auctions')).toHaveLength(2);
+      expect(callsTo(fetchMock, 'GET', '/api/auctions/AUC-1/products')).toHaveLength(2);
+      expect(useAuctions.getState()).toMatchObject({ listStatus: 'ready', productsStatus: { 'AUC-1': 'ready' } });
+    });
+
+    it('reads nothing again on the first connect', async () => {
+      const { fetchMock } = await loadedAndConnected();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(callsTo(fetchMock, 'GET', '/api/auctions')).toHaveLength(1);
+      expect(callsTo(fetchMock, 'GET', '/api/auctions/AUC-1/products')).toHaveLength(1);
+    });
+
+    it('a stale live event arriving after the re-read does not overwrite it', async () => {
+      const { serverNow } = await loadedAndConnected();
+      serverNow([makeAuction()], [makeProduct({ highest_bid: 1200, bid_count: 5 })]);
+      reconnect();
+      await waitFor(() => expect(useAuctions.getState().products['AUC-1']?.[0]).toMatchObject({ highest_bid: 1200, version: 5 }));
+      // Sent before the drop by the process that died, delivered late: older than what the re-read showed.
+      injectLiveEvent({ event: 'bid:placed', data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 3, highest_bid: 700, bid_count: 3, version: 3, bidder: 'b***b', amount: 700, timestamp: T, server_time: T } });
+      expect(useAuctions.getState().products['AUC-1']?.[0]).toMatchObject({ highest_bid: 1200, bid_count: 5, version: 5 });
+    });
+
+    it('reads nothing that was never asked for', async () => {
+      const fetchMock = routeFetch({});
+      useLive.getState().connect('u-tok');
+      lastSocket().open();
+      reconnect();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(fetchMock).not.toHaveBeenCalled();
+    });
   });
 });

@@ -7,7 +7,7 @@ import type { Auction, Product } from '@auction/shared';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { ApiError, errorText } from '../../../lib/api-client';
 import { useSession } from '../../auth';
-import { onLive, type LiveEvent } from '../../live';
+import { onLive, onReconnect, type LiveEvent } from '../../live';
 import { auctionsApi } from '../api/auctions-api';
 import { applyLiveEvent, sameIds, type AuctionsData } from './live-reducers';
 
@@ -28,6 +28,8 @@ export interface AuctionsState extends AuctionsData {
   register: (auctionId: string) => Promise<boolean>;
   placeBid: (auctionId: string, productId: string, amount: number) => Promise<boolean>;
   applyLive: (e: LiveEvent) => void;
+  /** After a reconnect: quietly re-read the list and every auction's products that are shown or on their way. */
+  refresh: () => void;
   reset: () => void;
 }
 
@@ -170,6 +172,14 @@ export const useAuctions = create<AuctionsState>()((set, get) => ({
     }
   },
 
+  refresh: () => {
+    const { listStatus, products, productsStatus, loadAuctions, loadProducts } = get();
+    if (listStatus !== 'idle') void loadAuctions({ silent: true });
+    for (const id of Object.keys(productsStatus)) {
+      if (products[id] !== undefined || productsStatus[id] === 'loading') void loadProducts(id, { silent: true });
+    }
+  },
+
   reset: () => {
     listSeq += 1;
     productSeq.clear();
@@ -192,8 +202,10 @@ function learnFromRefusal(auctionId: string, productId: string, code: string) {
   }
 }
 
-// Live events feed the store for as long as the tab lives; a different user starts from scratch.
+// Live events feed the store for as long as the tab lives, a reconnect re-reads what they would have
+// changed (DESIGN §10); a different user starts from scratch.
 onLive((e) => useAuctions.getState().applyLive(e));
+onReconnect(() => useAuctions.getState().refresh());
 useSession.subscribe((s, prev) => {
   if (s.user?.id !== prev.user?.id) useAuctions.getState().reset();
 });

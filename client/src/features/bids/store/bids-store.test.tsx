@@ -1,9 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { lastSocket, reconnect } from '../../../test/fake-socket';
 import { jsonResponse, resetAppState, sampleUser } from '../../../test/utils';
 import { useSession } from '../../auth';
-import { injectLiveEvent } from '../../live';
+import { injectLiveEvent, useLive } from '../../live';
 import { makeBid, routeFetch } from '../testing';
 import { useBids } from './bids-store';
+
+vi.mock('socket.io-client', () => import('../../../test/fake-socket'));
 
 const stamp = { server_time: '2026-03-01T10:00:00.000Z' };
 
@@ -19,6 +22,7 @@ describe('bids store', () => {
     useBids.getState().reset();
   });
   afterEach(() => {
+    useLive.getState().disconnect();
     useBids.getState().reset();
     resetAppState();
   });
@@ -78,5 +82,19 @@ describe('bids store', () => {
     await useBids.getState().load();
     useSession.getState().setUserSession({ token: 'other', user: { ...sampleUser, id: 99 } });
     expect(useBids.getState()).toMatchObject({ bids: [], loaded: false });
+  });
+
+  it('reads the list again after a reconnect (a bid outbid while down shows), not on the first connect', async () => {
+    const bid = makeBid({ product_id: 'P1', auction_id: 'A1', status: 'success' });
+    const api = routeFetch({ 'GET /api/user-bids': [jsonResponse(200, [bid]), jsonResponse(200, [{ ...bid, status: 'outbid' }])] });
+    await useBids.getState().load();
+    useLive.getState().connect('u-tok');
+    lastSocket().open();
+    await new Promise((r) => setTimeout(r, 400));
+    expect(api.calls('GET /api/user-bids')).toHaveLength(1);
+
+    reconnect();
+    await vi.waitFor(() => expect(useBids.getState().bids[0]!.status).toBe('outbid'), { timeout: 3000 });
+    expect(api.calls('GET /api/user-bids')).toHaveLength(2);
   });
 });

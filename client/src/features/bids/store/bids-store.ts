@@ -6,7 +6,7 @@ import { create } from 'zustand';
 import type { UserBid } from '@auction/shared';
 import { errorText } from '../../../lib/api-client';
 import { useSession } from '../../auth';
-import { onLive, type LiveEvent } from '../../live';
+import { onLive, onReconnect, type LiveEvent } from '../../live';
 import { fetchUserBids, rollbackBid } from '../api/bids-api';
 import { applyBidEvent, isBidEvent } from '../model';
 
@@ -102,6 +102,8 @@ export function handleBidsLiveEvent(e: LiveEvent): void {
 }
 
 onLive(handleBidsLiveEvent);
+// Outbid, reinstated or won while the socket was down: the re-read shows it (DESIGN §10).
+onReconnect(scheduleRefetch);
 
 // Another account in this tab must never see the previous one's bids.
 useSession.subscribe((s, prev) => {

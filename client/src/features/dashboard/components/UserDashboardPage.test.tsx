@@ -2,10 +2,13 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../../components/ui/toast/Toaster';
+import { lastSocket, reconnect } from '../../../test/fake-socket';
 import { jsonResponse, resetAppState, sampleUser } from '../../../test/utils';
 import { useSession } from '../../auth';
-import { injectLiveEvent, useClock } from '../../live';
+import { injectLiveEvent, useClock, useLive } from '../../live';
 import { UserDashboardPage } from './UserDashboardPage';
+
+vi.mock('socket.io-client', () => import('../../../test/fake-socket'));
 
 const NOW = Date.parse('2026-05-01T12:00:00Z');
 const HOUR = 3600_000;
@@ -89,6 +92,7 @@ describe('UserDashboardPage', () => {
   });
   afterEach(() => {
     cleanup();
+    useLive.getState().disconnect();
     resetAppState();
   });
 
@@ -234,5 +238,72 @@ describe('UserDashboardPage', () => {
     await waitFor(() => expect(localStorage.getItem('token')).toBeNull());
     await waitLoaded();
     expect(screen.queryByText('Failed to load dashboard stats.')).toBeNull();
+  });
+
+  describe('after a reconnect', () => {
+    const callsTo = (fetchMock: ReturnType<typeof stubApi>, url: string) => fetchMock.mock.calls.filter((c) => c[0] === url);
+
+    async function shownThenConnected(server: Parameters<typeof stubApi>[0] = {}) {
+      const fetchMock = stubApi(server);
+      renderDashboard();
+      await waitLoaded();
+      useLive.getState().connect('u-tok');
+      act(() => lastSocket().open());
+      return fetchMock;
+    }
+
+    it('reads balance, auctions, bids and ledger again and shows them; the first connect reads nothing', async () => {
+      // stubApi answers from this object at each call: what the server has now.
+      const server: Parameters<typeof stubApi>[0] = {};
+      const fetchMock = await shownThenConnected(server);
+      await new Promise((r) => setTimeout(r, 10));
+      expect(fetchMock).toHaveBeenCalledTimes(4);
+
+      server.balance = jsonResponse(200, { wallet_balance: 2500 });
+      server.auctions = jsonResponse(200, [...AUCTIONS, auction('A7', 30 * HOUR)]);
+      server.bids = jsonResponse(200, [bid(5, 'success'), ...BIDS]);
+      server.transactions = jsonResponse(200, { transactions: [tx('t8', 'refund', 700, 'P-1'), ...TRANSACTIONS] });
+      act(() => reconnect());
+      await waitFor(() => expect(balance()).toBe('₹2,500'));
+      await waitFor(() => expect(statValue('Active Auctions')).toBe('6'));
+      await waitFor(() => expect(statValue('My Bids')).toBe('4'));
+      for (const url of ['/api/auctions', '/api/user-bids', '/api/wallet', '/api/wallet/transactions']) expect(callsTo(fetchMock, url)).toHaveLength(2);
+    });
+
+    it('keeps a wallet:updated balance that arrives while the re-read is on its way', async () => {
+      const fetchMock = await shownThenConnected();
+      const answer = fetchMock.getMockImplementation()!;
+      let release!: () => void;
+      const gate = new Promise<void>((r) => { release = r; });
+      fetchMock.mockImplementation(async (url, init) => {
+        if (url === '/api/wallet') await gate;
+        return url === '/api/wallet' ? jsonResponse(200, { wallet_balance: 2500 }) : answer(url, init);
+      });
+      act(() => reconnect());
+      await waitFor(() => expect(callsTo(fetchMock, '/api/wallet')).toHaveLength(2));
+      act(() => injectLiveEvent({ event: 'wallet:updated', data: { wallet_balance: 3100, server_time: iso(0) } }));
+      release();
+      await new Promise((r) => setTimeout(r, 10));
+      expect(balance()).toBe('₹3,100');
+    });
+
+    it('replays auctions created while the list was being read again', async () => {
+      const fetchMock = await shownThenConnected({ auctions: jsonResponse(200, [auction('A1', 2 * HOUR, true)]) });
+      const answer = fetchMock.getMockImplementation()!;
+      let release!: () => void;
+      const gate = new Promise<void>((r) => { release = r; });
+      fetchMock.mockImplementation(async (url, init) => {
+        if (url === '/api/auctions') await gate;
+        return answer(url, init);
+      });
+      act(() => reconnect());
+      await waitFor(() => expect(callsTo(fetchMock, '/api/auctions')).toHaveLength(2));
+      const base = { product_ids: [], product_count: 1, status: 'active' as const, server_time: iso(0) };
+      act(() => injectLiveEvent({ event: 'auction:created', data: { ...base, id: 'NEW', name: 'Fresh lots', valid_until: iso(48 * HOUR) } }));
+      act(() => release());
+      await new Promise((r) => setTimeout(r, 10));
+      expect(within(screen.getByRole('region', { name: 'Recent Auctions' })).getByText('Fresh lots')).toBeTruthy();
+      expect(statValue('Active Auctions')).toBe('2');
+    });
   });
 });

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { Auction, LiveAuction, Transaction, UserBid } from '@auction/shared';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { ApiError } from '../../../lib/api-client';
-import { onLive } from '../../live';
+import { onLive, onReconnect, type LiveEvent } from '../../live';
 import { dashboardApi, loadDashboard } from '../api/dashboard-api';
 import { balanceFromTransactions } from '../stats';
 
@@ -36,9 +36,24 @@ function fromLive(a: LiveAuction, previous?: Auction): Auction {
   };
 }
 
+/** One catalogue event folded into the list (other events return the same list). */
+function applyCatalogueEvent(auctions: Auction[], e: LiveEvent): Auction[] {
+  switch (e.event) {
+    case 'auction:created':
+      return auctions.some((a) => a.id === e.data.id) ? auctions : [fromLive(e.data), ...auctions];
+    case 'auction:updated':
+      return auctions.map((a) => (a.id === e.data.id ? fromLive(e.data, a) : a));
+    case 'auction:deleted':
+      return auctions.filter((a) => a.id !== e.data.id);
+    default:
+      return auctions;
+  }
+}
+
 /**
  * The dashboard's data: the four reads in parallel, then kept current by live events (the balance at
- * once from `wallet:updated`, bids and ledger by a quiet refetch, auctions from catalogue events).
+ * once from `wallet:updated`, bids and ledger by a quiet refetch, auctions from catalogue events), and
+ * all four read again quietly after a reconnect (events sent while the socket was down are lost).
  */
 export function useDashboardData(): DashboardState {
   const [state, setState] = useState<DashboardState>(EMPTY);
@@ -76,9 +91,33 @@ export function useDashboardData(): DashboardState {
       }, REFRESH_DELAY_MS);
     };
 
+    // Reconnect re-reads: a balance read before a later `wallet:updated` is stale; catalogue events that
+    // arrive while the auctions are read are replayed over the answer.
+    let balanceSeq = 0;
+    let auctionsSeq = 0;
+    const inflight = new Set<LiveEvent[]>();
+
+    const reread = () => {
+      refresh();
+      const myBalance = ++balanceSeq;
+      void dashboardApi.balance(ctrl.signal).then((balance) => {
+        if (myBalance !== balanceSeq) return;
+        liveBalance.current = balance;
+        setState((s) => ({ ...s, balance }));
+      }, () => undefined);
+      const myAuctions = ++auctionsSeq;
+      const buffer: LiveEvent[] = [];
+      inflight.add(buffer);
+      void dashboardApi.auctions(ctrl.signal).then((list) => {
+        if (myAuctions === auctionsSeq) setState((s) => ({ ...s, auctions: buffer.reduce(applyCatalogueEvent, list) }));
+      }, () => undefined).finally(() => inflight.delete(buffer));
+    };
+
+    const stopReconnect = onReconnect(reread);
     const stop = onLive((e) => {
       switch (e.event) {
         case 'wallet:updated':
+          balanceSeq++;
           liveBalance.current = e.data.wallet_balance;
           setState((s) => ({ ...s, balance: e.data.wallet_balance }));
           refresh();
@@ -89,13 +128,13 @@ export function useDashboardData(): DashboardState {
           refresh();
           break;
         case 'auction:created':
-          setState((s) => (s.auctions.some((a) => a.id === e.data.id) ? s : { ...s, auctions: [fromLive(e.data), ...s.auctions] }));
-          break;
         case 'auction:updated':
-          setState((s) => ({ ...s, auctions: s.auctions.map((a) => (a.id === e.data.id ? fromLive(e.data, a) : a)) }));
-          break;
         case 'auction:deleted':
-          setState((s) => ({ ...s, auctions: s.auctions.filter((a) => a.id !== e.data.id) }));
+          for (const buffer of inflight) buffer.push(e);
+          setState((s) => {
+            const auctions = applyCatalogueEvent(s.auctions, e);
+            return auctions === s.auctions ? s : { ...s, auctions };
+          });
           break;
         default:
           break;
@@ -103,6 +142,7 @@ export function useDashboardData(): DashboardState {
     });
     return () => {
       stop();
+      stopReconnect();
       clearTimeout(timer);
       ctrl.abort();
     };

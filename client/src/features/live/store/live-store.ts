@@ -1,6 +1,7 @@
 /**
  * The tab's one live connection (DESIGN §6–7): a socket owned by this store, reconnecting with
- * backoff and re-watching what it watched. Frames are unpacked here; features subscribe to events.
+ * backoff and re-watching what it watched. Frames are unpacked here; features subscribe to events,
+ * and to reconnects, after which they re-read what they show (events sent while down are lost, §10).
  */
 import { io, type Socket } from 'socket.io-client';
 import { create } from 'zustand';
@@ -26,11 +27,28 @@ let socket: LiveSocket | null = null;
 let currentToken: string | null = null;
 const watched = new Map<string, number>();
 const listeners = new Set<Listener>();
+const reconnectListeners = new Set<() => void>();
+/** How long a re-watch may wait for its ack before the re-reads go ahead anyway. */
+export const WATCH_ACK_TIMEOUT_MS = 3000;
 
 /** Every live event, frames unpacked, in arrival order. Returns the unsubscribe function. */
 export function onLive(listener: Listener): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
+}
+
+/**
+ * Called each time the socket is back after a drop (never on its first connect), once its rooms are
+ * watched again. The server does not replay what was published meanwhile, possibly by another process
+ * (DESIGN §10): re-read from the API what is shown. Returns the unsubscribe function.
+ */
+export function onReconnect(listener: () => void): () => void {
+  reconnectListeners.add(listener);
+  return () => reconnectListeners.delete(listener);
+}
+
+function notifyReconnect() {
+  for (const l of reconnectListeners) l();
 }
 
 function dispatch(e: LiveEvent) {
@@ -43,8 +61,15 @@ function dispatch(e: LiveEvent) {
 
 const PERSONAL: (keyof PersonalEventMap)[] = ['bid:outbid', 'bid:reinstated', 'bid:won', 'wallet:updated', 'auction:created', 'auction:updated', 'auction:deleted'];
 
-function emitWatch(s: LiveSocket, auctionId: string) {
-  s.emit('auction:watch', auctionId, () => undefined);
+/** Resolves once the server has answered (it joins the room first), or after WATCH_ACK_TIMEOUT_MS. */
+function emitWatch(s: LiveSocket, auctionId: string): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, WATCH_ACK_TIMEOUT_MS);
+    s.emit('auction:watch', auctionId, () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }
 
 export const useLive = create<LiveState>()((set) => ({
@@ -64,10 +89,18 @@ export const useLive = create<LiveState>()((set) => ({
     });
     socket = s;
     set({ status: 'connecting' });
+    // Counts this socket's connects: the first is not a reconnect, and a later one supersedes a pending one.
+    let connects = 0;
     s.on('connect', () => {
       set({ status: 'live' });
       // After a reconnect the server has forgotten this socket's rooms: watch them again.
-      for (const id of watched.keys()) emitWatch(s, id);
+      const rejoined = [...watched.keys()].map((id) => emitWatch(s, id));
+      const round = ++connects;
+      if (round === 1) return;
+      // Re-read only once the rooms are joined, so nothing published from here on can be missed.
+      void Promise.all(rejoined).then(() => {
+        if (socket === s && s.connected && round === connects) notifyReconnect();
+      });
     });
     s.on('disconnect', () => set({ status: 'down' }));
     s.on('connect_error', (err) => {
@@ -92,7 +125,7 @@ export const useLive = create<LiveState>()((set) => ({
   watch: (auctionId) => {
     const n = watched.get(auctionId) ?? 0;
     watched.set(auctionId, n + 1);
-    if (n === 0 && socket?.connected) emitWatch(socket, auctionId);
+    if (n === 0 && socket?.connected) void emitWatch(socket, auctionId);
   },
 
   unwatch: (auctionId) => {

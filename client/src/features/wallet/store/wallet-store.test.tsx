@@ -1,8 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { lastSocket, reconnect } from '../../../test/fake-socket';
 import { jsonResponse, resetAppState } from '../../../test/utils';
-import { injectLiveEvent } from '../../live';
+import { injectLiveEvent, useLive } from '../../live';
 import { makeTx, routeFetch } from '../testing';
 import { useWallet } from './wallet-store';
+
+vi.mock('socket.io-client', () => import('../../../test/fake-socket'));
 
 const stamp = { server_time: '2026-03-01T10:00:00.000Z' };
 
@@ -12,6 +15,7 @@ describe('wallet store', () => {
     useWallet.getState().reset();
   });
   afterEach(() => {
+    useLive.getState().disconnect();
     useWallet.getState().reset();
     resetAppState();
   });
@@ -124,5 +128,51 @@ describe('wallet store', () => {
     expect(await useWallet.getState().topUp(50)).toEqual({ ok: false, error: 'Enter an amount between ₹10 and ₹1,00,000' });
     expect(await useWallet.getState().topUp(50)).toEqual({ ok: false, error: 'Top-up failed' });
     expect(useWallet.getState().toppingUp).toBe(false);
+  });
+
+  it('reads balance and ledger again after a reconnect (updates sent while down are lost), not on the first connect', async () => {
+    const before = [makeTx('topup', 5000)];
+    const after = [makeTx('refund', 700), ...before];
+    const api = routeFetch({
+      'POST /api/wallet': [jsonResponse(200, { wallet_balance: 4300 }), jsonResponse(200, { wallet_balance: 5000 })],
+      'GET /api/wallet/transactions': [jsonResponse(200, { transactions: before }), jsonResponse(200, { transactions: after })],
+    });
+    await useWallet.getState().load();
+    useLive.getState().connect('u-tok');
+    lastSocket().open();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(api.calls('POST /api/wallet')).toHaveLength(1);
+
+    reconnect();
+    await vi.waitFor(() => expect(useWallet.getState()).toMatchObject({ balance: 5000, transactions: after, loading: false }));
+    expect(api.calls('POST /api/wallet')).toHaveLength(2);
+  });
+
+  it('keeps a live balance over a reconnect re-read answered before it', async () => {
+    let release!: (r: Response) => void;
+    const slow = new Promise<Response>((r) => { release = r; });
+    const api = routeFetch({
+      'POST /api/wallet': [jsonResponse(200, { wallet_balance: 4300 }), () => jsonResponse(200, { wallet_balance: 0 })],
+      'GET /api/wallet/transactions': [jsonResponse(200, { transactions: [] })],
+    });
+    await useWallet.getState().load();
+    useLive.getState().connect('u-tok');
+    lastSocket().open();
+    api.fn.mockImplementationOnce(() => slow);
+    reconnect();
+    await vi.waitFor(() => expect(api.calls('POST /api/wallet')).toHaveLength(2));
+    injectLiveEvent({ event: 'wallet:updated', data: { ...stamp, wallet_balance: 6100 } });
+    release(jsonResponse(200, { wallet_balance: 5000 }));
+    await vi.waitFor(() => expect(useWallet.getState().loading).toBe(false));
+    expect(useWallet.getState().balance).toBe(6100);
+  });
+
+  it('does not read a wallet no one asked for after a reconnect', async () => {
+    const api = routeFetch({});
+    useLive.getState().connect('u-tok');
+    lastSocket().open();
+    reconnect();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(api.fn).not.toHaveBeenCalled();
   });
 });

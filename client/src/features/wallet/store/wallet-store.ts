@@ -1,13 +1,14 @@
 /**
  * The caller's wallet: balance (POST /wallet), ledger (GET /wallet/transactions) and top-up. A live
- * `wallet:updated` sets the balance and re-reads the ledger. When the balance call fails the balance
- * is derived from the ledger (DESIGN §7); with neither it is unknown (null, shown as a dash).
+ * `wallet:updated` sets the balance and re-reads the ledger; a reconnect, after which updates may have
+ * been missed (DESIGN §10), reads both again. When the balance call fails the balance is derived from
+ * the ledger (DESIGN §7); with neither it is unknown (null, shown as a dash).
  */
 import { create } from 'zustand';
 import type { Transaction } from '@auction/shared';
 import { errorText } from '../../../lib/api-client';
 import { useSession } from '../../auth';
-import { onLive, type LiveEvent } from '../../live';
+import { onLive, onReconnect, type LiveEvent } from '../../live';
 import { fetchBalance, fetchTransactions, postTopUp } from '../api/wallet-api';
 import { balanceFromLedger, validateTopUp } from '../model';
 
@@ -125,6 +126,12 @@ export function handleWalletLiveEvent(e: LiveEvent): void {
 }
 
 onLive(handleWalletLiveEvent);
+
+// After a reconnect a wallet someone asked for is read again.
+onReconnect(() => {
+  const s = useWallet.getState();
+  if (s.loaded || s.loading || s.balance !== null) void s.load();
+});
 
 // Another account in this tab must never see the previous one's wallet.
 useSession.subscribe((s, prev) => {

@@ -1,0 +1,111 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { lastSocket, reconnect, sockets } from '../../../test/fake-socket';
+import { WATCH_ACK_TIMEOUT_MS, onReconnect, useLive } from './live-store';
+
+vi.mock('socket.io-client', () => import('../../../test/fake-socket'));
+
+/** Lets the promise chain after a connect run. */
+const flush = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+describe('live store reconnects', () => {
+  let reconnects: ReturnType<typeof vi.fn<() => void>>;
+  let stop: () => void;
+
+  beforeEach(() => {
+    sockets.length = 0;
+    reconnects = vi.fn<() => void>();
+    stop = onReconnect(reconnects);
+  });
+  afterEach(() => {
+    stop();
+    useLive.getState().disconnect();
+    vi.useRealTimers();
+  });
+
+  it('does not notify on the first connect, and notifies once on each reconnect after re-watching the rooms', async () => {
+    useLive.getState().connect('tok');
+    useLive.getState().watch('AUC-1');
+    const s = lastSocket();
+    s.open();
+    await flush();
+    expect(useLive.getState().status).toBe('live');
+    expect(s.watches()).toEqual(['AUC-1']);
+    expect(reconnects).not.toHaveBeenCalled();
+
+    s.drop();
+    expect(useLive.getState().status).toBe('down');
+    s.open();
+    await flush();
+    expect(s.watches()).toEqual(['AUC-1', 'AUC-1']);
+    expect(reconnects).toHaveBeenCalledTimes(1);
+
+    reconnect();
+    await flush();
+    expect(reconnects).toHaveBeenCalledTimes(2);
+  });
+
+  it('notifies only once the server has answered the re-watches, so the re-reads miss nothing', async () => {
+    useLive.getState().connect('tok');
+    useLive.getState().watch('AUC-1');
+    useLive.getState().watch('AUC-2');
+    const s = lastSocket();
+    s.open();
+    s.holdAcks = true;
+    reconnect();
+    await flush();
+    expect(s.pendingAcks).toHaveLength(2);
+    s.pendingAcks[0]!();
+    await flush();
+    expect(reconnects).not.toHaveBeenCalled();
+    s.pendingAcks[1]!();
+    await flush();
+    expect(reconnects).toHaveBeenCalledTimes(1);
+  });
+
+  it('goes ahead without an answer after the ack timeout', async () => {
+    vi.useFakeTimers();
+    useLive.getState().connect('tok');
+    useLive.getState().watch('AUC-1');
+    const s = lastSocket();
+    s.open();
+    s.holdAcks = true;
+    reconnect();
+    await vi.advanceTimersByTimeAsync(WATCH_ACK_TIMEOUT_MS - 1);
+    expect(reconnects).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(reconnects).toHaveBeenCalledTimes(1);
+  });
+
+  it('does not notify for a reconnect that dropped again before its rooms were watched', async () => {
+    useLive.getState().connect('tok');
+    useLive.getState().watch('AUC-1');
+    const s = lastSocket();
+    s.open();
+    s.holdAcks = true;
+    reconnect();
+    s.drop();
+    s.pendingAcks[0]!();
+    await flush();
+    expect(reconnects).not.toHaveBeenCalled();
+  });
+
+  it('a new connection (another token) starts afresh: its first connect is not a reconnect', async () => {
+    useLive.getState().connect('tok');
+    lastSocket().open();
+    useLive.getState().disconnect();
+    useLive.getState().connect('other');
+    expect(sockets).toHaveLength(2);
+    lastSocket().open();
+    await flush();
+    expect(reconnects).not.toHaveBeenCalled();
+  });
+
+  it('stops notifying a listener once it unsubscribes', async () => {
+    useLive.getState().connect('tok');
+    lastSocket().open();
+    stop();
+    reconnect();
+    await flush();
+    expect(reconnects).not.toHaveBeenCalled();
+  });
+});
