@@ -155,6 +155,10 @@ export class LiveHub {
   private readonly deliver = (msg: Relayed, fromSelf: boolean) => {
     switch (msg.kind) {
       case 'frame': {
+        // A count another process announced is the one this process's sweep compares with.
+        for (const e of msg.frame.events) {
+          if (e.event === 'auction:watchers' && this.announced.has(e.data.auction_id)) this.announced.set(e.data.auction_id, e.data.watchers);
+        }
         const fresh = this.fresh(msg.frame, msg.json);
         if (fresh) this.deliverFrame(fresh.frame, fresh.json);
         return;
