@@ -45,7 +45,9 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          name: 'server', include: ['shared/src/**/*.test.ts', 'server/src/**/*.test.ts'], exclude: ['server/src/db/postgres/**'],
+          name: 'server', include: ['shared/src/**/*.test.ts', 'server/src/**/*.test.ts'],
+          // PostgreSQL-only suites run in server-postgres (several processes need a shared store).
+          exclude: ['server/src/db/postgres/**', 'server/src/live/multi-process.test.ts'],
           environment: 'node', testTimeout: 20_000, env: redisEnv,
         },
       },
