@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import pino from 'pino';
-import Fastify from 'fastify';
+import Fastify, { type FastifyRequest, type onRequestAsyncHookHandler } from 'fastify';
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
@@ -80,6 +80,52 @@ function findNul(root: unknown): string | null {
 export interface BuildOptions {
   /** The clock; tests pass their own. */
   now?: () => number;
+  /** Where log lines go (default: stdout, buffered); tests pass their own to read them. */
+  logStream?: pino.DestinationStream;
+}
+
+/** Whether a query parameter's name, as written in a URL, reads as `token` (any case, percent-encoded or not). */
+function isTokenName(name: string): boolean {
+  let decoded = name;
+  try {
+    decoded = decodeURIComponent(name.replaceAll('+', ' '));
+  } catch { /* malformed percent-encoding: compare it as written */ }
+  return decoded.toLowerCase() === 'token';
+}
+
+/** A query parameter in a URL or in a message quoting one: `?name=value` or `&name=value`. */
+const QUERY_PARAM = /([?&])([^=&#?\s]+)=([^&#\s]*)/g;
+
+/**
+ * The text with the value of every query parameter named `token` replaced: the plain WebSocket feed
+ * takes its JWT as `/api/ws?token=…`, and no log line may hold a token (issue 14). A value runs to the
+ * next `&`, as the query parser reads it; another parameter's value is searched too (`?a=b?token=…`).
+ */
+export function redactTokens(text: string): string {
+  return text.replace(QUERY_PARAM, (_param: string, sep: string, name: string, value: string) =>
+    `${sep}${name}=${isTokenName(name) ? '[redacted]' : redactTokens(value)}`);
+}
+
+/** Fastify's own request serializer, with the URL's tokens redacted; everything else as Fastify logs it. */
+function serializeRequest(req: FastifyRequest) {
+  const version = req.headers['accept-version'];
+  return {
+    method: req.method,
+    url: redactTokens(req.url),
+    version: Array.isArray(version) ? version.join(', ') : version,
+    host: req.host,
+    remoteAddress: req.ip,
+    remotePort: req.socket?.remotePort,
+  };
+}
+
+/** pino's error serializer; a message or stack that quotes a URL (Fastify's own errors do) loses its tokens. */
+function serializeError(err: Error) {
+  // pino hands back anything that is not error-like unchanged (`{ err: 'text' }`).
+  const out: ReturnType<typeof pino.stdSerializers.err> | null | undefined = pino.stdSerializers.err(err);
+  if (typeof out !== 'object' || out === null) return out as unknown as ReturnType<typeof pino.stdSerializers.err>;
+  const text = (v: unknown) => (typeof v === 'string' ? redactTokens(v) : v);
+  return { ...out, message: text(out.message) as string, stack: text(out.stack) as string };
 }
 
 /** The whole server, ready to `listen` or to `inject` into; nothing listens yet (STYLE 11). */
@@ -88,9 +134,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     logger: {
       level: config.logLevel,
       redact: { paths: ['req.headers.authorization', '*.password', '*.new_password', '*.token'], censor: '[redacted]' },
+      // The request line keeps method, path and query, but never a `token=` value (/api/ws?token=…).
+      serializers: { req: serializeRequest, err: serializeError },
       // Buffered, asynchronous writes: two request lines per request at `info` never block the bid path
       // on stdout. pino flushes the buffer when the process exits.
-      stream: pino.destination({ dest: 1, sync: false, minLength: 4096 }),
+      stream: options.logStream ?? pino.destination({ dest: 1, sync: false, minLength: 4096 }),
     },
     bodyLimit: BODY_LIMIT,
     // DESIGN §3: no coercion ("1000" is not a number); `x-error` carries a field's human message.
@@ -157,6 +205,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       allowedHeaders: ['authorization', 'content-type'],
     });
   }
+  // Credential changes (issue 14) are limited per account as well as per IP: a wrong current password
+  // costs a scrypt, and guessing must not go on by changing address. Null when RATE_LIMIT=off.
+  let credentialRateLimit: onRequestAsyncHookHandler | null = null;
   if (config.rateLimit) {
     await app.register(rateLimit, {
       global: false,
@@ -165,6 +216,23 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       ...(redisRelay ? { redis: redisRelay.commands, nameSpace: `auction-rl:${redisNamespace(config.databaseUrl)}:`, skipOnError: true } : {}),
       errorResponseBuilder: (_req, ctx) => ({ statusCode: 429, code: 'RATE_LIMITED', message: `Too many attempts; try again in ${ctx.after}` }),
     });
+    // Same store (Redis when shared) and options; the key is the caller's account, so users and admins
+    // (separate id spaces) each have their own. The plugin allows one limit of its own per route (the
+    // per-IP one, from the route's config), so this one is checked here, after the guard set `caller`.
+    // 10 attempts per 15 minutes per account, successful or not (a wrong current password counts).
+    const perAccount = app.createRateLimit({
+      max: 10,
+      timeWindow: 15 * 60_000,
+      keyGenerator: (req) => `credentials:${req.caller?.role ?? 'none'}:${req.caller?.id ?? req.ip}`,
+    });
+    const inWords = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
+    credentialRateLimit = async (req, reply) => {
+      const limit = await perAccount(req);
+      if (limit.isAllowed || !limit.isExceeded) return;
+      const wait = limit.ttlInSeconds < 60 ? inWords(limit.ttlInSeconds, 'second') : inWords(Math.ceil(limit.ttlInSeconds / 60), 'minute');
+      reply.header('retry-after', String(limit.ttlInSeconds));
+      throw new AppError('RATE_LIMITED', `Too many password change attempts for this account; try again in ${wait}`);
+    };
   }
   await app.register(swagger, {
     openapi: {
@@ -274,6 +342,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     tokens,
     guard: createGuards(app, tokens, reads),
     authRateLimit: config.rateLimit ? { rateLimit: { max: 20, timeWindow: '1 minute' } } : {},
+    credentialRateLimit,
     events,
     live,
     scheduler,

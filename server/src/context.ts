@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyBaseLogger, FastifyInstance, onRequestHookHandler, RawServerDefault } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, onRequestAsyncHookHandler, onRequestHookHandler, RawServerDefault } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import type { Reads, Store } from './db/index.js';
@@ -24,6 +24,11 @@ export interface AppContext {
   guard: Record<Access, onRequestHookHandler>;
   /** Route `config` for credential endpoints: the per-IP limit of DESIGN §2 (empty when RATE_LIMIT=off). */
   authRateLimit: { rateLimit?: { max: number; timeWindow: string } };
+  /**
+   * An `onRequest` hook for credential changes, after the role guard: 10 attempts per 15 minutes per
+   * account (429 RATE_LIMITED past that), beside `authRateLimit`'s per-IP limit. Null when RATE_LIMIT=off.
+   */
+  credentialRateLimit: onRequestAsyncHookHandler | null;
   /** Committed domain events, for the live channel and the scheduler (published by `commands` only). */
   events: EventBus;
   /** The live channel's hub and the auction clock. */

@@ -12,6 +12,8 @@ import { presentAdmin, presentUser } from '../presenters/accounts.js';
 export function accountRoutes(app: App, ctx: AppContext) {
   const { reads, commands, tokens, guard, authRateLimit: config } = ctx;
   const caller = (req: { caller: Caller | null }) => req.caller as Caller;
+  // Credential changes: the per-IP limit of login (route config) and a per-account one after the guard.
+  const changeGuard = (role: 'user' | 'admin') => (ctx.credentialRateLimit ? [guard[role], ctx.credentialRateLimit] : [guard[role]]);
 
   app.post('/register', {
     config,
@@ -31,10 +33,11 @@ export function accountRoutes(app: App, ctx: AppContext) {
   });
 
   app.post('/change-password', {
-    onRequest: guard.user,
+    config,
+    onRequest: changeGuard('user'),
     schema: {
       tags: ['accounts'], summary: 'Change the bidder’s password; older tokens stop working', security: [{ bearer: [] }],
-      body: ChangePasswordBody, response: { 200: PasswordChanged, ...errorResponses(400, 401, 403) },
+      body: ChangePasswordBody, response: { 200: PasswordChanged, ...errorResponses(400, 401, 403, 429) },
     },
   }, async (req) => {
     const me = caller(req);
@@ -61,10 +64,11 @@ export function accountRoutes(app: App, ctx: AppContext) {
   });
 
   app.post('/admin/change-password', {
-    onRequest: guard.admin,
+    config,
+    onRequest: changeGuard('admin'),
     schema: {
       tags: ['accounts'], summary: 'Change the admin’s password; older tokens stop working', security: [{ bearer: [] }],
-      body: AdminChangePasswordBody, response: { 200: PasswordChanged, ...errorResponses(400, 401, 403) },
+      body: AdminChangePasswordBody, response: { 200: PasswordChanged, ...errorResponses(400, 401, 403, 429) },
     },
   }, async (req) => {
     const me = caller(req);
