@@ -82,6 +82,8 @@ export interface BuildOptions {
   now?: () => number;
   /** Where log lines go (default: stdout, buffered); tests pass their own to read them. */
   logStream?: pino.DestinationStream;
+  /** Auctions the scheduler reads per milestone level at a time (tests make it small). */
+  schedulerBatch?: number;
 }
 
 /** Whether a query parameter's name, as written in a URL, reads as `token` (any case, percent-encoded or not). */
@@ -290,7 +292,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const live = new LiveHub({ reads, now, frameMs: config.liveFrameMs, onError: logError, relay, tally });
   events.subscribe(live.publish);
   attachSocketIo({ server: app.server, hub: live, tokens, reads, now, onError: logError, ...(config.corsOrigin ? { corsOrigin: config.corsOrigin } : {}) });
-  const scheduler = new AuctionScheduler({ reads, commands, events, now, autoSettle: config.autoSettle, log: app.log });
+  const scheduler = new AuctionScheduler({
+    reads, commands, events, now, autoSettle: config.autoSettle, log: app.log,
+    ...(options.schedulerBatch ? { batch: options.schedulerBatch } : {}),
+  });
   // Another process's catalogue change may move an ending this process's clock keeps.
   live.onForeignCatalogue(() => scheduler.changed());
   // A relayed change can be missed (Redis briefly away): the clock's process re-reads now and then too.

@@ -169,13 +169,16 @@ export class Reads {
     )) ?? null;
   }
 
-  /** Open auctions ending by `until` (and, if given, after `from`), soonest first. */
-  async auctionsEndingBy(until: number, from: number | null, limit: number): Promise<OpenAuction[]> {
+  /**
+   * Open auctions ending by `until`, soonest first (then by id), after `after` in that order if given:
+   * a cursor, so that any number of auctions ending at the same moment are read page by page.
+   */
+  async auctionsEndingBy(until: number, after: { validUntil: number; id: string } | null, limit: number): Promise<OpenAuction[]> {
     return this.sql.all<OpenAuction>(
       `select id, valid_until as "validUntil", created_by as "ownerId" from auctions
-       where settled_at is null and deleted_at is null and valid_until <= ?${from === null ? '' : ' and valid_until > ?'}
-       order by valid_until asc limit ?`,
-      from === null ? [until, limit] : [until, from, limit],
+       where settled_at is null and deleted_at is null and valid_until <= ?${after === null ? '' : ' and (valid_until > ? or (valid_until = ? and id > ?))'}
+       order by valid_until asc, id asc limit ?`,
+      after === null ? [until, limit] : [until, after.validUntil, after.validUntil, after.id, limit],
     );
   }
 

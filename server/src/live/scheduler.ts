@@ -29,25 +29,39 @@ interface Due {
 const SETTLE_RETRY_MS = 1000;
 
 const HORIZON_MS = 2 * 3600_000;
-const BATCH = 200;
+/** Auctions read per milestone level and load; more are read as the clock reaches them. */
+const DEFAULT_BATCH = 200;
 /** A notice whose moment passed more than this long ago (e.g. while the server was down) is skipped. */
 const NOTICE_GRACE_MS = 2000;
 const CATALOGUE_CHANGES = new Set<DomainEvent['type']>(['auction:created', 'auction:updated', 'auction:deleted', 'auction:settled']);
+/** Milestones per auction: the notices, then the end itself (0). */
+const LEVELS = [...ENDING_NOTICES, 0] as const;
+
+type Cursor = { validUntil: number; id: string };
 
 export class AuctionScheduler {
   private due: Due[] = [];
-  private readonly fired = new Set<string>();
+  /** Milestones already fired (key → moment), forgotten once far in the past. */
+  private readonly fired = new Map<string, number>();
   /** Settlements to try again, by auction; kept across reloads. */
   private readonly retries = new Map<string, Due>();
+  /**
+   * Per level (seconds before the end), where reading continues: every milestone of that level
+   * before `windowEnd` has been read; the rest are read, a batch at a time, when the clock gets there.
+   */
+  private cursors = new Map<number, Cursor | null>();
   private timer: NodeJS.Timeout | null = null;
-  private horizonEnd = 0;
+  private windowEnd = 0;
   private reloadQueued = false;
   private unsubscribe: (() => void) | null = null;
   private running = false;
   /** Every reload and tick runs after the one before it. */
   private chain: Promise<void> = Promise.resolve();
+  private readonly batch: number;
 
-  constructor(private readonly opts: { reads: Reads; commands: Commands; events: EventBus; now: () => number; autoSettle: boolean; log: FastifyBaseLogger }) {}
+  constructor(private readonly opts: { reads: Reads; commands: Commands; events: EventBus; now: () => number; autoSettle: boolean; log: FastifyBaseLogger; batch?: number }) {
+    this.batch = opts.batch ?? DEFAULT_BATCH;
+  }
 
   /** Resolves once the first load is done and the clock is armed. */
   start(): Promise<void> {
@@ -56,7 +70,7 @@ export class AuctionScheduler {
     this.unsubscribe = this.opts.events.subscribe((events) => {
       if (events.some((e) => CATALOGUE_CHANGES.has(e.type))) this.queueReload();
     });
-    return this.serial(() => this.reload());
+    return this.serial(() => this.reload(true));
   }
 
   /** Stops the clock; resolves once a milestone already running (a settlement) has finished. */
@@ -93,7 +107,7 @@ export class AuctionScheduler {
     this.reloadQueued = true;
     setImmediate(() => {
       this.reloadQueued = false;
-      if (this.running) void this.serial(() => this.reload());
+      if (this.running) void this.serial(() => this.reload(true));
     });
   }
 
@@ -101,35 +115,53 @@ export class AuctionScheduler {
     return `${d.auctionId}@${d.validUntil}:${d.notice}`;
   }
 
-  private async reload() {
+  /**
+   * Reads milestones: `fresh` (start, a catalogue change) from now on, every level anew; otherwise
+   * (the clock reached the end of what was read) each level from its cursor. Each level reads at most
+   * one batch, so memory holds a bounded window however many auctions end soon.
+   */
+  private async reload(fresh = false) {
     if (!this.running) return;
     const now = this.opts.now();
-    const horizon = now + HORIZON_MS;
-    let rows;
+    const until = now + HORIZON_MS;
+    if (fresh) {
+      for (const [key, at] of this.fired) if (at < now - HORIZON_MS) this.fired.delete(key);
+      this.cursors = new Map();
+    }
+    const loaded: Due[] = [];
+    let windowEnd = until;
     try {
-      // Without auto-settle, auctions that ended long ago stay unsettled: only look ahead.
-      rows = await this.opts.reads.auctionsEndingBy(horizon, this.opts.autoSettle ? null : now - NOTICE_GRACE_MS, BATCH);
+      for (const notice of LEVELS) {
+        const ms = notice * 1000;
+        let after = this.cursors.get(notice);
+        if (after === undefined) {
+          // From now on (a notice whose moment passed a moment ago still goes out); without
+          // auto-settle, auctions that ended long ago stay unsettled, so only ends from now on either.
+          after = notice === 0 && this.opts.autoSettle ? null : { validUntil: now - NOTICE_GRACE_MS + ms, id: '' };
+        }
+        const rows = await this.opts.reads.auctionsEndingBy(until + ms, after, this.batch);
+        for (const r of rows) {
+          const d: Due = { at: r.validUntil - ms, auctionId: r.id, ownerId: r.ownerId, validUntil: r.validUntil, notice };
+          if (!this.fired.has(this.key(d))) loaded.push(d);
+        }
+        const last = rows.at(-1);
+        if (last) this.cursors.set(notice, { validUntil: last.validUntil, id: last.id });
+        else this.cursors.set(notice, after);
+        // A full batch: this level may have more, from the last one read; read them when the clock gets there.
+        if (rows.length === this.batch) windowEnd = Math.min(windowEnd, last!.validUntil - ms);
+      }
     } catch (err) {
       // The store is unreachable or busy: keep what is known and look again in a second.
       this.opts.log.error({ err }, 'scheduler: could not load the next endings');
-      this.horizonEnd = now + SETTLE_RETRY_MS;
+      this.windowEnd = now + SETTLE_RETRY_MS;
+      this.cursors = new Map();
       this.arm();
       return;
     }
-    // A full batch means more may follow: look again once the last loaded end is reached.
-    this.horizonEnd = rows.length === BATCH ? rows.at(-1)!.validUntil : horizon;
-    const due: Due[] = [];
-    for (const r of rows) {
-      for (const notice of [...ENDING_NOTICES, 0]) {
-        const d: Due = { at: r.validUntil - notice * 1000, auctionId: r.id, ownerId: r.ownerId, validUntil: r.validUntil, notice };
-        if (this.fired.has(this.key(d))) continue;
-        if (notice > 0 && d.at < now - NOTICE_GRACE_MS) continue;
-        due.push(d);
-      }
-    }
-    due.push(...this.retries.values());
-    due.sort((a, b) => a.at - b.at || b.notice - a.notice);
-    this.due = due;
+    this.windowEnd = windowEnd;
+    const keep = fresh ? [] : this.due.filter((d) => !d.settleOnly);
+    const byKey = new Map([...keep, ...loaded].map((d) => [this.key(d), d]));
+    this.due = [...byKey.values(), ...this.retries.values()].sort((a, b) => a.at - b.at || b.notice - a.notice);
     this.arm();
   }
 
@@ -137,7 +169,7 @@ export class AuctionScheduler {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     if (!this.running) return;
-    const next = Math.min(this.due[0]?.at ?? Infinity, this.horizonEnd);
+    const next = Math.min(this.due[0]?.at ?? Infinity, this.windowEnd);
     const delay = Math.max(0, Math.min(next - this.opts.now(), 2 ** 31 - 1));
     this.timer = setTimeout(this.tick, delay);
   }
@@ -148,7 +180,7 @@ export class AuctionScheduler {
       const now = this.opts.now();
       while (this.running && this.due[0] && this.due[0].at <= now) {
         const d = this.due.shift()!;
-        this.fired.add(this.key(d));
+        this.fired.set(this.key(d), d.at);
         this.retries.delete(d.auctionId);
         try {
           await this.fire(d, now);
@@ -157,7 +189,8 @@ export class AuctionScheduler {
           if (d.notice === 0 && this.opts.autoSettle) this.retry({ ...d, at: now + SETTLE_RETRY_MS, settleOnly: true });
         }
       }
-      if (now >= this.horizonEnd) await this.reload();
+      // Past the end of what was read: read on from the cursors (a catalogue change starts afresh).
+      if (now >= this.windowEnd) await this.reload(this.cursors.size === 0);
       else this.arm();
     });
   };
@@ -178,6 +211,8 @@ export class AuctionScheduler {
       return;
     }
     if (d.notice > 0) {
+      // Reached late (the server was busy or down past the end): no "ending" for an auction that ended.
+      if (now >= d.validUntil) return;
       commands.announce([{ type: 'auction:ending', auctionId: d.auctionId, ownerId: d.ownerId, secondsLeft: d.notice }]);
       return;
     }

@@ -16,6 +16,14 @@ import { checkWatch } from './watch.js';
 const AUTH_TIMEOUT_MS = 10_000;
 /** Sockets written per slice of a frame (hub.ts paces the slices). */
 const WS_SLICE = 64;
+/** Messages a client may have waiting (sent while its authentication or a watch is still running). */
+const MAX_QUEUED = 50;
+
+/**
+ * Keep-alive (DESIGN §6): every peer is pinged every `pingMs`; one that has not answered `pongTimeoutMs`
+ * after a ping is closed (a vanished peer frees its socket and its rooms). Tests shorten them.
+ */
+export const WS_KEEPALIVE = { pingMs: 25_000, pongTimeoutMs: 20_000 };
 
 class Rooms {
   private readonly members = new Map<string, Set<WebSocket>>();
@@ -98,6 +106,21 @@ export function wsFeed(app: App, ctx: AppContext, hub: LiveHub) {
     };
     const authTimer = setTimeout(() => { if (!caller) ws.close(WS_CLOSE_UNAUTHENTICATED, 'no token'); }, AUTH_TIMEOUT_MS);
 
+    // Messages are handled one after another, in order: a `watch` sent right after connecting waits
+    // for the authentication in flight (`?token=` or a first `auth` message) instead of being refused.
+    let chain: Promise<unknown> = Promise.resolve();
+    let queued = 0;
+    const inOrder = (step: () => Promise<unknown>) => {
+      if (++queued > MAX_QUEUED) {
+        ws.close(1008, 'too many messages waiting');
+        return;
+      }
+      chain = chain.then(step).catch((err: unknown) => {
+        req.log.error({ err }, 'ws message failed');
+        fail('INTERNAL', 'Something went wrong on our side');
+      }).finally(() => { queued--; });
+    };
+
     const handle = async (msg: WsClientMessage) => {
       if (!caller) {
         if (msg.type === 'auth') return admit(msg.token);
@@ -131,14 +154,26 @@ export function wsFeed(app: App, ctx: AppContext, hub: LiveHub) {
       if (typeof msg !== 'object' || msg === null || typeof (msg as { type?: unknown }).type !== 'string') {
         return fail('VALIDATION', 'Messages need a "type"');
       }
-      handle(msg).catch((err: unknown) => {
-        req.log.error({ err }, 'ws message failed');
-        fail('INTERNAL', 'Something went wrong on our side');
-      });
+      inOrder(() => handle(msg));
+    });
+
+    // Keep-alive: a ping every pingMs; no pong pongTimeoutMs later closes the peer.
+    let awaitingPong: NodeJS.Timeout | null = null;
+    const pinger = setInterval(() => {
+      if (awaitingPong || ws.readyState !== ws.OPEN) return;
+      ws.ping();
+      awaitingPong = setTimeout(() => ws.terminate(), WS_KEEPALIVE.pongTimeoutMs);
+    }, WS_KEEPALIVE.pingMs);
+    pinger.unref();
+    ws.on('pong', () => {
+      if (awaitingPong) clearTimeout(awaitingPong);
+      awaitingPong = null;
     });
 
     ws.on('close', () => {
       clearTimeout(authTimer);
+      clearInterval(pinger);
+      if (awaitingPong) clearTimeout(awaitingPong);
       everyone.delete(ws);
       for (const room of mine) {
         rooms.leave(room, ws);
@@ -148,6 +183,6 @@ export function wsFeed(app: App, ctx: AppContext, hub: LiveHub) {
     });
 
     const token = (req.query).token;
-    if (token) void admit(token);
+    if (token) inOrder(() => admit(token));
   });
 }
