@@ -11,7 +11,7 @@ import type { ClientToServerEvents, Frame, ServerToClientEvents } from '@auction
 
 const now = () => performance.timeOrigin + performance.now();
 
-interface Start { type: 'start'; url: string; token: string; auctionId: string; watchers: number }
+interface Start { type: 'start'; url: string; tokens: string[]; auctionId: string; watchers: number }
 type Msg = Start | { type: 'report' } | { type: 'stop' };
 
 /** `product@version` → how many watchers reached it (or passed it), and when the last one did. */
@@ -32,7 +32,9 @@ async function start(m: Start) {
   const batch = 100;
   for (let i = 0; i < m.watchers; i += batch) {
     await Promise.all(Array.from({ length: Math.min(batch, m.watchers - i) }, async () => {
-      const s: Socket<ServerToClientEvents, ClientToServerEvents> = io(m.url, { auth: { token: m.token }, transports: ['websocket'], forceNew: true, reconnection: false });
+      // 20 sockets per account at most (DESIGN §6): the watchers take the accounts in turn.
+      const token = m.tokens[sockets.length % m.tokens.length];
+      const s: Socket<ServerToClientEvents, ClientToServerEvents> = io(m.url, { auth: { token }, transports: ['websocket'], forceNew: true, reconnection: false });
       sockets.push(s);
       const shown = new Map<string, number>();
       s.on('frame', (frame: Frame) => {

@@ -151,7 +151,12 @@ async function main() {
   }
   const auctionId = `BA-${tag}`;
   await api('POST', '/admin/auction', { id: auctionId, name: 'Bench auction', valid_until: new Date(Date.now() + 3600e3).toISOString(), product_ids: productIds }, admin);
-  const watcherToken = await signUp('user', `bench_watch_${tag}`);
+  // An account may hold at most 20 live sockets (DESIGN §6): the watchers share accounts 20 at a time.
+  const watcherAccounts = Math.max(1, Math.ceil(Math.max(N.watchers, N.idleWatchers) / 20));
+  const watcherTokens: string[] = [];
+  for (let i = 0; i < watcherAccounts; i += 10) {
+    watcherTokens.push(...await Promise.all(Array.from({ length: Math.min(10, watcherAccounts - i) }, (_, j) => signUp('user', `bench_watch_${tag}_${i + j}`))));
+  }
 
   const watchersProcess = () => fork(fileURLToPath(new URL('./bench-watchers.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 
@@ -166,7 +171,7 @@ async function main() {
         if (m.type === 'ready') resolve();
         if (m.type === 'error') reject(new Error(m.message));
       });
-      idler.send({ type: 'start', url: base, token: watcherToken, auctionId, watchers: N.idleWatchers });
+      idler.send({ type: 'start', url: base, tokens: watcherTokens, auctionId, watchers: N.idleWatchers });
     });
     // Let the connection bursts' garbage be collected before reading.
     await new Promise((r) => setTimeout(r, 5000));
@@ -195,7 +200,7 @@ async function main() {
     child.send(msg);
   });
   if (N.watchers > 0) {
-    await ask({ type: 'start', url: base, token: watcherToken, auctionId, watchers: N.watchers }, 'ready');
+    await ask({ type: 'start', url: base, tokens: watcherTokens, auctionId, watchers: N.watchers }, 'ready');
     log(`watchers connected: ${N.watchers}`);
   }
 

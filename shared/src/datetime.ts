@@ -4,6 +4,9 @@
  */
 const ISO = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 
+/** The largest UTC offset a date-time may carry, either way: ±14:00. */
+const MAX_OFFSET_MINUTES = 14 * 60;
+
 /** Milliseconds since the epoch, or null when `input` is not a valid date-time. */
 export function parseDateTime(input: string, timeZone: string): number | null {
   const m = ISO.exec(input.trim());
@@ -19,7 +22,10 @@ export function parseDateTime(input: string, timeZone: string): number | null {
     if (offset.toUpperCase() === 'Z') return wall;
     const sign = offset.startsWith('-') ? -1 : 1;
     const digits = offset.slice(1).replace(':', '');
-    const minutes = Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2));
+    const [hh, mm] = [Number(digits.slice(0, 2)), Number(digits.slice(2))];
+    // Real offsets lie within ±14:00 (Kiribati is +14:00); `+99:99` or `+05:60` is not a time zone.
+    const minutes = hh * 60 + mm;
+    if (mm > 59 || minutes > MAX_OFFSET_MINUTES) return null;
     return wall - sign * minutes * 60_000;
   }
   // First guess with the zone's offset at `wall`, then correct once for a DST change in between.

@@ -7,6 +7,25 @@ describe('money', () => {
     for (const bad of [1.155, 0.001, Number.NaN, Infinity, -Infinity]) expect(hasAtMostTwoDecimals(bad), String(bad)).toBe(false);
   });
 
+  it('is exact: any tail past the paisa is refused, however small (no tolerance)', () => {
+    for (const bad of [10.000000001, 10.0000000001, 10.0000001, 0.30000000000000004, 1.005, 100.005, 1e-7, 4.9e-9, 5e-324, 123456789.123, 99999.999]) {
+      expect(hasAtMostTwoDecimals(bad), String(bad)).toBe(false);
+    }
+    for (const ok of [-0, 0.01, 0.1, 10.1, 10.01, 300.25, 134_247_717.92, 999_999_999.99, 1_000_000_000.01, 1e21, -12.34]) expect(hasAtMostTwoDecimals(ok), String(ok)).toBe(true);
+  });
+
+  it('accepts every amount written with at most 2 decimals and reads it as its exact paise', () => {
+    // Every paisa from ₹0 to ₹10,000, then samples (every paisa ending) up to the largest bid.
+    const check = (paise: number) => {
+      const text = `${Math.floor(paise / 100)}.${String(paise % 100).padStart(2, '0')}`;
+      const rupees = Number(text); // what JSON.parse makes of the text a client sends
+      if (!hasAtMostTwoDecimals(rupees) || toPaise(rupees) !== paise || toRupees(paise) !== rupees) expect.fail(`${text} → ${rupees}`);
+    };
+    for (let paise = 0; paise <= 1_000_000; paise++) check(paise);
+    for (let paise = 1_000_000; paise <= 100_000_000_000; paise += 999_983) check(paise);
+    check(100_000_000_000);
+  });
+
   it('converts to integer paise and back exactly', () => {
     expect(toPaise(1.15)).toBe(115);
     expect(toPaise(0.29)).toBe(29);

@@ -1,10 +1,19 @@
 /** Money travels as rupees (a JSON number with at most 2 decimals) and lives as integer paise. */
 
-/** True when `rupees` is a finite number with at most two decimals (1.15 passes, 1.155 does not). */
+/**
+ * True when `rupees` is a finite number with at most two decimals: 1.15, 0.29 and 99999.99 pass;
+ * 1.155, 10.000000001 and 0.30000000000000004 do not. Exact, with no tolerance: it counts the decimals
+ * of the shortest text that reads back as this number (`String(x)`, which gives "1.15" for the double
+ * nearest 1.15), i.e. the decimals the JSON body spelled, as far as a double can tell them apart.
+ * (`multipleOf: 0.01` fails 1.15; the tolerance |x·100 − round(x·100)| < 1e-6 let 10.000000001 in and
+ * refused valid amounts above about ₹1 crore, such as 134247717.92.)
+ */
 export function hasAtMostTwoDecimals(rupees: number): boolean {
   if (!Number.isFinite(rupees)) return false;
-  const scaled = rupees * 100;
-  return Math.abs(scaled - Math.round(scaled)) < 1e-6;
+  // "123.45", "1e+21", "1.5e-7": decimals = digits after the point minus the exponent.
+  const [mantissa = '', exponent = '0'] = String(Math.abs(rupees)).split('e');
+  const decimals = (mantissa.split('.')[1]?.length ?? 0) - Number(exponent);
+  return decimals <= 2;
 }
 
 /** Rupees → integer paise. Call only on values that passed `hasAtMostTwoDecimals`. */

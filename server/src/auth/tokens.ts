@@ -8,6 +8,8 @@ export interface TokenClaims {
   role: Role;
   /** Token version of the account when the token was issued (DESIGN §5). */
   ver: number;
+  /** Expiry, in seconds since the epoch (set on verified claims; live sockets close then). */
+  exp?: number;
 }
 
 export interface TokenService {
@@ -51,7 +53,7 @@ export async function createTokenService(secret: Uint8Array, ttl: string): Promi
         if (!Number.isSafeInteger(id) || id <= 0) return null;
         if (role !== 'user' && role !== 'admin') return null;
         if (typeof ver !== 'number' || !Number.isInteger(ver)) return null;
-        const claims: TokenClaims = Object.freeze({ id, role, ver });
+        const claims: TokenClaims = Object.freeze({ id, role, ver, exp: payload.exp! });
         if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value!);
         verified.set(token, { claims, exp: payload.exp! });
         return claims;

@@ -137,6 +137,8 @@ export interface UnitOfWork {
    * cancelled a bid there.
    */
   reinstatementCandidates(cancelled: BidRow): Promise<Hold[]>;
+  /** The bidder's leading bids (status success: auctions not yet settled), by product id. */
+  leadingBidsOf(userId: number): Promise<BidRow[]>;
 
   insertProduct(row: { id: string; name: string; description: string; createdBy: number; now: number }): Promise<ProductRow | null>;
   insertAuction(row: { id: string; name: string; validUntil: number; createdBy: number; now: number }): Promise<AuctionRow | null>;

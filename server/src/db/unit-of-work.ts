@@ -90,7 +90,8 @@ export class SqlUnitOfWork implements UnitOfWork {
   }
 
   async lockWallets(userIds: readonly number[]): Promise<Map<number, Wallet>> {
-    const ids = [...new Set(userIds)].sort((a, b) => a - b);
+    // An id no row can have (past 32 bits: PostgreSQL refuses it as a parameter) names no wallet.
+    const ids = [...new Set(userIds)].filter(isStorableId).sort((a, b) => a - b);
     const wallets = new Map<number, Wallet>();
     if (ids.length === 0) return wallets;
     // Ascending ids: two commands that both need wallets A and B always take A first.
@@ -141,6 +142,11 @@ export class SqlUnitOfWork implements UnitOfWork {
        order by b.amount desc, b.id asc`,
       [cancelled.productId, cancelled.auctionId, cancelled.userId],
     );
+  }
+
+  async leadingBidsOf(userId: number): Promise<BidRow[]> {
+    if (!isStorableId(userId)) return [];
+    return this.sql.all<BidRow>(`select ${columns.bid('b')} from bids b where b.user_id = ? and b.status = 'success' order by b.product_id`, [userId]);
   }
 
   async insertProduct(row: { id: string; name: string; description: string; createdBy: number; now: number }) {

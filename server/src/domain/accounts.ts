@@ -3,12 +3,13 @@
  * Users and admins are separate account kinds with separate username spaces (DESIGN §3). Password
  * hashing (scrypt, ~50 ms) always happens outside a transaction.
  */
-import type { AdminRegisterBody, RegisterBody } from '@auction/shared';
+import { LIMITS, type AdminRegisterBody, type RegisterBody } from '@auction/shared';
 import type { AdminRow, Reads, UnitOfWork, UserRow } from '../db/index.js';
 import { refuse, type Result } from '../errors.js';
 import { dummyHash, hashPassword, verifyPassword } from '../auth/passwords.js';
 import type { TokenClaims } from '../auth/tokens.js';
 import type { Commands } from './commands.js';
+import { releaseLeadsOf } from './bidding.js';
 import type { DomainEvent } from './events.js';
 
 export type { AdminRow, UserRow };
@@ -18,18 +19,35 @@ export type Caller =
   | { role: 'user'; id: number; username: string }
   | { role: 'admin'; id: number; username: string; isOwner: boolean };
 
-const normalise = (username: string) => username.trim().toLowerCase();
+/**
+ * The form a username is stored and looked up in: trimmed, ASCII lower case. Usernames are ASCII
+ * (DESIGN §3), so a name that is not ASCII as sent (the Kelvin sign U+212A, fullwidth letters) is no
+ * account's name: null (registration refuses it, login finds nobody). Neither Unicode case mapping nor
+ * NFKC runs first: both turn the Kelvin sign into an ASCII k and would let the look-alike reach the
+ * account `k…`; on ASCII text NFKC changes nothing.
+ */
+function normalise(username: string): string | null {
+  const key = username.trim();
+  return /^[\x20-\x7E]*$/.test(key) ? key.toLowerCase() : null;
+}
+
+/** The Username schema already refuses non-ASCII names; this keeps the rule when called directly. */
+const notAscii = () => refuse('VALIDATION', `username must be ${LIMITS.usernameMin}–${LIMITS.usernameMax} characters: letters, digits, _ . or -`, 'username');
 
 export async function registerUser(commands: Commands, input: RegisterBody, now: number): Promise<Result<{ user: UserRow }>> {
+  const username = normalise(input.username);
+  if (username === null) return notAscii();
   const passwordHash = await hashPassword(input.password);
   return commands.run(async (tx) => {
-    const user = await tx.insertUser({ username: normalise(input.username), name: input.name.trim(), mobileNumber: input.mobile_number, passwordHash, now });
+    const user = await tx.insertUser({ username, name: input.name.trim(), mobileNumber: input.mobile_number, passwordHash, now });
     if (!user) return refuse('USERNAME_TAKEN', 'Username already exists', 'username');
     return { ok: true, user };
   });
 }
 
 export async function registerAdmin(commands: Commands, input: AdminRegisterBody, now: number, signup: 'open' | 'closed'): Promise<Result<{ admin: AdminRow }>> {
+  const username = normalise(input.username);
+  if (username === null) return notAscii();
   const passwordHash = await hashPassword(input.password);
   return commands.run(async (tx) => {
     // "Is there an owner yet?" and the insert cannot interleave with another sign-up's.
@@ -37,7 +55,7 @@ export async function registerAdmin(commands: Commands, input: AdminRegisterBody
     const hasOwner = await tx.hasOwner();
     if (hasOwner && signup === 'closed') return refuse('SIGNUP_CLOSED', 'Admin registration is closed on this platform');
     const admin = await tx.insertAdmin({
-      username: normalise(input.username), name: input.name.trim(), mobileNumber: input.mobile_number, passwordHash, isOwner: !hasOwner, now,
+      username, name: input.name.trim(), mobileNumber: input.mobile_number, passwordHash, isOwner: !hasOwner, now,
     });
     if (!admin) return refuse('USERNAME_TAKEN', 'Username already exists', 'username');
     return { ok: true, admin };
@@ -55,11 +73,13 @@ async function checkCredentials<A extends Account>(found: A | null, password: st
 }
 
 export async function loginUser(reads: Reads, username: string, password: string) {
-  return checkCredentials(await reads.userByUsername(normalise(username)), password);
+  const key = normalise(username);
+  return checkCredentials(key === null ? null : await reads.userByUsername(key), password);
 }
 
 export async function loginAdmin(reads: Reads, username: string, password: string) {
-  return checkCredentials(await reads.adminByUsername(normalise(username)), password);
+  const key = normalise(username);
+  return checkCredentials(key === null ? null : await reads.adminByUsername(key), password);
 }
 
 /**
@@ -74,7 +94,7 @@ export function namesCaller(caller: Caller, ...names: (string | number | undefin
  * Checks the current password, stores the new one and bumps the token version, which revokes every
  * token issued before. Returns the new version for the fresh token.
  */
-export async function changePassword(commands: Commands, caller: Caller, password: string, newPassword: string): Promise<Result<{ ver: number }>> {
+export async function changePassword(commands: Commands, caller: Caller, password: string, newPassword: string): Promise<Result<{ ver: number; events?: DomainEvent[] }>> {
   const wrong = () => refuse('WRONG_PASSWORD', 'Current password is incorrect', 'password');
   const hash = await commands.reads.passwordHash(caller.role, caller.id);
   if (hash === null || !(await verifyPassword(password, hash))) return wrong();
@@ -82,7 +102,8 @@ export async function changePassword(commands: Commands, caller: Caller, passwor
   return commands.run(async (tx) => {
     // Another change landed between our read and this write: make the caller try again with the new state.
     const ver = await tx.replacePassword(caller.role, caller.id, hash, passwordHash);
-    return ver === null ? wrong() : { ok: true, ver };
+    // Live sockets opened with an older token close (the caller's new token opens a new one).
+    return ver === null ? wrong() : { ok: true, ver, events: [{ type: 'account:revoked', role: caller.role, id: caller.id, ver }] };
   });
 }
 
@@ -99,10 +120,17 @@ export async function resolveSession(reads: Reads, claims: TokenClaims): Promise
  * Activates or deactivates a bidder. Deactivation bumps the token version, so the user's tokens stop
  * working at once (and their sockets close); reactivation does not bring them back.
  */
-export async function setUserStatus(tx: UnitOfWork, cmd: { userId: number; status: 'active' | 'inactive' }): Promise<Result<{ user: UserRow; events: DomainEvent[] }>> {
-  const user = await tx.setUserStatus(cmd.userId, cmd.status);
+export async function setUserStatus(tx: UnitOfWork, cmd: { userId: number; status: 'active' | 'inactive' }, now: number): Promise<Result<{ user: UserRow; events: DomainEvent[] }>> {
+  if (cmd.status === 'active') {
+    const user = await tx.setUserStatus(cmd.userId, 'active');
+    return user ? { ok: true, user, events: [] } : refuse('NOT_FOUND', 'User not found');
+  }
+  // A deactivated bidder never wins: their leading holds are released first (refund, reinstatement).
+  const release = await releaseLeadsOf(tx, cmd.userId);
+  const user = await tx.setUserStatus(cmd.userId, 'inactive');
   if (!user) return refuse('NOT_FOUND', 'User not found');
-  return { ok: true, user, events: cmd.status === 'inactive' ? [{ type: 'account:deactivated', userId: cmd.userId }] : [] };
+  const applied = await tx.apply(release.changes, now);
+  return { ok: true, user, events: [...release.events(applied), { type: 'account:deactivated', userId: cmd.userId }] };
 }
 
 /** An admin updates their own name and mobile number. */

@@ -96,18 +96,29 @@ export function decideCancel(s: CancelState, userId: number, now: number): Resul
   if (bid.status !== 'success') return refuse('BID_NOT_ACTIVE', 'Only an active (leading) bid can be cancelled');
   if (auction.settledAt !== null) return refuse('AUCTION_SETTLED', 'This auction has been settled');
   if (now >= auction.validUntil) return refuse('AUCTION_ENDED', 'This auction has ended; bids can no longer be cancelled');
+  return { ok: true, ...decideRelease(s, 'CANCELLED', `Bid on ${productName} cancelled: hold released`) };
+}
 
+/**
+ * A leading bid stops leading (cancelled, or its bidder deactivated): its hold is refunded with
+ * `notes`, and the best candidate whose owner can still cover it leads again (bids that cannot be
+ * covered are skipped). `s.wallets` must hold every candidate's wallet as it is now.
+ */
+export function decideRelease(s: CancelState, reason: 'CANCELLED' | 'ACCOUNT_INACTIVE', notes: string): { changes: ChangeSet; events: (applied: Applied) => DomainEvent[]; next: Hold | null } {
+  const { bid, auction, productName } = s;
   const next = s.candidates.find((c) => (s.wallets.get(c.userId)?.balance ?? 0) >= c.amount) ?? null;
   const changes: ChangeSet = {
-    bids: [{ id: bid.id, status: 'rolledback', reason: 'CANCELLED' }],
-    moves: [{ userId, type: 'refund', amount: bid.amount, bidId: bid.id, productId: bid.productId, notes: `Bid on ${productName} cancelled: hold released` }],
+    bids: [{ id: bid.id, status: 'rolledback', reason }],
+    moves: [{ userId: bid.userId, type: 'refund', amount: bid.amount, bidId: bid.id, productId: bid.productId, notes }],
     products: [{ id: bid.productId, set: { version: s.version + 1 } }],
   };
   if (next) {
     changes.bids!.push({ id: next.bidId, status: 'success' });
     changes.moves!.push({
       userId: next.userId, type: 'bid', amount: next.amount, bidId: next.bidId, productId: bid.productId,
-      notes: `Bid on ${productName} reinstated: a higher bid was cancelled`,
+      notes: reason === 'CANCELLED'
+        ? `Bid on ${productName} reinstated: a higher bid was cancelled`
+        : `Bid on ${productName} reinstated: the higher bidder's account was closed`,
     });
   }
   const events = (applied: Applied): DomainEvent[] => [
@@ -115,7 +126,7 @@ export function decideCancel(s: CancelState, userId: number, now: number): Resul
     ...(next ? [{ type: 'bid:reinstated' as const, userId: next.userId, auctionId: bid.auctionId, productId: bid.productId, amount: next.amount }] : []),
     ...walletEvents(applied),
   ];
-  return { ok: true, changes, events, next };
+  return { changes, events, next };
 }
 
 /**
@@ -136,6 +147,53 @@ export async function cancelBid(tx: UnitOfWork, cmd: { userId: number; bidId: nu
   if (!decision.ok) return decision;
   const applied = await tx.apply(decision.changes, now);
   return { ok: true, balance: applied.balances.get(cmd.userId)!, highest: decision.next?.amount ?? 0, reinstated: decision.next, events: decision.events(applied) };
+}
+
+/**
+ * Releases every leading hold of a bidder whose account is being deactivated (DESIGN §4, §5), so the
+ * account never wins: each hold is refunded with a note, and on each lot the best covered earlier bid
+ * of another active, registered bidder leads again, also in auctions that have ended but are not
+ * settled. Locks: the lots (ascending ids), then every wallet that may move (ascending ids); once the
+ * bidder's wallet is locked no new bid of theirs can commit, and leads that appeared meanwhile are
+ * released too. Run in the same transaction as the status change.
+ */
+export async function releaseLeadsOf(tx: UnitOfWork, userId: number): Promise<{ changes: ChangeSet; events: (applied: Applied) => DomainEvent[] }> {
+  const before = await tx.leadingBidsOf(userId);
+  const lots = new Map((await tx.lockProducts(before.map((b) => b.productId))).map((p) => [p.id, p]));
+  const candidatesOf = new Map<string, Hold[]>();
+  for (const b of before) candidatesOf.set(b.productId, await tx.reinstatementCandidates(b));
+  const wallets = await tx.lockWallets([userId, ...[...candidatesOf.values()].flat().map((c) => c.userId)]);
+  const leads = await tx.leadingBidsOf(userId);
+  const decided: { changes: ChangeSet; events: (applied: Applied) => DomainEvent[] }[] = [];
+  for (const bid of leads) {
+    // A lead taken after the first read (rare): lock its lot now (PostgreSQL retries if that deadlocks).
+    const lot = lots.get(bid.productId) ?? (await tx.lockProducts([bid.productId]))[0];
+    const auction = await tx.auction(bid.auctionId);
+    if (!lot || !auction) continue;
+    const candidates = candidatesOf.get(bid.productId) ?? await tx.reinstatementCandidates(bid);
+    for (const c of candidates) if (!wallets.has(c.userId)) for (const [id, w] of await tx.lockWallets([c.userId])) wallets.set(id, w);
+    const release = decideRelease(
+      { bid, productName: lot.name, auction, bidCount: lot.bidCount, version: lot.version, candidates, wallets },
+      'ACCOUNT_INACTIVE', `Bid on ${lot.name} released: the account was deactivated`,
+    );
+    // The next leader's hold is taken now: a later lot sees their balance without it.
+    if (release.next) {
+      const w = wallets.get(release.next.userId)!;
+      wallets.set(w.id, { ...w, balance: w.balance - release.next.amount });
+    }
+    decided.push(release);
+  }
+  // One change set: every lot's release in turn (each leader steps down before the next one leads).
+  const changes: ChangeSet = {
+    bids: decided.flatMap((d) => d.changes.bids ?? []),
+    moves: decided.flatMap((d) => d.changes.moves ?? []),
+    products: decided.flatMap((d) => d.changes.products ?? []),
+  };
+  return {
+    changes,
+    // Each lot's own events, then one wallet:updated per wallet that moved.
+    events: (applied) => [...decided.flatMap((d) => d.events({ ...applied, balances: new Map() })), ...walletEvents(applied)],
+  };
 }
 
 /** Adds money to a bidder's wallet: one ledger row, one balance change. */

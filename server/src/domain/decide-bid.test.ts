@@ -26,7 +26,7 @@ describe('decideBid', () => {
     const d = accepted({}, 100);
     expect(d.changes).toEqual({
       newBid: { userId: 1, productId: 'P1', auctionId: 'A1', amount: 100, status: 'success', reason: null },
-      moves: [{ userId: 1, type: 'bid', amount: 100, bidId: 'new', productId: 'P1' }],
+      moves: [{ userId: 1, type: 'bid', amount: 100, bidId: 'new', productId: 'P1', notes: 'Bid on Vase' }],
       products: [{ id: 'P1', set: { bidCount: 4, version: 6 } }],
     });
     expect(refusal({}, 99)?.code).toBe('BID_TOO_LOW');

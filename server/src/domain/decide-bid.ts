@@ -60,7 +60,8 @@ export function decideBid(s: BidState, amount: number, now: number): Result<Acce
       notes: self ? `Hold released: you raised your bid on ${product.name}` : `Outbid on ${product.name}: hold released`,
     });
   }
-  changes.moves!.push({ userId: bidder.id, type: 'bid', amount, bidId: 'new', productId: product.id });
+  // The hold names the lot as it was described when bid on (a sold lot cannot be edited afterwards).
+  changes.moves!.push({ userId: bidder.id, type: 'bid', amount, bidId: 'new', productId: product.id, notes: `Bid on ${product.name}` });
 
   const events = (applied: Applied): DomainEvent[] => [
     {

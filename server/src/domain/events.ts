@@ -15,7 +15,9 @@ export type DomainEvent =
   | { type: 'bid:reinstated' | 'bid:won'; userId: number; auctionId: string; productId: string; amount: number }
   | { type: 'wallet:updated'; userId: number; balance: number }
   /** A bidder was deactivated: their live connections close. */
-  | { type: 'account:deactivated'; userId: number };
+  | { type: 'account:deactivated'; userId: number }
+  /** An account's password changed: its live connections opened with older tokens (version < ver) close. */
+  | { type: 'account:revoked'; role: 'user' | 'admin'; id: number; ver: number };
 
 export type EventListener = (events: readonly DomainEvent[]) => void;
 

@@ -600,9 +600,38 @@ async function run(w: World, cmd: Command) {
     case 'status': {
       const userId = userAt(cmd.user);
       label('');
-      await w.command((tx) => setUserStatus(tx, { userId, status: cmd.active ? 'active' : 'inactive' }));
-      // Deactivation alone moves no money (holds stay where they are).
-      await unchanged();
+      await w.command((tx) => setUserStatus(tx, { userId, status: cmd.active ? 'active' : 'inactive' }, now));
+      if (cmd.active) {
+        await unchanged();
+        break;
+      }
+      // Deactivation releases every leading hold of the bidder, lot by lot (ascending product id): a
+      // refund, then, as for a cancel, the best covered earlier bid of another active, registered
+      // bidder who never cancelled there leads again (a hold taken on one lot counts on the next).
+      const balances: Record<number, number> = { ...before.balances };
+      const statuses: Record<number, string> = {};
+      const leads = before.bids.filter((b) => b.user_id === userId && b.status === 'success').sort((x, y) => (x.product_id < y.product_id ? -1 : 1));
+      const gone = (u: number, b: { product_id: string; auction_id: string }) => before.bids.some((c) => c.user_id === u && c.product_id === b.product_id && c.auction_id === b.auction_id && c.status === 'rolledback');
+      let ledger = 0;
+      for (const lead of leads) {
+        balances[userId] = balances[userId]! + lead.amount;
+        statuses[lead.id] = 'rolledback';
+        ledger++;
+        const next = before.bids
+          .filter((b) => b.product_id === lead.product_id && b.auction_id === lead.auction_id && b.status === 'outbid' && b.user_id !== userId
+            && before.active[b.user_id] && before.registrations.has(`${b.auction_id}:${b.user_id}`) && !gone(b.user_id, b))
+          .sort((x, y) => y.amount - x.amount || x.id - y.id)
+          .find((b) => balances[b.user_id]! >= b.amount) ?? null;
+        if (next) {
+          balances[next.user_id] = balances[next.user_id]! - next.amount;
+          statuses[next.id] = 'success';
+          ledger++;
+        }
+      }
+      note(leads.length > 0 ? 'deactivate:released' : 'deactivate:nothing-held');
+      const after = await w.snapshot();
+      expectOnly(before, after, { balances, bids: statuses }, why);
+      expect(after.ledgerRows).toBe(before.ledgerRows + ledger);
       break;
     }
     case 'advance': {
@@ -658,7 +687,7 @@ describe(`money model (${testStoreKind}): any sequence of commands keeps every p
     if (RUNS < 100 || process.env.MONEY_SEED !== undefined) return;
     for (const key of [
       'bid:ok-first', 'bid:ok-outbid-other', 'bid:ok-raised-own', 'bid:BID_TOO_LOW', 'bid:INSUFFICIENT_FUNDS', 'bid:NOT_REGISTERED', 'bid:AUCTION_ENDED',
-      'cancel:ok-reinstated', 'cancel:ok-none-left', 'cancel:FORBIDDEN', 'cancel:BID_NOT_ACTIVE',
+      'cancel:ok-reinstated', 'cancel:ok-none-left', 'cancel:FORBIDDEN', 'cancel:BID_NOT_ACTIVE', 'deactivate:released',
       'settle:ok-sold', 'deleteAuction:ok-refunded', 'deleteProduct:ok-refunded', 'updateAuction:ok', 'updateAuction:PRODUCT_HAS_BIDS', 'createAuction:ok', 'register:ok',
     ]) expect(outcomes[key] ?? 0, `outcome ${key} was reached`).toBeGreaterThan(0);
     for (const t of ['status', 'advance', 'pastEnd']) expect(seen[t] ?? 0, `command ${t} was exercised`).toBeGreaterThan(0);

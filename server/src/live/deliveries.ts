@@ -13,8 +13,8 @@ export type Delivery =
   | { to: 'user'; userId: number; event: { [K in keyof PersonalEventMap]: { event: K; data: PersonalEventMap[K] } }[keyof PersonalEventMap] }
   /** Catalogue changes: the hub reads the auction as committed and tells every socket. */
   | { to: 'catalogue'; auctionId: string; change: 'auction:created' | 'auction:updated' | 'auction:deleted' }
-  /** A deactivated account: its live connections close. */
-  | { to: 'disconnect'; userId: number };
+  /** An account's live connections opened with a token older than version `below` close (all: Infinity). */
+  | { to: 'disconnect'; role: 'user' | 'admin'; id: number; below: number };
 
 const both = (auctionId: string, ownerId: number, make: () => RoomEvent): Delivery[] => [
   { to: 'room', room: auctionRoom(auctionId), event: make() },
@@ -53,6 +53,8 @@ export function deliveriesOf(e: DomainEvent, serverTime: string): Delivery[] {
     case 'wallet:updated':
       return [{ to: 'user', userId: e.userId, event: { event: 'wallet:updated', data: liveWallet(e, serverTime) } }];
     case 'account:deactivated':
-      return [{ to: 'disconnect', userId: e.userId }];
+      return [{ to: 'disconnect', role: 'user', id: e.userId, below: Infinity }];
+    case 'account:revoked':
+      return [{ to: 'disconnect', role: e.role, id: e.id, below: e.ver }];
   }
 }

@@ -21,6 +21,7 @@ import { liveAuction } from '../presenters/live.js';
 import { deliveriesOf } from './deliveries.js';
 import { HEARTBEAT_MS, localTally, type WatcherTally } from './watchers.js';
 import { LocalRelay, type Relay, type Relayed } from './relay.js';
+import { SocketRegistry } from './sessions.js';
 
 export interface Transport {
   /**
@@ -32,7 +33,6 @@ export interface Transport {
   sendToAll<K extends keyof PersonalEventMap>(event: K, data: PersonalEventMap[K]): void;
   /** Sockets of this transport in a room. */
   roomSize(room: string): number;
-  disconnectUser(userId: number): void;
   close(): void;
 }
 
@@ -63,6 +63,8 @@ export class LiveHub {
   private readonly fanout: Array<() => void> = [];
   private pumping = false;
   readonly relay: Relay;
+  /** Every authenticated socket of both transports, by account (token lifetime, per-account limit). */
+  readonly sessions = new SocketRegistry();
   private readonly tally: WatcherTally;
   /** Per room, per product: the newest version delivered to this process's sockets. */
   private readonly delivered = new Map<string, Map<string, number>>();
@@ -112,7 +114,7 @@ export class LiveHub {
       for (const d of deliveriesOf(e, serverTime)) {
         if (d.to === 'room') this.enqueue(d.room, d.event);
         else if (d.to === 'user') this.relay.publish({ kind: 'user', userId: d.userId, message: d.event });
-        else if (d.to === 'disconnect') this.disconnectUser(d.userId);
+        else if (d.to === 'disconnect') this.disconnectAccount(d.role, d.id, d.below);
         else {
           const announced = this.announceCatalogue(d.auctionId, d.change, serverTime).catch(this.opts.onError);
           this.announcing.add(announced);
@@ -171,7 +173,7 @@ export class LiveHub {
         if (!fromSelf) for (const listener of this.foreignCatalogue) listener();
         return;
       case 'disconnect':
-        for (const t of this.transports) t.disconnectUser(msg.userId);
+        this.sessions.revoke(msg.role, msg.id, msg.below);
         return;
     }
   };
@@ -373,9 +375,9 @@ export class LiveHub {
   }
 
   /** Closes the account's sockets here at once (even with Redis away) and, through the relay, everywhere. */
-  disconnectUser(userId: number) {
-    for (const t of this.transports) t.disconnectUser(userId);
-    if (this.relay.kind !== 'local') this.relay.publish({ kind: 'disconnect', userId });
+  disconnectAccount(role: 'user' | 'admin', id: number, below = Infinity) {
+    this.sessions.revoke(role, id, below);
+    if (this.relay.kind !== 'local') this.relay.publish({ kind: 'disconnect', role, id, below });
   }
 
   /** Publishes what is pending, writes what is queued and closes this process's sockets (server closing). */

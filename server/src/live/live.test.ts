@@ -154,8 +154,9 @@ describe('ordering and completeness under load', () => {
     const admin = await signUpAdmin(app);
     const { auctionId, productIds } = await createAuction(app, admin.token, { products: 2 });
     const bidder = await richBidder(app, 100_000, [auctionId]);
-    const viewer = await signUpUser(app);
-    const watchers = await Promise.all(Array.from({ length: 500 }, () => client(base, viewer.token)));
+    // 25 viewers with 20 sockets each: an account may hold at most SOCKET_LIMITS.perAccount sockets.
+    const viewers = await Promise.all(Array.from({ length: 25 }, () => signUpUser(app)));
+    const watchers = await Promise.all(Array.from({ length: 500 }, (_, i) => client(base, viewers[i % 25]!.token)));
     await Promise.all(watchers.map((w) => w.watch(auctionId)));
     const amounts = Array.from({ length: 40 }, (_, i) => 100 + i * 10);
     for (const [i, amount] of amounts.entries()) expect((await bid(app, bidder.token, productIds[i % 2]!, amount)).statusCode).toBe(201);

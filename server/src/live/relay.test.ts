@@ -18,13 +18,12 @@ function recorder(roomSizes: Record<string, number> = {}) {
   const frames: Frame[] = [];
   const jsons: string[] = [];
   const personal: { to: number | 'all'; event: string }[] = [];
-  const disconnected: number[] = [];
+  const disconnected: string[] = [];
   const transport: Transport = {
     frameSlices: (frame, json) => [() => { frames.push(frame); jsons.push(json); }],
     sendToUser: (userId, event) => { personal.push({ to: userId, event }); },
     sendToAll: (event) => { personal.push({ to: 'all', event }); },
     roomSize: (room) => roomSizes[room] ?? 0,
-    disconnectUser: (userId) => { disconnected.push(userId); },
     close: () => undefined,
   };
   return { transport, frames, jsons, personal, disconnected, roomSizes };
@@ -124,9 +123,11 @@ describe('delivery: a product\'s versions only go forward on every socket', () =
     relay.arrive(created, false);
     expect(changes).toBe(1);
     relay.arrive({ kind: 'user', userId: 5, message: { event: 'wallet:updated', data: { wallet_balance: 1, server_time: '' } } });
-    relay.arrive({ kind: 'disconnect', userId: 5 });
+    const closed: string[] = [];
+    hub.sessions.add({}, { caller: { role: 'user', id: 5, username: 'u' }, ver: 1, expiresAt: Date.now() + 60_000 }, (why) => { closed.push(why); });
+    relay.arrive({ kind: 'disconnect', role: 'user', id: 5, below: Infinity });
+    expect(closed).toEqual(['revoked']);
     expect(rec.personal).toEqual([{ to: 'all', event: 'auction:deleted' }, { to: 'all', event: 'auction:deleted' }, { to: 5, event: 'wallet:updated' }]);
-    expect(rec.disconnected).toEqual([5]);
   });
 
   it('writes at most one frame per room per LIVE_FRAME_MS to its sockets, merging what several processes sent meanwhile', async () => {
@@ -191,15 +192,18 @@ describe.runIf(redisAvailable)('Redis: frames and counts between processes', () 
     relays.push(stranger);
     const got = { a: [] as string[], b: [] as string[], stranger: [] as string[] };
     a.onMessage((m, self) => { got.a.push(`${m.kind}${self ? '*' : ''}`); });
-    b.onMessage((m, self) => { got.b.push(`${m.kind}${self ? '*' : ''}`); });
+    const disconnects: Relayed[] = [];
+    b.onMessage((m, self) => { got.b.push(`${m.kind}${self ? '*' : ''}`); if (m.kind === 'disconnect') disconnects.push(m); });
     stranger.onMessage((m) => { got.stranger.push(m.kind); });
     for (let i = 1; i <= 50; i++) a.publish(frameOf('auction:A', placed('P1', i, i)));
     a.publish({ kind: 'user', userId: 3, message: { event: 'wallet:updated', data: { wallet_balance: 1, server_time: '' } } });
-    a.publish({ kind: 'disconnect', userId: 3 });
-    await eventually(() => expect(got.b).toHaveLength(52));
-    expect(got.a).toEqual([...Array<string>(50).fill('frame*'), 'user*', 'disconnect*']);
-    expect(got.b).toEqual([...Array<string>(50).fill('frame'), 'user', 'disconnect']);
+    a.publish({ kind: 'disconnect', role: 'admin', id: 3, below: 7 });
+    a.publish({ kind: 'disconnect', role: 'user', id: 3, below: Infinity });
+    await eventually(() => expect(got.b).toHaveLength(53));
+    expect(got.a).toEqual([...Array<string>(50).fill('frame*'), 'user*', 'disconnect*', 'disconnect*']);
+    expect(got.b).toEqual([...Array<string>(50).fill('frame'), 'user', 'disconnect', 'disconnect']);
     expect(got.stranger).toEqual([]);
+    expect(disconnects).toEqual([{ kind: 'disconnect', role: 'admin', id: 3, below: 7 }, { kind: 'disconnect', role: 'user', id: 3, below: Infinity }]);
     expect(await a.check()).toBe('ok');
   });
 

@@ -20,8 +20,8 @@ export type Relayed =
   | { kind: 'user'; userId: number; message: PersonalEvent }
   /** A catalogue event for every socket. */
   | { kind: 'all'; message: PersonalEvent }
-  /** A deactivated account: its sockets close wherever they are. */
-  | { kind: 'disconnect'; userId: number };
+  /** An account's sockets opened with a token version below `below` close wherever they are. */
+  | { kind: 'disconnect'; role: 'user' | 'admin'; id: number; below: number };
 
 /** `fromSelf`: this process published it (only a catalogue change from another process matters to the scheduler). */
 export type RelayHandler = (msg: Relayed, fromSelf: boolean) => void;
@@ -69,7 +69,7 @@ function encode(origin: string, msg: Relayed): string {
     case 'frame': return `f|${origin}|${msg.json}`;
     case 'user': return `u|${origin}|${JSON.stringify({ u: msg.userId, m: msg.message })}`;
     case 'all': return `a|${origin}|${JSON.stringify(msg.message)}`;
-    case 'disconnect': return `d|${origin}|${msg.userId}`;
+    case 'disconnect': return `d|${origin}|${JSON.stringify({ r: msg.role, i: msg.id, b: Number.isFinite(msg.below) ? msg.below : null })}`;
   }
 }
 
@@ -86,7 +86,10 @@ export function decode(raw: string): { origin: string; msg: Relayed } | null {
       return { origin, msg: { kind: 'user', userId: u, message: m } };
     }
     case 'a': return { origin, msg: { kind: 'all', message: JSON.parse(payload) as PersonalEvent } };
-    case 'd': return { origin, msg: { kind: 'disconnect', userId: Number(payload) } };
+    case 'd': {
+      const { r, i, b } = JSON.parse(payload) as { r: 'user' | 'admin'; i: number; b: number | null };
+      return { origin, msg: { kind: 'disconnect', role: r, id: i, below: b ?? Infinity } };
+    }
     default: return null;
   }
 }

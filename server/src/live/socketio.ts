@@ -5,12 +5,13 @@ import { adminRoom, auctionRoom, userRoom, type ClientToServerEvents, type Serve
 import type { Reads } from '../db/index.js';
 import type { Caller } from '../domain/accounts.js';
 import type { TokenService } from '../auth/tokens.js';
-import { authenticate } from '../plugins/auth.js';
 import type { LiveHub, Transport } from './hub.js';
+import { MessageRate, openSession, SOCKET_LIMITS, type Session } from './sessions.js';
 import { checkWatch } from './watch.js';
 
 interface SocketData {
   caller: Caller;
+  session: Session;
 }
 
 type LiveServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
@@ -40,17 +41,31 @@ export function attachSocketIo(props: { server: HttpServer; hub: LiveHub; tokens
 
   io.use((socket, next) => {
     const token: unknown = socket.handshake.auth.token;
-    authenticate(tokens, reads, typeof token === 'string' ? token : null).then((caller) => {
-      if (!caller) return next(new Error('UNAUTHENTICATED'));
-      socket.data.caller = caller;
+    openSession(tokens, reads, typeof token === 'string' ? token : null).then((session) => {
+      if (!session) return next(new Error('UNAUTHENTICATED'));
+      socket.data.caller = session.caller;
+      socket.data.session = session;
       next();
     }, () => next(new Error('UNAUTHENTICATED')));
   });
 
   let nextSlice = 0;
   io.on('connection', (socket: LiveSocket) => {
-    const { caller } = socket.data;
+    const { caller, session } = socket.data;
     void socket.join(caller.role === 'user' ? userRoom(caller.id) : adminRoom(caller.id));
+    // A socket lives no longer than its token, and an account has a bounded number of them.
+    hub.sessions.add(socket, session, () => { socket.disconnect(true); });
+    socket.on('disconnect', () => hub.sessions.remove(socket, caller.role, caller.id));
+
+    // At most SOCKET_LIMITS.messagesPerSecond messages a second: the one over gets an error ack, then
+    // the socket is closed (it reconnects and re-reads state, DESIGN §6).
+    const rate = new MessageRate();
+    socket.use((packet, next) => {
+      if (rate.allow()) return next();
+      const ack: unknown = packet.at(-1);
+      if (typeof ack === 'function') (ack as (r: unknown) => void)({ status: 'error', error: { code: 'RATE_LIMITED', message: 'Too many messages; reconnect and slow down' } });
+      socket.disconnect(true);
+    });
 
     socket.on('auction:watch', (auctionId, ack) => {
       const reply = typeof ack === 'function' ? ack : () => undefined;
@@ -59,6 +74,9 @@ export function attachSocketIo(props: { server: HttpServer; hub: LiveHub; tokens
         if (!check.ok) return reply({ status: 'error', error: check.error });
         const room = auctionRoom(check.auctionId);
         const already = socket.rooms.has(room);
+        if (!already && [...socket.rooms].filter((r) => r.startsWith(AUCTION_PREFIX)).length >= SOCKET_LIMITS.watchedAuctions) {
+          return reply({ status: 'error', error: { code: 'LIMIT_REACHED', message: `A connection may watch at most ${SOCKET_LIMITS.watchedAuctions} auctions` } });
+        }
         if (!already) void socket.join([room, sliceRoom(room, nextSlice++ % SLICES)]);
         const watchers = already ? await hub.watchers(check.auctionId) : await hub.watchersChanged(check.auctionId);
         reply({ status: 'ok', data: { auction_id: check.auctionId, watchers } });
@@ -107,8 +125,6 @@ export function attachSocketIo(props: { server: HttpServer; hub: LiveHub; tokens
       (io.emit as (e: string, d: unknown) => boolean)(event, data);
     },
     roomSize: (room) => io.sockets.adapter.rooms.get(room)?.size ?? 0,
-    // This process's sockets only: the hub relays a disconnect to every process.
-    disconnectUser: (userId) => io.in(userRoom(userId)).local.disconnectSockets(true),
     close: () => {
       io.disconnectSockets(true);
       io.engine.close();

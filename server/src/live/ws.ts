@@ -9,7 +9,7 @@ import { Type } from 'typebox';
 import { adminRoom, auctionRoom, userRoom, WS_CLOSE_UNAUTHENTICATED, type WsClientMessage } from '@auction/shared';
 import type { App, AppContext } from '../context.js';
 import type { Caller } from '../domain/accounts.js';
-import { authenticate } from '../plugins/auth.js';
+import { MessageRate, openSession, SOCKET_LIMITS } from './sessions.js';
 import type { LiveHub, Transport } from './hub.js';
 import { checkWatch } from './watch.js';
 
@@ -18,6 +18,8 @@ const AUTH_TIMEOUT_MS = 10_000;
 const WS_SLICE = 64;
 /** Messages a client may have waiting (sent while its authentication or a watch is still running). */
 const MAX_QUEUED = 50;
+/** Connections from one address that may be waiting to authenticate at once. */
+const MAX_UNAUTHENTICATED_PER_IP = 20;
 
 /**
  * Keep-alive (DESIGN §6): every peer is pinged every `pingMs`; one that has not answered `pongTimeoutMs`
@@ -57,6 +59,9 @@ export function wsFeed(app: App, ctx: AppContext, hub: LiveHub) {
   const everyone = new Set<WebSocket>();
   const roomsOf = new Map<WebSocket, Set<string>>();
 
+  /** Connections still authenticating, per client address (at most MAX_UNAUTHENTICATED_PER_IP). */
+  const pending = new Map<string, number>();
+
   const transport: Transport = {
     frameSlices: (frame, json) => {
       const members = [...rooms.get(frame.room)];
@@ -79,7 +84,6 @@ export function wsFeed(app: App, ctx: AppContext, hub: LiveHub) {
       for (const ws of everyone) send(ws, json);
     },
     roomSize: (room) => rooms.get(room).size,
-    disconnectUser: (userId) => { for (const ws of rooms.get(userRoom(userId))) ws.close(WS_CLOSE_UNAUTHENTICATED, 'account deactivated'); },
     close: () => { for (const ws of everyone) ws.close(1001, 'server shutting down'); },
   };
   hub.attach(transport);
@@ -88,6 +92,21 @@ export function wsFeed(app: App, ctx: AppContext, hub: LiveHub) {
     websocket: true,
     schema: { tags: ['live'], summary: 'Plain WebSocket feed (see DESIGN §6)', querystring: Type.Object({ token: Type.Optional(Type.String({ maxLength: 4096 })) }) },
   }, (ws, req) => {
+    // Connections that have not authenticated yet are bounded per address, and closed after AUTH_TIMEOUT_MS.
+    const waitingHere = (pending.get(req.ip) ?? 0) + 1;
+    if (waitingHere > MAX_UNAUTHENTICATED_PER_IP) {
+      ws.close(1008, 'too many connections waiting to authenticate');
+      return;
+    }
+    pending.set(req.ip, waitingHere);
+    let counted = true;
+    const settled = () => {
+      if (!counted) return;
+      counted = false;
+      const left = (pending.get(req.ip) ?? 1) - 1;
+      if (left > 0) pending.set(req.ip, left);
+      else pending.delete(req.ip);
+    };
     let caller: Caller | null = null;
     const mine = new Set<string>();
     roomsOf.set(ws, mine);
@@ -95,9 +114,14 @@ export function wsFeed(app: App, ctx: AppContext, hub: LiveHub) {
     const fail = (code: string, message: string) => reply({ type: 'error', error: { code, message } });
 
     const admit = async (token: string | undefined) => {
-      caller = await authenticate(ctx.tokens, ctx.store.reads, token ?? null);
-      if (!caller) return ws.close(WS_CLOSE_UNAUTHENTICATED, 'unauthenticated');
+      const session = await openSession(ctx.tokens, ctx.store.reads, token ?? null);
+      if (!session) return ws.close(WS_CLOSE_UNAUTHENTICATED, 'unauthenticated');
+      if (ws.readyState !== ws.OPEN) return;
+      caller = session.caller;
       clearTimeout(authTimer);
+      settled();
+      // A socket lives no longer than its token, and an account has a bounded number of them.
+      hub.sessions.add(ws, session, (why) => ws.close(WS_CLOSE_UNAUTHENTICATED, why === 'expired' ? 'token expired' : why === 'revoked' ? 'token revoked' : 'too many connections'));
       const own = caller.role === 'user' ? userRoom(caller.id) : adminRoom(caller.id);
       rooms.join(own, ws);
       mine.add(own);
@@ -130,6 +154,9 @@ export function wsFeed(app: App, ctx: AppContext, hub: LiveHub) {
         const check = await checkWatch(ctx.store.reads, msg.auction_id, ctx.now());
         if (!check.ok) return fail(check.error.code, check.error.message);
         const room = auctionRoom(check.auctionId);
+        if (!mine.has(room) && [...mine].filter((r) => r.startsWith('auction:')).length >= SOCKET_LIMITS.watchedAuctions) {
+          return fail('LIMIT_REACHED', `A connection may watch at most ${SOCKET_LIMITS.watchedAuctions} auctions`);
+        }
         const added = rooms.join(room, ws);
         mine.add(room);
         const watchers = added ? await hub.watchersChanged(check.auctionId) : await hub.watchers(check.auctionId);
@@ -142,7 +169,14 @@ export function wsFeed(app: App, ctx: AppContext, hub: LiveHub) {
       }
     };
 
+    const rate = new MessageRate();
     ws.on('message', (raw: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => {
+      // Over SOCKET_LIMITS.messagesPerSecond: an error, then the connection closes.
+      if (!rate.allow()) {
+        fail('RATE_LIMITED', 'Too many messages; reconnect and slow down');
+        ws.close(1008, 'too many messages');
+        return;
+      }
       let msg: WsClientMessage;
       try {
         if (isBinary) throw new Error('binary');
@@ -171,6 +205,8 @@ export function wsFeed(app: App, ctx: AppContext, hub: LiveHub) {
     });
 
     ws.on('close', () => {
+      settled();
+      if (caller) hub.sessions.remove(ws, caller.role, caller.id);
       clearTimeout(authTimer);
       clearInterval(pinger);
       if (awaitingPong) clearTimeout(awaitingPong);

@@ -3,9 +3,15 @@
 /** Epoch ms → the UTC ISO string every response carries. */
 export const iso = (ms: number) => new Date(ms).toISOString();
 
-/** `alice` → `a***e`: enough to tell bidders apart, not enough to know them. */
+/**
+ * A bidder as other people see them: at most a third of the username shown, never more than its first
+ * and last character, and always three asterisks between, so the mask does not tell the length.
+ * `ravi_k` → `r***k` (2 of 6), `alice` → `a***` (1 of 5), `abc` → `a***` (1 of 3), `ab` → `***`.
+ */
 export function maskUsername(username: string): string {
-  return username.length <= 2 ? `${username[0] ?? ''}***` : `${username[0]}***${username.at(-1)}`;
+  const chars = [...username];
+  const shown = Math.min(2, Math.floor(chars.length / 3));
+  return `${shown >= 1 ? chars[0] : ''}***${shown === 2 ? chars.at(-1) : ''}`;
 }
 
 /** Whole seconds until `end`, rounded up (0 once it has passed). */

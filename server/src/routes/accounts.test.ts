@@ -100,11 +100,11 @@ describe('POST /api/login', () => {
   it('refuses a deactivated account with 403 ACCOUNT_INACTIVE and revokes its tokens', async () => {
     const u = await signUpUser(app);
     expect((await call(app, 'POST', '/api/change-password', { password: 'wrong00', new_password: 'secret2' }, u.token)).statusCode).toBe(400);
-    await app.ctx.commands.run((tx) => setUserStatus(tx, { userId: u.user.id, status: 'inactive' }));
+    await app.ctx.commands.run((tx) => setUserStatus(tx, { userId: u.user.id, status: 'inactive' }, Date.now()));
     expectError(await call(app, 'POST', '/api/login', { username: u.username, password: u.password }), 403, 'ACCOUNT_INACTIVE');
     expectError(await call(app, 'POST', '/api/change-password', { password: u.password, new_password: 'secret2' }, u.token), 401, 'UNAUTHENTICATED');
     // Reactivation lets the user sign in again but does not revive the old token.
-    await app.ctx.commands.run((tx) => setUserStatus(tx, { userId: u.user.id, status: 'active' }));
+    await app.ctx.commands.run((tx) => setUserStatus(tx, { userId: u.user.id, status: 'active' }, Date.now()));
     expect((await call(app, 'POST', '/api/login', { username: u.username, password: u.password })).statusCode).toBe(200);
     expectError(await call(app, 'POST', '/api/change-password', { password: u.password, new_password: 'secret2' }, u.token), 401, 'UNAUTHENTICATED');
   });

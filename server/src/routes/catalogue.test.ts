@@ -269,7 +269,7 @@ describe('products: POST /api/admin/product, PUT/DELETE /api/admin/product/{id},
     await expectMoneyInvariant(app);
   });
 
-  it('DELETE of a sold product is 409 PRODUCT_SOLD and it stays sold and listed', async () => {
+  it('DELETE or PUT of a sold product is 409 PRODUCT_SOLD: it stays sold, listed and described as bought; the ledger names what was bid on', async () => {
     const admin = await signUpAdmin(app);
     const { auctionId, productIds: [p] } = await newAuction(admin.token);
     const asha = await richBidder(app, 1000, [auctionId]);
@@ -277,6 +277,11 @@ describe('products: POST /api/admin/product, PUT/DELETE /api/admin/product/{id},
     expect((await call(app, 'POST', `/api/admin/auction/${auctionId}/settle`, undefined, admin.token)).statusCode).toBe(200);
 
     expectError(await call(app, 'DELETE', `/api/admin/product/${p}`, undefined, admin.token), 409, 'PRODUCT_SOLD');
+    expectError(await call(app, 'PUT', `/api/admin/product/${p}`, { name: 'Something else', description: 'Not what was sold' }, admin.token), 409, 'PRODUCT_SOLD');
+    const won = (await call(app, 'GET', '/api/user-bids', undefined, asha.token)).json<{ product_name: string; status: string }[]>();
+    expect(won).toEqual([expect.objectContaining({ product_name: `Product ${p}`, status: 'won' })]);
+    const holds = (await call(app, 'GET', '/api/wallet/transactions', undefined, asha.token)).json<{ transactions: { type: string; meta: { notes: string | null } }[] }>().transactions;
+    expect(holds.filter((t) => t.type === 'bid').map((t) => t.meta.notes)).toEqual([`Bid on Product ${p}`]);
     expect(await adminProducts(auctionId, admin.token)).toEqual([productJson(p!, { status: 'sold', auction_id: auctionId, highest_bid: 700, bid_count: 1 })]);
     expect(await balanceOf(app, asha.token)).toBe(300);
     await expectMoneyInvariant(app);

@@ -6,7 +6,8 @@ import { AppError } from '../errors.js';
 
 /** Rupees from the request → integer paise; at most 2 decimals. */
 export function paise(rupees: number, field: string, message = `${field} must have at most 2 decimals`): number {
-  // A positive amount too small to be a paisa (1e-9) would round to 0: refused like any other bad amount.
+  // Exactly 2 decimals at most (10.000000001 is refused, not read as ₹10); a positive amount below a
+  // paisa (1e-9) never becomes 0 paise.
   if (!hasAtMostTwoDecimals(rupees) || (rupees > 0 && toPaise(rupees) === 0)) throw new AppError('VALIDATION', message, field);
   return toPaise(rupees);
 }

@@ -189,7 +189,7 @@ describe('3. reinstatement skips whoever can no longer pay, or has cancelled', (
     const ravi = await richBidder(app, 1000, [auctionId]);
     const a = await place(asha.token, p!, 300);
     const r = await place(ravi.token, p!, 400);
-    expect((await app.ctx.commands.run((tx) => setUserStatus(tx, { userId: asha.user.id, status: 'inactive' }))).ok).toBe(true);
+    expect((await app.ctx.commands.run((tx) => setUserStatus(tx, { userId: asha.user.id, status: 'inactive' }, Date.now()))).ok).toBe(true);
     expect((await cancel(ravi.token, r.id)).json()).toMatchObject({ wallet_balance: 1000, highest_bid: 0 });
     expect(await highestOf(ravi.token, p!)).toBe(0);
     const rows = (await call(app, 'GET', `/api/bids?product_key=${p}`, undefined, owner.token)).json();

@@ -48,6 +48,34 @@ describe('the owner’s Users page', () => {
     expect((await call(app, 'POST', '/api/login', { username: asha.username, password: asha.password })).statusCode).toBe(200);
   });
 
+  it('deactivation releases the bidder\'s leading holds at once: refund with a note, the best covered earlier bid leads again, they never win', async () => {
+    const owner = await signUpAdmin(app);
+    const { auctionId, productIds: [p1, p2] } = await createAuction(app, owner.token, { products: 2 });
+    const asha = await richBidder(app, 1000, [auctionId]);
+    const ravi = await richBidder(app, 1000, [auctionId]);
+    const bid = (token: string, productId: string, amount: number) => call(app, 'POST', '/api/bid', { product_id: productId, bid_amount: amount }, token);
+    expect((await bid(ravi.token, p1!, 100)).statusCode).toBe(201);
+    expect((await bid(asha.token, p1!, 200)).statusCode).toBe(201);
+    expect((await bid(asha.token, p2!, 300)).statusCode).toBe(201);
+    expect((await call(app, 'PATCH', `/api/admin/users/${asha.user.id}`, { status: 'inactive' }, owner.token)).statusCode).toBe(200);
+    const products = (await call(app, 'GET', `/api/admin/auction/${auctionId}/products`, undefined, owner.token)).json<{ id: string; highest_bid: number }[]>();
+    expect(Object.fromEntries(products.map((p) => [p.id, p.highest_bid]))).toEqual({ [p1!]: 100, [p2!]: 0 });
+    const users = (await call(app, 'GET', '/api/admin/users', undefined, owner.token)).json<{ users: { id: number; wallet_balance: number }[] }>().users;
+    expect(users.find((u) => u.id === asha.user.id)?.wallet_balance).toBe(1000);
+    expect(users.find((u) => u.id === ravi.user.id)?.wallet_balance).toBe(900);
+    const ledger = await app.ctx.store.query<{ type: string; amount: number; notes: string | null }>(
+      'select type, amount, notes from wallet_transactions where user_id = ? and type = ? order by id', [asha.user.id, 'refund'],
+    );
+    expect(ledger).toEqual([
+      { type: 'refund', amount: 20_000, notes: `Bid on Product ${p1} released: the account was deactivated` },
+      { type: 'refund', amount: 30_000, notes: `Bid on Product ${p2} released: the account was deactivated` },
+    ]);
+    const settled = (await call(app, 'POST', `/api/admin/auction/${auctionId}/settle`, undefined, owner.token)).json<{ sold: { product_id: string; amount: number }[] }>();
+    expect(settled.sold).toEqual([expect.objectContaining({ product_id: p1, amount: 100 })]);
+    const audit = await app.ctx.reads.auditMoney();
+    expect(audit).toMatchObject({ ok: true, ledgerMismatches: 0, negativeBalances: 0, multipleLeaders: 0 });
+  });
+
   it('validates the id and the status', async () => {
     const owner = await signUpAdmin(app);
     expectError(await call(app, 'PATCH', '/api/admin/users/abc', { status: 'inactive' }, owner.token), 400, 'VALIDATION');

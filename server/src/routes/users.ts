@@ -23,7 +23,7 @@ export function userAdminRoutes(app: App, ctx: AppContext) {
   }, async (req) => {
     const userId = Number(req.params.id);
     const { status } = req.body;
-    unwrap(await commands.run((tx) => setUserStatus(tx, { userId, status })));
+    unwrap(await commands.run((tx) => setUserStatus(tx, { userId, status }, ctx.now())));
     const user = await reads.userForOwner(userId);
     if (!user) throw new AppError('NOT_FOUND', 'User not found');
     return { message: status === 'inactive' ? 'User deactivated' : 'User activated', user: presentUserForOwner(user) };

@@ -51,7 +51,7 @@ export const ProductBid = Type.Object({
   amount: Type.Number(),
   status: BidStatus,
   timestamp: Type.String(),
-  bidder: Type.String({ description: 'Masked (a***e) except for the admin who owns the auction' }),
+  bidder: Type.String({ description: 'Masked (at most a third shown: r***k, a***) except for the admin who owns the auction' }),
 });
 
 export const ProductKeyQuery = Type.Object({

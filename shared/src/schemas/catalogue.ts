@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { LIMITS } from '../limits.js';
-import { DateTimeText, Id, IdRef, X_ERROR, X_MISSING } from './common.js';
+import { DateTimeText, Id, IdRef, VisibleText, X_ERROR, X_MISSING } from './common.js';
 
 /** Spec §5's sentences for missing catalogue fields. */
 export const CATALOGUE_MESSAGES = {
@@ -10,8 +10,12 @@ export const CATALOGUE_MESSAGES = {
   auctionEdit: 'Please fill all required fields',
 } as const;
 
-const text = (field: string, max: number, missing: string) =>
-  Type.String({ minLength: 1, maxLength: max, pattern: '\\S', [X_ERROR]: `${field} must be at most ${max} characters`, [X_MISSING]: missing });
+/** A name (one line) or a description (line breaks and tabs allowed) of visible text (see VisibleText). */
+const text = (field: string, max: number, missing: string, multiline = false) =>
+  Type.String({
+    minLength: 1, maxLength: max, pattern: '\\S', [X_ERROR]: `${field} must be at most ${max} characters`, [X_MISSING]: missing,
+    allOf: [VisibleText(field, { multiline, missing })],
+  });
 
 export const ProductStatus = Type.Union([Type.Literal('available'), Type.Literal('sold')]);
 
@@ -30,13 +34,13 @@ export type Product = Static<typeof Product>;
 export const CreateProductBody = Type.Object({
   id: Id('id', CATALOGUE_MESSAGES.productCreate),
   name: text('name', LIMITS.nameMax, CATALOGUE_MESSAGES.productCreate),
-  description: text('description', LIMITS.descriptionMax, CATALOGUE_MESSAGES.productCreate),
+  description: text('description', LIMITS.descriptionMax, CATALOGUE_MESSAGES.productCreate, true),
 });
 export type CreateProductBody = Static<typeof CreateProductBody>;
 
 export const UpdateProductBody = Type.Object({
   name: text('name', LIMITS.nameMax, CATALOGUE_MESSAGES.productEdit),
-  description: text('description', LIMITS.descriptionMax, CATALOGUE_MESSAGES.productEdit),
+  description: text('description', LIMITS.descriptionMax, CATALOGUE_MESSAGES.productEdit, true),
 });
 export type UpdateProductBody = Static<typeof UpdateProductBody>;
 

@@ -27,9 +27,36 @@ export function errorResponses(...statuses: number[]): Record<number, TSchema> {
 
 export const MessageBody = Type.Object({ message: Type.String() });
 
+/**
+ * Text people read (names, descriptions) must show something and must not steer how it or its
+ * neighbours display: no C0/C1 control characters (a description keeps tab, CR and LF) and no bidi
+ * embeddings, overrides (U+202A–U+202E) or isolates (U+2066–U+2069), so `Lamp\u202Egnp.exe` cannot pose
+ * as `Lampexe.png`. At least one character must be visible: not a space, separator, control, format
+ * (zero-width, direction marks), private-use or unassigned character, not a combining mark alone, not a
+ * blank filler (Hangul fillers, braille blank). Needs the `u` flag, which Ajv sets for every pattern.
+ */
+const VISIBLE_CHAR = '[^\\s\\p{Z}\\p{C}\\p{M}\\u115F\\u1160\\u3164\\uFFA0\\u2800]';
+const BIDI_CONTROLS = '\\u202A-\\u202E\\u2066-\\u2069';
+const LINE_TEXT = `^(?=[\\s\\S]*${VISIBLE_CHAR})[^\\p{Cc}${BIDI_CONTROLS}]*$`;
+const MULTILINE_TEXT = `^(?=[\\s\\S]*${VISIBLE_CHAR})[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F-\\x9F${BIDI_CONTROLS}]*$`;
+
+/**
+ * The visible-text rule (above) as a subschema to add to a string schema: `allOf: [VisibleText(…)]`.
+ * Its own `x-error` names the field; `missing` answers a blank value, as the field's other rules do.
+ */
+export function VisibleText(field: string, opts: { multiline?: boolean; missing?: string } = {}) {
+  return {
+    type: 'string',
+    pattern: opts.multiline ? MULTILINE_TEXT : LINE_TEXT,
+    [X_ERROR]: `${field} must contain visible text, without control or text-direction characters${opts.multiline ? ' (line breaks and tabs are fine)' : ''}`,
+    ...(opts.missing ? { [X_MISSING]: opts.missing } : {}),
+  };
+}
+
 export const Name = Type.String({
   minLength: 1, maxLength: LIMITS.nameMax, pattern: '\\S',
   [X_ERROR]: `name must be 1–${LIMITS.nameMax} characters`,
+  allOf: [VisibleText('name', { missing: `name must be 1–${LIMITS.nameMax} characters` })],
 });
 
 export const Username = Type.String({

@@ -1,0 +1,101 @@
+/**
+ * Live sockets and the accounts behind them (DESIGN §6 "Socket lifetime and back-pressure"): a
+ * socket lives no longer than its token (closed at its expiry, or when the account's token version
+ * moves past it: password change, deactivation), an account has at most MAX_PER_ACCOUNT sockets on a
+ * process (the oldest is closed), and a socket may send at most MAX_MESSAGES_PER_SECOND messages.
+ * One registry per transport; the transports close their own sockets.
+ */
+import type { TokenService } from '../auth/tokens.js';
+import type { Reads } from '../db/index.js';
+import { resolveSession, type Caller } from '../domain/accounts.js';
+
+export const SOCKET_LIMITS = {
+  perAccount: 20,
+  messagesPerSecond: 20,
+  watchedAuctions: 100,
+  /** Unsent bytes a socket may have waiting before it is closed as too slow a reader. */
+  unsentBytes: 1024 * 1024,
+};
+
+export interface Session {
+  caller: Caller;
+  /** The token version the socket was opened with. */
+  ver: number;
+  /** When the token expires (ms since the epoch). */
+  expiresAt: number;
+}
+
+/** Verifies a socket's token and the account behind it; null when refused. */
+export async function openSession(tokens: TokenService, reads: Reads, token: string | null): Promise<Session | null> {
+  if (!token) return null;
+  const claims = await tokens.verify(token);
+  if (!claims) return null;
+  const caller = await resolveSession(reads, claims);
+  if (!caller) return null;
+  return { caller, ver: claims.ver, expiresAt: (claims.exp ?? Number.MAX_SAFE_INTEGER / 1000) * 1000 };
+}
+
+const accountKey = (role: string, id: number) => `${role}:${id}`;
+
+export type CloseWhy = 'expired' | 'revoked' | 'too many';
+type Entry = { ver: number; timer: NodeJS.Timeout; close: (why: CloseWhy) => void };
+
+/** This process's open sockets of both transports per account, oldest first, each closed when its token expires. */
+export class SocketRegistry {
+  private readonly byAccount = new Map<string, Map<object, Entry>>();
+
+  /** Registers an authenticated socket (`close` closes it); closes the account's oldest beyond the limit. */
+  add(socket: object, session: Session, close: (why: CloseWhy) => void) {
+    const { role, id } = session.caller;
+    const key = accountKey(role, id);
+    let sockets = this.byAccount.get(key);
+    if (!sockets) this.byAccount.set(key, (sockets = new Map<object, Entry>()));
+    const timer = setTimeout(() => {
+      this.remove(socket, role, id);
+      close('expired');
+    }, Math.min(Math.max(0, session.expiresAt - Date.now()), 2 ** 31 - 1));
+    timer.unref();
+    sockets.set(socket, { ver: session.ver, timer, close });
+    while (sockets.size > SOCKET_LIMITS.perAccount) {
+      const [oldest, entry] = sockets.entries().next().value as [object, Entry];
+      this.remove(oldest, role, id);
+      entry.close('too many');
+    }
+  }
+
+  remove(socket: object, role: string, id: number) {
+    const key = accountKey(role, id);
+    const sockets = this.byAccount.get(key);
+    const entry = sockets?.get(socket);
+    if (!sockets || !entry) return;
+    clearTimeout(entry.timer);
+    sockets.delete(socket);
+    if (sockets.size === 0) this.byAccount.delete(key);
+  }
+
+  /** Closes the account's sockets opened with a token version below `below`. */
+  revoke(role: 'user' | 'admin', id: number, below: number) {
+    const sockets = this.byAccount.get(accountKey(role, id));
+    if (!sockets) return;
+    for (const [socket, entry] of [...sockets]) {
+      if (entry.ver < below) {
+        this.remove(socket, role, id);
+        entry.close('revoked');
+      }
+    }
+  }
+}
+
+/** At most `perSecond` messages in any one-second window (fixed windows). */
+export class MessageRate {
+  private windowStart = 0;
+  private count = 0;
+
+  allow(now = Date.now()): boolean {
+    if (now - this.windowStart >= 1000) {
+      this.windowStart = now;
+      this.count = 0;
+    }
+    return ++this.count <= SOCKET_LIMITS.messagesPerSecond;
+  }
+}
