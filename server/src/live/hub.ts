@@ -43,6 +43,7 @@ export const GAP_WAIT_MS = 250;
 const FORGET_SETTLED_MS = 10_000;
 
 type VersionedEvent = Extract<RoomEvent, { data: { version: number } }>;
+type CatalogueChange = 'auction:created' | 'auction:updated' | 'auction:deleted';
 
 export interface LiveHubOptions {
   reads: Reads;
@@ -79,6 +80,8 @@ export class LiveHub {
   /** Admin rooms: per room and lot, events that arrived ahead of a missing version. */
   private readonly gaps = new Map<string, { events: Map<number, RoomEvent>; timer: NodeJS.Timeout }>();
   private sweeping = false;
+  /** Catalogue changes waiting for the next frame, merged per auction. */
+  private readonly catalogue = new Map<string, CatalogueChange>();
   /** Catalogue announcements still reading the auction (awaited before the relay closes). */
   private readonly announcing = new Set<Promise<void>>();
 
@@ -115,11 +118,7 @@ export class LiveHub {
         if (d.to === 'room') this.enqueue(d.room, d.event);
         else if (d.to === 'user') this.relay.publish({ kind: 'user', userId: d.userId, message: d.event });
         else if (d.to === 'disconnect') this.disconnectAccount(d.role, d.id, d.below);
-        else {
-          const announced = this.announceCatalogue(d.auctionId, d.change, serverTime).catch(this.opts.onError);
-          this.announcing.add(announced);
-          void announced.finally(() => this.announcing.delete(announced));
-        }
+        else this.queueCatalogue(d.auctionId, d.change);
       }
     }
   };
@@ -136,16 +135,41 @@ export class LiveHub {
 
   enqueue(room: string, event: RoomEvent) {
     const buffer = this.buffers.get(room);
-    if (buffer) buffer.push(event);
-    else this.buffers.set(room, [event]);
+    if (!buffer) this.buffers.set(room, [event]);
+    else if (event.event === 'auction:watchers') {
+      // At most one count per frame, the latest (a watch/unwatch toggle storm is one event per frame).
+      const earlier = buffer.findIndex((e) => e.event === 'auction:watchers');
+      if (earlier !== -1) buffer.splice(earlier, 1);
+      buffer.push(event);
+    } else buffer.push(event);
+    this.schedule();
+  }
+
+  private schedule() {
     if (this.opts.frameMs === 0) this.flush();
     else this.timer ??= setTimeout(this.flush, this.opts.frameMs);
+  }
+
+  /**
+   * Catalogue changes are merged per auction per frame (a burst of edits is one announcement, read
+   * as committed when the frame goes out): created stays created, deleted wins.
+   */
+  private queueCatalogue(auctionId: string, change: CatalogueChange) {
+    const before = this.catalogue.get(auctionId);
+    this.catalogue.set(auctionId, change === 'auction:deleted' ? change : before === 'auction:created' ? before : change);
+    this.schedule();
   }
 
   /** Publishes every room's pending events as one frame each; a quiet room sends nothing. */
   flush = () => {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    for (const [auctionId, change] of this.catalogue) {
+      const announced = this.announceCatalogue(auctionId, change, this.serverTime()).catch(this.opts.onError);
+      this.announcing.add(announced);
+      void announced.finally(() => this.announcing.delete(announced));
+    }
+    this.catalogue.clear();
     if (this.buffers.size === 0) return;
     const serverTime = this.serverTime();
     const frames = [...this.buffers].map(([room, events]): Frame => ({ room, server_time: serverTime, events }));

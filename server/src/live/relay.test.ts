@@ -163,6 +163,25 @@ describe('delivery: a product\'s versions only go forward on every socket', () =
     expect(relay.published.map((m) => m.kind === 'frame' && [m.frame.room, m.frame.events.length])).toEqual([['auction:A', 2], ['auction:B', 1]]);
   });
 
+  it('merges per frame: one watcher count (the latest) per room, one catalogue announcement per auction', async () => {
+    const relay = new HandRelay();
+    const hub = new LiveHub({ reads: noReads, now: Date.now, frameMs: 50, onError, relay });
+    hubs.push(hub);
+    // A watch/unwatch toggle storm: twenty counts in one frame.
+    for (let n = 1; n <= 20; n++) hub.enqueue('auction:A', { event: 'auction:watchers', data: { auction_id: 'A', watchers: n % 2, server_time: '' } });
+    hub.enqueue('auction:A', placed('P1', 1, 10));
+    hub.enqueue('auction:A', { event: 'auction:watchers', data: { auction_id: 'A', watchers: 7, server_time: '' } });
+    // Three catalogue changes of one auction in one frame (deleted: no read needed).
+    hub.publish([{ type: 'auction:deleted', auctionId: 'X', ownerId: 1 }, { type: 'auction:deleted', auctionId: 'X', ownerId: 1 }, { type: 'auction:deleted', auctionId: 'Y', ownerId: 1 }]);
+    expect(relay.published).toEqual([]);
+    hub.flush();
+    await eventually(() => expect(relay.published.filter((m) => m.kind === 'all')).toHaveLength(2));
+    const frames = relay.published.filter((m): m is Extract<Relayed, { kind: 'frame' }> => m.kind === 'frame');
+    expect(frames).toHaveLength(1);
+    expect(frames[0]!.frame.events.map((e) => e.event)).toEqual(['bid:placed', 'auction:watchers']);
+    expect((frames[0]!.frame.events[1]!.data as { watchers: number }).watchers).toBe(7);
+  });
+
   it('the wire format carries a frame\'s JSON untouched', () => {
     const msg = frameOf('auction:A', placed('P1', 1, 10));
     const relay = new LocalRelay();
