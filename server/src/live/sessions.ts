@@ -15,7 +15,22 @@ export const SOCKET_LIMITS = {
   watchedAuctions: 100,
   /** Unsent bytes a socket may have waiting before it is closed as too slow a reader. */
   unsentBytes: 1024 * 1024,
+  /** How often every socket's unsent bytes are checked. */
+  checkMs: 1000,
 };
+
+/**
+ * Every SOCKET_LIMITS.checkMs, closes the sockets with more than SOCKET_LIMITS.unsentBytes waiting to
+ * be sent: a consumer that falls that far behind is dropped (it reconnects and re-reads state) rather
+ * than growing the server's memory without bound. Returns the function that stops the checks.
+ */
+export function dropSlowConsumers<S>(sockets: () => Iterable<S>, unsent: (socket: S) => number, drop: (socket: S) => void): () => void {
+  const timer = setInterval(() => {
+    for (const s of sockets()) if (unsent(s) > SOCKET_LIMITS.unsentBytes) drop(s);
+  }, SOCKET_LIMITS.checkMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
 
 export interface Session {
   caller: Caller;

@@ -146,4 +146,42 @@ describe('limits per account and per socket', () => {
     await eventually(() => expect(closed[20]).toBe(1008));
     expect(closed.slice(0, 20).every((c) => c === null)).toBe(true);
   });
+
+  it('a consumer that stops reading is dropped once too much waits for it; one that reads stays (both transports)', async () => {
+    SOCKET_LIMITS.unsentBytes = 256 * 1024;
+    SOCKET_LIMITS.checkMs = 100;
+    const { app, base } = await live();
+    const admin = await signUpAdmin(app);
+    const { auctionId } = await createAuction(app, admin.token);
+    const users = await Promise.all([signUpUser(app), signUpUser(app), signUpUser(app)]);
+    const reader = await io(base, users[0].token);
+    const stalledIo = await io(base, users[1].token);
+    const stalledWs = await ws(base, users[2].token);
+    for (const c of [reader, stalledIo]) expect((await c.watch(auctionId)).status).toBe('ok');
+    stalledWs.send({ type: 'watch', auction_id: auctionId });
+    await eventually(() => expect(stalledWs.messages.some((m) => m.type === 'watching')).toBe(true));
+    // Two clients stop reading (frozen tabs, dead networks): their TCP windows fill, then the server's buffers.
+    const engineSocket = (stalledIo.socket.io.engine as unknown as { transport: { ws: { _socket: { pause(): void; resume(): void } } } }).transport.ws._socket;
+    engineSocket.pause();
+    (stalledWs.ws as unknown as { _socket: { pause(): void } })._socket.pause();
+    // 40 frames of ~200 KB each to the auction room.
+    const big = 'x'.repeat(200_000);
+    for (let i = 1; i <= 40; i++) {
+      app.ctx.live.enqueue(`auction:${auctionId}`, { event: 'auction:ending', data: { auction_id: auctionId, seconds_left: i, server_time: big } });
+      app.ctx.live.flush();
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    // The server dropped both: only the reader still watches.
+    await eventually(async () => expect(await app.ctx.live.watchers(auctionId)).toBe(1), 10_000, 100);
+    // Reading again, the two find their connections closed.
+    engineSocket.resume();
+    (stalledWs.ws as unknown as { _socket: { resume(): void } })._socket.resume();
+    await eventually(() => {
+      expect(stalledIo.down()).toBe(true);
+      expect(stalledWs.closeCode()).not.toBeNull();
+    }, 10_000, 100);
+    // The reader got everything and is still connected.
+    await eventually(() => expect(reader.roomEvents('auction:ending')).toHaveLength(40), 10_000, 100);
+    expect(reader.down()).toBe(false);
+  }, 30_000);
 });

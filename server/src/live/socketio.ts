@@ -6,7 +6,7 @@ import type { Reads } from '../db/index.js';
 import type { Caller } from '../domain/accounts.js';
 import type { TokenService } from '../auth/tokens.js';
 import type { LiveHub, Transport } from './hub.js';
-import { MessageRate, openSession, SOCKET_LIMITS, type Session } from './sessions.js';
+import { dropSlowConsumers, MessageRate, openSession, SOCKET_LIMITS, type Session } from './sessions.js';
 import { checkWatch } from './watch.js';
 
 interface SocketData {
@@ -126,10 +126,27 @@ export function attachSocketIo(props: { server: HttpServer; hub: LiveHub; tokens
     },
     roomSize: (room) => io.sockets.adapter.rooms.get(room)?.size ?? 0,
     close: () => {
+      stopChecks();
       io.disconnectSockets(true);
       io.engine.close();
     },
   };
+  // A peer that stops reading is dropped once 1 MiB waits for it: engine.io's queue plus the bytes
+  // its WebSocket has not handed to the network yet; the raw socket is terminated, freeing them now.
+  type Raw = { writeBuffer?: { data?: unknown }[]; transport?: { socket?: { bufferedAmount?: number; terminate?: () => void } } };
+  const rawOf = (socket: LiveSocket) => socket.conn as unknown as Raw;
+  const stopChecks = dropSlowConsumers(
+    () => io.sockets.sockets.values(),
+    (socket) => {
+      const raw = rawOf(socket);
+      const queued = (raw.writeBuffer ?? []).reduce((n, p) => n + (typeof p.data === 'string' ? p.data.length : 0), 0);
+      return queued + (raw.transport?.socket?.bufferedAmount ?? 0);
+    },
+    (socket) => {
+      rawOf(socket).transport?.socket?.terminate?.();
+      socket.disconnect(true);
+    },
+  );
   hub.attach(transport);
   return io;
 }

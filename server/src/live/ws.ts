@@ -9,7 +9,7 @@ import { Type } from 'typebox';
 import { adminRoom, auctionRoom, userRoom, WS_CLOSE_UNAUTHENTICATED, type WsClientMessage } from '@auction/shared';
 import type { App, AppContext } from '../context.js';
 import type { Caller } from '../domain/accounts.js';
-import { MessageRate, openSession, SOCKET_LIMITS } from './sessions.js';
+import { dropSlowConsumers, MessageRate, openSession, SOCKET_LIMITS } from './sessions.js';
 import type { LiveHub, Transport } from './hub.js';
 import { checkWatch } from './watch.js';
 
@@ -84,8 +84,13 @@ export function wsFeed(app: App, ctx: AppContext, hub: LiveHub) {
       for (const ws of everyone) send(ws, json);
     },
     roomSize: (room) => rooms.get(room).size,
-    close: () => { for (const ws of everyone) ws.close(1001, 'server shutting down'); },
+    close: () => {
+      stopChecks();
+      for (const ws of everyone) ws.close(1001, 'server shutting down');
+    },
   };
+  // A peer that stops reading is dropped once 1 MiB waits for it (terminate: its buffers are freed now).
+  const stopChecks = dropSlowConsumers(() => everyone, (ws) => ws.bufferedAmount, (ws) => ws.terminate());
   hub.attach(transport);
 
   app.get('/ws', {
