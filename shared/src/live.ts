@@ -93,12 +93,14 @@ export interface WalletUpdatedData extends Stamped {
   wallet_balance: number;
 }
 
-/** An auction as `GET /auctions` shows it, minus the per-caller `registered` and `registrations`. */
+/**
+ * An auction's summary as `GET /auctions` shows it, minus the per-caller `registered` and `registrations`
+ * and minus the product list (a client showing the products reads them again).
+ */
 export interface LiveAuction extends Stamped {
   id: string;
   name: string;
   valid_until: string;
-  product_ids: string[];
   product_count: number;
   status: AuctionStatus;
 }

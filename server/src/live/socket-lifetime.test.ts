@@ -185,3 +185,48 @@ describe('limits per account and per socket', () => {
     expect(reader.down()).toBe(false);
   }, 30_000);
 });
+
+describe('one client cannot make every socket pay for its actions (issue 14, finding 5)', () => {
+  it('renaming products of a 500-product auction sends each socket small summaries, merged per frame, with no product list', async () => {
+    const { app, base } = await live();
+    const admin = await signUpAdmin(app);
+    const { auctionId, productIds } = await createAuction(app, admin.token, { products: 500 });
+    const idle = await io(base, (await signUpUser(app)).token);
+    // 40 edits in flight at once, then 40 more: a burst the hub announces a few times, not 80.
+    for (let round = 0; round < 2; round++) {
+      const edits = await Promise.all(productIds.slice(0, 40).map((id, i) =>
+        call(app, 'PUT', `/api/admin/product/${id}`, { name: `Renamed ${round}-${i}`, description: 'edited' }, admin.token)));
+      expect(edits.every((r) => r.statusCode === 200)).toBe(true);
+    }
+    await eventually(() => expect(idle.personalOf('auction:updated').length).toBeGreaterThan(0));
+    await new Promise((r) => setTimeout(r, 200));
+    const updates = idle.personalOf('auction:updated');
+    expect(updates.length).toBeLessThanOrEqual(10);
+    for (const u of updates) {
+      expect(u).toEqual({ id: auctionId, name: expect.any(String), valid_until: expect.any(String), product_count: 500, status: 'active', server_time: expect.any(String) });
+      expect(JSON.stringify(u).length).toBeLessThan(300);
+    }
+  }, 30_000);
+
+  it('a bidder toggling watch/unwatch sends other watchers at most one count per frame', async () => {
+    const { app, base } = await live({ liveFrameMs: 50 });
+    const admin = await signUpAdmin(app);
+    const { auctionId } = await createAuction(app, admin.token);
+    const watcher = await io(base, (await signUpUser(app)).token);
+    expect((await watcher.watch(auctionId)).status).toBe('ok');
+    const toggler = await io(base, (await signUpUser(app)).token);
+    const started = Date.now();
+    // Nine toggles: 18 messages, within the per-socket rate of 20 a second.
+    for (let i = 0; i < 9; i++) {
+      expect((await toggler.watch(auctionId)).status).toBe('ok');
+      toggler.socket.emit('auction:unwatch', auctionId);
+    }
+    await eventually(async () => expect(await app.ctx.live.watchers(auctionId)).toBe(1));
+    await new Promise((r) => setTimeout(r, 150));
+    const frames = watcher.frames.filter((f) => f.events.some((e) => e.event === 'auction:watchers'));
+    // Never two counts in one frame, and no more frames than the toggling lasted.
+    for (const f of frames) expect(f.events.filter((e) => e.event === 'auction:watchers')).toHaveLength(1);
+    expect(frames.length).toBeLessThanOrEqual(Math.ceil((Date.now() - started) / 50) + 1);
+    expect(watcher.roomEvents('auction:watchers').at(-1)?.data).toMatchObject({ watchers: 1 });
+  });
+});

@@ -46,8 +46,12 @@ export const liveWallet = (e: Of<'wallet:updated'>, server_time: string): Person
   wallet_balance: toRupees(e.balance), server_time,
 });
 
-/** A catalogue change as every socket sees it: the auction without anyone's registrations. */
+/**
+ * A catalogue change as every socket sees it: the auction's summary, without anyone's registrations and
+ * without its product list (a rename in a 500-product auction must not send 500 ids to every socket);
+ * a client showing the auction's products reads them again.
+ */
 export function liveAuction(view: AuctionView, now: number, server_time: string): LiveAuction {
-  const { registered: _r, registrations: _rs, ...rest } = presentAuction(view, null, now);
-  return { ...rest, server_time };
+  const { id, name, valid_until, product_count, status } = presentAuction(view, null, now);
+  return { id, name, valid_until, product_count, status, server_time };
 }

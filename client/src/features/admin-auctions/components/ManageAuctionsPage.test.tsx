@@ -1,8 +1,9 @@
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Toaster } from '../../../components/ui/toast/Toaster';
 import { useSession } from '../../auth';
+import { injectLiveEvent } from '../../live';
 import { jsonResponse, resetAppState, sampleAdmin } from '../../../test/utils';
 import { useAdminAuctions } from '../store/admin-auctions-store';
 import { makeAdminAuction, makeProduct, routeFetch } from '../testing';
@@ -60,6 +61,25 @@ describe('ManageAuctionsPage', () => {
       ['Settled', true, 'This auction is already settled'],
       ['Delete', true, 'A settled auction cannot be deleted'],
     ]);
+  });
+
+  it('a live auction:updated (which lists no products) renames the row at once and reads the list again once per burst', async () => {
+    const api = routeFetch({
+      'GET /api/admin/auctions/my': [
+        jsonResponse(200, [open, settled]),
+        jsonResponse(200, [{ ...open, name: 'Spring Sale II', product_ids: ['P-1', 'P-9'], product_count: 2 }, settled]),
+      ],
+    });
+    renderPage();
+    await screen.findByRole('link', { name: 'Spring Sale' });
+    const data = { id: 'AUC-1', name: 'Spring Sale II', valid_until: open.valid_until, product_count: 2, status: 'active' as const, server_time: open.created_at };
+    act(() => {
+      for (let i = 0; i < 3; i++) injectLiveEvent({ event: 'auction:updated', data });
+    });
+    expect(screen.getByRole('link', { name: 'Spring Sale II' })).toBeTruthy();
+    await waitFor(() => expect(useAdminAuctions.getState().auctions[0]?.product_ids).toEqual(['P-1', 'P-9']));
+    await new Promise((r) => setTimeout(r, 400));
+    expect(api.calls('GET /api/admin/auctions/my')).toHaveLength(2);
   });
 
   it('asks before settling: Cancel sends nothing; confirming settles, toasts and shows the row as Settled', async () => {

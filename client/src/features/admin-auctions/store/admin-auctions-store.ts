@@ -30,6 +30,9 @@ export interface AdminAuctionsState {
 }
 
 let loadSeq = 0;
+/** `auction:updated` carries no product list: the list is read again, once per burst of edits. */
+const RELOAD_MS = 250;
+let reloadTimer: ReturnType<typeof setTimeout> | null = null;
 const is401 = (err: unknown) => err instanceof ApiError && err.status === 401;
 
 export const useAdminAuctions = create<AdminAuctionsState>()((set, get) => {
@@ -142,15 +145,21 @@ export const useAdminAuctions = create<AdminAuctionsState>()((set, get) => {
         if (get().auctions.some((a) => a.id === d.id)) {
           set((s) => ({
             auctions: s.auctions.map((a) => (a.id === d.id
-              ? { ...a, name: d.name, valid_until: d.valid_until, product_ids: d.product_ids, product_count: d.product_count, status: d.status }
+              ? { ...a, name: d.name, valid_until: d.valid_until, product_count: d.product_count, status: d.status }
               : a)),
           }));
+          reloadTimer ??= setTimeout(() => {
+            reloadTimer = null;
+            if (get().status === 'ready') void get().load({ silent: true });
+          }, RELOAD_MS);
         }
       }
     },
 
     reset: () => {
       loadSeq += 1;
+      if (reloadTimer) clearTimeout(reloadTimer);
+      reloadTimer = null;
       set({ auctions: [], status: 'idle', busy: {}, version: 0 });
     },
   };

@@ -303,12 +303,12 @@ describe('BrowseAuctionsPage', () => {
     routes();
     renderPage();
     await findCard('Vintage Watches');
-    const base = { valid_until: inHours(48), product_ids: ['Z-1'], product_count: 1, status: 'active' as const, server_time: T };
+    const base = { valid_until: inHours(48), product_count: 1, status: 'active' as const, server_time: T };
 
     act(() => injectLiveEvent({ event: 'auction:created', data: { ...base, id: 'NEW-1', name: 'Antique Clocks' } }));
     expect(screen.getAllByRole('article')[0]?.textContent).toContain('Antique Clocks');
 
-    act(() => injectLiveEvent({ event: 'auction:updated', data: { ...base, id: 'AUC-1', name: 'Watches and Clocks', product_ids: ['P-1', 'P-2'], product_count: 2 } }));
+    act(() => injectLiveEvent({ event: 'auction:updated', data: { ...base, id: 'AUC-1', name: 'Watches and Clocks', product_count: 2 } }));
     expect(within(card('Watches and Clocks')).getByText('Registered')).toBeTruthy();
 
     act(() => injectLiveEvent({ event: 'auction:deleted', data: { id: 'AUC-2', server_time: T } }));

@@ -76,18 +76,23 @@ describe('auctions store', () => {
     expect(useAuctions.getState().auctions.map((a) => a.id)).toEqual(['AUC-1']);
   });
 
-  it('fetches a loaded auction’s products again when an update changes its product list', async () => {
+  it('reads a shown auction’s products again after auction:updated (which lists none), once per burst of edits', async () => {
+    let reads = 0;
     const fetchMock = routeFetch({
-      'GET /api/auctions': jsonResponse(200, [makeAuction({ product_ids: ['P-1'] })]),
-      'GET /api/auctions/AUC-1/products': jsonResponse(200, [makeProduct()]),
+      'GET /api/auctions': jsonResponse(200, [makeAuction(), makeAuction({ id: 'AUC-2' })]),
+      'GET /api/auctions/AUC-1/products': () => jsonResponse(200, [makeProduct({ name: reads++ === 0 ? 'Omega' : 'Renamed lot' })]),
     });
     await useAuctions.getState().loadAuctions();
     await useAuctions.getState().loadProducts('AUC-1');
-    const base = { id: 'AUC-1', name: 'Vintage Watches', valid_until: makeAuction().valid_until, product_count: 1, status: 'active' as const, server_time: T };
-    injectLiveEvent({ event: 'auction:updated', data: { ...base, product_ids: ['P-1'] } });
-    expect(callsTo(fetchMock, 'GET', '/api/auctions/AUC-1/products')).toHaveLength(1);
-    injectLiveEvent({ event: 'auction:updated', data: { ...base, product_ids: ['P-1', 'P-2'], product_count: 2 } });
+    const base = { name: 'Vintage Watches', valid_until: makeAuction().valid_until, product_count: 1, status: 'active' as const, server_time: T };
+    for (let i = 0; i < 5; i++) injectLiveEvent({ event: 'auction:updated', data: { ...base, id: 'AUC-1' } });
+    // An auction whose products are not shown is not read.
+    injectLiveEvent({ event: 'auction:updated', data: { ...base, id: 'AUC-2' } });
+    await waitFor(() => expect(useAuctions.getState().products['AUC-1']?.[0]?.name).toBe('Renamed lot'));
     expect(callsTo(fetchMock, 'GET', '/api/auctions/AUC-1/products')).toHaveLength(2);
+    await new Promise((r) => setTimeout(r, 400));
+    expect(callsTo(fetchMock, 'GET', '/api/auctions/AUC-1/products')).toHaveLength(2);
+    expect(callsTo(fetchMock, 'GET', '/api/auctions/AUC-2/products')).toHaveLength(0);
   });
 
   it('a bid reply does not count a bid twice when the live event came first', async () => {

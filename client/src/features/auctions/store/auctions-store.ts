@@ -9,7 +9,7 @@ import { ApiError, errorText } from '../../../lib/api-client';
 import { useSession } from '../../auth';
 import { onLive, onReconnect, type LiveEvent } from '../../live';
 import { auctionsApi } from '../api/auctions-api';
-import { applyLiveEvent, sameIds, type AuctionsData } from './live-reducers';
+import { applyLiveEvent, type AuctionsData } from './live-reducers';
 
 export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error';
 
@@ -50,6 +50,13 @@ const initial = {
 const inflight = new Set<LiveEvent[]>();
 let listSeq = 0;
 const productSeq = new Map<string, number>();
+
+/**
+ * `auction:updated` carries no product list (a rename or a product moved in or out looks the same), so
+ * an auction whose products are shown reads them again, once per burst of edits.
+ */
+const PRODUCTS_RELOAD_MS = 250;
+const productReloads = new Map<string, ReturnType<typeof setTimeout>>();
 
 function replay(data: AuctionsData, events: readonly LiveEvent[]): AuctionsData {
   return events.reduce(applyLiveEvent, data);
@@ -165,10 +172,13 @@ export const useAuctions = create<AuctionsState>()((set, get) => ({
         return { productsStatus };
       });
     }
-    // Products moved in or out of a loaded auction (an edit, or a settlement returning unsold ones).
-    if (e.event === 'auction:updated' && before.products[e.data.id]) {
-      const prev = before.auctions.find((a) => a.id === e.data.id);
-      if (!prev || !sameIds(prev.product_ids, e.data.product_ids)) void get().loadProducts(e.data.id, { silent: true });
+    // A product of a shown auction renamed, moved in or out, or returned unsold by a settlement.
+    if (e.event === 'auction:updated' && before.products[e.data.id] && !productReloads.has(e.data.id)) {
+      const auctionId = e.data.id;
+      productReloads.set(auctionId, setTimeout(() => {
+        productReloads.delete(auctionId);
+        if (get().products[auctionId]) void get().loadProducts(auctionId, { silent: true });
+      }, PRODUCTS_RELOAD_MS));
     }
   },
 
@@ -183,6 +193,8 @@ export const useAuctions = create<AuctionsState>()((set, get) => ({
   reset: () => {
     listSeq += 1;
     productSeq.clear();
+    for (const timer of productReloads.values()) clearTimeout(timer);
+    productReloads.clear();
     set({ ...initial });
   },
 }));

@@ -19,7 +19,7 @@ function data(): AuctionsData {
 }
 
 function live(over: Partial<LiveAuction> = {}): LiveAuction {
-  return { id: 'AUC-1', name: 'Vintage Watches', valid_until: inHours(72), product_ids: ['P-1', 'P-2'], product_count: 2, status: 'active', server_time: T, ...over };
+  return { id: 'AUC-1', name: 'Vintage Watches', valid_until: inHours(72), product_count: 2, status: 'active', server_time: T, ...over };
 }
 
 const product = (d: AuctionsData, auctionId: string, id: string) => d.products[auctionId]?.find((p) => p.id === id);
@@ -88,20 +88,20 @@ describe('applyLiveEvent', () => {
     expect(auction(later, 'AUC-1')?.status).toBe('settled');
   });
 
-  it('auction:created adds the auction first, not registered', () => {
+  it('auction:created adds the auction first, not registered (its products are read when shown)', () => {
     const after = applyLiveEvent(data(), { event: 'auction:created', data: live({ id: 'AUC-NEW', name: 'Rare Coins' }) });
     expect(after.auctions.map((a) => a.id)).toEqual(['AUC-NEW', 'AUC-1', 'AUC-2']);
     expect(after.auctions[0]).toEqual({
-      id: 'AUC-NEW', name: 'Rare Coins', valid_until: inHours(72), product_ids: ['P-1', 'P-2'], product_count: 2,
+      id: 'AUC-NEW', name: 'Rare Coins', valid_until: inHours(72), product_ids: [], product_count: 2,
       status: 'active', registered: false, registrations: [],
     });
   });
 
-  it('auction:updated replaces the auction in place and keeps the caller’s own registration', () => {
+  it('auction:updated replaces the auction in place and keeps the caller’s own registration and the ids last read', () => {
     const after = applyLiveEvent(data(), { event: 'auction:updated', data: live({ name: 'Watches & Clocks', valid_until: inHours(5) }) });
     expect(after.auctions.map((a) => a.id)).toEqual(['AUC-1', 'AUC-2']);
     expect(auction(after, 'AUC-1')).toEqual({
-      id: 'AUC-1', name: 'Watches & Clocks', valid_until: inHours(5), product_ids: ['P-1', 'P-2'], product_count: 2,
+      id: 'AUC-1', name: 'Watches & Clocks', valid_until: inHours(5), product_ids: ['P-1'], product_count: 2,
       status: 'active', registered: true, registrations: [7],
     });
     expect(auction(after, 'AUC-1')).not.toHaveProperty('server_time');

@@ -43,16 +43,17 @@ function endAuction(data: AuctionsData, auctionId: string, status: 'ended' | 'se
 }
 
 /**
- * Adds or replaces an auction from a catalogue event. Live payloads carry no per-caller fields, so the
- * caller's own `registered` and `registrations` are kept; a new auction goes first (the list is newest first).
+ * Adds or replaces an auction from a catalogue event. Live payloads carry no per-caller fields and no
+ * product list, so the caller's own `registered`, `registrations` and the ids last read are kept (the
+ * store reads the products again); a new auction goes first (the list is newest first).
  */
 export function upsertAuction(auctions: Auction[], live: LiveAuction): Auction[] {
-  const { id, name, valid_until, product_ids, product_count, status } = live;
+  const { id, name, valid_until, product_count, status } = live;
   const index = auctions.findIndex((a) => a.id === id);
   const current = auctions[index];
-  if (!current) return [{ id, name, valid_until, product_ids, product_count, status, registered: false, registrations: [] }, ...auctions];
+  if (!current) return [{ id, name, valid_until, product_ids: [], product_count, status, registered: false, registrations: [] }, ...auctions];
   const next = auctions.slice();
-  next[index] = { ...current, name, valid_until, product_ids, product_count, status };
+  next[index] = { ...current, name, valid_until, product_count, status };
   return next;
 }
 
@@ -82,11 +83,4 @@ export function applyLiveEvent(data: AuctionsData, e: LiveEvent): AuctionsData {
     default:
       return data;
   }
-}
-
-/** Whether two product id lists hold the same ids (order aside). */
-export function sameIds(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  const set = new Set(a);
-  return b.every((id) => set.has(id));
 }

@@ -217,7 +217,7 @@ describe('UserDashboardPage', () => {
     renderDashboard();
     await waitLoaded();
     const panel = screen.getByRole('region', { name: 'Recent Auctions' });
-    const base = { product_ids: [], product_count: 1, status: 'active' as const, server_time: iso(0) };
+    const base = { product_count: 1, status: 'active' as const, server_time: iso(0) };
     act(() => injectLiveEvent({ event: 'auction:created', data: { ...base, id: 'NEW', name: 'Fresh lots', valid_until: iso(48 * HOUR) } }));
     expect(within(panel).getByText('Fresh lots')).toBeTruthy();
     expect(statValue('Active Auctions')).toBe('2');
@@ -298,7 +298,7 @@ describe('UserDashboardPage', () => {
       });
       act(() => reconnect());
       await waitFor(() => expect(callsTo(fetchMock, '/api/auctions')).toHaveLength(2));
-      const base = { product_ids: [], product_count: 1, status: 'active' as const, server_time: iso(0) };
+      const base = { product_count: 1, status: 'active' as const, server_time: iso(0) };
       act(() => injectLiveEvent({ event: 'auction:created', data: { ...base, id: 'NEW', name: 'Fresh lots', valid_until: iso(48 * HOUR) } }));
       act(() => release());
       await new Promise((r) => setTimeout(r, 10));

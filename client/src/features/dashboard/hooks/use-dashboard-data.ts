@@ -27,7 +27,7 @@ function fromLive(a: LiveAuction, previous?: Auction): Auction {
     id: a.id,
     name: a.name,
     valid_until: a.valid_until,
-    product_ids: a.product_ids,
+    product_ids: previous?.product_ids ?? [],
     product_count: a.product_count,
     status: a.status,
     // Live auction events leave out the per-caller fields; keep what we knew (DESIGN §6).
