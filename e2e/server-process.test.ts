@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from './server.js';
+import WebSocket from 'ws';
+import { signUp, startServer, type RunningServer } from './server.js';
 
 const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
@@ -66,6 +67,32 @@ describe('graceful shutdown', () => {
     } finally {
       await second.stop();
       second.cleanup();
+    }
+  });
+});
+
+describe('the production server log (info, the default level)', () => {
+  it('logs /api/ws?token=… with the token redacted, and no token or password anywhere', async () => {
+    const server = await startServer({ LOG_LEVEL: 'info' });
+    try {
+      const token = await signUp(server.url, 'user', 'logged_user', 'hunter22');
+      const ws = new WebSocket(`${server.url.replace('http', 'ws')}/api/ws?token=${token}`);
+      const ready = await new Promise<string>((resolve, reject) => {
+        ws.once('message', (raw: Buffer) => resolve(raw.toString()));
+        ws.once('error', reject);
+      });
+      expect(JSON.parse(ready)).toMatchObject({ type: 'ready', role: 'user' });
+      ws.close();
+      // Whatever the logger still buffers is written on the way out.
+      expect(await server.stop('SIGTERM')).toBe(0);
+      const log = server.output();
+      expect(log).toContain('/api/ws?token=[redacted]');
+      expect(log).not.toContain(token);
+      expect(log).not.toContain(token.split('.')[2]);
+      expect(log).not.toContain('hunter22');
+    } finally {
+      await server.stop('SIGKILL');
+      server.cleanup();
     }
   });
 });
