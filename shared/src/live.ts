@@ -7,6 +7,8 @@ import type { AuctionStatus } from './schemas/catalogue.js';
 export const auctionRoom = (auctionId: string) => `auction:${auctionId}`;
 export const userRoom = (userId: number) => `user:${userId}`;
 export const adminRoom = (adminId: number) => `admin:${adminId}`;
+/** Every event of an auction, unmerged (`/api/ws?feed=all`, admins only; DESIGN §6). */
+export const feedRoom = (auctionId: string) => `feed:${auctionId}`;
 
 interface Stamped {
   /** ISO time at which the server published the event. */

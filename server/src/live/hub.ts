@@ -14,7 +14,7 @@
  * frame to a thousand sockets is ~12 ms of socket writes; in one piece it would stall every bid that
  * arrives meanwhile. Slices run strictly in order, so frames never overtake each other.
  */
-import { auctionRoom, type Frame, type PersonalEventMap, type RoomEvent } from '@auction/shared';
+import { auctionRoom, feedRoom, type Frame, type PersonalEventMap, type RoomEvent } from '@auction/shared';
 import type { Reads } from '../db/index.js';
 import type { DomainEvent } from '../domain/events.js';
 import { liveAuction } from '../presenters/live.js';
@@ -43,7 +43,34 @@ export const GAP_WAIT_MS = 250;
 const FORGET_SETTLED_MS = 10_000;
 
 type VersionedEvent = Extract<RoomEvent, { data: { version: number } }>;
+
+/**
+ * A room's events waiting for the next frame. In an auction room (watchers get state, DESIGN §6) a
+ * product's newer `bid:placed` / `bid:rolledback` replaces its older one, which leaves a hole (null):
+ * each carries the product's whole state, so the newest is all a watcher needs. `watchers` is the
+ * index of the one `auction:watchers` count (every room: at most one per frame, the latest).
+ */
+interface RoomBuffer {
+  events: Array<RoomEvent | null>;
+  /** Auction rooms only: per product, the index of its pending bid event. */
+  bids: Map<string, number> | null;
+  watchers: number;
+}
 type CatalogueChange = 'auction:created' | 'auction:updated' | 'auction:deleted';
+
+/** Watchers' view of a run of events (in version order per product): the newest bid event per product, the last count. */
+function newestState(events: readonly RoomEvent[]): RoomEvent[] {
+  const last = new Map<string, number>();
+  events.forEach((e, k) => {
+    if (e.event === 'auction:watchers') last.set('\u0000watchers', k);
+    else if (e.event === 'bid:placed' || e.event === 'bid:rolledback') last.set(e.data.product_id, k);
+  });
+  return events.filter((e, k) => {
+    if (e.event === 'auction:watchers') return last.get('\u0000watchers') === k;
+    if (e.event === 'bid:placed' || e.event === 'bid:rolledback') return last.get(e.data.product_id) === k;
+    return true;
+  });
+}
 
 export interface LiveHubOptions {
   reads: Reads;
@@ -58,7 +85,7 @@ export interface LiveHubOptions {
 
 export class LiveHub {
   private readonly transports: Transport[] = [];
-  private readonly buffers = new Map<string, RoomEvent[]>();
+  private readonly buffers = new Map<string, RoomBuffer>();
   private timer: NodeJS.Timeout | null = null;
   /** Slice writes not yet done, oldest first. */
   private readonly fanout: Array<() => void> = [];
@@ -134,15 +161,36 @@ export class LiveHub {
   }
 
   enqueue(room: string, event: RoomEvent) {
-    const buffer = this.buffers.get(room);
-    if (!buffer) this.buffers.set(room, [event]);
-    else if (event.event === 'auction:watchers') {
+    if (room.startsWith('auction:')) {
+      // Scripts and audits with `/api/ws?feed=all` get every event of the auction, unmerged.
+      const auctionId = room.slice('auction:'.length);
+      if (this.wantsFeed(auctionId)) this.buffer(feedRoom(auctionId), false).events.push(event);
+    }
+    const buffer = this.buffer(room, room.startsWith('auction:'));
+    if (event.event === 'auction:watchers') {
       // At most one count per frame, the latest (a watch/unwatch toggle storm is one event per frame).
-      const earlier = buffer.findIndex((e) => e.event === 'auction:watchers');
-      if (earlier !== -1) buffer.splice(earlier, 1);
-      buffer.push(event);
-    } else buffer.push(event);
+      if (buffer.watchers !== -1) buffer.events[buffer.watchers] = null;
+      buffer.watchers = buffer.events.length;
+    } else if (buffer.bids && (event.event === 'bid:placed' || event.event === 'bid:rolledback')) {
+      const earlier = buffer.bids.get(event.data.product_id);
+      if (earlier !== undefined) buffer.events[earlier] = null;
+      buffer.bids.set(event.data.product_id, buffer.events.length);
+    }
+    buffer.events.push(event);
     this.schedule();
+  }
+
+  private buffer(room: string, merged: boolean): RoomBuffer {
+    let buffer = this.buffers.get(room);
+    if (!buffer) this.buffers.set(room, (buffer = { events: [], bids: merged ? new Map() : null, watchers: -1 }));
+    return buffer;
+  }
+
+  /** A full feed is built when a socket here takes it, or always with several processes (one elsewhere may). */
+  private wantsFeed(auctionId: string): boolean {
+    if (this.relay.kind !== 'local') return true;
+    const room = feedRoom(auctionId);
+    return this.transports.some((t) => t.roomSize(room) > 0);
   }
 
   private schedule() {
@@ -172,7 +220,7 @@ export class LiveHub {
     this.catalogue.clear();
     if (this.buffers.size === 0) return;
     const serverTime = this.serverTime();
-    const frames = [...this.buffers].map(([room, events]): Frame => ({ room, server_time: serverTime, events }));
+    const frames = [...this.buffers].map(([room, { events }]): Frame => ({ room, server_time: serverTime, events: events.filter((e) => e !== null) }));
     this.buffers.clear();
     for (const frame of frames) this.relay.publish({ kind: 'frame', frame, json: JSON.stringify(frame) });
   };
@@ -241,7 +289,9 @@ export class LiveHub {
     clearTimeout(held.timer);
     this.held.delete(room);
     this.lastFrameAt.set(room, performance.now());
-    const frame: Frame = { room, server_time: held.serverTime, events: held.events };
+    // Several processes' frames of an auction room: still one bid event per product, one count.
+    const events = room.startsWith('auction:') ? newestState(held.events) : held.events;
+    const frame: Frame = { room, server_time: held.serverTime, events };
     this.fanOut(frame, JSON.stringify(frame));
   }
 
@@ -261,7 +311,7 @@ export class LiveHub {
     const { room } = frame;
     let seen = this.delivered.get(room);
     if (!seen) this.delivered.set(room, (seen = new Map<string, number>()));
-    const ordered = room.startsWith('admin:');
+    const ordered = room.startsWith('admin:') || room.startsWith('feed:');
     const events: RoomEvent[] = [];
     for (const e of frame.events) {
       if (!('version' in e.data)) events.push(e);
@@ -272,7 +322,7 @@ export class LiveHub {
       }
     }
     // A settled auction's lots change no more: forget them a while later (late frames still dropped).
-    if (room.startsWith('auction:') && frame.events.some((e) => e.event === 'auction:settled')) {
+    if (!room.startsWith('admin:') && frame.events.some((e) => e.event === 'auction:settled')) {
       setTimeout(() => this.delivered.delete(room), FORGET_SETTLED_MS).unref();
     }
     if (events.length === frame.events.length && events.every((e, k) => e === frame.events[k])) return { frame, json };
@@ -350,7 +400,8 @@ export class LiveHub {
   /** This process's own sockets watching an auction. */
   private localWatchers(auctionId: string): number {
     const room = auctionRoom(auctionId);
-    return this.transports.reduce((n, t) => n + t.roomSize(room), 0);
+    const feed = feedRoom(auctionId);
+    return this.transports.reduce((n, t) => n + t.roomSize(room) + t.roomSize(feed), 0);
   }
 
   /** The watchers of an auction over every process (this process's own if the tally cannot answer). */

@@ -79,6 +79,8 @@ describe('events of the auction story', () => {
     await watcher.watch(auctionId);
 
     expect((await bid(app, asha.token, p!, 300)).statusCode).toBe(201);
+    // Watchers get the newest state per frame: the second bid waits for the first's frame.
+    await eventually(() => expect(placed(watcher.roomEvents())).toHaveLength(1));
     expect((await bid(app, ravi.token, p!, 450.5)).statusCode).toBe(201);
     await eventually(() => expect(placed(watcher.roomEvents())).toHaveLength(2));
     expect(placed(watcher.roomEvents()).map((d) => [d.highest_bid, d.bid_count, d.bidder])).toEqual([
@@ -122,13 +124,14 @@ describe('events of the auction story', () => {
 });
 
 describe('ordering and completeness under load', () => {
-  it('200 concurrent bids: a watcher receives exactly the accepted ones, in increasing order, ending at the highest', async () => {
+  it('200 concurrent bids: the owner receives exactly the accepted ones in order; a watcher their rising states, ending at the highest', async () => {
     const { app, base } = await liveApp();
     const admin = await signUpAdmin(app);
     const { auctionId, productIds: [p] } = await createAuction(app, admin.token);
     const bidders = await Promise.all(Array.from({ length: 20 }, () => richBidder(app, 100_000, [auctionId])));
     const w = await client(base, bidders[0]!.token);
     await w.watch(auctionId);
+    const owner = await client(base, admin.token);
     const results = await Promise.all(Array.from({ length: 200 }, (_, i) => {
       const who = bidders[i % bidders.length]!;
       return fetch(`${base}/api/bid`, {
@@ -139,17 +142,24 @@ describe('ordering and completeness under load', () => {
     expect(results.every((r) => r.status === 201 || r.status === 409)).toBe(true);
     const accepted = results.filter((r) => r.status === 201).map((r) => r.body.bid!.bid_id).sort((x, y) => x - y);
     expect(accepted.length).toBeGreaterThan(1);
-    await eventually(() => expect(placed(w.roomEvents())).toHaveLength(accepted.length));
+    // The owner's admin room: every accepted bid, in order.
+    await eventually(() => expect(placed(owner.roomEvents())).toHaveLength(accepted.length));
+    expect(placed(owner.roomEvents()).map((d) => d.bid_id)).toEqual(accepted);
+    // A watcher: at most one state per frame, each newer than the last, ending at the highest.
+    await eventually(() => expect(placed(w.roomEvents()).at(-1)?.bid_id).toBe(accepted.at(-1)));
     const seen = placed(w.roomEvents());
-    expect(seen.map((d) => d.bid_id)).toEqual(accepted);
-    for (let i = 1; i < seen.length; i++) expect(seen[i]!.highest_bid).toBeGreaterThan(seen[i - 1]!.highest_bid);
+    for (const f of w.frames) expect(f.events.filter((e) => e.event === 'bid:placed').length).toBeLessThanOrEqual(1);
+    for (let i = 1; i < seen.length; i++) {
+      expect(seen[i]!.highest_bid).toBeGreaterThan(seen[i - 1]!.highest_bid);
+      expect(seen[i]!.version).toBeGreaterThan(seen[i - 1]!.version);
+    }
     const highest = (await call(app, 'GET', `/api/highest-bid?product_key=${p}`, undefined, bidders[0]!.token)).json().highest_bid as number;
     expect(seen.at(-1)!.highest_bid).toBe(highest);
-    expect(new Set(seen.map((d) => d.bid_count))).toHaveProperty('size', seen.length);
+    expect(seen.at(-1)!.bid_count).toBe(accepted.length);
     await expectMoneyInvariant(app);
   });
 
-  it('500 watchers all receive a burst of bids complete', async () => {
+  it('500 watchers all reach the final state of a burst of bids, through rising states', async () => {
     const { app, base } = await liveApp();
     const admin = await signUpAdmin(app);
     const { auctionId, productIds } = await createAuction(app, admin.token, { products: 2 });
@@ -160,8 +170,19 @@ describe('ordering and completeness under load', () => {
     await Promise.all(watchers.map((w) => w.watch(auctionId)));
     const amounts = Array.from({ length: 40 }, (_, i) => 100 + i * 10);
     for (const [i, amount] of amounts.entries()) expect((await bid(app, bidder.token, productIds[i % 2]!, amount)).statusCode).toBe(201);
-    await eventually(() => { for (const w of watchers) expect(placed(w.roomEvents())).toHaveLength(amounts.length); }, 15_000, 50);
-    for (const w of watchers) expect(placed(w.roomEvents()).map((d) => d.amount)).toEqual(amounts);
+    // Every watcher ends on each product's last bid, through states that only rise (watchers get state).
+    const lastOf = (k: number) => amounts.filter((_, i) => i % 2 === k).at(-1);
+    await eventually(() => {
+      for (const w of watchers) {
+        for (const k of [0, 1]) expect(placed(w.roomEvents()).filter((d) => d.product_id === productIds[k]).at(-1)?.amount).toBe(lastOf(k));
+      }
+    }, 15_000, 50);
+    for (const w of watchers) {
+      for (const k of [0, 1]) {
+        const seen = placed(w.roomEvents()).filter((d) => d.product_id === productIds[k]).map((d) => d.amount);
+        expect(seen).toEqual([...new Set(seen)].sort((x, y) => x - y));
+      }
+    }
     // Frames carry many events each: far fewer messages than events.
     expect(watchers[0]!.frames.length).toBeLessThan(amounts.length);
   }, 60_000);
@@ -245,6 +266,7 @@ describe('the plain WebSocket feed', () => {
     const io = await client(base, ravi.token);
     await io.watch(auctionId);
     await bid(app, asha.token, p!, 200);
+    await eventually(() => expect(placed(io.roomEvents())).toHaveLength(1));
     await bid(app, ravi.token, p!, 300);
     const wsPlaced = () => ws.frames().flatMap((f) => f.events).filter((e) => e.event === 'bid:placed').map((e) => e.data);
     await eventually(() => expect(wsPlaced()).toHaveLength(2));

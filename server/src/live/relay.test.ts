@@ -141,16 +141,18 @@ describe('delivery: a product\'s versions only go forward on every socket', () =
     relay.arrive(frameOf('auction:A', placed('P1', 3, 30)));
     relay.arrive(frameOf('auction:A', placed('P2', 1, 5), placed('P1', 2, 20)));
     relay.arrive(frameOf('auction:B', placed('P9', 1, 10)));
-    // The first of each room goes out at once; the rest wait for the room's next turn, as one frame.
+    relay.arrive(frameOf('auction:A', placed('P1', 4, 40)));
+    // The first of each room goes out at once; the rest wait for the room's next turn, as one frame
+    // with one bid event per product (watchers get state).
     expect(rec.frames.map((f) => f.room)).toEqual(['auction:A', 'auction:B']);
     await eventually(() => expect(rec.frames).toHaveLength(3), 1000, 5);
     const merged = rec.frames[2]!;
     expect(merged.room).toBe('auction:A');
-    expect(merged.events.map((e) => `${(e.data as { product_id: string }).product_id}@${(e.data as { version: number }).version}`)).toEqual(['P1@3', 'P2@1']);
+    expect(merged.events.map((e) => `${(e.data as { product_id: string }).product_id}@${(e.data as { version: number }).version}`)).toEqual(['P2@1', 'P1@4']);
     expect(JSON.parse(rec.jsons[2]!)).toEqual(merged);
   });
 
-  it('publishes a room\'s frame once per flush, however many transports and slices deliver it', () => {
+  it('publishes a room\'s frame once per flush, however many transports and slices deliver it; watchers\' merged, the full feed beside it', () => {
     const relay = new HandRelay();
     const hub = new LiveHub({ reads: noReads, now: Date.now, frameMs: 50, onError, relay });
     hubs.push(hub);
@@ -160,7 +162,11 @@ describe('delivery: a product\'s versions only go forward on every socket', () =
     hub.enqueue('auction:A', placed('P1', 2, 20));
     hub.enqueue('auction:B', placed('P9', 1, 10));
     hub.flush();
-    expect(relay.published.map((m) => m.kind === 'frame' && [m.frame.room, m.frame.events.length])).toEqual([['auction:A', 2], ['auction:B', 1]]);
+    // With several processes a `feed=all` socket may be anywhere: the full feed is published too.
+    expect(relay.published.map((m) => m.kind === 'frame' && [m.frame.room, m.frame.events.length])).toEqual([['feed:A', 2], ['auction:A', 1], ['feed:B', 1], ['auction:B', 1]]);
+    const watchers = relay.published.find((m) => m.kind === 'frame' && m.frame.room === 'auction:A') as Extract<Relayed, { kind: 'frame' }>;
+    expect(watchers.frame.events).toEqual([placed('P1', 2, 20)]);
+    expect(JSON.parse(watchers.json)).toEqual(watchers.frame);
   });
 
   it('merges per frame: one watcher count (the latest) per room, one catalogue announcement per auction', async () => {
@@ -176,7 +182,7 @@ describe('delivery: a product\'s versions only go forward on every socket', () =
     expect(relay.published).toEqual([]);
     hub.flush();
     await eventually(() => expect(relay.published.filter((m) => m.kind === 'all')).toHaveLength(2));
-    const frames = relay.published.filter((m): m is Extract<Relayed, { kind: 'frame' }> => m.kind === 'frame');
+    const frames = relay.published.filter((m): m is Extract<Relayed, { kind: 'frame' }> => m.kind === 'frame' && m.frame.room === 'auction:A');
     expect(frames).toHaveLength(1);
     expect(frames[0]!.frame.events.map((e) => e.event)).toEqual(['bid:placed', 'auction:watchers']);
     expect((frames[0]!.frame.events[1]!.data as { watchers: number }).watchers).toBe(7);
@@ -267,7 +273,7 @@ describe.runIf(redisAvailable)('Redis: frames and counts between processes', () 
     });
     // Each hub's sockets saw versions only rise (1 then 2, or 2 alone).
     for (const r of [ra, rb]) {
-      const versions = r.frames.flatMap((f) => f.events).map((e) => (e.data as { version: number }).version);
+      const versions = r.frames.filter((f) => f.room === 'auction:A').flatMap((f) => f.events).map((e) => (e.data as { version: number }).version);
       expect(versions).toEqual([...versions].sort((x, y) => x - y));
       expect(new Set(versions).size).toBe(versions.length);
     }

@@ -6,7 +6,7 @@
 import type {} from '@fastify/websocket';
 import type { WebSocket } from 'ws';
 import { Type } from 'typebox';
-import { adminRoom, auctionRoom, userRoom, WS_CLOSE_UNAUTHENTICATED, type WsClientMessage } from '@auction/shared';
+import { adminRoom, auctionRoom, feedRoom, userRoom, WS_CLOSE_UNAUTHENTICATED, type WsClientMessage } from '@auction/shared';
 import type { App, AppContext } from '../context.js';
 import type { Caller } from '../domain/accounts.js';
 import { dropSlowConsumers, MessageRate, openSession, SOCKET_LIMITS } from './sessions.js';
@@ -49,6 +49,9 @@ class Rooms {
     return this.members.get(room) ?? new Set();
   }
 }
+
+/** A room a socket watches an auction through (merged, or every event with `feed=all`). */
+const isWatch = (room: string) => room.startsWith('auction:') || room.startsWith('feed:');
 
 function send(ws: WebSocket, json: string) {
   if (ws.readyState === ws.OPEN) ws.send(json);
@@ -95,7 +98,11 @@ export function wsFeed(app: App, ctx: AppContext, hub: LiveHub) {
 
   app.get('/ws', {
     websocket: true,
-    schema: { tags: ['live'], summary: 'Plain WebSocket feed (see DESIGN §6)', querystring: Type.Object({ token: Type.Optional(Type.String({ maxLength: 4096 })) }) },
+    schema: { tags: ['live'], summary: 'Plain WebSocket feed (see DESIGN §6)', querystring: Type.Object({
+      token: Type.Optional(Type.String({ maxLength: 4096 })),
+      // Admins: every event of a watched auction, unmerged (watchers get the newest state per frame).
+      feed: Type.Optional(Type.Literal('all')),
+    }) },
   }, (ws, req) => {
     // Connections that have not authenticated yet are bounded per address, and closed after AUTH_TIMEOUT_MS.
     const waitingHere = (pending.get(req.ip) ?? 0) + 1;
@@ -113,6 +120,7 @@ export function wsFeed(app: App, ctx: AppContext, hub: LiveHub) {
       else pending.delete(req.ip);
     };
     let caller: Caller | null = null;
+    const fullFeed = req.query.feed === 'all';
     const mine = new Set<string>();
     roomsOf.set(ws, mine);
     const reply = (msg: object) => send(ws, JSON.stringify(msg));
@@ -122,6 +130,10 @@ export function wsFeed(app: App, ctx: AppContext, hub: LiveHub) {
       const session = await openSession(ctx.tokens, ctx.store.reads, token ?? null);
       if (!session) return ws.close(WS_CLOSE_UNAUTHENTICATED, 'unauthenticated');
       if (ws.readyState !== ws.OPEN) return;
+      if (fullFeed && session.caller.role !== 'admin') {
+        fail('FORBIDDEN', 'feed=all is for admins');
+        return ws.close(1008, 'feed=all is for admins');
+      }
       caller = session.caller;
       clearTimeout(authTimer);
       settled();
@@ -158,8 +170,8 @@ export function wsFeed(app: App, ctx: AppContext, hub: LiveHub) {
       if (msg.type === 'watch') {
         const check = await checkWatch(ctx.store.reads, msg.auction_id, ctx.now());
         if (!check.ok) return fail(check.error.code, check.error.message);
-        const room = auctionRoom(check.auctionId);
-        if (!mine.has(room) && [...mine].filter((r) => r.startsWith('auction:')).length >= SOCKET_LIMITS.watchedAuctions) {
+        const room = fullFeed ? feedRoom(check.auctionId) : auctionRoom(check.auctionId);
+        if (!mine.has(room) && [...mine].filter(isWatch).length >= SOCKET_LIMITS.watchedAuctions) {
           return fail('LIMIT_REACHED', `A connection may watch at most ${SOCKET_LIMITS.watchedAuctions} auctions`);
         }
         const added = rooms.join(room, ws);
@@ -168,7 +180,7 @@ export function wsFeed(app: App, ctx: AppContext, hub: LiveHub) {
         reply({ type: 'watching', auction_id: check.auctionId, watchers });
         if (check.ending) reply({ room, server_time: check.ending.server_time, events: [{ event: 'auction:ending', data: check.ending }] });
       } else if (msg.type === 'unwatch') {
-        const room = auctionRoom(String(msg.auction_id));
+        const room = fullFeed ? feedRoom(String(msg.auction_id)) : auctionRoom(String(msg.auction_id));
         mine.delete(room);
         if (rooms.leave(room, ws)) await hub.watchersChanged(String(msg.auction_id));
       }
@@ -218,7 +230,7 @@ export function wsFeed(app: App, ctx: AppContext, hub: LiveHub) {
       everyone.delete(ws);
       for (const room of mine) {
         rooms.leave(room, ws);
-        if (room.startsWith('auction:')) hub.watchersChanged(room.slice('auction:'.length)).catch((err: unknown) => req.log.error({ err }, 'watcher count failed'));
+        if (isWatch(room)) hub.watchersChanged(room.slice(room.indexOf(':') + 1)).catch((err: unknown) => req.log.error({ err }, 'watcher count failed'));
       }
       roomsOf.delete(ws);
     });

@@ -45,8 +45,9 @@ export async function connectRefused(base: string, token: string | undefined): P
 }
 
 /** A plain WebSocket client of /api/ws recording every JSON message. */
-export async function connectWs(base: string, token?: string) {
-  const url = `${base.replace('http', 'ws')}/api/ws${token ? `?token=${encodeURIComponent(token)}` : ''}`;
+export async function connectWs(base: string, token?: string, query: Record<string, string> = {}) {
+  const params = new URLSearchParams({ ...(token ? { token } : {}), ...query }).toString();
+  const url = `${base.replace('http', 'ws')}/api/ws${params ? `?${params}` : ''}`;
   const ws = new WebSocket(url);
   const messages: Record<string, unknown>[] = [];
   let closeCode: number | null = null;
