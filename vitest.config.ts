@@ -6,10 +6,10 @@ const shared = fileURLToPath(new URL('./shared/src/index.ts', import.meta.url));
 
 /**
  * The server suites that run on BOTH stores (DESIGN §10): the API integration tests, the access
- * matrix, the fuzzer, the money property test and the live channel. The `server` project runs them on
+ * matrix, the fuzzer, the money property test, the live channel and the read caches. The `server` project runs them on
  * SQLite; `server-postgres` runs the same files with TEST_STORE=postgres (a fresh schema per app).
  */
-const BOTH_STORES = ['server/src/routes/**/*.test.ts', 'server/src/domain/money.property.test.ts', 'server/src/live/**/*.test.ts'];
+const BOTH_STORES = ['server/src/routes/**/*.test.ts', 'server/src/cache/**/*.test.ts', 'server/src/domain/money.property.test.ts', 'server/src/live/**/*.test.ts'];
 
 const POSTGRES_URL = TEST_POSTGRES_URL;
 

@@ -33,6 +33,7 @@ import { Commands } from './domain/commands.js';
 import { EventBus } from './domain/events.js';
 import { LiveHub } from './live/hub.js';
 import { AuctionScheduler } from './live/scheduler.js';
+import { AuctionListCache } from './cache/auction-list.js';
 import { attachSocketIo } from './live/socketio.js';
 import { wsFeed } from './live/ws.js';
 import { LocalRelay, RedisRelay, type Relay } from './live/relay.js';
@@ -291,6 +292,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Committed events → hub → socket.io and the plain WebSocket feed.
   const live = new LiveHub({ reads, now, frameMs: config.liveFrameMs, onError: logError, relay, tally });
   events.subscribe(live.publish);
+  const auctionList = new AuctionListCache(reads, now);
+  events.subscribe(auctionList.onEvents);
+  live.onForeignCatalogue(auctionList.invalidate);
   attachSocketIo({ server: app.server, hub: live, tokens, reads, now, onError: logError, ...(config.corsOrigin ? { corsOrigin: config.corsOrigin } : {}) });
   const scheduler = new AuctionScheduler({
     reads, commands, events, now, autoSettle: config.autoSettle, log: app.log,
@@ -350,6 +354,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     credentialRateLimit,
     events,
     live,
+    auctionList,
     scheduler,
     now,
     lifecycle,

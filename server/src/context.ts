@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, onRequestAsyncHookHandler, onRequestHookHandler, RawServerDefault } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { AuctionListCache } from './cache/auction-list.js';
 import type { Config } from './config.js';
 import type { Reads, Store } from './db/index.js';
 import type { TokenService } from './auth/tokens.js';
@@ -31,6 +32,8 @@ export interface AppContext {
   credentialRateLimit: onRequestAsyncHookHandler | null;
   /** Committed domain events, for the live channel and the scheduler (published by `commands` only). */
   events: EventBus;
+  /** `GET /auctions` from memory, invalidated by committed changes (cache/auction-list.ts). */
+  auctionList: AuctionListCache;
   /** The live channel's hub and the auction clock. */
   live: LiveHub;
   scheduler: AuctionScheduler;

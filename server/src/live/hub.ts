@@ -241,8 +241,9 @@ export class LiveHub {
         for (const t of this.transports) t.sendToUser(msg.userId, msg.message.event, msg.message.data);
         return;
       case 'all':
-        for (const t of this.transports) t.sendToAll(msg.message.event, msg.message.data);
+        // Listeners first: a client re-reading on this event must find caches already invalidated.
         if (!fromSelf) for (const listener of this.foreignCatalogue) listener();
+        for (const t of this.transports) t.sendToAll(msg.message.event, msg.message.data);
         return;
       case 'disconnect':
         this.sessions.revoke(msg.role, msg.id, msg.below);

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Frame, RoomEvent } from '@auction/shared';
 import type { App } from '../context.js';
 import { freshTestDatabase, redisAvailable, TEST_REDIS_URL, testStoreKind, type TestDatabase } from '../db/testing.js';
-import { bid, call, createAuction, expectMoneyInvariant, makeApp, richBidder, signUpAdmin } from '../test/helpers.js';
+import { bid, call, createAuction, expectMoneyInvariant, makeApp, richBidder, signUpAdmin, signUpUser } from '../test/helpers.js';
 import { connect, connectWs, eventually, listen } from '../test/live-helpers.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -151,5 +151,25 @@ describe.runIf(testStoreKind === 'postgres' && redisAvailable)('three processes 
     expect(limited.length).toBeGreaterThanOrEqual(10);
     expect(limited[0]!.json()).toMatchObject({ code: 'RATE_LIMITED' });
     await expectMoneyInvariant(apps[0]!);
+  });
+
+  it('GET /auctions from memory on every process: a change committed through one shows on the others, and a registration at once', async () => {
+    const { apps } = await cluster(2);
+    const [a0, a1] = apps as [App, App];
+    const admin = await signUpAdmin(a0);
+    const user = await signUpUser(a0);
+    const names = async (app: App) => (await call(app, 'GET', '/api/auctions', undefined, user.token)).json<{ name: string; registered: boolean }[]>();
+    // Both processes hold the (empty) list in memory.
+    expect(await names(a0)).toEqual([]);
+    expect(await names(a1)).toEqual([]);
+    const { auctionId, productIds } = await createAuction(a0, admin.token);
+    // Process 1 hears of it through Redis (the catalogue announcement), well before its safety expiry.
+    await eventually(async () => expect(await names(a1)).toEqual([expect.objectContaining({ name: `Auction ${auctionId}` })]), 2000, 20);
+    const later = new Date(Date.now() + 3 * 3_600_000).toISOString();
+    expect((await call(a1, 'PUT', `/api/admin/auction/${auctionId}`, { name: 'Renamed', valid_until: later, product_ids: productIds }, admin.token)).statusCode).toBe(200);
+    await eventually(async () => expect((await names(a0))[0]).toMatchObject({ name: 'Renamed' }), 2000, 20);
+    // A registration through one process shows on the other on the very next request.
+    expect((await call(a0, 'POST', '/api/auctions/register', { auction_id: auctionId }, user.token)).statusCode).toBe(200);
+    expect((await names(a1))[0]).toMatchObject({ registered: true });
   });
 });

@@ -3,11 +3,14 @@ import type { AuctionView, ProductView } from '../db/index.js';
 import { auctionStatus, iso, secondsLeft as secondsLeftOf } from './format.js';
 
 /** An auction for a bidder: `registrations` holds at most the caller's own id (DESIGN §3). */
-export function presentAuction(a: AuctionView, callerUserId: number | null, now: number): Auction {
-  const registered = callerUserId !== null && a.registrations.includes(callerUserId);
+/** `registered`: whether the caller registered (default: from the view's registrations). */
+export function presentAuction(
+  a: AuctionView, callerUserId: number | null, now: number,
+  registered = callerUserId !== null && a.registrations.includes(callerUserId),
+): Auction {
   return {
     id: a.id, name: a.name, valid_until: iso(a.validUntil), product_ids: a.productIds,
-    registrations: registered ? [callerUserId] : [], registered, product_count: a.productIds.length,
+    registrations: registered && callerUserId !== null ? [callerUserId] : [], registered, product_count: a.productIds.length,
     status: auctionStatus(a, now),
   };
 }
