@@ -5,14 +5,19 @@
  * Watchers get state (DESIGN §6): a process may skip a version that a newer one supersedes, so a
  * bid counts as delivered to a watcher once that watcher shows its version or a newer one. A version
  * that goes back is counted as out of order. Talks to the parent over IPC.
+ *
+ * `start` may carry `versions` (product → version when the watchers connect): earlier versions (bids
+ * made before, e.g. the bench's storm without watchers) are neither counted as seen nor as superseded.
+ * `report` may carry `keys` (`product@version`): `complete` then holds only those, to keep the IPC
+ * message small while the bench polls.
  */
 import { io, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, Frame, ServerToClientEvents } from '@auction/shared';
 
 const now = () => performance.timeOrigin + performance.now();
 
-interface Start { type: 'start'; url: string; tokens: string[]; auctionId: string; watchers: number }
-type Msg = Start | { type: 'report' } | { type: 'stop' };
+interface Start { type: 'start'; url: string; tokens: string[]; auctionId: string; watchers: number; versions?: Record<string, number> }
+type Msg = Start | { type: 'report'; keys?: string[] } | { type: 'stop' };
 
 /** `product@version` → how many watchers reached it (or passed it), and when the last one did. */
 const seen = new Map<string, { count: number; last: number }>();
@@ -36,7 +41,7 @@ async function start(m: Start) {
       const token = m.tokens[sockets.length % m.tokens.length];
       const s: Socket<ServerToClientEvents, ClientToServerEvents> = io(m.url, { auth: { token }, transports: ['websocket'], forceNew: true, reconnection: false });
       sockets.push(s);
-      const shown = new Map<string, number>();
+      const shown = new Map<string, number>(Object.entries(m.versions ?? {}));
       s.on('frame', (frame: Frame) => {
         frames++;
         const t = now();
@@ -72,8 +77,11 @@ process.on('message', (m: Msg) => {
     const complete: Record<string, number> = {};
     let partial = 0;
     for (const [key, e] of seen) {
-      if (e.count >= total) complete[key] = e.last;
-      else partial++;
+      if (e.count >= total) { if (!m.keys) complete[key] = e.last; } else partial++;
+    }
+    for (const key of m.keys ?? []) {
+      const e = seen.get(key);
+      if (e && e.count >= total) complete[key] = e.last;
     }
     send({ type: 'report', complete, partial, superseded, outOfOrder, frames, events: seen.size });
   } else if (m.type === 'stop') {

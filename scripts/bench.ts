@@ -1,14 +1,28 @@
 /**
  * `npm run bench`: what one node carries. Starts the production server on a temp database (or uses
- * `--url`), creates bidders, watcher accounts and an auction through the API, opens `--watchers`
- * sockets in a child process, then measures in order:
- *   (a) ceiling: a closed loop of `--concurrency` connections on POST /api/wallet for `--seconds`;
- *   (b) storm: the same closed loop bidding ever higher on `--products` products;
- *   (c) drain: waits until every watcher holds every accepted bid;
- *   (d) open loop: bids at a fixed `--rate` → bid latency and broadcast latency (to the LAST watcher).
+ * `--url`), creates bidders (`--bidders`, 100 by default), read users, watcher accounts and an auction
+ * through the API, then measures in phases:
+ *   (s0) storm without watchers: the storm below, before the watchers connect, for `storm_ratio`
+ *        (skipped with `--no-baseline-storm` or `--watchers 0`);
+ *   then opens `--watchers` sockets in a child process (they start from the products' versions then);
+ *   (a) ceiling: closed loops of `--concurrency` connections for `--seconds` each, first on
+ *       POST /api/wallet with `--readers` (100) users' tokens in turn, then on GET /api/health (no auth)
+ *       → `ceiling_rps`, `health_rps`, `read_ratio` = wallet / health;
+ *   (b) storm: the same closed loop bidding ever higher on `--products` products, bidders in turn
+ *       (amounts keep rising across every phase) → `storm_bid_rps`, `storm_ratio` = storm / (s0);
+ *   (c) drain: waits until every watcher holds every product's newest state;
+ *   (d) open loop: bids at a fixed `--rate` for `--seconds`, `--runs` times back to back → bid latency
+ *       and broadcast latency (until the LAST watcher has the bid's state), per run
+ *       (`bid_p99_runs_ms`, `broadcast_p99_runs_ms`; the single fields are the first run's).
+ * `--order default` runs (a) (b) (c) (d); `--order storm-first` runs (b) (a) (c) (d), the harsher one:
+ * the open loop comes right after the storm and the reads.
  * With `--idle-watchers N`, first (on the fresh server) the resident memory with N idle watchers.
- * Prints a table and one JSON line with every figure, lost/out-of-order events, the server's peak RSS,
- * storm/ceiling, and `invariant_ok` from a full money audit. Rate limits are off for its server.
+ * The server's resident memory (VmRSS) after each phase is in `rss_mb` (boot = once it answers, start =
+ * after the setup, open_loop = after the first run, end = after the last one; null with `--url`), its
+ * peak (VmHWM) in `server_peak_rss_mb`.
+ * Prints a table (stdout) and the issue 15 goals check (stderr), neither with `--quiet`, then one JSON
+ * line, last on stdout, with every figure, lost/out-of-order events over all runs, and `invariant_ok` from a full money
+ * audit. Rate limits are off for its server.
  *
  * The store: a temporary SQLite file by default; with `DATABASE_URL=postgres://…` a fresh schema in
  * that PostgreSQL database (dropped afterwards). The JSON line says which (`store`).
@@ -34,7 +48,11 @@ const { values: opt } = parseArgs({
     seconds: { type: 'string', default: '8' },
     products: { type: 'string', default: '10' },
     rate: { type: 'string', default: '100' },
-    bidders: { type: 'string', default: '50' },
+    bidders: { type: 'string', default: '100' },
+    readers: { type: 'string', default: '100' },
+    runs: { type: 'string', default: '1' },
+    order: { type: 'string', default: 'default' },
+    'no-baseline-storm': { type: 'boolean', default: false },
     'idle-watchers': { type: 'string', default: '0' },
     quiet: { type: 'boolean', default: false },
   },
@@ -42,8 +60,13 @@ const { values: opt } = parseArgs({
 const N = {
   watchers: Number(opt.watchers), concurrency: Number(opt.concurrency), seconds: Number(opt.seconds),
   products: Number(opt.products), rate: Number(opt.rate), bidders: Number(opt.bidders),
-  idleWatchers: Number(opt['idle-watchers']),
+  readers: Number(opt.readers), runs: Number(opt.runs), idleWatchers: Number(opt['idle-watchers']),
 };
+const ORDER = opt.order;
+if (ORDER !== 'default' && ORDER !== 'storm-first') throw new Error(`--order must be default or storm-first, not ${ORDER}`);
+if (!Number.isInteger(N.runs) || N.runs < 1) throw new Error('--runs must be a positive integer');
+if (!(N.bidders >= 1) || !(N.readers >= 1)) throw new Error('--bidders and --readers must be at least 1');
+const BASELINE_STORM = N.watchers > 0 && !opt['no-baseline-storm'];
 const log = (msg: string) => { if (!opt.quiet) process.stderr.write(`${msg}\n`); };
 const now = () => performance.timeOrigin + performance.now();
 const pct = (xs: number[], p: number) => {
@@ -125,6 +148,7 @@ async function main() {
     ? { url: opt.url.replace(/\/$/, ''), pid: undefined, databaseUrl: process.env.DATABASE_URL ?? null, stop: async () => undefined, cleanup: async () => undefined }
     : await startServer();
   const base = server.url;
+  const bootRss = rssMb(server.pid, 'VmRSS');
   const api = async (method: string, p: string, body?: unknown, token?: string) => {
     const res = await fetch(`${base}/api${p}`, {
       method, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -141,7 +165,7 @@ async function main() {
     return (await api('POST', `${prefix}/login`, { username, password: 'bench123' })).token as string;
   };
 
-  log(`setup: ${N.bidders} bidders, ${N.products} products, ${N.watchers} watchers`);
+  log(`setup: ${N.bidders} bidders, ${Math.max(0, N.readers - N.bidders)} more read users, ${N.products} products, ${N.watchers} watchers, order ${ORDER}`);
   const admin = await signUp('admin', `bench_admin_${tag}`);
   const productIds: string[] = [];
   for (let i = 0; i < N.products; i++) {
@@ -190,6 +214,52 @@ async function main() {
       return t;
     })));
   }
+  // The read ceiling's tokens: the bidders', and plain users when there are fewer bidders than readers.
+  const readers = bidders.slice(0, N.readers);
+  for (let i = readers.length; i < N.readers; i += 10) {
+    readers.push(...await Promise.all(Array.from({ length: Math.min(10, N.readers - i) }, (_, j) => signUp('user', `bench_read_${tag}_${i + j}`))));
+  }
+
+  /** The server's resident memory after each phase (VmRSS). */
+  const rss: Record<'boot' | 'start' | 'storm_nowatch' | 'watchers_connected' | 'storm' | 'ceiling' | 'drain' | 'open_loop' | 'end', number | null> = {
+    boot: bootRss, start: rssMb(server.pid, 'VmRSS'), storm_nowatch: null, watchers_connected: null, storm: null, ceiling: null, drain: null, open_loop: null, end: null,
+  };
+  const productVersions = async () => {
+    const res = await fetch(`${base}/api/auctions/${auctionId}/products`, { headers: { authorization: `Bearer ${bidders[0]}` } });
+    if (!res.ok) throw new Error(`GET /auctions/${auctionId}/products → ${res.status}`);
+    return Object.fromEntries((await res.json() as { id: string; version: number }[]).map((p) => [p.id, p.version]));
+  };
+
+  // Every bid is higher than the one before it, whichever phase sends it.
+  let seq = 0;
+  const nextBid = () => {
+    const i = seq++;
+    return { token: bidders[i % bidders.length]!, productId: productIds[i % productIds.length]!, amount: 10 + Math.floor(i / productIds.length) };
+  };
+  /** A closed loop of bids: ever higher amounts, round robin over products and bidders. */
+  const runStorm = () => autocannon({
+    url: `${base}/api/bid`, method: 'POST', connections: N.concurrency, duration: N.seconds,
+    requests: [{
+      setupRequest: (req) => {
+        const b = nextBid();
+        return {
+          ...req,
+          headers: { ...req.headers, 'content-type': 'application/json', authorization: `Bearer ${b.token}` },
+          body: JSON.stringify({ product_id: b.productId, bid_amount: b.amount }),
+        };
+      },
+    }],
+  });
+
+  // (s0) the storm without watchers, for the ratio.
+  let stormNoWatch: autocannon.Result | null = null;
+  if (BASELINE_STORM) {
+    log(`(s0) storm without watchers: bids on ${N.products} products, ${N.concurrency} connections, ${N.seconds}s`);
+    stormNoWatch = await runStorm();
+    rss.storm_nowatch = rssMb(server.pid, 'VmRSS');
+    log(`(s0) ${Math.round(stormNoWatch.requests.average)} bids/s`);
+  }
+
   const child = watchersProcess();
   const ask = <T>(msg: object, want: string) => new Promise<T>((resolve, reject) => {
     const on = (m: { type: string; message?: string }) => {
@@ -199,127 +269,215 @@ async function main() {
     child.on('message', on);
     child.send(msg);
   });
+  // The watchers count from the versions the products have when they connect.
+  const versionsAtWatch = await productVersions();
   if (N.watchers > 0) {
-    await ask({ type: 'start', url: base, tokens: watcherTokens, auctionId, watchers: N.watchers }, 'ready');
+    await ask({ type: 'start', url: base, tokens: watcherTokens, auctionId, watchers: N.watchers, versions: versionsAtWatch }, 'ready');
+    rss.watchers_connected = rssMb(server.pid, 'VmRSS');
     log(`watchers connected: ${N.watchers}`);
   }
 
-  // (a) ceiling
-  log(`(a) ceiling: POST /api/wallet, ${N.concurrency} connections, ${N.seconds}s`);
-  const ceiling = await autocannon({
-    url: `${base}/api/wallet`, method: 'POST', connections: N.concurrency, duration: N.seconds,
-    headers: { authorization: `Bearer ${bidders[0]}`, 'content-type': 'application/json' }, body: '{}',
-  });
+  // (a) ceiling: an authenticated one-row read with many users' tokens, then the unauthenticated health check.
+  const runCeiling = async () => {
+    log(`(a) ceiling: POST /api/wallet (${readers.length} users' tokens), then GET /api/health, ${N.concurrency} connections, ${N.seconds}s each`);
+    let r = 0;
+    const wallet = await autocannon({
+      url: `${base}/api/wallet`, method: 'POST', connections: N.concurrency, duration: N.seconds,
+      requests: [{
+        setupRequest: (req) => ({
+          ...req, body: '{}',
+          headers: { ...req.headers, 'content-type': 'application/json', authorization: `Bearer ${readers[r++ % readers.length]}` },
+        }),
+      }],
+    });
+    const health = await autocannon({ url: `${base}/api/health`, method: 'GET', connections: N.concurrency, duration: N.seconds });
+    rss.ceiling = rssMb(server.pid, 'VmRSS');
+    log(`(a) wallet ${Math.round(wallet.requests.average)} req/s, health ${Math.round(health.requests.average)} req/s`);
+    return { wallet, health };
+  };
+  // (b) storm, with the watchers connected.
+  const runStormPhase = async () => {
+    log(`(b) storm: bids on ${N.products} products, ${N.concurrency} connections, ${N.seconds}s, ${N.watchers} watchers`);
+    const result = await runStorm();
+    rss.storm = rssMb(server.pid, 'VmRSS');
+    log(`(b) ${Math.round(result.requests.average)} bids/s`);
+    return result;
+  };
+  let c: autocannon.Result;
+  let h: autocannon.Result;
+  let st: autocannon.Result;
+  if (ORDER === 'storm-first') {
+    st = await runStormPhase();
+    ({ wallet: c, health: h } = await runCeiling());
+  } else {
+    ({ wallet: c, health: h } = await runCeiling());
+    st = await runStormPhase();
+  }
+  const accepted = st['2xx'];
 
-  // (b) storm: ever higher amounts, round robin over products and bidders.
-  log(`(b) storm: bids on ${N.products} products, ${N.concurrency} connections, ${N.seconds}s`);
-  let seq = 0;
-  const storm = await autocannon({
-    url: `${base}/api/bid`, method: 'POST', connections: N.concurrency, duration: N.seconds,
-    requests: [{
-      setupRequest: (req) => {
-        const i = seq++;
-        return {
-          ...req,
-          headers: { ...req.headers, 'content-type': 'application/json', authorization: `Bearer ${bidders[i % bidders.length]}` },
-          body: JSON.stringify({ product_id: productIds[i % productIds.length], bid_amount: 10 + Math.floor(i / productIds.length) }),
-        };
-      },
-    }],
-  });
-  const accepted = storm['2xx'];
-
-  // (c) drain
+  // (c) drain: until every watcher holds every product's newest state (all accepted bids so far).
   type Report = { complete: Record<string, number>; partial: number; superseded: number; outOfOrder: number; frames: number; events: number };
-  let drainMs = 0;
+  let drainMs: number | null = null;
   if (N.watchers > 0) {
+    const latest = await productVersions();
+    const keys = Object.entries(latest).filter(([id, v]) => v > (versionsAtWatch[id] ?? 0)).map(([id, v]) => `${id}@${v}`);
     const t0 = now();
     for (;;) {
-      const r = await ask<Report>({ type: 'report' }, 'report');
-      if (Object.keys(r.complete).length >= accepted || now() - t0 > 120_000) break;
+      const r = await ask<Report>({ type: 'report', keys }, 'report');
+      if (keys.every((k) => k in r.complete) || now() - t0 > 120_000) break;
       await new Promise((res) => setTimeout(res, 250));
     }
     drainMs = Math.round(now() - t0);
+    rss.drain = rssMb(server.pid, 'VmRSS');
     log(`(c) drained in ${drainMs} ms`);
   }
 
-  // (d) open loop at a fixed rate, whatever the answers.
-  log(`(d) open loop: ${N.rate} bids/s for ${N.seconds}s`);
-  const latencies: number[] = [];
-  /** `product@version` of each accepted bid → when its answer arrived. */
-  const answered = new Map<string, number>();
-  const inflight: Promise<void>[] = [];
-  let status5xx = 0;
-  const total = N.rate * N.seconds;
-  const t0 = now();
-  for (let i = 0; i < total; i++) {
-    const due = t0 + (i * 1000) / N.rate;
-    const wait = due - now();
-    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-    const k = seq++;
-    const sent = now();
-    const productId = productIds[k % productIds.length]!;
-    inflight.push(fetch(`${base}/api/bid`, {
-      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${bidders[k % bidders.length]}` },
-      body: JSON.stringify({ product_id: productId, bid_amount: 10 + Math.floor(k / productIds.length) }),
-    }).then(async (res) => {
-      const done = now();
-      latencies.push(done - sent);
-      if (res.status >= 500) status5xx++;
-      const body = await res.json() as { version?: number };
-      if (res.status === 201 && body.version !== undefined) answered.set(`${productId}@${body.version}`, done);
-    }));
-  }
-  await Promise.all(inflight);
-  const broadcast: number[] = [];
-  let report: Report | null = null;
-  if (N.watchers > 0) {
-    const t1 = now();
-    for (;;) {
-      report = await ask<Report>({ type: 'report' }, 'report');
-      if ([...answered.keys()].every((id) => id in report!.complete) || now() - t1 > 30_000) break;
-      await new Promise((r) => setTimeout(r, 200));
+  // (d) open loop at a fixed rate, whatever the answers, `--runs` times back to back.
+  interface Run { latencies: number[]; broadcast: number[]; lost: number; status5xx: number; report: Report | null }
+  const runs: Run[] = [];
+  const openLoop = async (): Promise<Run> => {
+    const latencies: number[] = [];
+    /** `product@version` of each accepted bid → when its answer arrived. */
+    const answered = new Map<string, number>();
+    const inflight: Promise<void>[] = [];
+    let status5xx = 0;
+    const total = N.rate * N.seconds;
+    const t0 = now();
+    for (let i = 0; i < total; i++) {
+      const due = t0 + (i * 1000) / N.rate;
+      const wait = due - now();
+      if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+      const b = nextBid();
+      const sent = now();
+      inflight.push(fetch(`${base}/api/bid`, {
+        method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${b.token}` },
+        body: JSON.stringify({ product_id: b.productId, bid_amount: b.amount }),
+      }).then(async (res) => {
+        const done = now();
+        latencies.push(done - sent);
+        if (res.status >= 500) status5xx++;
+        const body = await res.json() as { version?: number };
+        if (res.status === 201 && body.version !== undefined) answered.set(`${b.productId}@${body.version}`, done);
+      }));
     }
-    for (const [key, at] of answered) {
-      const last = report.complete[key];
-      if (last !== undefined) broadcast.push(Math.max(0, last - at));
+    await Promise.all(inflight);
+    const broadcast: number[] = [];
+    let report: Report | null = null;
+    if (N.watchers > 0) {
+      const keys = [...answered.keys()];
+      const t1 = now();
+      for (;;) {
+        report = await ask<Report>({ type: 'report', keys }, 'report');
+        if (keys.every((id) => id in report!.complete) || now() - t1 > 30_000) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      for (const [key, at] of answered) {
+        const last = report.complete[key];
+        if (last !== undefined) broadcast.push(Math.max(0, last - at));
+      }
     }
+    // Accepted bids whose state (its version, or a newer one) did not reach every watcher.
+    return { latencies, broadcast, lost: N.watchers > 0 ? Math.max(0, answered.size - broadcast.length) : 0, status5xx, report };
+  };
+  for (let k = 1; k <= N.runs; k++) {
+    log(`(d) open loop${N.runs > 1 ? ` ${k}/${N.runs}` : ''}: ${N.rate} bids/s for ${N.seconds}s`);
+    const run = await openLoop();
+    runs.push(run);
+    if (k === 1) rss.open_loop = rssMb(server.pid, 'VmRSS');
+    const delivery = N.watchers > 0 ? `; broadcast p50 ${pct(run.broadcast, 50)} ms, p99 ${pct(run.broadcast, 99)} ms${run.lost ? `, ${run.lost} lost` : ''}` : '';
+    log(`(d) run ${k}: bid p50 ${pct(run.latencies, 50)} ms, p99 ${pct(run.latencies, 99)} ms${delivery}`);
   }
+  const first = runs[0]!;
+  const finalReport = runs.at(-1)!.report;
 
-  const rss = rssMb(server.pid);
+  rss.end = rssMb(server.pid, 'VmRSS');
+  const peakRss = rssMb(server.pid);
   await server.stop();
   const invariantOk = await audit(server.databaseUrl);
   await server.cleanup();
   child.send({ type: 'stop' });
 
+  const ratio = (a: number, b: number) => Math.round((a / Math.max(1, b)) * 100) / 100;
   const result = {
     store: opt.url ? null : STORE,
-    watchers: N.watchers, concurrency: N.concurrency, seconds: N.seconds, products: N.products,
-    ceiling_rps: Math.round(ceiling.requests.average),
-    storm_bid_rps: Math.round(storm.requests.average),
+    order: ORDER, runs: N.runs,
+    watchers: N.watchers, concurrency: N.concurrency, seconds: N.seconds, products: N.products, bidders: N.bidders, readers: readers.length,
+    ceiling_rps: Math.round(c.requests.average),
+    ceiling_non2xx: c.non2xx + c.errors,
+    health_rps: Math.round(h.requests.average),
+    read_ratio: ratio(c.requests.average, h.requests.average),
+    storm_nowatch_rps: stormNoWatch ? Math.round(stormNoWatch.requests.average) : null,
+    storm_bid_rps: Math.round(st.requests.average),
+    storm_ratio: stormNoWatch ? ratio(st.requests.average, stormNoWatch.requests.average) : null,
     storm_accepted: accepted,
-    storm_errors: storm.errors + storm['5xx'],
-    ratio_storm_ceiling: Math.round((storm.requests.average / Math.max(1, ceiling.requests.average)) * 100) / 100,
-    drain_ms: drainMs,
+    storm_errors: st.errors + st['5xx'],
+    ratio_storm_ceiling: ratio(st.requests.average, c.requests.average),
+    drain_ms: drainMs ?? 0,
     open_rate: N.rate,
-    bid_p50_ms: pct(latencies, 50), bid_p95_ms: pct(latencies, 95), bid_p99_ms: pct(latencies, 99),
-    broadcast_p50_ms: pct(broadcast, 50), broadcast_p99_ms: pct(broadcast, 99),
-    // Accepted bids whose state (its version, or a newer one) did not reach every watcher.
-    events_lost: report ? Math.max(0, answered.size - broadcast.length) : 0,
-    events_out_of_order: report?.outOfOrder ?? 0,
+    bid_p50_ms: pct(first.latencies, 50), bid_p95_ms: pct(first.latencies, 95), bid_p99_ms: pct(first.latencies, 99),
+    broadcast_p50_ms: pct(first.broadcast, 50), broadcast_p99_ms: pct(first.broadcast, 99),
+    bid_p99_runs_ms: runs.map((r) => pct(r.latencies, 99)),
+    broadcast_p99_runs_ms: runs.map((r) => pct(r.broadcast, 99)),
+    // Accepted bids (of every run) whose state (its version, or a newer one) did not reach every watcher.
+    events_lost: runs.reduce((n, r) => n + r.lost, 0),
+    events_out_of_order: finalReport?.outOfOrder ?? 0,
     // Versions a watcher reached through a newer event (another process's frame came first): merged, not lost.
-    versions_superseded: report?.superseded ?? 0,
-    frames_received: report?.frames ?? 0,
-    server_5xx: status5xx + storm['5xx'],
-    server_peak_rss_mb: rss,
+    versions_superseded: finalReport?.superseded ?? 0,
+    frames_received: finalReport?.frames ?? 0,
+    server_5xx: runs.reduce((n, r) => n + r.status5xx, 0) + st['5xx'] + c['5xx'] + (stormNoWatch?.['5xx'] ?? 0),
+    rss_mb: opt.url ? null : rss,
+    server_peak_rss_mb: peakRss,
     invariant_ok: invariantOk,
     idle_watchers: N.idleWatchers,
     idle_rss_before_mb: idle?.rss_before_mb ?? null,
     idle_rss_mb: idle?.rss_mb ?? null,
   };
-  if (!opt.quiet) console.table(Object.entries(result).map(([k, v]) => ({ figure: k, value: v })));
+  if (!opt.quiet) {
+    console.table(Object.entries(result).map(([k, v]) => ({ figure: k, value: v !== null && typeof v === 'object' ? JSON.stringify(v) : v })));
+    printGoals(result);
+  }
   console.log(JSON.stringify(result));
   process.exit(0);
+}
+
+/** The independent probe's goals (issue 15), against this run's figures. */
+function printGoals(r: {
+  order: string; watchers: number; open_rate: number; storm_bid_rps: number; storm_ratio: number | null; storm_nowatch_rps: number | null;
+  ceiling_rps: number; health_rps: number; read_ratio: number; bid_p99_runs_ms: (number | null)[]; broadcast_p99_runs_ms: (number | null)[];
+  rss_mb: { end: number | null } | null;
+}) {
+  const met = (ok: boolean | null) => (ok === null ? 'n/a' : ok ? 'yes' : 'NO');
+  const all = (xs: (number | null)[], max: number) => (xs.length === 0 || xs.some((x) => x === null) ? null : xs.every((x) => x! < max));
+  const notes = (xs: string[]) => (xs.length ? ` (${xs.join('; ')})` : '');
+  const rows = [
+    {
+      goal: 'bid storm with 1,000 watchers ≥ 0.8 × without, ≥ 4,000 req/s',
+      measured: `${r.storm_bid_rps} req/s, ratio ${r.storm_ratio ?? 'n/a'} (without: ${r.storm_nowatch_rps ?? 'not run'})${notes(r.watchers === 1000 ? [] : [`${r.watchers} watchers`])}`,
+      met: met(r.watchers === 0 || r.storm_ratio === null ? null : r.storm_ratio >= 0.8 && r.storm_bid_rps >= 4000),
+    },
+    {
+      goal: 'POST /api/wallet (100 users) ≥ 8,000 req/s, ≥ 0.75 × /api/health',
+      measured: `${r.ceiling_rps} req/s, health ${r.health_rps} req/s, ratio ${r.read_ratio}${notes(r.watchers === 0 ? [] : [`with ${r.watchers} watchers connected`])}`,
+      met: met(r.ceiling_rps >= 8000 && r.read_ratio >= 0.75),
+    },
+    {
+      goal: 'bid p99 at 100 bids/s right after the storm < 15 ms',
+      measured: `${r.bid_p99_runs_ms.join(', ')} ms${notes([...(r.open_rate === 100 ? [] : [`${r.open_rate} bids/s`]), ...(r.order === 'storm-first' ? [] : ['order default: the reads come before the storm'])])}`,
+      met: met(all(r.bid_p99_runs_ms, 15)),
+    },
+    {
+      goal: 'broadcast p99 (LAST watcher) < 100 ms',
+      measured: r.watchers > 0 ? `${r.broadcast_p99_runs_ms.join(', ')} ms` : 'no watchers',
+      met: met(r.watchers > 0 ? all(r.broadcast_p99_runs_ms, 100) : null),
+    },
+    {
+      goal: 'server RSS after the probe < 300 MB',
+      measured: r.rss_mb?.end == null ? 'unknown (--url)' : `${r.rss_mb.end} MB`,
+      met: met(r.rss_mb?.end == null ? null : r.rss_mb.end < 300),
+    },
+  ];
+  process.stderr.write('goals:\n');
+  for (const row of rows) process.stderr.write(`  [${row.met.padEnd(3)}] ${row.goal}: ${row.measured}\n`);
 }
 
 main().catch((err: unknown) => {
