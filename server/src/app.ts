@@ -4,7 +4,6 @@ import path from 'node:path';
 import pino from 'pino';
 import Fastify, { type FastifyRequest, type onRequestAsyncHookHandler } from 'fastify';
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -34,6 +33,7 @@ import { EventBus } from './domain/events.js';
 import { LiveHub } from './live/hub.js';
 import { AuctionScheduler } from './live/scheduler.js';
 import { AuctionListCache } from './cache/auction-list.js';
+import { securityHeaders } from './plugins/security-headers.js';
 import { attachSocketIo } from './live/socketio.js';
 import { wsFeed } from './live/ws.js';
 import { LocalRelay, RedisRelay, type Relay } from './live/relay.js';
@@ -187,7 +187,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
 
   // External plugins first (STYLE 1).
-  await app.register(helmet, {
+  securityHeaders(app, {
     contentSecurityPolicy: {
       directives: {
         // swagger-ui's page needs inline styles and its own scripts; the app itself needs nothing more.

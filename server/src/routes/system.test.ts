@@ -71,6 +71,14 @@ describe('API conventions', () => {
     expect(res.headers['content-security-policy']).toContain("default-src 'self'");
     expect(res.headers['content-security-policy']).not.toContain('upgrade-insecure-requests');
     expect(res.headers['strict-transport-security']).toBeDefined();
+    // Helmet's whole default set (computed once at start), on answers, errors and unknown paths alike.
+    const helmetSet = ['content-security-policy', 'cross-origin-opener-policy', 'cross-origin-resource-policy', 'origin-agent-cluster',
+      'referrer-policy', 'strict-transport-security', 'x-content-type-options', 'x-dns-prefetch-control', 'x-download-options',
+      'x-frame-options', 'x-permitted-cross-domain-policies', 'x-xss-protection'];
+    for (const r of [res, await call(app, 'GET', '/api/no-such-route'), await call(app, 'POST', '/api/wallet', {})]) {
+      for (const h of helmetSet) expect(r.headers[h], `${h} on ${r.statusCode}`).toBeDefined();
+    }
+    expect(res.headers['x-xss-protection']).toBe('0');
   });
 
   it('publishes the OpenAPI document at /api/docs/json and its page at /api/docs', async () => {
