@@ -22,7 +22,8 @@
  * peak (VmHWM) in `server_peak_rss_mb`.
  * Prints a table (stdout) and the issue 15 goals check (stderr), neither with `--quiet`, then one JSON
  * line, last on stdout, with every figure, lost/out-of-order events over all runs, and `invariant_ok` from a full money
- * audit. Rate limits are off for its server.
+ * audit. Rate limits are off for its server. `--server-args "…"` passes Node flags to the server it
+ * starts (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` for a profile of the whole run).
  *
  * The store: a temporary SQLite file by default; with `DATABASE_URL=postgres://…` a fresh schema in
  * that PostgreSQL database (dropped afterwards). The JSON line says which (`store`).
@@ -55,6 +56,8 @@ const { values: opt } = parseArgs({
     'no-baseline-storm': { type: 'boolean', default: false },
     'idle-watchers': { type: 'string', default: '0' },
     quiet: { type: 'boolean', default: false },
+    // Node flags for the server it starts, e.g. `--server-args "--cpu-prof --cpu-prof-dir=/tmp/prof"`.
+    'server-args': { type: 'string', default: '' },
   },
 });
 const N = {
@@ -97,7 +100,7 @@ async function startServer(): Promise<Server> {
   const postgres = STORE === 'postgres' ? freshTestDatabase('postgres', process.env.DATABASE_URL, { durable: true }) : null;
   const databaseUrl = postgres?.url ?? path.join(dir, 'bench.db');
   const port = await freePort();
-  const proc: ChildProcess = spawn(process.execPath, ['server/dist/index.js'], {
+  const proc: ChildProcess = spawn(process.execPath, [...opt['server-args'].split(' ').filter(Boolean), 'server/dist/index.js'], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, JWT_SECRET: randomBytes(32).toString('hex'), RATE_LIMIT: 'off', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'inherit', 'inherit'],
