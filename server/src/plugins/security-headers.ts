@@ -19,10 +19,12 @@ export function helmetHeaders(options: HelmetOptions): Readonly<Record<string, s
       delete headers[name.toLowerCase()];
     },
   };
-  let failure: unknown = null;
+  const outcome: { error: Error | null } = { error: null };
   // Helmet's middleware is synchronous: `next` has run when the call returns.
-  helmet(options)({} as IncomingMessage, recorder as unknown as ServerResponse, (err?: unknown) => { failure = err ?? null; });
-  if (failure) throw failure instanceof Error ? failure : new Error(String(failure));
+  helmet(options)({} as IncomingMessage, recorder as unknown as ServerResponse, (err?: unknown) => {
+    if (err) outcome.error = err instanceof Error ? err : new Error('helmet refused its options');
+  });
+  if (outcome.error) throw outcome.error;
   return Object.freeze(headers);
 }
 
