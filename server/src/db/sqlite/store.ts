@@ -24,6 +24,7 @@ import { Reads } from '../reads.js';
 import type { Dialect, Param, SqlRunner } from '../sql.js';
 import type { Election, Store, UnitOfWork } from '../store.js';
 import { SqlUnitOfWork } from '../unit-of-work.js';
+import { Checkpointer } from './checkpointer.js';
 import * as schema from './schema.js';
 
 export const sqliteDialect: Dialect = {
@@ -36,6 +37,14 @@ export const sqliteDialect: Dialect = {
 
 /** Upper bound on units of work per transaction, so one commit never holds the loop for long. */
 const MAX_BATCH = 256;
+/**
+ * Transactions after which checkpoints move to their own thread (checkpointer.ts). A store that
+ * writes little (most tests, a quiet install) never needs the thread; SQLite's own automatic
+ * checkpoint serves it until then.
+ */
+const CHECKPOINTER_AFTER = 256;
+/** SQLite's default automatic checkpoint (pages), restored if the checkpoint thread stops. */
+const AUTO_CHECKPOINT_PAGES = 1000;
 
 const bind = (params: readonly Param[]) => params.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : p));
 
@@ -103,6 +112,9 @@ export class SqliteStore implements Store {
   private waitingReads: Array<() => void> = [];
   /** Transactions committed (or rolled back) and units of work run, for tests and diagnostics. */
   readonly stats = { transactions: 0, units: 0 };
+  /** The checkpoint thread, once started (file databases only). */
+  checkpointer: Checkpointer | null = null;
+  private checkpointerFailed = false;
 
   constructor(readonly file: string | null, private readonly maxBatch = MAX_BATCH) {
     if (file) fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -117,6 +129,8 @@ export class SqliteStore implements Store {
     db.pragma('busy_timeout = 5000');
     db.pragma('temp_store = MEMORY');
     db.pragma('cache_size = -32000');
+    // A WAL that grew in a burst is cut back to this once a checkpoint has caught up.
+    db.pragma('journal_size_limit = 67108864');
     migrate(drizzle(db, { schema }), { migrationsFolder: SQLITE_MIGRATIONS_DIR });
     this.connection = db;
     this.statements = new StatementCache(db);
@@ -169,9 +183,24 @@ export class SqliteStore implements Store {
     return { isLeader: true, stop: () => Promise.resolve() };
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
+    await this.checkpointer?.stop();
     if (this.connection.open) this.connection.close();
-    return Promise.resolve();
+  }
+
+  /** Moves checkpoints to their own thread (done after CHECKPOINTER_AFTER transactions; tests call it). */
+  startCheckpointer(intervalMs?: number): Checkpointer | null {
+    if (!this.file || this.checkpointer || this.checkpointerFailed || !this.connection.open) return this.checkpointer;
+    this.checkpointer = new Checkpointer(this.file, {
+      onReady: () => { if (this.connection.open && this.checkpointer) this.connection.pragma('wal_autocheckpoint = 0'); },
+      onLost: () => {
+        // Back to checkpointing in the commit, as SQLite does by default; no second thread is tried.
+        this.checkpointerFailed = true;
+        this.checkpointer = null;
+        if (this.connection.open) this.connection.pragma(`wal_autocheckpoint = ${AUTO_CHECKPOINT_PAGES}`);
+      },
+    }, intervalMs);
+    return this.checkpointer;
   }
 
   /** Runs a read now, or right after the open batch commits. */
@@ -251,6 +280,7 @@ export class SqliteStore implements Store {
     this.waitingReads = [];
     for (const read of reads) read();
     if (this.queue.length > 0) this.schedule();
+    if (this.stats.transactions === CHECKPOINTER_AFTER) this.startCheckpointer();
   }
 
   private rollback() {

@@ -1,0 +1,87 @@
+/**
+ * WAL checkpoints off the bid path. By default SQLite checkpoints inside the commit that takes the
+ * WAL past 1,000 pages: that commit copies every page into the database file and fsyncs it before it
+ * returns, on the event loop, so one batch of bids in a few hundred waits for it (the tail of bid
+ * latency after a storm). Here a worker thread with its own connection to the file runs a PASSIVE
+ * checkpoint every `intervalMs`: it never blocks the writer (which keeps appending to the WAL while
+ * it copies), and once it has caught up the writer starts the WAL from the beginning again, so the
+ * file stays as large as a few hundred milliseconds of writes. The main connection's own automatic
+ * checkpoint is switched off only once the thread runs, and back on should the thread ever stop.
+ */
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+
+/** The thread's whole program (evaluated, so it runs the same from the sources and from dist/). */
+const SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.file);
+db.pragma('synchronous = FULL');
+db.pragma('wal_autocheckpoint = 0');
+db.pragma('busy_timeout = 0');
+const timer = setInterval(() => {
+  try {
+    const [r] = db.pragma('wal_checkpoint(PASSIVE)');
+    parentPort.postMessage({ type: 'checkpoint', busy: r.busy, log: r.log, checkpointed: r.checkpointed });
+  } catch (err) {
+    parentPort.postMessage({ type: 'error', message: err instanceof Error ? err.message : String(err) });
+  }
+}, workerData.intervalMs);
+parentPort.on('message', (m) => {
+  if (m !== 'stop') return;
+  clearInterval(timer);
+  db.close();
+  parentPort.close();
+});
+parentPort.postMessage({ type: 'ready' });
+`;
+
+type Message =
+  | { type: 'ready' }
+  | { type: 'checkpoint'; busy: number; log: number; checkpointed: number }
+  | { type: 'error'; message: string };
+
+export interface CheckpointerEvents {
+  /** The thread runs: the main connection may stop checkpointing itself. */
+  onReady: () => void;
+  /** The thread stopped unexpectedly: the main connection must checkpoint itself again. */
+  onLost: (why: string) => void;
+}
+
+export class Checkpointer {
+  private readonly worker: Worker;
+  private stopping = false;
+  /** Checkpoints run, and the WAL's size in pages at the last one (tests, diagnostics). */
+  readonly stats = { checkpoints: 0, walPages: 0, errors: 0 };
+
+  constructor(file: string, events: CheckpointerEvents, intervalMs = 250) {
+    const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+    this.worker = new Worker(SOURCE, { eval: true, workerData: { driver, file, intervalMs } });
+    this.worker.on('message', (m: Message) => {
+      if (m.type === 'ready') events.onReady();
+      else if (m.type === 'checkpoint') {
+        this.stats.checkpoints++;
+        this.stats.walPages = m.log;
+      } else this.stats.errors++;
+    });
+    const lost = (why: string) => { if (!this.stopping) events.onLost(why); };
+    this.worker.on('error', (err) => lost(err.message));
+    this.worker.on('exit', (code) => lost(`exited with ${code}`));
+    this.worker.unref();
+  }
+
+  /** Stops the thread after its current checkpoint and closes its connection. */
+  async stop(): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
+    this.worker.postMessage('stop');
+    const timeout = new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), 2000).unref());
+    if (await Promise.race([exited, timeout]) === 'late') await this.worker.terminate();
+  }
+
+  /** Ends the thread at once (tests: the thread dying). */
+  kill(): Promise<number> {
+    return this.worker.terminate();
+  }
+}
