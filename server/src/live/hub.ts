@@ -81,6 +81,27 @@ export interface LiveHubOptions {
   relay?: Relay;
   /** Watcher counts over every process (watchers.ts). Default: this process's own. */
   tally?: WatcherTally;
+  /**
+   * The event loop's utilisation since the last call (0–1); tests pass their own. Default:
+   * perf_hooks' eventLoopUtilization.
+   */
+  utilization?: () => number;
+}
+
+/** The longest a frame may be stretched to under load, as a multiple of LIVE_FRAME_MS. */
+export const MAX_FRAME_STRETCH = 4;
+/** Utilisation above which frames stretch (×2 per frame), and below which they shrink back. */
+export const BUSY_UTILIZATION = 0.85;
+export const CALM_UTILIZATION = 0.6;
+
+function loopUtilization(): () => number {
+  let last = performance.eventLoopUtilization();
+  return () => {
+    const now = performance.eventLoopUtilization();
+    const delta = performance.eventLoopUtilization(now, last);
+    last = now;
+    return delta.utilization;
+  };
 }
 
 export class LiveHub {
@@ -111,10 +132,15 @@ export class LiveHub {
   private readonly catalogue = new Map<string, CatalogueChange>();
   /** Catalogue announcements still reading the auction (awaited before the relay closes). */
   private readonly announcing = new Set<Promise<void>>();
+  /** The current frame interval: LIVE_FRAME_MS, stretched while the event loop is saturated. */
+  private interval: number;
+  private readonly utilization: () => number;
 
   constructor(private readonly opts: LiveHubOptions) {
     this.relay = opts.relay ?? new LocalRelay();
     this.tally = opts.tally ?? localTally;
+    this.interval = opts.frameMs;
+    this.utilization = opts.utilization ?? loopUtilization();
     this.relay.onMessage(this.deliver);
     if (this.relay.kind !== 'local') {
       // Another process's sockets may have gone (it was killed): totals are re-checked now and then.
@@ -195,7 +221,7 @@ export class LiveHub {
 
   private schedule() {
     if (this.opts.frameMs === 0) this.flush();
-    else this.timer ??= setTimeout(this.flush, this.opts.frameMs);
+    else this.timer ??= setTimeout(this.flush, this.interval);
   }
 
   /**
@@ -212,6 +238,7 @@ export class LiveHub {
   flush = () => {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    this.adapt();
     for (const [auctionId, change] of this.catalogue) {
       const announced = this.announceCatalogue(auctionId, change, this.serverTime()).catch(this.opts.onError);
       this.announcing.add(announced);
@@ -224,6 +251,25 @@ export class LiveHub {
     this.buffers.clear();
     for (const frame of frames) this.relay.publish({ kind: 'frame', frame, json: JSON.stringify(frame) });
   };
+
+  /**
+   * Load shedding for the fan-out. While the event loop is saturated (a bid storm), each frame to a
+   * thousand watchers costs writes the bids need: the interval doubles per frame, up to
+   * MAX_FRAME_STRETCH × LIVE_FRAME_MS, and halves back once the loop is calm. Watchers get state, so a
+   * longer frame loses nothing, it only updates less often; a calm server keeps LIVE_FRAME_MS.
+   */
+  private adapt() {
+    const { frameMs } = this.opts;
+    if (frameMs === 0) return;
+    const load = this.utilization();
+    if (load > BUSY_UTILIZATION) this.interval = Math.min(this.interval * 2, frameMs * MAX_FRAME_STRETCH);
+    else if (load < CALM_UTILIZATION) this.interval = Math.max(this.interval / 2, frameMs);
+  }
+
+  /** The frame interval now (ms), for tests and diagnostics. */
+  get frameInterval() {
+    return this.interval;
+  }
 
   /** What any process published, to this process's sockets. */
   private readonly deliver = (msg: Relayed, fromSelf: boolean) => {

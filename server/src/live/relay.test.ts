@@ -9,7 +9,7 @@ import type { Frame, RoomEvent } from '@auction/shared';
 import type { Reads } from '../db/index.js';
 import { redisAvailable, TEST_REDIS_URL } from '../db/testing.js';
 import { eventually } from '../test/live-helpers.js';
-import { GAP_WAIT_MS, LiveHub, type Transport } from './hub.js';
+import { GAP_WAIT_MS, LiveHub, MAX_FRAME_STRETCH, type Transport } from './hub.js';
 import { decode, LocalRelay, RedisRelay, type Relay, type Relayed } from './relay.js';
 import { HEARTBEAT_TTL_MS, RedisTally } from './watchers.js';
 
@@ -186,6 +186,26 @@ describe('delivery: a product\'s versions only go forward on every socket', () =
     expect(frames).toHaveLength(1);
     expect(frames[0]!.frame.events.map((e) => e.event)).toEqual(['bid:placed', 'auction:watchers']);
     expect((frames[0]!.frame.events[1]!.data as { watchers: number }).watchers).toBe(7);
+  });
+
+  it('stretches frames while the event loop is saturated (up to MAX_FRAME_STRETCH ×) and returns to LIVE_FRAME_MS when calm', async () => {
+    const loads = [0.95, 0.97, 0.99, 0.99, 0.7, 0.3, 0.2, 0.1];
+    const relay = new HandRelay();
+    const hub = new LiveHub({ reads: noReads, now: Date.now, frameMs: 20, onError, relay, utilization: () => loads.shift() ?? 0 });
+    hubs.push(hub);
+    const intervals: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      hub.enqueue('auction:A', placed('P1', i + 1, 10 + i));
+      hub.flush();
+      intervals.push(hub.frameInterval);
+    }
+    expect(MAX_FRAME_STRETCH).toBe(4);
+    // Busy: 40, 80, then capped at 80; between the thresholds it holds; calm: halves back to 20.
+    expect(intervals).toEqual([40, 80, 80, 80, 80, 40, 20, 20]);
+    // The timer follows the interval: a calm hub's next frame goes out LIVE_FRAME_MS after its first event.
+    const before = relay.published.length;
+    hub.enqueue('auction:A', placed('P1', 9, 99));
+    await eventually(() => expect(relay.published.length).toBeGreaterThan(before), 500, 5);
   });
 
   it('the wire format carries a frame\'s JSON untouched', () => {
