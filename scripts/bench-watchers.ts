@@ -1,15 +1,15 @@
 /**
  * The bench's watchers, in their own process so that decoding frames does not slow the load
- * generator. Opens N socket.io clients on one auction and, for every state of a product (its
- * version), counts how many watchers hold it (or a newer one) and when the last one got there.
+ * generator. Opens N socket.io clients on one auction and records, per watcher and product, when its
+ * shown version rose; asked about a `product@version`, it answers when the last watcher held it (or a
+ * newer one).
  * Watchers get state (DESIGN §6): a process may skip a version that a newer one supersedes, so a
  * bid counts as delivered to a watcher once that watcher shows its version or a newer one. A version
  * that goes back is counted as out of order. Talks to the parent over IPC.
  *
  * `start` may carry `versions` (product → version when the watchers connect): earlier versions (bids
  * made before, e.g. the bench's storm without watchers) are neither counted as seen nor as superseded.
- * `report` may carry `keys` (`product@version`): `complete` then holds only those, to keep the IPC
- * message small while the bench polls.
+ * `report` names the `keys` (`product@version`) asked about: `complete` holds those every watcher has.
  */
 import { io, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, Frame, ServerToClientEvents } from '@auction/shared';
@@ -17,23 +17,49 @@ import type { ClientToServerEvents, Frame, ServerToClientEvents } from '@auction
 const now = () => performance.timeOrigin + performance.now();
 
 interface Start { type: 'start'; url: string; tokens: string[]; auctionId: string; watchers: number; versions?: Record<string, number> }
-type Msg = Start | { type: 'report'; keys?: string[] } | { type: 'stop' };
+type Msg = Start | { type: 'report'; keys: string[] } | { type: 'stop' };
 
-/** `product@version` → how many watchers reached it (or passed it), and when the last one did. */
-const seen = new Map<string, { count: number; last: number }>();
+/**
+ * Per watcher and product, the steps its shown version took: `versions[i]` reached at `times[i]`
+ * (versions rising). A version v is at a watcher from the first step at or past v. Kept as steps, not
+ * per version: with merged frames one step may pass dozens of versions, and this process shares the
+ * server's cores, so it must cost little per frame.
+ */
+interface Steps { versions: number[]; times: number[] }
+const watchers: Map<string, Steps>[] = [];
 /** Versions a watcher reached through a newer event rather than their own (merged, not lost). */
 let superseded = 0;
 let outOfOrder = 0;
 let frames = 0;
+let steps = 0;
 const sockets: Socket<ServerToClientEvents, ClientToServerEvents>[] = [];
-let total = 0;
+
+/** When the last watcher had `product@version` (or a newer one); undefined while one has not. */
+function lastArrival(key: string): number | undefined {
+  const at = key.lastIndexOf('@');
+  const product = key.slice(0, at);
+  const version = Number(key.slice(at + 1));
+  let last = 0;
+  for (const w of watchers) {
+    const st = w.get(product);
+    if (!st || st.versions.length === 0 || st.versions[st.versions.length - 1]! < version) return undefined;
+    let lo = 0;
+    let hi = st.versions.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (st.versions[mid]! >= version) hi = mid;
+      else lo = mid + 1;
+    }
+    last = Math.max(last, st.times[lo]!);
+  }
+  return last;
+}
 
 function send(msg: object) {
   process.send?.(msg);
 }
 
 async function start(m: Start) {
-  total = m.watchers;
   const batch = 100;
   for (let i = 0; i < m.watchers; i += batch) {
     await Promise.all(Array.from({ length: Math.min(batch, m.watchers - i) }, async () => {
@@ -42,6 +68,8 @@ async function start(m: Start) {
       const s: Socket<ServerToClientEvents, ClientToServerEvents> = io(m.url, { auth: { token }, transports: ['websocket'], forceNew: true, reconnection: false });
       sockets.push(s);
       const shown = new Map<string, number>(Object.entries(m.versions ?? {}));
+      const mine = new Map<string, Steps>();
+      watchers.push(mine);
       s.on('frame', (frame: Frame) => {
         frames++;
         const t = now();
@@ -55,11 +83,11 @@ async function start(m: Start) {
           }
           shown.set(d.product_id, d.version);
           superseded += d.version - prev - 1;
-          for (let v = prev + 1; v <= d.version; v++) {
-            const key = `${d.product_id}@${v}`;
-            const entry = seen.get(key);
-            if (entry) { entry.count++; entry.last = t; } else seen.set(key, { count: 1, last: t });
-          }
+          let st = mine.get(d.product_id);
+          if (!st) mine.set(d.product_id, (st = { versions: [], times: [] }));
+          st.versions.push(d.version);
+          st.times.push(t);
+          steps++;
         }
       });
       await new Promise<void>((resolve, reject) => { s.once('connect', () => resolve()); s.once('connect_error', reject); });
@@ -73,17 +101,15 @@ async function start(m: Start) {
 process.on('message', (m: Msg) => {
   if (m.type === 'start') start(m).catch((err: unknown) => send({ type: 'error', message: String(err) }));
   else if (m.type === 'report') {
-    // For each product version: when the last watcher got there (once every watcher has).
+    // For each asked `product@version`: when the last watcher got there (once every watcher has).
     const complete: Record<string, number> = {};
     let partial = 0;
-    for (const [key, e] of seen) {
-      if (e.count >= total) { if (!m.keys) complete[key] = e.last; } else partial++;
+    for (const key of m.keys) {
+      const last = lastArrival(key);
+      if (last === undefined) partial++;
+      else complete[key] = last;
     }
-    for (const key of m.keys ?? []) {
-      const e = seen.get(key);
-      if (e && e.count >= total) complete[key] = e.last;
-    }
-    send({ type: 'report', complete, partial, superseded, outOfOrder, frames, events: seen.size });
+    send({ type: 'report', complete, partial, superseded, outOfOrder, frames, events: steps });
   } else if (m.type === 'stop') {
     for (const s of sockets) s.disconnect();
     process.exit(0);
