@@ -93,6 +93,8 @@ export const MAX_FRAME_STRETCH = 4;
 /** Utilisation above which frames stretch (×2 per frame), and below which they shrink back. */
 export const BUSY_UTILIZATION = 0.85;
 export const CALM_UTILIZATION = 0.6;
+/** Frames in a row above BUSY_UTILIZATION before the interval stretches. */
+export const BUSY_FRAMES = 3;
 
 function loopUtilization(): () => number {
   let last = performance.eventLoopUtilization();
@@ -135,6 +137,8 @@ export class LiveHub {
   /** The current frame interval: LIVE_FRAME_MS, stretched while the event loop is saturated. */
   private interval: number;
   private readonly utilization: () => number;
+  private busyFrames = 0;
+  private lastFlushAt = -Infinity;
 
   constructor(private readonly opts: LiveHubOptions) {
     this.relay = opts.relay ?? new LocalRelay();
@@ -220,8 +224,16 @@ export class LiveHub {
   }
 
   private schedule() {
-    if (this.opts.frameMs === 0) this.flush();
-    else this.timer ??= setTimeout(this.flush, this.interval);
+    if (this.opts.frameMs === 0) return this.flush();
+    if (this.timer) return;
+    // The first event after a quiet spell: what the loop did meanwhile (reads, say) says nothing of
+    // the fan-out, so frames start again at LIVE_FRAME_MS.
+    if (performance.now() - this.lastFlushAt > this.opts.frameMs * MAX_FRAME_STRETCH) {
+      this.interval = this.opts.frameMs;
+      this.busyFrames = 0;
+      this.utilization();
+    }
+    this.timer = setTimeout(this.flush, this.interval);
   }
 
   /**
@@ -239,6 +251,7 @@ export class LiveHub {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.adapt();
+    this.lastFlushAt = performance.now();
     for (const [auctionId, change] of this.catalogue) {
       const announced = this.announceCatalogue(auctionId, change, this.serverTime()).catch(this.opts.onError);
       this.announcing.add(announced);
@@ -253,8 +266,8 @@ export class LiveHub {
   };
 
   /**
-   * Load shedding for the fan-out. While the event loop is saturated (a bid storm), each frame to a
-   * thousand watchers costs writes the bids need: the interval doubles per frame, up to
+   * Load shedding for the fan-out. While the event loop is saturated (a bid storm: BUSY_FRAMES frames
+   * in a row), each frame to a thousand watchers costs writes the bids need: the interval doubles per frame, up to
    * MAX_FRAME_STRETCH × LIVE_FRAME_MS, and halves back once the loop is calm. Watchers get state, so a
    * longer frame loses nothing, it only updates less often; a calm server keeps LIVE_FRAME_MS.
    */
@@ -262,7 +275,9 @@ export class LiveHub {
     const { frameMs } = this.opts;
     if (frameMs === 0) return;
     const load = this.utilization();
-    if (load > BUSY_UTILIZATION) this.interval = Math.min(this.interval * 2, frameMs * MAX_FRAME_STRETCH);
+    // Saturated for BUSY_FRAMES frames in a row: one long pause (a garbage collection) is not a storm.
+    this.busyFrames = load > BUSY_UTILIZATION ? this.busyFrames + 1 : 0;
+    if (this.busyFrames >= BUSY_FRAMES) this.interval = Math.min(this.interval * 2, frameMs * MAX_FRAME_STRETCH);
     else if (load < CALM_UTILIZATION) this.interval = Math.max(this.interval / 2, frameMs);
   }
 

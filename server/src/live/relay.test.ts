@@ -189,23 +189,37 @@ describe('delivery: a product\'s versions only go forward on every socket', () =
   });
 
   it('stretches frames while the event loop is saturated (up to MAX_FRAME_STRETCH ×) and returns to LIVE_FRAME_MS when calm', async () => {
-    const loads = [0.95, 0.97, 0.99, 0.99, 0.7, 0.3, 0.2, 0.1];
+    // One busy frame (a pause) changes nothing; three in a row do.
+    // (The first value is the baseline taken at the first event, after a quiet spell.)
+    const loads = [0, 0.99, 0.2, 0.95, 0.97, 0.99, 0.99, 0.99, 0.7, 0.3, 0.2, 0.1];
     const relay = new HandRelay();
     const hub = new LiveHub({ reads: noReads, now: Date.now, frameMs: 20, onError, relay, utilization: () => loads.shift() ?? 0 });
     hubs.push(hub);
     const intervals: number[] = [];
-    for (let i = 0; i < 8; i++) {
+    for (let i = 0; i < 11; i++) {
       hub.enqueue('auction:A', placed('P1', i + 1, 10 + i));
       hub.flush();
       intervals.push(hub.frameInterval);
     }
     expect(MAX_FRAME_STRETCH).toBe(4);
-    // Busy: 40, 80, then capped at 80; between the thresholds it holds; calm: halves back to 20.
-    expect(intervals).toEqual([40, 80, 80, 80, 80, 40, 20, 20]);
+    // Busy from the third frame in a row: 40, 80, then capped at 80; between the thresholds it holds;
+    // calm: halves back to 20.
+    expect(intervals).toEqual([20, 20, 20, 20, 40, 80, 80, 80, 40, 20, 20]);
     // The timer follows the interval: a calm hub's next frame goes out LIVE_FRAME_MS after its first event.
     const before = relay.published.length;
-    hub.enqueue('auction:A', placed('P1', 9, 99));
+    hub.enqueue('auction:A', placed('P1', 12, 99));
     await eventually(() => expect(relay.published.length).toBeGreaterThan(before), 500, 5);
+
+    // Stretched, then quiet for longer than the longest frame: the next frame starts at LIVE_FRAME_MS again.
+    loads.push(0.99, 0.99, 0.99, 0.99);
+    for (let i = 0; i < 4; i++) {
+      hub.enqueue('auction:A', placed('P1', 13 + i, 100 + i));
+      hub.flush();
+    }
+    expect(hub.frameInterval).toBe(80);
+    await new Promise((r) => setTimeout(r, 20 * MAX_FRAME_STRETCH + 30));
+    hub.enqueue('auction:A', placed('P1', 20, 200));
+    expect(hub.frameInterval).toBe(20);
   });
 
   it('the wire format carries a frame\'s JSON untouched', () => {

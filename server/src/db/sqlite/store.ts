@@ -129,8 +129,6 @@ export class SqliteStore implements Store {
     db.pragma('busy_timeout = 5000');
     db.pragma('temp_store = MEMORY');
     db.pragma('cache_size = -32000');
-    // A WAL that grew in a burst is cut back to this once a checkpoint has caught up.
-    db.pragma('journal_size_limit = 67108864');
     migrate(drizzle(db, { schema }), { migrationsFolder: SQLITE_MIGRATIONS_DIR });
     this.connection = db;
     this.statements = new StatementCache(db);
