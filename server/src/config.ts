@@ -77,7 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     timeZone,
     logLevel: oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
     rateLimit: bool('RATE_LIMIT', true),
-    liveFrameMs: int('LIVE_FRAME_MS', 50, 0, 60_000),
+    liveFrameMs: int('LIVE_FRAME_MS', 30, 0, 60_000),
     trustProxy: bool('TRUST_PROXY', false),
     pgPool: int('PG_POOL', 10, 1, 1000),
     redisUrl: redisUrl(env.REDIS_URL),
