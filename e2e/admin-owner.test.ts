@@ -133,7 +133,7 @@ describe('platform owner', () => {
       expect(await page.getByLabel('Username').getAttribute('readonly')).not.toBeNull();
       const panel = page.getByRole('region', { name: 'System Settings' });
       await panel.getByText('Asia/Kolkata').waitFor();
-      await panel.getByText('50 ms').waitFor();
+      await panel.getByText('30 ms').waitFor();
       await shot(page, 'admin-settings');
     });
     await step('Update Profile saves and the header follows', async () => {

@@ -1,8 +1,10 @@
 /**
  * A consumer that stops reading costs the server a bounded amount of memory (DESIGN §6 "Socket lifetime
  * and back-pressure"; issue 14, finding 6), measured on the real production server process: eighty
- * sockets stop reading before a 12-second bid storm (twenty of the auction owner's /api/ws feeds, which
- * get every event with bidder names, and sixty bidder sockets watching the auction). The server's
+ * sockets stop reading before a 12-second bid storm (ten of the auction owner's /api/ws feeds, which get
+ * every event with bidder names, ten of its `feed=all` sockets on the auction, which get every event
+ * unmerged, and sixty bidder sockets watching the auction, which get each lot's newest state per frame:
+ * their backlog grows by a frame's few events at a time, so they may never reach the 1 MiB bound). The server's
  * resident memory is sampled while the storm runs, and read before and after it once a full garbage
  * collection (through the process's inspector) has removed what is merely uncollected. Each stalled
  * socket is dropped once more than 1 MiB waits for it, so nothing of the storm is still held; before that
@@ -65,8 +67,8 @@ interface Feed {
 }
 
 /** An /api/ws connection that has authenticated (and, given an auction, watches it). */
-async function feed(url: string, token: string, auctionId?: string): Promise<Feed> {
-  const ws = new WebSocket(`${url.replace('http', 'ws')}/api/ws?token=${token}`);
+async function feed(url: string, token: string, auctionId?: string, everything = false): Promise<Feed> {
+  const ws = new WebSocket(`${url.replace('http', 'ws')}/api/ws?token=${token}${everything ? '&feed=all' : ''}`);
   const messages: Feed['messages'] = [];
   let closed = false;
   ws.on('message', (raw: Buffer) => messages.push(JSON.parse(raw.toString())));
@@ -92,7 +94,9 @@ describe('a consumer that stops reading (real server process)', () => {
 
     const reader = await feed(server.url, market.bidders[0]!.token, market.auctionId);
     const stalled: Feed[] = [];
-    for (let i = 0; i < 20; i++) stalled.push(await feed(server.url, market.adminToken));
+    for (let i = 0; i < 10; i++) stalled.push(await feed(server.url, market.adminToken));
+    for (let i = 0; i < 10; i++) stalled.push(await feed(server.url, market.adminToken, market.auctionId, true));
+    const everyEvent = stalled.slice();
     for (const b of market.bidders) {
       for (let i = 0; i < 3; i++) stalled.push(await feed(server.url, b.token, market.auctionId));
     }
@@ -133,9 +137,9 @@ describe('a consumer that stops reading (real server process)', () => {
     expect(held - baseline).toBeLessThan(MAX_HELD_MB);
     expect(gcAfter.heapUsed + gcAfter.external - (gcBefore.heapUsed + gcBefore.external)).toBeLessThan(MAX_HELD_MB / 4);
 
-    // Reading again, every stalled socket finds its connection closed by the server.
+    // Reading again, every stalled socket that gets every event finds its connection closed by the server.
     for (const f of stalled) socketOf(f.ws).resume();
-    await waitFor(() => stalled.every((f) => f.closed()), 10_000, 'the stalled sockets to find themselves closed');
+    await waitFor(() => everyEvent.every((f) => f.closed()), 10_000, 'the stalled feeds of every event to find themselves closed');
     // The reader is still connected and saw the last accepted bid of every product.
     expect(reader.closed()).toBe(false);
     const last = new Map<string, number>();

@@ -793,7 +793,7 @@ describe('figures: GET /api/admin/stats, /api/admin/reports, /api/admin/settings
   it('settings show the running configuration: defaults here (AUTO_SETTLE off for this suite)', async () => {
     const admin = await signUpAdmin(app);
     expect((await get('/api/admin/settings', admin.token)).json()).toEqual({
-      auto_settle: false, admin_signup: 'open', min_increment: 1, live_frame_ms: 50, timezone: 'Asia/Kolkata',
+      auto_settle: false, admin_signup: 'open', min_increment: 1, live_frame_ms: 30, timezone: 'Asia/Kolkata',
     });
   });
 
