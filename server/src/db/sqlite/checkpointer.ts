@@ -15,9 +15,10 @@ import { Worker } from 'node:worker_threads';
  * The thread's whole program (evaluated, so it runs the same from the sources and from dist/).
  * PASSIVE each tick. Under a sustained stream of writes a PASSIVE checkpoint is never quite caught up
  * when the writer starts its next transaction, so the WAL never starts over and grows without bound
- * (680 MB in 4 s of writing, measured); past `limitPages` the thread therefore runs a RESTART (it
- * waits for the writer's current transaction, copies the few frames the PASSIVE one left and makes the
- * writer start the WAL over), or a TRUNCATE when the file has grown past `truncateBytes`: the file is
+ * (680 MB in 4 s of writing, measured); past `limitPages`, when the PASSIVE one left frames behind, the
+ * thread therefore runs a RESTART (it waits up to 100 ms for the writer's current transaction, copies
+ * the few frames left and makes the writer start the WAL over), or a TRUNCATE when the file has grown
+ * past `truncateBytes`: the file is
  * cut back here, not by the writer on the event loop (a 680 MB WAL cut by the writer cost its first
  * commit 180 ms).
  */
@@ -29,16 +30,25 @@ const db = new Database(workerData.file);
 db.pragma('synchronous = FULL');
 db.pragma('wal_autocheckpoint = 0');
 db.pragma('busy_timeout = 0');
+let lastLog = 0;
 const walSize = () => { try { return fs.statSync(workerData.file + '-wal').size; } catch { return 0; } };
 const checkpoint = (mode) => {
-  db.pragma('busy_timeout = ' + (mode === 'PASSIVE' ? 0 : 250));
+  // A RESTART holds new writers back while it waits: never for long (it tries again next tick).
+  db.pragma('busy_timeout = ' + (mode === 'PASSIVE' ? 0 : 100));
   const [r] = db.pragma('wal_checkpoint(' + mode + ')');
   return { mode, busy: r.busy, log: r.log, checkpointed: r.checkpointed };
 };
 const timer = setInterval(() => {
   try {
     let r = checkpoint('PASSIVE');
-    if (r.log > workerData.limitPages) r = checkpoint(walSize() > workerData.truncateBytes ? 'TRUNCATE' : 'RESTART');
+    // Only while writes keep the WAL growing: once no commit comes (reads only), the writer starts the
+    // WAL over by itself at its next commit, and a RESTART would only hold that commit back.
+    const growing = r.log > lastLog;
+    lastLog = r.log;
+    if (r.log > workerData.limitPages && (growing || r.checkpointed < r.log)) {
+      r = checkpoint(walSize() > workerData.truncateBytes ? 'TRUNCATE' : 'RESTART');
+      lastLog = 0;
+    }
     parentPort.postMessage({ type: 'checkpoint', ...r });
   } catch (err) {
     parentPort.postMessage({ type: 'error', message: err instanceof Error ? err.message : String(err) });
