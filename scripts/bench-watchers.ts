@@ -1,8 +1,8 @@
 /**
  * The bench's watchers, in their own process so that decoding frames does not slow the load
- * generator. Opens N socket.io clients on one auction and records, per watcher and product, when its
- * shown version rose; asked about a `product@version`, it answers when the last watcher held it (or a
- * newer one).
+ * generator. Opens N socket.io clients on one auction and counts, per product and version, how many
+ * watchers hold it (or a newer one) and when the last one got there; asked about a `product@version`,
+ * it answers once every watcher has.
  * Watchers get state (DESIGN §6): a process may skip a version that a newer one supersedes, so a
  * bid counts as delivered to a watcher once that watcher shows its version or a newer one. A version
  * that goes back is counted as out of order. Talks to the parent over IPC.
@@ -20,39 +20,40 @@ interface Start { type: 'start'; url: string; tokens: string[]; auctionId: strin
 type Msg = Start | { type: 'report'; keys: string[] } | { type: 'stop' };
 
 /**
- * Per watcher and product, the steps its shown version took: `versions[i]` reached at `times[i]`
- * (versions rising). A version v is at a watcher from the first step at or past v. Kept as steps, not
- * per version: with merged frames one step may pass dozens of versions, and this process shares the
- * server's cores, so it must cost little per frame.
+ * Per product and version: how many watchers hold it (or a newer one) and when the last of them got
+ * there, in typed arrays indexed by version (a few thousand per product in a whole run). One event
+ * that passes dozens of versions (merged frames) is a tight loop of array writes; this process
+ * shares the server's cores and its garbage collection pauses would show as broadcast latency, so it
+ * keeps no per-event objects.
  */
-interface Steps { versions: number[]; times: number[] }
-const watchers: Map<string, Steps>[] = [];
+interface Reached { count: Int32Array; last: Float64Array }
+const reached = new Map<string, Reached>();
 /** Versions a watcher reached through a newer event rather than their own (merged, not lost). */
 let superseded = 0;
 let outOfOrder = 0;
 let frames = 0;
 let steps = 0;
+let total = 0;
 const sockets: Socket<ServerToClientEvents, ClientToServerEvents>[] = [];
+
+function reachedOf(product: string, upTo: number): Reached {
+  let r = reached.get(product);
+  if (!r || r.count.length <= upTo) {
+    const size = Math.max(1024, (upTo + 1) * 2);
+    const grown = { count: new Int32Array(size), last: new Float64Array(size) };
+    if (r) { grown.count.set(r.count); grown.last.set(r.last); }
+    reached.set(product, (r = grown));
+  }
+  return r;
+}
 
 /** When the last watcher had `product@version` (or a newer one); undefined while one has not. */
 function lastArrival(key: string): number | undefined {
   const at = key.lastIndexOf('@');
-  const product = key.slice(0, at);
+  const r = reached.get(key.slice(0, at));
   const version = Number(key.slice(at + 1));
-  let last = 0;
-  for (const w of watchers) {
-    const st = w.get(product);
-    if (!st || st.versions.length === 0 || st.versions[st.versions.length - 1]! < version) return undefined;
-    let lo = 0;
-    let hi = st.versions.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (st.versions[mid]! >= version) hi = mid;
-      else lo = mid + 1;
-    }
-    last = Math.max(last, st.times[lo]!);
-  }
-  return last;
+  if (!r || version >= r.count.length || r.count[version]! < total) return undefined;
+  return r.last[version];
 }
 
 function send(msg: object) {
@@ -60,6 +61,7 @@ function send(msg: object) {
 }
 
 async function start(m: Start) {
+  total = m.watchers;
   const batch = 100;
   for (let i = 0; i < m.watchers; i += batch) {
     await Promise.all(Array.from({ length: Math.min(batch, m.watchers - i) }, async () => {
@@ -68,8 +70,6 @@ async function start(m: Start) {
       const s: Socket<ServerToClientEvents, ClientToServerEvents> = io(m.url, { auth: { token }, transports: ['websocket'], forceNew: true, reconnection: false });
       sockets.push(s);
       const shown = new Map<string, number>(Object.entries(m.versions ?? {}));
-      const mine = new Map<string, Steps>();
-      watchers.push(mine);
       s.on('frame', (frame: Frame) => {
         frames++;
         const t = now();
@@ -83,16 +83,11 @@ async function start(m: Start) {
           }
           shown.set(d.product_id, d.version);
           superseded += d.version - prev - 1;
-          let st = mine.get(d.product_id);
-          if (!st) mine.set(d.product_id, (st = { versions: [], times: [] }));
-          st.versions.push(d.version);
-          st.times.push(t);
           steps++;
-          // Only recent steps are ever asked about (the last drain, the last open loop): bounded memory,
-          // so this process's own garbage collection does not show up as broadcast latency.
-          if (st.versions.length > 4096) {
-            st.versions.splice(0, 2048);
-            st.times.splice(0, 2048);
+          const r = reachedOf(d.product_id, d.version);
+          for (let v = prev + 1; v <= d.version; v++) {
+            r.count[v]!++;
+            r.last[v] = t;
           }
         }
       });
