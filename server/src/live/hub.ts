@@ -89,7 +89,7 @@ export interface LiveHubOptions {
 }
 
 /** The longest a frame may be stretched to under load, as a multiple of LIVE_FRAME_MS. */
-export const MAX_FRAME_STRETCH = 4;
+export const MAX_FRAME_STRETCH = 8;
 /** Utilisation above which frames stretch (×2 per frame), and below which they shrink back. */
 export const BUSY_UTILIZATION = 0.85;
 export const CALM_UTILIZATION = 0.6;

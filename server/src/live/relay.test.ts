@@ -201,10 +201,10 @@ describe('delivery: a product\'s versions only go forward on every socket', () =
       hub.flush();
       intervals.push(hub.frameInterval);
     }
-    expect(MAX_FRAME_STRETCH).toBe(4);
-    // Busy from the third frame in a row: 40, 80, then capped at 80; between the thresholds it holds;
+    expect(MAX_FRAME_STRETCH).toBe(8);
+    // Busy from the third frame in a row: 40, 80, 160 (the cap); between the thresholds it holds;
     // calm: halves back to 20.
-    expect(intervals).toEqual([20, 20, 20, 20, 40, 80, 80, 80, 40, 20, 20]);
+    expect(intervals).toEqual([20, 20, 20, 20, 40, 80, 160, 160, 80, 40, 20]);
     // The timer follows the interval: a calm hub's next frame goes out LIVE_FRAME_MS after its first event.
     const before = relay.published.length;
     hub.enqueue('auction:A', placed('P1', 12, 99));
