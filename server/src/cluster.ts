@@ -12,6 +12,8 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { isPostgresUrl } from './db/index.js';
 
 const MAX_WORKERS = 64;
+/** A stopping worker's drain when DRAIN_MS is not set (see `fork`). */
+const CLUSTER_DRAIN_MS = 1000;
 /** A worker that dies sooner than this after starting (twice running) points to a fault, not bad luck. */
 const CRASH_LOOP_MS = 10_000;
 
@@ -66,7 +68,10 @@ function primary() {
   const replaced = new Set<number>();
   const reloadForks = new Set<number>();
   const fork = () => {
-    const worker = cluster.fork();
+    // A worker told to stop keeps serving for DRAIN_MS, each answer closing its connection, so kept-alive
+    // clients move to the other workers before it closes the idle ones: without it a request sent just
+    // as the connection closed failed (a reload must lose nothing). 1 s unless DRAIN_MS says otherwise.
+    const worker = cluster.fork(process.env.DRAIN_MS === undefined ? { DRAIN_MS: String(CLUSTER_DRAIN_MS) } : {});
     startedAt.set(worker.id, Date.now());
     return worker;
   };
