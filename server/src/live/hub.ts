@@ -45,32 +45,40 @@ const FORGET_SETTLED_MS = 10_000;
 type VersionedEvent = Extract<RoomEvent, { data: { version: number } }>;
 
 /**
- * A room's events waiting for the next frame. In an auction room (watchers get state, DESIGN §6) a
- * product's newer `bid:placed` / `bid:rolledback` replaces its older one, which leaves a hole (null):
- * each carries the product's whole state, so the newest is all a watcher needs. `watchers` is the
- * index of the one `auction:watchers` count (every room: at most one per frame, the latest).
+ * A room's events waiting for the next frame (or, with several processes, frames held for the room's
+ * next turn). Merging bids (auction rooms: watchers get state, DESIGN §6), a product's newer
+ * `bid:placed` / `bid:rolledback` replaces its older one, which leaves a hole (null): each carries the
+ * product's whole state, so the newest is all a watcher needs. Merging counts, a newer
+ * `auction:watchers` replaces the older one (at most one per frame, the latest).
  */
-interface RoomBuffer {
-  events: Array<RoomEvent | null>;
-  /** Auction rooms only: per product, the index of its pending bid event. */
-  bids: Map<string, number> | null;
-  watchers: number;
+class RoomBuffer {
+  private readonly events: Array<RoomEvent | null> = [];
+  /** Per product, the index of its pending bid event (when merging bids). */
+  private readonly bids: Map<string, number> | null;
+  private watchers = -1;
+
+  constructor(mergeBids: boolean, private readonly mergeCounts: boolean) {
+    this.bids = mergeBids ? new Map() : null;
+  }
+
+  add(event: RoomEvent) {
+    if (this.mergeCounts && event.event === 'auction:watchers') {
+      if (this.watchers !== -1) this.events[this.watchers] = null;
+      this.watchers = this.events.length;
+    } else if (this.bids && (event.event === 'bid:placed' || event.event === 'bid:rolledback')) {
+      const earlier = this.bids.get(event.data.product_id);
+      if (earlier !== undefined) this.events[earlier] = null;
+      this.bids.set(event.data.product_id, this.events.length);
+    }
+    this.events.push(event);
+  }
+
+  /** The events kept, in order. */
+  list(): RoomEvent[] {
+    return this.events.filter((e) => e !== null);
+  }
 }
 type CatalogueChange = 'auction:created' | 'auction:updated' | 'auction:deleted';
-
-/** Watchers' view of a run of events (in version order per product): the newest bid event per product, the last count. */
-function newestState(events: readonly RoomEvent[]): RoomEvent[] {
-  const last = new Map<string, number>();
-  events.forEach((e, k) => {
-    if (e.event === 'auction:watchers') last.set('\u0000watchers', k);
-    else if (e.event === 'bid:placed' || e.event === 'bid:rolledback') last.set(e.data.product_id, k);
-  });
-  return events.filter((e, k) => {
-    if (e.event === 'auction:watchers') return last.get('\u0000watchers') === k;
-    if (e.event === 'bid:placed' || e.event === 'bid:rolledback') return last.get(e.data.product_id) === k;
-    return true;
-  });
-}
 
 export interface LiveHubOptions {
   reads: Reads;
@@ -124,7 +132,7 @@ export class LiveHub {
   private readonly sweeper: NodeJS.Timeout | null = null;
   private readonly foreignCatalogue = new Set<() => void>();
   /** Relayed frames waiting for their room's next turn, merged (deliverFrame). */
-  private readonly held = new Map<string, { events: RoomEvent[]; serverTime: string; timer: NodeJS.Timeout }>();
+  private readonly held = new Map<string, { buffer: RoomBuffer; serverTime: string; timer: NodeJS.Timeout }>();
   /** When this process last wrote a frame to each room's sockets (performance.now()). */
   private readonly lastFrameAt = new Map<string, number>();
   /** Admin rooms: per room and lot, events that arrived ahead of a missing version. */
@@ -191,28 +199,20 @@ export class LiveHub {
   }
 
   enqueue(room: string, event: RoomEvent) {
-    if (room.startsWith('auction:')) {
+    const auction = room.startsWith('auction:');
+    if (auction) {
       // Scripts and audits with `/api/ws?feed=all` get every event of the auction, unmerged.
       const auctionId = room.slice('auction:'.length);
-      if (this.wantsFeed(auctionId)) this.buffer(feedRoom(auctionId), false).events.push(event);
+      if (this.wantsFeed(auctionId)) this.buffer(feedRoom(auctionId), false, false).add(event);
     }
-    const buffer = this.buffer(room, room.startsWith('auction:'));
-    if (event.event === 'auction:watchers') {
-      // At most one count per frame, the latest (a watch/unwatch toggle storm is one event per frame).
-      if (buffer.watchers !== -1) buffer.events[buffer.watchers] = null;
-      buffer.watchers = buffer.events.length;
-    } else if (buffer.bids && (event.event === 'bid:placed' || event.event === 'bid:rolledback')) {
-      const earlier = buffer.bids.get(event.data.product_id);
-      if (earlier !== undefined) buffer.events[earlier] = null;
-      buffer.bids.set(event.data.product_id, buffer.events.length);
-    }
-    buffer.events.push(event);
+    // Every room: one watcher count per frame (a watch/unwatch toggle storm is one event per frame).
+    this.buffer(room, auction, true).add(event);
     this.schedule();
   }
 
-  private buffer(room: string, merged: boolean): RoomBuffer {
+  private buffer(room: string, mergeBids: boolean, mergeCounts: boolean): RoomBuffer {
     let buffer = this.buffers.get(room);
-    if (!buffer) this.buffers.set(room, (buffer = { events: [], bids: merged ? new Map() : null, watchers: -1 }));
+    if (!buffer) this.buffers.set(room, (buffer = new RoomBuffer(mergeBids, mergeCounts)));
     return buffer;
   }
 
@@ -260,7 +260,7 @@ export class LiveHub {
     this.catalogue.clear();
     if (this.buffers.size === 0) return;
     const serverTime = this.serverTime();
-    const frames = [...this.buffers].map(([room, { events }]): Frame => ({ room, server_time: serverTime, events: events.filter((e) => e !== null) }));
+    const frames = [...this.buffers].map(([room, buffer]): Frame => ({ room, server_time: serverTime, events: buffer.list() }));
     this.buffers.clear();
     for (const frame of frames) this.relay.publish({ kind: 'frame', frame, json: JSON.stringify(frame) });
   };
@@ -326,7 +326,7 @@ export class LiveHub {
     const room = frame.room;
     const held = this.held.get(room);
     if (held) {
-      held.events.push(...frame.events);
+      for (const e of frame.events) held.buffer.add(e);
       held.serverTime = frame.server_time;
       return;
     }
@@ -340,8 +340,11 @@ export class LiveHub {
       this.lastFrameAt.set(room, performance.now());
       return this.fanOut(frame, json);
     }
-    const entry = { events: [...frame.events], serverTime: frame.server_time, timer: setTimeout(() => this.release(room), wait) };
-    this.held.set(room, entry);
+    // Several processes' frames of an auction room merge as its own do: one bid event per product, one count.
+    const auction = room.startsWith('auction:');
+    const buffer = new RoomBuffer(auction, auction);
+    for (const e of frame.events) buffer.add(e);
+    this.held.set(room, { buffer, serverTime: frame.server_time, timer: setTimeout(() => this.release(room), wait) });
   }
 
   /** Writes a room's held frames as one. */
@@ -351,9 +354,7 @@ export class LiveHub {
     clearTimeout(held.timer);
     this.held.delete(room);
     this.lastFrameAt.set(room, performance.now());
-    // Several processes' frames of an auction room: still one bid event per product, one count.
-    const events = room.startsWith('auction:') ? newestState(held.events) : held.events;
-    const frame: Frame = { room, server_time: held.serverTime, events };
+    const frame: Frame = { room, server_time: held.serverTime, events: held.buffer.list() };
     this.fanOut(frame, JSON.stringify(frame));
   }
 

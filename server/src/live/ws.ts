@@ -121,6 +121,8 @@ export function wsFeed(app: App, ctx: AppContext, hub: LiveHub) {
     };
     let caller: Caller | null = null;
     const fullFeed = req.query.feed === 'all';
+    /** The room this socket watches an auction through: every event with `feed=all`, else the merged one. */
+    const watchRoom = (auctionId: string) => (fullFeed ? feedRoom(auctionId) : auctionRoom(auctionId));
     const mine = new Set<string>();
     roomsOf.set(ws, mine);
     const reply = (msg: object) => send(ws, JSON.stringify(msg));
@@ -170,7 +172,7 @@ export function wsFeed(app: App, ctx: AppContext, hub: LiveHub) {
       if (msg.type === 'watch') {
         const check = await checkWatch(ctx.store.reads, msg.auction_id, ctx.now());
         if (!check.ok) return fail(check.error.code, check.error.message);
-        const room = fullFeed ? feedRoom(check.auctionId) : auctionRoom(check.auctionId);
+        const room = watchRoom(check.auctionId);
         if (!mine.has(room) && [...mine].filter(isWatch).length >= SOCKET_LIMITS.watchedAuctions) {
           return fail('LIMIT_REACHED', `A connection may watch at most ${SOCKET_LIMITS.watchedAuctions} auctions`);
         }
@@ -180,7 +182,7 @@ export function wsFeed(app: App, ctx: AppContext, hub: LiveHub) {
         reply({ type: 'watching', auction_id: check.auctionId, watchers });
         if (check.ending) reply({ room, server_time: check.ending.server_time, events: [{ event: 'auction:ending', data: check.ending }] });
       } else if (msg.type === 'unwatch') {
-        const room = fullFeed ? feedRoom(String(msg.auction_id)) : auctionRoom(String(msg.auction_id));
+        const room = watchRoom(String(msg.auction_id));
         mine.delete(room);
         if (rooms.leave(room, ws)) await hub.watchersChanged(String(msg.auction_id));
       }
