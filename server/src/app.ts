@@ -17,6 +17,7 @@ import { openStore } from './db/index.js';
 import { loadJwtSecret } from './auth/secret.js';
 import { createTokenService } from './auth/tokens.js';
 import { createGuards } from './plugins/auth.js';
+import { SessionCache } from './auth/session-cache.js';
 import { AppError } from './errors.js';
 import { frameworkErrors, registerErrorHandling } from './plugins/errors.js';
 import { CLIENT_DIST, fromRepoRoot } from './paths.js';
@@ -295,6 +296,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const auctionList = new AuctionListCache(reads, now);
   events.subscribe(auctionList.onEvents);
   live.onForeignCatalogue(auctionList.invalidate);
+  // Every authenticated request's account check, from memory; a revocation here or elsewhere forgets it.
+  const sessions = new SessionCache(reads);
+  events.subscribe((list) => {
+    for (const e of list) {
+      if (e.type === 'account:revoked') sessions.forget(e.role, e.id);
+      else if (e.type === 'account:deactivated') sessions.forget('user', e.userId);
+    }
+  });
+  live.onForeignRevocation((role, id) => sessions.forget(role, id));
   attachSocketIo({ server: app.server, hub: live, tokens, reads, now, onError: logError, ...(config.corsOrigin ? { corsOrigin: config.corsOrigin } : {}) });
   const scheduler = new AuctionScheduler({
     reads, commands, events, now, autoSettle: config.autoSettle, log: app.log,
@@ -349,7 +359,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     reads,
     commands,
     tokens,
-    guard: createGuards(app, tokens, reads),
+    guard: createGuards(app, tokens, sessions),
     authRateLimit: config.rateLimit ? { rateLimit: { max: 20, timeWindow: '1 minute' } } : {},
     credentialRateLimit,
     events,

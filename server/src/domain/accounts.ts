@@ -108,7 +108,7 @@ export async function changePassword(commands: Commands, caller: Caller, passwor
 }
 
 /** The caller behind verified token claims, or null when the account is gone, inactive or the token revoked. */
-export async function resolveSession(reads: Reads, claims: TokenClaims): Promise<Caller | null> {
+export async function resolveSession(reads: Pick<Reads, 'session'>, claims: TokenClaims): Promise<Caller | null> {
   const row = await reads.session(claims.role, claims.id);
   if (!row || row.status !== 'active' || row.tokenVersion !== claims.ver) return null;
   return claims.role === 'user'

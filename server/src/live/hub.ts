@@ -131,6 +131,7 @@ export class LiveHub {
   private readonly announced = new Map<string, number>();
   private readonly sweeper: NodeJS.Timeout | null = null;
   private readonly foreignCatalogue = new Set<() => void>();
+  private readonly foreignRevocations = new Set<(role: 'user' | 'admin', id: number) => void>();
   /** Relayed frames waiting for their room's next turn, merged (deliverFrame). */
   private readonly held = new Map<string, { buffer: RoomBuffer; serverTime: string; timer: NodeJS.Timeout }>();
   /** When this process last wrote a frame to each room's sockets (performance.now()). */
@@ -169,6 +170,12 @@ export class LiveHub {
   onForeignCatalogue(listener: () => void): () => void {
     this.foreignCatalogue.add(listener);
     return () => this.foreignCatalogue.delete(listener);
+  }
+
+  /** Calls `listener` when another process revoked an account's tokens (session caches forget it). */
+  onForeignRevocation(listener: (role: 'user' | 'admin', id: number) => void): () => void {
+    this.foreignRevocations.add(listener);
+    return () => this.foreignRevocations.delete(listener);
   }
 
   serverTime() {
@@ -307,6 +314,7 @@ export class LiveHub {
         for (const t of this.transports) t.sendToAll(msg.message.event, msg.message.data);
         return;
       case 'disconnect':
+        if (!fromSelf) for (const listener of this.foreignRevocations) listener(msg.role, msg.id);
         this.sessions.revoke(msg.role, msg.id, msg.below);
         return;
     }

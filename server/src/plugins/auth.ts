@@ -21,7 +21,7 @@ function bearer(req: FastifyRequest): string | null {
 }
 
 /** The caller of a request with a valid, unrevoked token of an active account; null otherwise. */
-export async function authenticate(tokens: TokenService, reads: Reads, token: string | null): Promise<Caller | null> {
+export async function authenticate(tokens: TokenService, reads: Pick<Reads, 'session'>, token: string | null): Promise<Caller | null> {
   if (!token) return null;
   const claims = await tokens.verify(token);
   return claims ? resolveSession(reads, claims) : null;
@@ -39,7 +39,7 @@ const ROLE_ERROR: Record<Access, string> = {
  * server parsing what it sent. 401 only for a missing, invalid, expired or revoked token; 403 for a
  * valid token of the wrong role.
  */
-export function createGuards(app: FastifyInstance, tokens: TokenService, reads: Reads): Record<Access, onRequestHookHandler> {
+export function createGuards(app: FastifyInstance, tokens: TokenService, reads: Pick<Reads, 'session'>): Record<Access, onRequestHookHandler> {
   app.decorateRequest('caller', null);
   const guard = (access: Access): onRequestHookHandler => async (req) => {
     const caller = await authenticate(tokens, reads, bearer(req));
