@@ -1,6 +1,9 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { signUp, startServer, type RunningServer } from './server.js';
+import { ROOT, signUp, startServer, waitFor, type RunningServer } from './server.js';
 
 const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
@@ -93,6 +96,35 @@ describe('the production server log (info, the default level)', () => {
     } finally {
       await server.stop('SIGKILL');
       server.cleanup();
+    }
+  });
+});
+
+describe('npm start in a terminal (issue 16)', () => {
+  it('says where to open it once listening (the JSON log too), and a second server on the taken port says so in one line and exits 1', async () => {
+    const first = await startServer({ LOG_LEVEL: 'info' });
+    try {
+      // Not held back by the buffered log until exit: both lines arrive while the server runs.
+      await waitFor(() => first.output().includes(`Auction platform at ${first.url}\n`), 2000, 'the listening line');
+      await waitFor(() => first.output().includes('"msg":"Server listening at'), 2000, "Fastify's listening log line");
+      const port = new URL(first.url).port;
+      const otherDb = path.join(first.dataDir, 'second.db');
+      const second = spawn(process.execPath, ['scripts/start.mjs'], {
+        cwd: ROOT, env: { ...process.env, PORT: port, HOST: '127.0.0.1', DATABASE_URL: otherDb }, stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      second.stdout.on('data', (d: Buffer) => { out += d.toString(); });
+      second.stderr.on('data', (d: Buffer) => { out += d.toString(); });
+      const code = await new Promise<number | null>((resolve) => second.once('exit', resolve));
+      expect(code, out).toBe(1);
+      // One line (after start.mjs's own "Building…" when a source changed meanwhile), no stack trace.
+      expect(out.trim().split('\n').at(-1)).toBe(`Port ${port} is in use: stop what uses it or start on another port, e.g. PORT=${Number(port) + 1} npm start`);
+      expect(out).not.toMatch(/^\s+at /m);
+      // Found out before opening its store: nothing was created or settled.
+      expect(fs.existsSync(otherDb)).toBe(false);
+    } finally {
+      await first.stop('SIGKILL');
+      first.cleanup();
     }
   });
 });

@@ -35,6 +35,10 @@ export async function ensureBuilt({ quiet = false, client = true } = {}) {
   if (newestMtime(serverOut) < Math.max(...serverSources.map(newestMtime))) {
     log('Building server (tsc -b)…');
     run(bin('tsc'), ['-b', 'shared', 'server'], quiet);
+    // tsc -b rewrites only the outputs that changed: mark the build current, or every later start
+    // would build again after an edit that left index.js as it was.
+    const now = new Date();
+    fs.utimesSync(serverOut, now, now);
   }
   if (!client) return;
   const clientOut = path.join(root, 'client', 'dist', 'index.html');

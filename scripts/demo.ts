@@ -1,10 +1,16 @@
 /**
  * `npm run demo`: a live platform to look at. Starts the server on a fresh demo database (or uses
- * `--url` of a running one), seeds an admin, bidders and auctions ending over the next minutes, then
- * keeps a few simulated bidders bidding at a human pace, so countdowns, live bids and automatic
- * settlement are visible at once. Ctrl-C stops it.
+ * `--url` of a running one), seeds an admin, the bidder accounts offered to visitors and auctions
+ * ending over the next minutes, then keeps simulated bidders bidding at a human pace and lists each
+ * auction afresh (same catalogue, new end) when it ends, so countdowns, live bids and automatic
+ * settlement are there whenever someone looks. Runs until Ctrl-C, or `--minutes N` of simulation.
+ *
+ * The simulated bidders have accounts of their own: a visitor signed in as `meera` must never be told
+ * "You were outbid" about a bid she did not place. DEMO_MINUTE_MS (default 60000) makes the demo's
+ * minute shorter, for the end-to-end test: end times, the bidding pace and `--minutes` all scale.
  */
 import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
@@ -14,13 +20,21 @@ const { values: args } = parseArgs({
   options: {
     url: { type: 'string' },
     port: { type: 'string', default: process.env.PORT ?? '3000' },
-    minutes: { type: 'string', default: '15' },
+    minutes: { type: 'string' },
   },
 });
 
 export const DEMO_PASSWORD = 'demo1234';
 export const DEMO_ADMIN = 'demo_admin';
+/** The accounts the README offers visitors: funded and registered for every auction, never bid with here. */
 export const DEMO_BIDDERS = ['asha', 'ravi', 'meera', 'kabir', 'zoya'];
+/** The simulation's own bidders, not advertised (nor their password). */
+export const SIMULATED_BIDDERS = ['sim_arjun', 'sim_bela', 'sim_dev', 'sim_isha', 'sim_neel'];
+const SIMULATED_PASSWORD = 'simulated-bidder';
+
+const MINUTE_MS = Number(process.env.DEMO_MINUTE_MS ?? 60_000);
+/** Every wallet starts with this, and a simulated bidder that runs short gets it again. */
+const FUNDS = 100_000;
 
 const CATALOGUE: { name: string; endsInMin: number; products: [string, string][] }[] = [
   { name: 'Vintage Cameras', endsInMin: 2, products: [['Leica M3 (1956)', 'Rangefinder with 50mm Summicron'], ['Rolleiflex 2.8F', 'Twin-lens reflex, serviced']] },
@@ -30,97 +44,173 @@ const CATALOGUE: { name: string; endsInMin: number; products: [string, string][]
 ];
 
 type Json = Record<string, unknown>;
+interface Answer { status: number; body: Json }
+interface Account { kind: 'user' | 'admin'; username: string; password: string; token: string; signedOut?: boolean }
+/** One catalogue entry's current auction; `round` counts its listings. */
+interface Listing { entry: number; round: number; id: string; productIds: string[]; endsAt: number }
+
+class DemoError extends Error {}
+
+const time = () => new Date().toLocaleTimeString('en-IN');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const pick = <T>(list: readonly T[]): T => list[Math.floor(Math.random() * list.length)]!;
+/** What the server said about a refusal. */
+const why = (a: Answer) => (typeof a.body.message === 'string' ? a.body.message : `HTTP ${a.status}`);
 
 async function main() {
-  let base = args.url?.replace(/\/$/, '');
-  if (!base) base = await startOwnServer(Number(args.port));
-  const call = async (method: string, p: string, body?: unknown, token?: string): Promise<{ status: number; body: Json }> => {
-    const res = await fetch(`${base}/api${p}`, {
+  if (!(MINUTE_MS > 0)) throw new DemoError(`DEMO_MINUTE_MS must be a positive number of milliseconds (got "${String(process.env.DEMO_MINUTE_MS)}")`);
+  const minutes = args.minutes === undefined ? null : Number(args.minutes);
+  if (minutes !== null && !(minutes > 0)) throw new DemoError(`--minutes must be a positive number (got "${String(args.minutes)}")`);
+  const port = Number(args.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new DemoError(`--port must be an integer from 0 to 65535 (got "${args.port}")`);
+  const server = args.url ? { url: args.url.replace(/\/$/, ''), api: args.url.replace(/\/$/, ''), allInterfaces: false } : await startOwnServer(port);
+
+  const call = async (method: string, p: string, body?: unknown, token?: string): Promise<Answer> => {
+    const res = await fetch(`${server.api}/api${p}`, {
       method,
       headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     return { status: res.status, body: (await res.json().catch(() => ({}))) as Json };
   };
-  const account = async (kind: 'user' | 'admin', username: string, name: string) => {
-    const prefix = kind === 'admin' ? '/admin' : '';
-    await call('POST', `${prefix}/register`, { name, username, password: DEMO_PASSWORD, mobile_number: '9876500000', ...(kind === 'admin' ? { role: 'admin' } : {}) });
-    const login = await call('POST', `${prefix}/login`, { username, password: DEMO_PASSWORD });
-    if (login.status !== 200) throw new Error(`cannot sign in ${username}: ${JSON.stringify(login.body)}`);
+  const signIn = async (a: Omit<Account, 'token'>): Promise<string> => {
+    const login = await call('POST', `${a.kind === 'admin' ? '/admin' : ''}/login`, { username: a.username, password: a.password });
+    if (login.status !== 200) throw new DemoError(`cannot sign in ${a.username}: ${why(login)}`);
     return login.body.token as string;
   };
+  /** Registers the account (already there on a running server: fine) and signs it in. */
+  const account = async (kind: Account['kind'], username: string, password: string, name: string): Promise<Account> => {
+    await call('POST', `${kind === 'admin' ? '/admin' : ''}/register`, { name, username, password, mobile_number: '9876500000', ...(kind === 'admin' ? { role: 'admin' } : {}) });
+    return { kind, username, password, token: await signIn({ kind, username, password }) };
+  };
+  /**
+   * A call as `a`; a token that expired (a long demo) is renewed once. An account that cannot sign in
+   * any more (a visitor changed its password) is left alone from then on.
+   */
+  const as = async (a: Account, method: string, p: string, body?: unknown): Promise<Answer> => {
+    if (a.signedOut) return { status: 401, body: {} };
+    const res = await call(method, p, body, a.token);
+    if (res.status !== 401) return res;
+    try {
+      a.token = await signIn(a);
+    } catch {
+      a.signedOut = true;
+      return res;
+    }
+    return call(method, p, body, a.token);
+  };
 
-  const admin = await account('admin', DEMO_ADMIN, 'Demo Admin');
+  const admin = await account('admin', DEMO_ADMIN, DEMO_PASSWORD, 'Demo Admin');
+  const visitors: Account[] = [];
+  for (const name of DEMO_BIDDERS) visitors.push(await account('user', name, DEMO_PASSWORD, name[0]!.toUpperCase() + name.slice(1)));
+  const simulated: Account[] = [];
+  for (const name of SIMULATED_BIDDERS) simulated.push(await account('user', name, SIMULATED_PASSWORD, `${name[4]!.toUpperCase()}${name.slice(5)} (simulated)`));
+  for (const a of [...visitors, ...simulated]) await as(a, 'POST', '/wallet/topup', { amount: FUNDS });
+
   const stamp = Date.now().toString(36).slice(-4);
-  const auctions: { id: string; productIds: string[]; endsAt: number }[] = [];
-  for (const [i, a] of CATALOGUE.entries()) {
+  /** Lists catalogue entry `entry` (again): fresh lots, a new end, every demo bidder registered. */
+  const list = async (entry: number, round: number, minutesFromNow: number): Promise<Listing> => {
+    const c = CATALOGUE[entry]!;
     const productIds: string[] = [];
-    for (const [j, [name, description]] of a.products.entries()) {
-      const id = `D${stamp}-${i}${j}`;
-      await call('POST', '/admin/product', { id, name, description }, admin);
+    for (const [j, [name, description]] of c.products.entries()) {
+      const id = `D${stamp}-${entry}${j}-${round}`;
+      const res = await as(admin, 'POST', '/admin/product', { id, name, description });
+      if (res.status !== 201) throw new DemoError(`cannot create product ${id}: ${why(res)}`);
       productIds.push(id);
     }
-    const id = `DEMO-${stamp}-${i + 1}`;
-    const endsAt = Date.now() + a.endsInMin * 60_000;
-    const validUntil = new Date(endsAt).toISOString();
-    const res = await call('POST', '/admin/auction', { id, name: a.name, valid_until: validUntil, product_ids: productIds }, admin);
-    if (res.status !== 201) throw new Error(`cannot create auction: ${JSON.stringify(res.body)}`);
-    auctions.push({ id, productIds, endsAt });
-  }
+    const id = `DEMO-${stamp}-${entry + 1}-${round}`;
+    const endsAt = Date.now() + minutesFromNow * MINUTE_MS;
+    const res = await as(admin, 'POST', '/admin/auction', { id, name: c.name, valid_until: new Date(endsAt).toISOString(), product_ids: productIds });
+    if (res.status !== 201) throw new DemoError(`cannot create auction ${id}: ${why(res)}`);
+    // Visitors too: whoever signs in as one can bid at once. A visitor account made unusable (its
+    // password changed, deactivated) is skipped.
+    for (const a of [...visitors, ...simulated]) await as(a, 'POST', '/auctions/register', { auction_id: id });
+    return { entry, round, id, productIds, endsAt };
+  };
+  const listings: Listing[] = [];
+  for (const [i, c] of CATALOGUE.entries()) listings.push(await list(i, 1, c.endsInMin));
 
-  const bidders: { name: string; token: string }[] = [];
-  for (const name of DEMO_BIDDERS) {
-    const token = await account('user', name, name[0]!.toUpperCase() + name.slice(1));
-    await call('POST', '/wallet/topup', { amount: 100_000 }, token);
-    for (const a of auctions) await call('POST', '/auctions/register', { auction_id: a.id }, token);
-    bidders.push({ name, token });
-  }
+  const unit = MINUTE_MS === 60_000 ? 'min' : `× ${MINUTE_MS} ms`;
+  console.log(`\nDemo running at ${server.url}${server.allInterfaces ? ' (reachable on all network interfaces)' : ''}`);
+  console.log(`  admin:   ${DEMO_ADMIN} / ${DEMO_PASSWORD}   (${server.url}/admin/login)`);
+  console.log(`  bidders: ${DEMO_BIDDERS.join(', ')} / ${DEMO_PASSWORD}   (${server.url}/user/login): funded with ₹${FUNDS.toLocaleString('en-IN')} and registered for every auction`);
+  console.log(`  auctions end in ${CATALOGUE.map((c) => `${c.endsInMin} ${unit}`).join(', ')}, and each is listed again when it ends;`);
+  console.log(`  simulated bidders (${SIMULATED_BIDDERS.join(', ')}) bid every few seconds${minutes === null ? '' : ` for ${minutes} ${unit}`}. Ctrl-C to stop.\n`);
 
-  console.log(`\nDemo running at ${base}`);
-  console.log(`  admin:   ${DEMO_ADMIN} / ${DEMO_PASSWORD}   (${base}/admin/login)`);
-  console.log(`  bidders: ${DEMO_BIDDERS.join(', ')} / ${DEMO_PASSWORD}   (${base}/user/login)`);
-  console.log(`  auctions end in ${CATALOGUE.map((a) => `${a.endsInMin} min`).join(', ')}; simulated bidders bid every few seconds. Ctrl-C to stop.\n`);
-
-  const stopAt = Date.now() + Number(args.minutes) * 60_000;
+  const stopAt = minutes === null ? Infinity : Date.now() + minutes * MINUTE_MS;
+  // A human pace: a bid every 2–6 s (scaled with the demo's minute).
+  const pace = MINUTE_MS / 60_000;
   while (Date.now() < stopAt) {
-    await new Promise((r) => setTimeout(r, 2000 + Math.random() * 4000));
-    // Simulated bidders, like people, only bid where the auction is still open.
-    const open = auctions.filter((a) => a.endsAt > Date.now() + 1000);
-    if (open.length === 0) {
-      console.log('Every demo auction has ended and been settled: see Reports in the admin portal.');
-      break;
+    await sleep((2000 + Math.random() * 4000) * pace);
+    // An auction that ended (and was settled by the server) is listed again, for as long as the demo runs.
+    for (const [i, l] of listings.entries()) {
+      if (l.endsAt > Date.now()) continue;
+      const c = CATALOGUE[l.entry]!;
+      const next = await list(l.entry, l.round + 1, c.endsInMin);
+      listings[i] = next;
+      console.log(`${time()}  ${c.name} ended (${l.id}); listed again as ${next.id}, ending in ${c.endsInMin} ${unit}`);
     }
-    const auction = open[Math.floor(Math.random() * open.length)]!;
-    const productId = auction.productIds[Math.floor(Math.random() * auction.productIds.length)]!;
-    const bidder = bidders[Math.floor(Math.random() * bidders.length)]!;
-    const highest = Number((await call('GET', `/highest-bid?product_key=${productId}`, undefined, bidder.token)).body.highest_bid ?? 0);
+    // Simulated bidders, like people, only bid where the auction is still open.
+    const open = listings.filter((l) => l.endsAt > Date.now() + 1000 * pace);
+    if (open.length === 0) continue;
+    const productId = pick(pick(open).productIds);
+    const bidder = pick(simulated);
+    const highest = Number((await as(bidder, 'GET', `/highest-bid?product_key=${productId}`)).body.highest_bid ?? 0);
     const amount = (highest === 0 ? 500 : highest) + 10 * (1 + Math.floor(Math.random() * 25));
-    const res = await call('POST', '/bid', { product_id: productId, bid_amount: amount }, bidder.token);
+    const res = await as(bidder, 'POST', '/bid', { product_id: productId, bid_amount: amount });
     const what = res.status === 201 ? 'bid' : `refused (${String(res.body.code)})`;
-    console.log(`${new Date().toLocaleTimeString('en-IN')}  ${bidder.name.padEnd(6)} ${what.padEnd(28)} ₹${amount.toLocaleString('en-IN')} on ${productId}`);
+    console.log(`${time()}  ${bidder.username.padEnd(9)} ${what.padEnd(28)} ₹${amount.toLocaleString('en-IN')} on ${productId}`);
+    // Lots won hold the simulation's money: a bidder that runs short is funded again.
+    if (res.body.code === 'INSUFFICIENT_FUNDS') await as(bidder, 'POST', '/wallet/topup', { amount: FUNDS });
   }
   if (!args.url) {
-    console.log(`The demo server stays up at ${base}; Ctrl-C to stop.`);
+    console.log(`Simulated bidding has stopped; the demo server stays up at ${server.url}. Ctrl-C to stop.`);
     return;
   }
   process.exit(0);
 }
 
-/** The production app in this process, on a fresh demo database beside the default one. */
-async function startOwnServer(port: number): Promise<string> {
+/**
+ * The production app in this process, on a fresh demo database beside the default one, at HOST (and
+ * the rest of the environment's settings) and `--port`. Returns the URL to show a person and the one
+ * the demo itself calls (loopback when listening on every interface).
+ */
+async function startOwnServer(port: number): Promise<{ url: string; api: string; allInterfaces: boolean }> {
+  const { ConfigError, loadConfig } = await import('../server/src/config.js');
+  const { buildApp } = await import('../server/src/app.js');
+  const { listenProblem, openableUrl, probePort } = await import('../server/src/listen.js');
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) throw new DemoError(`configuration error: ${err.message}`);
+    throw err;
+  }
+  const { host } = config;
+  const cannotListen = (err: unknown): never => {
+    const problem = listenProblem(err, host, port, (p) => `run npm run demo -- --port ${p}`);
+    if (problem === null) throw err;
+    console.error(problem);
+    process.exit(1);
+  };
+  // Before the demo database is wiped: a demo already running on this port keeps its data.
+  await probePort(host, port).catch(cannotListen);
   const dbFile = path.join(ROOT, 'data', 'demo.db');
   for (const suffix of ['', '-wal', '-shm']) fs.rmSync(dbFile + suffix, { force: true });
-  const { loadConfig } = await import('../server/src/config.js');
-  const { buildApp } = await import('../server/src/app.js');
-  const app = await buildApp({ ...loadConfig(), databaseUrl: dbFile, port, logLevel: process.env.LOG_LEVEL ?? 'warn' });
-  await app.listen({ port, host: '0.0.0.0' });
+  const app = await buildApp({ ...config, databaseUrl: dbFile, port, logLevel: process.env.LOG_LEVEL ?? 'warn' });
+  await app.listen({ port, host }).catch(cannotListen);
   const stop = () => { void app.close().then(() => process.exit(0)); };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-  return `http://localhost:${port}`;
+  const bound = app.server.address() as AddressInfo;
+  const { url, allInterfaces } = openableUrl(host, bound);
+  return { url, api: allInterfaces ? `http://127.0.0.1:${bound.port}` : url, allInterfaces };
 }
 
 main().catch((err: unknown) => {
-  console.error(err);
+  // A mistake a person can fix is one line; anything else keeps its stack.
+  if (err instanceof DemoError) console.error(`Demo stopped: ${err.message}`);
+  else if (err instanceof TypeError && err.message === 'fetch failed') console.error(`Demo stopped: cannot reach ${args.url ?? 'the server'} (${String((err.cause as Error | undefined)?.message ?? err.cause)})`);
+  else console.error(err);
   process.exit(1);
 });

@@ -21,6 +21,7 @@ import { SessionCache } from './auth/session-cache.js';
 import { AppError } from './errors.js';
 import { frameworkErrors, registerErrorHandling } from './plugins/errors.js';
 import { CLIENT_DIST, fromRepoRoot } from './paths.js';
+import { prettyStdout } from './log-format.js';
 import { systemRoutes } from './routes/system.js';
 import { accountRoutes } from './routes/accounts.js';
 import { adminRoutes } from './routes/admin.js';
@@ -82,10 +83,27 @@ function findNul(root: unknown): string | null {
 export interface BuildOptions {
   /** The clock; tests pass their own. */
   now?: () => number;
-  /** Where log lines go (default: stdout, buffered); tests pass their own to read them. */
+  /** Where log lines go (default: stdout, buffered, or readable with LOG_FORMAT=pretty); tests pass their own to read them. */
   logStream?: pino.DestinationStream;
   /** Auctions the scheduler reads per milestone level at a time (tests make it small). */
   schedulerBatch?: number;
+}
+
+/**
+ * The logger's stdout, one per process (the demo and the tests build several apps in one): buffered,
+ * asynchronous writes of 4 KiB at a time, so the two request lines per request at `info` never block
+ * the bid path on stdout; yet no line waits more than a second (an idle server still shows its last
+ * lines), and `flushLog()` writes at once what must not wait. pino writes the rest when the process exits.
+ */
+let stdoutLog: ReturnType<typeof pino.destination> | undefined;
+function bufferedStdout(): pino.DestinationStream {
+  stdoutLog ??= pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 1000 });
+  return stdoutLog;
+}
+
+/** Starts writing the buffered log lines now: a lifecycle line (listening, shutting down) must not wait. */
+export function flushLog(): void {
+  stdoutLog?.flush();
 }
 
 /** Whether a query parameter's name, as written in a URL, reads as `token` (any case, percent-encoded or not). */
@@ -140,9 +158,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       redact: { paths: ['req.headers.authorization', '*.password', '*.new_password', '*.token'], censor: '[redacted]' },
       // The request line keeps method, path and query, but never a `token=` value (/api/ws?token=…).
       serializers: { req: serializeRequest, err: serializeError },
-      // Buffered, asynchronous writes: two request lines per request at `info` never block the bid path
-      // on stdout. pino flushes the buffer when the process exits.
-      stream: options.logStream ?? pino.destination({ dest: 1, sync: false, minLength: 4096 }),
+      // Buffered JSON (see bufferedStdout), or LOG_FORMAT=pretty's readable lines for a person (npm run dev).
+      stream: options.logStream ?? (config.logFormat === 'pretty' ? prettyStdout() : bufferedStdout()),
     },
     bodyLimit: BODY_LIMIT,
     // DESIGN §3: no coercion ("1000" is not a number); `x-error` carries a field's human message.

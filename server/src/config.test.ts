@@ -6,7 +6,7 @@ describe('loadConfig', () => {
     expect(loadConfig({})).toEqual({
       port: 3000, host: '0.0.0.0', databaseUrl: './data/auction.db', jwtSecret: undefined, tokenTtl: '12h',
       adminSignup: 'open', autoSettle: true, corsOrigin: undefined, timeZone: 'Asia/Kolkata', logLevel: 'info',
-      rateLimit: true, liveFrameMs: 30, trustProxy: false, pgPool: 10, redisUrl: undefined, drainMs: 0,
+      logFormat: 'json', rateLimit: true, liveFrameMs: 30, trustProxy: false, pgPool: 10, redisUrl: undefined, drainMs: 0,
     });
   });
 
@@ -14,10 +14,10 @@ describe('loadConfig', () => {
     const c = loadConfig({
       PORT: '8080', HOST: '127.0.0.1', DATABASE_URL: ':memory:', JWT_SECRET: 'x'.repeat(32), TOKEN_TTL: '30m',
       ADMIN_SIGNUP: 'closed', AUTO_SETTLE: 'false', CORS_ORIGIN: 'https://a.example', TIMEZONE: 'UTC', LOG_LEVEL: 'warn',
-      RATE_LIMIT: 'off', LIVE_FRAME_MS: '0', TRUST_PROXY: 'true', PG_POOL: '25',
+      LOG_FORMAT: 'pretty', RATE_LIMIT: 'off', LIVE_FRAME_MS: '0', TRUST_PROXY: 'true', PG_POOL: '25',
       REDIS_URL: 'redis://cache.internal:6379', DRAIN_MS: '5000',
     });
-    expect(c).toMatchObject({ port: 8080, host: '127.0.0.1', databaseUrl: ':memory:', tokenTtl: '30m', adminSignup: 'closed', autoSettle: false, corsOrigin: 'https://a.example', timeZone: 'UTC', logLevel: 'warn', rateLimit: false, liveFrameMs: 0, trustProxy: true, pgPool: 25, redisUrl: 'redis://cache.internal:6379', drainMs: 5000 });
+    expect(c).toMatchObject({ port: 8080, host: '127.0.0.1', databaseUrl: ':memory:', tokenTtl: '30m', adminSignup: 'closed', autoSettle: false, corsOrigin: 'https://a.example', timeZone: 'UTC', logLevel: 'warn', logFormat: 'pretty', rateLimit: false, liveFrameMs: 0, trustProxy: true, pgPool: 25, redisUrl: 'redis://cache.internal:6379', drainMs: 5000 });
   });
 
   it.each([
@@ -33,6 +33,7 @@ describe('loadConfig', () => {
     [{ DRAIN_MS: '-1' }, /DRAIN_MS/],
     [{ LIVE_FRAME_MS: '-5' }, /LIVE_FRAME_MS/],
     [{ PG_POOL: '0' }, /PG_POOL/],
+    [{ LOG_FORMAT: 'fancy' }, /LOG_FORMAT/],
   ])('refuses %j with a message naming the variable', (env, re) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(re);

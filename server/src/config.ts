@@ -12,6 +12,8 @@ export interface Config {
   corsOrigin: string | undefined;
   timeZone: string;
   logLevel: string;
+  /** `json` (pino's lines, buffered) or `pretty` (one readable line each, for `npm run dev`). */
+  logFormat: 'json' | 'pretty';
   rateLimit: boolean;
   liveFrameMs: number;
   /** Behind a reverse proxy: take the client's IP from X-Forwarded-For (rate limits are per IP). */
@@ -76,6 +78,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigin: env.CORS_ORIGIN?.trim() || undefined,
     timeZone,
     logLevel: oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
+    logFormat: oneOf('LOG_FORMAT', 'json', ['json', 'pretty'] as const),
     rateLimit: bool('RATE_LIMIT', true),
     liveFrameMs: int('LIVE_FRAME_MS', 30, 0, 60_000),
     trustProxy: bool('TRUST_PROXY', false),

@@ -1,5 +1,7 @@
+import cluster from 'node:cluster';
 import { ConfigError, loadConfig } from './config.js';
-import { buildApp } from './app.js';
+import { buildApp, flushLog } from './app.js';
+import { listeningLine, listenProblem, probePort } from './listen.js';
 
 /** Production entry: build, listen, and shut down cleanly on SIGTERM/SIGINT. */
 async function main() {
@@ -13,6 +15,17 @@ async function main() {
     }
     throw err;
   }
+  // A port taken (another server, an earlier run still up) is a person's mistake: one line, no stack.
+  const { host, port } = config;
+  const otherPort = (suggested: number) => `start on another port, e.g. PORT=${suggested} npm ${cluster.isPrimary ? 'start' : 'run cluster'}`;
+  const cannotListen = (err: unknown) => {
+    const problem = listenProblem(err, host, port, otherPort);
+    if (problem === null) return;
+    console.error(problem);
+    process.exit(1);
+  };
+  // Before the store opens (a cluster's workers share the primary's port: they do not check).
+  if (cluster.isPrimary) await probePort(host, port).catch(cannotListen);
   let app;
   try {
     app = await buildApp(config);
@@ -29,11 +42,15 @@ async function main() {
     // while this process still serves what arrives; then it stops accepting.
     app.ctx.lifecycle.draining = true;
     const { drainMs } = app.ctx.config;
-    if (drainMs > 0) app.log.info({ signal, drainMs }, 'draining: health answers 503, requests still served');
+    if (drainMs > 0) {
+      app.log.info({ signal, drainMs }, 'draining: health answers 503, requests still served');
+      flushLog();
+    }
     setTimeout(() => stop(signal), drainMs);
   };
   const stop = (signal: string) => {
     app.log.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
+    flushLog();
     // Stop accepting, let in-flight requests finish, then close the database (onClose hooks).
     const force = setTimeout(() => {
       app.log.error('shutdown took over 10 s; exiting');
@@ -51,7 +68,17 @@ async function main() {
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port, host });
+  } catch (err) {
+    // Taken since the check above.
+    cannotListen(err);
+    throw err;
+  }
+  // One plain line where to open it, at once: the JSON log is buffered (app.ts) and may be muted.
+  // A cluster's workers share the primary's port, and the primary says when each listens.
+  if (cluster.isPrimary) console.log(listeningLine(host, app.server.address()));
+  flushLog();
 }
 
 main().catch((err: unknown) => {
