@@ -57,9 +57,13 @@ describe('admin journey', () => {
       await waitForPath(page, '/admin/login');
     });
 
-    await step('log in through /admin/login', async () => {
+    await step('log in through /admin/login (a wrong password first: refused under the form)', async () => {
       await page.getByLabel('Username').fill(username);
+      await page.getByLabel('Password').fill('not-the-password');
+      await page.getByRole('button', { name: 'Login', exact: true }).click();
+      await page.locator('form').getByRole('alert').filter({ hasText: 'Invalid username or password' }).waitFor();
       await page.getByLabel('Password').fill(password);
+      expect(await page.locator('form').getByRole('alert').count()).toBe(0);
       await page.getByRole('button', { name: 'Login', exact: true }).click();
       await toastWith(page, 'Admin login successful!').waitFor();
       await waitForPath(page, '/admin/dashboard');

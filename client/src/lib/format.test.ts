@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { auctionBadge, bidStatusLabel, formatCountdown, formatRupees, secondsLeft } from './format';
+import { auctionBadge, bidStatusLabel, formatCountdown, formatDateTime, formatDateTimeSeconds, formatRupees, secondsLeft } from './format';
 
 describe('countdown and badge rules', () => {
   it('shows days-hours-minutes, hours-minutes, or minutes, and Ended at 0', () => {
@@ -32,5 +32,13 @@ describe('countdown and badge rules', () => {
 
   it('formats money with Indian grouping', () => {
     expect(formatRupees(100000)).toBe('₹1,00,000');
+  });
+
+  it('shows seconds for the live feed, in the same en-IN style as other date-times', () => {
+    const at = '2026-03-01T10:05:07.000Z';
+    // Seconds do not depend on the machine's time zone; the hour and minute may.
+    expect(formatDateTimeSeconds(at)).toMatch(/^\d{1,2} Mar 2026, \d{1,2}:\d{2}:07 [ap]m$/);
+    expect(formatDateTimeSeconds(at).replace(/:07 /, ' ')).toBe(formatDateTime(at));
+    expect(formatDateTimeSeconds('not a date')).toBe('—');
   });
 });

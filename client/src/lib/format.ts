@@ -5,10 +5,18 @@ export { formatRupees };
 
 const dateTime = new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeStyle: 'short' });
 const dateOnly = new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium' });
+// Same style with seconds ("1 Mar 2026, 3:35:07 pm"): bids in a live feed often land within one minute.
+const dateTimeSeconds = new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeStyle: 'medium' });
 
 export function formatDateTime(iso: string | number): string {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? '—' : dateTime.format(d);
+}
+
+/** As formatDateTime, with seconds (the admin's live bid feed). */
+export function formatDateTimeSeconds(iso: string | number): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? '—' : dateTimeSeconds.format(d);
 }
 
 export function formatDate(iso: string | number): string {

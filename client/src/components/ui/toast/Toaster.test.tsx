@@ -72,4 +72,20 @@ describe('toasts', () => {
     expect(screen.queryByText('Second')).not.toBeNull();
     expect(useToasts.getState().toasts.map((t) => t.message)).toEqual(['Second']);
   });
+
+  it('tells the page how much room to leave at its bottom while toasts are shown', () => {
+    const space = () => document.documentElement.style.getPropertyValue('--toast-space');
+    render(<Toaster />);
+    expect(space()).toBe('');
+    let id = 0;
+    act(() => {
+      id = toast.success('Bid placed successfully!');
+    });
+    // The stack's height (0 in jsdom) plus its offset from the bottom and a gap.
+    expect(space()).toBe('28px');
+    act(() => {
+      useToasts.getState().dismiss(id);
+    });
+    expect(space()).toBe('');
+  });
 });

@@ -68,6 +68,8 @@ describe('AuctionDetailPage', () => {
     expect(newest!.textContent).toContain('ravi_k');
     expect(newest!.textContent).toContain('₹750');
     expect(newest!.textContent).toContain('Ming Vase');
+    // Times to the second: bids often land within one minute.
+    expect(newest!.querySelector('time')!.textContent).toMatch(/\d:\d{2}:00 [ap]m$/);
     expect(older!.textContent).toContain('Outbid');
     expect(screen.getByTestId('highest-P-1').textContent).toBe('₹750');
     expect(screen.getByTestId('bids-P-1').textContent).toBe('2');

@@ -6,7 +6,7 @@ import { Badge } from '../../../components/ui/Badge';
 import { EmptyState } from '../../../components/ui/EmptyState';
 import { Icon } from '../../../components/ui/Icon';
 import { Spinner } from '../../../components/ui/Spinner';
-import { bidStatusLabel, formatCountdown, formatDateTime, formatRupees, secondsLeft } from '../../../lib/format';
+import { bidStatusLabel, formatCountdown, formatDateTime, formatDateTimeSeconds, formatRupees, secondsLeft } from '../../../lib/format';
 import { holdClock, useClock } from '../../live';
 import { useAuctionDetail } from '../hooks/use-auction-detail';
 import { STATUS_BADGE, auctionStatus } from '../lib/forms';
@@ -177,7 +177,7 @@ function FeedItem({ entry: f, productName }: { entry: FeedEntry; productName: st
           <strong className="ad-bidder">{f.bidder}</strong> bid <strong className="num">{formatRupees(f.amount)}</strong>
         </span>
         <span className="ad-feed-meta">
-          on {productName} · <time dateTime={f.timestamp}>{formatDateTime(f.timestamp)}</time>
+          on {productName} · <time dateTime={f.timestamp}>{formatDateTimeSeconds(f.timestamp)}</time>
         </span>
       </div>
       <Badge tone={label.tone}>{label.label}</Badge>

@@ -145,7 +145,7 @@ function OwnerUsers({ onForbidden }: { onForbidden: () => void }) {
               id="users-search"
               type="search"
               className="input users-search-input"
-              placeholder="Search by name, username or mobile"
+              placeholder="Name, username or mobile"
               value={query}
               maxLength={120}
               onChange={(e) => setQuery(e.target.value)}
@@ -201,7 +201,7 @@ function UsersTable({ users, pendingId, onToggle }: { users: readonly AdminUser[
             <th scope="col" className="users-right">Auctions Registered</th>
             <th scope="col">Status</th>
             <th scope="col">Joined Date</th>
-            <th scope="col" className="users-right">Action</th>
+            <th scope="col" className="users-right users-action">Action</th>
           </tr>
         </thead>
         <tbody>
@@ -210,10 +210,12 @@ function UsersTable({ users, pendingId, onToggle }: { users: readonly AdminUser[
             return (
               <tr key={u.id} className={active ? undefined : 'users-row-inactive'}>
                 <td className="users-who">
-                  <span className="users-avatar" aria-hidden="true">{initials(u.name, u.username)}</span>
-                  <span className="users-who-text">
-                    <span className="users-name">{u.name}</span>
-                    <span className="users-username">@{u.username}</span>
+                  <span className="users-who-inner">
+                    <span className="users-avatar" aria-hidden="true">{initials(u.name, u.username)}</span>
+                    <span className="users-who-text">
+                      <span className="users-name">{u.name}</span>
+                      <span className="users-username">@{u.username}</span>
+                    </span>
                   </span>
                 </td>
                 <td data-label="Contact" className="users-contact num">{u.mobile_number}</td>

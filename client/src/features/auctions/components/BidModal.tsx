@@ -62,17 +62,17 @@ export function BidModal({ auctionId, productId, onClose }: BidModalProps) {
       )}
     >
       <form id={formId} className="auc-bid-form" onSubmit={(e) => void onSubmit(e)} noValidate>
-        <div className="auc-bid-summary">
-          <div>
-            <p className="auc-eyebrow">Product</p>
-            <p className="auc-bid-product">{product.name}</p>
-            <p className="auc-id">ID: {product.id}</p>
+        <dl className="auc-bid-summary">
+          <div className="auc-bid-item">
+            <dt className="auc-eyebrow">Product</dt>
+            <dd className="auc-bid-product">{product.name}</dd>
+            <dd className="auc-id">ID: {product.id}</dd>
           </div>
-          <div className="auc-bid-highest">
-            <p className="auc-eyebrow">Current highest bid</p>
-            <p className="auc-bid-amount" aria-live="polite">{formatRupees(highest)}</p>
+          <div className="auc-bid-item auc-bid-highest">
+            <dt className="auc-eyebrow">Current highest bid</dt>
+            <dd className="auc-bid-amount" aria-live="polite">{formatRupees(highest)}</dd>
           </div>
-        </div>
+        </dl>
         {closedReason ? (
           <p className="auc-bid-closed" role="alert">{closedReason}</p>
         ) : (

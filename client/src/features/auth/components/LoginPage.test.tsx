@@ -44,9 +44,22 @@ describe('LoginPage', () => {
     fillAndSubmit('asha', 'wrong-pass');
 
     expect(await toastText()).toContain('Invalid username or password');
+    // Also under the form, where it stays after the toast has gone.
+    expect(screen.getByRole('alert').textContent).toBe('Invalid username or password');
+    expect(screen.getByRole('alert').closest('form')).toBeTruthy();
     expect(screen.getByTestId('location').textContent).toBe('/user/login');
     expect(localStorage.getItem('token')).toBeNull();
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Login' }).disabled).toBe(false);
+  });
+
+  it('shows an admin’s refusal under the form too, and clears it when a field is edited', async () => {
+    mockFetch(jsonResponse(400, { error: 'Invalid username or password', message: 'Invalid username or password', code: 'INVALID_CREDENTIALS' }));
+    renderLogin('admin');
+    fillAndSubmit('ravi', 'wrong-pass');
+
+    expect((await screen.findByRole('alert')).textContent).toBe('Invalid username or password');
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret1' } });
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it('falls back to "Login failed" when the answer has no error text', async () => {
@@ -54,6 +67,7 @@ describe('LoginPage', () => {
     renderLogin('user');
     fillAndSubmit('asha', 'secret1');
     expect(await toastText()).toContain('Login failed');
+    expect(screen.getByRole('alert').textContent).toBe('Login failed');
   });
 
   it('falls back to "Login failed" when the server cannot be reached', async () => {
@@ -61,6 +75,7 @@ describe('LoginPage', () => {
     renderLogin('user');
     fillAndSubmit('asha', 'secret1');
     expect(await toastText()).toContain('Login failed');
+    expect(screen.getByRole('alert').textContent).toBe('Login failed');
   });
 
   it('signs a user in, stores the session and goes to /user/dashboard', async () => {

@@ -4,6 +4,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { paths } from '../../../app/paths';
 import type { Portal } from '../../../app/paths';
 import { FormField } from '../../../components/ui/FormField';
+import { Icon } from '../../../components/ui/Icon';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { errorText } from '../../../lib/api-client';
 import { loginAdmin, loginUser } from '../api/auth-api';
@@ -24,11 +25,14 @@ export function LoginPage({ portal }: { portal: Portal }) {
   const [values, setValues] = useState<Record<Field, string>>({ username: '', password: '' });
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [submitting, setSubmitting] = useState(false);
+  // The server's refusal, kept under the form: the toast goes after 5 s, the user may still be retyping.
+  const [refusal, setRefusal] = useState<string | null>(null);
   const copy = COPY[portal];
 
   const change = (field: Field) => (value: string) => {
     setValues((v) => ({ ...v, [field]: value }));
     setErrors((e) => ({ ...e, [field]: undefined }));
+    setRefusal(null);
   };
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -42,6 +46,7 @@ export function LoginPage({ portal }: { portal: Portal }) {
     }
 
     setSubmitting(true);
+    setRefusal(null);
     const body = { username: values.username.trim(), password: values.password };
     try {
       if (portal === 'user') useSession.getState().setUserSession(await loginUser(body));
@@ -49,7 +54,9 @@ export function LoginPage({ portal }: { portal: Portal }) {
       toast.success(copy.success);
       void navigate(paths[portal].dashboard, { replace: true });
     } catch (err) {
-      toast.error(errorText(err, 'Login failed'));
+      const message = errorText(err, 'Login failed');
+      toast.error(message);
+      setRefusal(message);
       setSubmitting(false);
     }
   }
@@ -92,6 +99,12 @@ export function LoginPage({ portal }: { portal: Portal }) {
         <button type="submit" className="btn btn-primary btn-block btn-lg" disabled={submitting}>
           {submitting ? 'Signing in…' : 'Login'}
         </button>
+        {refusal && (
+          <p className="auth-form-error" role="alert">
+            <Icon name="alert" size={16} />
+            <span>{refusal}</span>
+          </p>
+        )}
       </form>
     </AuthLayout>
   );
