@@ -1,7 +1,8 @@
 /**
  * The full bidder journey in a real Chromium, written against the spec's visible texts and roles
  * (spec §2, §5, §8): register, log in, top up, register for an auction, bid, get outbid live, see it
- * in My Bids, bid again and cancel with a refund, find the refund in the wallet and download the CSV.
+ * in My Bids, bid again and cancel with a refund, find the refund in the wallet and download the CSV
+ * (its signed amounts sum to the balance), and find the same bid count on the dashboard as in My Bids.
  * A second bidder acts through the API. Each step is named, so a failure says where the journey broke.
  */
 import fs from 'node:fs';
@@ -12,6 +13,23 @@ import { type Account, dismissToasts, pathOf, shot, step, toastWith, unique, use
 const e2e = useE2E();
 
 const CANCEL_CONFIRMATION = 'Are you sure you want to cancel this bid? The amount will be refunded to your wallet.';
+const QUICK_ADD_QUESTION = 'Add ₹1,000 to your wallet? The money is available for bidding at once; a top-up cannot be undone.';
+const CSV_HEADER = 'id,date (UTC),type,description,product id,product name,amount (₹),signed amount (₹),balance after (₹)';
+
+/** The cells of one CSV line (RFC 4180: quoted cells may hold commas and doubled quotes). */
+function csvCells(line: string): string[] {
+  const cells: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < line.length; i += 1) {
+    const c = line[i];
+    if (quoted && c === '"' && line[i + 1] === '"') { cell += '"'; i += 1; }
+    else if (c === '"') quoted = !quoted;
+    else if (c === ',' && !quoted) { cells.push(cell); cell = ''; }
+    else cell += c;
+  }
+  return [...cells, cell];
+}
 
 /** The open dialog (Add Funds, Place Bid, the cancel confirmation). */
 const dialog = (page: Page) => page.getByRole('dialog');
@@ -21,6 +39,11 @@ async function openFromSidebar(page: Page, label: string, pathname: string) {
   if (!(await nav.isVisible())) await page.getByRole('button', { name: 'Open menu' }).click();
   await nav.getByRole('link', { name: label }).click();
   await waitForPath(page, pathname);
+}
+
+/** The value of the stat card labelled `label`. */
+function stat(page: Page, label: string) {
+  return page.locator('.stat-card').filter({ has: page.getByText(label, { exact: true }) }).locator('.stat-value');
 }
 
 async function showProducts(page: Page, auctionName: string, productName: string) {
@@ -63,6 +86,8 @@ describe('bidder journey', () => {
     const { page } = e2e;
     const username = unique('journey');
     const password = 'secret123';
+    // The same bidder through the API, once the journey needs it (a refused bid, the balance).
+    let me!: Account;
 
     await step('register through /user/register', async () => {
       await page.goto('/');
@@ -75,6 +100,16 @@ describe('bidder journey', () => {
       await page.getByRole('button', { name: 'Register', exact: true }).click();
       await toastWith(page, 'Registration successful! Please login.').waitFor();
       await waitForPath(page, '/user/login');
+    });
+
+    await step('a wrong password is refused under the form, and the message goes once the field is edited', async () => {
+      await page.getByLabel('Username').fill(username);
+      await page.getByLabel('Password').fill('not-the-password');
+      await page.getByRole('button', { name: 'Login', exact: true }).click();
+      await page.locator('form').getByRole('alert').filter({ hasText: 'Invalid username or password' }).waitFor();
+      await shot(page, 'journey-login-refused');
+      await page.getByLabel('Password').fill('');
+      await page.locator('form').getByRole('alert').waitFor({ state: 'detached' });
     });
 
     await step('log in through /user/login', async () => {
@@ -97,6 +132,24 @@ describe('bidder journey', () => {
       await toastWith(page, 'Added ₹5,000 to your wallet').waitFor();
       await page.getByText('₹5,000').first().waitFor();
       await shot(page, 'journey-wallet-topped-up');
+    });
+
+    await step('Quick Add asks first: Cancel adds nothing, confirming adds ₹1,000', async () => {
+      const hero = page.locator('.wallet-hero-value');
+      await dismissToasts(page);
+      await page.getByRole('button', { name: 'Add ₹1,000 to your wallet' }).click();
+      const modal = dialog(page);
+      await modal.getByText(QUICK_ADD_QUESTION).waitFor();
+      await shot(page, 'journey-wallet-quick-add-confirm');
+      await modal.getByRole('button', { name: 'Cancel', exact: true }).click();
+      await modal.waitFor({ state: 'detached' });
+      expect(await hero.textContent()).toBe('₹5,000');
+
+      await page.getByRole('button', { name: 'Add ₹1,000 to your wallet' }).click();
+      await modal.getByRole('button', { name: 'Add ₹1,000', exact: true }).click();
+      await toastWith(page, 'Added ₹1,000 to your wallet').waitFor();
+      await modal.waitFor({ state: 'detached' });
+      await hero.filter({ hasText: '₹6,000' }).waitFor();
     });
 
     await step('register for the seeded auction on /user/auctions', async () => {
@@ -154,35 +207,59 @@ describe('bidder journey', () => {
       await shot(page, 'journey-bids');
     });
 
-    await step('/user/wallet shows the refund row', async () => {
+    await step('a refused bid (too low) is listed as Failed and counted in Total Bids', async () => {
+      const { token, user } = await e2e.seed.call<{ token: string; user: { id: number } }>('POST', '/login', { username, password });
+      me = { id: user.id, username, password, name: 'Priya Nair', token };
+      await expect(e2e.seed.bid(me, productId, 100)).rejects.toMatchObject({ status: 409 });
+      await page.getByRole('button', { name: 'Refresh' }).click();
+      await page.getByRole('row').filter({ hasText: '₹100' }).filter({ hasText: 'Failed' }).first().waitFor();
+      await stat(page, 'Total Bids').filter({ hasText: /^3$/ }).waitFor();
+      await stat(page, 'Active Bids').filter({ hasText: /^0$/ }).waitFor();
+    });
+
+    await step('/user/wallet shows the refund row, naming the product', async () => {
       await openFromSidebar(page, 'Wallet', '/user/wallet');
-      await page.getByRole('row').filter({ hasText: /refund/i }).filter({ hasText: '₹700' }).first().waitFor();
-      await page.getByText('₹5,000').first().waitFor();
+      await page.getByRole('row').filter({ hasText: /refund/i }).filter({ hasText: '₹700' }).filter({ hasText: `${productName} (${productId})` }).first().waitFor();
+      await page.locator('.wallet-hero-value').filter({ hasText: '₹6,000' }).waitFor();
+      await dismissToasts(page);
       await shot(page, 'journey-wallet-refund');
     });
 
-    await step('Download CSV gives transactions.csv with the rows', async () => {
+    await step('Download CSV gives transactions.csv: a header for people, product names, signed amounts that sum to the balance', async () => {
       const [download] = await Promise.all([
         page.waitForEvent('download'),
         page.getByRole('button', { name: 'Download CSV' }).click(),
       ]);
       expect(download.suggestedFilename()).toBe('transactions.csv');
       const file = await download.path();
-      const lines = fs.readFileSync(file, 'utf8').trim().split(/\r?\n/);
-      // A header and five ledger rows: top-up, bid 500, refund 500, bid 700, refund 700.
-      expect(lines.length).toBeGreaterThanOrEqual(6);
-      expect(lines.slice(1).filter((l) => /refund/i.test(l))).toHaveLength(2);
-      expect(lines.slice(1).some((l) => /topup/i.test(l) && l.includes('5000'))).toBe(true);
+      const [header, ...lines] = fs.readFileSync(file, 'utf8').replace(/^\uFEFF/, '').trim().split(/\r\n/);
+      expect(header).toBe(CSV_HEADER);
+      const rows = lines.map(csvCells);
+      // Newest first: refund 700 (cancelled), bid 700, refund 500 (outbid), bid 500, quick add 1000, top-up 5000.
+      expect(rows.map((r) => [r[2], r[4], r[5], r[6], r[7]])).toEqual([
+        ['Refund', productId, productName, '700', '700'],
+        ['Bid', productId, productName, '700', '-700'],
+        ['Refund', productId, productName, '500', '500'],
+        ['Bid', productId, productName, '500', '-500'],
+        ['Top-up', '', '', '1000', '1000'],
+        ['Top-up', '', '', '5000', '5000'],
+      ]);
+      const paise = rows.reduce((sum, r) => sum + Math.round(Number(r[7]) * 100), 0);
+      expect(paise / 100).toBe(await e2e.seed.balance(me));
+      expect(paise / 100).toBe(6000);
+      expect(Number(rows[0]![8])).toBe(6000);
       await toastWith(page, 'CSV downloaded').waitFor();
     });
 
-    await step('the dashboard sums it up', async () => {
+    await step('the dashboard sums it up: the same bid count as My Bids, the product named in recent transactions', async () => {
       await openFromSidebar(page, 'Dashboard', '/user/dashboard');
-      await page.getByTestId('dashboard-balance').filter({ hasText: '₹5,000' }).waitFor();
-      const stat = (label: string) => page.locator('.stat-card').filter({ has: page.getByText(label, { exact: true }) }).locator('.stat-value');
-      await stat('My Bids').filter({ hasText: /^2$/ }).waitFor();
-      await stat('Total Spent').filter({ hasText: '₹0' }).waitFor();
-      await stat('Registered Auctions').filter({ hasText: /^1$/ }).waitFor();
+      await page.getByTestId('dashboard-balance').filter({ hasText: '₹6,000' }).waitFor();
+      await stat(page, 'My Bids').filter({ hasText: /^3$/ }).waitFor();
+      await stat(page, 'Total Spent').filter({ hasText: '₹0' }).waitFor();
+      await stat(page, 'Registered Auctions').filter({ hasText: /^1$/ }).waitFor();
+      await page.getByRole('region', { name: 'Recent Transactions' }).getByText(productName).first().waitFor();
+      await dismissToasts(page);
+      await shot(page, 'journey-dashboard');
     });
   }, 180_000);
 });

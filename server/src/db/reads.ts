@@ -50,6 +50,11 @@ export interface ProductBidView {
   auctionOwner: number;
 }
 
+/** A ledger row with the name of its product (null without one, or when the product row is gone). */
+export interface TransactionView extends TransactionRow {
+  productName: string | null;
+}
+
 export interface AuctionReportRow {
   id: string; name: string; validUntil: number; settledAt: number | null;
   productCount: number; bidCount: number; revenue: number; pending: number;
@@ -251,8 +256,14 @@ export class Reads {
     return (await this.sql.get<{ b: number }>('select wallet_balance as b from users where id = ?', [userId]))?.b ?? 0;
   }
 
-  async transactions(userId: number): Promise<TransactionRow[]> {
-    return this.sql.all<TransactionRow>(`select ${columns.transaction('t')} from wallet_transactions t where t.user_id = ? order by t.id desc`, [userId]);
+  /** The user's ledger, newest first, each row with its product's current name. */
+  async transactions(userId: number): Promise<TransactionView[]> {
+    return this.sql.all<TransactionView>(
+      `select ${columns.transaction('t')}, p.name as "productName"
+      from wallet_transactions t left join products p on p.id = t.product_id
+      where t.user_id = ? order by t.id desc`,
+      [userId],
+    );
   }
 
   // ---- admin figures ---------------------------------------------------------------------------

@@ -17,9 +17,10 @@ export function presentProductBid(b: ProductBidView, viewerAdminId: number | nul
   };
 }
 
-export function presentTransaction(t: TransactionRow): Transaction {
+/** A ledger row; `product_name` is null for a row read without its product's name (a top-up has none). */
+export function presentTransaction(t: TransactionRow & { productName?: string | null }): Transaction {
   return {
     _id: String(t.id), type: t.type, amount: toRupees(t.amount), timestamp: iso(t.createdAt),
-    meta: { notes: t.notes, product_id: t.productId },
+    meta: { notes: t.notes, product_id: t.productId, product_name: t.productName ?? null },
   };
 }

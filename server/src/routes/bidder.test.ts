@@ -47,7 +47,7 @@ async function auctionOver(adminToken: string, productIds: string[], endsIn = 2 
 }
 
 interface UserBidJson { bid_id: number; product_id: string; product_name: string; auction_id: string; amount: number; timestamp: string; status: string; reason: string | null }
-interface TxJson { _id: string; type: string; amount: number; timestamp: string; meta: { notes: string | null; product_id: string | null } }
+interface TxJson { _id: string; type: string; amount: number; timestamp: string; meta: { notes: string | null; product_id: string | null; product_name: string | null } }
 
 const myBids = async (token: string) => (await call(app, 'GET', '/api/user-bids', undefined, token)).json<UserBidJson[]>();
 const myTransactions = async (token: string) => (await call(app, 'GET', '/api/wallet/transactions', undefined, token)).json<{ transactions: TxJson[] }>().transactions;
@@ -613,7 +613,7 @@ describe('POST /api/wallet/topup', () => {
     expect(min.statusCode, min.body).toBe(200);
     expect(min.json()).toEqual({
       message: 'Added ₹10 to your wallet', wallet_balance: 10,
-      transaction: { _id: expect.any(String), type: 'topup', amount: 10, timestamp: iso(clock.t), meta: { notes: null, product_id: null } },
+      transaction: { _id: expect.any(String), type: 'topup', amount: 10, timestamp: iso(clock.t), meta: { notes: null, product_id: null, product_name: null } },
     });
     const max = await call(app, 'POST', '/api/wallet/topup', { amount: 100_000 }, u.token);
     expect(max.json()).toMatchObject({ message: 'Added ₹1,00,000 to your wallet', wallet_balance: 100_010 });
@@ -645,7 +645,7 @@ describe('POST /api/wallet/topup', () => {
 });
 
 describe('GET /api/wallet/transactions', () => {
-  it('newest first: string _id, type, positive amount, notes and product id', async () => {
+  it('newest first: string _id, type, positive amount, notes, product id and product name', async () => {
     const admin = await signUpAdmin(app);
     const { auctionId, productIds: [p] } = await auction(admin.token);
     const asha = await richBidder(app, 1000, [auctionId]);
@@ -657,18 +657,52 @@ describe('GET /api/wallet/transactions', () => {
     const res = await call(app, 'GET', '/api/wallet/transactions', undefined, asha.token);
     expect(res.statusCode).toBe(200);
     const txs: TxJson[] = res.json().transactions;
-    expect(txs.map((t) => [t.type, t.amount, t.meta.product_id, t.timestamp])).toEqual([
-      ['refund', 400, p, iso(clock.t)], ['bid', 400, p, iso(clock.t - 1000)], ['topup', 1000, null, iso(clock.t - 2000)],
+    expect(txs.map((t) => [t.type, t.amount, t.meta.product_id, t.meta.product_name, t.timestamp])).toEqual([
+      ['refund', 400, p, `Product ${p}`, iso(clock.t)], ['bid', 400, p, `Product ${p}`, iso(clock.t - 1000)], ['topup', 1000, null, null, iso(clock.t - 2000)],
     ]);
     for (const t of txs) {
       expect(typeof t._id).toBe('string');
       expect(t._id).toMatch(/^\d+$/);
       expect(Object.keys(t).sort()).toEqual(['_id', 'amount', 'meta', 'timestamp', 'type']);
+      expect(Object.keys(t.meta).sort()).toEqual(['notes', 'product_id', 'product_name']);
     }
     expect(Number(txs[0]!._id)).toBeGreaterThan(Number(txs[1]!._id));
     expect(txs[0]!.meta.notes).toEqual(expect.stringContaining('Outbid'));
     // Only the caller's own rows.
     expect((await myTransactions(ravi.token)).map((t) => t.type)).toEqual(['bid', 'topup']);
+  });
+
+  it('the signed amounts (top-ups and refunds +, holds −) sum to the balance through outbids, cancels, reinstatements and a sale', async () => {
+    const admin = await signUpAdmin(app);
+    const lamp = await namedProduct(admin.token, 'Brass Lamp');
+    const vase = await namedProduct(admin.token, 'Blue Vase');
+    const auctionId = await auctionOver(admin.token, [lamp, vase]);
+    const asha = await richBidder(app, 1000, [auctionId]);
+    const ravi = await richBidder(app, 1000, [auctionId]);
+    const placed = (res: LightMyRequestResponse) => expect(res.statusCode, res.body).toBe(201);
+    expect((await call(app, 'POST', '/api/wallet/topup', { amount: 250.75 }, asha.token)).statusCode).toBe(200);
+    placed(await bid(app, asha.token, lamp, 300));
+    placed(await bid(app, ravi.token, lamp, 400.5));
+    const raviLead = (await myBids(ravi.token))[0]!.bid_id;
+    placed(await bid(app, asha.token, vase, 120.25));
+    expect((await call(app, 'POST', '/api/rollback-bid', { bid_id: raviLead }, ravi.token)).statusCode).toBe(200);
+    placed(await bid(app, asha.token, vase, 150));
+    expectError(await bid(app, asha.token, vase, 100_000), 402, 'INSUFFICIENT_FUNDS');
+    clock.advance(3 * HOUR);
+    expect((await settle(admin.token, auctionId)).statusCode).toBe(200);
+
+    for (const who of [asha, ravi]) {
+      const txs = await myTransactions(who.token);
+      const paise = txs.reduce((sum, t) => sum + (t.type === 'bid' ? -1 : 1) * Math.round(t.amount * 100), 0);
+      expect(paise / 100).toBe(await balanceOf(app, who.token));
+      for (const t of txs.filter((x) => x.meta.product_id !== null)) {
+        expect(t.meta.product_name).toBe(t.meta.product_id === lamp ? 'Brass Lamp' : 'Blue Vase');
+      }
+    }
+    // Asha: 1000 + 250.75, won the lamp (reinstated at ₹300 after Ravi's cancel) and the vase at ₹150.
+    expect(await balanceOf(app, asha.token)).toBe(800.75);
+    expect(await balanceOf(app, ravi.token)).toBe(1000);
+    await expectMoneyInvariant(app);
   });
 });
 

@@ -26,6 +26,7 @@ export const Transaction = Type.Object({
   meta: Type.Object({
     notes: Type.Union([Type.String(), Type.Null()]),
     product_id: Type.Union([Type.String(), Type.Null()]),
+    product_name: Type.Union([Type.String(), Type.Null()], { description: 'The name of `product_id` as the product is named now; null without a product' }),
   }),
 });
 export type Transaction = Static<typeof Transaction>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { balanceFromTransactions, countMyBids, dashboardStats, describeTransaction, isEnded, isEndingSoon, totalSpent } from './stats';
+import { balanceFromTransactions, countActiveBids, countMyBids, dashboardStats, describeTransaction, isEnded, isEndingSoon, totalSpent } from './stats';
 
 const NOW = Date.parse('2026-05-01T12:00:00Z');
 const HOUR = 3600_000;
@@ -37,11 +37,18 @@ describe('isEnded / isEndingSoon', () => {
   });
 });
 
-describe('countMyBids', () => {
-  it('counts every bid that did not fail, unknown statuses read as failed', () => {
-    const statuses = ['success', 'outbid', 'failed', 'rolledback', 'won', 'mystery', 'failed'];
-    expect(countMyBids(statuses.map((status) => ({ status }) as { status: 'success' }))).toBe(4);
+describe('countMyBids / countActiveBids', () => {
+  const statuses = ['success', 'outbid', 'failed', 'rolledback', 'won', 'mystery', 'failed', 'success'];
+  const bids = statuses.map((status) => ({ status }) as { status: 'success' });
+
+  it('counts every bid, failed and cancelled ones too: the Total Bids of the My Bids page', () => {
+    expect(countMyBids(bids)).toBe(8);
     expect(countMyBids([])).toBe(0);
+  });
+
+  it('counts the leading bids: the Active Bids of the My Bids page', () => {
+    expect(countActiveBids(bids)).toBe(2);
+    expect(countActiveBids([])).toBe(0);
   });
 });
 
@@ -77,12 +84,12 @@ describe('dashboardStats', () => {
       transactions: [tx('topup', 2000), tx('bid', 400), tx('refund', 400), tx('bid', 500)],
       now: NOW,
     });
-    expect(stats).toEqual({ activeAuctions: 2, endingSoon: 1, myBids: 2, totalSpent: 500, registeredAuctions: 2 });
+    expect(stats).toEqual({ activeAuctions: 2, endingSoon: 1, myBids: 3, activeBids: 1, totalSpent: 500, registeredAuctions: 2 });
   });
 
   it('is all zeros for empty lists', () => {
     expect(dashboardStats({ auctions: [], bids: [], transactions: [], now: NOW }))
-      .toEqual({ activeAuctions: 0, endingSoon: 0, myBids: 0, totalSpent: 0, registeredAuctions: 0 });
+      .toEqual({ activeAuctions: 0, endingSoon: 0, myBids: 0, activeBids: 0, totalSpent: 0, registeredAuctions: 0 });
   });
 });
 
@@ -105,5 +112,13 @@ describe('describeTransaction', () => {
   it('prefers the notes and adds the product id when the notes do not name it', () => {
     expect(describeTransaction({ type: 'refund', meta: { notes: 'Bid cancelled', product_id: 'LAMP-2' } }).description)
       .toBe('Bid cancelled · LAMP-2');
+  });
+
+  it('names the product beside its id, leaving out what the notes already say', () => {
+    const d = (notes: string | null) => describeTransaction({ type: 'bid', meta: { notes, product_id: 'LAMP-2', product_name: 'Brass Lamp' } }).description;
+    expect(d(null)).toBe('Bid placed · Brass Lamp (LAMP-2)');
+    expect(d('Bid on Brass Lamp')).toBe('Bid on Brass Lamp · LAMP-2');
+    expect(d('Product LAMP-2 was withdrawn')).toBe('Product LAMP-2 was withdrawn · Brass Lamp');
+    expect(d('Brass Lamp (LAMP-2) reinstated')).toBe('Brass Lamp (LAMP-2) reinstated');
   });
 });

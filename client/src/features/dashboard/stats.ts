@@ -1,6 +1,7 @@
 /**
- * The user dashboard's numbers, exactly as DESIGN §7 defines them, as pure functions of what the
- * server returned and the server-corrected `now` (ms).
+ * The user dashboard's numbers, as DESIGN §7 defines them, as pure functions of what the server
+ * returned and the server-corrected `now` (ms). One change (issue 16): My Bids counts every bid, the
+ * Total Bids of the My Bids page, instead of the bids that did not fail, so the two screens agree.
  */
 import { ENDING_SOON_SECONDS, type Auction, type Transaction, type UserBid } from '@auction/shared';
 import { balanceFromLedger, isCredit, transactionDescription, transactionTypeLabel, walletStats } from '../wallet';
@@ -10,7 +11,10 @@ export const RECENT_COUNT = 5;
 export interface DashboardStats {
   activeAuctions: number;
   endingSoon: number;
+  /** Every bid the user placed: the Total Bids of the My Bids page. */
   myBids: number;
+  /** Bids leading now: the Active Bids of the My Bids page. */
+  activeBids: number;
   /** Rupees. */
   totalSpent: number;
   registeredAuctions: number;
@@ -35,11 +39,17 @@ export function isEndingSoon(auction: AuctionTiming, now: number): boolean {
   return !isEnded(auction, now) && msLeft(auction, now) < ENDING_SOON_SECONDS * 1000;
 }
 
-// Every status but `failed` is a bid that was accepted; an unknown status reads as failed (spec §4).
-const ACCEPTED: ReadonlySet<string> = new Set(['success', 'outbid', 'rolledback', 'won']);
-
+/**
+ * Every bid the user placed, failed and cancelled ones included: the same figure as Total Bids on the
+ * My Bids page, which lists each of them (a user who opens My Bids from here finds the number they saw).
+ */
 export function countMyBids(bids: readonly Pick<UserBid, 'status'>[]): number {
-  return bids.filter((b) => ACCEPTED.has(b.status)).length;
+  return bids.length;
+}
+
+/** Bids leading now (`success`): the Active Bids of the My Bids page. */
+export function countActiveBids(bids: readonly Pick<UserBid, 'status'>[]): number {
+  return bids.filter((b) => b.status === 'success').length;
 }
 
 /** Σ bid − Σ refund: the money now held by leading bids or paid for won ones (the Wallet page's own rule). */
@@ -61,6 +71,7 @@ export function dashboardStats(input: {
     activeAuctions: auctions.filter((a) => !isEnded(a, now)).length,
     endingSoon: auctions.filter((a) => isEndingSoon(a, now)).length,
     myBids: countMyBids(bids),
+    activeBids: countActiveBids(bids),
     totalSpent: totalSpent(transactions),
     registeredAuctions: auctions.filter((a) => a.registered).length,
   };
@@ -73,9 +84,18 @@ export interface TransactionView {
   signed: 'plus' | 'minus';
 }
 
+/** The product as the one line should add it: name and id, less what the notes already say. */
+function productSuffix(text: string, productId: string | null, productName: string | null): string | null {
+  if (!productId) return null;
+  const id = text.includes(productId) ? null : productId;
+  if (productName === null || text.includes(productName)) return id;
+  return id ? `${productName} (${id})` : productName;
+}
+
 /** How a ledger row reads, with the Wallet page's rules: a bid takes money (minus, red), a top-up or refund adds it (plus, green). */
-export function describeTransaction(t: Pick<Transaction, 'type' | 'meta'>): TransactionView {
-  const { text, productId } = transactionDescription(t);
-  const description = productId && !text.includes(productId) ? `${text} · ${productId}` : text;
+export function describeTransaction(t: Parameters<typeof transactionDescription>[0]): TransactionView {
+  const { text, productId, productName } = transactionDescription(t);
+  const product = productSuffix(text, productId, productName);
+  const description = product ? `${text} · ${product}` : text;
   return { label: transactionTypeLabel(t.type).label, description, signed: isCredit(t.type) ? 'plus' : 'minus' };
 }

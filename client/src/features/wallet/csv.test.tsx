@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CSV_COLUMNS, csvCell, transactionsCsv } from './csv';
+import { balanceFromLedger } from './model';
 import { makeTx } from './testing';
 
 describe('csvCell', () => {
@@ -30,23 +31,39 @@ describe('csvCell', () => {
 });
 
 describe('transactionsCsv', () => {
-  it('has the header of every field and one CRLF line per transaction with all of them', () => {
-    const csv = transactionsCsv([
-      makeTx('bid', 2500, { _id: '7', notes: null, product_id: 'P-1', timestamp: '2026-03-02T08:30:00.000Z' }),
-      makeTx('refund', 300.5, { _id: '8', notes: 'Outbid on Vase, blue: hold released', product_id: 'P-2', timestamp: '2026-03-02T09:00:00.000Z' }),
-      makeTx('topup', 1000, { _id: '9', notes: '=cmd|calc', timestamp: '2026-03-01T10:00:00.000Z' }),
-    ]);
-    const lines = csv.split('\r\n');
-    expect(CSV_COLUMNS).toEqual(['_id', 'type', 'amount', 'timestamp', 'notes', 'product_id']);
-    expect(lines).toEqual([
-      '_id,type,amount,timestamp,notes,product_id',
-      '7,bid,2500,2026-03-02T08:30:00.000Z,,P-1',
-      '8,refund,300.5,2026-03-02T09:00:00.000Z,"Outbid on Vase, blue: hold released",P-2',
-      "9,topup,1000,2026-03-01T10:00:00.000Z,'=cmd|calc,",
+  const HEADER = 'id,date (UTC),type,description,product id,product name,amount (₹),signed amount (₹),balance after (₹)';
+  // Newest first, as the API sends it: a top-up, a hold, its release when outbid, a new hold.
+  const ledger = [
+    makeTx('bid', 300.5, { _id: '4', notes: 'Bid on Vase, blue', product_id: 'P-2', product_name: 'Vase, blue', timestamp: '2026-03-02T09:30:00.000Z' }),
+    makeTx('refund', 800.25, { _id: '3', notes: 'Outbid on Brass Lamp: hold released', product_id: 'P-1', product_name: 'Brass Lamp', timestamp: '2026-03-02T09:00:00.000Z' }),
+    makeTx('bid', 800.25, { _id: '2', product_id: 'P-1', product_name: 'Brass Lamp', timestamp: '2026-03-02T08:30:00.000Z' }),
+    makeTx('topup', 1000, { _id: '1', notes: '=cmd|calc', timestamp: '2026-03-01T10:00:00.000Z' }),
+  ];
+
+  it('has a header for people and one CRLF line per transaction, newest first, with the product name beside its id', () => {
+    expect(CSV_COLUMNS.join(',')).toBe(HEADER);
+    expect(transactionsCsv(ledger).split('\r\n')).toEqual([
+      HEADER,
+      '4,2026-03-02 09:30:00,Bid,"Bid on Vase, blue",P-2,"Vase, blue",300.5,-300.5,699.5',
+      '3,2026-03-02 09:00:00,Refund,Outbid on Brass Lamp: hold released,P-1,Brass Lamp,800.25,800.25,1000',
+      '2,2026-03-02 08:30:00,Bid,Bid placed,P-1,Brass Lamp,800.25,-800.25,199.75',
+      "1,2026-03-01 10:00:00,Top-up,'=cmd|calc,,,1000,1000,1000",
     ]);
   });
 
+  it('signs credits + and holds −, so the signed amounts sum to the balance (the newest balance after)', () => {
+    const rows = transactionsCsv(ledger).split('\r\n').slice(1).map((line) => line.match(/(-?[\d.]+),(-?[\d.]+)$/)!);
+    const paise = rows.reduce((sum, m) => sum + Math.round(Number(m[1]) * 100), 0);
+    expect(paise / 100).toBe(balanceFromLedger(ledger));
+    expect(Number(rows[0]![2])).toBe(balanceFromLedger(ledger));
+  });
+
+  it('leaves the product name empty when the server did not send one, and keeps an unreadable date as it came', () => {
+    const [, line] = transactionsCsv([makeTx('refund', 50, { _id: '5', product_id: 'P-9', timestamp: 'soon' })]).split('\r\n');
+    expect(line).toBe('5,soon,Refund,Bid refund,P-9,,50,50,50');
+  });
+
   it('is the header alone for no transactions', () => {
-    expect(transactionsCsv([])).toBe('_id,type,amount,timestamp,notes,product_id');
+    expect(transactionsCsv([])).toBe(HEADER);
   });
 });

@@ -1,12 +1,39 @@
-/** transactions.csv: every field of every transaction (spec §3), through the shared CSV rules. */
-import type { Transaction } from '@auction/shared';
-import { csvDocument } from '../../lib/csv';
+/**
+ * transactions.csv: every transaction (spec §3) in words a person reads, through the shared CSV rules.
+ * Newest first, as on screen. `signed amount` is + for money in (top-ups, refunds) and − for money out
+ * (bid holds and payments), so the column sums to the wallet balance; `balance after` is that sum up
+ * to and including the row.
+ */
+import { toPaise, toRupees, type Transaction } from '@auction/shared';
+import { csvDocument, type CsvValue } from '../../lib/csv';
+import { signedAmount, transactionDescription, transactionTypeLabel } from './model';
 
 export { csvCell } from '../../lib/csv';
 
 export const CSV_FILENAME = 'transactions.csv';
-export const CSV_COLUMNS = ['_id', 'type', 'amount', 'timestamp', 'notes', 'product_id'] as const;
+export const CSV_COLUMNS = [
+  'id', 'date (UTC)', 'type', 'description', 'product id', 'product name', 'amount (₹)', 'signed amount (₹)', 'balance after (₹)',
+] as const;
+
+/** `2026-03-02 08:30:00`: a date-time spreadsheets read as one; the raw text when it is not a date. */
+export function csvDateTime(timestamp: string): string {
+  const d = new Date(timestamp);
+  return Number.isNaN(d.getTime()) ? timestamp : d.toISOString().slice(0, 19).replace('T', ' ');
+}
 
 export function transactionsCsv(transactions: readonly Transaction[]): string {
-  return csvDocument(CSV_COLUMNS, transactions.map((t) => [t._id, t.type, t.amount, t.timestamp, t.meta.notes, t.meta.product_id]));
+  // The running balance is summed oldest first in paise, then the rows are written newest first.
+  const balances: number[] = new Array<number>(transactions.length);
+  let paise = 0;
+  for (let i = transactions.length - 1; i >= 0; i -= 1) {
+    paise += toPaise(signedAmount(transactions[i]!));
+    balances[i] = toRupees(paise);
+  }
+  return csvDocument(CSV_COLUMNS, transactions.map((t, i): CsvValue[] => {
+    const { text, productId, productName } = transactionDescription(t);
+    return [
+      t._id, csvDateTime(t.timestamp), transactionTypeLabel(t.type).label, text, productId, productName,
+      t.amount, signedAmount(t), balances[i],
+    ];
+  }));
 }

@@ -2,8 +2,8 @@
 export { useWallet } from './store/wallet-store';
 export type { WalletState, ActionResult } from './store/wallet-store';
 export {
-  walletStats, balanceFromLedger, describeTransaction, transactionDescription, transactionTypeLabel, signedAmountText, isCredit,
+  walletStats, balanceFromLedger, describeTransaction, transactionDescription, transactionTypeLabel, signedAmount, signedAmountText, isCredit,
   validateTopUp,
 } from './model';
-export type { WalletStats } from './model';
+export type { TransactionText, WalletStats } from './model';
 export { WalletPage } from './components/WalletPage';

@@ -2,7 +2,8 @@ import type { Transaction } from '@auction/shared';
 import { describe, expect, it } from 'vitest';
 import { formatRupees } from '../../lib/format';
 import {
-  addedMessage, balanceFromLedger, describeTransaction, isCredit, signedAmountText, transactionTypeLabel, validateTopUp, walletStats,
+  addedMessage, balanceFromLedger, describeTransaction, isCredit, quickAddQuestion, signedAmount, signedAmountText, transactionDescription,
+  transactionTypeLabel, validateTopUp, walletStats,
 } from './model';
 import { makeTx } from './testing';
 
@@ -28,16 +29,25 @@ describe('walletStats and the balance fallback (DESIGN §7)', () => {
 
 describe('describeTransaction', () => {
   it('uses the notes when present', () => {
-    expect(describeTransaction(makeTx('refund', 5, { notes: 'Outbid on Vase: hold released', product_id: 'P-9' }))).toBe('Outbid on Vase: hold released (Product: P-9)');
+    expect(describeTransaction(makeTx('refund', 5, { notes: 'Outbid on Vase: hold released', product_id: 'P-9' }))).toBe('Outbid on Vase: hold released · Product: P-9');
     expect(describeTransaction(makeTx('topup', 5, { notes: 'Promo credit' }))).toBe('Promo credit');
   });
 
   it('falls back to Bid placed / Wallet top-up and adds the product id when present', () => {
-    expect(describeTransaction(makeTx('bid', 5, { product_id: 'P-1' }))).toBe('Bid placed (Product: P-1)');
+    expect(describeTransaction(makeTx('bid', 5, { product_id: 'P-1' }))).toBe('Bid placed · Product: P-1');
     expect(describeTransaction(makeTx('bid', 5))).toBe('Bid placed');
     expect(describeTransaction(makeTx('topup', 5))).toBe('Wallet top-up');
     expect(describeTransaction(makeTx('topup', 5, { notes: '   ' }))).toBe('Wallet top-up');
-    expect(describeTransaction(makeTx('refund', 5, { product_id: 'P-2' }))).toBe('Bid refund (Product: P-2)');
+    expect(describeTransaction(makeTx('refund', 5, { product_id: 'P-2' }))).toBe('Bid refund · Product: P-2');
+  });
+
+  it('names the product beside its id when the server sent the name', () => {
+    const hold = makeTx('bid', 5, { notes: 'Bid on Brass Lamp', product_id: 'P-1', product_name: 'Brass Lamp' });
+    expect(transactionDescription(hold)).toEqual({ text: 'Bid on Brass Lamp', productId: 'P-1', productName: 'Brass Lamp', product: 'Brass Lamp (P-1)' });
+    expect(describeTransaction(hold)).toBe('Bid on Brass Lamp · Product: Brass Lamp (P-1)');
+    // A name without a product id names nothing; a row from a server without names reads as before.
+    expect(transactionDescription(makeTx('topup', 5, { product_name: 'Stray' })).product).toBeNull();
+    expect(transactionDescription({ type: 'bid', meta: { notes: null, product_id: 'P-3' } }).product).toBe('P-3');
   });
 });
 
@@ -46,6 +56,13 @@ describe('amount sign', () => {
     expect(signedAmountText(makeTx('topup', 1000), formatRupees)).toBe('+₹1,000');
     expect(signedAmountText(makeTx('refund', 300.5), formatRupees)).toBe('+₹300.5');
     expect(signedAmountText(makeTx('bid', 100000), formatRupees)).toBe('−₹1,00,000');
+  });
+
+  it('signedAmount is the number with that sign, and over a ledger sums to the balance fallback', () => {
+    const ledger = [makeTx('refund', 800.25), makeTx('bid', 800.25), makeTx('bid', 0.1), makeTx('topup', 1000.2)];
+    expect(ledger.map(signedAmount)).toEqual([800.25, -800.25, -0.1, 1000.2]);
+    const paise = ledger.reduce((sum, t) => sum + Math.round(signedAmount(t) * 100), 0);
+    expect(paise / 100).toBe(balanceFromLedger(ledger));
   });
 });
 
@@ -56,7 +73,8 @@ describe('a transaction type this client does not know', () => {
     expect(transactionTypeLabel(odd.type).label).toBe('Bid');
     expect(isCredit(odd.type)).toBe(false);
     expect(signedAmountText(odd, formatRupees)).toBe('−₹250');
-    expect(describeTransaction(odd)).toBe('Bid placed (Product: P-7)');
+    expect(describeTransaction(odd)).toBe('Bid placed · Product: P-7');
+    expect(signedAmount(odd)).toBe(-250);
     expect(walletStats([makeTx('topup', 1000), odd])).toEqual({ totalAdded: 1000, totalSpent: 250, count: 2 });
     expect(balanceFromLedger([makeTx('topup', 1000), odd])).toBe(750);
   });
@@ -80,5 +98,9 @@ describe('validateTopUp (spec §5)', () => {
   it('words the success toast en-IN', () => {
     expect(addedMessage(100000, formatRupees)).toBe('Added ₹1,00,000 to your wallet');
     expect(addedMessage(2500.5, formatRupees)).toBe('Added ₹2,500.5 to your wallet');
+  });
+
+  it('asks before a quick add, naming the amount', () => {
+    expect(quickAddQuestion(2000, formatRupees)).toBe('Add ₹2,000 to your wallet? The money is available for bidding at once; a top-up cannot be undone.');
   });
 });

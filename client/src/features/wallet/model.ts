@@ -42,6 +42,11 @@ export function isCredit(type: Transaction['type']): boolean {
   return kindOf(type) !== 'bid';
 }
 
+/** The amount with its sign in rupees: + for top-ups and refunds, − for bids; over the whole ledger they sum to the balance. */
+export function signedAmount(t: Movement): number {
+  return toRupees((isCredit(t.type) ? 1 : -1) * toPaise(t.amount));
+}
+
 export function signedAmountText(t: Pick<Transaction, 'type' | 'amount'>, format: (n: number) => string): string {
   return `${isCredit(t.type) ? '+' : '−'}${format(t.amount)}`;
 }
@@ -56,18 +61,35 @@ export function transactionTypeLabel(type: Transaction['type']): { label: string
 
 const FALLBACK_TEXT: Record<Transaction['type'], string> = { bid: 'Bid placed', topup: 'Wallet top-up', refund: 'Bid refund' };
 
-/** The notes, otherwise Bid placed / Wallet top-up (Bid refund for refunds); plus the product id when present. */
-export function transactionDescription(t: Pick<Transaction, 'type' | 'meta'>): { text: string; productId: string | null } {
-  // `meta` is read defensively: a row without it still reads as its type.
+/** What a row says, with the product it is about (its name when the server sent it). */
+export interface TransactionText {
+  text: string;
+  productId: string | null;
+  productName: string | null;
+  /** `Brass Lamp (P-1)`, or the id alone when the name is unknown; null without a product. */
+  product: string | null;
+}
+
+type Described = Pick<Transaction, 'type'> & { meta?: Partial<Transaction['meta']> | null };
+
+/** The notes, otherwise Bid placed / Wallet top-up (Bid refund for refunds); plus the product when present. */
+export function transactionDescription(t: Described): TransactionText {
+  // `meta` is read defensively: a row without it (or from a server without product names) still reads as its type.
   const notes = t.meta?.notes?.trim();
   const productId = t.meta?.product_id?.trim() || null;
-  return { text: notes || FALLBACK_TEXT[kindOf(t.type)], productId };
+  const productName = (productId && t.meta?.product_name?.trim()) || null;
+  return {
+    text: notes || FALLBACK_TEXT[kindOf(t.type)],
+    productId,
+    productName,
+    product: productId && productName ? `${productName} (${productId})` : productId,
+  };
 }
 
 /** The description as one line (screen readers, exports, tests). */
-export function describeTransaction(t: Pick<Transaction, 'type' | 'meta'>): string {
-  const { text, productId } = transactionDescription(t);
-  return productId ? `${text} (Product: ${productId})` : text;
+export function describeTransaction(t: Described): string {
+  const { text, product } = transactionDescription(t);
+  return product ? `${text} · Product: ${product}` : text;
 }
 
 const AMOUNT_PATTERN = /^\d{1,9}(\.\d{1,2})?$/;
@@ -86,4 +108,12 @@ export function validateTopUp(input: string | number): TopUpCheck {
 /** The success toast of a top-up (spec §8), amount written en-IN. */
 export function addedMessage(amount: number, format: (n: number) => string): string {
   return `Added ${format(amount)} to your wallet`;
+}
+
+/**
+ * The question a quick-add card asks before it adds money. A confirmation rather than an undo: taking a
+ * top-up back would need a debit type the ledger does not have, and the money may already hold a bid.
+ */
+export function quickAddQuestion(amount: number, format: (n: number) => string): string {
+  return `Add ${format(amount)} to your wallet? The money is available for bidding at once; a top-up cannot be undone.`;
 }

@@ -19,7 +19,7 @@ const auction = (id: string, endsIn: number, registered = false) => ({
   registered, product_count: 1, status: endsIn > 0 ? 'active' : 'ended',
 });
 const tx = (id: string, type: 'topup' | 'bid' | 'refund', amount: number, product_id: string | null = null) => ({
-  _id: id, type, amount, timestamp: iso(-HOUR), meta: { notes: null, product_id },
+  _id: id, type, amount, timestamp: iso(-HOUR), meta: { notes: null, product_id, product_name: product_id === 'P-1' ? 'Lamp' : null },
 });
 const bid = (bid_id: number, status: string) => ({
   bid_id, product_id: 'P-1', product_name: 'Lamp', auction_id: 'A1', auction_name: 'Auction A1', amount: 100, timestamp: iso(-HOUR), status, reason: null,
@@ -106,7 +106,9 @@ describe('UserDashboardPage', () => {
     expect(balance()).toBe('₹1,500');
     expect(statValue('Active Auctions')).toBe('5');
     expect(statValue('Ending Soon')).toBe('3');
-    expect(statValue('My Bids')).toBe('3');
+    // Every bid, the failed one too: the Total Bids of the My Bids page; two of them lead.
+    expect(statValue('My Bids')).toBe('4');
+    expect(screen.getByText('My Bids', { selector: '.stat-label' }).parentElement?.querySelector('.stat-hint')?.textContent).toBe('2 active');
     expect(statValue('Total Spent')).toBe('₹1,000');
     expect(statValue('Registered Auctions')).toBe('3');
 
@@ -147,7 +149,8 @@ describe('UserDashboardPage', () => {
     expect(amount(1).className).toContain('amount-plus');
     expect(amount(3).textContent).toBe('+₹1,000');
     expect(amount(3).className).toContain('amount-plus');
-    expect(rows[0]?.textContent).toContain('Bid placed · P-1');
+    expect(rows[0]?.textContent).toContain('Bid placed · Lamp (P-1)');
+    expect(rows[4]?.textContent).toContain('Bid placed · P-2');
     expect(within(panel).queryByText('+₹2,000')).toBeNull();
   });
 
@@ -177,7 +180,7 @@ describe('UserDashboardPage', () => {
     await waitLoaded();
     expect(within(screen.getByRole('region', { name: 'Recent Auctions' })).getByText('No auctions yet')).toBeTruthy();
     expect(statValue('Active Auctions')).toBe('0');
-    expect(statValue('My Bids')).toBe('3');
+    expect(statValue('My Bids')).toBe('4');
     expect(balance()).toBe('₹1,500');
     expect(screen.queryByText('Failed to load dashboard stats.')).toBeNull();
   });
@@ -266,7 +269,7 @@ describe('UserDashboardPage', () => {
       act(() => reconnect());
       await waitFor(() => expect(balance()).toBe('₹2,500'));
       await waitFor(() => expect(statValue('Active Auctions')).toBe('6'));
-      await waitFor(() => expect(statValue('My Bids')).toBe('4'));
+      await waitFor(() => expect(statValue('My Bids')).toBe('5'));
       for (const url of ['/api/auctions', '/api/user-bids', '/api/wallet', '/api/wallet/transactions']) expect(callsTo(fetchMock, url)).toHaveLength(2);
     });
 

@@ -45,7 +45,7 @@ export function UserDashboardPage() {
       <section className="dash-stats" aria-label="Your numbers">
         <StatCard label="Active Auctions" value={value(stats.activeAuctions)} icon="gavel" tone="primary" />
         <StatCard label="Ending Soon" value={value(stats.endingSoon)} icon="bolt" tone="warning" hint="Within 24 hours" />
-        <StatCard label="My Bids" value={value(stats.myBids)} icon="bids" tone="info" />
+        <StatCard label="My Bids" value={value(stats.myBids)} icon="bids" tone="info" hint={loading ? undefined : `${stats.activeBids} active`} />
         <StatCard label="Total Spent" value={value(formatRupees(stats.totalSpent))} icon="wallet" tone="danger" hint="Held or paid" />
         <StatCard label="Registered Auctions" value={value(stats.registeredAuctions)} icon="check" tone="success" />
       </section>

@@ -27,7 +27,7 @@ export function TransactionsTable({ transactions }: { transactions: readonly Tra
 
 function TransactionRow({ t }: { t: Transaction }) {
   const { label, tone } = transactionTypeLabel(t.type);
-  const { text, productId } = transactionDescription(t);
+  const { text, product } = transactionDescription(t);
   const credit = isCredit(t.type);
   return (
     <tr>
@@ -42,7 +42,7 @@ function TransactionRow({ t }: { t: Transaction }) {
       <td data-label="Description" className="wallet-desc">
         <div className="wallet-desc-stack">
           <span>{text}</span>
-          {productId && <span className="wallet-desc-sub">Product: {productId}</span>}
+          {product && <span className="wallet-desc-sub">Product: {product}</span>}
         </div>
       </td>
     </tr>

@@ -10,8 +10,8 @@ import { WalletPage } from './WalletPage';
 const RULE = 'Enter an amount between ₹10 and ₹1,00,000';
 
 const ledger = [
-  makeTx('refund', 800, { _id: 't3', notes: 'Outbid on Vase: hold released', product_id: 'P-VASE' }),
-  makeTx('bid', 800, { _id: 't2', product_id: 'P-VASE' }),
+  makeTx('refund', 800, { _id: 't3', notes: 'Outbid on Vase: hold released', product_id: 'P-VASE', product_name: 'Blue Vase' }),
+  makeTx('bid', 800, { _id: 't2', product_id: 'P-VASE', product_name: 'Blue Vase' }),
   makeTx('topup', 5000, { _id: 't1' }),
 ];
 
@@ -55,7 +55,7 @@ describe('WalletPage', () => {
     resetAppState();
   });
 
-  it('shows the balance, the three numbers and the ledger with signs and descriptions', async () => {
+  it('shows the balance, the three numbers and the ledger with signs, descriptions and product names', async () => {
     wallet(5000);
     renderPage();
     expect(await screen.findByText('₹5,000', { selector: '.wallet-hero-value' })).toBeTruthy();
@@ -70,7 +70,9 @@ describe('WalletPage', () => {
     expect(rows[0]!.querySelector('.amount-plus')!.textContent).toContain('+₹800');
     expect(within(rows[0]!).getByText('Outbid on Vase: hold released')).toBeTruthy();
     expect(within(rows[1]!).getByText('Bid placed')).toBeTruthy();
-    expect(within(rows[1]!).getByText('Product: P-VASE')).toBeTruthy();
+    expect(within(rows[0]!).getByText('Product: Blue Vase (P-VASE)')).toBeTruthy();
+    expect(within(rows[1]!).getByText('Product: Blue Vase (P-VASE)')).toBeTruthy();
+    expect(within(rows[2]!).queryByText(/^Product:/)).toBeNull();
     expect(rows[1]!.querySelector('.amount-minus')!.textContent).toContain('−₹800');
     expect(within(rows[2]!).getByText('Wallet top-up')).toBeTruthy();
   });
@@ -131,21 +133,36 @@ describe('WalletPage', () => {
     expect(screen.getByRole('dialog')).toBeTruthy();
   });
 
-  it('tops up in one click from a quick-add card, with "Top-up failed" when it cannot', async () => {
+  it('asks before a quick-add card adds money: Cancel adds nothing, the confirmation adds that amount', async () => {
     const tx = makeTx('topup', 2000, { _id: 't10' });
     const api = wallet(5000, ledger, { 'POST /api/wallet/topup': [jsonResponse(200, { message: 'ok', wallet_balance: 7000, transaction: tx }), new TypeError('offline')] });
     renderPage();
     await screen.findByText('₹5,000', { selector: '.wallet-hero-value' });
 
     fireEvent.click(screen.getByRole('button', { name: 'Add ₹2,000 to your wallet' }));
+    let dialog = screen.getByRole('dialog', { name: 'Confirm top-up' });
+    expect(within(dialog).getByText('Add ₹2,000 to your wallet? The money is available for bidding at once; a top-up cannot be undone.')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(api.calls('POST /api/wallet/topup')).toHaveLength(0);
+    expect(screen.getByText('₹5,000', { selector: '.wallet-hero-value' })).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Add ₹2,000 to your wallet' }));
+    dialog = screen.getByRole('dialog', { name: 'Confirm top-up' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add ₹2,000' }));
     await toastWith('Added ₹2,000 to your wallet', 'success');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(api.calls('POST /api/wallet/topup')).toHaveLength(1);
     expect(JSON.parse(api.calls('POST /api/wallet/topup')[0]![1]!.body as string)).toEqual({ amount: 2000 });
+    expect(screen.getByText('₹7,000', { selector: '.wallet-hero-value' })).toBeTruthy();
 
     fireEvent.click(screen.getByRole('button', { name: 'Add ₹500 to your wallet' }));
+    fireEvent.click(within(screen.getByRole('dialog', { name: 'Confirm top-up' })).getByRole('button', { name: 'Add ₹500' }));
     await toastWith('Top-up failed', 'error');
+    expect(screen.queryByRole('dialog')).toBeNull();
   });
 
-  it('downloads transactions.csv with every field, or warns when there is nothing to export', async () => {
+  it('downloads transactions.csv with a header for people and signed amounts, or warns when there is nothing to export', async () => {
     const blobs: Blob[] = [];
     let filename = '';
     vi.stubGlobal('URL', Object.assign(Object.create(URL) as typeof URL, {
@@ -163,7 +180,9 @@ describe('WalletPage', () => {
     const bytes = new Uint8Array(await blobs[0]!.arrayBuffer());
     // A UTF-8 byte-order mark, then the CSV.
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-    expect(new TextDecoder('utf-8', { ignoreBOM: false }).decode(bytes)).toBe("_id,type,amount,timestamp,notes,product_id\r\na1,topup,5000,2026-03-01T10:00:00.000Z,'=1+1,");
+    expect(new TextDecoder('utf-8', { ignoreBOM: false }).decode(bytes)).toBe(
+      "id,date (UTC),type,description,product id,product name,amount (₹),signed amount (₹),balance after (₹)\r\na1,2026-03-01 10:00:00,Top-up,'=1+1,,,5000,5000,5000",
+    );
 
     cleanup();
     useWallet.getState().reset();

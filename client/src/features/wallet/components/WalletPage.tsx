@@ -1,13 +1,14 @@
 import { useEffect, useState } from 'react';
 import { EmptyState } from '../../../components/ui/EmptyState';
 import { Icon } from '../../../components/ui/Icon';
+import { ConfirmDialog } from '../../../components/ui/Modal';
 import { Spinner } from '../../../components/ui/Spinner';
 import { StatCard } from '../../../components/ui/StatCard';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { formatRupees } from '../../../lib/format';
 import { CSV_FILENAME, transactionsCsv } from '../csv';
 import { downloadText } from '../../../lib/csv';
-import { addedMessage, walletStats } from '../model';
+import { addedMessage, quickAddQuestion, walletStats } from '../model';
 import { useWallet } from '../store/wallet-store';
 import { AddFundsModal } from './AddFundsModal';
 import { QuickAdd } from './QuickAdd';
@@ -28,14 +29,19 @@ export function WalletPage() {
   const load = useWallet((s) => s.load);
   const topUp = useWallet((s) => s.topUp);
   const [adding, setAdding] = useState(false);
+  // The quick-add amount waiting for its confirmation, then for the server.
+  const [quickAmount, setQuickAmount] = useState<number | null>(null);
   const [quickPending, setQuickPending] = useState<number | null>(null);
 
   useEffect(() => { void load(); }, [load]);
 
-  async function quickAdd(amount: number) {
+  async function confirmQuickAdd() {
+    if (quickAmount === null) return;
+    const amount = quickAmount;
     setQuickPending(amount);
     const result = await topUp(amount);
     setQuickPending(null);
+    setQuickAmount(null);
     if (result.ok) toast.success(addedMessage(amount, formatRupees));
     else toast.error(result.error);
   }
@@ -75,7 +81,7 @@ export function WalletPage() {
         <StatCard label="Transactions" value={show(stats.count)} icon="bids" tone="info" />
       </section>
 
-      <QuickAdd busy={toppingUp} pending={quickPending} onAdd={(amount) => void quickAdd(amount)} />
+      <QuickAdd busy={toppingUp} pending={quickPending} onAdd={setQuickAmount} />
 
       <section className="card" aria-labelledby="wallet-history-title">
         <div className="card-header wallet-history-header">
@@ -105,6 +111,16 @@ export function WalletPage() {
       </section>
 
       {adding && <AddFundsModal onClose={() => setAdding(false)} />}
+      {quickAmount !== null && (
+        <ConfirmDialog
+          title="Confirm top-up"
+          message={quickAddQuestion(quickAmount, formatRupees)}
+          confirmLabel={quickPending !== null ? 'Adding…' : `Add ${formatRupees(quickAmount)}`}
+          busy={quickPending !== null}
+          onConfirm={() => void confirmQuickAdd()}
+          onCancel={() => setQuickAmount(null)}
+        />
+      )}
     </div>
   );
 }
