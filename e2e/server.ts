@@ -1,70 +1,20 @@
 /** Starts the real production server (`npm start`'s code path) on a free port for end-to-end tests. */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { openStore, type MoneyAudit, type Store } from '../server/src/db/index.js';
+import { spawnServer, type ServerProcess } from '../scripts/lib/server-harness.js';
 
-export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export { ROOT, freePort, inspectDb, type DbInspector } from '../scripts/lib/server-harness.js';
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-export interface RunningServer {
-  url: string;
+export interface RunningServer extends ServerProcess {
   dataDir: string;
-  proc: ChildProcess;
-  output: () => string;
-  /** Sends a signal and resolves with the exit code. */
-  stop(signal?: NodeJS.Signals): Promise<number | null>;
   cleanup(): void;
 }
 
+/** `scripts/start.mjs` on a SQLite file `auction.db` in `dataDir` (a fresh temporary folder by default), with `env` on top. */
 export async function startServer(env: Record<string, string> = {}, dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'auction-e2e-'))): Promise<RunningServer> {
-  const port = await freePort();
-  let out = '';
-  const proc = spawn(process.execPath, ['scripts/start.mjs'], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: path.join(dataDir, 'auction.db'), LOG_LEVEL: 'warn', RATE_LIMIT: 'off', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  proc.stdout?.on('data', (d: Buffer) => { out += d.toString(); });
-  proc.stderr?.on('data', (d: Buffer) => { out += d.toString(); });
-  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (proc.exitCode !== null) throw new Error(`server exited early (${proc.exitCode}):\n${out}`);
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) break;
-    } catch { /* not listening yet */ }
-    if (Date.now() > deadline) {
-      proc.kill('SIGKILL');
-      throw new Error(`server did not become healthy in 30 s:\n${out}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return {
-    url,
-    dataDir,
-    proc,
-    output: () => out,
-    stop: async (signal = 'SIGTERM') => {
-      if (proc.exitCode === null) proc.kill(signal);
-      return exited;
-    },
-    cleanup: () => fs.rmSync(dataDir, { recursive: true, force: true }),
-  };
+  const server = await spawnServer({ args: ['scripts/start.mjs'], env: { DATABASE_URL: path.join(dataDir, 'auction.db'), ...env } });
+  return { ...server, dataDir, cleanup: () => fs.rmSync(dataDir, { recursive: true, force: true }) };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -220,56 +170,6 @@ export async function waitFor(cond: () => boolean, ms: number, what: string) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 10));
   }
-}
-
-/**
- * A second connection to a database (a SQLite file or a PostgreSQL URL; the server may be running
- * on it), with the checks every process-level test makes: integrity, the money audit, ledger rows
- * against bids. It opens the store as a server would (so a crashed SQLite file is recovered first).
- */
-export interface DbInspector {
-  store: Store;
-  integrity(): Promise<string>;
-  audit(): Promise<MoneyAudit>;
-  ledgerMismatches(): Promise<number>;
-  bidCountMismatches(): Promise<number>;
-  bid(id: number): Promise<{ id: number; productId: string; amount: number; status: string } | undefined>;
-  rows<T>(q: string, ...params: (string | number)[]): Promise<T[]>;
-  count(q: string, ...params: (string | number)[]): Promise<number>;
-  close(): Promise<void>;
-}
-
-export async function inspectDb(databaseUrl: string): Promise<DbInspector> {
-  const store = await openStore(databaseUrl);
-  const rows = <T>(q: string, ...params: (string | number)[]) => store.query<T>(q, params);
-  const count = async (q: string, ...params: (string | number)[]) => (await rows<{ n: number }>(q, ...params))[0]?.n ?? 0;
-  return {
-    store,
-    integrity: () => store.integrityCheck(),
-    audit: () => store.reads.auditMoney(),
-    /**
-     * Bids whose ledger rows do not match their status: a placed bid (success, outbid, won) has one
-     * `bid` row of its amount, an outbid one also one `refund` of it, a failed one none. (No bid in
-     * these tests is cancelled or reinstated, which would add rows.)
-     */
-    ledgerMismatches: () => count(`
-      select count(*) as n from bids b where
-        (select count(*) from wallet_transactions t where t.bid_id = b.id and t.type = 'bid' and t.amount = b.amount)
-          <> (case when b.status in ('success', 'outbid', 'won') then 1 else 0 end)
-        or (select count(*) from wallet_transactions t where t.bid_id = b.id and t.type = 'refund' and t.amount = b.amount)
-          <> (case when b.status = 'outbid' then 1 else 0 end)
-        or (select count(*) from wallet_transactions t where t.bid_id = b.id)
-          <> (case b.status when 'outbid' then 2 when 'failed' then 0 else 1 end)`),
-    /** Products in an auction whose cached bid count differs from their bids that did not fail. */
-    bidCountMismatches: () => count(`
-      select count(*) as n from products p where p.auction_id is not null and p.bid_count <>
-        (select count(*) from bids b where b.product_id = p.id and b.auction_id = p.auction_id and b.status <> 'failed')`),
-    bid: async (id: number) => (await rows<{ id: number; productId: string; amount: number; status: string }>(
-      'select id, product_id as "productId", amount, status from bids where id = ?', id))[0],
-    rows,
-    count,
-    close: () => store.close(),
-  };
 }
 
 /** Copies a database with its -wal and -shm files (the state a killed process left) into `dir`. */

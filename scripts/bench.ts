@@ -28,19 +28,18 @@
  * The store: a temporary SQLite file by default; with `DATABASE_URL=postgres://…` a fresh schema in
  * that PostgreSQL database (dropped afterwards). The JSON line says which (`store`).
  */
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { freshTestDatabase } from '../server/src/db/testing.js';
-import { isPostgresUrl, openStore } from '../server/src/db/index.js';
+import { isPostgresUrl } from '../server/src/db/index.js';
+import { auditDatabase, spawnServer } from './lib/server-harness.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const { values: opt } = parseArgs({
   options: {
     url: { type: 'string' },
@@ -78,15 +77,6 @@ const pct = (xs: number[], p: number) => {
   return Math.round(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]! * 100) / 100;
 };
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 interface Server { url: string; pid: number | undefined; databaseUrl: string | null; stop: () => Promise<void>; cleanup: () => Promise<void> }
 
 const STORE = isPostgresUrl(process.env.DATABASE_URL ?? '') ? 'postgres' : 'sqlite';
@@ -99,24 +89,14 @@ async function startServer(): Promise<Server> {
   // A fresh PostgreSQL schema in DATABASE_URL's database, or a SQLite file in a temporary folder.
   const postgres = STORE === 'postgres' ? freshTestDatabase('postgres', process.env.DATABASE_URL, { durable: true }) : null;
   const databaseUrl = postgres?.url ?? path.join(dir, 'bench.db');
-  const port = await freePort();
-  const proc: ChildProcess = spawn(process.execPath, [...opt['server-args'].split(' ').filter(Boolean), 'server/dist/index.js'], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, JWT_SECRET: randomBytes(32).toString('hex'), RATE_LIMIT: 'off', LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'inherit', 'inherit'],
+  const server = await spawnServer({
+    args: [...opt['server-args'].split(' ').filter(Boolean), 'server/dist/index.js'],
+    env: { DATABASE_URL: databaseUrl, JWT_SECRET: randomBytes(32).toString('hex') },
+    stdio: 'inherit',
   });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    try { if ((await fetch(`${url}/api/health`)).ok) break; } catch { /* starting */ }
-    if (i > 300) throw new Error('server did not start');
-    await new Promise((r) => setTimeout(r, 100));
-  }
   return {
-    url, pid: proc.pid, databaseUrl,
-    stop: async () => {
-      proc.kill('SIGTERM');
-      await new Promise((r) => proc.once('exit', r));
-    },
+    url: server.url, pid: server.proc.pid, databaseUrl,
+    stop: async () => { await server.stop(); },
     cleanup: async () => {
       fs.rmSync(dir, { recursive: true, force: true });
       await postgres?.drop();
@@ -131,17 +111,6 @@ function rssMb(pid: number | undefined, field: 'VmHWM' | 'VmRSS' = 'VmHWM'): num
     return m ? Math.round(Number(m[1]) / 1024) : null;
   } catch {
     return null;
-  }
-}
-
-/** The full money audit of the store the server used (after it stopped). */
-async function audit(databaseUrl: string | null): Promise<boolean | null> {
-  if (!databaseUrl) return null;
-  const store = await openStore(databaseUrl);
-  try {
-    return (await store.reads.auditMoney()).ok;
-  } finally {
-    await store.close();
   }
 }
 
@@ -392,7 +361,8 @@ async function main() {
   rss.end = rssMb(server.pid, 'VmRSS');
   const peakRss = rssMb(server.pid);
   await server.stop();
-  const invariantOk = await audit(server.databaseUrl);
+  // The full money audit of the store the server used (after it stopped).
+  const invariantOk = server.databaseUrl ? (await auditDatabase(server.databaseUrl)).ok : null;
   await server.cleanup();
   child.send({ type: 'stop' });
 

@@ -1,0 +1,197 @@
+/**
+ * The bidder's side of the API, auctions: browsing auctions and their products, registering for
+ * them, and which routes each role may call.
+ * Shared setup (a fresh app per test on a movable clock) in test/bidder-helpers.ts.
+ */
+import type { InjectOptions } from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { HOUR, bid, call, expectError, richBidder, signUpAdmin, signUpUser } from '../test/helpers.js';
+import { app, auction, clock, iso, settle, withApp } from '../test/bidder-helpers.js';
+
+withApp();
+
+const register = (token: string, auctionId: string) => call(app, 'POST', '/api/auctions/register', { auction_id: auctionId }, token);
+
+describe('GET /api/auctions', () => {
+  it('lists every auction newest first with the exact shape; registrations hold at most the caller’s own id', async () => {
+    const admin = await signUpAdmin(app);
+    const older = await auction(admin.token, { products: 2, endsIn: 3 * HOUR });
+    clock.advance(1000);
+    const newer = await auction(admin.token, { products: 1, endsIn: HOUR });
+    const asha = await richBidder(app, 0, [older.auctionId]);
+    const ravi = await richBidder(app, 0, [older.auctionId, newer.auctionId]);
+
+    const res = await call(app, 'GET', '/api/auctions', undefined, asha.token);
+    expect(res.statusCode).toBe(200);
+    const list = res.json();
+    expect(list.map((a: { id: string }) => a.id)).toEqual([newer.auctionId, older.auctionId]);
+    expect(list[1]).toEqual({
+      id: older.auctionId, name: `Auction ${older.auctionId}`, valid_until: iso(clock.t - 1000 + 3 * HOUR),
+      product_ids: older.productIds, registrations: [asha.user.id], registered: true, product_count: 2, status: 'active',
+    });
+    // Ravi registered for the newer one; Asha must not see his id.
+    expect(list[0]).toEqual({
+      id: newer.auctionId, name: `Auction ${newer.auctionId}`, valid_until: iso(clock.t + HOUR),
+      product_ids: newer.productIds, registrations: [], registered: false, product_count: 1, status: 'active',
+    });
+    const ravis = (await call(app, 'GET', '/api/auctions', undefined, ravi.token)).json();
+    expect(ravis.map((a: { registrations: number[] }) => a.registrations)).toEqual([[ravi.user.id], [ravi.user.id]]);
+  });
+
+  it('shows status active, ended and settled by the clock and settlement', async () => {
+    const admin = await signUpAdmin(app);
+    const short = await auction(admin.token, { endsIn: HOUR });
+    const long = await auction(admin.token, { endsIn: 5 * HOUR });
+    const settled = await auction(admin.token, { endsIn: 5 * HOUR });
+    const u = await signUpUser(app);
+    expect((await settle(admin.token, settled.auctionId)).statusCode).toBe(200);
+    clock.advance(HOUR);
+    const byId = Object.fromEntries((await call(app, 'GET', '/api/auctions', undefined, u.token)).json()
+      .map((a: { id: string; status: string }) => [a.id, a.status]));
+    expect(byId).toEqual({ [short.auctionId]: 'ended', [long.auctionId]: 'active', [settled.auctionId]: 'settled' });
+  });
+
+  it('admins may call it too and see no registrations', async () => {
+    const admin = await signUpAdmin(app);
+    const other = await signUpAdmin(app);
+    const a = await auction(admin.token);
+    await richBidder(app, 0, [a.auctionId]);
+    const res = await call(app, 'GET', '/api/auctions', undefined, other.token);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual([expect.objectContaining({ id: a.auctionId, registrations: [], registered: false, status: 'active' })]);
+  });
+
+  it('401 without a token or with a bad one', async () => {
+    expectError(await call(app, 'GET', '/api/auctions'), 401, 'UNAUTHENTICATED');
+    expectError(await call(app, 'GET', '/api/auctions', undefined, 'not-a-token'), 401, 'UNAUTHENTICATED');
+  });
+});
+
+describe('GET /api/auctions/{id}/products', () => {
+  it('returns the products with highest bid and a bid count that ignores failed bids', async () => {
+    const admin = await signUpAdmin(app);
+    const { auctionId, productIds: [p0, p1] } = await auction(admin.token, { products: 2 });
+    const asha = await richBidder(app, 1000, [auctionId]);
+    expect((await bid(app, asha.token, p0!, 250.5)).statusCode).toBe(201);
+    expectError(await bid(app, asha.token, p0!, 100), 409, 'BID_TOO_LOW');
+
+    const res = await call(app, 'GET', `/api/auctions/${auctionId}/products`, undefined, asha.token);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual([
+      { id: p0, name: `Product ${p0}`, description: `Description of ${p0}`, status: 'available', auction_id: auctionId, highest_bid: 250.5, bid_count: 1, version: 1 },
+      { id: p1, name: `Product ${p1}`, description: `Description of ${p1}`, status: 'available', auction_id: auctionId, highest_bid: 0, bid_count: 0, version: 0 },
+    ]);
+    expect((await call(app, 'GET', `/api/auctions/${auctionId}/products`, undefined, admin.token)).statusCode).toBe(200);
+  });
+
+  it('404 for an unknown auction, 401 without a token', async () => {
+    const u = await signUpUser(app);
+    expectError(await call(app, 'GET', '/api/auctions/nope/products', undefined, u.token), 404, 'NOT_FOUND');
+    expectError(await call(app, 'GET', '/api/auctions/nope/products'), 401, 'UNAUTHENTICATED');
+  });
+});
+
+describe('POST /api/auctions/register', () => {
+  it('registers once and is idempotent', async () => {
+    const admin = await signUpAdmin(app);
+    const { auctionId } = await auction(admin.token);
+    const u = await signUpUser(app);
+    const first = await register(u.token, auctionId);
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toEqual({ message: 'Successfully registered for auction!' });
+    const again = await register(u.token, auctionId);
+    expect(again.statusCode).toBe(200);
+    expect(typeof again.json().message).toBe('string');
+    const mine = (await call(app, 'GET', '/api/my_auctions', undefined, u.token)).json();
+    expect(mine.user_details.auctions).toEqual([auctionId]);
+  });
+
+  it('404 for an unknown auction; 400 without auction_id', async () => {
+    const u = await signUpUser(app);
+    expectError(await register(u.token, 'no-such-auction'), 404, 'NOT_FOUND');
+    expect(expectError(await call(app, 'POST', '/api/auctions/register', {}, u.token), 400, 'VALIDATION').field).toBe('auction_id');
+    expectError(await call(app, 'POST', '/api/auctions/register', { auction_id: 42 }, u.token), 400, 'VALIDATION');
+  });
+
+  it('409 AUCTION_ENDED from the end on (now ≥ valid_until), 409 AUCTION_SETTLED once settled', async () => {
+    const admin = await signUpAdmin(app);
+    const ending = await auction(admin.token, { endsIn: HOUR });
+    const settled = await auction(admin.token, { endsIn: 5 * HOUR });
+    const u = await signUpUser(app);
+    clock.advance(HOUR - 1);
+    expect((await register(u.token, ending.auctionId)).statusCode).toBe(200);
+    const late = await signUpUser(app);
+    clock.advance(1);
+    expectError(await register(late.token, ending.auctionId), 409, 'AUCTION_ENDED');
+    expect((await settle(admin.token, settled.auctionId)).statusCode).toBe(200);
+    expectError(await register(late.token, settled.auctionId), 409, 'AUCTION_SETTLED');
+    expect((await call(app, 'GET', '/api/my_auctions', undefined, late.token)).json().user_details.auctions).toEqual([]);
+  });
+
+  it('403 for an admin token, 401 without one', async () => {
+    const admin = await signUpAdmin(app);
+    const { auctionId } = await auction(admin.token);
+    expectError(await register(admin.token, auctionId), 403, 'FORBIDDEN');
+    expectError(await call(app, 'POST', '/api/auctions/register', { auction_id: auctionId }), 401, 'UNAUTHENTICATED');
+  });
+});
+
+describe('GET /api/my_auctions', () => {
+  it('returns the caller and the ids of the auctions they registered for', async () => {
+    const admin = await signUpAdmin(app);
+    const a1 = await auction(admin.token);
+    clock.advance(1000);
+    const a2 = await auction(admin.token);
+    await auction(admin.token);
+    const u = await richBidder(app, 0, [a1.auctionId, a2.auctionId]);
+    const res = await call(app, 'GET', '/api/my_auctions', undefined, u.token);
+    expect(res.statusCode).toBe(200);
+    const { user_details } = res.json();
+    expect(user_details).toEqual({ id: u.user.id, name: `Name ${u.username}`, username: u.username, mobile_number: '9876543210', auctions: expect.any(Array) });
+    expect([...user_details.auctions].sort()).toEqual([a1.auctionId, a2.auctionId].sort());
+  });
+
+  it('403 for an admin, 401 without a token', async () => {
+    const admin = await signUpAdmin(app);
+    expectError(await call(app, 'GET', '/api/my_auctions', undefined, admin.token), 403, 'FORBIDDEN');
+    expectError(await call(app, 'GET', '/api/my_auctions'), 401, 'UNAUTHENTICATED');
+  });
+});
+
+describe('roles and authentication', () => {
+  const userRoutes: [InjectOptions['method'], string, unknown][] = [
+    ['POST', '/api/auctions/register', { auction_id: 'x' }],
+    ['GET', '/api/my_auctions', undefined],
+    ['POST', '/api/bid', { product_id: 'x', bid_amount: 100 }],
+    ['GET', '/api/user-bids', undefined],
+    ['GET', '/api/user-bids/auction/x', undefined],
+    ['POST', '/api/wallet', {}],
+    ['POST', '/api/wallet/topup', { amount: 100 }],
+    ['GET', '/api/wallet/transactions', undefined],
+    ['POST', '/api/rollback-bid', { bid_id: 1 }],
+  ];
+  const anyRoutes: [InjectOptions['method'], string, unknown][] = [
+    ['GET', '/api/auctions', undefined],
+    ['GET', '/api/auctions/x/products', undefined],
+    ['GET', '/api/bids?product_key=x', undefined],
+    ['GET', '/api/highest-bid?product_key=x', undefined],
+    ['GET', '/api/time-left?product_key=x', undefined],
+  ];
+
+  it('user routes refuse an admin token with 403 FORBIDDEN', async () => {
+    const admin = await signUpAdmin(app);
+    for (const [method, url, body] of userRoutes) {
+      const res = await call(app, method, url, body, admin.token);
+      expect(res.statusCode, `${method} ${url}`).toBe(403);
+      expectError(res, 403, 'FORBIDDEN');
+    }
+  });
+
+  it('every bidder route answers 401 UNAUTHENTICATED without a token', async () => {
+    for (const [method, url, body] of [...userRoutes, ...anyRoutes]) {
+      const res = await call(app, method, url, body);
+      expect(res.statusCode, `${method} ${url}`).toBe(401);
+      expectError(res, 401, 'UNAUTHENTICATED');
+    }
+  });
+});
