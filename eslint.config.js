@@ -1,5 +1,5 @@
 // Lint: typescript-eslint with type-aware rules (floating promises matter on an async server),
-// plus the import direction of STYLE.md: shared imports neither side; the client never imports the server.
+// plus one import direction: shared imports neither side; the client never imports the server.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -38,7 +38,7 @@ export default tseslint.config(
     files: ['client/src/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: ['**/server/**', '@auction/server'] }] },
   },
-  // Storage stays behind server/src/db (DESIGN §1, §10): no driver, dialect or drizzle module anywhere
+  // Storage stays behind server/src/db (docs/architecture.md): no driver, dialect or drizzle module anywhere
   // else on the server (routes, domain, live, the scheduler, presenters, plugins), nor in the scripts
   // and end-to-end tests, which use the store interface too. Only the stores and their own tests may.
   {

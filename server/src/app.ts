@@ -150,7 +150,7 @@ function serializeError(err: Error) {
   return { ...out, message: text(out.message) as string, stack: text(out.stack) as string };
 }
 
-/** The whole server, ready to `listen` or to `inject` into; nothing listens yet (STYLE 11). */
+/** The whole server, ready to `listen` or to `inject` into; nothing listens yet (tests build it on a fresh database). */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
   const app = Fastify({
     logger: {
@@ -162,10 +162,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       stream: options.logStream ?? (config.logFormat === 'pretty' ? prettyStdout() : bufferedStdout()),
     },
     bodyLimit: BODY_LIMIT,
-    // DESIGN §3: no coercion ("1000" is not a number); `x-error` carries a field's human message.
+    // No coercion ("1000" is not a number: a 400); `x-error` carries a field's human message.
     ajv: { customOptions: { coerceTypes: false, allErrors: false, verbose: true, keywords: [X_ERROR, X_MISSING] } },
     forceCloseConnections: 'idle',
-    // Requests that arrive while closing get our own 503 in the DESIGN §3 shape (the onRequest hook below).
+    // Requests that arrive while closing get our own 503 in the usual error shape (the onRequest hook below).
     return503OnClosing: false,
     // Behind a reverse proxy the client's address is in X-Forwarded-For (rate limits are per IP).
     trustProxy: config.trustProxy,
@@ -174,7 +174,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const store = await openStore(config.databaseUrl, { pgPool: config.pgPool });
-  // Several processes share live events, watcher counts and rate limits over Redis (DESIGN §10).
+  // Several processes share live events, watcher counts and rate limits over Redis (docs/deploy.md).
   let relay: Relay = new LocalRelay();
   let tally: WatcherTally = localTally;
   let redisRelay: RedisRelay | null = null;
@@ -204,7 +204,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     return parseJson(req, body as string, done);
   });
 
-  // External plugins first (STYLE 1).
+  // External plugins first, then the application's own pieces, then the routes.
   securityHeaders(app, {
     contentSecurityPolicy: {
       directives: {
@@ -281,7 +281,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   // @fastify/websocket routes every upgrade through Fastify, which would 404 socket.io's: hand those
-  // to socket.io's own upgrade listener untouched (STACK.md).
+  // to socket.io's own upgrade listener untouched (socket.io is attached with destroyUpgrade: false).
   app.addHook('onRequest', (req, reply, done) => {
     if (req.ws && req.url.startsWith('/socket.io/')) {
       void reply.hijack();

@@ -1,6 +1,6 @@
 /**
  * `npm run cluster -- --workers N`: N server processes on one port (node:cluster), sharing PostgreSQL
- * (DATABASE_URL) and Redis (REDIS_URL) (DESIGN §10). The primary accepts connections and hands them
+ * (DATABASE_URL) and Redis (REDIS_URL) (docs/deploy.md). The primary accepts connections and hands them
  * to the workers in turn; no sticky sessions are needed because the socket.io client uses the
  * websocket transport only, and any process can serve any request. A worker that dies is replaced;
  * SIGTERM drains and stops every worker, then the primary; SIGHUP replaces the workers one at a time

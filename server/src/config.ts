@@ -1,6 +1,6 @@
 import { isValidTimeZone } from '@auction/shared';
 
-/** Every setting of DESIGN §2, read once from the environment and validated at start. */
+/** Every setting (README.md, Configuration), read once from the environment and validated at start. */
 export interface Config {
   port: number;
   host: string;
@@ -20,7 +20,7 @@ export interface Config {
   trustProxy: boolean;
   /** PostgreSQL connections per process (DATABASE_URL=postgres://…). */
   pgPool: number;
-  /** Several processes: live events, watcher counts and rate limits shared over Redis (DESIGN §10). */
+  /** Several processes: live events, watcher counts and rate limits shared over Redis (docs/deploy.md). */
   redisUrl: string | undefined;
   /**
    * On SIGTERM, how long to keep serving while /api/health answers 503, so a load balancer stops

@@ -23,7 +23,7 @@ export interface AppContext {
   commands: Commands;
   tokens: TokenService;
   guard: Record<Access, onRequestHookHandler>;
-  /** Route `config` for credential endpoints: the per-IP limit of DESIGN §2 (empty when RATE_LIMIT=off). */
+  /** Route `config` for credential endpoints: RATE_LIMIT's per-IP limit, 20 a minute (empty when RATE_LIMIT=off). */
   authRateLimit: { rateLimit?: { max: number; timeWindow: string } };
   /**
    * An `onRequest` hook for credential changes, after the role guard: 10 attempts per 15 minutes per

@@ -9,7 +9,7 @@ export class AppError extends Error {
   }
 }
 
-/** A domain command's refusal: a result, not an exception (DESIGN §1). */
+/** A domain command's refusal: a result, not an exception (docs/architecture.md, "Commands and the event bus"). */
 export interface Refusal {
   ok: false;
   code: ErrorCode;

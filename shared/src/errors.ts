@@ -1,4 +1,4 @@
-/** The error catalog (DESIGN §3): stable codes and their HTTP statuses, mirrored by the client. */
+/** The error catalog: stable codes and their HTTP statuses, mirrored by the client. */
 export const ERROR_STATUS = {
   VALIDATION: 400,
   INVALID_CREDENTIALS: 400,

@@ -1,4 +1,4 @@
-/** Business constants and input limits (spec §9, DESIGN §3). Shared so client forms and server agree. */
+/** Business constants and input limits. Shared so client forms and server agree. */
 export const LIMITS = {
   idMax: 64,
   // `.` and `..` alone are path dot-segments: a URL such as /api/admin/product/.. never reaches the id.

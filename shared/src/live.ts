@@ -1,5 +1,5 @@
 /**
- * The live channel's contract (DESIGN §6): room names, event payloads, frames and acks, typed once
+ * The live channel's contract (docs/live-protocol.md): room names, event payloads, frames and acks, typed once
  * for the server (socket.io `Server<…>`), the browser client and scripts.
  */
 import type { AuctionStatus } from './schemas/catalogue.js';
@@ -7,7 +7,7 @@ import type { AuctionStatus } from './schemas/catalogue.js';
 export const auctionRoom = (auctionId: string) => `auction:${auctionId}`;
 export const userRoom = (userId: number) => `user:${userId}`;
 export const adminRoom = (adminId: number) => `admin:${adminId}`;
-/** Every event of an auction, unmerged (`/api/ws?feed=all`, admins only; DESIGN §6). */
+/** Every event of an auction, unmerged (`/api/ws?feed=all`, admins only; docs/live-protocol.md). */
 export const feedRoom = (auctionId: string) => `feed:${auctionId}`;
 
 interface Stamped {
@@ -21,7 +21,7 @@ export interface BidPlacedData extends Stamped {
   bid_id: number;
   highest_bid: number;
   bid_count: number;
-  /** The product's version after this change: newer events have higher versions (DESIGN §6). */
+  /** The product's version after this change: newer events have higher versions (docs/live-protocol.md#versions-and-applying-events). */
   version: number;
   /** Masked (a***e) in auction rooms; the username in the auction owner's admin room. */
   bidder: string;

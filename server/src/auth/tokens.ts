@@ -6,7 +6,7 @@ export interface TokenClaims {
   /** The account id. */
   id: number;
   role: Role;
-  /** Token version of the account when the token was issued (DESIGN §5). */
+  /** Token version of the account when the token was issued: a password change or a deactivation bumps it, so older tokens are refused. */
   ver: number;
   /** Expiry, in seconds since the epoch (set on verified claims; live sockets close then). */
   exp?: number;

@@ -337,7 +337,7 @@ export class Reads {
   // ---- the money audit -------------------------------------------------------------------------
 
   /**
-   * DESIGN §4: Σ topups = Σ balances + Σ held + Σ paid, exact to the paisa, plus the structural rules
+   * The money invariant (docs/money.md#the-invariant): Σ topups = Σ balances + Σ held + Σ paid, exact to the paisa, plus the structural rules
    * that make it meaningful. Used by tests after every concurrent scenario and by the benchmark.
    */
   async auditMoney(): Promise<MoneyAudit> {

@@ -31,7 +31,7 @@ export interface AdminRow {
   name: string;
   mobileNumber: string;
   passwordHash: string;
-  /** The first admin ever registered owns the platform (DESIGN §5). */
+  /** The first admin ever registered owns the platform (the `owner` routes: managing bidders). */
   isOwner: boolean;
   status: AccountStatus;
   tokenVersion: number;
@@ -59,7 +59,7 @@ export interface ProductRow {
   status: ProductStatus;
   /** Bids that did not fail on this product in its current auction; reset when the product moves. */
   bidCount: number;
-  /** Bumped by every change of the highest bid or a sale; never reset (DESIGN §6). */
+  /** Bumped by every change of the highest bid or a sale; never reset (docs/live-protocol.md#versions-and-applying-events). */
   version: number;
   soldPrice: number | null;
   winnerId: number | null;

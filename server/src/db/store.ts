@@ -1,5 +1,5 @@
 /**
- * The store interface (DESIGN §1, §10): a unit of work for the commands, single-statement reads for
+ * The store interface (docs/architecture.md, "The store"): a unit of work for the commands, single-statement reads for
  * everything else, and what the server needs to run and close it. Two implementations, `sqlite/`
  * and `postgres/`, share every statement (unit-of-work.ts, reads.ts) and differ in their driver,
  * their transactions and the few words of `Dialect`.

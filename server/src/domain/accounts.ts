@@ -1,6 +1,6 @@
 /**
  * Accounts: registration, login, password changes and the session check behind every token.
- * Users and admins are separate account kinds with separate username spaces (DESIGN §3). Password
+ * Users and admins are separate account kinds with separate username spaces (one name may be a user's and an admin's). Password
  * hashing (scrypt, ~50 ms) always happens outside a transaction.
  */
 import { LIMITS, type AdminRegisterBody, type RegisterBody } from '@auction/shared';
@@ -21,7 +21,7 @@ export type Caller =
 
 /**
  * The form a username is stored and looked up in: trimmed, ASCII lower case. Usernames are ASCII
- * (DESIGN §3), so a name that is not ASCII as sent (the Kelvin sign U+212A, fullwidth letters) is no
+ * (LIMITS.usernamePattern), so a name that is not ASCII as sent (the Kelvin sign U+212A, fullwidth letters) is no
  * account's name: null (registration refuses it, login finds nobody). Neither Unicode case mapping nor
  * NFKC runs first: both turn the Kelvin sign into an ASCII k and would let the look-alike reach the
  * account `k…`; on ASCII text NFKC changes nothing.
@@ -84,7 +84,7 @@ export async function loginAdmin(reads: Reads, username: string, password: strin
 
 /**
  * Existing clients name the caller in the body (`username`, `user_id`); those names must be the
- * caller's own id or username (DESIGN §3).
+ * caller's own id or username (routes answer 403 FORBIDDEN otherwise).
  */
 export function namesCaller(caller: Caller, ...names: (string | number | undefined)[]): boolean {
   return names.every((n) => n === undefined || String(n) === String(caller.id) || normalise(String(n)) === caller.username);

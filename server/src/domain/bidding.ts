@@ -32,7 +32,7 @@ export interface PlacedBid {
 
 /**
  * `ref` is a product id first; failing that, the name of exactly one product in an open auction
- * (existing clients send the name, DESIGN §3).
+ * (existing clients send the name; a name two products share is 409 AMBIGUOUS_PRODUCT).
  */
 export async function placeBid(tx: UnitOfWork, cmd: BidCommand, now: number): Promise<Result<PlacedBid>> {
   const { userId, productRef, amount } = cmd;
@@ -79,7 +79,7 @@ interface CancelState {
   productName: string;
   auction: Pick<AuctionRow, 'validUntil' | 'settledAt' | 'createdBy'>;
   bidCount: number;
-  /** The product's version before this change (DESIGN §6). */
+  /** The product's version before this change (docs/live-protocol.md#versions-and-applying-events). */
   version: number;
   /** Best first; see UnitOfWork.reinstatementCandidates. */
   candidates: Hold[];
@@ -87,7 +87,7 @@ interface CancelState {
 }
 
 /**
- * Cancelling a leading bid (DESIGN §4), decided: the refund, then the best candidate whose owner can
+ * Cancelling a leading bid (docs/money.md), decided: the refund, then the best candidate whose owner can
  * still cover it leads again (bids that cannot be covered are skipped).
  */
 export function decideCancel(s: CancelState, userId: number, now: number): Result<{ changes: ChangeSet; events: (applied: Applied) => DomainEvent[]; next: Hold | null }> {
@@ -131,7 +131,7 @@ export function decideRelease(s: CancelState, reason: 'CANCELLED' | 'ACCOUNT_INA
 
 /**
  * Cancels the caller's leading bid: refund, then reinstate the best covered earlier bid of another
- * active, registered bidder who has not cancelled on this product in this auction (DESIGN §4).
+ * active, registered bidder who has not cancelled on this product in this auction (docs/money.md).
  */
 export async function cancelBid(tx: UnitOfWork, cmd: { userId: number; bidId: number }, now: number): Promise<Result<CancelledBid>> {
   const seen = await tx.bidWithContext(cmd.bidId);
@@ -150,7 +150,7 @@ export async function cancelBid(tx: UnitOfWork, cmd: { userId: number; bidId: nu
 }
 
 /**
- * Releases every leading hold of a bidder whose account is being deactivated (DESIGN §4, §5), so the
+ * Releases every leading hold of a bidder whose account is being deactivated (docs/money.md), so the
  * account never wins: each hold is refunded with a note, and on each lot the best covered earlier bid
  * of another active, registered bidder leads again, also in auctions that have ended but are not
  * settled. Locks: the lots (ascending ids), then every wallet that may move (ascending ids); once the

@@ -26,7 +26,7 @@ export async function updateProduct(tx: UnitOfWork, cmd: { adminId: number; prod
   const check = owned((await tx.lockProducts([productId]))[0], adminId, 'product');
   if (!check.ok) return check;
   const product = check.row;
-  // What was bought stays what was described (DESIGN §9.1).
+  // What was bought stays what was described: a sold product is never edited.
   if (product.status === 'sold') return refuse('PRODUCT_SOLD', 'A sold product cannot be edited: what was bought stays what was described');
   await tx.apply({ products: [{ id: productId, set: { name: input.name.trim(), description: input.description.trim() } }] }, now);
   const events: DomainEvent[] = product.auctionId ? [{ type: 'auction:updated', auctionId: product.auctionId, ownerId: adminId }] : [];

@@ -1,5 +1,5 @@
 /**
- * The one place that runs commands (DESIGN §1): a command's unit of work runs in one store
+ * The one place that runs commands (docs/architecture.md): a command's unit of work runs in one store
  * transaction, and the events it returns are published only after that transaction has committed,
  * in commit order. Routes and the scheduler call commands through here and never publish by hand.
  */

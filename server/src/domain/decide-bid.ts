@@ -1,5 +1,5 @@
 /**
- * The money rules of one bid as a pure function (DESIGN §1, §4): given the few rows that matter,
+ * The money rules of one bid as a pure function (docs/money.md): given the few rows that matter,
  * refuse with a code and the words the bidder reads, or accept with the change set that makes it so
  * (the old leader's hold released first, then the new bid and its hold) and the events it causes.
  */
@@ -76,7 +76,7 @@ export function decideBid(s: BidState, amount: number, now: number): Result<Acce
   return { ok: true, changes, events, highest: amount };
 }
 
-/** A refused bid is recorded with its reason and never debited (DESIGN §4). */
+/** A refused bid is recorded with its reason and never debited (docs/money.md). */
 export function refusedBid(s: Pick<BidState, 'bidder' | 'product' | 'auction'>, amount: number, refusal: Refusal): ChangeSet {
   return { newBid: { userId: s.bidder.id, productId: s.product.id, auctionId: s.auction.id, amount, status: 'failed', reason: refusal.code } };
 }

@@ -1,6 +1,6 @@
 /**
  * What a command did, for the live channel to publish after the transaction has committed
- * (DESIGN §1, §6). Amounts are paise; presenters turn these into socket payloads.
+ * (docs/architecture.md; the payloads: docs/live-protocol.md). Amounts are paise; presenters turn these into socket payloads.
  */
 export type DomainEvent =
   | { type: 'bid:placed'; auctionId: string; ownerId: number; productId: string; bidId: number; highest: number; bidCount: number; version: number; bidderId: number; bidder: string; amount: number; at: number }

@@ -1,5 +1,5 @@
 /**
- * Who hears of a committed domain event (DESIGN §6). Pure: the presenters (presenters/live.ts) make
+ * Who hears of a committed domain event (docs/live-protocol.md). Pure: the presenters (presenters/live.ts) make
  * the payloads, the hub does the sending. No internal field or other bidder's name can leak.
  */
 import { adminRoom, auctionRoom, type PersonalEventMap, type RoomEvent } from '@auction/shared';

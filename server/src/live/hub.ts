@@ -1,7 +1,7 @@
 /**
  * The live hub: one source of events, any number of transports (socket.io, plain WebSocket).
  * Room events are collected per room and flushed as one `frame` every LIVE_FRAME_MS, serialised once
- * per room; personal and catalogue events go out at once (DESIGN §6).
+ * per room; personal and catalogue events go out at once (docs/live-protocol.md).
  *
  * Publishing and delivering are two halves joined by a relay (relay.ts): this process publishes what
  * its own commits caused, and delivers to its own sockets whatever any process published (with one
@@ -46,7 +46,7 @@ type VersionedEvent = Extract<RoomEvent, { data: { version: number } }>;
 
 /**
  * A room's events waiting for the next frame (or, with several processes, frames held for the room's
- * next turn). Merging bids (auction rooms: watchers get state, DESIGN §6), a product's newer
+ * next turn). Merging bids (auction rooms: watchers get state, docs/live-protocol.md#frames), a product's newer
  * `bid:placed` / `bid:rolledback` replaces its older one, which leaves a hole (null): each carries the
  * product's whole state, so the newest is all a watcher needs. Merging counts, a newer
  * `auction:watchers` replaces the older one (at most one per frame, the latest).
@@ -374,7 +374,7 @@ export class LiveHub {
   /**
    * The frame as this process's sockets of the room may see it; null when nothing is left. A product
    * event older than (or as old as) one already delivered to the room is dropped: watchers get state,
-   * and the newer event carries it. Admin rooms get every event (DESIGN §6) in version order: an event
+   * and the newer event carries it. Admin rooms get every event (docs/live-protocol.md#frames) in version order: an event
    * that skips a version waits (GAP_WAIT_MS at most) for the missing one, which another process's
    * frame is still carrying. Serialised again only when something was dropped or held back.
    */

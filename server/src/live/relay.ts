@@ -1,5 +1,5 @@
 /**
- * How the live channel's messages reach every process (DESIGN §10). The process that commits a change
+ * How the live channel's messages reach every process (docs/architecture.md, "The live hub"). The process that commits a change
  * builds each room's frame once and publishes it once; every process, itself included, delivers what
  * it receives to its own sockets. One process needs no relay (`LocalRelay` hands a message straight
  * back); several share Redis pub/sub (`RedisRelay`): one channel, one message per frame, personal

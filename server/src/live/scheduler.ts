@@ -87,7 +87,7 @@ export class AuctionScheduler {
     if (this.running) this.queueReload();
   }
 
-  /** Whether this process keeps the clock now (one process of several does, DESIGN §10). */
+  /** Whether this process keeps the clock now (one process of several does: `Store.elect`). */
   get active() {
     return this.running;
   }

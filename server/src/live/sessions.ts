@@ -1,5 +1,5 @@
 /**
- * Live sockets and the accounts behind them (DESIGN §6 "Socket lifetime and back-pressure"): a
+ * Live sockets and the accounts behind them (docs/live-protocol.md#socket-lifetime-and-limits): a
  * socket lives no longer than its token (closed at its expiry, or when the account's token version
  * moves past it: password change, deactivation), an account has at most MAX_PER_ACCOUNT sockets on a
  * process (the oldest is closed), and a socket may send at most MAX_MESSAGES_PER_SECOND messages.

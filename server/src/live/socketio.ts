@@ -33,7 +33,7 @@ export function attachSocketIo(props: { server: HttpServer; hub: LiveHub; tokens
   const { server, hub, tokens, reads, now, corsOrigin, onError } = props;
   const io: LiveServer = new Server(server, {
     serveClient: false,
-    // socket.io answers outside Fastify's hooks, so it takes CORS_ORIGIN itself (STACK.md).
+    // socket.io answers outside Fastify's hooks, so it takes CORS_ORIGIN itself.
     ...(corsOrigin ? { cors: { origin: corsOrigin, credentials: true } } : {}),
     // Other upgrades (the plain /api/ws feed) belong to Fastify.
     destroyUpgrade: false,
@@ -58,7 +58,7 @@ export function attachSocketIo(props: { server: HttpServer; hub: LiveHub; tokens
     socket.on('disconnect', () => hub.sessions.remove(socket, caller.role, caller.id));
 
     // At most SOCKET_LIMITS.messagesPerSecond messages a second: the one over gets an error ack, then
-    // the socket is closed (it reconnects and re-reads state, DESIGN §6).
+    // the socket is closed (it reconnects and re-reads state: docs/live-protocol.md#reconnecting).
     const rate = new MessageRate();
     socket.use((packet, next) => {
       if (rate.allow()) return next();

@@ -2,7 +2,7 @@ import type { AckError, AuctionEndingData } from '@auction/shared';
 import type { Reads } from '../db/index.js';
 import { liveEndingNow } from '../presenters/live.js';
 
-/** Notices before the end, in seconds (DESIGN §6). */
+/** `auction:ending` notices before the end, in seconds (docs/live-protocol.md#frames). */
 export const ENDING_NOTICES = [3600, 300, 60] as const;
 
 /**

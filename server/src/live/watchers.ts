@@ -1,5 +1,5 @@
 /**
- * How many sockets watch an auction, over every process (DESIGN §6, §10). Each process knows only its
+ * How many sockets watch an auction, over every process (docs/live-protocol.md). Each process knows only its
  * own sockets; `report` tells the tally this process's count and answers the total.
  *
  * With Redis, each auction has a hash of process → count, and each process keeps a heartbeat key

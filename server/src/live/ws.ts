@@ -1,5 +1,5 @@
 /**
- * The plain WebSocket feed at /api/ws for scripts and non-browser clients (DESIGN §6): the token as
+ * The plain WebSocket feed at /api/ws for scripts and non-browser clients (docs/live-protocol.md): the token as
  * `?token=` or a first `{ type: "auth" }` message, `{ type: "watch" }` to subscribe, then the same
  * JSON frames as socket.io watchers and personal events as `{ event, data }`.
  */
@@ -22,7 +22,7 @@ const MAX_QUEUED = 50;
 const MAX_UNAUTHENTICATED_PER_IP = 20;
 
 /**
- * Keep-alive (DESIGN §6): every peer is pinged every `pingMs`; one that has not answered `pongTimeoutMs`
+ * Keep-alive (docs/live-protocol.md#socket-lifetime-and-limits): every peer is pinged every `pingMs`; one that has not answered `pongTimeoutMs`
  * after a ping is closed (a vanished peer frees its socket and its rooms). Tests shorten them.
  */
 export const WS_KEEPALIVE = { pingMs: 25_000, pongTimeoutMs: 20_000 };

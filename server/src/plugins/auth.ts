@@ -4,7 +4,7 @@ import { resolveSession, type Caller } from '../domain/accounts.js';
 import { AppError } from '../errors.js';
 import type { TokenService } from '../auth/tokens.js';
 
-/** Who may call a route: DESIGN §3's roles. */
+/** Who may call a route: a bidder, an admin, the platform owner (the first admin) or any signed-in account. */
 export type Access = 'user' | 'admin' | 'owner' | 'any';
 
 declare module 'fastify' {

@@ -11,7 +11,7 @@ export function presentAdmin(a: AdminRow): AdminPublic {
   return { id: a.id, username: a.username, name: a.name, mobile_number: a.mobileNumber, is_owner: a.isOwner };
 }
 
-/** A bidder as the platform owner's Users page shows them (real data, DESIGN §7). */
+/** A bidder as the platform owner's Users page shows them (real data; the owner only: GET /api/admin/users). */
 export function presentUserForOwner(u: UserAdminRow) {
   return {
     id: u.id, name: u.name, username: u.username, mobile_number: u.mobileNumber, wallet_balance: toRupees(u.walletBalance),

@@ -2,7 +2,7 @@ import { toRupees, type AdminAuction, type Auction, type Product } from '@auctio
 import type { AuctionView, ProductView } from '../db/index.js';
 import { auctionStatus, iso, secondsLeft as secondsLeftOf } from './format.js';
 
-/** An auction for a bidder: `registrations` holds at most the caller's own id (DESIGN §3). */
+/** An auction for a bidder: `registrations` holds at most the caller's own id (no bidder sees who else registered). */
 /** `registered`: whether the caller registered (default: from the view's registrations). */
 export function presentAuction(
   a: AuctionView, callerUserId: number | null, now: number,

@@ -1,5 +1,5 @@
 /**
- * Live payloads (DESIGN §6): what each committed event looks like on the wire. Amounts in rupees,
+ * Live payloads (docs/live-protocol.md): what each committed event looks like on the wire. Amounts in rupees,
  * times as ISO strings, and every payload carries the server's clock.
  */
 import { toRupees, type AuctionEndingData, type LiveAuction, type PersonalEventMap, type RoomEventMap } from '@auction/shared';

@@ -1,4 +1,4 @@
-/** Admin catalogue: products, auctions and settlement (DESIGN §3). Reads are open to every admin. */
+/** Admin catalogue: products, auctions and settlement; only the creating admin changes what they made. Reads are open to every admin. */
 import { Type } from 'typebox';
 import {
   AdminAuction, AuctionSaved, CreateAuctionBody, CreateProductBody, IdParams, MessageBody, Product, ProductSaved,

@@ -18,7 +18,7 @@ export function dateTime(text: string, field: string, timeZone: string): number 
   return ms;
 }
 
-/** Body fields that name a user must name the caller (DESIGN §3). */
+/** Body fields that name a user must name the caller (else 403 FORBIDDEN). */
 export function assertNamesCaller(caller: Caller, ...names: (string | number | undefined)[]) {
   if (!namesCaller(caller, ...names)) throw new AppError('FORBIDDEN', 'The request names another account');
 }

@@ -1,4 +1,4 @@
-/** The owner's Users page (real data, DESIGN §7) and every admin's own profile. */
+/** The owner's Users page (real data, for the platform owner only) and every admin's own profile. */
 import {
   AdminUsers, AdminUsersQuery, NumericIdParams, ProfileUpdated, SetUserStatusBody, UpdateProfileBody, UserStatusChanged, errorResponses,
 } from '@auction/shared';

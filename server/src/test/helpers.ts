@@ -71,7 +71,7 @@ export async function signUpAdmin(app: App, username = uniqueName('admin'), pass
   return { token, admin, username, password };
 }
 
-/** Asserts the DESIGN §3 error shape and returns the body. */
+/** Asserts the error shape (`{ error, message, code }` with a catalog code, shared/src/errors.ts) and returns the body. */
 export function expectError(res: LightMyRequestResponse, status: number, code: string) {
   expect(res.statusCode, res.body).toBe(status);
   const body = res.json<{ error: string; message: string; code: string; field?: string }>();
@@ -137,7 +137,7 @@ export async function balanceOf(app: App, token: string): Promise<number> {
   return (await call(app, 'POST', '/api/wallet', {}, token)).json<{ wallet_balance: number }>().wallet_balance;
 }
 
-/** The money invariant and the structural rules behind it (DESIGN §4). */
+/** The money invariant and the structural rules behind it (docs/money.md#the-invariant). */
 export async function expectMoneyInvariant(app: App) {
   const audit = await app.ctx.reads.auditMoney();
   expect(audit, JSON.stringify(audit)).toMatchObject({ ok: true, ledgerMismatches: 0, negativeBalances: 0, multipleLeaders: 0 });

@@ -40,7 +40,7 @@ export const BidPlaced = Type.Object({
   bid: UserBid,
   highest_bid: Type.Number(),
   wallet_balance: Type.Number(),
-  /** The product's version after this bid: live events about it carry this version or a newer one (DESIGN §6). */
+  /** The product's version after this bid: live events about it carry this version or a newer one (docs/live-protocol.md#versions-and-applying-events). */
   version: Type.Integer(),
 });
 

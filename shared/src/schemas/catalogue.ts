@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { LIMITS } from '../limits.js';
 import { DateTimeText, Id, IdRef, VisibleText, X_ERROR, X_MISSING } from './common.js';
 
-/** Spec §5's sentences for missing catalogue fields. */
+/** The fixed sentences for missing catalogue fields (the admin forms show the same words). */
 export const CATALOGUE_MESSAGES = {
   productCreate: 'Please fill all fields',
   productEdit: 'Fill required fields',

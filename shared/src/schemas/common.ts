@@ -7,7 +7,7 @@ import { LIMITS } from '../limits.js';
  * so the rule and its message live in one place. The server's validator knows the keyword.
  */
 export const X_ERROR = 'x-error';
-/** The sentence for a field that is missing or blank, where spec §5 words it ('Please fill all fields'). */
+/** The sentence for a field that is missing or blank, where the product has fixed words for it ('Please fill all fields'). */
 export const X_MISSING = 'x-missing';
 
 export const ErrorBody = Type.Object(
@@ -79,7 +79,7 @@ export function Text(field: string, max: number) {
   return Type.String({ minLength: 1, maxLength: max, [X_ERROR]: `${field} must be 1–${max} characters` });
 }
 
-/** An admin-chosen auction or product id (DESIGN §3). */
+/** An admin-chosen auction or product id (LIMITS.idPattern). */
 export function Id(field: string, missing?: string) {
   return Type.String({
     pattern: LIMITS.idPattern,
@@ -90,7 +90,7 @@ export function Id(field: string, missing?: string) {
 
 /**
  * A body field that names the caller (`user_id`, `username`), which existing clients send: their id or
- * username, checked against the token (DESIGN §3). Bounded like what it can name.
+ * username, checked against the token by the server (403 FORBIDDEN when it names someone else). Bounded like what it can name.
  */
 export const CallerRef = Type.Union([
   Type.String({ maxLength: LIMITS.usernameMax }),
@@ -126,9 +126,9 @@ export function DateTimeText(field: string, missing?: string) {
 export const HealthBody = Type.Object({
   status: Type.String(),
   db: Type.String(),
-  /** Which store serves this process: `sqlite` or `postgres` (DESIGN §10). */
+  /** Which store serves this process: `sqlite` or `postgres` (docs/deploy.md). */
   store: Type.Union([Type.Literal('sqlite'), Type.Literal('postgres')]),
-  /** `off` for one process; `ok` or `unreachable` when REDIS_URL joins several (DESIGN §10). */
+  /** `off` for one process; `ok` or `unreachable` when REDIS_URL joins several (docs/deploy.md). */
   redis: Type.Union([Type.Literal('off'), Type.Literal('ok'), Type.Literal('unreachable')]),
   /** True while the process drains before stopping (status 503 then, so balancers send no more). */
   draining: Type.Boolean(),

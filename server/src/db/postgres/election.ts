@@ -1,6 +1,6 @@
 /**
  * One process of several elected to do a job (the scheduler), with a PostgreSQL session advisory lock
- * (DESIGN §10). Each process tries the lock every ELECTION_POLL_MS on a connection of its own; the
+ * (docs/architecture.md, "The scheduler and its election"). Each process tries the lock every ELECTION_POLL_MS on a connection of its own; the
  * holder keeps it as long as that connection lives. A process that dies (even SIGKILL) closes its
  * connection, PostgreSQL releases the lock at once, and the next try of another process wins it:
  * a takeover within about a second. A holder that loses its connection (the database restarted, the

@@ -39,7 +39,7 @@ export const admins = pgTable('admins', {
   name: text('name').notNull(),
   mobileNumber: text('mobile_number').notNull(),
   passwordHash: text('password_hash').notNull(),
-  /** The first admin ever registered owns the platform (DESIGN §5). */
+  /** The first admin ever registered owns the platform (the `owner` routes: managing bidders). */
   isOwner: boolean('is_owner').notNull().default(false),
   status: text('status', { enum: accountStatus }).notNull().default('active'),
   tokenVersion: integer('token_version').notNull().default(0),
@@ -80,7 +80,7 @@ export const products = pgTable('products', {
   status: text('status', { enum: ['available', 'sold'] }).notNull().default('available'),
   /** Bids that did not fail on this product in its current auction; reset when the product moves. */
   bidCount: integer('bid_count').notNull().default(0),
-  /** Bumped by every change of the highest bid or a sale; never reset (DESIGN §6). */
+  /** Bumped by every change of the highest bid or a sale; never reset (docs/live-protocol.md#versions-and-applying-events). */
   version: integer('version').notNull().default(0),
   soldPrice: int53('sold_price'),
   winnerId: integer('winner_id').references(() => users.id),

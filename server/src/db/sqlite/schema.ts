@@ -33,7 +33,7 @@ export const admins = sqliteTable('admins', {
   name: text('name').notNull(),
   mobileNumber: text('mobile_number').notNull(),
   passwordHash: text('password_hash').notNull(),
-  /** The first admin ever registered owns the platform (DESIGN §5). */
+  /** The first admin ever registered owns the platform (the `owner` routes: managing bidders). */
   isOwner: integer('is_owner', { mode: 'boolean' }).notNull().default(false),
   status: text('status', { enum: accountStatus }).notNull().default('active'),
   tokenVersion: integer('token_version').notNull().default(0),
