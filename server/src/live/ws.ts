@@ -98,7 +98,7 @@ export function wsFeed(app: App, ctx: AppContext, hub: LiveHub) {
 
   app.get('/ws', {
     websocket: true,
-    schema: { tags: ['live'], summary: 'Plain WebSocket feed (see DESIGN §6)', querystring: Type.Object({
+    schema: { tags: ['live'], summary: 'Plain WebSocket feed (docs/live-protocol.md)', querystring: Type.Object({
       token: Type.Optional(Type.String({ maxLength: 4096 })),
       // Admins: every event of a watched auction, unmerged (watchers get the newest state per frame).
       feed: Type.Optional(Type.Literal('all')),

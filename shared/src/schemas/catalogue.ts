@@ -27,7 +27,7 @@ export const Product = Type.Object({
   auction_id: Type.Union([Type.String(), Type.Null()]),
   highest_bid: Type.Number({ description: 'Rupees; 0 when there is no bid' }),
   bid_count: Type.Integer({ description: 'Bids in the current auction that did not fail' }),
-  version: Type.Integer({ description: 'Bumped by every change of the highest bid or a sale; live events carry it (DESIGN §6)' }),
+  version: Type.Integer({ description: 'Bumped by every change of the highest bid or a sale; live events carry it, and clients apply an event only if its version is newer' }),
 });
 export type Product = Static<typeof Product>;
 
