@@ -1,5 +1,8 @@
 // Lint: typescript-eslint with type-aware rules (floating promises matter on an async server),
-// plus one import direction: shared imports neither side; the client never imports the server.
+// plus import zones: shared imports neither side; the client never imports the server; a client
+// feature reaches another only through its index.ts and never imports the app shell; storage stays
+// behind server/src/db; domain and db know nothing of HTTP or sockets; the live channel never imports
+// the Fastify plugins.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -12,6 +15,38 @@ const STORAGE_PATTERNS = [
   { group: ['drizzle-orm/*', 'pg-*', '**/db/sqlite/*', '**/db/postgres/*', '**/db/unit-of-work*', '**/db/sql.js'], message: 'Storage stays behind server/src/db/index.ts.' },
 ];
 const TRANSPORT_PATTERNS = [{ group: ['fastify', '@fastify/*', 'socket.io', '**/routes/**', '**/plugins/**'], message: 'Domain rules and the store know nothing of HTTP or sockets.' }];
+const PLUGIN_PATTERNS = [{ group: ['**/plugins', '**/plugins/**'], message: 'The live channel does not import the Fastify plugins: token checks are in server/src/auth (authenticate.ts).' }];
+
+const CLIENT_PATTERNS = [{ group: ['**/server/**', '@auction/server'], message: 'The client never imports the server.' }];
+const TEST_FILES = ['**/*.test.ts', '**/*.test.tsx'];
+/**
+ * The zones of a file `depth` folders below its feature's folder (client/src/features/<name>/…):
+ * another feature only through its index (`../<other>` or `../<other>/index`; tests may also use its
+ * `testing` fixtures), never its components, store, api, hooks or lib; and nothing of client/src/app
+ * (route paths are in client/src/config). no-restricted-imports reads the import as written, so the
+ * patterns count the `../` that lead from this depth up to client/src/features.
+ */
+function featureZone(depth, tests) {
+  const dir = `client/src/features/*/${'*/'.repeat(depth)}`;
+  const up = '\\.\\./'.repeat(depth + 1);
+  const open = tests ? '(?:index|testing)' : 'index';
+  return {
+    files: tests ? [`${dir}*.test.ts`, `${dir}*.test.tsx`] : [`${dir}*.ts`, `${dir}*.tsx`],
+    ...(tests ? {} : { ignores: TEST_FILES }),
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          ...CLIENT_PATTERNS,
+          {
+            regex: `^${up}(?:\\.\\./features/)?(?!\\.)[^/]+/(?!${open}(?:\\.[jt]sx?)?$)`,
+            message: `A feature imports another only through its index.ts (features/<name>${tests ? ', or its testing.ts in tests' : ''}); export what is needed there.`,
+          },
+          { regex: `^${up}\\.\\./app(?:/|$)`, message: 'Features never import client/src/app (the shell); route paths are in client/src/config/paths.ts.' },
+        ],
+      }],
+    },
+  };
+}
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'drizzle/**', 'coverage/**', 'data/**'] },
@@ -36,8 +71,10 @@ export default tseslint.config(
   },
   {
     files: ['client/src/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: ['**/server/**', '@auction/server'] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: CLIENT_PATTERNS }] },
   },
+  // Feature zones (docs/architecture.md, "The client"), for files up to three folders below a feature's folder.
+  ...[0, 1, 2, 3].flatMap((depth) => [featureZone(depth, false), featureZone(depth, true)]),
   // Storage stays behind server/src/db (docs/architecture.md): no driver, dialect or drizzle module anywhere
   // else on the server (routes, domain, live, the scheduler, presenters, plugins), nor in the scripts
   // and end-to-end tests, which use the store interface too. Only the stores and their own tests may.
@@ -54,6 +91,11 @@ export default tseslint.config(
   {
     files: ['server/src/db/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: TRANSPORT_PATTERNS }] },
+  },
+  // The live channel authenticates sockets with server/src/auth, never through the HTTP plugins.
+  {
+    files: ['server/src/live/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: STORAGE_PATHS, patterns: [...STORAGE_PATTERNS, ...PLUGIN_PATTERNS] }] },
   },
   {
     files: ['**/*.test.ts', '**/*.test.tsx', 'server/src/test/**', 'e2e/**'],

@@ -4,6 +4,7 @@
  * dashboard's modals, watch a bidder's bid (placed through the API) arrive live on the detail page with
  * the bidder's username, settle the auction after the confirmation, and see the row as Settled. A second
  * admin sees the same detail page read-only with the bidder masked.
+ * Every page and dialog on the way is screenshotted at 1280 and 375 px and checked with axe-core (`shot`).
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -22,13 +23,15 @@ async function openFromSidebar(page: Page, label: string, pathname: string) {
   await waitForPath(page, pathname);
 }
 
-async function addProduct(page: Page, id: string, name: string, description: string) {
+/** Adds a product through the dashboard's Add Product dialog; with `shotName`, the filled-in dialog is screenshotted (and checked). */
+async function addProduct(page: Page, id: string, name: string, description: string, shotName?: string) {
   await dismissToasts(page).catch(() => undefined);
   await page.getByRole('button', { name: 'Add Product' }).click();
   const modal = dialog(page);
   await modal.getByLabel('Product ID').fill(id);
   await modal.getByLabel('Product Name').fill(name);
   await modal.getByLabel('Description').fill(description);
+  if (shotName) await shot(page, shotName);
   await modal.getByRole('button', { name: 'Add Product' }).click();
   await toastWith(page, 'Product added successfully!').waitFor();
   await modal.waitFor({ state: 'detached' });
@@ -48,6 +51,8 @@ describe('admin journey', () => {
       await page.goto('/');
       await page.getByRole('link', { name: 'Register as Admin' }).first().click();
       await waitForPath(page, '/admin/register');
+      await page.getByLabel('Full Name').waitFor();
+      await shot(page, 'admin-register');
       await page.getByLabel('Full Name').fill('Meera Iyer');
       await page.getByLabel('Username').fill(username);
       await page.getByLabel('Mobile Number').fill('9876512345');
@@ -62,6 +67,7 @@ describe('admin journey', () => {
       await page.getByLabel('Password').fill('not-the-password');
       await page.getByRole('button', { name: 'Login', exact: true }).click();
       await page.locator('form').getByRole('alert').filter({ hasText: 'Invalid username or password' }).waitFor();
+      await shot(page, 'admin-login-refused');
       await page.getByLabel('Password').fill(password);
       expect(await page.locator('form').getByRole('alert').count()).toBe(0);
       await page.getByRole('button', { name: 'Login', exact: true }).click();
@@ -71,7 +77,7 @@ describe('admin journey', () => {
     });
 
     await step('add two products from the dashboard', async () => {
-      await addProduct(page, teapot.id, teapot.name, 'Sterling silver, 1790s, hallmarked');
+      await addProduct(page, teapot.id, teapot.name, 'Sterling silver, 1790s, hallmarked', 'admin-add-product');
       await addProduct(page, candles.id, candles.name, 'Sheffield plate, a matched pair');
       const stat = (label: string) => page.locator('.stat-card').filter({ has: page.getByText(label, { exact: true }) }).locator('.stat-value');
       await stat('Unassigned Products').filter({ hasText: /^2$/ }).waitFor();
@@ -85,6 +91,7 @@ describe('admin journey', () => {
       await modal.getByRole('checkbox', { name: new RegExp(teapot.name) }).waitFor();
       await modal.getByRole('button', { name: 'Create Auction' }).click();
       await modal.getByRole('alert').filter({ hasText: 'Please fill all fields and select at least one product' }).waitFor();
+      await shot(page, 'admin-create-auction-refused');
       await modal.getByLabel('Auction ID').fill(auctionId);
       await modal.getByLabel('Auction Name').fill(auctionName);
       await modal.getByRole('checkbox', { name: new RegExp(teapot.name) }).check();
@@ -112,6 +119,11 @@ describe('admin journey', () => {
       await page.getByRole('heading', { name: auctionName }).waitFor();
       await page.getByRole('heading', { name: 'Live Bid Feed' }).waitFor();
       await page.getByText('No bids yet').waitFor();
+      await page.getByRole('button', { name: 'Edit Auction' }).click();
+      await dialog(page).getByLabel('Auction Name').waitFor();
+      await shot(page, 'admin-auction-edit');
+      await dialog(page).getByRole('button', { name: 'Close' }).click();
+      await dialog(page).waitFor({ state: 'detached' });
     });
 
     const bidder = await seed.user({ name: 'Kiran Rao' });
@@ -163,6 +175,7 @@ describe('admin journey', () => {
       await row.getByRole('button', { name: 'Settle' }).click();
       const modal = dialog(page);
       await modal.getByText(SETTLE_CONFIRMATION).waitFor();
+      await shot(page, 'admin-settle-confirm');
       await modal.getByRole('button', { name: 'Settle' }).click();
       await toastWith(page, 'Auction settled successfully!').waitFor();
       await row.locator('.badge').filter({ hasText: 'Settled' }).waitFor();
@@ -176,6 +189,7 @@ describe('admin journey', () => {
       await page.getByRole('heading', { name: auctionName }).waitFor();
       await page.locator(`[data-product-id="${teapot.id}"]`).getByText('Sold', { exact: true }).waitFor();
       await page.locator('.ad-feed-item').filter({ hasText: bidder.username }).getByText('Won').waitFor();
+      await shot(page, 'admin-auction-detail-settled');
     });
   }, 180_000);
 });

@@ -3,6 +3,7 @@
  * deactivation that locks the bidder out at once, Settings that really saves, Reports with revenue
  * from a settled sale and both CSV exports, and Manage Products add/edit/delete through the UI.
  * The owner is the first admin registered on this file's fresh server.
+ * Every page and dialog on the way is screenshotted at 1280 and 375 px and checked with axe-core (`shot`).
  */
 import fs from 'node:fs';
 import type { Download, Page } from 'playwright-core';
@@ -82,10 +83,13 @@ describe('platform owner', () => {
       await row.getByRole('button', { name: /^Deactivate/ }).click();
       const dialog = page.getByRole('dialog', { name: 'Deactivate user' });
       await dialog.getByText(`Deactivate Bharat Blocked (@${blocked.username})?`).waitFor();
+      await shot(page, 'admin-users-deactivate-confirm');
       await dialog.getByRole('button', { name: 'Deactivate', exact: true }).click();
       await toastWith(page, 'Bharat Blocked deactivated').waitFor();
       await row.getByText('Inactive', { exact: true }).waitFor();
       await stat(page, 'Inactive').filter({ hasText: /^1$/ }).waitFor();
+      await dismissToasts(page);
+      await shot(page, 'admin-users-inactive');
     });
 
     await step('the bidder’s next request is refused and they cannot log in', async () => {
@@ -155,6 +159,7 @@ describe('platform owner', () => {
       await page.getByLabel('Confirm New Password').fill('abcdeg');
       await page.getByRole('button', { name: 'Change Password' }).click();
       await page.getByText('New passwords do not match').waitFor();
+      await shot(page, 'admin-settings-password-refused');
     });
   });
 
@@ -203,6 +208,7 @@ describe('platform owner', () => {
       await dialog.getByLabel('Name').fill('Glass Vase');
       await dialog.getByRole('button', { name: 'Add Product' }).click();
       await dialog.getByText('Please fill all fields').waitFor();
+      await shot(page, 'admin-products-add-refused');
       await dialog.getByLabel('Product ID').fill(id);
       await dialog.getByLabel('Description').fill('Hand-blown, blue');
       await dialog.getByRole('button', { name: 'Add Product' }).click();
@@ -230,6 +236,7 @@ describe('platform owner', () => {
       await page.getByRole('button', { name: 'Delete Cobalt Vase' }).click();
       const dialog = page.getByRole('dialog');
       await dialog.getByText('Delete product?').waitFor();
+      await shot(page, 'admin-products-delete-confirm');
       await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
       await toastWith(page, 'Deleted').waitFor();
       await page.getByText('No unassigned products').waitFor();

@@ -4,6 +4,7 @@
  * in My Bids, bid again and cancel with a refund, find the refund in the wallet and download the CSV
  * (its signed amounts sum to the balance), and find the same bid count on the dashboard as in My Bids.
  * A second bidder acts through the API. Each step is named, so a failure says where the journey broke.
+ * Every page and dialog on the way is screenshotted at 1280 and 375 px and checked with axe-core (`shot`).
  */
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
@@ -52,12 +53,14 @@ async function showProducts(page: Page, auctionName: string, productName: string
   await page.getByText(productName).first().waitFor();
 }
 
-async function placeBid(page: Page, amount: number) {
+/** Places a bid through the Place Bid dialog; with `shotName`, the filled-in dialog is screenshotted (and checked). */
+async function placeBid(page: Page, amount: number, shotName?: string) {
   await dismissToasts(page);
   await page.getByRole('button', { name: 'Place Bid', exact: true }).first().click();
   const modal = dialog(page);
   await modal.waitFor();
   await modal.locator('input').first().fill(String(amount));
+  if (shotName) await shot(page, shotName);
   await modal.getByRole('button', { name: 'Place Bid', exact: true }).click();
   await toastWith(page, 'Bid placed successfully!').waitFor();
   await modal.waitFor({ state: 'detached' });
@@ -91,8 +94,12 @@ describe('bidder journey', () => {
 
     await step('register through /user/register', async () => {
       await page.goto('/');
+      await page.getByRole('link', { name: 'Register as User' }).first().waitFor();
+      await shot(page, 'journey-landing');
       await page.getByRole('link', { name: 'Register as User' }).first().click();
       await waitForPath(page, '/user/register');
+      await page.getByLabel('Full Name').waitFor();
+      await shot(page, 'journey-register');
       await page.getByLabel('Full Name').fill('Priya Nair');
       await page.getByLabel('Username').fill(username);
       await page.getByLabel('Mobile Number').fill('9876501234');
@@ -128,6 +135,7 @@ describe('bidder journey', () => {
       const modal = dialog(page);
       await modal.waitFor();
       await modal.locator('input').first().fill('5000');
+      await shot(page, 'journey-wallet-add-funds');
       await modal.getByRole('button', { name: /^Add\b/ }).last().click();
       await toastWith(page, 'Added ₹5,000 to your wallet').waitFor();
       await page.getByText('₹5,000').first().waitFor();
@@ -137,7 +145,7 @@ describe('bidder journey', () => {
     await step('Quick Add asks first: Cancel adds nothing, confirming adds ₹1,000', async () => {
       const hero = page.locator('.wallet-hero-value');
       await dismissToasts(page);
-      await page.getByRole('button', { name: 'Add ₹1,000 to your wallet' }).click();
+      await page.getByRole('button', { name: '₹1,000 Add to wallet' }).click();
       const modal = dialog(page);
       await modal.getByText(QUICK_ADD_QUESTION).waitFor();
       await shot(page, 'journey-wallet-quick-add-confirm');
@@ -145,7 +153,7 @@ describe('bidder journey', () => {
       await modal.waitFor({ state: 'detached' });
       expect(await hero.textContent()).toBe('₹5,000');
 
-      await page.getByRole('button', { name: 'Add ₹1,000 to your wallet' }).click();
+      await page.getByRole('button', { name: '₹1,000 Add to wallet' }).click();
       await modal.getByRole('button', { name: 'Add ₹1,000', exact: true }).click();
       await toastWith(page, 'Added ₹1,000 to your wallet').waitFor();
       await modal.waitFor({ state: 'detached' });
@@ -166,7 +174,7 @@ describe('bidder journey', () => {
     });
 
     await step('Place Bid ₹500', async () => {
-      await placeBid(page, 500);
+      await placeBid(page, 500, 'journey-bid-dialog');
       await page.getByText('₹500').first().waitFor();
     });
 
@@ -200,6 +208,7 @@ describe('bidder journey', () => {
       await row.getByRole('button', { name: /cancel/i }).click();
       const modal = dialog(page);
       await modal.getByText(CANCEL_CONFIRMATION).waitFor();
+      await shot(page, 'journey-cancel-confirm');
       // The confirm button is the last one of the dialog (after Close and the dismissing Cancel).
       await modal.getByRole('button').last().click();
       await toastWith(page, 'Bid cancelled and amount refunded successfully!').waitFor();

@@ -31,11 +31,4 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 
 export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
 
-/** Body of every error response. */
-export interface ApiErrorBody {
-  error: string;
-  message: string;
-  code: ErrorCode;
-  /** Set on VALIDATION errors: the offending field. */
-  field?: string;
-}
+// The body of every error response is the `ErrorBody` schema (schemas/common.ts), typed `ApiErrorBody`.

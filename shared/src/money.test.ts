@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatRupees, hasAtMostTwoDecimals, toPaise, toRupees } from './money.js';
+import { formatRupees, hasAtMostTwoDecimals, sumRupees, toPaise, toRupees } from './money.js';
 
 describe('money', () => {
   it('accepts at most two decimals despite floating point', () => {
@@ -32,6 +32,13 @@ describe('money', () => {
     expect(toPaise(99999.99)).toBe(9_999_999);
     expect(toRupees(30050)).toBe(300.5);
     expect(toRupees(toPaise(1234.56))).toBe(1234.56);
+  });
+
+  it('sums rupee amounts exactly, in paise', () => {
+    expect(sumRupees([])).toBe(0);
+    expect(sumRupees([0.1, 0.2])).toBe(0.3);
+    expect(sumRupees([1.15, 0.29, 300.5])).toBe(301.94);
+    expect(sumRupees(new Set([99999.99, 0.01]))).toBe(100000);
   });
 
   it('formats amounts with Indian grouping', () => {

@@ -26,6 +26,13 @@ export function toRupees(paise: number): number {
   return paise / 100;
 }
 
+/** The sum of rupee amounts, added in paise so decimals add up exactly (0.1 + 0.2 → 0.3). */
+export function sumRupees(amounts: Iterable<number>): number {
+  let paise = 0;
+  for (const rupees of amounts) paise += toPaise(rupees);
+  return toRupees(paise);
+}
+
 const inr = new Intl.NumberFormat('en-IN', { maximumFractionDigits: 2 });
 
 /** ₹1,00,000 / ₹300.5: the one way amounts are written in messages and on screen. */

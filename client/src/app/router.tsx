@@ -13,9 +13,9 @@ import { ReportsPage } from '../features/reports/components/ReportsPage';
 import { SettingsPage } from '../features/settings/components/SettingsPage';
 import { WalletPage } from '../features/wallet/components/WalletPage';
 import { AppShell } from './layout/AppShell';
-import { paths } from './paths';
+import { paths } from '../config/paths';
 
-/** The routes of spec §2; rendered inside a BrowserRouter by App and a MemoryRouter by tests. */
+/** Every page's route (paths.ts); rendered inside a BrowserRouter by App and a MemoryRouter by tests. */
 export function AppRoutes() {
   return (
     <Routes>

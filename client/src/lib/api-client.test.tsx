@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useSession } from '../features/auth';
 import { jsonResponse, mockFetch, resetAppState, sampleAdmin, sampleUser } from '../test/utils';
-import { ApiError, api, errorText, registerNavigate } from './api-client';
+import { ApiError, api, errorText, isSessionEnded, registerNavigate } from './api-client';
 
 function headersOf(fetchMock: ReturnType<typeof mockFetch>, call = 0): Record<string, string> {
   const init = fetchMock.mock.calls[call]?.[1];
@@ -101,6 +101,7 @@ describe('api client', () => {
     const err = await api.get('/user-bids', { as: 'user' }).catch((e: unknown) => e);
 
     expect((err as ApiError).status).toBe(401);
+    expect(isSessionEnded(err)).toBe(true);
     for (const key of ['token', 'admin_token', 'user', 'admin']) expect(localStorage.getItem(key)).toBeNull();
     expect(localStorage.getItem('unrelated')).toBe('kept');
     expect(useSession.getState().user).toBeNull();
@@ -112,7 +113,9 @@ describe('api client', () => {
     const navigate = vi.fn();
     registerNavigate(navigate);
     mockFetch(jsonResponse(400, { error: 'Invalid username or password', message: 'Invalid username or password', code: 'INVALID_CREDENTIALS' }));
-    await api.post('/login', { username: 'a', password: 'b' }, { as: 'none' }).catch(() => undefined);
+    const err = await api.post('/login', { username: 'a', password: 'b' }, { as: 'none' }).catch((e: unknown) => e);
+    expect(isSessionEnded(err)).toBe(false);
+    expect(isSessionEnded(new Error('401'))).toBe(false);
     expect(localStorage.getItem('token')).toBe('user-token');
     expect(navigate).not.toHaveBeenCalled();
   });

@@ -2,7 +2,7 @@ import type { ApiErrorBody, ErrorCode } from '@auction/shared';
 import { clearStoredSession, readToken } from './session-storage';
 
 /**
- * The one HTTP client (STYLE 12). Every call says whose token it carries (DESIGN §7: the admin token
+ * The one HTTP client. Every call says whose token it carries (the admin token
  * on admin calls, the user token on user calls, none for public ones), so a browser holding both
  * sessions never sends the wrong one.
  */
@@ -23,7 +23,7 @@ export class ApiError extends Error {
   readonly code: ErrorCode | ClientErrorCode;
   /** The server's `error` text, when the server sent one. */
   readonly serverError: string | undefined;
-  /** The server's `message` text (the bid flow reads this one, spec §8). */
+  /** The server's `message` text (the bid flow reads this one). */
   readonly serverMessage: string | undefined;
   readonly field: string | undefined;
 
@@ -37,9 +37,17 @@ export class ApiError extends Error {
   }
 }
 
-/** The server's error text when there is one, otherwise the caller's fallback (spec §8). */
+/** The server's error text when there is one, otherwise the caller's fallback. */
 export function errorText(err: unknown, fallback: string): string {
   return err instanceof ApiError && err.serverError ? err.serverError : fallback;
+}
+
+/**
+ * True when the call failed with a 401: the client has already ended the session and is leaving for /
+ * (see `endSession` below), so callers show no error of their own for it.
+ */
+export function isSessionEnded(err: unknown): boolean {
+  return err instanceof ApiError && err.status === 401;
 }
 
 type NavigateFn = (to: string, options?: { replace?: boolean }) => void;
@@ -64,7 +72,7 @@ function buildUrl(path: string, query: RequestOptions['query']): string {
   return qs ? `${url}${url.includes('?') ? '&' : '?'}${qs}` : url;
 }
 
-// Spec §4: any 401 means the session is gone.
+// Any 401 means the session is gone: clear it and go to / (docs/architecture.md, "The client").
 function endSession(): void {
   clearStoredSession();
   if (navigateFn) navigateFn('/', { replace: true });

@@ -1,4 +1,4 @@
-/** Display rules shared by every screen: money, dates, countdowns and the auction badge (spec §2, §9). */
+/** Display rules shared by every screen: money, dates, countdowns and the auction badge. */
 import { AMBER_BADGE_SECONDS, formatRupees } from '@auction/shared';
 
 export { formatRupees };
@@ -29,7 +29,7 @@ export function secondsLeft(validUntil: string, now: number): number {
   return Math.max(0, Math.floor((Date.parse(validUntil) - now) / 1000));
 }
 
-/** Days, hours and minutes; or hours and minutes; or minutes only; "Ended" at 0 (spec §2). */
+/** Days, hours and minutes; or hours and minutes; or minutes only; "Ended" at 0. */
 export function formatCountdown(seconds: number): string {
   if (seconds <= 0) return 'Ended';
   const days = Math.floor(seconds / 86_400);
@@ -42,13 +42,13 @@ export function formatCountdown(seconds: number): string {
 
 export type Tone = 'success' | 'warning' | 'danger' | 'info' | 'neutral';
 
-/** Ended (red); Active in amber under 1 hour; otherwise Active in green (spec §2). */
+/** Ended (red); Active in amber under 1 hour; otherwise Active in green. */
 export function auctionBadge(seconds: number): { label: 'Ended' | 'Active'; tone: Tone } {
   if (seconds <= 0) return { label: 'Ended', tone: 'danger' };
   return { label: 'Active', tone: seconds < AMBER_BADGE_SECONDS ? 'warning' : 'success' };
 }
 
-/** Bid statuses as users see them (DESIGN §4); an unknown status reads as failed (spec §4). */
+/** Bid statuses as users see them (docs/money.md#bid-statuses); an unknown status reads as failed. */
 export function bidStatusLabel(status: string): { label: string; tone: Tone | 'info' } {
   switch (status) {
     case 'success': return { label: 'Active', tone: 'success' };

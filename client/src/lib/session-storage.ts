@@ -1,5 +1,5 @@
 /**
- * The stored session lives in localStorage under the four keys the spec names (§3 "Stored session").
+ * The stored session lives in localStorage under four keys (token, admin_token, user, admin).
  * This module is the only place that touches them; the auth store writes through it and the API client
  * reads tokens from it, so both always agree.
  */
@@ -84,7 +84,7 @@ export function onSessionCleared(listener: Listener): () => void {
   return () => clearedListeners.delete(listener);
 }
 
-/** Removes all four keys: logout and any 401 (spec §4). */
+/** Removes all four keys: logout and any 401. */
 export function clearStoredSession(): void {
   for (const key of ALL_KEYS) removeItem(key);
   for (const listener of clearedListeners) listener();

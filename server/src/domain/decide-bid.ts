@@ -3,7 +3,7 @@
  * refuse with a code and the words the bidder reads, or accept with the change set that makes it so
  * (the old leader's hold released first, then the new bid and its hold) and the events it causes.
  */
-import { formatRupees, LIMITS, toRupees } from '@auction/shared';
+import { bidTooLow, formatRupees, toRupees } from '@auction/shared';
 import type { Applied, AuctionRow, ChangeSet, Hold, ProductRow, Wallet } from '../db/index.js';
 import { refuse, type Refusal, type Result } from '../errors.js';
 import type { DomainEvent } from './events.js';
@@ -24,8 +24,6 @@ export interface AcceptedBid {
   highest: number;
 }
 
-export const MIN_INCREMENT = LIMITS.minIncrementRupees * 100;
-
 export function decideBid(s: BidState, amount: number, now: number): Result<AcceptedBid> {
   if (s.bidder.status !== 'active') return refuse('ACCOUNT_INACTIVE', 'This account has been deactivated');
   if (s.product.status === 'sold') return refuse('PRODUCT_SOLD', 'This product has already been sold');
@@ -33,12 +31,9 @@ export function decideBid(s: BidState, amount: number, now: number): Result<Acce
   if (now >= s.auction.validUntil) return refuse('AUCTION_ENDED', 'This auction has ended');
   if (!s.registered) return refuse('NOT_REGISTERED', 'Register for this auction before bidding');
   const highest = s.leader?.amount ?? 0;
-  if (amount <= highest) {
-    return refuse('BID_TOO_LOW', `Bid must be higher than current highest bid of ${formatRupees(toRupees(highest))}`);
-  }
-  if (amount < highest + MIN_INCREMENT) {
-    return refuse('BID_TOO_LOW', `Bid must be at least ${formatRupees(toRupees(highest + MIN_INCREMENT))}: ${formatRupees(LIMITS.minIncrementRupees)} more than the current highest bid of ${formatRupees(toRupees(highest))}`);
-  }
+  // One rule and one wording with the bid dialog (shared, compared in paise there too).
+  const tooLow = bidTooLow(toRupees(amount), toRupees(highest));
+  if (tooLow) return refuse('BID_TOO_LOW', tooLow);
   // Raising one's own lead may use the money that lead already holds.
   const ownHold = s.leader?.userId === s.bidder.id ? s.leader.amount : 0;
   if (s.bidder.balance + ownHold < amount) {

@@ -5,9 +5,10 @@
  * process (the oldest is closed), and a socket may send at most MAX_MESSAGES_PER_SECOND messages.
  * One registry per transport; the transports close their own sockets.
  */
+import { authenticateToken } from '../auth/authenticate.js';
 import type { TokenService } from '../auth/tokens.js';
 import type { Reads } from '../db/index.js';
-import { resolveSession, type Caller } from '../domain/accounts.js';
+import type { Caller } from '../domain/accounts.js';
 
 export const SOCKET_LIMITS = {
   perAccount: 20,
@@ -40,13 +41,11 @@ export interface Session {
   expiresAt: number;
 }
 
-/** Verifies a socket's token and the account behind it; null when refused. */
+/** Verifies a socket's token and the account behind it, as HTTP requests are (auth/authenticate.ts); null when refused. */
 export async function openSession(tokens: TokenService, reads: Reads, token: string | null): Promise<Session | null> {
-  if (!token) return null;
-  const claims = await tokens.verify(token);
-  if (!claims) return null;
-  const caller = await resolveSession(reads, claims);
-  if (!caller) return null;
+  const auth = await authenticateToken(tokens, reads, token);
+  if (!auth) return null;
+  const { caller, claims } = auth;
   return { caller, ver: claims.ver, expiresAt: (claims.exp ?? Number.MAX_SAFE_INTEGER / 1000) * 1000 };
 }
 

@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
-import type { Reads } from '../db/index.js';
-import { resolveSession, type Caller } from '../domain/accounts.js';
-import { AppError } from '../errors.js';
+import { authenticate } from '../auth/authenticate.js';
 import type { TokenService } from '../auth/tokens.js';
+import type { Reads } from '../db/index.js';
+import type { Caller } from '../domain/accounts.js';
+import { AppError } from '../errors.js';
 
 /** Who may call a route: a bidder, an admin, the platform owner (the first admin) or any signed-in account. */
 export type Access = 'user' | 'admin' | 'owner' | 'any';
@@ -18,13 +19,6 @@ function bearer(req: FastifyRequest): string | null {
   if (!header) return null;
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
   return m?.[1] ?? null;
-}
-
-/** The caller of a request with a valid, unrevoked token of an active account; null otherwise. */
-export async function authenticate(tokens: TokenService, reads: Pick<Reads, 'session'>, token: string | null): Promise<Caller | null> {
-  if (!token) return null;
-  const claims = await tokens.verify(token);
-  return claims ? resolveSession(reads, claims) : null;
 }
 
 const ROLE_ERROR: Record<Access, string> = {

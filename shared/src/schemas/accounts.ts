@@ -43,6 +43,7 @@ export const AdminLoginBody = Type.Object({
   ...LoginBody.properties,
   role: Type.Optional(Type.Literal('admin')),
 });
+export type AdminLoginBody = Static<typeof AdminLoginBody>;
 
 export const ChangePasswordBody = Type.Object({
   password: Text('password', LIMITS.passwordMax),
@@ -59,9 +60,12 @@ export const AdminChangePasswordBody = Type.Object({
 export type AdminChangePasswordBody = Static<typeof AdminChangePasswordBody>;
 
 export const UserRegistered = Type.Object({ message: Type.String(), user: UserPublic });
+export type UserRegistered = Static<typeof UserRegistered>;
 export const AdminRegistered = Type.Object({ message: Type.String(), admin: AdminPublic });
+export type AdminRegistered = Static<typeof AdminRegistered>;
 export const UserSession = Type.Object({ token: Type.String(), user: UserPublic });
 export type UserSession = Static<typeof UserSession>;
 export const AdminSession = Type.Object({ token: Type.String(), admin: AdminPublic });
 export type AdminSession = Static<typeof AdminSession>;
 export const PasswordChanged = Type.Object({ message: Type.String(), token: Type.String() });
+export type PasswordChanged = Static<typeof PasswordChanged>;

@@ -12,28 +12,38 @@ export const AdminStats = Type.Object({
   revenue: Type.Number({ description: 'Σ won amounts' }),
   pending: Type.Number({ description: 'Σ leading amounts, not yet settled' }),
 });
+export type AdminStats = Static<typeof AdminStats>;
+
+/** One auction of the admin's reports. */
+export const AuctionReport = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  valid_until: Type.String(),
+  status: AuctionStatus,
+  product_count: Type.Integer(),
+  bid_count: Type.Integer(),
+  revenue: Type.Number(),
+  pending: Type.Number(),
+});
+export type AuctionReport = Static<typeof AuctionReport>;
+
+/** One product of the admin's reports. */
+export const ProductReport = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  description: Type.String(),
+  status: Type.Union([Type.Literal('available'), Type.Literal('sold'), Type.Literal('unassigned')]),
+  auction_id: Type.Union([Type.String(), Type.Null()]),
+  bid_count: Type.Integer(),
+  highest_bid: Type.Number(),
+});
+export type ProductReport = Static<typeof ProductReport>;
 
 export const Reports = Type.Object({
-  auctions: Type.Array(Type.Object({
-    id: Type.String(),
-    name: Type.String(),
-    valid_until: Type.String(),
-    status: AuctionStatus,
-    product_count: Type.Integer(),
-    bid_count: Type.Integer(),
-    revenue: Type.Number(),
-    pending: Type.Number(),
-  })),
-  products: Type.Array(Type.Object({
-    id: Type.String(),
-    name: Type.String(),
-    description: Type.String(),
-    status: Type.Union([Type.Literal('available'), Type.Literal('sold'), Type.Literal('unassigned')]),
-    auction_id: Type.Union([Type.String(), Type.Null()]),
-    bid_count: Type.Integer(),
-    highest_bid: Type.Number(),
-  })),
+  auctions: Type.Array(AuctionReport),
+  products: Type.Array(ProductReport),
 });
+export type Reports = Static<typeof Reports>;
 
 export const AdminSettings = Type.Object({
   auto_settle: Type.Boolean(),
@@ -42,6 +52,7 @@ export const AdminSettings = Type.Object({
   live_frame_ms: Type.Integer(),
   timezone: Type.String(),
 });
+export type AdminSettings = Static<typeof AdminSettings>;
 
 export const AdminUser = Type.Object({
   id: Type.Integer(),
@@ -56,12 +67,17 @@ export const AdminUser = Type.Object({
 export type AdminUser = Static<typeof AdminUser>;
 
 export const AdminUsers = Type.Object({ users: Type.Array(AdminUser) });
+export type AdminUsers = Static<typeof AdminUsers>;
 export const AdminUsersQuery = Type.Object({ q: Type.Optional(Type.String({ maxLength: 120 })) });
 export const SetUserStatusBody = Type.Object({
   status: Type.Union([Type.Literal('active'), Type.Literal('inactive')], { [X_ERROR]: 'status must be "active" or "inactive"', [X_MISSING]: 'status is required' }),
 });
+export type SetUserStatusBody = Static<typeof SetUserStatusBody>;
 export const UserStatusChanged = Type.Object({ message: Type.String(), user: AdminUser });
+export type UserStatusChanged = Static<typeof UserStatusChanged>;
 export const NumericIdParams = Type.Object({ id: Type.String({ maxLength: 15, pattern: '^[0-9]{1,15}$', [X_ERROR]: 'id must be a number' }) });
 
 export const UpdateProfileBody = Type.Object({ name: Name, mobile_number: MobileNumber });
+export type UpdateProfileBody = Static<typeof UpdateProfileBody>;
 export const ProfileUpdated = Type.Object({ message: Type.String(), admin: AdminPublic });
+export type ProfileUpdated = Static<typeof ProfileUpdated>;

@@ -1,8 +1,30 @@
 import { Type, type Static } from 'typebox';
 import { LIMITS } from '../limits.js';
+import { formatRupees, toPaise, toRupees } from '../money.js';
 import { CallerRef, IdRef, Rupees, X_MISSING } from './common.js';
 
 export const BID_MESSAGES = { invalid: 'Please enter a valid bid amount' } as const;
+
+/** The smallest bid accepted over `highest` (rupees): the highest plus LIMITS.minIncrementRupees, exact to the paisa. */
+export function minimumBid(highest: number): number {
+  return toRupees(toPaise(highest) + toPaise(LIMITS.minIncrementRupees));
+}
+
+/**
+ * Why a bid of `amount` over the current `highest` (both rupees) is too low, in the words the bidder
+ * reads (BID_TOO_LOW); null when it is high enough. The server's decision (server/src/domain/decide-bid.ts)
+ * and the bid dialog's check both use it, so they agree on the rule and its wording (docs/money.md).
+ */
+export function bidTooLow(amount: number, highest: number): string | null {
+  // Compared in integer paise, as the server keeps money.
+  const [bid, top] = [toPaise(amount), toPaise(highest)];
+  if (bid <= top) return `Bid must be higher than current highest bid of ${formatRupees(highest)}`;
+  const min = top + toPaise(LIMITS.minIncrementRupees);
+  if (bid < min) {
+    return `Bid must be at least ${formatRupees(toRupees(min))}: ${formatRupees(LIMITS.minIncrementRupees)} more than the current highest bid of ${formatRupees(highest)}`;
+  }
+  return null;
+}
 
 export const BidStatus = Type.Union([
   Type.Literal('success'), Type.Literal('outbid'), Type.Literal('failed'), Type.Literal('rolledback'), Type.Literal('won'),
@@ -43,6 +65,7 @@ export const BidPlaced = Type.Object({
   /** The product's version after this bid: live events about it carry this version or a newer one (docs/live-protocol.md#versions-and-applying-events). */
   version: Type.Integer(),
 });
+export type BidPlaced = Static<typeof BidPlaced>;
 
 /** A bid in a product's public list. */
 export const ProductBid = Type.Object({
@@ -53,6 +76,7 @@ export const ProductBid = Type.Object({
   timestamp: Type.String(),
   bidder: Type.String({ description: 'Masked (at most a third shown: r***k, a***) except for the admin who owns the auction' }),
 });
+export type ProductBid = Static<typeof ProductBid>;
 
 export const ProductKeyQuery = Type.Object({
   product_key: IdRef('product_key', 'product_key is required'),
@@ -73,5 +97,7 @@ export const RollbackBody = Type.Object({
   username: Type.Optional(CallerRef),
   user_id: Type.Optional(CallerRef),
 });
+export type RollbackBody = Static<typeof RollbackBody>;
 
 export const RolledBack = Type.Object({ message: Type.String(), wallet_balance: Type.Number(), highest_bid: Type.Number() });
+export type RolledBack = Static<typeof RolledBack>;

@@ -8,6 +8,8 @@ export const CATALOGUE_MESSAGES = {
   productEdit: 'Fill required fields',
   auctionCreate: 'Please fill all fields and select at least one product',
   auctionEdit: 'Please fill all required fields',
+  /** An edit that lists products must list at least one. */
+  auctionProducts: 'Select at least one product',
 } as const;
 
 /** A name (one line) or a description (line breaks and tabs allowed) of visible text (see VisibleText). */
@@ -45,6 +47,7 @@ export const UpdateProductBody = Type.Object({
 export type UpdateProductBody = Static<typeof UpdateProductBody>;
 
 export const ProductSaved = Type.Object({ message: Type.String(), product: Product });
+export type ProductSaved = Static<typeof ProductSaved>;
 
 export const AuctionStatus = Type.Union([Type.Literal('active'), Type.Literal('ended'), Type.Literal('settled')]);
 export type AuctionStatus = Static<typeof AuctionStatus>;
@@ -64,7 +67,7 @@ export type CreateAuctionBody = Static<typeof CreateAuctionBody>;
 export const UpdateAuctionBody = Type.Object({
   name: text('name', LIMITS.nameMax, CATALOGUE_MESSAGES.auctionEdit),
   valid_until: DateTimeText('valid_until', CATALOGUE_MESSAGES.auctionEdit),
-  product_ids: Type.Optional(ProductIds('Select at least one product')),
+  product_ids: Type.Optional(ProductIds(CATALOGUE_MESSAGES.auctionProducts)),
 });
 export type UpdateAuctionBody = Static<typeof UpdateAuctionBody>;
 
@@ -97,13 +100,16 @@ export const AdminAuction = Type.Object({
 export type AdminAuction = Static<typeof AdminAuction>;
 
 export const AuctionSaved = Type.Object({ message: Type.String(), auction: AdminAuction });
+export type AuctionSaved = Static<typeof AuctionSaved>;
 
 export const Settled = Type.Object({
   message: Type.String(),
   sold: Type.Array(Type.Object({ product_id: Type.String(), amount: Type.Number() })),
   unsold: Type.Array(Type.String()),
 });
+export type Settled = Static<typeof Settled>;
 
 export const RegisterForAuctionBody = Type.Object({
   auction_id: IdRef('auction_id', 'auction_id is required'),
 });
+export type RegisterForAuctionBody = Static<typeof RegisterForAuctionBody>;

@@ -1,5 +1,5 @@
-import { Type, type TSchema } from 'typebox';
-import { ERROR_CODES } from '../errors.js';
+import { Type, type Static, type TSchema, type TUnsafe } from 'typebox';
+import { ERROR_CODES, type ErrorCode } from '../errors.js';
 import { LIMITS } from '../limits.js';
 
 /**
@@ -14,11 +14,14 @@ export const ErrorBody = Type.Object(
   {
     error: Type.String(),
     message: Type.String(),
-    code: Type.Union(ERROR_CODES.map((c) => Type.Literal(c))),
-    field: Type.Optional(Type.String()),
+    // A union built from the catalog at run time; TypeBox cannot see its members, so its static type is named.
+    code: Type.Union(ERROR_CODES.map((c) => Type.Literal(c))) as TSchema as TUnsafe<ErrorCode>,
+    field: Type.Optional(Type.String({ description: 'Set on VALIDATION errors: the offending field' })),
   },
   { description: 'Every error: human text twice (error, message) and a stable code' },
 );
+/** Body of every error response. */
+export type ApiErrorBody = Static<typeof ErrorBody>;
 
 /** Response entries for the error statuses a route can answer, for its schema. */
 export function errorResponses(...statuses: number[]): Record<number, TSchema> {
@@ -26,6 +29,7 @@ export function errorResponses(...statuses: number[]): Record<number, TSchema> {
 }
 
 export const MessageBody = Type.Object({ message: Type.String() });
+export type MessageBody = Static<typeof MessageBody>;
 
 /**
  * Text people read (names, descriptions) must show something and must not steer how it or its

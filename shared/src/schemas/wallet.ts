@@ -8,6 +8,7 @@ export const TOPUP_MESSAGE = `Enter an amount between ${formatRupees(LIMITS.topu
 export const TopUpBody = Type.Object({
   amount: Rupees({ minimum: LIMITS.topupMinRupees, maximum: LIMITS.topupMaxRupees, message: TOPUP_MESSAGE, missing: TOPUP_MESSAGE }),
 });
+export type TopUpBody = Static<typeof TopUpBody>;
 
 export const WalletBody = Type.Object({
   username: Type.Optional(CallerRef),
@@ -15,6 +16,7 @@ export const WalletBody = Type.Object({
 });
 
 export const WalletBalance = Type.Object({ wallet_balance: Type.Number() });
+export type WalletBalance = Static<typeof WalletBalance>;
 
 export const TransactionType = Type.Union([Type.Literal('topup'), Type.Literal('bid'), Type.Literal('refund')]);
 
@@ -32,4 +34,6 @@ export const Transaction = Type.Object({
 export type Transaction = Static<typeof Transaction>;
 
 export const ToppedUp = Type.Object({ message: Type.String(), wallet_balance: Type.Number(), transaction: Transaction });
+export type ToppedUp = Static<typeof ToppedUp>;
 export const Transactions = Type.Object({ transactions: Type.Array(Transaction) });
+export type Transactions = Static<typeof Transactions>;

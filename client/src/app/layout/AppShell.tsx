@@ -4,8 +4,8 @@ import { Icon } from '../../components/ui/Icon';
 import { useSession } from '../../features/auth';
 import { LiveConnection, LiveIndicator } from '../../features/live';
 import { LiveNotifications } from '../../features/notifications';
-import { pageRoutes, paths, portalTitle } from '../paths';
-import type { PageRoute, Portal } from '../paths';
+import { pageRoutes, paths, portalTitle } from '../../config/paths';
+import type { PageRoute, Portal } from '../../config/paths';
 import { Sidebar } from './Sidebar';
 import './shell.css';
 
@@ -13,7 +13,7 @@ function currentPage(portal: Portal, pathname: string): PageRoute | undefined {
   return pageRoutes[portal].find((page) => matchPath({ path: page.path, end: true }, pathname));
 }
 
-/** Header + sidebar around every signed-in page (spec §2 "Layout"). */
+/** Header (page title, name, Admin badge, Logout) + sidebar around every signed-in page. */
 export function AppShell({ portal }: { portal: Portal }) {
   const { pathname } = useLocation();
   const navigate = useNavigate();

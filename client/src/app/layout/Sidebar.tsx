@@ -1,7 +1,7 @@
 import { NavLink } from 'react-router-dom';
 import { BrandMark } from '../../components/ui/BrandMark';
 import { Icon } from '../../components/ui/Icon';
-import type { PageRoute } from '../paths';
+import type { PageRoute } from '../../config/paths';
 
 interface SidebarProps {
   id: string;

@@ -80,7 +80,7 @@ export function Modal({ title, describedBy, onClose, children, footer, size = 'm
   );
 }
 
-/** A yes/no question with the spec's wording (spec §5 "Confirmations"). */
+/** A yes/no question (the confirmations before cancelling a bid, deleting, settling), worded by the caller. */
 export function ConfirmDialog({ title, message, confirmLabel, danger, busy, onConfirm, onCancel }: {
   title: string;
   message: string;

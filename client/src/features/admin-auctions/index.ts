@@ -3,5 +3,4 @@ export { AuctionFormModal } from './components/AuctionFormModal';
 export { useAdminAuctions } from './store/admin-auctions-store';
 export type { AdminAuctionsState } from './store/admin-auctions-store';
 export { adminApi } from './api/admin-api';
-export type { AdminStats, ProductBid } from './api/admin-api';
-export { DEFAULT_DURATION_DAYS, STATUS_BADGE, auctionStatus, checkProduct, MESSAGES } from './lib/forms';
+export { DEFAULT_DURATION_DAYS, STATUS_BADGE, auctionStatus, checkProduct } from './lib/forms';

@@ -1,4 +1,4 @@
-/** The product form's rules (spec §5) and the table's status badge. */
+/** The product form's rules and messages, and the table's status badge. */
 import { CATALOGUE_MESSAGES, type Product } from '@auction/shared';
 import type { Tone } from '../../lib/format';
 

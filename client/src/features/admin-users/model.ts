@@ -1,5 +1,5 @@
 /** Users page numbers and its CSV export (users.csv, formula-safe through lib/csv). */
-import type { AdminUser } from '@auction/shared';
+import { sumRupees, type AdminUser } from '@auction/shared';
 import { csvDocument } from '../../lib/csv';
 
 export const USERS_CSV = 'users.csv';
@@ -15,8 +15,7 @@ export interface UserStats {
 
 export function userStats(users: readonly AdminUser[]): UserStats {
   const active = users.filter((u) => u.status === 'active').length;
-  const paise = users.reduce((sum, u) => sum + Math.round(u.wallet_balance * 100), 0);
-  return { total: users.length, active, inactive: users.length - active, walletTotal: paise / 100 };
+  return { total: users.length, active, inactive: users.length - active, walletTotal: sumRupees(users.map((u) => u.wallet_balance)) };
 }
 
 export function usersCsv(users: readonly AdminUser[]): string {

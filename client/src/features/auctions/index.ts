@@ -4,4 +4,4 @@ export { useAuctions } from './store/auctions-store';
 export type { AuctionsState, LoadStatus } from './store/auctions-store';
 export { applyLiveEvent, upsertAuction } from './store/live-reducers';
 export type { AuctionsData } from './store/live-reducers';
-export { filterAuctions, checkBid, minimumBid, isEnded, bidAction } from './lib/rules';
+export { filterAuctions, checkBid, isEnded, bidAction } from './lib/rules';

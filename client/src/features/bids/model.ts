@@ -1,4 +1,4 @@
-/** The pure rules of the My Bids screen: its numbers (DESIGN §7) and how live events move a row. */
+/** The pure rules of the My Bids screen: its numbers (docs/money.md) and how live events move a row. */
 import { toPaise, toRupees, type UserBid } from '@auction/shared';
 import type { LiveEvent } from '../live';
 
@@ -10,7 +10,7 @@ export interface BidStats {
   totalAmount: number;
 }
 
-// Statuses that are neither failed nor cancelled; anything else (an unknown one too) reads as failed (spec §4).
+// Statuses that are neither failed nor cancelled; anything else (an unknown one too) reads as failed.
 const NOT_FAILED: ReadonlySet<string> = new Set(['success', 'outbid', 'won']);
 
 /** Total = all rows; Active = success; Failed / Cancelled = failed + rolledback; Amount = Σ success + won. */
@@ -63,7 +63,7 @@ function patchWhere(bids: UserBid[], match: (b: UserBid) => boolean, status: Use
 }
 
 /**
- * How a personal live event moves the caller's rows (DESIGN §4, §6); the same array when nothing
+ * How a personal live event moves the caller's rows (docs/money.md, docs/live-protocol.md); the same array when nothing
  * matches. outbid: the leading bid on that product → outbid. reinstated: the outbid bid of that amount
  * → success. won: the leading bid → won.
  */

@@ -1,6 +1,6 @@
 /**
- * The user dashboard's numbers, as DESIGN §7 defines them, as pure functions of what the server
- * returned and the server-corrected `now` (ms). One change (issue 16): My Bids counts every bid, the
+ * The user dashboard's numbers, as docs/money.md ("The numbers the screens show") defines them, as
+ * pure functions of what the server returned and the server-corrected `now` (ms). One change (issue 16): My Bids counts every bid, the
  * Total Bids of the My Bids page, instead of the bids that did not fail, so the two screens agree.
  */
 import { ENDING_SOON_SECONDS, type Auction, type Transaction, type UserBid } from '@auction/shared';
@@ -34,7 +34,7 @@ export function isEnded(auction: AuctionTiming, now: number): boolean {
   return !(left > 0);
 }
 
-/** Not ended, and ending in under 24 hours (spec §9). */
+/** Not ended, and ending in under 24 hours (ENDING_SOON_SECONDS). */
 export function isEndingSoon(auction: AuctionTiming, now: number): boolean {
   return !isEnded(auction, now) && msLeft(auction, now) < ENDING_SOON_SECONDS * 1000;
 }
@@ -57,7 +57,7 @@ export function totalSpent(transactions: readonly Pick<Transaction, 'type' | 'am
   return walletStats(transactions).totalSpent;
 }
 
-/** Σ topup + Σ refund − Σ bid: the balance when the balance call fails (DESIGN §7). */
+/** Σ topup + Σ refund − Σ bid: the balance when the balance call fails (docs/money.md). */
 export const balanceFromTransactions = balanceFromLedger;
 
 export function dashboardStats(input: {

@@ -2,7 +2,7 @@ import type { LiveEvent } from '../live';
 import type { ToastKind } from '../../components/ui/toast/toast-store';
 import { formatRupees } from '../../lib/format';
 
-/** A product's name when the page knows it; `bid:won` and `bid:reinstated` carry only its id (DESIGN §6). */
+/** A product's name when the page knows it; `bid:won` and `bid:reinstated` carry only its id (docs/live-protocol.md). */
 export type ProductNameLookup = (auctionId: string, productId: string) => string | undefined;
 
 /** The toast a personal live event raises, or null for events that are not notifications. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Reports } from './api/reports-api';
+import type { Reports } from '@auction/shared';
 import { chartRows, reportCsv, reportFilename, reportStats } from './model';
 
 const data: Reports = {

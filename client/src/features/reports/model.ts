@@ -1,8 +1,7 @@
-/** Reports numbers, badges and the two CSV exports (spec §2 "Reports", §9 file names). */
-import type { AuctionStatus } from '@auction/shared';
+/** Reports numbers, badges and the two CSV exports (auctions-report.csv, products-report.csv). */
+import { sumRupees, type AuctionReport, type AuctionStatus, type ProductReport, type Reports } from '@auction/shared';
 import { csvDocument } from '../../lib/csv';
 import type { Tone } from '../../lib/format';
-import type { AuctionReport, ProductReport, Reports } from './api/reports-api';
 
 export type ReportTab = 'auctions' | 'products';
 
@@ -12,11 +11,6 @@ export interface ReportStats {
   totalProducts: number;
   revenue: number;
   pending: number;
-}
-
-/** Sums in paise so rupee amounts with decimals add up exactly. */
-function sumRupees(values: readonly number[]): number {
-  return values.reduce((paise, v) => paise + Math.round(v * 100), 0) / 100;
 }
 
 export function reportStats(r: Reports): ReportStats {

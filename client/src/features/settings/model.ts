@@ -1,8 +1,7 @@
-/** The Settings forms' checks (spec §5 words for the password, DESIGN §3 limits for the profile) and the system panel's rows. */
-import { LIMITS } from '@auction/shared';
+/** The Settings forms' checks (the fixed password messages, the shared LIMITS for the profile) and the system panel's rows. */
+import { LIMITS, type AdminSettings } from '@auction/shared';
 import { formatRupees, type Tone } from '../../lib/format';
 import { DEFAULT_DURATION_DAYS } from '../admin-auctions';
-import type { SystemSettings } from './api/settings-api';
 
 export const PASSWORD_MISMATCH = 'New passwords do not match';
 export const PASSWORD_TOO_SHORT = `Password must be at least ${LIMITS.passwordMin} characters long`;
@@ -18,7 +17,7 @@ export interface PasswordDraft {
 
 export type FieldErrors<K extends string> = Partial<Record<K, string>>;
 
-/** Spec §5: the two new passwords must match, then be at least 6 characters long. */
+/** The two new passwords must match, then be at least 6 characters long. */
 export function validatePasswordChange(d: PasswordDraft): FieldErrors<keyof PasswordDraft> {
   const errors: FieldErrors<keyof PasswordDraft> = {};
   if (!d.current) errors.current = CURRENT_REQUIRED;
@@ -50,10 +49,10 @@ export interface SystemItem {
 }
 
 /**
- * Spec §9's four settings first (default auction duration, minimum bid increment, auto settlement,
- * notifications), with the values the product really uses (DESIGN §7), then the rest of the server's.
+ * The original System Settings panel's four settings first (default auction duration, minimum bid
+ * increment, auto settlement, notifications), with the values the product really uses, then the rest of the server's.
  */
-export function systemItems(s: SystemSettings): SystemItem[] {
+export function systemItems(s: AdminSettings): SystemItem[] {
   return [
     { label: 'Default auction duration', value: `${DEFAULT_DURATION_DAYS} days`, note: 'Create Auction proposes an end this far ahead' },
     { label: 'Minimum bid increment', value: formatRupees(s.min_increment), note: 'Minimum step above the highest bid' },

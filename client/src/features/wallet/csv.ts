@@ -1,5 +1,5 @@
 /**
- * transactions.csv: every transaction (spec §3) in words a person reads, through the shared CSV rules.
+ * transactions.csv: every transaction, all its fields, in words a person reads, through the shared CSV rules.
  * Newest first, as on screen. `signed amount` is + for money in (top-ups, refunds) and − for money out
  * (bid holds and payments), so the column sums to the wallet balance; `balance after` is that sum up
  * to and including the row.

@@ -1,4 +1,4 @@
-/** The pure rules of the wallet: its numbers (DESIGN §7), how a row reads, and the top-up bounds (spec §5). */
+/** The pure rules of the wallet: its numbers (docs/money.md, "The numbers the screens show"), how a row reads, and the top-up bounds. */
 import { LIMITS, TOPUP_MESSAGE, toPaise, toRupees, type Transaction } from '@auction/shared';
 import type { Tone } from '../../lib/format';
 
@@ -31,7 +31,7 @@ export function walletStats(transactions: readonly Movement[]): WalletStats {
   return { totalAdded: toRupees(p.topup), totalSpent: toRupees(p.bid - p.refund), count: transactions.length };
 }
 
-/** The balance when the balance call fails: Σ topup + Σ refund − Σ bid (DESIGN §7). */
+/** The balance when the balance call fails: Σ topup + Σ refund − Σ bid (docs/money.md). */
 export function balanceFromLedger(transactions: readonly Movement[]): number {
   const p = sums(transactions);
   return toRupees(p.topup + p.refund - p.bid);
@@ -96,7 +96,7 @@ const AMOUNT_PATTERN = /^\d{1,9}(\.\d{1,2})?$/;
 
 export type TopUpCheck = { ok: true; amount: number } | { ok: false; error: string };
 
-/** A plain number of rupees with at most 2 decimals, from ₹10 to ₹1,00,000; otherwise spec §5's words. */
+/** A plain number of rupees with at most 2 decimals, from ₹10 to ₹1,00,000; otherwise TOPUP_MESSAGE. */
 export function validateTopUp(input: string | number): TopUpCheck {
   const raw = typeof input === 'number' ? String(input) : input.trim();
   if (!AMOUNT_PATTERN.test(raw)) return { ok: false, error: TOPUP_MESSAGE };
@@ -105,7 +105,7 @@ export function validateTopUp(input: string | number): TopUpCheck {
   return { ok: true, amount };
 }
 
-/** The success toast of a top-up (spec §8), amount written en-IN. */
+/** The success toast of a top-up, amount written en-IN. */
 export function addedMessage(amount: number, format: (n: number) => string): string {
   return `Added ${format(amount)} to your wallet`;
 }

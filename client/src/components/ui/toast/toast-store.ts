@@ -36,7 +36,7 @@ export const useToasts = create<ToastState>()((set, get) => ({
     const toasts = [...get().toasts, { id, kind, message }];
     for (const dropped of toasts.slice(0, Math.max(0, toasts.length - MAX_TOASTS))) stopTimer(dropped.id);
     set({ toasts: toasts.slice(-MAX_TOASTS) });
-    // Spec §8 / §9: every toast auto-dismisses after 5000 ms.
+    // Every toast auto-dismisses after TOAST_MS (5000 ms).
     timers.set(id, setTimeout(() => get().dismiss(id), TOAST_MS));
     return id;
   },

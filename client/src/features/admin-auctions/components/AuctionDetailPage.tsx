@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import type { Product } from '@auction/shared';
-import { paths } from '../../../app/paths';
+import { sumRupees, type Product } from '@auction/shared';
+import { paths } from '../../../config/paths';
 import { Badge } from '../../../components/ui/Badge';
 import { EmptyState } from '../../../components/ui/EmptyState';
 import { Icon } from '../../../components/ui/Icon';
@@ -14,7 +14,7 @@ import type { FeedEntry } from '../lib/live-feed';
 import { AuctionFormModal } from './AuctionFormModal';
 import './admin-auctions.css';
 
-/** /admin/auctions/:auctionId (spec §2 "Auction Detail (admin)", DESIGN §7). */
+/** /admin/auctions/:auctionId: the creator sees the live bid feed with usernames; another admin a read-only page. */
 export function AuctionDetailPage() {
   const { auctionId = '' } = useParams();
   const { status, data, isCreator, replaceAuction } = useAuctionDetail(auctionId);
@@ -43,8 +43,9 @@ export function AuctionDetailPage() {
   const st = auctionStatus(auction, now);
   const badge = STATUS_BADGE[st];
   const left = secondsLeft(auction.valid_until, now);
-  const leading = products.reduce((sum, p) => sum + (p.status === 'sold' ? 0 : p.highest_bid), 0);
-  const sold = products.reduce((sum, p) => sum + (p.status === 'sold' ? p.highest_bid : 0), 0);
+  // Rupee sums in paise (sumRupees), so amounts with decimals add up exactly.
+  const sold = sumRupees(products.filter((p) => p.status === 'sold').map((p) => p.highest_bid));
+  const leadingAndSold = sumRupees(products.map((p) => p.highest_bid));
   const bidCount = products.reduce((sum, p) => sum + p.bid_count, 0);
 
   return (
@@ -86,7 +87,7 @@ export function AuctionDetailPage() {
           </div>
           <div>
             <dt>{st === 'settled' ? 'Revenue' : 'Leading total'}</dt>
-            <dd className="num">{formatRupees(st === 'settled' ? sold : leading + sold)}</dd>
+            <dd className="num">{formatRupees(st === 'settled' ? sold : leadingAndSold)}</dd>
           </div>
         </dl>
       </section>

@@ -1,11 +1,11 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import type { AdminAuction, Product } from '@auction/shared';
+import { CATALOGUE_MESSAGES, type AdminAuction, type Product } from '@auction/shared';
 import { FormField } from '../../../components/ui/FormField';
 import { Icon } from '../../../components/ui/Icon';
 import { Modal } from '../../../components/ui/Modal';
 import { Spinner } from '../../../components/ui/Spinner';
 import { toast } from '../../../components/ui/toast/toast-store';
-import { ApiError, errorText } from '../../../lib/api-client';
+import { errorText, isSessionEnded } from '../../../lib/api-client';
 import { formatRupees } from '../../../lib/format';
 import { adminApi } from '../api/admin-api';
 import { checkCreateAuction, checkEditAuction, defaultValidUntil, fromLocalInput, toLocalInput } from '../lib/forms';
@@ -25,7 +25,7 @@ interface Choice {
 
 /**
  * Create Auction (id, name, valid until, unassigned products) and Edit Auction (name, valid until and
- * the auction's products plus the admin's unassigned ones), with spec §5's messages.
+ * the auction's products plus the admin's unassigned ones), with the forms' fixed messages (lib/forms.ts).
  */
 export function AuctionFormModal(props: Props) {
   const editing = props.mode === 'edit' ? props.auction : null;
@@ -56,7 +56,7 @@ export function AuctionFormModal(props: Props) {
     }, (err: unknown) => {
       if (ctrl.signal.aborted) return;
       setChoices([]);
-      if (!(err instanceof ApiError && err.status === 401)) toast.error(errorText(err, 'Failed to load data'));
+      if (!isSessionEnded(err)) toast.error(errorText(err, 'Failed to load data'));
     });
     return () => ctrl.abort();
   }, [withProducts, editingId]);
@@ -67,7 +67,7 @@ export function AuctionFormModal(props: Props) {
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     const problem = editing
-      ? checkEditAuction({ name, validUntil }) ?? (withProducts && selected.length === 0 ? 'Select at least one product' : null)
+      ? checkEditAuction({ name, validUntil }) ?? (withProducts && selected.length === 0 ? CATALOGUE_MESSAGES.auctionProducts : null)
       : checkCreateAuction({ id, name, validUntil, productIds: selected });
     setError(problem);
     if (problem) return;

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { AdminAuction } from '@auction/shared';
-import { adminAuctionPath } from '../../../app/paths';
+import { adminAuctionPath } from '../../../config/paths';
 import { Badge } from '../../../components/ui/Badge';
 import { ConfirmDialog } from '../../../components/ui/Modal';
 import { EmptyState } from '../../../components/ui/EmptyState';
@@ -23,7 +23,7 @@ type Dialog =
   | { kind: 'settle'; auction: AdminAuction }
   | { kind: 'delete'; auction: AdminAuction };
 
-/** /admin/auctions (spec §2 "Manage Auctions"): the admin's own auctions with edit, settle and delete. */
+/** /admin/auctions: the admin's own auctions with edit, settle and delete. */
 export function ManageAuctionsPage() {
   const { auctions, status, busy, load, settle, remove } = useAdminAuctions();
   const now = useClock((s) => s.now);

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import type { AdminAuction } from '@auction/shared';
 import { toast } from '../../../components/ui/toast/toast-store';
-import { ApiError, errorText } from '../../../lib/api-client';
+import { ApiError, errorText, isSessionEnded } from '../../../lib/api-client';
 import { useSession } from '../../auth';
 import { onLive, onReconnect, type LiveEvent } from '../../live';
 import { adminApi } from '../api/admin-api';
@@ -18,12 +18,11 @@ export interface AuctionDetail {
   replaceAuction: (auction: AdminAuction) => void;
 }
 
-const is401 = (err: unknown) => err instanceof ApiError && err.status === 401;
-
 /**
  * One auction for the detail page: the auction, its products and every product's bids merged newest
  * first; then the admin room's live events (only the creator's sockets get them) fold in. After a
- * reconnect all three are read again (events sent while the socket was down are lost, DESIGN §10).
+ * reconnect all three are read again (events sent while the socket was down are lost:
+ * docs/live-protocol.md#reconnecting).
  */
 export function useAuctionDetail(auctionId: string): AuctionDetail {
   const adminId = useSession((s) => s.admin?.id);
@@ -67,7 +66,7 @@ export function useAuctionDetail(auctionId: string): AuctionDetail {
           toast.error('Auction not found');
         } else {
           setStatus('error');
-          if (!is401(err)) toast.error(errorText(err, 'Failed to load auction data'));
+          if (!isSessionEnded(err)) toast.error(errorText(err, 'Failed to load auction data'));
         }
         return;
       }
@@ -87,7 +86,7 @@ export function useAuctionDetail(auctionId: string): AuctionDetail {
           return;
         }
         setStatus('error');
-        if (!is401(err)) toast.error(errorText(err, 'Failed to load auction data'));
+        if (!isSessionEnded(err)) toast.error(errorText(err, 'Failed to load auction data'));
       }
     })();
     return () => ctrl.abort();

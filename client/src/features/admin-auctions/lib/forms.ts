@@ -1,11 +1,5 @@
-/** The admin forms' rules (spec §5) and the datetime-local conversions. */
-import type { AdminAuction } from '@auction/shared';
-
-export const MESSAGES = {
-  createAuction: 'Please fill all fields and select at least one product',
-  editAuction: 'Please fill all required fields',
-  addProduct: 'Please fill all fields',
-} as const;
+/** The admin forms' rules (with the server's own words, CATALOGUE_MESSAGES), and the datetime-local conversions. */
+import { CATALOGUE_MESSAGES, type AdminAuction, type AuctionStatus } from '@auction/shared';
 
 export interface AuctionDraft {
   id: string;
@@ -17,21 +11,21 @@ export interface AuctionDraft {
 
 const blank = (s: string) => s.trim().length === 0;
 
-/** The spec's sentence when a create form is incomplete, otherwise null. */
+/** The server's sentence when a create form is incomplete, otherwise null. */
 export function checkCreateAuction(d: AuctionDraft): string | null {
   if (blank(d.id) || blank(d.name) || blank(d.validUntil) || Number.isNaN(Date.parse(d.validUntil)) || d.productIds.length === 0) {
-    return MESSAGES.createAuction;
+    return CATALOGUE_MESSAGES.auctionCreate;
   }
   return null;
 }
 
 export function checkEditAuction(d: Pick<AuctionDraft, 'name' | 'validUntil'>): string | null {
-  if (blank(d.name) || blank(d.validUntil) || Number.isNaN(Date.parse(d.validUntil))) return MESSAGES.editAuction;
+  if (blank(d.name) || blank(d.validUntil) || Number.isNaN(Date.parse(d.validUntil))) return CATALOGUE_MESSAGES.auctionEdit;
   return null;
 }
 
 export function checkProduct(p: { id: string; name: string; description: string }): string | null {
-  return blank(p.id) || blank(p.name) || blank(p.description) ? MESSAGES.addProduct : null;
+  return blank(p.id) || blank(p.name) || blank(p.description) ? CATALOGUE_MESSAGES.productCreate : null;
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -51,7 +45,7 @@ export function fromLocalInput(local: string): string {
   return new Date(local).toISOString();
 }
 
-/** How long a new auction runs unless the admin picks another end (spec §9: 7 days). */
+/** How long a new auction runs unless the admin picks another end (7 days). */
 export const DEFAULT_DURATION_DAYS = 7;
 
 /** `DEFAULT_DURATION_DAYS` from `now`, on the minute, as a datetime-local value (the create form's default). */
@@ -59,16 +53,14 @@ export function defaultValidUntil(now: number = Date.now()): string {
   return toLocalInput(new Date(now + DEFAULT_DURATION_DAYS * 86_400_000).toISOString());
 }
 
-export type AdminAuctionStatus = 'active' | 'ended' | 'settled';
-
 /** What the admin sees: settled sticks; otherwise ended once the end has passed by the server's clock. */
-export function auctionStatus(a: Pick<AdminAuction, 'status' | 'valid_until'>, now: number): AdminAuctionStatus {
+export function auctionStatus(a: Pick<AdminAuction, 'status' | 'valid_until'>, now: number): AuctionStatus {
   if (a.status === 'settled') return 'settled';
   if (a.status === 'ended' || Date.parse(a.valid_until) <= now) return 'ended';
   return 'active';
 }
 
-export const STATUS_BADGE: Record<AdminAuctionStatus, { label: string; tone: 'success' | 'danger' | 'info' }> = {
+export const STATUS_BADGE: Record<AuctionStatus, { label: string; tone: 'success' | 'danger' | 'info' }> = {
   active: { label: 'Active', tone: 'success' },
   ended: { label: 'Ended', tone: 'danger' },
   settled: { label: 'Settled', tone: 'info' },

@@ -1,10 +1,10 @@
 /**
  * The auction detail page's data and the pure reducer that folds the admin room's live events into
- * it (DESIGN §6–7): products with their highest bid and bid count, and the bid feed, newest first.
+ * it (docs/live-protocol.md): products with their highest bid and bid count, and the bid feed, newest first.
  */
 import type { AdminAuction, Product } from '@auction/shared';
 import type { LiveEvent } from '../../live';
-import type { ProductBid } from '../api/admin-api';
+import type { ProductBid } from '@auction/shared';
 
 export interface FeedEntry {
   bid_id: number;
@@ -44,7 +44,7 @@ export function mergeFeeds(...lists: readonly (readonly FeedEntry[])[]): FeedEnt
   return [...byId.values()].sort(newestFirst);
 }
 
-/** Product events may arrive out of order (DESIGN §6): one no newer than the version shown is stale. */
+/** Product events may arrive out of order (docs/live-protocol.md#versions-and-applying-events): one no newer than the version shown is stale. */
 function isStale(products: readonly Product[], productId: string, version: number): boolean {
   const current = products.find((p) => p.id === productId);
   return current !== undefined && version <= current.version;

@@ -1,15 +1,15 @@
 /**
- * The signed-in admin's own auctions (spec §6: management pages show only the admin's auctions), with
- * the create, edit, delete and settle flows beside them (STYLE 14). The dashboard and Manage Auctions
+ * The signed-in admin's own auctions (management pages show only the admin's own auctions), with
+ * the create, edit, delete and settle flows beside them (actions beside the state). The dashboard and Manage Auctions
  * share it; the admin room's live events keep the statuses current.
  */
 import { create } from 'zustand';
-import type { AdminAuction } from '@auction/shared';
+import type { AdminAuction, CreateAuctionBody, UpdateAuctionBody } from '@auction/shared';
 import { toast } from '../../../components/ui/toast/toast-store';
-import { ApiError, errorText } from '../../../lib/api-client';
+import { ApiError, errorText, isSessionEnded } from '../../../lib/api-client';
 import { useSession } from '../../auth';
 import { onLive, onReconnect, type LiveEvent } from '../../live';
-import { adminApi, type AuctionInput } from '../api/admin-api';
+import { adminApi } from '../api/admin-api';
 
 export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error';
 
@@ -21,8 +21,8 @@ export interface AdminAuctionsState {
   /** Bumped after every change this tab makes, so the dashboard refreshes its numbers. */
   version: number;
   load: (options?: { silent?: boolean }) => Promise<boolean>;
-  create: (input: AuctionInput & { id: string; product_ids: string[] }) => Promise<boolean>;
-  update: (id: string, input: AuctionInput) => Promise<AdminAuction | null>;
+  create: (input: CreateAuctionBody) => Promise<boolean>;
+  update: (id: string, input: UpdateAuctionBody) => Promise<AdminAuction | null>;
   remove: (id: string) => Promise<boolean>;
   settle: (id: string) => Promise<boolean>;
   applyLive: (e: LiveEvent) => void;
@@ -33,7 +33,6 @@ let loadSeq = 0;
 /** `auction:updated` carries no product list: the list is read again, once per burst of edits. */
 const RELOAD_MS = 250;
 let reloadTimer: ReturnType<typeof setTimeout> | null = null;
-const is401 = (err: unknown) => err instanceof ApiError && err.status === 401;
 
 export const useAdminAuctions = create<AdminAuctionsState>()((set, get) => {
   async function withBusy<T>(id: string, fn: () => Promise<T>): Promise<T> {
@@ -66,7 +65,7 @@ export const useAdminAuctions = create<AdminAuctionsState>()((set, get) => {
         return true;
       } catch (err) {
         if (seq === loadSeq && get().status !== 'ready') set({ status: 'error' });
-        if (!silent && !is401(err)) toast.error(errorText(err, 'Failed to load data'));
+        if (!silent && !isSessionEnded(err)) toast.error(errorText(err, 'Failed to load data'));
         return false;
       }
     },
@@ -166,7 +165,7 @@ export const useAdminAuctions = create<AdminAuctionsState>()((set, get) => {
 });
 
 onLive((e) => useAdminAuctions.getState().applyLive(e));
-// An auction that ended or settled while the socket was down: read the list again (DESIGN §10).
+// An auction that ended or settled while the socket was down: read the list again (docs/live-protocol.md#reconnecting).
 onReconnect(() => {
   const s = useAdminAuctions.getState();
   if (s.status !== 'idle') void s.load({ silent: true });

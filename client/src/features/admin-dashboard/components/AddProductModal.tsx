@@ -6,7 +6,7 @@ import { toast } from '../../../components/ui/toast/toast-store';
 import { errorText } from '../../../lib/api-client';
 import { adminApi, checkProduct } from '../../admin-auctions';
 
-/** Add Product (spec §2): id, name and description; 'Please fill all fields' when one is missing. */
+/** Add Product: id, name and description; 'Please fill all fields' when one is missing. */
 export function AddProductModal({ onClose, onSaved }: { onClose: () => void; onSaved: () => void }) {
   const formId = useId();
   const [id, setId] = useState('');

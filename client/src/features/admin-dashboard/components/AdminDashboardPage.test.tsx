@@ -81,7 +81,7 @@ describe('AdminDashboardPage', () => {
   it('View Reports goes to /admin/reports', async () => {
     routeFetch({ 'GET /api/admin/stats': [jsonResponse(200, STATS)], 'GET /api/admin/auctions/my': [jsonResponse(200, [])] });
     renderPage();
-    fireEvent.click(screen.getByRole('link', { name: 'View Reports' }));
+    fireEvent.click(screen.getByRole('link', { name: /^View Reports\b/ }));
     expect(screen.getByTestId('location').textContent).toBe('/admin/reports');
   });
 
@@ -93,7 +93,7 @@ describe('AdminDashboardPage', () => {
     });
     renderPage();
     await waitFor(() => expect(stat('Total Products')).toBe('12'));
-    fireEvent.click(screen.getByRole('button', { name: 'Add Product' }));
+    fireEvent.click(screen.getByRole('button', { name: /^Add Product\b/ }));
     const dialog = screen.getByRole('dialog', { name: 'Add Product' });
     fireEvent.change(within(dialog).getByLabelText('Product ID'), { target: { value: 'vase-1' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add Product' }));
@@ -112,7 +112,7 @@ describe('AdminDashboardPage', () => {
   it('Create Auction opens the create modal', async () => {
     routeFetch({ 'GET /api/admin/stats': [jsonResponse(200, STATS)], 'GET /api/admin/auctions/my': [jsonResponse(200, [])], 'GET /api/admin/products/unassigned': [jsonResponse(200, [])] });
     renderPage();
-    fireEvent.click(screen.getByRole('button', { name: 'Create Auction' }));
+    fireEvent.click(screen.getByRole('button', { name: /^Create Auction\b/ }));
     expect(screen.getByRole('dialog', { name: 'Create Auction' })).toBeTruthy();
     expect(await screen.findByText('No unassigned products available')).toBeTruthy();
   });

@@ -1,6 +1,6 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { adminAuctionPath, paths } from '../../../app/paths';
+import { adminAuctionPath, paths } from '../../../config/paths';
 import { Badge } from '../../../components/ui/Badge';
 import { EmptyState } from '../../../components/ui/EmptyState';
 import { Icon, type IconName } from '../../../components/ui/Icon';
@@ -14,10 +14,10 @@ import { useAdminStats } from '../hooks/use-admin-stats';
 import { AddProductModal } from './AddProductModal';
 import './admin-dashboard.css';
 
-/** Spec §9: the first 5 auctions on the admin dashboard. */
+/** The first 5 auctions on the admin dashboard. */
 export const RECENT_COUNT = 5;
 
-/** /admin/dashboard (spec §2 "Admin dashboard"). */
+/** /admin/dashboard: the admin's numbers, actions and first auctions. */
 export function AdminDashboardPage() {
   const name = useSession((s) => s.admin?.name);
   const { stats, loading, refresh } = useAdminStats();
@@ -65,11 +65,11 @@ export function AdminDashboardPage() {
       <section className="adm-actions" aria-label="Quick actions">
         <ActionCard icon="gavel" title="Create Auction" text="Bundle unassigned products into a new auction." onClick={() => setDialog('auction')} />
         <ActionCard icon="plus" title="Add Product" text="Add an item you can put into an auction." onClick={() => setDialog('product')} />
-        <Link to={paths.admin.reports} className="adm-action" aria-labelledby="adm-reports-t" aria-describedby="adm-reports-d">
+        <Link to={paths.admin.reports} className="adm-action">
           <span className="adm-action-icon" aria-hidden="true"><Icon name="chart" size={22} /></span>
           <span className="adm-action-text">
-            <span id="adm-reports-t" className="adm-action-title">View Reports</span>
-            <span id="adm-reports-d" className="adm-action-sub">Revenue, bids and products per auction.</span>
+            <span className="adm-action-title">View Reports</span>{' '}
+            <span className="adm-action-sub">Revenue, bids and products per auction.</span>
           </span>
           <Icon name="arrow-right" size={18} className="adm-action-arrow" />
         </Link>
@@ -112,13 +112,12 @@ export function AdminDashboardPage() {
 }
 
 function ActionCard({ icon, title, text, onClick }: { icon: IconName; title: string; text: string; onClick: () => void }) {
-  const id = useId();
   return (
-    <button type="button" className="adm-action" onClick={onClick} aria-labelledby={`${id}-t`} aria-describedby={`${id}-d`}>
+    <button type="button" className="adm-action" onClick={onClick}>
       <span className="adm-action-icon" aria-hidden="true"><Icon name={icon} size={22} /></span>
       <span className="adm-action-text">
-        <span id={`${id}-t`} className="adm-action-title">{title}</span>
-        <span id={`${id}-d`} className="adm-action-sub">{text}</span>
+        <span className="adm-action-title">{title}</span>{' '}
+        <span className="adm-action-sub">{text}</span>
       </span>
       <Icon name="arrow-right" size={18} className="adm-action-arrow" />
     </button>

@@ -1,8 +1,9 @@
+import type { AdminStats } from '@auction/shared';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { toast } from '../../../components/ui/toast/toast-store';
-import { ApiError } from '../../../lib/api-client';
+import { isSessionEnded } from '../../../lib/api-client';
 import { onLive, onReconnect } from '../../live';
-import { adminApi, useAdminAuctions, type AdminStats } from '../../admin-auctions';
+import { adminApi, useAdminAuctions } from '../../admin-auctions';
 
 // A burst of bids arrives as many events; refetch once after it settles.
 const REFRESH_DELAY_MS = 300;
@@ -11,7 +12,7 @@ const ROOM_EVENTS = new Set(['bid:placed', 'bid:rolledback', 'product:sold', 'au
 /**
  * GET /admin/stats, read again after this tab changes something (the auctions store's version, or
  * `refresh()` after a new product), after live events of the admin's room, and after a reconnect (the
- * events sent while the socket was down are lost, DESIGN §10).
+ * events sent while the socket was down are lost: docs/live-protocol.md#reconnecting).
  */
 export function useAdminStats(): { stats: AdminStats | null; loading: boolean; refresh: () => void } {
   const [stats, setStats] = useState<AdminStats | null>(null);
@@ -29,7 +30,7 @@ export function useAdminStats(): { stats: AdminStats | null; loading: boolean; r
       if (ctrl.signal.aborted) return;
       setLoading(false);
       // Only the first read complains; a failed refresh keeps the numbers shown.
-      if (first.current && !(err instanceof ApiError && err.status === 401)) toast.error('Failed to load dashboard stats.');
+      if (first.current && !isSessionEnded(err)) toast.error('Failed to load dashboard stats.');
     }).finally(() => {
       // An aborted read (unmount, or StrictMode's second mount) was not the first one that counts.
       if (!ctrl.signal.aborted) first.current = false;

@@ -7,7 +7,7 @@ import { ConfirmDialog } from '../../../components/ui/Modal';
 import { Spinner } from '../../../components/ui/Spinner';
 import { tabId, Tabs, type TabItem } from '../../../components/ui/Tabs';
 import { toast } from '../../../components/ui/toast/toast-store';
-import { ApiError, errorText } from '../../../lib/api-client';
+import { errorText, isSessionEnded } from '../../../lib/api-client';
 import {
   createProduct, deleteProduct, fetchAuctionProducts, fetchMyAuctions, fetchUnassigned, updateProduct,
 } from '../api/products-api';
@@ -18,15 +18,13 @@ import './products.css';
 type Tab = 'unassigned' | 'auction';
 type Editing = { mode: 'add' } | { mode: 'edit'; product: Product } | null;
 
-// A 401 has already ended the session and left for / (spec §4): a load toast would only follow the admin there.
-const sessionEnded = (err: unknown) => err instanceof ApiError && err.status === 401;
 const TAB_ID = 'products-tab';
 const PANEL_ID = 'products-panel';
 
 export const NO_UNASSIGNED = 'No unassigned products';
 export const NO_AUCTION_PRODUCTS = 'No products for this auction';
 
-/** /admin/products: the admin's products, unassigned or by auction, with add, edit and delete (spec §2). */
+/** /admin/products: the admin's products, unassigned or by auction, with add, edit and delete. */
 export function ManageProductsPage() {
   const [tab, setTab] = useState<Tab>('unassigned');
   const [unassigned, setUnassigned] = useState<Product[] | null>(null);
@@ -50,7 +48,7 @@ export function ManageProductsPage() {
     if (failed) {
       if (u.status === 'rejected') setUnassigned((prev) => prev ?? []);
       if (a.status === 'rejected') setAuctions((prev) => prev ?? []);
-      if (!sessionEnded(failed.reason)) toast.error(errorText(failed.reason, 'Failed to load data'));
+      if (!isSessionEnded(failed.reason)) toast.error(errorText(failed.reason, 'Failed to load data'));
     }
   }, []);
 
@@ -67,7 +65,7 @@ export function ManageProductsPage() {
     } catch (err) {
       if (mine === auctionReq.current) {
         setAuctionProducts([]);
-        if (!sessionEnded(err)) toast.error(errorText(err, 'Failed to load data'));
+        if (!isSessionEnded(err)) toast.error(errorText(err, 'Failed to load data'));
       }
     } finally {
       if (mine === auctionReq.current) setLoadingAuction(false);

@@ -14,7 +14,7 @@ interface ProductFormModalProps {
   onClose: () => void;
 }
 
-/** Add (id, name, description) or Edit (name, description) a product with spec §5's messages. */
+/** Add (id, name, description) or Edit (name, description) a product with the form's fixed messages (model.ts). */
 export function ProductFormModal({ product, busy, onSubmit, onClose }: ProductFormModalProps) {
   const mode = product ? 'edit' : 'add';
   const [draft, setDraft] = useState<ProductDraft>({

@@ -1,7 +1,7 @@
 import type { AdminUser } from '@auction/shared';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../config/paths';
 import { Badge } from '../../../components/ui/Badge';
 import { EmptyState } from '../../../components/ui/EmptyState';
 import { Icon } from '../../../components/ui/Icon';
@@ -9,7 +9,7 @@ import { ConfirmDialog } from '../../../components/ui/Modal';
 import { Spinner } from '../../../components/ui/Spinner';
 import { StatCard } from '../../../components/ui/StatCard';
 import { toast } from '../../../components/ui/toast/toast-store';
-import { ApiError, errorText } from '../../../lib/api-client';
+import { ApiError, errorText, isSessionEnded } from '../../../lib/api-client';
 import { downloadText } from '../../../lib/csv';
 import { formatDate, formatRupees } from '../../../lib/format';
 import { useSession } from '../../auth';
@@ -19,7 +19,7 @@ import './users.css';
 
 export const SEARCH_DEBOUNCE_MS = 300;
 
-/** /admin/users: the platform owner's view of every bidder (DESIGN §5, §7); other admins see why not. */
+/** /admin/users: the platform owner's view of every bidder (real data); other admins see why not. */
 export function UsersPage() {
   const isOwner = useSession((s) => s.admin?.is_owner === true);
   const [forbidden, setForbidden] = useState(false);
@@ -85,7 +85,7 @@ function OwnerUsers({ onForbidden }: { onForbidden: () => void }) {
           if (ctrl.signal.aborted) return;
           setSearching(false);
           if (err instanceof ApiError && err.status === 403) forbiddenRef.current();
-          else if (!(err instanceof ApiError && err.status === 401)) toast.error(errorText(err, 'Failed to load data'));
+          else if (!isSessionEnded(err)) toast.error(errorText(err, 'Failed to load data'));
         },
       );
     }, SEARCH_DEBOUNCE_MS);

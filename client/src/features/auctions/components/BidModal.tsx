@@ -1,8 +1,9 @@
+import { minimumBid } from '@auction/shared';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { FormField } from '../../../components/ui/FormField';
 import { Modal } from '../../../components/ui/Modal';
 import { formatRupees } from '../../../lib/format';
-import { checkBid, isEnded, minimumBid } from '../lib/rules';
+import { checkBid, isEnded } from '../lib/rules';
 import { useAuctions } from '../store/auctions-store';
 import { useSecondsLeft } from './use-seconds-left';
 

@@ -144,7 +144,11 @@ export function BrowseAuctionsPage() {
       )}
 
       <div className="auc-layout">
-        <div className="auc-list-col">{list}</div>
+        <div className="auc-list-col">
+          {/* The list's own heading (h1 page title → h2 → h3 per auction card); read, not shown. */}
+          <h2 className="visually-hidden">Auctions</h2>
+          {list}
+        </div>
         <ProductsPanel auction={selected} headingRef={panelHeading} onBid={setBidOn} onClose={onClosePanel} />
       </div>
 

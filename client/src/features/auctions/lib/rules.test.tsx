@@ -1,6 +1,7 @@
+import { minimumBid } from '@auction/shared';
 import { describe, expect, it } from 'vitest';
 import { makeAuction } from '../test/fixtures';
-import { bidAction, checkBid, filterAuctions, minimumBid } from './rules';
+import { bidAction, checkBid, filterAuctions } from './rules';
 
 describe('filterAuctions', () => {
   const list = [

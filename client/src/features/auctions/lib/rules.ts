@@ -1,33 +1,24 @@
 /** The browse page's pure rules: search and filter, the bid amount check, when bidding is open. */
-import { BID_MESSAGES, LIMITS, formatRupees, hasAtMostTwoDecimals, type Auction, type Product } from '@auction/shared';
+import { BID_MESSAGES, LIMITS, bidTooLow, hasAtMostTwoDecimals, type Auction, type Product } from '@auction/shared';
 
-/** Spec §2: name or id, case-insensitive, contains; `registeredOnly` is the `?registered=1` flag. */
+/** Search: name or id, case-insensitive, contains; `registeredOnly` is the `?registered=1` flag. */
 export function filterAuctions(auctions: readonly Auction[], query: string, registeredOnly: boolean): Auction[] {
   const q = query.trim().toLowerCase();
   return auctions.filter((a) =>
     (!registeredOnly || a.registered) && (q === '' || a.name.toLowerCase().includes(q) || a.id.toLowerCase().includes(q)));
 }
 
-/** The smallest bid the server accepts: the highest plus the minimum increment (₹1). */
-export function minimumBid(highest: number): number {
-  return Math.round((highest + LIMITS.minIncrementRupees) * 100) / 100;
-}
-
 export type BidCheck = { ok: true; amount: number } | { ok: false; error: string };
 
-/** Spec §5's bid rules, worded as the server words them (DESIGN §4). */
+/** The bid rules, worded as the server words them: the too-low rule is the server's own (`bidTooLow`, shared; docs/money.md). */
 export function checkBid(raw: string, highest: number): BidCheck {
   const text = raw.trim();
   const amount = Number(text);
   if (text === '' || !Number.isFinite(amount) || amount <= 0 || !hasAtMostTwoDecimals(amount) || amount > LIMITS.bidMaxRupees) {
     return { ok: false, error: BID_MESSAGES.invalid };
   }
-  if (amount <= highest) return { ok: false, error: `Bid must be higher than current highest bid of ${formatRupees(highest)}` };
-  const min = minimumBid(highest);
-  if (amount < min) {
-    return { ok: false, error: `Bid must be at least ${formatRupees(min)}: ${formatRupees(LIMITS.minIncrementRupees)} more than the current highest bid of ${formatRupees(highest)}` };
-  }
-  return { ok: true, amount };
+  const tooLow = bidTooLow(amount, highest);
+  return tooLow ? { ok: false, error: tooLow } : { ok: true, amount };
 }
 
 /** An auction is over once the server says so or the clock reaches its end. */
@@ -42,7 +33,7 @@ export interface BidAction {
   reason?: string;
 }
 
-/** Spec §2: Place Bid is disabled once sold or ended; an unregistered user sees Register to bid. */
+/** Place Bid is disabled once sold or ended; an unregistered user sees Register to bid. */
 export function bidAction(product: Pick<Product, 'status'>, registered: boolean, ended: boolean): BidAction {
   const label = registered ? 'Place Bid' : 'Register to bid';
   if (product.status === 'sold') return { label, disabled: true, reason: 'This product has been sold' };

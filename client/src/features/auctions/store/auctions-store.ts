@@ -1,5 +1,5 @@
 /**
- * The bidder's auctions (STYLE 14: actions beside the state): the list, products per auction, and the
+ * The bidder's auctions (actions beside the state): the list, products per auction, and the
  * register and bid flows. Live events fold in through the pure reducers in `live-reducers.ts`.
  */
 import { create } from 'zustand';
@@ -152,7 +152,7 @@ export const useAuctions = create<AuctionsState>()((set, get) => ({
       toast.success('Bid placed successfully!');
       return true;
     } catch (err) {
-      // Spec §8: the bid flow shows the server's `message` field.
+      // The bid flow shows the server's `message` field.
       toast.error(err instanceof ApiError && err.serverMessage ? err.serverMessage : 'Failed to place bid');
       if (err instanceof ApiError) learnFromRefusal(auctionId, productId, err.code);
       return false;
@@ -215,7 +215,7 @@ function learnFromRefusal(auctionId: string, productId: string, code: string) {
 }
 
 // Live events feed the store for as long as the tab lives, a reconnect re-reads what they would have
-// changed (DESIGN §10); a different user starts from scratch.
+// changed (docs/live-protocol.md#reconnecting); a different user starts from scratch.
 onLive((e) => useAuctions.getState().applyLive(e));
 onReconnect(() => useAuctions.getState().refresh());
 useSession.subscribe((s, prev) => {

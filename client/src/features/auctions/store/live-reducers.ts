@@ -1,5 +1,5 @@
 /**
- * Pure reducers that fold live events (DESIGN §6) into the bidder's view of auctions and products.
+ * Pure reducers that fold live events (docs/live-protocol.md) into the bidder's view of auctions and products.
  * They return the same object when an event changes nothing, so subscribers do not re-render; a product
  * event whose version is not newer than the product's shown version is such an event.
  */
@@ -21,7 +21,7 @@ function patchProduct(data: AuctionsData, auctionId: string, productId: string, 
   const index = list.findIndex((p) => p.id === productId);
   const current = list[index];
   if (!current) return data;
-  // Events may arrive out of order (DESIGN §6): one no newer than the version shown changes nothing.
+  // Events may arrive out of order (docs/live-protocol.md#versions-and-applying-events): one no newer than the version shown changes nothing.
   if (patch.version <= current.version) return data;
   const next = list.slice();
   next[index] = { ...current, ...patch };

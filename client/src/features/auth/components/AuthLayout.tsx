@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { paths } from '../../../app/paths';
-import type { Portal } from '../../../app/paths';
+import { paths } from '../../../config/paths';
+import type { Portal } from '../../../config/paths';
 import { BrandMark } from '../../../components/ui/BrandMark';
 import { Icon } from '../../../components/ui/Icon';
 import './auth.css';
@@ -18,7 +18,7 @@ interface AuthLayoutProps {
 export function AuthLayout({ portal, title, subtitle, children, footer }: AuthLayoutProps) {
   return (
     <div className={`auth-page auth-page-${portal}`}>
-      <div className="auth-top">
+      <header className="auth-top">
         <Link to={paths.home} className="brand-link">
           <BrandMark />
         </Link>
@@ -26,7 +26,7 @@ export function AuthLayout({ portal, title, subtitle, children, footer }: AuthLa
           <Icon name="arrow-left" size={16} />
           Back to home
         </Link>
-      </div>
+      </header>
       <main className="auth-main">
         <section className="auth-card" aria-labelledby="auth-title">
           <div className="auth-card-head">

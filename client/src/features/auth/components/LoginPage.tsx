@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { paths } from '../../../app/paths';
-import type { Portal } from '../../../app/paths';
+import { paths } from '../../../config/paths';
+import type { Portal } from '../../../config/paths';
 import { FormField } from '../../../components/ui/FormField';
 import { Icon } from '../../../components/ui/Icon';
 import { toast } from '../../../components/ui/toast/toast-store';

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { Spinner } from '../../../components/ui/Spinner';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../config/paths';
 import { useSession } from '../store/session-store';
 
 interface RequireSessionProps {
@@ -11,7 +11,7 @@ interface RequireSessionProps {
 }
 
 /**
- * Spec §2 "Protection": a spinner while the stored session loads, then the matching login page when
+ * Protection: a spinner while the stored session loads, then the matching login page when
  * there is no session of the required kind. A user session does not open admin pages, nor the reverse.
  */
 export function RequireSession({ kind, children }: RequireSessionProps) {
@@ -21,7 +21,7 @@ export function RequireSession({ kind, children }: RequireSessionProps) {
   const location = useLocation();
 
   if (!ready) return <Spinner label="Loading your session…" fullPage />;
-  // Spec §4: after a logout or a 401 the visitor goes to `/`, not to a login page.
+  // After a logout or a 401 the visitor goes to `/`, not to a login page.
   if (!signedIn && sessionEnded) return <Navigate to={paths.home} replace />;
   if (!signedIn) return <Navigate to={paths[kind].login} replace state={{ from: location.pathname }} />;
   return children ?? <Outlet />;

@@ -1,4 +1,4 @@
-/** Spec §5: every login and register field is required. Returns an error per empty field. */
+/** Every login and register field is required. Returns an error per empty field. */
 export function missingFields<K extends string>(
   values: Record<K, string>,
   labels: Record<K, string>,

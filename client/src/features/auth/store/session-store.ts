@@ -26,7 +26,7 @@ export interface SessionState {
   hydrate: () => void;
   setUserSession: (session: UserSession) => void;
   setAdminSession: (session: AdminSession) => void;
-  /** Spec §4: logout clears token, admin_token, user and admin. */
+  /** Logout clears token, admin_token, user and admin. */
   logout: () => void;
 }
 

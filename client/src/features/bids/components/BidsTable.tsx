@@ -38,7 +38,7 @@ export function BidsTable({ bids, cancellingId, onCancel }: BidsTableProps) {
 }
 
 /**
- * False once the bid's auction has ended (spec §2: bids can be cancelled before the auction ends). An
+ * False once the bid's auction has ended (bids can be cancelled only before the auction ends). An
  * auction the page does not know is left to the server; the selector re-renders the row only when it flips.
  */
 function useAuctionOpen(auctionId: string): boolean {

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { UserBid } from '@auction/shared';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../config/paths';
 import { EmptyState } from '../../../components/ui/EmptyState';
 import { Icon } from '../../../components/ui/Icon';
 import { ConfirmDialog } from '../../../components/ui/Modal';
@@ -18,7 +18,7 @@ import './bids.css';
 export const CANCEL_QUESTION = 'Are you sure you want to cancel this bid? The amount will be refunded to your wallet.';
 export const CANCELLED_TOAST = 'Bid cancelled and amount refunded successfully!';
 
-/** /user/bids: the caller's bids with their numbers, live status and the cancel action (spec §2 "My Bids"). */
+/** /user/bids: the caller's bids with their numbers, live status and the cancel action. */
 export function MyBidsPage() {
   const bids = useBids((s) => s.bids);
   const loaded = useBids((s) => s.loaded);

@@ -102,7 +102,7 @@ export function handleBidsLiveEvent(e: LiveEvent): void {
 }
 
 onLive(handleBidsLiveEvent);
-// Outbid, reinstated or won while the socket was down: the re-read shows it (DESIGN §10).
+// Outbid, reinstated or won while the socket was down: the re-read shows it (docs/live-protocol.md#reconnecting).
 onReconnect(scheduleRefetch);
 
 // Another account in this tab must never see the previous one's bids.

@@ -1,15 +1,15 @@
-import type { Auction, Transaction, UserBid } from '@auction/shared';
+import type { Auction, Transaction, Transactions, UserBid, WalletBalance } from '@auction/shared';
 import { api } from '../../../lib/api-client';
 
-/** The four reads behind the user dashboard (spec §7), each with the user's token. */
+/** The four reads behind the user dashboard, each with the user's token. */
 export const dashboardApi = {
   auctions: (signal?: AbortSignal) => api.get<Auction[]>('/auctions', { as: 'user', signal }),
   bids: (signal?: AbortSignal) => api.get<UserBid[]>('/user-bids', { as: 'user', signal }),
   transactions: async (signal?: AbortSignal) =>
-    (await api.get<{ transactions: Transaction[] }>('/wallet/transactions', { as: 'user', signal })).transactions,
-  // Identity comes from the token; the body stays empty (DESIGN §3 accepts `{}`).
+    (await api.get<Transactions>('/wallet/transactions', { as: 'user', signal })).transactions,
+  // Identity comes from the token; the body stays empty (the server accepts `{}`).
   balance: async (signal?: AbortSignal) =>
-    (await api.post<{ wallet_balance: number }>('/wallet', {}, { as: 'user', signal })).wallet_balance,
+    (await api.post<WalletBalance>('/wallet', {}, { as: 'user', signal })).wallet_balance,
 };
 
 export interface DashboardData {
@@ -32,8 +32,8 @@ function listOf<T>(result: PromiseSettledResult<T[]>): T[] {
 }
 
 /**
- * Loads everything in parallel. A failed read leaves an empty list (spec §7: the dashboard tolerates
- * single failures); the caller decides what to say when all of them fail.
+ * Loads everything in parallel. A failed read leaves an empty list (the dashboard tolerates single
+ * failures); the caller decides what to say when all of them fail.
  */
 export async function loadDashboard(signal?: AbortSignal): Promise<DashboardData> {
   const [auctions, bids, transactions, balance] = await Promise.allSettled([

@@ -5,7 +5,7 @@ import { Spinner } from '../../../components/ui/Spinner';
 import { auctionBadge, formatDateTime, secondsLeft } from '../../../lib/format';
 import { isEnded } from '../stats';
 
-/** The first five auctions: name, id, end date and the Active / Ended badge (spec §2). */
+/** The first five auctions: name, id, end date and the Active / Ended badge. */
 export function RecentAuctions({ auctions, now, loading, onViewAll }: {
   auctions: Auction[];
   now: number;

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../config/paths';
 import { Icon } from '../../../components/ui/Icon';
 import { StatCard } from '../../../components/ui/StatCard';
 import { formatRupees } from '../../../lib/format';
@@ -12,7 +12,7 @@ import { RecentAuctions } from './RecentAuctions';
 import { RecentTransactions } from './RecentTransactions';
 import './dashboard.css';
 
-/** /user/dashboard (spec §2 "User dashboard"). */
+/** /user/dashboard: the bidder's numbers, recent auctions and transactions. */
 export function UserDashboardPage() {
   const name = useSession((s) => s.user?.name || s.user?.username || 'User');
   const navigate = useNavigate();

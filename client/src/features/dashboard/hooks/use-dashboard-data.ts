@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Auction, LiveAuction, Transaction, UserBid } from '@auction/shared';
 import { toast } from '../../../components/ui/toast/toast-store';
-import { ApiError } from '../../../lib/api-client';
+import { isSessionEnded } from '../../../lib/api-client';
 import { onLive, onReconnect, type LiveEvent } from '../../live';
 import { dashboardApi, loadDashboard } from '../api/dashboard-api';
 import { balanceFromTransactions } from '../stats';
@@ -20,8 +20,6 @@ const EMPTY: DashboardState = { loading: true, auctions: [], bids: [], transacti
 // A live change to the wallet or a bid arrives as a burst of events; refetch once after it settles.
 const REFRESH_DELAY_MS = 300;
 
-const is401 = (err: unknown) => err instanceof ApiError && err.status === 401;
-
 function fromLive(a: LiveAuction, previous?: Auction): Auction {
   return {
     id: a.id,
@@ -30,7 +28,7 @@ function fromLive(a: LiveAuction, previous?: Auction): Auction {
     product_ids: previous?.product_ids ?? [],
     product_count: a.product_count,
     status: a.status,
-    // Live auction events leave out the per-caller fields; keep what we knew (DESIGN §6).
+    // Live auction events leave out the per-caller fields; keep what we knew (docs/live-protocol.md).
     registered: previous?.registered ?? false,
     registrations: previous?.registrations ?? [],
   };
@@ -65,7 +63,7 @@ export function useDashboardData(): DashboardState {
       if (ctrl.signal.aborted) return;
       const everythingFailed = Object.values(data.failed).every(Boolean);
       // After a 401 the session is over and the visitor is on the way home: no toast for that.
-      if (everythingFailed && !data.errors.some(is401)) toast.error('Failed to load dashboard stats.');
+      if (everythingFailed && !data.errors.some(isSessionEnded)) toast.error('Failed to load dashboard stats.');
       const fallback = data.failed.transactions ? null : balanceFromTransactions(data.transactions);
       setState({
         loading: false,

@@ -1,11 +1,11 @@
 import { Link } from 'react-router-dom';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../config/paths';
 import { BrandMark } from '../../../components/ui/BrandMark';
 import { Icon } from '../../../components/ui/Icon';
 import type { IconName } from '../../../components/ui/Icon';
 import './landing.css';
 
-// Spec §1: the tagline and the three features, word for word.
+// The tagline and the three features: fixed product texts, kept word for word.
 const TAGLINE = 'Professional auction platform for seamless bidding and comprehensive administrative control.';
 
 const FEATURES: { icon: IconName; title: string; text: string }[] = [

@@ -1,5 +1,5 @@
 /**
- * One shared 1-second clock for every countdown, corrected by the server's time (DESIGN §7):
+ * One shared 1-second clock for every countdown, corrected by the server's time (GET /api/time):
  * `now` is the server's time as best this tab knows it.
  */
 import { create } from 'zustand';

@@ -1,7 +1,8 @@
 /**
- * The tab's one live connection (DESIGN §6–7): a socket owned by this store, reconnecting with
+ * The tab's one live connection (docs/live-protocol.md): a socket owned by this store, reconnecting with
  * backoff and re-watching what it watched. Frames are unpacked here; features subscribe to events,
- * and to reconnects, after which they re-read what they show (events sent while down are lost, §10).
+ * and to reconnects, after which they re-read what they show (events sent while down are lost:
+ * docs/live-protocol.md#reconnecting).
  */
 import { io, type Socket } from 'socket.io-client';
 import { create } from 'zustand';
@@ -40,7 +41,7 @@ export function onLive(listener: Listener): () => void {
 /**
  * Called each time the socket is back after a drop (never on its first connect), once its rooms are
  * watched again. The server does not replay what was published meanwhile, possibly by another process
- * (DESIGN §10): re-read from the API what is shown. Returns the unsubscribe function.
+ * (docs/live-protocol.md#reconnecting): re-read from the API what is shown. Returns the unsubscribe function.
  */
 export function onReconnect(listener: () => void): () => void {
   reconnectListeners.add(listener);

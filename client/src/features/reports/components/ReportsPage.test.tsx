@@ -5,7 +5,7 @@ import { useToasts } from '../../../components/ui/toast/toast-store';
 import { registerNavigate } from '../../../lib/api-client';
 import { jsonResponse, mockFetch, resetAppState, sampleAdmin } from '../../../test/utils';
 import { useSession } from '../../auth';
-import type { Reports } from '../api/reports-api';
+import type { Reports } from '@auction/shared';
 import { ReportsPage } from './ReportsPage';
 
 const data: Reports = {

@@ -1,6 +1,7 @@
+import type { AuctionReport, ProductReport, Reports } from '@auction/shared';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { adminAuctionPath } from '../../../app/paths';
+import { adminAuctionPath } from '../../../config/paths';
 import { Badge } from '../../../components/ui/Badge';
 import { EmptyState } from '../../../components/ui/EmptyState';
 import { Icon } from '../../../components/ui/Icon';
@@ -8,10 +9,10 @@ import { Spinner } from '../../../components/ui/Spinner';
 import { StatCard } from '../../../components/ui/StatCard';
 import { tabId, Tabs } from '../../../components/ui/Tabs';
 import { toast } from '../../../components/ui/toast/toast-store';
-import { ApiError, errorText } from '../../../lib/api-client';
+import { errorText, isSessionEnded } from '../../../lib/api-client';
 import { downloadText } from '../../../lib/csv';
 import { formatDateTime, formatRupees } from '../../../lib/format';
-import { fetchReports, type AuctionReport, type ProductReport, type Reports } from '../api/reports-api';
+import { fetchReports } from '../api/reports-api';
 import { auctionStatusBadge, productStatusBadge, reportCsv, reportFilename, reportStats, type ReportTab } from '../model';
 import { RevenueChart } from './RevenueChart';
 import './reports.css';
@@ -19,7 +20,7 @@ import './reports.css';
 const TAB_ID = 'reports-tab';
 const PANEL_ID = 'reports-panel';
 
-/** /admin/reports: the admin's auctions and products with their bids and money (spec §2 "Reports"). */
+/** /admin/reports: the admin's auctions and products with their bids and money. */
 export function ReportsPage() {
   const [data, setData] = useState<Reports | null>(null);
   const [loading, setLoading] = useState(true);
@@ -39,8 +40,8 @@ export function ReportsPage() {
       if (mine !== req.current) return;
       const text = errorText(err, 'Failed to load report data');
       setError(text);
-      // A 401 has already ended the session and left for / (spec §4).
-      if (!(err instanceof ApiError && err.status === 401)) toast.error(text);
+      // A 401 has already ended the session and left for / (lib/api-client.ts).
+      if (!isSessionEnded(err)) toast.error(text);
     } finally {
       if (mine === req.current) setLoading(false);
     }

@@ -1,5 +1,5 @@
 import { formatRupees } from '../../../lib/format';
-import type { AuctionReport } from '../api/reports-api';
+import type { AuctionReport } from '@auction/shared';
 import { chartRows } from '../model';
 
 /**

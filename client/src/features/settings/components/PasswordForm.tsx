@@ -10,7 +10,7 @@ import { validatePasswordChange, type FieldErrors, type PasswordDraft } from '..
 
 const EMPTY: PasswordDraft = { current: '', next: '', confirm: '' };
 
-/** Current, new and confirm (spec §5 checks); the new token replaces the old one, which stops working. */
+/** Current, new and confirm (the checks of model.ts); the new token replaces the old one, which stops working. */
 export function PasswordForm() {
   const [draft, setDraft] = useState<PasswordDraft>(EMPTY);
   const [errors, setErrors] = useState<FieldErrors<keyof PasswordDraft>>({});

@@ -4,7 +4,7 @@ import { ProfileForm } from './ProfileForm';
 import { SystemSettingsPanel } from './SystemSettingsPanel';
 import './settings.css';
 
-/** /admin/settings: the admin's profile and password, and the server's configuration (spec §2 "Settings"). */
+/** /admin/settings: the admin's profile and password, and the server's configuration. */
 export function SettingsPage() {
   // A different admin in this tab starts with fresh forms.
   const adminId = useSession((s) => s.admin?.id);

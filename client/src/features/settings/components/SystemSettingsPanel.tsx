@@ -1,14 +1,15 @@
+import type { AdminSettings } from '@auction/shared';
 import { useEffect, useState } from 'react';
 import { Badge } from '../../../components/ui/Badge';
 import { Icon } from '../../../components/ui/Icon';
 import { Spinner } from '../../../components/ui/Spinner';
 import { errorText } from '../../../lib/api-client';
-import { fetchSystemSettings, type SystemSettings } from '../api/settings-api';
+import { fetchSystemSettings } from '../api/settings-api';
 import { systemItems } from '../model';
 
-/** System Settings (DESIGN §7): the server's real configuration (GET /admin/settings) and the client's own defaults, read-only. */
+/** System Settings: the server's real configuration (GET /admin/settings) and the client's own defaults, read-only. */
 export function SystemSettingsPanel() {
-  const [settings, setSettings] = useState<SystemSettings | null>(null);
+  const [settings, setSettings] = useState<AdminSettings | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
 

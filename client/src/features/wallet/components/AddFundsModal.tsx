@@ -7,7 +7,7 @@ import { formatRupees } from '../../../lib/format';
 import { addedMessage, validateTopUp } from '../model';
 import { useWallet } from '../store/wallet-store';
 
-/** Add Funds: an amount (typed or picked), checked against spec §5 before it is sent. */
+/** Add Funds: an amount (typed or picked), checked against the top-up bounds (₹10 to ₹1,00,000) before it is sent. */
 export function AddFundsModal({ onClose }: { onClose: () => void }) {
   const topUp = useWallet((s) => s.topUp);
   const busy = useWallet((s) => s.toppingUp);

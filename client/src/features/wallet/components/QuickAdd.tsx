@@ -2,7 +2,7 @@ import { QUICK_TOPUP_AMOUNTS } from '@auction/shared';
 import { formatRupees } from '../../../lib/format';
 import { Icon } from '../../../components/ui/Icon';
 
-/** Four quick top-ups (spec §9); each asks for a confirmation (WalletPage) before any money moves. */
+/** Four quick top-ups (QUICK_TOPUP_AMOUNTS); each asks for a confirmation (WalletPage) before any money moves. */
 export function QuickAdd({ busy, pending, onAdd }: { busy: boolean; pending: number | null; onAdd: (amount: number) => void }) {
   return (
     <section className="wallet-quick" aria-labelledby="wallet-quick-title">
@@ -15,11 +15,10 @@ export function QuickAdd({ busy, pending, onAdd }: { busy: boolean; pending: num
               className="wallet-quick-card"
               onClick={() => onAdd(amount)}
               disabled={busy}
-              aria-label={`Add ${formatRupees(amount)} to your wallet`}
               aria-haspopup="dialog"
             >
               <span className="wallet-quick-icon" aria-hidden="true"><Icon name="plus" size={18} /></span>
-              <span className="wallet-quick-amount">{formatRupees(amount)}</span>
+              <span className="wallet-quick-amount">{formatRupees(amount)}</span>{' '}
               <span className="wallet-quick-hint">{pending === amount ? 'Adding…' : 'Add to wallet'}</span>
             </button>
           </li>

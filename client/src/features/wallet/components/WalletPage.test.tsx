@@ -139,7 +139,7 @@ describe('WalletPage', () => {
     renderPage();
     await screen.findByText('₹5,000', { selector: '.wallet-hero-value' });
 
-    fireEvent.click(screen.getByRole('button', { name: 'Add ₹2,000 to your wallet' }));
+    fireEvent.click(screen.getByRole('button', { name: '₹2,000 Add to wallet' }));
     let dialog = screen.getByRole('dialog', { name: 'Confirm top-up' });
     expect(within(dialog).getByText('Add ₹2,000 to your wallet? The money is available for bidding at once; a top-up cannot be undone.')).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
@@ -147,7 +147,7 @@ describe('WalletPage', () => {
     expect(api.calls('POST /api/wallet/topup')).toHaveLength(0);
     expect(screen.getByText('₹5,000', { selector: '.wallet-hero-value' })).toBeTruthy();
 
-    fireEvent.click(screen.getByRole('button', { name: 'Add ₹2,000 to your wallet' }));
+    fireEvent.click(screen.getByRole('button', { name: '₹2,000 Add to wallet' }));
     dialog = screen.getByRole('dialog', { name: 'Confirm top-up' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add ₹2,000' }));
     await toastWith('Added ₹2,000 to your wallet', 'success');
@@ -156,7 +156,7 @@ describe('WalletPage', () => {
     expect(JSON.parse(api.calls('POST /api/wallet/topup')[0]![1]!.body as string)).toEqual({ amount: 2000 });
     expect(screen.getByText('₹7,000', { selector: '.wallet-hero-value' })).toBeTruthy();
 
-    fireEvent.click(screen.getByRole('button', { name: 'Add ₹500 to your wallet' }));
+    fireEvent.click(screen.getByRole('button', { name: '₹500 Add to wallet' }));
     fireEvent.click(within(screen.getByRole('dialog', { name: 'Confirm top-up' })).getByRole('button', { name: 'Add ₹500' }));
     await toastWith('Top-up failed', 'error');
     expect(screen.queryByRole('dialog')).toBeNull();

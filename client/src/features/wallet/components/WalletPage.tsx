@@ -17,7 +17,7 @@ import './wallet.css';
 
 export const NO_TRANSACTIONS = 'No transactions found. Add funds to start bidding!';
 
-/** /user/wallet: balance, top-ups and the ledger with its CSV export (spec §2 "Wallet"). */
+/** /user/wallet: balance, top-ups and the ledger with its CSV export. */
 export function WalletPage() {
   const balance = useWallet((s) => s.balance);
   const balanceSource = useWallet((s) => s.balanceSource);

@@ -1,8 +1,8 @@
 /**
  * The caller's wallet: balance (POST /wallet), ledger (GET /wallet/transactions) and top-up. A live
  * `wallet:updated` sets the balance and re-reads the ledger; a reconnect, after which updates may have
- * been missed (DESIGN §10), reads both again. When the balance call fails the balance is derived from
- * the ledger (DESIGN §7); with neither it is unknown (null, shown as a dash).
+ * been missed (docs/live-protocol.md#reconnecting), reads both again. When the balance call fails the balance is derived from
+ * the ledger (docs/money.md); with neither it is unknown (null, shown as a dash).
  */
 import { create } from 'zustand';
 import type { Transaction } from '@auction/shared';

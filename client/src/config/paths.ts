@@ -1,6 +1,6 @@
 import type { IconName } from '../components/ui/Icon';
 
-/** Every route of spec §2 in one typed table (STYLE 15); components never spell paths themselves. */
+/** Every route of the app in one typed table; components never spell paths themselves. */
 export const paths = {
   home: '/',
   user: {
@@ -35,7 +35,7 @@ export interface PageRoute {
   path: string;
   title: string;
   nav?: { label: string; icon: IconName; ownerOnly?: boolean };
-  /** The admin auction detail page shows an empty sidebar (spec §2). */
+  /** The admin auction detail page shows an empty sidebar. */
   emptySidebar?: boolean;
 }
 
@@ -52,7 +52,7 @@ export const pageRoutes: Record<Portal, readonly PageRoute[]> = {
     { path: paths.admin.dashboard, title: 'Admin Dashboard', nav: { label: 'Dashboard', icon: 'dashboard' } },
     { path: paths.admin.auctions, title: 'Manage Auctions', nav: { label: 'Manage Auctions', icon: 'gavel' } },
     { path: paths.admin.products, title: 'Manage Products', nav: { label: 'Manage Products', icon: 'box' } },
-    // Routed for every admin, listed only for the platform owner (DESIGN §7).
+    // Routed for every admin (others see why not), listed only for the platform owner.
     { path: paths.admin.users, title: 'Users', nav: { label: 'Users', icon: 'users', ownerOnly: true } },
     { path: paths.admin.reports, title: 'Reports', nav: { label: 'Reports', icon: 'chart' } },
     { path: paths.admin.settings, title: 'Settings', nav: { label: 'Settings', icon: 'settings' } },
