@@ -29,11 +29,11 @@ async function addProduct(page: Page, id: string, name: string, description: str
   await page.getByRole('button', { name: 'Add Product' }).click();
   const modal = dialog(page);
   await modal.getByLabel('Product ID').fill(id);
-  await modal.getByLabel('Product Name').fill(name);
+  await modal.getByLabel('Name', { exact: true }).fill(name);
   await modal.getByLabel('Description').fill(description);
   if (shotName) await shot(page, shotName);
   await modal.getByRole('button', { name: 'Add Product' }).click();
-  await toastWith(page, 'Product added successfully!').waitFor();
+  await toastWith(page, 'Product created').waitFor();
   await modal.waitFor({ state: 'detached' });
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { auctionBadge, bidStatusLabel, formatCountdown, formatDateTime, formatDateTimeSeconds, formatRupees, secondsLeft } from './format';
+import { formatCountdown, formatDateTime, formatDateTimeSeconds, formatRupees, secondsLeft } from './format';
 
-describe('countdown and badge rules', () => {
+describe('countdown and money rules', () => {
   it('shows days-hours-minutes, hours-minutes, or minutes, and Ended at 0', () => {
     expect(formatCountdown(2 * 86_400 + 3 * 3600 + 5 * 60 + 59)).toBe('2d 3h 5m');
     expect(formatCountdown(86_400)).toBe('1d 0h 0m');
@@ -13,21 +13,10 @@ describe('countdown and badge rules', () => {
     expect(formatCountdown(-5)).toBe('Ended');
   });
 
-  it('colours the badge: red when ended, amber under an hour, green otherwise', () => {
-    expect(auctionBadge(0)).toEqual({ label: 'Ended', tone: 'danger' });
-    expect(auctionBadge(3599)).toEqual({ label: 'Active', tone: 'warning' });
-    expect(auctionBadge(3600)).toEqual({ label: 'Active', tone: 'success' });
-  });
-
   it('counts seconds left from the server clock, never below zero', () => {
     const now = Date.parse('2026-11-24T00:00:00Z');
     expect(secondsLeft('2026-11-24T00:01:30.900Z', now)).toBe(90);
     expect(secondsLeft('2026-11-23T00:00:00Z', now)).toBe(0);
-  });
-
-  it('labels bid statuses, unknown ones as Failed', () => {
-    expect(['success', 'outbid', 'failed', 'rolledback', 'won', '???'].map((s) => bidStatusLabel(s).label))
-      .toEqual(['Active', 'Outbid', 'Failed', 'Cancelled', 'Won', 'Failed']);
   });
 
   it('formats money with Indian grouping', () => {

@@ -1,5 +1,5 @@
-/** Display rules shared by every screen: money, dates, countdowns and the auction badge. */
-import { AMBER_BADGE_SECONDS, formatRupees } from '@auction/shared';
+/** Display rules shared by every screen: money, dates and countdowns (status badges: components/ui/StatusBadge.tsx). */
+import { formatRupees } from '@auction/shared';
 
 export { formatRupees };
 
@@ -38,23 +38,4 @@ export function formatCountdown(seconds: number): string {
   if (days > 0) return `${days}d ${hours}h ${minutes}m`;
   if (hours > 0) return `${hours}h ${minutes}m`;
   return `${minutes}m`;
-}
-
-export type Tone = 'success' | 'warning' | 'danger' | 'info' | 'neutral';
-
-/** Ended (red); Active in amber under 1 hour; otherwise Active in green. */
-export function auctionBadge(seconds: number): { label: 'Ended' | 'Active'; tone: Tone } {
-  if (seconds <= 0) return { label: 'Ended', tone: 'danger' };
-  return { label: 'Active', tone: seconds < AMBER_BADGE_SECONDS ? 'warning' : 'success' };
-}
-
-/** Bid statuses as users see them (docs/money.md#bid-statuses); an unknown status reads as failed. */
-export function bidStatusLabel(status: string): { label: string; tone: Tone | 'info' } {
-  switch (status) {
-    case 'success': return { label: 'Active', tone: 'success' };
-    case 'outbid': return { label: 'Outbid', tone: 'neutral' };
-    case 'rolledback': return { label: 'Cancelled', tone: 'warning' };
-    case 'won': return { label: 'Won', tone: 'info' };
-    default: return { label: 'Failed', tone: 'danger' };
-  }
 }

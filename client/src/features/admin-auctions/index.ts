@@ -3,4 +3,4 @@ export { AuctionFormModal } from './components/AuctionFormModal';
 export { useAdminAuctions } from './store/admin-auctions-store';
 export type { AdminAuctionsState } from './store/admin-auctions-store';
 export { adminApi } from './api/admin-api';
-export { DEFAULT_DURATION_DAYS, STATUS_BADGE, auctionStatus, checkProduct } from './lib/forms';
+export { DEFAULT_DURATION_DAYS, auctionStatus } from './lib/forms';

@@ -1,6 +1,5 @@
-/** The product form's rules and messages, and the table's status badge. */
-import { CATALOGUE_MESSAGES, type Product } from '@auction/shared';
-import type { Tone } from '../../lib/format';
+/** The product form's rules and messages. */
+import { CATALOGUE_MESSAGES } from '@auction/shared';
 
 export interface ProductDraft {
   id: string;
@@ -18,8 +17,4 @@ export function validateProduct(draft: ProductDraft, mode: 'add' | 'edit'): Prod
   if (mode === 'add' && (!value.id || !value.name || !value.description)) return { ok: false, error: CATALOGUE_MESSAGES.productCreate };
   if (mode === 'edit' && (!value.name || !value.description)) return { ok: false, error: CATALOGUE_MESSAGES.productEdit };
   return { ok: true, value };
-}
-
-export function productBadge(status: Product['status']): { label: 'Sold' | 'Available'; tone: Tone } {
-  return status === 'sold' ? { label: 'Sold', tone: 'info' } : { label: 'Available', tone: 'success' };
 }

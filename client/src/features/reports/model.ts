@@ -1,7 +1,6 @@
-/** Reports numbers, badges and the two CSV exports (auctions-report.csv, products-report.csv). */
-import { sumRupees, type AuctionReport, type AuctionStatus, type ProductReport, type Reports } from '@auction/shared';
+/** Reports numbers and the two CSV exports (auctions-report.csv, products-report.csv). */
+import { sumRupees, type AuctionReport, type ProductReport, type Reports } from '@auction/shared';
 import { csvDocument } from '../../lib/csv';
-import type { Tone } from '../../lib/format';
 
 export type ReportTab = 'auctions' | 'products';
 
@@ -21,22 +20,6 @@ export function reportStats(r: Reports): ReportStats {
     revenue: sumRupees(r.auctions.map((a) => a.revenue)),
     pending: sumRupees(r.auctions.map((a) => a.pending)),
   };
-}
-
-export function auctionStatusBadge(status: AuctionStatus): { label: string; tone: Tone } {
-  switch (status) {
-    case 'active': return { label: 'Active', tone: 'success' };
-    case 'settled': return { label: 'Settled', tone: 'info' };
-    default: return { label: 'Ended', tone: 'danger' };
-  }
-}
-
-export function productStatusBadge(status: ProductReport['status']): { label: string; tone: Tone } {
-  switch (status) {
-    case 'sold': return { label: 'Sold', tone: 'info' };
-    case 'unassigned': return { label: 'Unassigned', tone: 'neutral' };
-    default: return { label: 'Available', tone: 'success' };
-  }
 }
 
 export const reportFilename = (tab: ReportTab) => `${tab}-report.csv`;

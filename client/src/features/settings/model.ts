@@ -1,6 +1,7 @@
 /** The Settings forms' checks (the fixed password messages, the shared LIMITS for the profile) and the system panel's rows. */
 import { LIMITS, type AdminSettings } from '@auction/shared';
-import { formatRupees, type Tone } from '../../lib/format';
+import type { Tone } from '../../components/ui/Badge';
+import { formatRupees } from '../../lib/format';
 import { DEFAULT_DURATION_DAYS } from '../admin-auctions';
 
 export const PASSWORD_MISMATCH = 'New passwords do not match';

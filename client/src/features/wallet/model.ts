@@ -1,6 +1,6 @@
 /** The pure rules of the wallet: its numbers (docs/money.md, "The numbers the screens show"), how a row reads, and the top-up bounds. */
 import { LIMITS, TOPUP_MESSAGE, toPaise, toRupees, type Transaction } from '@auction/shared';
-import type { Tone } from '../../lib/format';
+import { statusBadge, type BadgeLook } from '../../components/ui/StatusBadge';
 
 export { TOPUP_MESSAGE };
 
@@ -51,12 +51,9 @@ export function signedAmountText(t: Pick<Transaction, 'type' | 'amount'>, format
   return `${isCredit(t.type) ? '+' : '−'}${format(t.amount)}`;
 }
 
-export function transactionTypeLabel(type: Transaction['type']): { label: string; tone: Tone } {
-  switch (kindOf(type)) {
-    case 'topup': return { label: 'Top-up', tone: 'success' };
-    case 'refund': return { label: 'Refund', tone: 'neutral' };
-    default: return { label: 'Bid', tone: 'info' };
-  }
+/** The type's badge (components/ui/StatusBadge.tsx): Top-up, Bid or Refund; an unknown type reads as a bid. */
+export function transactionTypeLabel(type: Transaction['type']): BadgeLook {
+  return statusBadge('transaction', kindOf(type));
 }
 
 const FALLBACK_TEXT: Record<Transaction['type'], string> = { bid: 'Bid placed', topup: 'Wallet top-up', refund: 'Bid refund' };

@@ -2,14 +2,14 @@ import { useEffect, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { sumRupees, type Product } from '@auction/shared';
 import { paths } from '../../../config/paths';
-import { Badge } from '../../../components/ui/Badge';
 import { EmptyState } from '../../../components/ui/EmptyState';
 import { Icon } from '../../../components/ui/Icon';
 import { Spinner } from '../../../components/ui/Spinner';
-import { bidStatusLabel, formatCountdown, formatDateTime, formatDateTimeSeconds, formatRupees, secondsLeft } from '../../../lib/format';
+import { StatusBadge } from '../../../components/ui/StatusBadge';
+import { formatCountdown, formatDateTime, formatDateTimeSeconds, formatRupees, secondsLeft } from '../../../lib/format';
 import { holdClock, useClock } from '../../live';
 import { useAuctionDetail } from '../hooks/use-auction-detail';
-import { STATUS_BADGE, auctionStatus } from '../lib/forms';
+import { auctionStatus } from '../lib/forms';
 import type { FeedEntry } from '../lib/live-feed';
 import { AuctionFormModal } from './AuctionFormModal';
 import './admin-auctions.css';
@@ -41,7 +41,6 @@ export function AuctionDetailPage() {
 
   const { auction, products, feed } = data;
   const st = auctionStatus(auction, now);
-  const badge = STATUS_BADGE[st];
   const left = secondsLeft(auction.valid_until, now);
   // Rupee sums in paise (sumRupees), so amounts with decimals add up exactly.
   const sold = sumRupees(products.filter((p) => p.status === 'sold').map((p) => p.highest_bid));
@@ -59,7 +58,7 @@ export function AuctionDetailPage() {
           <p className="ad-id">ID <code>{auction.id}</code></p>
         </div>
         <div className="ad-hero-side">
-          <Badge tone={badge.tone}>{badge.label}</Badge>
+          <StatusBadge kind="auction" status={st} />
           {isCreator && (
             <button
               type="button"
@@ -161,7 +160,7 @@ function ProductItem({ product: p }: { product: Product }) {
         </div>
         <div>
           <dt className="visually-hidden">Status</dt>
-          <dd><Badge tone={p.status === 'sold' ? 'info' : 'success'}>{p.status === 'sold' ? 'Sold' : 'Available'}</Badge></dd>
+          <dd><StatusBadge kind="product" status={p.status} /></dd>
         </div>
       </dl>
     </li>
@@ -169,7 +168,6 @@ function ProductItem({ product: p }: { product: Product }) {
 }
 
 function FeedItem({ entry: f, productName }: { entry: FeedEntry; productName: string }) {
-  const label = bidStatusLabel(f.status);
   return (
     <li className="ad-feed-item" data-bid-id={f.bid_id}>
       <span className="ad-avatar" aria-hidden="true">{f.bidder.charAt(0).toUpperCase() || '?'}</span>
@@ -181,7 +179,7 @@ function FeedItem({ entry: f, productName }: { entry: FeedEntry; productName: st
           on {productName} · <time dateTime={f.timestamp}>{formatDateTimeSeconds(f.timestamp)}</time>
         </span>
       </div>
-      <Badge tone={label.tone}>{label.label}</Badge>
+      <StatusBadge kind="bid" status={f.status} />
     </li>
   );
 }

@@ -1,15 +1,16 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import type { AdminAuction } from '@auction/shared';
 import { adminAuctionPath } from '../../../config/paths';
-import { Badge } from '../../../components/ui/Badge';
+import { DataTable, type Column } from '../../../components/ui/DataTable';
 import { ConfirmDialog } from '../../../components/ui/Modal';
 import { EmptyState } from '../../../components/ui/EmptyState';
 import { Icon } from '../../../components/ui/Icon';
 import { Spinner } from '../../../components/ui/Spinner';
+import { StatusBadge } from '../../../components/ui/StatusBadge';
 import { formatDateTime } from '../../../lib/format';
 import { holdClock, useClock } from '../../live';
-import { STATUS_BADGE, auctionStatus } from '../lib/forms';
+import { auctionStatus } from '../lib/forms';
 import { useAdminAuctions } from '../store/admin-auctions-store';
 import { AuctionFormModal } from './AuctionFormModal';
 import './admin-auctions.css';
@@ -66,77 +67,20 @@ export function ManageAuctionsPage() {
           <h3 id="aa-list-title" className="card-title">Auctions</h3>
           {status === 'ready' && <span className="aa-count">{auctions.length} total</span>}
         </div>
-        {status === 'loading' || status === 'idle' ? <Spinner label="Loading auctions…" /> : auctions.length === 0 ? (
-          <EmptyState icon="gavel" title="No auctions found. Create your first auction!">
-            <button type="button" className="btn btn-primary btn-sm" onClick={() => setDialog({ kind: 'create' })}>
-              <Icon name="plus" size={16} /> Create Auction
-            </button>
-          </EmptyState>
-        ) : (
-          <div className="table-wrap">
-            <table className="table aa-table">
-              <thead>
-                <tr>
-                  <th scope="col">ID</th>
-                  <th scope="col">Name</th>
-                  <th scope="col">End Date</th>
-                  <th scope="col" className="aa-col-num">Products</th>
-                  <th scope="col">Status</th>
-                  <th scope="col" className="aa-col-actions">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {auctions.map((a) => {
-                  const st = auctionStatus(a, now);
-                  const badge = STATUS_BADGE[st];
-                  const settled = st === 'settled';
-                  const working = busy[a.id] === true;
-                  return (
-                    <tr key={a.id} data-auction-id={a.id}>
-                      <td data-label="ID"><code className="aa-id">{a.id}</code></td>
-                      <td data-label="Name">
-                        <Link className="aa-name-link" to={adminAuctionPath(a.id)}>{a.name}</Link>
-                      </td>
-                      <td data-label="End Date" className="num">{formatDateTime(a.valid_until)}</td>
-                      <td data-label="Products" className="num aa-col-num">{a.product_count}</td>
-                      <td data-label="Status"><Badge tone={badge.tone}>{badge.label}</Badge></td>
-                      <td data-label="Actions" className="aa-col-actions">
-                        <div className="aa-actions">
-                          <button
-                            type="button"
-                            className="btn btn-outline btn-sm"
-                            disabled={settled || working}
-                            title={settled ? 'A settled auction cannot be edited' : `Edit ${a.name}`}
-                            onClick={() => setDialog({ kind: 'edit', auction: a })}
-                          >
-                            Edit
-                          </button>
-                          <button
-                            type="button"
-                            className="btn btn-accent btn-sm"
-                            disabled={settled || working}
-                            title={settled ? 'This auction is already settled' : `Settle ${a.name} now`}
-                            onClick={() => setDialog({ kind: 'settle', auction: a })}
-                          >
-                            {settled ? 'Settled' : 'Settle'}
-                          </button>
-                          <button
-                            type="button"
-                            className="btn btn-danger-outline btn-sm"
-                            disabled={settled || working}
-                            title={settled ? 'A settled auction cannot be deleted' : `Delete ${a.name}`}
-                            onClick={() => setDialog({ kind: 'delete', auction: a })}
-                          >
-                            Delete
-                          </button>
-                        </div>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
+        {status === 'loading' || status === 'idle' ? <Spinner label="Loading auctions…" /> : (
+          <AuctionsTable
+            auctions={auctions}
+            now={now}
+            busy={busy}
+            onDialog={setDialog}
+            empty={(
+              <EmptyState icon="gavel" title="No auctions found. Create your first auction!">
+                <button type="button" className="btn btn-primary btn-sm" onClick={() => setDialog({ kind: 'create' })}>
+                  <Icon name="plus" size={16} /> Create Auction
+                </button>
+              </EmptyState>
+            )}
+          />
         )}
       </section>
 
@@ -164,5 +108,69 @@ export function ManageAuctionsPage() {
         />
       )}
     </div>
+  );
+}
+
+function AuctionsTable({ auctions, now, busy, onDialog, empty }: {
+  auctions: readonly AdminAuction[];
+  now: number;
+  busy: Record<string, boolean>;
+  onDialog: (dialog: Dialog) => void;
+  empty: ReactNode;
+}) {
+  const columns: Column<AdminAuction>[] = [
+    { key: 'id', header: 'ID', cell: (a) => <code className="aa-id">{a.id}</code> },
+    { key: 'name', header: 'Name', cell: (a) => <Link className="aa-name-link" to={adminAuctionPath(a.id)}>{a.name}</Link> },
+    { key: 'end', header: 'End Date', className: 'num', cell: (a) => formatDateTime(a.valid_until) },
+    { key: 'products', header: 'Products', align: 'end', className: 'num', cell: (a) => a.product_count },
+    { key: 'status', header: 'Status', cell: (a) => <StatusBadge kind="auction" status={auctionStatus(a, now)} /> },
+    {
+      key: 'actions', header: 'Actions', align: 'end', label: false, className: 'aa-col-actions',
+      cell: (a) => {
+        const settled = auctionStatus(a, now) === 'settled';
+        const off = settled || busy[a.id] === true;
+        return (
+          <div className="aa-actions">
+            <button
+              type="button"
+              className="btn btn-outline btn-sm"
+              disabled={off}
+              title={settled ? 'A settled auction cannot be edited' : `Edit ${a.name}`}
+              onClick={() => onDialog({ kind: 'edit', auction: a })}
+            >
+              Edit
+            </button>
+            <button
+              type="button"
+              className="btn btn-accent btn-sm"
+              disabled={off}
+              title={settled ? 'This auction is already settled' : `Settle ${a.name} now`}
+              onClick={() => onDialog({ kind: 'settle', auction: a })}
+            >
+              {settled ? 'Settled' : 'Settle'}
+            </button>
+            <button
+              type="button"
+              className="btn btn-danger-outline btn-sm"
+              disabled={off}
+              title={settled ? 'A settled auction cannot be deleted' : `Delete ${a.name}`}
+              onClick={() => onDialog({ kind: 'delete', auction: a })}
+            >
+              Delete
+            </button>
+          </div>
+        );
+      },
+    },
+  ];
+  return (
+    <DataTable
+      className="aa-table"
+      columns={columns}
+      rows={auctions}
+      rowKey={(a) => a.id}
+      rowProps={(a) => ({ 'data-auction-id': a.id })}
+      empty={empty}
+    />
   );
 }

@@ -24,10 +24,6 @@ export function checkEditAuction(d: Pick<AuctionDraft, 'name' | 'validUntil'>): 
   return null;
 }
 
-export function checkProduct(p: { id: string; name: string; description: string }): string | null {
-  return blank(p.id) || blank(p.name) || blank(p.description) ? CATALOGUE_MESSAGES.productCreate : null;
-}
-
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /** An ISO instant as a datetime-local value in the browser's time zone. */
@@ -59,9 +55,3 @@ export function auctionStatus(a: Pick<AdminAuction, 'status' | 'valid_until'>, n
   if (a.status === 'ended' || Date.parse(a.valid_until) <= now) return 'ended';
   return 'active';
 }
-
-export const STATUS_BADGE: Record<AuctionStatus, { label: string; tone: 'success' | 'danger' | 'info' }> = {
-  active: { label: 'Active', tone: 'success' },
-  ended: { label: 'Ended', tone: 'danger' },
-  settled: { label: 'Settled', tone: 'info' },
-};

@@ -100,10 +100,10 @@ describe('AdminDashboardPage', () => {
     expect(within(dialog).getByRole('alert').textContent).toContain('Please fill all fields');
     expect(api.calls('POST /api/admin/product')).toHaveLength(0);
 
-    fireEvent.change(within(dialog).getByLabelText('Product Name'), { target: { value: 'Ming Vase' } });
+    fireEvent.change(within(dialog).getByLabelText('Name'), { target: { value: 'Ming Vase' } });
     fireEvent.change(within(dialog).getByLabelText('Description'), { target: { value: 'Blue and white' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add Product' }));
-    await waitFor(() => expect(screen.getAllByRole('status').some((t) => t.textContent?.includes('Product added successfully!'))).toBe(true));
+    await waitFor(() => expect(screen.getAllByRole('status').some((t) => t.textContent?.includes('Product created'))).toBe(true));
     expect(api.body('POST /api/admin/product')).toEqual({ id: 'vase-1', name: 'Ming Vase', description: 'Blue and white' });
     await waitFor(() => expect(stat('Total Products')).toBe('13'));
     expect(screen.queryByRole('dialog')).toBeNull();

@@ -1,17 +1,17 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { adminAuctionPath, paths } from '../../../config/paths';
-import { Badge } from '../../../components/ui/Badge';
 import { EmptyState } from '../../../components/ui/EmptyState';
 import { Icon, type IconName } from '../../../components/ui/Icon';
 import { Spinner } from '../../../components/ui/Spinner';
 import { StatCard } from '../../../components/ui/StatCard';
+import { StatusBadge } from '../../../components/ui/StatusBadge';
 import { formatDateTime, formatRupees } from '../../../lib/format';
 import { useSession } from '../../auth';
 import { holdClock, useClock } from '../../live';
-import { AuctionFormModal, STATUS_BADGE, auctionStatus, useAdminAuctions } from '../../admin-auctions';
+import { AuctionFormModal, auctionStatus, useAdminAuctions } from '../../admin-auctions';
+import { ProductFormModal } from '../../admin-products';
 import { useAdminStats } from '../hooks/use-admin-stats';
-import { AddProductModal } from './AddProductModal';
 import './admin-dashboard.css';
 
 /** The first 5 auctions on the admin dashboard. */
@@ -84,29 +84,26 @@ export function AdminDashboardPage() {
           <EmptyState icon="gavel" title="No auctions yet">Create your first auction to see it here.</EmptyState>
         ) : (
           <ul className="adm-recent">
-            {auctions.slice(0, RECENT_COUNT).map((a) => {
-              const badge = STATUS_BADGE[auctionStatus(a, now)];
-              return (
-                <li key={a.id}>
-                  <Link to={adminAuctionPath(a.id)} className="adm-recent-row">
-                    <span className="adm-recent-icon" aria-hidden="true">{a.name.trim().charAt(0).toUpperCase() || '#'}</span>
-                    <span className="adm-recent-main">
-                      <span className="adm-recent-name">{a.name}</span>
-                      <span className="adm-recent-meta">
-                        <code>{a.id}</code> · {a.product_count} {a.product_count === 1 ? 'product' : 'products'} · ends {formatDateTime(a.valid_until)}
-                      </span>
+            {auctions.slice(0, RECENT_COUNT).map((a) => (
+              <li key={a.id}>
+                <Link to={adminAuctionPath(a.id)} className="adm-recent-row">
+                  <span className="adm-recent-icon" aria-hidden="true">{a.name.trim().charAt(0).toUpperCase() || '#'}</span>
+                  <span className="adm-recent-main">
+                    <span className="adm-recent-name">{a.name}</span>
+                    <span className="adm-recent-meta">
+                      <code>{a.id}</code> · {a.product_count} {a.product_count === 1 ? 'product' : 'products'} · ends {formatDateTime(a.valid_until)}
                     </span>
-                    <Badge tone={badge.tone}>{badge.label}</Badge>
-                  </Link>
-                </li>
-              );
-            })}
+                  </span>
+                  <StatusBadge kind="auction" status={auctionStatus(a, now)} />
+                </Link>
+              </li>
+            ))}
           </ul>
         )}
       </section>
 
       {dialog === 'auction' && <AuctionFormModal mode="create" onClose={() => setDialog(null)} />}
-      {dialog === 'product' && <AddProductModal onClose={() => setDialog(null)} onSaved={refresh} />}
+      {dialog === 'product' && <ProductFormModal onClose={() => setDialog(null)} onSaved={refresh} />}
     </div>
   );
 }

@@ -1,17 +1,15 @@
 import type { AdminAuction, Product } from '@auction/shared';
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { Badge } from '../../../components/ui/Badge';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { DataTable, type Column } from '../../../components/ui/DataTable';
 import { EmptyState } from '../../../components/ui/EmptyState';
 import { Icon } from '../../../components/ui/Icon';
 import { ConfirmDialog } from '../../../components/ui/Modal';
 import { Spinner } from '../../../components/ui/Spinner';
+import { StatusBadge } from '../../../components/ui/StatusBadge';
 import { tabId, Tabs, type TabItem } from '../../../components/ui/Tabs';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { errorText, isSessionEnded } from '../../../lib/api-client';
-import {
-  createProduct, deleteProduct, fetchAuctionProducts, fetchMyAuctions, fetchUnassigned, updateProduct,
-} from '../api/products-api';
-import { productBadge, type ProductDraft } from '../model';
+import { deleteProduct, fetchAuctionProducts, fetchMyAuctions, fetchUnassigned } from '../api/products-api';
 import { ProductFormModal } from './ProductFormModal';
 import './products.css';
 
@@ -82,28 +80,6 @@ export function ManageProductsPage() {
     if (tab === 'auction') await loadAuction(auctionId);
   }
 
-  async function save(draft: ProductDraft): Promise<boolean> {
-    if (!editing) return false;
-    setBusy(true);
-    try {
-      if (editing.mode === 'add') {
-        await createProduct(draft);
-        toast.success('Product created');
-      } else {
-        await updateProduct(editing.product.id, { name: draft.name, description: draft.description });
-        toast.success('Product updated');
-      }
-      setEditing(null);
-      await refresh();
-      return true;
-    } catch (err) {
-      toast.error(errorText(err, editing.mode === 'add' ? 'Create failed' : 'Update failed'));
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  }
-
   async function confirmDelete() {
     if (!deleting) return;
     setBusy(true);
@@ -164,10 +140,13 @@ export function ManageProductsPage() {
             <Spinner label="Loading products…" />
           ) : tab === 'auction' && auctions?.length === 0 ? (
             <EmptyState icon="gavel" title="No auctions yet">Create an auction in Manage Auctions to see its products here.</EmptyState>
-          ) : !rows || rows.length === 0 ? (
-            <EmptyState icon="box" title={tab === 'unassigned' ? NO_UNASSIGNED : NO_AUCTION_PRODUCTS} />
           ) : (
-            <ProductsTable products={rows} onEdit={(product) => setEditing({ mode: 'edit', product })} onDelete={setDeleting} />
+            <ProductsTable
+              products={rows ?? []}
+              empty={<EmptyState icon="box" title={tab === 'unassigned' ? NO_UNASSIGNED : NO_AUCTION_PRODUCTS} />}
+              onEdit={(product) => setEditing({ mode: 'edit', product })}
+              onDelete={setDeleting}
+            />
           )}
         </div>
       </section>
@@ -176,9 +155,8 @@ export function ManageProductsPage() {
         <ProductFormModal
           key={editing.mode === 'edit' ? editing.product.id : 'add'}
           product={editing.mode === 'edit' ? editing.product : undefined}
-          busy={busy}
-          onSubmit={save}
-          onClose={() => { if (!busy) setEditing(null); }}
+          onSaved={() => void refresh()}
+          onClose={() => setEditing(null)}
         />
       )}
       {deleting && (
@@ -196,73 +174,46 @@ export function ManageProductsPage() {
   );
 }
 
-function ProductsTable({ products, onEdit, onDelete }: {
+function ProductsTable({ products, empty, onEdit, onDelete }: {
   products: readonly Product[];
+  empty: ReactNode;
   onEdit: (p: Product) => void;
   onDelete: (p: Product) => void;
 }) {
+  const columns: Column<Product>[] = [
+    { key: 'id', header: 'ID', area: 'id', className: 'products-id', cell: (p) => <code>{p.id}</code> },
+    { key: 'name', header: 'Name', area: 'name', className: 'products-name', cell: (p) => p.name },
+    { key: 'description', header: 'Description', area: 'desc', className: 'products-desc', cell: (p) => p.description },
+    { key: 'status', header: 'Status', area: 'status', cell: (p) => <StatusBadge kind="product" status={p.status} /> },
+    {
+      key: 'actions', header: 'Actions', area: 'actions', align: 'end', width: 'fit', className: 'products-col-actions',
+      cell: (p) => (
+        <div className="products-actions">
+          <button type="button" className="icon-btn products-action" aria-label={`Edit ${p.name}`} title="Edit" onClick={() => onEdit(p)}>
+            <Icon name="edit" size={16} />
+          </button>
+          <button
+            type="button"
+            className="icon-btn products-action products-action-danger"
+            aria-label={`Delete ${p.name}`}
+            title={p.status === 'sold' ? 'Sold products cannot be deleted' : 'Delete'}
+            disabled={p.status === 'sold'}
+            onClick={() => onDelete(p)}
+          >
+            <Icon name="trash" size={16} />
+          </button>
+        </div>
+      ),
+    },
+  ];
   return (
-    <div className="table-wrap">
-      <table className="table products-table">
-        <thead>
-          <tr>
-            <th scope="col">ID</th>
-            <th scope="col">Name</th>
-            <th scope="col">Description</th>
-            <th scope="col">Status</th>
-            <th scope="col" className="products-col-actions">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {products.map((p) => {
-            const badge = productBadge(p.status);
-            return (
-              <tr key={p.id}>
-                <td data-label="ID" className="products-id"><code>{p.id}</code></td>
-                <td data-label="Name" className="products-name">{p.name}</td>
-                <td data-label="Description" className="products-desc">{p.description}</td>
-                <td data-label="Status" className="products-status"><Badge tone={badge.tone}>{badge.label}</Badge></td>
-                <td className="products-col-actions">
-                  <div className="products-actions">
-                    <button type="button" className="icon-btn products-action" aria-label={`Edit ${p.name}`} title="Edit" onClick={() => onEdit(p)}>
-                      <EditGlyph />
-                    </button>
-                    <button
-                      type="button"
-                      className="icon-btn products-action products-action-danger"
-                      aria-label={`Delete ${p.name}`}
-                      title={p.status === 'sold' ? 'Sold products cannot be deleted' : 'Delete'}
-                      disabled={p.status === 'sold'}
-                      onClick={() => onDelete(p)}
-                    >
-                      <TrashGlyph />
-                    </button>
-                  </div>
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
-// The shared icon set has no pencil or bin; these two follow its 24×24 stroke style.
-function EditGlyph() {
-  return (
-    <svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
-      <path d="M12 20h9" />
-      <path d="M16.5 3.5a2.12 2.12 0 0 1 3 3L7 19l-4 1 1-4z" />
-    </svg>
-  );
-}
-
-function TrashGlyph() {
-  return (
-    <svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
-      <path d="M3 6h18M8 6V4a2 2 0 0 1 2-2h4a2 2 0 0 1 2 2v2M19 6l-1 14a2 2 0 0 1-2 2H8a2 2 0 0 1-2-2L5 6" />
-      <path d="M10 11v6M14 11v6" />
-    </svg>
+    <DataTable
+      className="products-table"
+      columns={columns}
+      rows={products}
+      rowKey={(p) => p.id}
+      empty={empty}
+      card={{ columns: 'minmax(0, 1fr) auto', areas: ['name status', 'id id', 'desc desc', 'actions actions'] }}
+    />
   );
 }

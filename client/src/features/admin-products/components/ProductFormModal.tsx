@@ -4,18 +4,25 @@ import { useState, type FormEvent } from 'react';
 import { FormField } from '../../../components/ui/FormField';
 import { Icon } from '../../../components/ui/Icon';
 import { Modal } from '../../../components/ui/Modal';
+import { toast } from '../../../components/ui/toast/toast-store';
+import { errorText } from '../../../lib/api-client';
+import { createProduct, updateProduct } from '../api/products-api';
 import { validateProduct, type ProductDraft } from '../model';
+import './products.css';
 
 interface ProductFormModalProps {
   /** The product being edited; none when adding. */
   product?: Product | undefined;
-  busy: boolean;
-  onSubmit: (draft: ProductDraft) => Promise<boolean>;
+  /** Told once the product is saved (and the toast shown), before the dialog is closed. */
+  onSaved: () => void;
   onClose: () => void;
 }
 
-/** Add (id, name, description) or Edit (name, description) a product with the form's fixed messages (model.ts). */
-export function ProductFormModal({ product, busy, onSubmit, onClose }: ProductFormModalProps) {
+/**
+ * The one product form, Manage Products' and the admin dashboard's: Add (id, name, description) or
+ * Edit (name, description), with the form's fixed messages (model.ts) and the server's own words.
+ */
+export function ProductFormModal({ product, onSaved, onClose }: ProductFormModalProps) {
   const mode = product ? 'edit' : 'add';
   const [draft, setDraft] = useState<ProductDraft>({
     id: product?.id ?? '',
@@ -23,6 +30,7 @@ export function ProductFormModal({ product, busy, onSubmit, onClose }: ProductFo
     description: product?.description ?? '',
   });
   const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
   const formId = `product-form-${mode}`;
   const set = (key: keyof ProductDraft) => (value: string) => {
     setDraft((d) => ({ ...d, [key]: value }));
@@ -37,13 +45,24 @@ export function ProductFormModal({ product, busy, onSubmit, onClose }: ProductFo
       setError(check.error);
       return;
     }
-    await onSubmit(check.value);
+    setBusy(true);
+    try {
+      if (product) await updateProduct(product.id, { name: check.value.name, description: check.value.description });
+      else await createProduct(check.value);
+    } catch (err) {
+      toast.error(errorText(err, mode === 'add' ? 'Create failed' : 'Update failed'));
+      setBusy(false);
+      return;
+    }
+    toast.success(mode === 'add' ? 'Product created' : 'Product updated');
+    onSaved();
+    onClose();
   }
 
   return (
     <Modal
       title={mode === 'add' ? 'Add Product' : 'Edit Product'}
-      onClose={onClose}
+      onClose={() => { if (!busy) onClose(); }}
       footer={(
         <>
           <button type="button" className="btn btn-outline" onClick={onClose} disabled={busy}>Cancel</button>

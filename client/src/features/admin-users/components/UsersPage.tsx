@@ -1,13 +1,14 @@
 import type { AdminUser } from '@auction/shared';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { paths } from '../../../config/paths';
-import { Badge } from '../../../components/ui/Badge';
+import { DataTable, type Column } from '../../../components/ui/DataTable';
 import { EmptyState } from '../../../components/ui/EmptyState';
 import { Icon } from '../../../components/ui/Icon';
 import { ConfirmDialog } from '../../../components/ui/Modal';
 import { Spinner } from '../../../components/ui/Spinner';
 import { StatCard } from '../../../components/ui/StatCard';
+import { StatusBadge } from '../../../components/ui/StatusBadge';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { ApiError, errorText, isSessionEnded } from '../../../lib/api-client';
 import { downloadText } from '../../../lib/csv';
@@ -167,10 +168,13 @@ function OwnerUsers({ onForbidden }: { onForbidden: () => void }) {
           </p>
         ) : !rows || (q && searching && !shown) ? (
           <Spinner label="Loading users…" />
-        ) : rows.length === 0 ? (
-          <EmptyState icon="users" title={q ? `No users match “${q}”` : 'No users have registered yet'} />
         ) : (
-          <UsersTable users={rows} pendingId={pendingId} onToggle={toggle} />
+          <UsersTable
+            users={rows}
+            pendingId={pendingId}
+            onToggle={toggle}
+            empty={<EmptyState icon="users" title={q ? `No users match “${q}”` : 'No users have registered yet'} />}
+          />
         )}
       </section>
 
@@ -189,57 +193,62 @@ function OwnerUsers({ onForbidden }: { onForbidden: () => void }) {
   );
 }
 
-function UsersTable({ users, pendingId, onToggle }: { users: readonly AdminUser[]; pendingId: number | null; onToggle: (u: AdminUser) => void }) {
+/**
+ * Seven columns that fit the card at 1280 px, the Action column pinned to the right edge while a
+ * narrower table scrolls; at 720 px and below each user is a card of two columns (DataTable).
+ */
+function UsersTable({ users, pendingId, onToggle, empty }: {
+  users: readonly AdminUser[];
+  pendingId: number | null;
+  onToggle: (u: AdminUser) => void;
+  empty: ReactNode;
+}) {
+  const columns: Column<AdminUser>[] = [
+    {
+      key: 'who', header: 'User Details', priority: 'primary', area: 'who', className: 'users-who',
+      cell: (u) => (
+        <span className="users-who-inner">
+          <span className="users-avatar" aria-hidden="true">{initials(u.name, u.username)}</span>
+          <span className="users-who-text">
+            <span className="users-name">{u.name}</span>
+            <span className="users-username">@{u.username}</span>
+          </span>
+        </span>
+      ),
+    },
+    { key: 'contact', header: 'Contact', area: 'contact', className: 'num', cell: (u) => u.mobile_number },
+    { key: 'wallet', header: 'Wallet Balance', area: 'wallet', align: 'end', className: 'num users-wallet', cell: (u) => formatRupees(u.wallet_balance) },
+    { key: 'auctions', header: 'Auctions Registered', area: 'auctions', align: 'end', className: 'num', cell: (u) => u.auctions_registered },
+    { key: 'status', header: 'Status', area: 'status', cell: (u) => <StatusBadge kind="user" status={u.status} /> },
+    { key: 'joined', header: 'Joined Date', area: 'joined', className: 'users-joined', cell: (u) => <time dateTime={u.created_at}>{formatDate(u.created_at)}</time> },
+    {
+      key: 'action', header: 'Action', area: 'action', align: 'end', pinned: true, label: false, className: 'users-action',
+      cell: (u) => {
+        const active = u.status === 'active';
+        return (
+          <button
+            type="button"
+            className={`btn btn-sm ${active ? 'btn-outline users-btn-deactivate' : 'btn-primary'}`}
+            onClick={() => onToggle(u)}
+            disabled={pendingId === u.id}
+            aria-busy={pendingId === u.id}
+            aria-label={`${active ? 'Deactivate' : 'Activate'} ${u.name} (@${u.username})`}
+          >
+            {active ? 'Deactivate' : 'Activate'}
+          </button>
+        );
+      },
+    },
+  ];
   return (
-    <div className="table-wrap">
-      <table className="table users-table">
-        <thead>
-          <tr>
-            <th scope="col">User Details</th>
-            <th scope="col">Contact</th>
-            <th scope="col" className="users-right">Wallet Balance</th>
-            <th scope="col" className="users-right">Auctions Registered</th>
-            <th scope="col">Status</th>
-            <th scope="col">Joined Date</th>
-            <th scope="col" className="users-right users-action">Action</th>
-          </tr>
-        </thead>
-        <tbody>
-          {users.map((u) => {
-            const active = u.status === 'active';
-            return (
-              <tr key={u.id} className={active ? undefined : 'users-row-inactive'}>
-                <td className="users-who">
-                  <span className="users-who-inner">
-                    <span className="users-avatar" aria-hidden="true">{initials(u.name, u.username)}</span>
-                    <span className="users-who-text">
-                      <span className="users-name">{u.name}</span>
-                      <span className="users-username">@{u.username}</span>
-                    </span>
-                  </span>
-                </td>
-                <td data-label="Contact" className="users-contact num">{u.mobile_number}</td>
-                <td data-label="Wallet Balance" className="num users-right users-wallet">{formatRupees(u.wallet_balance)}</td>
-                <td data-label="Auctions Registered" className="num users-right users-auctions">{u.auctions_registered}</td>
-                <td data-label="Status" className="users-status"><Badge tone={active ? 'success' : 'danger'}>{active ? 'Active' : 'Inactive'}</Badge></td>
-                <td data-label="Joined Date" className="users-joined"><time dateTime={u.created_at}>{formatDate(u.created_at)}</time></td>
-                <td className="users-right users-action">
-                  <button
-                    type="button"
-                    className={`btn btn-sm ${active ? 'btn-outline users-btn-deactivate' : 'btn-primary'}`}
-                    onClick={() => onToggle(u)}
-                    disabled={pendingId === u.id}
-                    aria-busy={pendingId === u.id}
-                    aria-label={`${active ? 'Deactivate' : 'Activate'} ${u.name} (@${u.username})`}
-                  >
-                    {active ? 'Deactivate' : 'Activate'}
-                  </button>
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      className="users-table"
+      columns={columns}
+      rows={users}
+      rowKey={(u) => u.id}
+      rowProps={(u) => ({ className: u.status === 'active' ? undefined : 'users-row-inactive' })}
+      empty={empty}
+      card={{ columns: 'repeat(2, minmax(0, 1fr))', areas: ['who who', 'contact wallet', 'auctions status', 'joined .', 'action action'], labels: true }}
+    />
   );
 }

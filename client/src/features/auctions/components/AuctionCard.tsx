@@ -1,8 +1,8 @@
 import { useId, useRef } from 'react';
 import type { Auction } from '@auction/shared';
-import { Badge } from '../../../components/ui/Badge';
 import { Icon } from '../../../components/ui/Icon';
-import { auctionBadge, formatCountdown, formatDateTime } from '../../../lib/format';
+import { auctionTimeStatus, StatusBadge } from '../../../components/ui/StatusBadge';
+import { formatCountdown, formatDateTime } from '../../../lib/format';
 import { useLive } from '../../live';
 import { isEnded } from '../lib/rules';
 import { useAuctions } from '../store/auctions-store';
@@ -19,7 +19,7 @@ export function AuctionCard({ auction, selected, onView }: AuctionCardProps) {
   const titleId = useId();
   const secs = useSecondsLeft(auction.valid_until);
   const ended = isEnded(auction, secs);
-  const badge = ended ? auctionBadge(0) : auctionBadge(secs);
+  const status = ended ? 'ended' : auctionTimeStatus(secs);
   // Counts arrive only while this tab watches the auction (its panel is open); older ones go stale.
   const watchers = useLive((s) => s.watchers[auction.id]);
   const registering = useAuctions((s) => s.registering[auction.id] === true);
@@ -31,7 +31,7 @@ export function AuctionCard({ auction, selected, onView }: AuctionCardProps) {
     if (await register(auction.id)) registeredTag.current?.focus();
   }
 
-  const tone = ended ? 'ended' : badge.tone === 'warning' ? 'soon' : 'open';
+  const tone = status === 'ended' ? 'ended' : status === 'closing' ? 'soon' : 'open';
   return (
     <article className={`auc-card auc-card-${tone}${selected ? ' auc-card-selected' : ''}`} aria-labelledby={titleId}>
       <div className="auc-card-head">
@@ -39,7 +39,7 @@ export function AuctionCard({ auction, selected, onView }: AuctionCardProps) {
           <h3 id={titleId} className="auc-card-name">{auction.name}</h3>
           <p className="auc-id">ID: {auction.id}</p>
         </div>
-        <Badge tone={badge.tone}>{badge.label}</Badge>
+        <StatusBadge kind="auction" status={status} />
       </div>
 
       <dl className="auc-meta">

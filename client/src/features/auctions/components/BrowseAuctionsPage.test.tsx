@@ -194,7 +194,7 @@ describe('BrowseAuctionsPage', () => {
     expect(rolex.getByText('Available').className).toContain('badge-success');
     expect(rolex.getByText('₹1,25,000')).toBeTruthy();
     expect(rolex.getByText('4')).toBeTruthy();
-    expect(within(p.getByRole('listitem', { name: 'Omega Seamaster' })).getByText('Sold').className).toContain('badge-danger');
+    expect(within(p.getByRole('listitem', { name: 'Omega Seamaster' })).getByText('Sold').className).toContain('badge-info');
     expect(button(card('Vintage Watches'), 'View Products').getAttribute('aria-pressed')).toBe('true');
 
     fireEvent.click(button(card('Old Maps'), 'View Products'));

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { Product } from '@auction/shared';
-import { Badge } from '../../../components/ui/Badge';
+import { StatusBadge } from '../../../components/ui/StatusBadge';
 import { formatRupees } from '../../../lib/format';
 import { bidAction } from '../lib/rules';
 
@@ -49,7 +49,7 @@ export function ProductRow({ product, registered, ended, registering, onBid, onR
       <div className="auc-product-main">
         <div className="auc-product-head">
           <h3 id={nameId} className="auc-product-name">{product.name}</h3>
-          <Badge tone={sold ? 'danger' : 'success'}>{sold ? 'Sold' : 'Available'}</Badge>
+          <StatusBadge kind="product" status={product.status} />
         </div>
         <p className="auc-id">ID: {product.id}</p>
         {product.description && <p className="auc-product-desc">{product.description}</p>}

@@ -1,10 +1,10 @@
 import { useCallback, useState, type Ref } from 'react';
 import type { Auction, Product } from '@auction/shared';
-import { Badge } from '../../../components/ui/Badge';
 import { EmptyState } from '../../../components/ui/EmptyState';
 import { Icon } from '../../../components/ui/Icon';
 import { Spinner } from '../../../components/ui/Spinner';
-import { auctionBadge, formatCountdown, formatRupees } from '../../../lib/format';
+import { auctionTimeStatus, StatusBadge } from '../../../components/ui/StatusBadge';
+import { formatCountdown, formatRupees } from '../../../lib/format';
 import { isEnded } from '../lib/rules';
 import { useAuctions } from '../store/auctions-store';
 import { ProductRow } from './ProductRow';
@@ -46,7 +46,6 @@ function PanelBody({ auction, headingRef, onBid, onClose }: ProductsPanelProps &
   const registering = useAuctions((s) => s.registering[auction.id] === true);
   const secs = useSecondsLeft(auction.valid_until);
   const ended = isEnded(auction, secs);
-  const badge = ended ? auctionBadge(0) : auctionBadge(secs);
   const [announcement, setAnnouncement] = useState('');
 
   const onHighestChange = useCallback((p: Product) => {
@@ -84,7 +83,7 @@ function PanelBody({ auction, headingRef, onBid, onClose }: ProductsPanelProps &
           <h2 id="auc-panel-title" ref={headingRef} tabIndex={-1} className="card-title">{auction.name}</h2>
           <p className="auc-panel-sub">
             <span className="auc-id">ID: {auction.id}</span>
-            <Badge tone={badge.tone}>{badge.label}</Badge>
+            <StatusBadge kind="auction" status={ended ? 'ended' : auctionTimeStatus(secs)} />
             <span className="auc-panel-countdown">{ended ? 'Bidding closed' : `Ends in ${formatCountdown(secs)}`}</span>
           </p>
         </div>

@@ -1,8 +1,8 @@
 import type { Auction } from '@auction/shared';
-import { Badge } from '../../../components/ui/Badge';
 import { EmptyState } from '../../../components/ui/EmptyState';
 import { Spinner } from '../../../components/ui/Spinner';
-import { auctionBadge, formatDateTime, secondsLeft } from '../../../lib/format';
+import { auctionTimeStatus, StatusBadge } from '../../../components/ui/StatusBadge';
+import { formatDateTime, secondsLeft } from '../../../lib/format';
 import { isEnded } from '../stats';
 
 /** The first five auctions: name, id, end date and the Active / Ended badge. */
@@ -23,7 +23,7 @@ export function RecentAuctions({ auctions, now, loading, onViewAll }: {
       ) : (
         <ul className="dash-list">
           {auctions.map((a) => {
-            const badge = isEnded(a, now) ? auctionBadge(0) : auctionBadge(secondsLeft(a.valid_until, now));
+            const status = isEnded(a, now) ? 'ended' : auctionTimeStatus(secondsLeft(a.valid_until, now));
             return (
               <li key={a.id} className="dash-row">
                 <span className="dash-row-icon dash-row-icon-auction" aria-hidden="true">{a.name.trim().charAt(0).toUpperCase() || '#'}</span>
@@ -36,7 +36,7 @@ export function RecentAuctions({ auctions, now, loading, onViewAll }: {
                   </span>
                 </div>
                 <div className="dash-row-end">
-                  <Badge tone={badge.tone}>{badge.label}</Badge>
+                  <StatusBadge kind="auction" status={status} />
                   {a.registered && <span className="dash-tag">Registered</span>}
                 </div>
               </li>

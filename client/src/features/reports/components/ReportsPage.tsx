@@ -2,18 +2,19 @@ import type { AuctionReport, ProductReport, Reports } from '@auction/shared';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { adminAuctionPath } from '../../../config/paths';
-import { Badge } from '../../../components/ui/Badge';
+import { DataTable, type Column } from '../../../components/ui/DataTable';
 import { EmptyState } from '../../../components/ui/EmptyState';
 import { Icon } from '../../../components/ui/Icon';
 import { Spinner } from '../../../components/ui/Spinner';
 import { StatCard } from '../../../components/ui/StatCard';
+import { StatusBadge } from '../../../components/ui/StatusBadge';
 import { tabId, Tabs } from '../../../components/ui/Tabs';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { errorText, isSessionEnded } from '../../../lib/api-client';
 import { downloadText } from '../../../lib/csv';
 import { formatDateTime, formatRupees } from '../../../lib/format';
 import { fetchReports } from '../api/reports-api';
-import { auctionStatusBadge, productStatusBadge, reportCsv, reportFilename, reportStats, type ReportTab } from '../model';
+import { reportCsv, reportFilename, reportStats, type ReportTab } from '../model';
 import { RevenueChart } from './RevenueChart';
 import './reports.css';
 
@@ -104,13 +105,9 @@ export function ReportsPage() {
               <button type="button" className="reports-link-btn" onClick={() => void load()}>Try again</button>
             </div>
           ) : tab === 'auctions' ? (
-            data.auctions.length === 0
-              ? <EmptyState icon="gavel" title="No auctions yet" />
-              : <AuctionsTable rows={data.auctions} />
-          ) : data.products.length === 0 ? (
-            <EmptyState icon="box" title="No products yet" />
+            <DataTable className="reports-table" columns={AUCTION_COLUMNS} rows={data.auctions} rowKey={(a) => a.id} empty={<EmptyState icon="gavel" title="No auctions yet" />} />
           ) : (
-            <ProductsTable rows={data.products} />
+            <DataTable className="reports-table" columns={PRODUCT_COLUMNS} rows={data.products} rowKey={(p) => p.id} empty={<EmptyState icon="box" title="No products yet" />} />
           )}
         </div>
       </section>
@@ -118,75 +115,29 @@ export function ReportsPage() {
   );
 }
 
-function AuctionsTable({ rows }: { rows: readonly AuctionReport[] }) {
-  return (
-    <div className="table-wrap">
-      <table className="table reports-table">
-        <thead>
-          <tr>
-            <th scope="col">ID</th>
-            <th scope="col">Name</th>
-            <th scope="col">Ends</th>
-            <th scope="col" className="reports-right">#Products</th>
-            <th scope="col" className="reports-right">#Bids</th>
-            <th scope="col" className="reports-right">Revenue</th>
-            <th scope="col">Status</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((a) => {
-            const badge = auctionStatusBadge(a.status);
-            return (
-              <tr key={a.id}>
-                <td data-label="ID" className="reports-id"><Link to={adminAuctionPath(a.id)}>{a.id}</Link></td>
-                <td data-label="Name" className="reports-name">{a.name}</td>
-                <td data-label="Ends" className="reports-nowrap"><time dateTime={a.valid_until}>{formatDateTime(a.valid_until)}</time></td>
-                <td data-label="#Products" className="num reports-right">{a.product_count}</td>
-                <td data-label="#Bids" className="num reports-right">{a.bid_count}</td>
-                <td data-label="Revenue" className="num reports-right">
-                  <span className="reports-money">{formatRupees(a.revenue)}</span>
-                  {a.pending > 0 && <span className="reports-sub">+{formatRupees(a.pending)} pending</span>}
-                </td>
-                <td data-label="Status"><Badge tone={badge.tone}>{badge.label}</Badge></td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
-  );
-}
+const AUCTION_COLUMNS: Column<AuctionReport>[] = [
+  { key: 'id', header: 'ID', className: 'reports-id', cell: (a) => <Link to={adminAuctionPath(a.id)}>{a.id}</Link> },
+  { key: 'name', header: 'Name', className: 'reports-name', cell: (a) => a.name },
+  { key: 'ends', header: 'Ends', className: 'reports-nowrap', cell: (a) => <time dateTime={a.valid_until}>{formatDateTime(a.valid_until)}</time> },
+  { key: 'products', header: '#Products', align: 'end', className: 'num', cell: (a) => a.product_count },
+  { key: 'bids', header: '#Bids', align: 'end', className: 'num', cell: (a) => a.bid_count },
+  {
+    key: 'revenue', header: 'Revenue', align: 'end', className: 'num reports-wrap',
+    cell: (a) => (
+      <>
+        <span className="reports-money">{formatRupees(a.revenue)}</span>
+        {a.pending > 0 && <span className="reports-sub">+{formatRupees(a.pending)} pending</span>}
+      </>
+    ),
+  },
+  { key: 'status', header: 'Status', cell: (a) => <StatusBadge kind="auction" status={a.status} /> },
+];
 
-function ProductsTable({ rows }: { rows: readonly ProductReport[] }) {
-  return (
-    <div className="table-wrap">
-      <table className="table reports-table">
-        <thead>
-          <tr>
-            <th scope="col">ID</th>
-            <th scope="col">Name</th>
-            <th scope="col">Description</th>
-            <th scope="col">Status</th>
-            <th scope="col" className="reports-right">#Bids</th>
-            <th scope="col" className="reports-right">Highest Bid</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((p) => {
-            const badge = productStatusBadge(p.status);
-            return (
-              <tr key={p.id}>
-                <td data-label="ID" className="reports-id"><code>{p.id}</code></td>
-                <td data-label="Name" className="reports-name">{p.name}</td>
-                <td data-label="Description" className="reports-desc">{p.description}</td>
-                <td data-label="Status"><Badge tone={badge.tone}>{badge.label}</Badge></td>
-                <td data-label="#Bids" className="num reports-right">{p.bid_count}</td>
-                <td data-label="Highest Bid" className="num reports-right">{p.highest_bid > 0 ? formatRupees(p.highest_bid) : '—'}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
-  );
-}
+const PRODUCT_COLUMNS: Column<ProductReport>[] = [
+  { key: 'id', header: 'ID', className: 'reports-id', cell: (p) => <code>{p.id}</code> },
+  { key: 'name', header: 'Name', className: 'reports-name', cell: (p) => p.name },
+  { key: 'description', header: 'Description', className: 'reports-desc', cell: (p) => p.description },
+  { key: 'status', header: 'Status', cell: (p) => <StatusBadge kind="product" status={p.status} /> },
+  { key: 'bids', header: '#Bids', align: 'end', className: 'num', cell: (p) => p.bid_count },
+  { key: 'highest', header: 'Highest Bid', align: 'end', className: 'num', cell: (p) => (p.highest_bid > 0 ? formatRupees(p.highest_bid) : '—') },
+];

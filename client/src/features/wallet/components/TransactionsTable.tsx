@@ -1,50 +1,49 @@
 import type { Transaction } from '@auction/shared';
-import { Badge } from '../../../components/ui/Badge';
+import { DataTable, type Column } from '../../../components/ui/DataTable';
+import { StatusBadge } from '../../../components/ui/StatusBadge';
 import { formatDateTime, formatRupees } from '../../../lib/format';
-import { isCredit, signedAmountText, transactionDescription, transactionTypeLabel } from '../model';
+import { isCredit, signedAmountText, transactionDescription } from '../model';
 
-/** The ledger, newest first; below 720 px each row becomes a card (labels from data-label, see wallet.css). */
-export function TransactionsTable({ transactions }: { transactions: readonly Transaction[] }) {
-  return (
-    <div className="table-wrap">
-      <table className="table wallet-table">
-        <caption className="visually-hidden">Wallet transactions, newest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Type</th>
-            <th scope="col" className="wallet-col-amount">Amount</th>
-            <th scope="col">Date &amp; Time</th>
-            <th scope="col">Description</th>
-          </tr>
-        </thead>
-        <tbody>
-          {transactions.map((t) => <TransactionRow key={t._id} t={t} />)}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
-function TransactionRow({ t }: { t: Transaction }) {
-  const { label, tone } = transactionTypeLabel(t.type);
-  const { text, product } = transactionDescription(t);
-  const credit = isCredit(t.type);
-  return (
-    <tr>
-      <td data-label="Type" className="wallet-cell-type"><Badge tone={tone}>{label}</Badge></td>
-      <td data-label="Amount" className={`num wallet-col-amount ${credit ? 'amount-plus' : 'amount-minus'}`}>
-        <span className="visually-hidden">{credit ? 'Credit ' : 'Debit '}</span>
+const COLUMNS: Column<Transaction>[] = [
+  { key: 'type', header: 'Type', area: 'type', cell: (t) => <StatusBadge kind="transaction" status={t.type} /> },
+  {
+    key: 'amount', header: 'Amount', area: 'amount', align: 'end',
+    className: (t) => `num wallet-amount ${isCredit(t.type) ? 'amount-plus' : 'amount-minus'}`,
+    cell: (t) => (
+      <>
+        <span className="visually-hidden">{isCredit(t.type) ? 'Credit ' : 'Debit '}</span>
         {signedAmountText(t, formatRupees)}
-      </td>
-      <td data-label="Date & Time" className="wallet-date">
-        <time dateTime={t.timestamp}>{formatDateTime(t.timestamp)}</time>
-      </td>
-      <td data-label="Description" className="wallet-desc">
+      </>
+    ),
+  },
+  {
+    key: 'date', header: 'Date & Time', area: 'date', className: 'wallet-date',
+    cell: (t) => <time dateTime={t.timestamp}>{formatDateTime(t.timestamp)}</time>,
+  },
+  {
+    key: 'description', header: 'Description', area: 'desc', className: 'wallet-desc',
+    cell: (t) => {
+      const { text, product } = transactionDescription(t);
+      return (
         <div className="wallet-desc-stack">
           <span>{text}</span>
           {product && <span className="wallet-desc-sub">Product: {product}</span>}
         </div>
-      </td>
-    </tr>
+      );
+    },
+  },
+];
+
+/** The ledger, newest first; at 720 px and below each row is a compact card: type and amount, then what it was, then when. */
+export function TransactionsTable({ transactions }: { transactions: readonly Transaction[] }) {
+  return (
+    <DataTable
+      className="wallet-table"
+      caption="Wallet transactions, newest first"
+      columns={COLUMNS}
+      rows={transactions}
+      rowKey={(t) => t._id}
+      card={{ columns: 'minmax(0, 1fr) auto', areas: ['type amount', 'desc desc', 'date date'] }}
+    />
   );
 }

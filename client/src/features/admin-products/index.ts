@@ -1,0 +1,3 @@
+// The admin products feature's public surface: the admin dashboard reuses the product form.
+export { ManageProductsPage } from './components/ManageProductsPage';
+export { ProductFormModal } from './components/ProductFormModal';
