@@ -3,6 +3,7 @@ import { vi } from 'vitest';
 import { useToasts } from '../components/ui/toast/toast-store';
 import { useSession } from '../features/auth';
 import { registerNavigate } from '../lib/api-client';
+import { resetAll } from '../lib/resource';
 
 /** Renders the router's current path so tests can assert where navigation went. */
 export function LocationProbe() {
@@ -38,6 +39,7 @@ export function resetAppState(): void {
   localStorage.clear();
   useSession.setState({ ready: false, sessionEnded: false, user: null, userToken: null, admin: null, adminToken: null });
   useToasts.getState().clear();
+  resetAll();
   registerNavigate(null);
   vi.unstubAllGlobals();
   vi.unstubAllEnvs();

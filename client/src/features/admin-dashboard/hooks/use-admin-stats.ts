@@ -1,52 +1,54 @@
 import type { AdminStats } from '@auction/shared';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { toast } from '../../../components/ui/toast/toast-store';
-import { isSessionEnded } from '../../../lib/api-client';
+import { createResource, invalidate, useResource } from '../../../lib/resource';
 import { onLive, onReconnect } from '../../live';
 import { adminApi, useAdminAuctions } from '../../admin-auctions';
 
-// A burst of bids arrives as many events; refetch once after it settles.
+// A burst of bids arrives as many events; read again once after it settles.
 const REFRESH_DELAY_MS = 300;
 const ROOM_EVENTS = new Set(['bid:placed', 'bid:rolledback', 'product:sold', 'auction:ended', 'auction:settled']);
 
+/** GET /admin/stats, the signed-in admin's numbers. */
+const adminStats = createResource<void, AdminStats>('admin-stats', () => adminApi.stats());
+
+// Live events of the admin's room change the numbers; events sent while the socket was down are lost
+// (docs/live-protocol.md#reconnecting), so a reconnect reads them again.
+onLive((e) => {
+  if (ROOM_EVENTS.has(e.event)) invalidate(adminStats.name, REFRESH_DELAY_MS);
+});
+onReconnect(() => invalidate(adminStats.name));
+
 /**
- * GET /admin/stats, read again after this tab changes something (the auctions store's version, or
- * `refresh()` after a new product), after live events of the admin's room, and after a reconnect (the
- * events sent while the socket was down are lost: docs/live-protocol.md#reconnecting).
+ * The admin's numbers, read again after this tab changes something (the auctions store's version, or
+ * `refresh()` after a new product), after live events of the admin's room, and after a reconnect.
  */
 export function useAdminStats(): { stats: AdminStats | null; loading: boolean; refresh: () => void } {
-  const [stats, setStats] = useState<AdminStats | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [tick, setTick] = useState(0);
+  // Only the first read complains; a failed refresh keeps the numbers shown.
+  const complained = useRef(false);
+  const { data, status, refetch } = useResource(adminStats, undefined, {
+    onError: () => {
+      if (complained.current || adminStats.get().data !== undefined) return;
+      complained.current = true;
+      toast.error('Failed to load dashboard stats.');
+    },
+  });
+
   const version = useAdminAuctions((s) => s.version);
-  const first = useRef(true);
-
+  const shownVersion = useRef(version);
   useEffect(() => {
-    const ctrl = new AbortController();
-    adminApi.stats(ctrl.signal).then((s) => {
-      setStats(s);
-      setLoading(false);
-    }, (err: unknown) => {
-      if (ctrl.signal.aborted) return;
-      setLoading(false);
-      // Only the first read complains; a failed refresh keeps the numbers shown.
-      if (first.current && !isSessionEnded(err)) toast.error('Failed to load dashboard stats.');
-    }).finally(() => {
-      // An aborted read (unmount, or StrictMode's second mount) was not the first one that counts.
-      if (!ctrl.signal.aborted) first.current = false;
-    });
-    return () => ctrl.abort();
-  }, [version, tick]);
+    if (version === shownVersion.current) return;
+    shownVersion.current = version;
+    void refetch();
+  }, [version, refetch]);
 
+  // An auction that ended or settled changes the auctions list too.
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const stop = onLive((e) => {
-      if (!ROOM_EVENTS.has(e.event)) return;
+      if (e.event !== 'auction:ended' && e.event !== 'auction:settled') return;
       clearTimeout(timer);
-      timer = setTimeout(() => {
-        setTick((n) => n + 1);
-        if (e.event === 'auction:ended' || e.event === 'auction:settled') void useAdminAuctions.getState().load({ silent: true });
-      }, REFRESH_DELAY_MS);
+      timer = setTimeout(() => void useAdminAuctions.getState().load({ silent: true }), REFRESH_DELAY_MS);
     });
     return () => {
       stop();
@@ -54,8 +56,6 @@ export function useAdminStats(): { stats: AdminStats | null; loading: boolean; r
     };
   }, []);
 
-  useEffect(() => onReconnect(() => setTick((n) => n + 1)), []);
-
-  const refresh = useCallback(() => setTick((n) => n + 1), []);
-  return { stats, loading, refresh };
+  const refresh = useCallback(() => void refetch(), [refetch]);
+  return { stats: data ?? null, loading: status === 'idle' || status === 'loading', refresh };
 }

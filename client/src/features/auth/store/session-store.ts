@@ -8,6 +8,7 @@ import {
   readToken,
   writeItem,
 } from '../../../lib/session-storage';
+import { resetAll } from '../../../lib/resource';
 
 export interface SessionState {
   /** False until the stored session has been read; guards show a spinner meanwhile. */
@@ -97,3 +98,9 @@ export const useSession = create<SessionState>()((set, get) => ({
 // A 401 anywhere clears storage through the API client; the in-memory session follows.
 onSessionCleared(() => useSession.setState({ ...signedOut, sessionEnded: true }));
 
+
+// The one place server data is forgotten: when the signed-in user or admin changes (login, logout,
+// a 401, another account), no cached answer of the previous one may be shown (lib/resource.ts).
+useSession.subscribe((s, prev) => {
+  if (s.user?.id !== prev.user?.id || s.userToken !== prev.userToken || s.admin?.id !== prev.admin?.id || s.adminToken !== prev.adminToken) resetAll();
+});

@@ -5,7 +5,6 @@ import { Toaster } from '../../../components/ui/toast/Toaster';
 import { jsonResponse, LocationProbe, resetAppState } from '../../../test/utils';
 import { useAuctions } from '../../auctions';
 import { injectLiveEvent, useClock } from '../../live';
-import { useBids } from '../store/bids-store';
 import { makeBid, routeFetch } from '../testing';
 import { MyBidsPage } from './MyBidsPage';
 
@@ -43,12 +42,10 @@ const won = makeBid({ bid_id: 3, product_id: 'P-CLOCK', product_name: 'Wall Cloc
 describe('MyBidsPage', () => {
   beforeEach(() => {
     resetAppState();
-    useBids.getState().reset();
     useAuctions.getState().reset();
   });
   afterEach(() => {
     cleanup();
-    useBids.getState().reset();
     useAuctions.getState().reset();
     resetAppState();
   });

@@ -11,29 +11,30 @@ import { toast } from '../../../components/ui/toast/toast-store';
 import { formatRupees } from '../../../lib/format';
 import { useAuctions } from '../../auctions';
 import { bidStats } from '../model';
-import { useBids } from '../store/bids-store';
+import { useBidCancel, useMyBids } from '../store/bids-store';
 import { BidsTable } from './BidsTable';
 import './bids.css';
 
 export const CANCEL_QUESTION = 'Are you sure you want to cancel this bid? The amount will be refunded to your wallet.';
+const NO_BIDS: UserBid[] = [];
+
 export const CANCELLED_TOAST = 'Bid cancelled and amount refunded successfully!';
 
 /** /user/bids: the caller's bids with their numbers, live status and the cancel action. */
 export function MyBidsPage() {
-  const bids = useBids((s) => s.bids);
-  const loaded = useBids((s) => s.loaded);
-  const loading = useBids((s) => s.loading);
-  const cancellingId = useBids((s) => s.cancellingId);
-  const load = useBids((s) => s.load);
-  const cancel = useBids((s) => s.cancel);
+  const { data, status, fetching: loading, refetch } = useMyBids();
+  const bids = data ?? NO_BIDS;
+  const loaded = status === 'success';
+  const cancellingId = useBidCancel((s) => s.cancellingId);
+  const cancel = useBidCancel((s) => s.cancel);
   const [confirming, setConfirming] = useState<UserBid | null>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
 
+  // The list is read on mount by useMyBids, which toasts a failed read; Refresh reads it again.
   function refresh() {
-    void load().then((r) => { if (!r.ok) toast.error(r.error); });
+    void refetch();
   }
 
-  useEffect(refresh, [load]);
   // The auctions' end times decide which active bids can still be cancelled; a failure leaves that to the server.
   useEffect(() => { void useAuctions.getState().loadAuctions({ silent: true }); }, []);
 

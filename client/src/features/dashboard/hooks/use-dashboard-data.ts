@@ -1,10 +1,11 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import type { Auction, LiveAuction, Transaction, UserBid } from '@auction/shared';
 import { toast } from '../../../components/ui/toast/toast-store';
-import { isSessionEnded } from '../../../lib/api-client';
+import { createResource, invalidate, useResource, type ResourceState } from '../../../lib/resource';
+import { myBids } from '../../bids';
 import { onLive, onReconnect, type LiveEvent } from '../../live';
-import { dashboardApi, loadDashboard } from '../api/dashboard-api';
-import { balanceFromTransactions } from '../stats';
+import { walletBalance, walletBalanceOf, walletLedger } from '../../wallet';
+import { fetchAuctions } from '../api/dashboard-api';
 
 export interface DashboardState {
   loading: boolean;
@@ -15,9 +16,7 @@ export interface DashboardState {
   balance: number | null;
 }
 
-const EMPTY: DashboardState = { loading: true, auctions: [], bids: [], transactions: [], balance: null };
-
-// A live change to the wallet or a bid arrives as a burst of events; refetch once after it settles.
+// A live change to the wallet arrives as a burst of events; the bids are read again once after it settles.
 const REFRESH_DELAY_MS = 300;
 
 function fromLive(a: LiveAuction, previous?: Auction): Auction {
@@ -48,103 +47,52 @@ function applyCatalogueEvent(auctions: Auction[], e: LiveEvent): Auction[] {
   }
 }
 
+/** The auctions as the dashboard lists them, with the caller's registrations. */
+const dashboardAuctions = createResource<void, Auction[]>('dashboard-auctions', () => fetchAuctions());
+
+// Catalogue events fold into the list shown and into a reply on its way (read before them).
+onLive((e) => {
+  if (e.event === 'auction:created' || e.event === 'auction:updated' || e.event === 'auction:deleted') {
+    dashboardAuctions.patch(undefined, (list) => applyCatalogueEvent(list, e));
+  }
+});
+// Events sent while the socket was down are lost: read the list again (bids and wallet re-read themselves).
+onReconnect(() => invalidate(dashboardAuctions.name));
+
+const settled = (r: ResourceState<unknown>) => r.status === 'success' || r.status === 'error';
+
 /**
- * The dashboard's data: the four reads in parallel, then kept current by live events (the balance at
- * once from `wallet:updated`, bids and ledger by a quiet refetch, auctions from catalogue events), and
- * all four read again quietly after a reconnect (events sent while the socket was down are lost).
+ * The dashboard's data: the auctions, the caller's bids, balance and ledger (the last three shared with
+ * the bids and wallet pages), read in parallel and kept current by live events (the balance at once
+ * from `wallet:updated`, bids and ledger by a quiet re-read, auctions from catalogue events) and read
+ * again after a reconnect. A failed read counts as an empty list; all four failing says so once.
  */
 export function useDashboardData(): DashboardState {
-  const [state, setState] = useState<DashboardState>(EMPTY);
-  const liveBalance = useRef<number | null>(null);
+  const auctions = useResource(dashboardAuctions, undefined);
+  const bids = useResource(myBids, undefined);
+  const ledger = useResource(walletLedger, undefined);
+  const balance = useResource(walletBalance, undefined);
+  const all = [auctions, bids, ledger, balance];
+  const loading = !all.every(settled);
 
+  // After a 401 the session is over and the visitor is on the way home (no error is kept): no toast for that.
+  const everythingFailed = all.every((r) => r.status === 'error' && r.error !== undefined);
+  const told = useRef(false);
   useEffect(() => {
-    const ctrl = new AbortController();
-    void loadDashboard(ctrl.signal).then((data) => {
-      if (ctrl.signal.aborted) return;
-      const everythingFailed = Object.values(data.failed).every(Boolean);
-      // After a 401 the session is over and the visitor is on the way home: no toast for that.
-      if (everythingFailed && !data.errors.some(isSessionEnded)) toast.error('Failed to load dashboard stats.');
-      const fallback = data.failed.transactions ? null : balanceFromTransactions(data.transactions);
-      setState({
-        loading: false,
-        auctions: data.auctions,
-        bids: data.bids,
-        transactions: data.transactions,
-        balance: liveBalance.current ?? data.balance ?? fallback,
-      });
-    });
-    return () => ctrl.abort();
-  }, []);
+    if (everythingFailed && !told.current) toast.error('Failed to load dashboard stats.');
+    told.current = everythingFailed;
+  }, [everythingFailed]);
 
-  useEffect(() => {
-    const ctrl = new AbortController();
-    let timer: ReturnType<typeof setTimeout> | undefined;
+  // The bids page's patches follow bid events; a wallet change may also mean a bid changed.
+  useEffect(() => onLive((e) => {
+    if (e.event === 'wallet:updated') invalidate(myBids.name, REFRESH_DELAY_MS);
+  }), []);
 
-    const refresh = () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        // Keep what is shown when a refresh fails; the next event tries again.
-        void dashboardApi.bids(ctrl.signal).then((bids) => setState((s) => ({ ...s, bids })), () => undefined);
-        void dashboardApi.transactions(ctrl.signal).then((transactions) => setState((s) => ({ ...s, transactions })), () => undefined);
-      }, REFRESH_DELAY_MS);
-    };
-
-    // Reconnect re-reads: a balance read before a later `wallet:updated` is stale; catalogue events that
-    // arrive while the auctions are read are replayed over the answer.
-    let balanceSeq = 0;
-    let auctionsSeq = 0;
-    const inflight = new Set<LiveEvent[]>();
-
-    const reread = () => {
-      refresh();
-      const myBalance = ++balanceSeq;
-      void dashboardApi.balance(ctrl.signal).then((balance) => {
-        if (myBalance !== balanceSeq) return;
-        liveBalance.current = balance;
-        setState((s) => ({ ...s, balance }));
-      }, () => undefined);
-      const myAuctions = ++auctionsSeq;
-      const buffer: LiveEvent[] = [];
-      inflight.add(buffer);
-      void dashboardApi.auctions(ctrl.signal).then((list) => {
-        if (myAuctions === auctionsSeq) setState((s) => ({ ...s, auctions: buffer.reduce(applyCatalogueEvent, list) }));
-      }, () => undefined).finally(() => inflight.delete(buffer));
-    };
-
-    const stopReconnect = onReconnect(reread);
-    const stop = onLive((e) => {
-      switch (e.event) {
-        case 'wallet:updated':
-          balanceSeq++;
-          liveBalance.current = e.data.wallet_balance;
-          setState((s) => ({ ...s, balance: e.data.wallet_balance }));
-          refresh();
-          break;
-        case 'bid:outbid':
-        case 'bid:reinstated':
-        case 'bid:won':
-          refresh();
-          break;
-        case 'auction:created':
-        case 'auction:updated':
-        case 'auction:deleted':
-          for (const buffer of inflight) buffer.push(e);
-          setState((s) => {
-            const auctions = applyCatalogueEvent(s.auctions, e);
-            return auctions === s.auctions ? s : { ...s, auctions };
-          });
-          break;
-        default:
-          break;
-      }
-    });
-    return () => {
-      stop();
-      stopReconnect();
-      clearTimeout(timer);
-      ctrl.abort();
-    };
-  }, []);
-
-  return state;
+  return {
+    loading,
+    auctions: auctions.data ?? [],
+    bids: bids.data ?? [],
+    transactions: ledger.data ?? [],
+    balance: walletBalanceOf(balance, ledger).balance,
+  };
 }

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Toaster } from '../../../components/ui/toast/Toaster';
 import { resetAppState } from '../../../test/utils';
 import { useAuctions } from '../../auctions';
-import { useBids } from '../../bids';
+import { myBids } from '../../bids';
 import { injectLiveEvent } from '../../live';
 import { LiveNotifications } from './LiveNotifications';
 
@@ -18,7 +18,6 @@ describe('LiveNotifications', () => {
   afterEach(() => {
     cleanup();
     useAuctions.getState().reset();
-    useBids.getState().reset();
     resetAppState();
   });
 
@@ -49,10 +48,10 @@ describe('LiveNotifications', () => {
 
   it('names the product when the page knows it: from the open auction, else from the user’s bids', () => {
     useAuctions.setState({ products: { 'A-1': [{ id: 'CAM-1', name: 'Vintage Camera', description: '', status: 'available', auction_id: 'A-1', highest_bid: 700, bid_count: 2, version: 2 }] } });
-    useBids.setState({ bids: [{
+    myBids.set(undefined, [{
       bid_id: 1, auction_id: 'A-2', auction_name: 'Spring Sale', product_id: 'LAMP-9', product_name: 'Brass Lamp', amount: 600,
       timestamp: server_time, status: 'outbid', reason: null,
-    }] });
+    }]);
     render(<><LiveNotifications /><Toaster /></>);
     act(() => {
       injectLiveEvent({ event: 'bid:won', data: { auction_id: 'A-1', product_id: 'CAM-1', amount: 700, server_time } });

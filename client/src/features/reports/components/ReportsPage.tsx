@@ -1,5 +1,5 @@
 import type { AuctionReport, ProductReport, Reports } from '@auction/shared';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { adminAuctionPath } from '../../../config/paths';
 import { DataTable, type Column } from '../../../components/ui/DataTable';
@@ -10,45 +10,30 @@ import { StatCard } from '../../../components/ui/StatCard';
 import { StatusBadge } from '../../../components/ui/StatusBadge';
 import { tabId, Tabs } from '../../../components/ui/Tabs';
 import { toast } from '../../../components/ui/toast/toast-store';
-import { errorText, isSessionEnded } from '../../../lib/api-client';
+import { errorText } from '../../../lib/api-client';
 import { downloadText } from '../../../lib/csv';
 import { formatDateTime, formatRupees } from '../../../lib/format';
+import { createResource, useResource } from '../../../lib/resource';
 import { fetchReports } from '../api/reports-api';
 import { reportCsv, reportFilename, reportStats, type ReportTab } from '../model';
 import { RevenueChart } from './RevenueChart';
 import './reports.css';
+
+const LOAD_FAILED = 'Failed to load report data';
+/** GET /admin/reports, read whenever the page is shown (and on Refresh). */
+const adminReports = createResource<void, Reports>('admin-reports', () => fetchReports());
 
 const TAB_ID = 'reports-tab';
 const PANEL_ID = 'reports-panel';
 
 /** /admin/reports: the admin's auctions and products with their bids and money. */
 export function ReportsPage() {
-  const [data, setData] = useState<Reports | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<string | null>(null);
+  const reports = useResource(adminReports, undefined, { onError: (err) => toast.error(errorText(err, LOAD_FAILED)) });
+  const data = reports.data ?? null;
+  const loading = reports.status === 'idle' || reports.fetching;
+  const error = reports.error === undefined ? null : errorText(reports.error, LOAD_FAILED);
+  const load = reports.refetch;
   const [tab, setTab] = useState<ReportTab>('auctions');
-  const req = useRef(0);
-
-  const load = useCallback(async () => {
-    const mine = ++req.current;
-    setLoading(true);
-    try {
-      const reports = await fetchReports();
-      if (mine !== req.current) return;
-      setData(reports);
-      setError(null);
-    } catch (err) {
-      if (mine !== req.current) return;
-      const text = errorText(err, 'Failed to load report data');
-      setError(text);
-      // A 401 has already ended the session and left for / (lib/api-client.ts).
-      if (!isSessionEnded(err)) toast.error(text);
-    } finally {
-      if (mine === req.current) setLoading(false);
-    }
-  }, []);
-
-  useEffect(() => { void load(); }, [load]);
 
   function exportCsv() {
     if (!data) return;

@@ -1,27 +1,19 @@
 import type { AdminSettings } from '@auction/shared';
-import { useEffect, useState } from 'react';
 import { Badge } from '../../../components/ui/Badge';
 import { Icon } from '../../../components/ui/Icon';
 import { Spinner } from '../../../components/ui/Spinner';
 import { errorText } from '../../../lib/api-client';
+import { createResource, useResource } from '../../../lib/resource';
 import { fetchSystemSettings } from '../api/settings-api';
 import { systemItems } from '../model';
 
+/** GET /admin/settings (the values in force), read whenever the panel is shown. */
+const systemSettings = createResource<void, AdminSettings>('system-settings', () => fetchSystemSettings());
+
 /** System Settings: the server's real configuration (GET /admin/settings) and the client's own defaults, read-only. */
 export function SystemSettingsPanel() {
-  const [settings, setSettings] = useState<AdminSettings | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [attempt, setAttempt] = useState(0);
-
-  useEffect(() => {
-    let live = true;
-    setError(null);
-    fetchSystemSettings().then(
-      (s) => { if (live) setSettings(s); },
-      (err: unknown) => { if (live) setError(errorText(err, 'Failed to load data')); },
-    );
-    return () => { live = false; };
-  }, [attempt]);
+  const { data, status, error, refetch } = useResource(systemSettings, undefined);
+  const settings = data ?? null;
 
   return (
     <section className="card settings-card settings-system" aria-labelledby="settings-system-title">
@@ -32,10 +24,10 @@ export function SystemSettingsPanel() {
         </div>
         <span className="settings-hint">Read-only · the values in force</span>
       </div>
-      {error && !settings ? (
+      {status === 'error' && !settings ? (
         <p className="settings-error" role="alert">
-          <Icon name="alert" size={18} /> <span>{error}</span>
-          <button type="button" className="settings-link-btn" onClick={() => setAttempt((n) => n + 1)}>Try again</button>
+          <Icon name="alert" size={18} /> <span>{errorText(error, 'Failed to load data')}</span>
+          <button type="button" className="settings-link-btn" onClick={() => void refetch()}>Try again</button>
         </p>
       ) : !settings ? (
         <Spinner label="Loading system settings…" />

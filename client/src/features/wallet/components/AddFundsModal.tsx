@@ -5,12 +5,12 @@ import { Modal } from '../../../components/ui/Modal';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { formatRupees } from '../../../lib/format';
 import { addedMessage, validateTopUp } from '../model';
-import { useWallet } from '../store/wallet-store';
+import { useTopUp } from '../store/wallet-store';
 
 /** Add Funds: an amount (typed or picked), checked against the top-up bounds (₹10 to ₹1,00,000) before it is sent. */
 export function AddFundsModal({ onClose }: { onClose: () => void }) {
-  const topUp = useWallet((s) => s.topUp);
-  const busy = useWallet((s) => s.toppingUp);
+  const topUp = useTopUp((s) => s.topUp);
+  const busy = useTopUp((s) => s.toppingUp);
   const [value, setValue] = useState('');
   const [error, setError] = useState<string | undefined>();
   const formId = useId();

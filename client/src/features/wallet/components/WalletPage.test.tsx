@@ -3,7 +3,7 @@ import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../../components/ui/toast/Toaster';
 import { jsonResponse, resetAppState } from '../../../test/utils';
-import { useWallet } from '../store/wallet-store';
+import { resetAll } from '../../../lib/resource';
 import { makeTx, routeFetch } from '../testing';
 import { WalletPage } from './WalletPage';
 
@@ -47,11 +47,9 @@ function wallet(balance: number, transactions = ledger, extra: Record<string, Pa
 describe('WalletPage', () => {
   beforeEach(() => {
     resetAppState();
-    useWallet.getState().reset();
   });
   afterEach(() => {
     cleanup();
-    useWallet.getState().reset();
     resetAppState();
   });
 
@@ -185,7 +183,7 @@ describe('WalletPage', () => {
     );
 
     cleanup();
-    useWallet.getState().reset();
+    resetAll();
     wallet(5000, []);
     renderPage();
     await screen.findByText('No transactions found. Add funds to start bidding!');

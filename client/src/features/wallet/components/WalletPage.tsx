@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { EmptyState } from '../../../components/ui/EmptyState';
 import { Icon } from '../../../components/ui/Icon';
 import { ConfirmDialog } from '../../../components/ui/Modal';
@@ -9,7 +9,7 @@ import { formatRupees } from '../../../lib/format';
 import { CSV_FILENAME, transactionsCsv } from '../csv';
 import { downloadText } from '../../../lib/csv';
 import { addedMessage, quickAddQuestion, walletStats } from '../model';
-import { useWallet } from '../store/wallet-store';
+import { useTopUp, useWalletView } from '../store/wallet-store';
 import { AddFundsModal } from './AddFundsModal';
 import { QuickAdd } from './QuickAdd';
 import { TransactionsTable } from './TransactionsTable';
@@ -19,21 +19,13 @@ export const NO_TRANSACTIONS = 'No transactions found. Add funds to start biddin
 
 /** /user/wallet: balance, top-ups and the ledger with its CSV export. */
 export function WalletPage() {
-  const balance = useWallet((s) => s.balance);
-  const balanceSource = useWallet((s) => s.balanceSource);
-  const transactions = useWallet((s) => s.transactions);
-  const loaded = useWallet((s) => s.loaded);
-  const loading = useWallet((s) => s.loading);
-  const error = useWallet((s) => s.error);
-  const toppingUp = useWallet((s) => s.toppingUp);
-  const load = useWallet((s) => s.load);
-  const topUp = useWallet((s) => s.topUp);
+  const { balance, balanceSource, transactions, loaded, loading, error, reload } = useWalletView();
+  const toppingUp = useTopUp((s) => s.toppingUp);
+  const topUp = useTopUp((s) => s.topUp);
   const [adding, setAdding] = useState(false);
   // The quick-add amount waiting for its confirmation, then for the server.
   const [quickAmount, setQuickAmount] = useState<number | null>(null);
   const [quickPending, setQuickPending] = useState<number | null>(null);
-
-  useEffect(() => { void load(); }, [load]);
 
   async function confirmQuickAdd() {
     if (quickAmount === null) return;
@@ -87,7 +79,7 @@ export function WalletPage() {
         <div className="card-header wallet-history-header">
           <h2 id="wallet-history-title" className="card-title">Transaction History</h2>
           <div className="toolbar">
-            <button type="button" className="btn btn-outline btn-sm" onClick={() => void load()} disabled={loading} aria-busy={loading}>
+            <button type="button" className="btn btn-outline btn-sm" onClick={reload} disabled={loading} aria-busy={loading}>
               <Icon name="refresh" size={16} /> {loading ? 'Refreshing…' : 'Refresh'}
             </button>
             <button type="button" className="btn btn-primary btn-sm" onClick={downloadCsv}>
@@ -98,7 +90,7 @@ export function WalletPage() {
         {error && (
           <p className="wallet-error" role="alert">
             <Icon name="alert" size={18} /> <span>{error}</span>
-            <button type="button" className="wallet-link-btn" onClick={() => void load()}>Try again</button>
+            <button type="button" className="wallet-link-btn" onClick={reload}>Try again</button>
           </p>
         )}
         {!known && loading ? (

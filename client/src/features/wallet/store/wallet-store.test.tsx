@@ -1,9 +1,10 @@
+import { act, cleanup, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { lastSocket, reconnect } from '../../../test/fake-socket';
 import { jsonResponse, resetAppState } from '../../../test/utils';
 import { injectLiveEvent, useLive } from '../../live';
 import { makeTx, routeFetch } from '../testing';
-import { useWallet } from './wallet-store';
+import { useTopUp, useWalletView, walletBalance, walletLedger } from './wallet-store';
 
 vi.mock('socket.io-client', () => import('../../../test/fake-socket'));
 
@@ -12,13 +13,19 @@ const stamp = { server_time: '2026-03-01T10:00:00.000Z' };
 describe('wallet store', () => {
   beforeEach(() => {
     resetAppState();
-    useWallet.getState().reset();
   });
   afterEach(() => {
+    cleanup();
     useLive.getState().disconnect();
-    useWallet.getState().reset();
     resetAppState();
   });
+
+  /** The wallet as a page shows it (mounting reads balance and ledger). */
+  async function showWallet() {
+    const view = renderHook(() => useWalletView());
+    await vi.waitFor(() => expect(view.result.current.loading).toBe(false));
+    return view;
+  }
 
   it('loads the balance and the ledger', async () => {
     const ledger = [makeTx('topup', 5000)];
@@ -26,8 +33,8 @@ describe('wallet store', () => {
       'POST /api/wallet': [jsonResponse(200, { wallet_balance: 4200 })],
       'GET /api/wallet/transactions': [jsonResponse(200, { transactions: ledger })],
     });
-    expect(await useWallet.getState().load()).toEqual({ ok: true });
-    expect(useWallet.getState()).toMatchObject({ balance: 4200, balanceSource: 'server', transactions: ledger, loaded: true, loading: false });
+    const { result } = await showWallet();
+    await vi.waitFor(() => expect(result.current).toMatchObject({ balance: 4200, balanceSource: 'server', transactions: ledger, loaded: true, loading: false, error: null }));
     expect(api.calls('POST /api/wallet')[0]![1]!.body).toBe('{}');
   });
 
@@ -36,15 +43,14 @@ describe('wallet store', () => {
       'POST /api/wallet': [jsonResponse(500, { error: 'Internal error', message: 'Internal error', code: 'INTERNAL' })],
       'GET /api/wallet/transactions': [jsonResponse(200, { transactions: [makeTx('topup', 5000), makeTx('bid', 1200), makeTx('refund', 200)] })],
     });
-    await useWallet.getState().load();
-    expect(useWallet.getState()).toMatchObject({ balance: 4000, balanceSource: 'ledger' });
+    const { result } = await showWallet();
+    await vi.waitFor(() => expect(result.current).toMatchObject({ balance: 4000, balanceSource: 'ledger' }));
   });
 
   it('leaves the balance unknown when neither call answers', async () => {
     routeFetch({ 'POST /api/wallet': [new TypeError('offline')], 'GET /api/wallet/transactions': [new TypeError('offline')] });
-    const result = await useWallet.getState().load();
-    expect(result.ok).toBe(false);
-    expect(useWallet.getState()).toMatchObject({ balance: null, loaded: false, error: 'Could not load your transactions' });
+    const { result } = await showWallet();
+    await vi.waitFor(() => expect(result.current).toMatchObject({ balance: null, loaded: false, error: 'Could not load your transactions' }));
   });
 
   it('wallet:updated sets the balance at once and re-reads the ledger', async () => {
@@ -54,11 +60,11 @@ describe('wallet store', () => {
       'POST /api/wallet': [jsonResponse(200, { wallet_balance: 4300 })],
       'GET /api/wallet/transactions': [jsonResponse(200, { transactions: first }), jsonResponse(200, { transactions: after })],
     });
-    await useWallet.getState().load();
+    const { result } = await showWallet();
 
-    injectLiveEvent({ event: 'wallet:updated', data: { ...stamp, wallet_balance: 5000 } });
-    expect(useWallet.getState().balance).toBe(5000);
-    await vi.waitFor(() => expect(useWallet.getState().transactions).toEqual(after), { timeout: 3000 });
+    act(() => injectLiveEvent({ event: 'wallet:updated', data: { ...stamp, wallet_balance: 5000 } }));
+    expect(result.current.balance).toBe(5000);
+    await vi.waitFor(() => expect(result.current.transactions).toEqual(after), { timeout: 3000 });
     expect(api.calls('GET /api/wallet/transactions')).toHaveLength(2);
     // The event is newer than the balance call: a later refetch is what re-reads it, not the ledger.
     expect(api.calls('POST /api/wallet')).toHaveLength(1);
@@ -76,11 +82,11 @@ describe('wallet store', () => {
       await gate;
       return jsonResponse(200, { wallet_balance: 100 });
     });
-    const loading = useWallet.getState().load();
+    const loading = walletBalance.load();
     injectLiveEvent({ event: 'wallet:updated', data: { ...stamp, wallet_balance: 900 } });
     release();
     await loading;
-    expect(useWallet.getState().balance).toBe(900);
+    expect(walletBalance.get().data).toBe(900);
   });
 
   it('tops up: new balance, the new row first, no request for an amount out of bounds', async () => {
@@ -89,16 +95,17 @@ describe('wallet store', () => {
       'POST /api/wallet/topup': [jsonResponse(200, { message: 'ok', wallet_balance: 1500, transaction: tx })],
       'GET /api/wallet/transactions': [jsonResponse(200, { transactions: [tx] })],
     });
-    useWallet.setState({ balance: 1000, balanceSource: 'server', transactions: [makeTx('topup', 1000)], loaded: true });
+    walletBalance.set(undefined, 1000);
+    walletLedger.set(undefined, [makeTx('topup', 1000)]);
 
-    expect(await useWallet.getState().topUp(5)).toEqual({ ok: false, error: 'Enter an amount between ₹10 and ₹1,00,000' });
+    expect(await useTopUp.getState().topUp(5)).toEqual({ ok: false, error: 'Enter an amount between ₹10 and ₹1,00,000' });
     expect(api.calls('POST /api/wallet/topup')).toHaveLength(0);
 
-    expect(await useWallet.getState().topUp(500)).toEqual({ ok: true });
+    expect(await useTopUp.getState().topUp(500)).toEqual({ ok: true });
     expect(JSON.parse(api.calls('POST /api/wallet/topup')[0]![1]!.body as string)).toEqual({ amount: 500 });
-    expect(useWallet.getState().balance).toBe(1500);
-    expect(useWallet.getState().transactions[0]).toEqual(tx);
-    expect(useWallet.getState().transactions).toHaveLength(2);
+    expect(walletBalance.get().data).toBe(1500);
+    expect(walletLedger.get().data![0]).toEqual(tx);
+    expect(walletLedger.get().data).toHaveLength(2);
   });
 
   it('keeps a live balance that arrived while a top-up was on its way', async () => {
@@ -110,12 +117,12 @@ describe('wallet store', () => {
       await gate;
       return jsonResponse(200, { message: 'ok', wallet_balance: 1500, transaction: tx });
     });
-    const pending = useWallet.getState().topUp(500);
+    const pending = useTopUp.getState().topUp(500);
     // Someone else's bid refunded this user meanwhile: the event carries the newer balance.
     injectLiveEvent({ event: 'wallet:updated', data: { ...stamp, wallet_balance: 2300 } });
     release();
     expect(await pending).toEqual({ ok: true });
-    expect(useWallet.getState().balance).toBe(2300);
+    expect(walletBalance.get().data).toBe(2300);
   });
 
   it("reports the server's top-up error, else 'Top-up failed'", async () => {
@@ -125,9 +132,9 @@ describe('wallet store', () => {
         new TypeError('offline'),
       ],
     });
-    expect(await useWallet.getState().topUp(50)).toEqual({ ok: false, error: 'Enter an amount between ₹10 and ₹1,00,000' });
-    expect(await useWallet.getState().topUp(50)).toEqual({ ok: false, error: 'Top-up failed' });
-    expect(useWallet.getState().toppingUp).toBe(false);
+    expect(await useTopUp.getState().topUp(50)).toEqual({ ok: false, error: 'Enter an amount between ₹10 and ₹1,00,000' });
+    expect(await useTopUp.getState().topUp(50)).toEqual({ ok: false, error: 'Top-up failed' });
+    expect(useTopUp.getState().toppingUp).toBe(false);
   });
 
   it('reads balance and ledger again after a reconnect (updates sent while down are lost), not on the first connect', async () => {
@@ -137,14 +144,14 @@ describe('wallet store', () => {
       'POST /api/wallet': [jsonResponse(200, { wallet_balance: 4300 }), jsonResponse(200, { wallet_balance: 5000 })],
       'GET /api/wallet/transactions': [jsonResponse(200, { transactions: before }), jsonResponse(200, { transactions: after })],
     });
-    await useWallet.getState().load();
+    const { result } = await showWallet();
     useLive.getState().connect('u-tok');
     lastSocket().open();
     await new Promise((r) => setTimeout(r, 10));
     expect(api.calls('POST /api/wallet')).toHaveLength(1);
 
-    reconnect();
-    await vi.waitFor(() => expect(useWallet.getState()).toMatchObject({ balance: 5000, transactions: after, loading: false }));
+    act(() => reconnect());
+    await vi.waitFor(() => expect(result.current).toMatchObject({ balance: 5000, transactions: after, loading: false }));
     expect(api.calls('POST /api/wallet')).toHaveLength(2);
   });
 
@@ -155,19 +162,20 @@ describe('wallet store', () => {
       'POST /api/wallet': [jsonResponse(200, { wallet_balance: 4300 }), () => jsonResponse(200, { wallet_balance: 0 })],
       'GET /api/wallet/transactions': [jsonResponse(200, { transactions: [] })],
     });
-    await useWallet.getState().load();
+    const { result } = await showWallet();
     useLive.getState().connect('u-tok');
     lastSocket().open();
     api.fn.mockImplementationOnce(() => slow);
-    reconnect();
+    act(() => reconnect());
     await vi.waitFor(() => expect(api.calls('POST /api/wallet')).toHaveLength(2));
-    injectLiveEvent({ event: 'wallet:updated', data: { ...stamp, wallet_balance: 6100 } });
+    act(() => injectLiveEvent({ event: 'wallet:updated', data: { ...stamp, wallet_balance: 6100 } }));
     release(jsonResponse(200, { wallet_balance: 5000 }));
-    await vi.waitFor(() => expect(useWallet.getState().loading).toBe(false));
-    expect(useWallet.getState().balance).toBe(6100);
+    await vi.waitFor(() => expect(result.current.loading).toBe(false));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(result.current.balance).toBe(6100);
   });
 
-  it('does not read a wallet no one asked for after a reconnect', async () => {
+  it('does not read a wallet no one shows after a reconnect', async () => {
     const api = routeFetch({});
     useLive.getState().connect('u-tok');
     lastSocket().open();
