@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { balanceFromTransactions, countActiveBids, countMyBids, dashboardStats, describeTransaction, isEnded, isEndingSoon, totalSpent } from './stats';
+import { balanceFromTransactions, countActiveBids, countFailedBids, countMyBids, dashboardStats, describeTransaction, isEnded, isEndingSoon, totalSpent } from './stats';
 
 const NOW = Date.parse('2026-05-01T12:00:00Z');
 const HOUR = 3600_000;
@@ -37,12 +37,14 @@ describe('isEnded / isEndingSoon', () => {
   });
 });
 
-describe('countMyBids / countActiveBids', () => {
+describe('countMyBids / countFailedBids / countActiveBids', () => {
   const statuses = ['success', 'outbid', 'failed', 'rolledback', 'won', 'mystery', 'failed', 'success'];
   const bids = statuses.map((status) => ({ status }) as { status: 'success' });
 
-  it('counts every bid, failed and cancelled ones too: the Total Bids of the My Bids page', () => {
-    expect(countMyBids(bids)).toBe(8);
+  it('counts the bids that did not fail, cancelled ones included; the failed ones apart', () => {
+    expect(countMyBids(bids)).toBe(6);
+    expect(countFailedBids(bids)).toBe(2);
+    expect(countMyBids(bids) + countFailedBids(bids)).toBe(bids.length);
     expect(countMyBids([])).toBe(0);
   });
 
@@ -84,12 +86,12 @@ describe('dashboardStats', () => {
       transactions: [tx('topup', 2000), tx('bid', 400), tx('refund', 400), tx('bid', 500)],
       now: NOW,
     });
-    expect(stats).toEqual({ activeAuctions: 2, endingSoon: 1, myBids: 3, activeBids: 1, totalSpent: 500, registeredAuctions: 2 });
+    expect(stats).toEqual({ activeAuctions: 2, endingSoon: 1, myBids: 2, failedBids: 1, activeBids: 1, totalSpent: 500, registeredAuctions: 2 });
   });
 
   it('is all zeros for empty lists', () => {
     expect(dashboardStats({ auctions: [], bids: [], transactions: [], now: NOW }))
-      .toEqual({ activeAuctions: 0, endingSoon: 0, myBids: 0, activeBids: 0, totalSpent: 0, registeredAuctions: 0 });
+      .toEqual({ activeAuctions: 0, endingSoon: 0, myBids: 0, failedBids: 0, activeBids: 0, totalSpent: 0, registeredAuctions: 0 });
   });
 });
 

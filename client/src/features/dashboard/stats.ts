@@ -1,7 +1,8 @@
 /**
  * The user dashboard's numbers, as docs/money.md ("The numbers the screens show") defines them, as
- * pure functions of what the server returned and the server-corrected `now` (ms). One change (issue 16): My Bids counts every bid, the
- * Total Bids of the My Bids page, instead of the bids that did not fail, so the two screens agree.
+ * pure functions of what the server returned and the server-corrected `now` (ms). My Bids counts the
+ * bids that did not fail, while the My Bids page's Total Bids counts every row: the card says how many
+ * failed bids it leaves out, so the two figures read as one (issue 16).
  */
 import { ENDING_SOON_SECONDS, type Auction, type Transaction, type UserBid } from '@auction/shared';
 import { balanceFromLedger, isCredit, transactionDescription, transactionTypeLabel, walletStats } from '../wallet';
@@ -11,8 +12,10 @@ export const RECENT_COUNT = 5;
 export interface DashboardStats {
   activeAuctions: number;
   endingSoon: number;
-  /** Every bid the user placed: the Total Bids of the My Bids page. */
+  /** The bids that did not fail (the My Bids page's Total Bids, less `failedBids`). */
   myBids: number;
+  /** Refused bids, which My Bids leaves out. */
+  failedBids: number;
   /** Bids leading now: the Active Bids of the My Bids page. */
   activeBids: number;
   /** Rupees. */
@@ -39,12 +42,14 @@ export function isEndingSoon(auction: AuctionTiming, now: number): boolean {
   return !isEnded(auction, now) && msLeft(auction, now) < ENDING_SOON_SECONDS * 1000;
 }
 
-/**
- * Every bid the user placed, failed and cancelled ones included: the same figure as Total Bids on the
- * My Bids page, which lists each of them (a user who opens My Bids from here finds the number they saw).
- */
+/** The bids that did not fail (cancelled ones included): a refused bid never held money or led. */
 export function countMyBids(bids: readonly Pick<UserBid, 'status'>[]): number {
-  return bids.length;
+  return bids.filter((b) => b.status !== 'failed').length;
+}
+
+/** Refused bids: the difference between My Bids here and Total Bids on the My Bids page. */
+export function countFailedBids(bids: readonly Pick<UserBid, 'status'>[]): number {
+  return bids.filter((b) => b.status === 'failed').length;
 }
 
 /** Bids leading now (`success`): the Active Bids of the My Bids page. */
@@ -71,6 +76,7 @@ export function dashboardStats(input: {
     activeAuctions: auctions.filter((a) => !isEnded(a, now)).length,
     endingSoon: auctions.filter((a) => isEndingSoon(a, now)).length,
     myBids: countMyBids(bids),
+    failedBids: countFailedBids(bids),
     activeBids: countActiveBids(bids),
     totalSpent: totalSpent(transactions),
     registeredAuctions: auctions.filter((a) => a.registered).length,

@@ -106,9 +106,9 @@ describe('UserDashboardPage', () => {
     expect(balance()).toBe('₹1,500');
     expect(statValue('Active Auctions')).toBe('5');
     expect(statValue('Ending Soon')).toBe('3');
-    // Every bid, the failed one too: the Total Bids of the My Bids page; two of them lead.
-    expect(statValue('My Bids')).toBe('4');
-    expect(screen.getByText('My Bids', { selector: '.stat-label' }).parentElement?.querySelector('.stat-hint')?.textContent).toBe('2 active');
+    // The bids that did not fail; two of them lead, and the failed one is named as left out.
+    expect(statValue('My Bids')).toBe('3');
+    expect(screen.getByText('My Bids', { selector: '.stat-label' }).parentElement?.querySelector('.stat-hint')?.textContent).toBe('2 active · 1 failed not counted');
     expect(statValue('Total Spent')).toBe('₹1,000');
     expect(statValue('Registered Auctions')).toBe('3');
 
@@ -180,7 +180,7 @@ describe('UserDashboardPage', () => {
     await waitLoaded();
     expect(within(screen.getByRole('region', { name: 'Recent Auctions' })).getByText('No auctions yet')).toBeTruthy();
     expect(statValue('Active Auctions')).toBe('0');
-    expect(statValue('My Bids')).toBe('4');
+    expect(statValue('My Bids')).toBe('3');
     expect(balance()).toBe('₹1,500');
     expect(screen.queryByText('Failed to load dashboard stats.')).toBeNull();
   });
@@ -269,7 +269,7 @@ describe('UserDashboardPage', () => {
       act(() => reconnect());
       await waitFor(() => expect(balance()).toBe('₹2,500'));
       await waitFor(() => expect(statValue('Active Auctions')).toBe('6'));
-      await waitFor(() => expect(statValue('My Bids')).toBe('5'));
+      await waitFor(() => expect(statValue('My Bids')).toBe('4'));
       for (const url of ['/api/auctions', '/api/user-bids', '/api/wallet', '/api/wallet/transactions']) expect(callsTo(fetchMock, url)).toHaveLength(2);
     });
 

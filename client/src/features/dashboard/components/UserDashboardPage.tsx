@@ -13,6 +13,11 @@ import { RecentTransactions } from './RecentTransactions';
 import './dashboard.css';
 
 /** /user/dashboard: the bidder's numbers, recent auctions and transactions. */
+/** Leading bids, and the refused ones My Bids leaves out (the My Bids page's Total Bids counts them). */
+function myBidsHint({ activeBids, failedBids }: { activeBids: number; failedBids: number }): string {
+  return failedBids === 0 ? `${activeBids} active` : `${activeBids} active · ${failedBids} failed not counted`;
+}
+
 export function UserDashboardPage() {
   const name = useSession((s) => s.user?.name || s.user?.username || 'User');
   const navigate = useNavigate();
@@ -45,7 +50,7 @@ export function UserDashboardPage() {
       <section className="dash-stats" aria-label="Your numbers">
         <StatCard label="Active Auctions" value={value(stats.activeAuctions)} icon="gavel" tone="primary" />
         <StatCard label="Ending Soon" value={value(stats.endingSoon)} icon="bolt" tone="warning" hint="Within 24 hours" />
-        <StatCard label="My Bids" value={value(stats.myBids)} icon="bids" tone="info" hint={loading ? undefined : `${stats.activeBids} active`} />
+        <StatCard label="My Bids" value={value(stats.myBids)} icon="bids" tone="info" hint={loading ? undefined : myBidsHint(stats)} />
         <StatCard label="Total Spent" value={value(formatRupees(stats.totalSpent))} icon="wallet" tone="danger" hint="Held or paid" />
         <StatCard label="Registered Auctions" value={value(stats.registeredAuctions)} icon="check" tone="success" />
       </section>
