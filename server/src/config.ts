@@ -27,6 +27,9 @@ export interface Config {
    * sending new requests before the server stops accepting them (rolling restarts).
    */
   drainMs: number;
+  /** Soft close for new auctions whose admin names none (docs/bidding.md#soft-close): window and cap, in seconds. */
+  softCloseS: number;
+  maxExtensionS: number;
 }
 
 export class ConfigError extends Error {}
@@ -85,5 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pgPool: int('PG_POOL', 10, 1, 1000),
     redisUrl: redisUrl(env.REDIS_URL),
     drainMs: int('DRAIN_MS', 0, 0, 600_000),
+    softCloseS: int('SOFT_CLOSE_S', 120, 0, 3600),
+    maxExtensionS: int('MAX_EXTENSION_S', 3600, 0, 86_400),
   };
 }

@@ -20,6 +20,9 @@ export const ERROR_STATUS = {
   PRODUCT_HAS_BIDS: 409,
   BID_NOT_ACTIVE: 409,
   AMBIGUOUS_PRODUCT: 409,
+  BUY_NOW_UNAVAILABLE: 409,
+  /** Only the scheduler meets it: a bid moved the end (soft close) after it looked. */
+  AUCTION_NOT_ENDED: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,

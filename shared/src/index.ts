@@ -1,5 +1,6 @@
 export * from './money.js';
 export * from './limits.js';
+export * from './bidding-rules.js';
 export * from './errors.js';
 export * from './datetime.js';
 export * from './schemas/common.js';

@@ -2,7 +2,7 @@
  * The live channel's contract (docs/live-protocol.md): room names, event payloads, frames and acks, typed once
  * for the server (socket.io `Server<…>`), the browser client and scripts.
  */
-import type { AuctionStatus } from './schemas/catalogue.js';
+import type { Auction, AuctionStatus } from './schemas/catalogue.js';
 
 export const auctionRoom = (auctionId: string) => `auction:${auctionId}`;
 export const userRoom = (userId: number) => `user:${userId}`;
@@ -28,6 +28,14 @@ export interface BidPlacedData extends Stamped {
   amount: number;
   /** When the bid was accepted (ISO). */
   timestamp: string;
+  /** The lowest acceptable next bid (docs/bidding.md#increments). */
+  min_next_bid: number;
+  /** Null: no reserve; else whether the highest bid reaches it. */
+  reserve_met: boolean | null;
+  /** Whether the lot can still be bought at its buy-now price. */
+  buy_now_available: boolean;
+  /** An automatic raise of the leading maximum bid (docs/bidding.md#maximum-bids). */
+  auto: boolean;
 }
 
 export interface BidRolledBackData extends Stamped {
@@ -36,6 +44,9 @@ export interface BidRolledBackData extends Stamped {
   highest_bid: number;
   bid_count: number;
   version: number;
+  min_next_bid: number;
+  reserve_met: boolean | null;
+  buy_now_available: boolean;
 }
 
 export interface ProductSoldData extends Stamped {
@@ -43,6 +54,15 @@ export interface ProductSoldData extends Stamped {
   product_id: string;
   amount: number;
   version: number;
+  /** Bought at the buy-now price (before the end). */
+  buy_now: boolean;
+}
+
+/** Soft close moved the end (docs/bidding.md#soft-close). */
+export interface AuctionExtendedData extends Stamped {
+  auction_id: string;
+  valid_until: string;
+  original_valid_until: string;
 }
 
 export interface AuctionRef extends Stamped {
@@ -63,6 +83,7 @@ export interface RoomEventMap {
   'bid:rolledback': BidRolledBackData;
   'product:sold': ProductSoldData;
   'auction:ending': AuctionEndingData;
+  'auction:extended': AuctionExtendedData;
   'auction:ended': AuctionRef;
   'auction:settled': AuctionRef;
   'auction:watchers': WatchersData;
@@ -99,13 +120,16 @@ export interface WalletUpdatedData extends Stamped {
  * An auction's summary as `GET /auctions` shows it, minus the per-caller `registered` and `registrations`
  * and minus the product list (a client showing the products reads them again).
  */
-export interface LiveAuction extends Stamped {
+export interface LiveAuction extends Stamped, Pick<Auction, 'original_valid_until' | 'increment_rule' | 'soft_close_s' | 'max_extension_s' | 'extended'> {
   id: string;
   name: string;
   valid_until: string;
   product_count: number;
   status: AuctionStatus;
 }
+
+/** To every socket when soft close moves an end: the summary, with the room event's fields. */
+export type LiveAuctionExtended = LiveAuction & Pick<AuctionExtendedData, 'auction_id'>;
 
 /** Personal events (to `user:<id>`, at once) and catalogue events (to every socket). */
 export interface PersonalEventMap {
@@ -115,6 +139,7 @@ export interface PersonalEventMap {
   'wallet:updated': WalletUpdatedData;
   'auction:created': LiveAuction;
   'auction:updated': LiveAuction;
+  'auction:extended': LiveAuctionExtended;
   'auction:deleted': Stamped & { id: string };
 }
 

@@ -18,7 +18,7 @@ import { presentAuction } from '../presenters/catalogue.js';
 /** Events that never change the list: bids, outbids, wallets, sign-outs. */
 const IRRELEVANT = new Set<DomainEvent['type']>([
   'bid:placed', 'bid:rolledback', 'bid:outbid', 'bid:reinstated', 'bid:won', 'wallet:updated', 'product:sold',
-  'auction:ending', 'auction:ended', 'account:revoked',
+  'auction:ending', 'auction:ended', 'account:revoked', 'bid:unsold',
 ]);
 
 /**

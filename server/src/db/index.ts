@@ -25,4 +25,5 @@ export type { Election, Store, StoreKind, UnitOfWork, ChangeSet, Applied, Hold, 
 export type * from './rows.js';
 export type * from './reads.js';
 export { bidStatuses } from './rows.js';
+export { heldBy, topOf } from './store.js';
 export { StoreUnavailable, isStoreUnavailable } from './errors.js';

@@ -3,12 +3,16 @@
  * PostgreSQL both accept. Reads see committed data only.
  */
 import type { Dialect, Param, SqlRunner } from './sql.js';
-import { asAdmin, columns, isStorableId, type AccountStatus, type AdminRow, type BidStatus, type ProductStatus, type Role, type TransactionRow, type UserRow } from './rows.js';
+import { asAdmin, columns, isStorableId, type AccountStatus, type AdminRow, type BidStatus, type IncrementRule, type ProductStatus, type Role, type TransactionRow, type UserRow } from './rows.js';
 
 export interface AuctionView {
   id: string;
   name: string;
   validUntil: number;
+  originalValidUntil: number;
+  incrementRule: IncrementRule;
+  softCloseS: number;
+  maxExtensionS: number;
   createdBy: number;
   createdAt: number;
   settledAt: number | null;
@@ -24,8 +28,26 @@ export interface ProductView {
   auctionId: string | null;
   /** Paise: the leading (or winning) bid, 0 when none. */
   highest: number;
+  /** Whether it has a leading or winning bid. */
+  hasBid: boolean;
   bidCount: number;
   version: number;
+  createdBy: number;
+  /** Paise. */
+  startingPrice: number;
+  reservePrice: number | null;
+  buyNowPrice: number | null;
+  /** Its auction's increment rule (flat when unassigned) and whether that auction is over (ended or settled). */
+  incrementRule: IncrementRule;
+  auctionOver: boolean;
+}
+
+/** A bidder's own standing on the lots of an auction (docs/bidding.md#what-you-see). */
+export interface MyStanding {
+  productId: string;
+  /** The caller's best bid status there: success (leading), won, or outbid/unsold (bid, not leading). */
+  status: BidStatus;
+  maxAmount: number | null;
 }
 
 export interface UserBidView {
@@ -35,6 +57,8 @@ export interface UserBidView {
   auctionId: string;
   auctionName: string;
   amount: number;
+  maxAmount: number | null;
+  buyNow: boolean | number;
   createdAt: number;
   status: BidStatus;
   reason: string | null;
@@ -146,7 +170,8 @@ export class Reads {
     if (filter.id !== undefined) { where.push('a.id = ?'); params.push(filter.id); }
     const d = this.dialect;
     const rows = await this.sql.all<Omit<AuctionView, 'productIds' | 'registrations'> & { productIds: string; registrations: string }>(
-      `select ${'a.id, a.name, a.valid_until as "validUntil", a.created_by as "createdBy", a.created_at as "createdAt", a.settled_at as "settledAt"'},
+      `select a.id, a.name, a.valid_until as "validUntil", a.original_valid_until as "originalValidUntil", a.increment_rule as "incrementRule",
+        a.soft_close_s as "softCloseS", a.max_extension_s as "maxExtensionS", a.created_by as "createdBy", a.created_at as "createdAt", a.settled_at as "settledAt",
         ${d.jsonArray('p.id', 'from products p where p.auction_id = a.id and p.deleted_at is null', `p.created_at, ${d.insertionOrder('p')}`)} as "productIds",
         ${d.jsonArray('r.user_id', 'from registrations r where r.auction_id = a.id', 'r.user_id')} as "registrations"
       from auctions a where ${where.join(' and ')}
@@ -189,25 +214,48 @@ export class Reads {
 
   private productSelect(where: string, order: string) {
     // At most one success-or-won bid per product exists at any time (settlement turns the one into the other).
-    return `select p.id, p.name, p.description, p.status, p.auction_id as "auctionId", p.bid_count as "bidCount", p.version,
-        coalesce(b.amount, 0) as highest
+    return `select p.id, p.name, p.description, p.status, p.auction_id as "auctionId", p.bid_count as "bidCount", p.version, p.created_by as "createdBy",
+        coalesce(b.amount, 0) as highest, case when b.id is null then 0 else 1 end as "hasBid",
+        p.starting_price as "startingPrice", p.reserve_price as "reservePrice", p.buy_now_price as "buyNowPrice",
+        coalesce(a.increment_rule, 'flat') as "incrementRule",
+        case when a.settled_at is not null or a.valid_until <= ? then 1 else 0 end as "auctionOver"
       from products p left join bids b on b.product_id = p.id and b.status in ('success', 'won')
+        left join auctions a on a.id = p.auction_id
       where ${where} order by ${order}`;
   }
 
-  async productsOfAuction(auctionId: string): Promise<ProductView[]> {
-    return this.sql.all<ProductView>(this.productSelect('p.auction_id = ? and p.deleted_at is null', `p.created_at, ${this.dialect.insertionOrder('p')}`), [auctionId]);
+  private async products(where: string, order: string, params: Param[], now: number): Promise<ProductView[]> {
+    const rows = await this.sql.all<ProductView>(this.productSelect(where, order), [now, ...params]);
+    return rows.map((r) => ({ ...r, hasBid: Boolean(r.hasBid), auctionOver: Boolean(r.auctionOver) }));
   }
 
-  async unassignedProducts(adminId: number): Promise<ProductView[]> {
-    return this.sql.all<ProductView>(
-      this.productSelect('p.created_by = ? and p.auction_id is null and p.deleted_at is null', `p.created_at desc, ${this.dialect.insertionOrder('p')} desc`),
-      [adminId],
+  /**
+   * The caller's standing on each lot of an auction where they bid (lots they never bid on are left
+   * out): leading, won, else outbid (or unsold). Cancelled and refused bids do not count.
+   */
+  async myStandings(userId: number, auctionId: string): Promise<MyStanding[]> {
+    if (!isStorableId(userId)) return [];
+    return this.sql.all<MyStanding>(
+      `select b.product_id as "productId",
+        case max(case b.status when 'won' then 3 when 'success' then 2 else 1 end) when 3 then 'won' when 2 then 'success' else 'outbid' end as status,
+        max(case when b.status = 'success' then b.max_amount end) as "maxAmount"
+      from bids b where b.user_id = ? and b.auction_id = ? and b.status in ('success', 'won', 'outbid', 'unsold')
+      group by b.product_id`,
+      [userId, auctionId],
     );
   }
 
-  async product(id: string): Promise<ProductView | null> {
-    return (await this.sql.get<ProductView>(this.productSelect('p.id = ? and p.deleted_at is null', 'p.id'), [id])) ?? null;
+  /** `now` decides whether the auction is over (for the callers' `my_status`). */
+  async productsOfAuction(auctionId: string, now = Date.now()): Promise<ProductView[]> {
+    return this.products('p.auction_id = ? and p.deleted_at is null', `p.created_at, ${this.dialect.insertionOrder('p')}`, [auctionId], now);
+  }
+
+  async unassignedProducts(adminId: number, now = Date.now()): Promise<ProductView[]> {
+    return this.products('p.created_by = ? and p.auction_id is null and p.deleted_at is null', `p.created_at desc, ${this.dialect.insertionOrder('p')} desc`, [adminId], now);
+  }
+
+  async product(id: string, now = Date.now()): Promise<ProductView | null> {
+    return (await this.products('p.id = ? and p.deleted_at is null', 'p.id', [id], now))[0] ?? null;
   }
 
   /** A product with its auction's end, for `GET /time-left`. */
@@ -235,7 +283,7 @@ export class Reads {
   async userBids(userId: number, auctionId?: string): Promise<UserBidView[]> {
     return this.sql.all<UserBidView>(
       `select b.id, b.product_id as "productId", p.name as "productName", b.auction_id as "auctionId", a.name as "auctionName",
-        b.amount, b.created_at as "createdAt", b.status, b.reason
+        b.amount, b.max_amount as "maxAmount", b.buy_now as "buyNow", b.created_at as "createdAt", b.status, b.reason
       from bids b join products p on p.id = b.product_id join auctions a on a.id = b.auction_id
       where b.user_id = ?${auctionId === undefined ? '' : ' and b.auction_id = ?'} order by b.id desc`,
       auctionId === undefined ? [userId] : [userId, auctionId],
@@ -345,7 +393,7 @@ export class Reads {
       select
         (select coalesce(sum(amount), 0) from wallet_transactions where type = 'topup') as topups,
         (select coalesce(sum(wallet_balance), 0) from users) as balances,
-        (select coalesce(sum(amount), 0) from bids where status = 'success') as held,
+        (select coalesce(sum(coalesce(max_amount, amount)), 0) from bids where status = 'success') as held,
         (select coalesce(sum(amount), 0) from bids where status = 'won') as paid,
         (select count(*) from users u where u.wallet_balance <> (
           select coalesce(sum(case t.type when 'bid' then -t.amount else t.amount end), 0) from wallet_transactions t where t.user_id = u.id)) as "ledgerMismatches",

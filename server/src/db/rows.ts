@@ -5,7 +5,8 @@
  */
 export type AccountStatus = 'active' | 'inactive';
 export type Role = 'user' | 'admin';
-export const bidStatuses = ['success', 'outbid', 'failed', 'rolledback', 'won'] as const;
+export const bidStatuses = ['success', 'outbid', 'failed', 'rolledback', 'won', 'unsold'] as const;
+export type IncrementRule = 'flat' | 'ladder';
 export type BidStatus = (typeof bidStatuses)[number];
 export type ProductStatus = 'available' | 'sold';
 export type LedgerType = 'topup' | 'bid' | 'refund';
@@ -41,7 +42,15 @@ export interface AdminRow {
 export interface AuctionRow {
   id: string;
   name: string;
+  /** The current end (soft close may have moved it past `originalValidUntil`). */
   validUntil: number;
+  /** The end the admin set. */
+  originalValidUntil: number;
+  incrementRule: IncrementRule;
+  /** Soft close window in seconds; 0 = off. */
+  softCloseS: number;
+  /** How far past `originalValidUntil` soft close may move the end, in seconds. */
+  maxExtensionS: number;
   createdBy: number;
   createdAt: number;
   updatedAt: number;
@@ -61,6 +70,12 @@ export interface ProductRow {
   bidCount: number;
   /** Bumped by every change of the highest bid or a sale; never reset (docs/live-protocol.md#versions-and-applying-events). */
   version: number;
+  /** Paise. */
+  startingPrice: number;
+  /** Paise; secret; null = no reserve. */
+  reservePrice: number | null;
+  /** Paise; null = no buy-now. */
+  buyNowPrice: number | null;
   soldPrice: number | null;
   winnerId: number | null;
   createdAt: number;
@@ -73,7 +88,11 @@ export interface BidRow {
   userId: number;
   productId: string;
   auctionId: string;
+  /** Paise: the price (a leading proxy's visible highest bid). */
   amount: number;
+  /** Paise: a proxy bid's maximum; null for a plain bid. */
+  maxAmount: number | null;
+  buyNow: boolean;
   status: BidStatus;
   /** Error code of a refused attempt (`failed`), or why a hold was released. */
   reason: string | null;
@@ -98,11 +117,14 @@ export interface TransactionRow {
 export const columns = {
   user: (t: string) => `${t}.id, ${t}.username, ${t}.name, ${t}.mobile_number as "mobileNumber", ${t}.password_hash as "passwordHash", ${t}.wallet_balance as "walletBalance", ${t}.status, ${t}.token_version as "tokenVersion", ${t}.created_at as "createdAt"`,
   admin: (t: string) => `${t}.id, ${t}.username, ${t}.name, ${t}.mobile_number as "mobileNumber", ${t}.password_hash as "passwordHash", ${t}.is_owner as "isOwner", ${t}.status, ${t}.token_version as "tokenVersion", ${t}.created_at as "createdAt"`,
-  auction: (t: string) => `${t}.id, ${t}.name, ${t}.valid_until as "validUntil", ${t}.created_by as "createdBy", ${t}.created_at as "createdAt", ${t}.updated_at as "updatedAt", ${t}.settled_at as "settledAt", ${t}.deleted_at as "deletedAt"`,
-  product: (t: string) => `${t}.id, ${t}.name, ${t}.description, ${t}.created_by as "createdBy", ${t}.auction_id as "auctionId", ${t}.status, ${t}.bid_count as "bidCount", ${t}.version, ${t}.sold_price as "soldPrice", ${t}.winner_id as "winnerId", ${t}.created_at as "createdAt", ${t}.updated_at as "updatedAt", ${t}.deleted_at as "deletedAt"`,
-  bid: (t: string) => `${t}.id, ${t}.user_id as "userId", ${t}.product_id as "productId", ${t}.auction_id as "auctionId", ${t}.amount, ${t}.status, ${t}.reason, ${t}.created_at as "createdAt", ${t}.updated_at as "updatedAt"`,
+  auction: (t: string) => `${t}.id, ${t}.name, ${t}.valid_until as "validUntil", ${t}.original_valid_until as "originalValidUntil", ${t}.increment_rule as "incrementRule", ${t}.soft_close_s as "softCloseS", ${t}.max_extension_s as "maxExtensionS", ${t}.created_by as "createdBy", ${t}.created_at as "createdAt", ${t}.updated_at as "updatedAt", ${t}.settled_at as "settledAt", ${t}.deleted_at as "deletedAt"`,
+  product: (t: string) => `${t}.id, ${t}.name, ${t}.description, ${t}.created_by as "createdBy", ${t}.auction_id as "auctionId", ${t}.status, ${t}.bid_count as "bidCount", ${t}.version, ${t}.starting_price as "startingPrice", ${t}.reserve_price as "reservePrice", ${t}.buy_now_price as "buyNowPrice", ${t}.sold_price as "soldPrice", ${t}.winner_id as "winnerId", ${t}.created_at as "createdAt", ${t}.updated_at as "updatedAt", ${t}.deleted_at as "deletedAt"`,
+  bid: (t: string) => `${t}.id, ${t}.user_id as "userId", ${t}.product_id as "productId", ${t}.auction_id as "auctionId", ${t}.amount, ${t}.max_amount as "maxAmount", ${t}.buy_now as "buyNow", ${t}.status, ${t}.reason, ${t}.created_at as "createdAt", ${t}.updated_at as "updatedAt"`,
   transaction: (t: string) => `${t}.id, ${t}.user_id as "userId", ${t}.type, ${t}.amount, ${t}.bid_id as "bidId", ${t}.product_id as "productId", ${t}.notes, ${t}.created_at as "createdAt"`,
 };
+
+/** SQLite reads booleans back as 0/1. */
+export const asBid = (row: BidRow): BidRow => ({ ...row, buyNow: Boolean(row.buyNow) });
 
 /** SQLite reads booleans back as 0/1. */
 export const asAdmin = (row: AdminRow): AdminRow => ({ ...row, isOwner: Boolean(row.isOwner) });

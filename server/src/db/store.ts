@@ -48,12 +48,21 @@ export interface Election {
   stop(): Promise<void>;
 }
 
-/** A leading (or candidate) bid: who holds how much. */
+/** A leading (or candidate) bid: who bid how much. */
 export interface Hold {
   bidId: number;
   userId: number;
+  /** Paise: the price (for a proxy, what it has reached). */
   amount: number;
+  /** Paise: a proxy bid's maximum; null for a plain bid. */
+  maxAmount: number | null;
 }
+
+/** What a leading bid holds from its bidder's wallet: a proxy its whole maximum, a plain bid its amount. */
+export const heldBy = (h: Pick<Hold, 'amount' | 'maxAmount'>): number => h.maxAmount ?? h.amount;
+
+/** A leading proxy's top: its maximum, or its price for a plain bid. */
+export const topOf = heldBy;
 
 /** A bidder's wallet as a command sees it, locked until commit. */
 export interface Wallet {
@@ -74,8 +83,8 @@ export interface LedgerMove {
   notes?: string | null;
 }
 
-export type ProductChanges = Partial<Pick<ProductRow, 'name' | 'description' | 'auctionId' | 'status' | 'soldPrice' | 'winnerId' | 'bidCount' | 'version' | 'deletedAt'>>;
-export type AuctionChanges = Partial<Pick<AuctionRow, 'name' | 'validUntil' | 'settledAt' | 'deletedAt'>>;
+export type ProductChanges = Partial<Pick<ProductRow, 'name' | 'description' | 'auctionId' | 'status' | 'soldPrice' | 'winnerId' | 'bidCount' | 'version' | 'deletedAt' | 'startingPrice' | 'reservePrice' | 'buyNowPrice'>>;
+export type AuctionChanges = Partial<Pick<AuctionRow, 'name' | 'validUntil' | 'originalValidUntil' | 'incrementRule' | 'softCloseS' | 'maxExtensionS' | 'settledAt' | 'deletedAt'>>;
 
 /**
  * What a decision writes, applied in this order by `UnitOfWork.apply`: bid status changes (a leader
@@ -84,8 +93,11 @@ export type AuctionChanges = Partial<Pick<AuctionRow, 'name' | 'validUntil' | 's
  * Every changed product and auction gets `updated_at` = the command's time.
  */
 export interface ChangeSet {
-  bids?: { id: number; status: BidStatus; reason?: string | null }[];
-  newBid?: { userId: number; productId: string; auctionId: string; amount: number; status: BidStatus; reason: string | null };
+  /** Status changes; `amount` and `maxAmount` when a price moves (an automatic raise, a reinstatement as a plain bid). */
+  bids?: { id: number; status: BidStatus; reason?: string | null; amount?: number; maxAmount?: number | null }[];
+  newBid?: { userId: number; productId: string; auctionId: string; amount: number; maxAmount?: number | null; buyNow?: boolean; status: BidStatus; reason: string | null };
+  /** Automatic raises of leading proxies (history only: no money moves), written after the bids. */
+  autoBids?: { bidId: number; productId: string; amount: number }[];
   moves?: LedgerMove[];
   products?: { id: string; set: ProductChanges }[];
   auctions?: { id: string; set: AuctionChanges }[];
@@ -140,8 +152,10 @@ export interface UnitOfWork {
   /** The bidder's leading bids (status success: auctions not yet settled), by product id. */
   leadingBidsOf(userId: number): Promise<BidRow[]>;
 
-  insertProduct(row: { id: string; name: string; description: string; createdBy: number; now: number }): Promise<ProductRow | null>;
-  insertAuction(row: { id: string; name: string; validUntil: number; createdBy: number; now: number }): Promise<AuctionRow | null>;
+  /** Without prices: starting at 0, no reserve, no buy-now. */
+  insertProduct(row: { id: string; name: string; description: string; createdBy: number; now: number } & Partial<Pick<ProductRow, 'startingPrice' | 'reservePrice' | 'buyNowPrice'>>): Promise<ProductRow | null>;
+  /** Without rules: flat steps, no soft close. */
+  insertAuction(row: { id: string; name: string; validUntil: number; createdBy: number; now: number } & Partial<Pick<AuctionRow, 'incrementRule' | 'softCloseS' | 'maxExtensionS'>>): Promise<AuctionRow | null>;
   /** Resolves false when the user was registered already. */
   register(auctionId: string, userId: number, now: number): Promise<boolean>;
 

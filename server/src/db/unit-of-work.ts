@@ -4,7 +4,7 @@
  * statement, or one per row it changes; the bid path is a constant handful of them.
  */
 import type { Dialect, Param, SqlRunner } from './sql.js';
-import { asAdmin, columns, isStorableId, type AccountStatus, type AdminRow, type AuctionRow, type BidRow, type ProductRow, type Role, type TransactionRow, type UserRow } from './rows.js';
+import { asAdmin, asBid, columns, isStorableId, type AccountStatus, type AdminRow, type AuctionRow, type BidRow, type ProductRow, type Role, type TransactionRow, type UserRow } from './rows.js';
 import type { Applied, ChangeSet, Hold, UnitOfWork, Wallet } from './store.js';
 
 const ACCOUNT_TABLE: Record<Role, string> = { user: 'users', admin: 'admins' };
@@ -15,8 +15,14 @@ const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 const PRODUCT_COLUMNS: Record<string, string> = {
   name: 'name', description: 'description', auctionId: 'auction_id', status: 'status', soldPrice: 'sold_price',
   winnerId: 'winner_id', bidCount: 'bid_count', version: 'version', deletedAt: 'deleted_at',
+  startingPrice: 'starting_price', reservePrice: 'reserve_price', buyNowPrice: 'buy_now_price',
 };
-const AUCTION_COLUMNS: Record<string, string> = { name: 'name', validUntil: 'valid_until', settledAt: 'settled_at', deletedAt: 'deleted_at' };
+const AUCTION_COLUMNS: Record<string, string> = {
+  name: 'name', validUntil: 'valid_until', originalValidUntil: 'original_valid_until', incrementRule: 'increment_rule',
+  softCloseS: 'soft_close_s', maxExtensionS: 'max_extension_s', settledAt: 'settled_at', deletedAt: 'deleted_at',
+};
+/** A hold's columns from `bids b`. */
+const HOLD = 'b.id as "bidId", b.user_id as "userId", b.amount, b.max_amount as "maxAmount"';
 
 /** `set a = ?, b = ?, updated_at = ?` and its values, for the keys present in `set` (in a fixed order). */
 function assignments(set: Record<string, Param | undefined>, names: Record<string, string>, now: number): { text: string; values: Param[] } {
@@ -103,14 +109,14 @@ export class SqlUnitOfWork implements UnitOfWork {
   }
 
   async leader(productId: string): Promise<Hold | null> {
-    return (await this.sql.get<Hold>(`select id as "bidId", user_id as "userId", amount from bids where product_id = ? and status = 'success'`, [productId])) ?? null;
+    return (await this.sql.get<Hold>(`select ${HOLD} from bids b where b.product_id = ? and b.status = 'success'`, [productId])) ?? null;
   }
 
   async leaders(productIds: readonly string[]) {
     if (productIds.length === 0) return [];
     return this.sql.all<Hold & { productId: string }>(
-      `select id as "bidId", user_id as "userId", amount, product_id as "productId" from bids
-       where product_id in (${marks(productIds.length)}) and status = 'success' order by product_id`,
+      `select ${HOLD}, b.product_id as "productId" from bids b
+       where b.product_id in (${marks(productIds.length)}) and b.status = 'success' order by b.product_id`,
       productIds,
     );
   }
@@ -129,12 +135,12 @@ export class SqlUnitOfWork implements UnitOfWork {
     const auction = await this.sql.get<AuctionRow>(`select ${columns.auction('a')} from auctions a where a.id = ?`, [row.auctionId]);
     if (!auction) return null;
     const { productName, ...bid } = row;
-    return { bid, productName, auction };
+    return { bid: asBid(bid), productName, auction };
   }
 
   async reinstatementCandidates(cancelled: BidRow): Promise<Hold[]> {
     return this.sql.all<Hold>(
-      `select b.id as "bidId", b.user_id as "userId", b.amount from bids b
+      `select ${HOLD} from bids b
        join users u on u.id = b.user_id
        join registrations r on r.auction_id = b.auction_id and r.user_id = b.user_id
        where b.product_id = ? and b.auction_id = ? and b.status = 'outbid' and b.user_id <> ? and u.status = 'active'
@@ -146,22 +152,23 @@ export class SqlUnitOfWork implements UnitOfWork {
 
   async leadingBidsOf(userId: number): Promise<BidRow[]> {
     if (!isStorableId(userId)) return [];
-    return this.sql.all<BidRow>(`select ${columns.bid('b')} from bids b where b.user_id = ? and b.status = 'success' order by b.product_id`, [userId]);
+    return (await this.sql.all<BidRow>(`select ${columns.bid('b')} from bids b where b.user_id = ? and b.status = 'success' order by b.product_id`, [userId])).map(asBid);
   }
 
-  async insertProduct(row: { id: string; name: string; description: string; createdBy: number; now: number }) {
+  async insertProduct(row: { id: string; name: string; description: string; createdBy: number; now: number } & Partial<Pick<ProductRow, 'startingPrice' | 'reservePrice' | 'buyNowPrice'>>) {
     return (await this.sql.get<ProductRow>(
-      `insert into products (id, name, description, created_by, created_at, updated_at) values (?, ?, ?, ?, ?, ?)
+      `insert into products (id, name, description, created_by, starting_price, reserve_price, buy_now_price, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?)
        on conflict do nothing returning ${columns.product('products')}`,
-      [row.id, row.name, row.description, row.createdBy, row.now, row.now],
+      [row.id, row.name, row.description, row.createdBy, row.startingPrice ?? 0, row.reservePrice ?? null, row.buyNowPrice ?? null, row.now, row.now],
     )) ?? null;
   }
 
-  async insertAuction(row: { id: string; name: string; validUntil: number; createdBy: number; now: number }) {
+  async insertAuction(row: { id: string; name: string; validUntil: number; createdBy: number; now: number } & Partial<Pick<AuctionRow, 'incrementRule' | 'softCloseS' | 'maxExtensionS'>>) {
     return (await this.sql.get<AuctionRow>(
-      `insert into auctions (id, name, valid_until, created_by, created_at, updated_at) values (?, ?, ?, ?, ?, ?)
+      `insert into auctions (id, name, valid_until, original_valid_until, increment_rule, soft_close_s, max_extension_s, created_by, created_at, updated_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        on conflict do nothing returning ${columns.auction('auctions')}`,
-      [row.id, row.name, row.validUntil, row.createdBy, row.now, row.now],
+      [row.id, row.name, row.validUntil, row.validUntil, row.incrementRule ?? 'flat', row.softCloseS ?? 0, row.maxExtensionS ?? 3600, row.createdBy, row.now, row.now],
     )) ?? null;
   }
 
@@ -219,18 +226,26 @@ export class SqlUnitOfWork implements UnitOfWork {
 
   async apply(changes: ChangeSet, now: number): Promise<Applied> {
     for (const b of changes.bids ?? []) {
-      if (b.reason === undefined) await this.sql.run('update bids set status = ?, updated_at = ? where id = ?', [b.status, now, b.id]);
-      else await this.sql.run('update bids set status = ?, reason = ?, updated_at = ? where id = ?', [b.status, b.reason, now, b.id]);
+      const set = ['status = ?'];
+      const values: Param[] = [b.status];
+      if (b.reason !== undefined) { set.push('reason = ?'); values.push(b.reason); }
+      if (b.amount !== undefined) { set.push('amount = ?'); values.push(b.amount); }
+      if (b.maxAmount !== undefined) { set.push('max_amount = ?'); values.push(b.maxAmount); }
+      await this.sql.run(`update bids set ${set.join(', ')}, updated_at = ? where id = ?`, [...values, now, b.id]);
     }
     let newBid: BidRow | null = null;
     if (changes.newBid) {
       const b = changes.newBid;
-      newBid = (await this.sql.get<BidRow>(
-        `insert into bids (user_id, product_id, auction_id, amount, status, reason, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?)
+      const row = await this.sql.get<BidRow>(
+        `insert into bids (user_id, product_id, auction_id, amount, max_amount, buy_now, status, reason, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          returning ${columns.bid('bids')}`,
-        [b.userId, b.productId, b.auctionId, b.amount, b.status, b.reason, now, now],
-      )) ?? null;
-      if (!newBid) throw new Error('store: insert of a bid returned no row');
+        [b.userId, b.productId, b.auctionId, b.amount, b.maxAmount ?? null, b.buyNow ?? false, b.status, b.reason, now, now],
+      );
+      if (!row) throw new Error('store: insert of a bid returned no row');
+      newBid = asBid(row);
+    }
+    for (const a of changes.autoBids ?? []) {
+      await this.sql.run('insert into auto_bids (bid_id, product_id, amount, created_at) values (?, ?, ?, ?)', [a.bidId, a.productId, a.amount, now]);
     }
     const transactions: TransactionRow[] = [];
     const balances = new Map<number, number>();

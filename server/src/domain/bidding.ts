@@ -4,9 +4,10 @@
  * then the wallets in ascending id order), lets a pure function decide, and has the store apply the
  * change set. Run them through `Commands`, which publishes their events after the commit.
  */
-import type { Applied, AuctionRow, BidRow, ChangeSet, Hold, TransactionRow, UnitOfWork, Wallet } from '../db/index.js';
+import { formatRupees, minNextBid, toRupees } from '@auction/shared';
+import { heldBy, type Applied, type AuctionRow, type BidRow, type ChangeSet, type Hold, type ProductRow, type TransactionRow, type UnitOfWork, type Wallet } from '../db/index.js';
 import { refuse, type Result } from '../errors.js';
-import { decideBid, refusedBid } from './decide-bid.js';
+import { buyNowAvailable, decideBid, refusedBid, type BidAsk } from './decide-bid.js';
 import type { DomainEvent } from './events.js';
 import { walletEvents } from './wallets.js';
 
@@ -14,8 +15,10 @@ export interface BidCommand {
   userId: number;
   /** A product id, or the name of one product in an open auction. */
   productRef: string;
-  /** Paise. */
-  amount: number;
+  /** Paise: a plain bid, or with `max` the least to start at (null: the lowest price that leads). */
+  amount: number | null;
+  /** Paise: a maximum (proxy) bid; null or left out for a plain bid. */
+  max?: number | null;
 }
 
 export interface PlacedBid {
@@ -27,6 +30,9 @@ export interface PlacedBid {
   balance: number;
   /** The product's version after this bid. */
   version: number;
+  leading: boolean;
+  max: number | null;
+  minNext: number;
   events: DomainEvent[];
 }
 
@@ -35,7 +41,8 @@ export interface PlacedBid {
  * (existing clients send the name; a name two products share is 409 AMBIGUOUS_PRODUCT).
  */
 export async function placeBid(tx: UnitOfWork, cmd: BidCommand, now: number): Promise<Result<PlacedBid>> {
-  const { userId, productRef, amount } = cmd;
+  const { userId, productRef } = cmd;
+  const ask: BidAsk = { amount: cmd.amount, max: cmd.max ?? null };
   // The id first (the usual case: one statement that also locks); a name only when no product has that id.
   let target = await tx.lockProduct(productRef);
   if (!target) {
@@ -54,16 +61,19 @@ export async function placeBid(tx: UnitOfWork, cmd: BidCommand, now: number): Pr
   if (!bidder) return refuse('NOT_FOUND', 'User not found');
   const registered = await tx.isRegistered(auction.id, userId);
 
-  const state = { bidder, registered, product, auction, leader };
-  const decision = decideBid(state, amount, now);
+  const state = { bidder, registered, product, auction, leader: leader && { ...leader, username: wallets.get(leader.userId)?.username ?? '' } };
+  const decision = decideBid(state, ask, now);
   if (!decision.ok) {
-    await tx.apply(refusedBid(state, amount, decision), now);
+    await tx.apply(refusedBid(state, ask, decision), now);
     return decision;
   }
   const applied = await tx.apply(decision.changes, now);
+  // A raise of one's own maximum writes no new bid: the answer shows the leading bid as it is now.
+  const bid = applied.newBid ?? (await tx.bidWithContext(decision.shown!.bidId))!.bid;
   return {
-    ok: true, bid: applied.newBid!, productName: product.name, auctionName: auction.name, highest: decision.highest,
-    balance: applied.balances.get(userId)!, version: product.version + 1, events: decision.events(applied),
+    ok: true, bid, productName: product.name, auctionName: auction.name, highest: decision.highest,
+    balance: applied.balances.get(userId) ?? bidder.balance, version: product.version + 1,
+    leading: decision.leading, max: decision.max, minNext: decision.minNext, events: decision.events(applied),
   };
 }
 
@@ -77,7 +87,9 @@ export interface CancelledBid {
 interface CancelState {
   bid: BidRow;
   productName: string;
-  auction: Pick<AuctionRow, 'validUntil' | 'settledAt' | 'createdBy'>;
+  /** The lot's pricing, for the figures the live event carries. */
+  lot: Pick<ProductRow, 'startingPrice' | 'reservePrice' | 'buyNowPrice' | 'status'>;
+  auction: Pick<AuctionRow, 'validUntil' | 'settledAt' | 'createdBy' | 'incrementRule'>;
   bidCount: number;
   /** The product's version before this change (docs/live-protocol.md#versions-and-applying-events). */
   version: number;
@@ -109,11 +121,12 @@ export function decideRelease(s: CancelState, reason: 'CANCELLED' | 'ACCOUNT_INA
   const next = s.candidates.find((c) => (s.wallets.get(c.userId)?.balance ?? 0) >= c.amount) ?? null;
   const changes: ChangeSet = {
     bids: [{ id: bid.id, status: 'rolledback', reason }],
-    moves: [{ userId: bid.userId, type: 'refund', amount: bid.amount, bidId: bid.id, productId: bid.productId, notes }],
+    moves: [{ userId: bid.userId, type: 'refund', amount: heldBy(bid), bidId: bid.id, productId: bid.productId, notes }],
     products: [{ id: bid.productId, set: { version: s.version + 1 } }],
   };
   if (next) {
-    changes.bids!.push({ id: next.bidId, status: 'success' });
+    // Back at the amount it had reached, as a plain bid (docs/bidding.md#maximum-bids).
+    changes.bids!.push({ id: next.bidId, status: 'success', maxAmount: null });
     changes.moves!.push({
       userId: next.userId, type: 'bid', amount: next.amount, bidId: next.bidId, productId: bid.productId,
       notes: reason === 'CANCELLED'
@@ -121,8 +134,13 @@ export function decideRelease(s: CancelState, reason: 'CANCELLED' | 'ACCOUNT_INA
         : `Bid on ${productName} reinstated: the higher bidder's account was closed`,
     });
   }
+  const highest = next?.amount ?? 0;
+  const minNext = minNextBid({ rule: auction.incrementRule, startingPrice: s.lot.startingPrice, highest, hasBid: next !== null });
   const events = (applied: Applied): DomainEvent[] => [
-    { type: 'bid:rolledback', auctionId: bid.auctionId, ownerId: auction.createdBy, productId: bid.productId, highest: next?.amount ?? 0, bidCount: s.bidCount, version: s.version + 1 },
+    {
+      type: 'bid:rolledback', auctionId: bid.auctionId, ownerId: auction.createdBy, productId: bid.productId, highest, bidCount: s.bidCount, version: s.version + 1,
+      minNext, reserveMet: s.lot.reservePrice === null ? null : next !== null && highest >= s.lot.reservePrice, buyNowAvailable: buyNowAvailable(s.lot, next?.amount ?? null),
+    },
     ...(next ? [{ type: 'bid:reinstated' as const, userId: next.userId, auctionId: bid.auctionId, productId: bid.productId, amount: next.amount }] : []),
     ...walletEvents(applied),
   ];
@@ -143,7 +161,9 @@ export async function cancelBid(tx: UnitOfWork, cmd: { userId: number; bidId: nu
   if (!current) return refuse('NOT_FOUND', 'Bid not found');
   const candidates = current.bid.status === 'success' ? await tx.reinstatementCandidates(current.bid) : [];
   const wallets = await tx.lockWallets([cmd.userId, ...candidates.map((c) => c.userId)]);
-  const decision = decideCancel({ ...current, bidCount: locked?.product.bidCount ?? 0, version: locked?.product.version ?? 0, candidates, wallets }, cmd.userId, now);
+  // A deleted lot holds no leading bid (deleting refunded it): the decision refuses before using it.
+  const lot = locked?.product ?? { startingPrice: 0, reservePrice: null, buyNowPrice: null, status: 'available' as const, bidCount: 0, version: 0 };
+  const decision = decideCancel({ ...current, lot, bidCount: lot.bidCount, version: lot.version, candidates, wallets }, cmd.userId, now);
   if (!decision.ok) return decision;
   const applied = await tx.apply(decision.changes, now);
   return { ok: true, balance: applied.balances.get(cmd.userId)!, highest: decision.next?.amount ?? 0, reinstated: decision.next, events: decision.events(applied) };
@@ -173,7 +193,7 @@ export async function releaseLeadsOf(tx: UnitOfWork, userId: number): Promise<{ 
     const candidates = candidatesOf.get(bid.productId) ?? await tx.reinstatementCandidates(bid);
     for (const c of candidates) if (!wallets.has(c.userId)) for (const [id, w] of await tx.lockWallets([c.userId])) wallets.set(id, w);
     const release = decideRelease(
-      { bid, productName: lot.name, auction, bidCount: lot.bidCount, version: lot.version, candidates, wallets },
+      { bid, productName: lot.name, lot, auction, bidCount: lot.bidCount, version: lot.version, candidates, wallets },
       'ACCOUNT_INACTIVE', `Bid on ${lot.name} released: the account was deactivated`,
     );
     // The next leader's hold is taken now: a later lot sees their balance without it.
@@ -200,4 +220,68 @@ export async function releaseLeadsOf(tx: UnitOfWork, userId: number): Promise<{ 
 export async function topUp(tx: UnitOfWork, cmd: { userId: number; amount: number }, now: number): Promise<Result<{ transaction: TransactionRow; balance: number; events: DomainEvent[] }>> {
   const applied = await tx.apply({ moves: [{ userId: cmd.userId, type: 'topup', amount: cmd.amount }] }, now);
   return { ok: true, transaction: applied.transactions[0]!, balance: applied.balances.get(cmd.userId)!, events: walletEvents(applied) };
+}
+
+export interface BoughtNow {
+  bid: BidRow;
+  productName: string;
+  auctionName: string;
+  balance: number;
+  version: number;
+  events: DomainEvent[];
+}
+
+/**
+ * Buys a lot at its buy-now price (docs/bidding.md#buy-now): while it has no bid, or, with a reserve,
+ * while the highest bid is below it. The buyer pays at once (a `won` bid marked buy-now), the lot is
+ * sold, and a leading hold is refunded. The product lock makes two buyers at once one sale and one
+ * BUY_NOW_UNAVAILABLE.
+ */
+export async function buyNow(tx: UnitOfWork, cmd: { userId: number; productId: string }, now: number): Promise<Result<BoughtNow>> {
+  const target = await tx.lockProduct(cmd.productId);
+  if (!target) return refuse('NOT_FOUND', 'Product not found');
+  const { product, auction } = target;
+  if (!auction) return refuse('PRODUCT_NOT_AVAILABLE', 'This product is not in an auction');
+  const leader = await tx.leader(product.id);
+  const wallets = await tx.lockWallets(leader ? [cmd.userId, leader.userId] : [cmd.userId]);
+  const buyer = wallets.get(cmd.userId);
+  if (!buyer) return refuse('NOT_FOUND', 'User not found');
+  if (buyer.status !== 'active') return refuse('ACCOUNT_INACTIVE', 'This account has been deactivated');
+  if (auction.settledAt !== null) return refuse('AUCTION_SETTLED', 'This auction has been settled');
+  if (now >= auction.validUntil) return refuse('AUCTION_ENDED', 'This auction has ended');
+  if (!(await tx.isRegistered(auction.id, cmd.userId))) return refuse('NOT_REGISTERED', 'Register for this auction before buying');
+  const price = product.buyNowPrice;
+  if (price === null || !buyNowAvailable(product, leader?.amount ?? null)) {
+    return refuse('BUY_NOW_UNAVAILABLE', product.status === 'sold' ? 'This product has already been sold' : 'This product can no longer be bought at its buy-now price');
+  }
+  const self = leader?.userId === buyer.id;
+  const ownHold = self ? heldBy(leader) : 0;
+  if (buyer.balance + ownHold < price) {
+    return refuse('INSUFFICIENT_FUNDS', `Insufficient wallet balance: ${formatRupees(toRupees(buyer.balance + ownHold))} available for this purchase`);
+  }
+  const changes: ChangeSet = {
+    bids: [],
+    moves: [],
+    newBid: { userId: buyer.id, productId: product.id, auctionId: auction.id, amount: price, buyNow: true, status: 'won', reason: null },
+    products: [{ id: product.id, set: { status: 'sold', soldPrice: price, winnerId: buyer.id, bidCount: product.bidCount + 1, version: product.version + 1 } }],
+  };
+  if (leader) {
+    changes.bids!.push({ id: leader.bidId, status: 'outbid' });
+    changes.moves!.push({
+      userId: leader.userId, type: 'refund', amount: heldBy(leader), bidId: leader.bidId, productId: product.id,
+      notes: self ? `Hold released: you bought ${product.name} at its buy-now price` : `${product.name} was bought at its buy-now price: hold released`,
+    });
+  }
+  changes.moves!.push({ userId: buyer.id, type: 'bid', amount: price, bidId: 'new', productId: product.id, notes: `Bought ${product.name} at its buy-now price` });
+  const applied = await tx.apply(changes, now);
+  const events: DomainEvent[] = [
+    { type: 'product:sold', auctionId: auction.id, ownerId: auction.createdBy, productId: product.id, amount: price, version: product.version + 1, buyNow: true },
+    ...(leader && !self ? [{ type: 'bid:outbid' as const, userId: leader.userId, auctionId: auction.id, productId: product.id, productName: product.name, highest: price }] : []),
+    { type: 'bid:won', userId: buyer.id, auctionId: auction.id, productId: product.id, amount: price },
+    ...walletEvents(applied),
+  ];
+  return {
+    ok: true, bid: applied.newBid!, productName: product.name, auctionName: auction.name,
+    balance: applied.balances.get(buyer.id)!, version: product.version + 1, events,
+  };
 }

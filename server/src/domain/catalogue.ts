@@ -3,7 +3,8 @@
  * changes what they made. Deletions are soft, and every hold they release is refunded through the
  * ledger. Locks are taken auction first, then products by ascending id, then wallets (store.ts).
  */
-import type { AuctionRow, ChangeSet, Hold, ProductRow, UnitOfWork } from '../db/index.js';
+import { formatRupees, toRupees } from '@auction/shared';
+import { heldBy, type AuctionRow, type ChangeSet, type Hold, type IncrementRule, type ProductRow, type UnitOfWork } from '../db/index.js';
 import { refuse, type Refusal, type Result } from '../errors.js';
 import type { DomainEvent } from './events.js';
 import { walletEvents } from './wallets.js';
@@ -14,21 +15,61 @@ function owned<T extends { createdBy: number }>(row: T | null | undefined, admin
   return { ok: true, row };
 }
 
-export async function createProduct(tx: UnitOfWork, cmd: { adminId: number; input: { id: string; name: string; description: string } }, now: number): Promise<Result<{ product: ProductRow }>> {
+/** A lot's prices in paise (docs/bidding.md#lot-pricing); on an edit, a field left out keeps its value. */
+export interface PricingInput {
+  startingPrice?: number;
+  reservePrice?: number | null;
+  buyNowPrice?: number | null;
+}
+
+type Pricing = Pick<ProductRow, 'startingPrice' | 'reservePrice' | 'buyNowPrice'>;
+
+/** The prices after an edit, or why they cannot be: reserve ≥ starting, buy-now > starting and ≥ reserve. */
+function checkPricing(current: Pricing, input: PricingInput): Result<{ pricing: Pricing }> {
+  const pricing: Pricing = {
+    startingPrice: input.startingPrice ?? current.startingPrice,
+    reservePrice: input.reservePrice === undefined ? current.reservePrice : input.reservePrice,
+    buyNowPrice: input.buyNowPrice === undefined ? current.buyNowPrice : input.buyNowPrice,
+  };
+  const { startingPrice, reservePrice, buyNowPrice } = pricing;
+  const rupees = (paise: number) => formatRupees(toRupees(paise));
+  if (reservePrice !== null && reservePrice < startingPrice) {
+    return refuse('VALIDATION', `reserve_price must be at least the starting price (${rupees(startingPrice)})`, 'reserve_price');
+  }
+  if (buyNowPrice !== null && buyNowPrice <= startingPrice) {
+    return refuse('VALIDATION', `buy_now_price must be more than the starting price (${rupees(startingPrice)})`, 'buy_now_price');
+  }
+  if (buyNowPrice !== null && reservePrice !== null && buyNowPrice < reservePrice) {
+    return refuse('VALIDATION', `buy_now_price must be at least the reserve price (${rupees(reservePrice)})`, 'buy_now_price');
+  }
+  return { ok: true, pricing };
+}
+
+const NO_PRICING: Pricing = { startingPrice: 0, reservePrice: null, buyNowPrice: null };
+
+export async function createProduct(tx: UnitOfWork, cmd: { adminId: number; input: { id: string; name: string; description: string } & PricingInput }, now: number): Promise<Result<{ product: ProductRow }>> {
   const { adminId, input } = cmd;
-  const product = await tx.insertProduct({ id: input.id, name: input.name.trim(), description: input.description.trim(), createdBy: adminId, now });
+  const priced = checkPricing(NO_PRICING, input);
+  if (!priced.ok) return priced;
+  const product = await tx.insertProduct({ id: input.id, name: input.name.trim(), description: input.description.trim(), createdBy: adminId, now, ...priced.pricing });
   if (!product) return refuse('ID_TAKEN', `A product with id ${input.id} already exists (ids of deleted products stay reserved)`, 'id');
   return { ok: true, product };
 }
 
-export async function updateProduct(tx: UnitOfWork, cmd: { adminId: number; productId: string; input: { name: string; description: string } }, now: number): Promise<Result<{ productId: string; events: DomainEvent[] }>> {
+export async function updateProduct(tx: UnitOfWork, cmd: { adminId: number; productId: string; input: { name: string; description: string } & PricingInput }, now: number): Promise<Result<{ productId: string; events: DomainEvent[] }>> {
   const { adminId, productId, input } = cmd;
   const check = owned((await tx.lockProducts([productId]))[0], adminId, 'product');
   if (!check.ok) return check;
   const product = check.row;
   // What was bought stays what was described: a sold product is never edited.
   if (product.status === 'sold') return refuse('PRODUCT_SOLD', 'A sold product cannot be edited: what was bought stays what was described');
-  await tx.apply({ products: [{ id: productId, set: { name: input.name.trim(), description: input.description.trim() } }] }, now);
+  const priced = checkPricing(product, input);
+  if (!priced.ok) return priced;
+  const { pricing } = priced;
+  const repriced = pricing.startingPrice !== product.startingPrice || pricing.reservePrice !== product.reservePrice || pricing.buyNowPrice !== product.buyNowPrice;
+  // Bidders bid on the terms they saw: prices are frozen once the lot has a bid.
+  if (repriced && (await tx.leader(productId))) return refuse('PRODUCT_HAS_BIDS', 'This product has bids: its prices can no longer change', 'starting_price');
+  await tx.apply({ products: [{ id: productId, set: { name: input.name.trim(), description: input.description.trim(), ...(repriced ? { ...pricing, version: product.version + 1 } : {}) } }] }, now);
   const events: DomainEvent[] = product.auctionId ? [{ type: 'auction:updated', auctionId: product.auctionId, ownerId: adminId }] : [];
   return { ok: true, productId, events };
 }
@@ -37,7 +78,7 @@ export async function updateProduct(tx: UnitOfWork, cmd: { adminId: number; prod
 export function releaseHolds(leaders: (Hold & { productId: string })[], names: Map<string, string>, reason: string, notes: (productName: string) => string): ChangeSet {
   return {
     bids: leaders.map((l) => ({ id: l.bidId, status: 'rolledback' as const, reason })),
-    moves: leaders.map((l) => ({ userId: l.userId, type: 'refund' as const, amount: l.amount, bidId: l.bidId, productId: l.productId, notes: notes(names.get(l.productId) ?? l.productId) })),
+    moves: leaders.map((l) => ({ userId: l.userId, type: 'refund' as const, amount: heldBy(l), bidId: l.bidId, productId: l.productId, notes: notes(names.get(l.productId) ?? l.productId) })),
   };
 }
 
@@ -72,11 +113,21 @@ export interface AuctionInput {
   /** Epoch ms. */
   validUntil: number;
   productIds: string[];
+  /** Left out: flat, and the configured soft close (docs/bidding.md). */
+  incrementRule?: IncrementRule;
+  softCloseS?: number;
+  maxExtensionS?: number;
+}
+
+/** SOFT_CLOSE_S and MAX_EXTENSION_S: the rules a new auction gets when its admin names none (none given: no soft close). */
+export interface RuleDefaults {
+  softCloseS: number;
+  maxExtensionS: number;
 }
 
 const mustBeFuture = () => refuse('VALIDATION', 'valid_until must be in the future', 'valid_until');
 
-export async function createAuction(tx: UnitOfWork, cmd: { adminId: number; input: AuctionInput }, now: number): Promise<Result<{ auction: AuctionRow; events: DomainEvent[] }>> {
+export async function createAuction(tx: UnitOfWork, cmd: { adminId: number; input: AuctionInput; defaults?: RuleDefaults }, now: number): Promise<Result<{ auction: AuctionRow; events: DomainEvent[] }>> {
   const { adminId, input } = cmd;
   if (input.validUntil <= now) return mustBeFuture();
   const productIds = [...new Set(input.productIds)];
@@ -84,7 +135,10 @@ export async function createAuction(tx: UnitOfWork, cmd: { adminId: number; inpu
   if (await tx.auctionIdTaken(input.id)) return taken();
   const refusal = checkAssignable(await tx.lockProducts(productIds), adminId, productIds);
   if (refusal) return refusal;
-  const auction = await tx.insertAuction({ id: input.id, name: input.name.trim(), validUntil: input.validUntil, createdBy: adminId, now });
+  const auction = await tx.insertAuction({
+    id: input.id, name: input.name.trim(), validUntil: input.validUntil, createdBy: adminId, now,
+    incrementRule: input.incrementRule ?? 'flat', softCloseS: input.softCloseS ?? cmd.defaults?.softCloseS ?? 0, maxExtensionS: input.maxExtensionS ?? cmd.defaults?.maxExtensionS ?? 3600,
+  });
   if (!auction) return taken();
   await tx.apply({ products: assign(productIds, auction.id) }, now);
   return { ok: true, auction, events: [{ type: 'auction:created', auctionId: auction.id, ownerId: adminId }] };
@@ -103,7 +157,24 @@ export async function updateAuction(
   // Moving the end is allowed, to a future time only (which reopens an ended, unsettled auction).
   if (input.validUntil !== current.validUntil && input.validUntil <= now) return mustBeFuture();
 
-  const changes: ChangeSet = { auctions: [{ id: auctionId, set: { name: input.name.trim(), validUntil: input.validUntil } }] };
+  // An edit of the end is the admin's new end: soft close starts counting from it again.
+  const endMoved = input.validUntil !== current.validUntil;
+  const rules = { incrementRule: input.incrementRule, softCloseS: input.softCloseS, maxExtensionS: input.maxExtensionS };
+  if (input.incrementRule !== undefined && input.incrementRule !== current.incrementRule) {
+    // Steps are part of the terms bidders bid on.
+    const products = await tx.lockProductsOf(auctionId);
+    const bid = (await tx.leaders(products.map((p) => p.id)))[0];
+    if (bid) return refuse('PRODUCT_HAS_BIDS', `Product ${bid.productId} has bids: the increment rule can no longer change`, 'increment_rule');
+  }
+  const changes: ChangeSet = {
+    auctions: [{
+      id: auctionId,
+      set: {
+        name: input.name.trim(), validUntil: input.validUntil, ...(endMoved ? { originalValidUntil: input.validUntil } : {}),
+        ...Object.fromEntries(Object.entries(rules).filter(([, v]) => v !== undefined)),
+      },
+    }],
+  };
   if (input.productIds) {
     const wanted = new Set(input.productIds);
     // Its products and the ones to add, locked together in one ascending order.
@@ -113,6 +184,8 @@ export async function updateAuction(
     const added = [...wanted].filter((id) => !present.includes(id));
     const withBids = (await tx.leaders(removed))[0];
     if (withBids) return refuse('PRODUCT_HAS_BIDS', `Product ${withBids.productId} has bids and cannot be removed`, 'product_ids');
+    const bought = locked.find((p) => removed.includes(p.id) && p.status === 'sold');
+    if (bought) return refuse('PRODUCT_SOLD', `Product ${bought.id} has been bought and cannot be removed`, 'product_ids');
     const refusal = checkAssignable(locked, adminId, added);
     if (refusal) return refusal;
     changes.products = [...assign(removed, null)!, ...assign(added, auctionId)!];
@@ -128,6 +201,8 @@ export async function deleteAuction(tx: UnitOfWork, cmd: { adminId: number; auct
   const auction = check.row;
   if (auction.settledAt !== null) return refuse('AUCTION_SETTLED', 'A settled auction cannot be deleted');
   const products = await tx.lockProductsOf(auctionId);
+  const bought = products.find((p) => p.status === 'sold');
+  if (bought) return refuse('PRODUCT_SOLD', `Product ${bought.id} has been bought at its buy-now price: this auction can no longer be deleted`);
   const leaders = await tx.leaders(products.map((p) => p.id));
   await tx.lockWallets(leaders.map((l) => l.userId));
   const names = new Map(products.map((p) => [p.id, p.name]));
@@ -140,51 +215,71 @@ export async function deleteAuction(tx: UnitOfWork, cmd: { adminId: number; auct
 
 export interface Settlement {
   sold: { productId: string; amount: number }[];
-  unsold: string[];
+  unsold: { id: string; reason: 'NO_BIDS' | 'RESERVE_NOT_MET' }[];
 }
 
 /**
- * Settling, decided: every leading bid wins (its hold becomes the payment: no ledger row, the money
- * simply stays taken) and its product is sold; products without one go back to unassigned; settling
+ * Settling, decided (docs/bidding.md#settling): every leading bid that reaches its lot's reserve wins
+ * (its hold becomes the payment, and a proxy's unused maximum is refunded as its own ledger row) and the
+ * lot is sold; a leading bid below the reserve is `unsold` and refunded; lots without a bid, or below
+ * their reserve, go back to unassigned; lots already bought at their buy-now price stay sold. Settling
  * before the end moves the end to now.
  */
 export function decideSettlement(auction: AuctionRow, products: ProductRow[], leaders: (Hold & { productId: string })[], now: number) {
   const leaderOf = new Map(leaders.map((l) => [l.productId, l]));
   const sold: Settlement['sold'] = [];
-  const unsold: string[] = [];
+  const unsold: Settlement['unsold'] = [];
   const events: DomainEvent[] = [];
-  const changes: ChangeSet = { bids: [], products: [], auctions: [{ id: auction.id, set: { settledAt: now, validUntil: Math.min(auction.validUntil, now) } }] };
+  const changes: ChangeSet = { bids: [], moves: [], products: [], auctions: [{ id: auction.id, set: { settledAt: now, validUntil: Math.min(auction.validUntil, now) } }] };
   for (const p of products) {
+    if (p.status === 'sold') {
+      sold.push({ productId: p.id, amount: p.soldPrice ?? 0 });
+      continue;
+    }
     const l = leaderOf.get(p.id);
     if (!l) {
-      unsold.push(p.id);
+      unsold.push({ id: p.id, reason: 'NO_BIDS' });
+      continue;
+    }
+    if (p.reservePrice !== null && l.amount < p.reservePrice) {
+      unsold.push({ id: p.id, reason: 'RESERVE_NOT_MET' });
+      changes.bids!.push({ id: l.bidId, status: 'unsold', reason: 'RESERVE_NOT_MET' });
+      changes.moves!.push({ userId: l.userId, type: 'refund', amount: heldBy(l), bidId: l.bidId, productId: p.id, notes: `Reserve not met on ${p.name}: hold released` });
+      changes.products!.push({ id: p.id, set: { version: p.version + 1 } });
+      events.push({ type: 'bid:unsold', userId: l.userId, auctionId: auction.id, productId: p.id, productName: p.name, amount: l.amount });
       continue;
     }
     changes.bids!.push({ id: l.bidId, status: 'won' });
+    if (heldBy(l) > l.amount) {
+      changes.moves!.push({ userId: l.userId, type: 'refund', amount: heldBy(l) - l.amount, bidId: l.bidId, productId: p.id, notes: `Unused part of your maximum bid on ${p.name}` });
+    }
     changes.products!.push({ id: p.id, set: { status: 'sold', soldPrice: l.amount, winnerId: l.userId, version: p.version + 1 } });
     sold.push({ productId: p.id, amount: l.amount });
-    events.push({ type: 'product:sold', auctionId: auction.id, ownerId: auction.createdBy, productId: p.id, amount: l.amount, version: p.version + 1 });
+    events.push({ type: 'product:sold', auctionId: auction.id, ownerId: auction.createdBy, productId: p.id, amount: l.amount, version: p.version + 1, buyNow: false });
     events.push({ type: 'bid:won', userId: l.userId, auctionId: auction.id, productId: p.id, amount: l.amount });
   }
-  changes.products!.push(...assign(unsold, null)!);
+  changes.products!.push(...assign(unsold.map((u) => u.id), null)!);
   events.push({ type: 'auction:settled', auctionId: auction.id, ownerId: auction.createdBy });
   return { changes, events, sold, unsold };
 }
 
 /**
- * Settles an auction. `adminId` (the button) must be the creator; the scheduler passes none. A second
- * settlement is refused and changes nothing.
+ * Settles an auction. `adminId` (the button) must be the creator; the scheduler passes none, and
+ * settles only an auction whose end has come (a bid may have moved it since the scheduler looked). A
+ * second settlement is refused and changes nothing.
  */
 export async function settleAuction(tx: UnitOfWork, cmd: { auctionId: string; adminId?: number }, now: number): Promise<Result<Settlement & { events: DomainEvent[] }>> {
   const auction = await tx.lockAuction(cmd.auctionId);
   if (!auction) return refuse('NOT_FOUND', 'Auction not found');
   if (cmd.adminId !== undefined && auction.createdBy !== cmd.adminId) return refuse('FORBIDDEN', 'Only the admin who created this auction may settle it');
   if (auction.settledAt !== null) return refuse('AUCTION_SETTLED', 'This auction has already been settled');
+  if (cmd.adminId === undefined && now < auction.validUntil) return refuse('AUCTION_NOT_ENDED', 'This auction has not ended yet');
   const products = await tx.lockProductsOf(auction.id);
   const leaders = await tx.leaders(products.map((p) => p.id));
+  await tx.lockWallets(leaders.map((l) => l.userId));
   const { changes, events, sold, unsold } = decideSettlement(auction, products, leaders, now);
-  await tx.apply(changes, now);
-  return { ok: true, sold, unsold, events };
+  const applied = await tx.apply(changes, now);
+  return { ok: true, sold, unsold, events: [...events, ...walletEvents(applied)] };
 }
 
 /** A bidder registers for an auction; idempotent; refused once it has ended. */

@@ -3,20 +3,25 @@ import type { Applied, Hold } from '../db/index.js';
 import { decideBid, type BidState } from './decide-bid.js';
 
 const NOW = 1_000_000;
-interface Knobs { balance?: number; active?: boolean; registered?: boolean; sold?: boolean; settled?: boolean; endsAt?: number; leader?: Hold | null }
+type Leader = Omit<Hold, 'maxAmount'> & { maxAmount?: number | null };
+interface Knobs { balance?: number; active?: boolean; registered?: boolean; sold?: boolean; settled?: boolean; endsAt?: number; leader?: Leader | null }
 const state = (k: Knobs = {}): BidState => ({
   bidder: { id: 1, username: 'asha', status: k.active === false ? 'inactive' : 'active', balance: k.balance ?? 100_000 },
   registered: k.registered ?? true,
-  product: { id: 'P1', name: 'Vase', status: k.sold ? 'sold' : 'available', bidCount: 3, version: 5 },
-  auction: { id: 'A1', name: 'Spring', validUntil: k.endsAt ?? NOW + 60_000, settledAt: k.settled ? NOW - 1 : null, createdBy: 7 },
-  leader: k.leader ?? null,
+  product: { id: 'P1', name: 'Vase', status: k.sold ? 'sold' : 'available', bidCount: 3, version: 5, startingPrice: 0, reservePrice: null, buyNowPrice: null },
+  auction: {
+    id: 'A1', name: 'Spring', validUntil: k.endsAt ?? NOW + 60_000, originalValidUntil: k.endsAt ?? NOW + 60_000, settledAt: k.settled ? NOW - 1 : null, createdBy: 7,
+    incrementRule: 'flat', softCloseS: 0, maxExtensionS: 3600,
+  },
+  leader: k.leader ? { maxAmount: null, username: 'ravi', ...k.leader } : null,
 });
+const plain = (amount: number) => ({ amount, max: null });
 const refusal = (k: Knobs, amount: number) => {
-  const d = decideBid(state(k), amount, NOW);
+  const d = decideBid(state(k), plain(amount), NOW);
   return d.ok ? null : { code: d.code, message: d.message };
 };
 const accepted = (k: Knobs, amount: number) => {
-  const d = decideBid(state(k), amount, NOW);
+  const d = decideBid(state(k), plain(amount), NOW);
   if (!d.ok) throw new Error(`refused: ${d.code}`);
   return d;
 };
@@ -25,7 +30,7 @@ describe('decideBid', () => {
   it('accepts a first bid of at least ₹1 the bidder can pay: one new leading bid, its hold, the count', () => {
     const d = accepted({}, 100);
     expect(d.changes).toEqual({
-      newBid: { userId: 1, productId: 'P1', auctionId: 'A1', amount: 100, status: 'success', reason: null },
+      newBid: { userId: 1, productId: 'P1', auctionId: 'A1', amount: 100, maxAmount: null, status: 'success', reason: null },
       moves: [{ userId: 1, type: 'bid', amount: 100, bidId: 'new', productId: 'P1', notes: 'Bid on Vase' }],
       products: [{ id: 'P1', set: { bidCount: 4, version: 6 } }],
     });
@@ -35,7 +40,7 @@ describe('decideBid', () => {
   it('needs ₹1 more than the highest, with the spec wording at or below it', () => {
     const leader = { bidId: 9, userId: 2, amount: 40_000 };
     expect(refusal({ leader }, 40_000)).toEqual({ code: 'BID_TOO_LOW', message: 'Bid must be higher than current highest bid of ₹400' });
-    expect(refusal({ leader }, 40_050)?.message).toBe('Bid must be at least ₹401: ₹1 more than the current highest bid of ₹400');
+    expect(refusal({ leader }, 40_050)?.message).toBe('Bid must be at least ₹401');
     expect(accepted({ leader }, 40_100).highest).toBe(40_100);
   });
 
@@ -70,6 +75,6 @@ describe('decideBid', () => {
 
   it('treats the end instant as ended', () => {
     expect(refusal({ endsAt: NOW }, 100)?.code).toBe('AUCTION_ENDED');
-    expect(decideBid(state({ endsAt: NOW + 1 }), 100, NOW).ok).toBe(true);
+    expect(decideBid(state({ endsAt: NOW + 1 }), plain(100), NOW).ok).toBe(true);
   });
 });

@@ -1,10 +1,12 @@
 /**
- * The money rules of one bid as a pure function (docs/money.md): given the few rows that matter,
- * refuse with a code and the words the bidder reads, or accept with the change set that makes it so
- * (the old leader's hold released first, then the new bid and its hold) and the events it causes.
+ * The money rules of one bid as a pure function (docs/money.md, docs/bidding.md): given the few rows
+ * that matter, refuse with a code and the words the bidder reads, or accept with the change set that
+ * makes it so (the old leader's hold released first, then the new bid and its hold) and the events it
+ * causes. Plain and maximum (proxy) bids, the lot's starting price and increment rule, its reserve,
+ * and soft close are all decided here.
  */
-import { bidTooLow, formatRupees, toRupees } from '@auction/shared';
-import type { Applied, AuctionRow, ChangeSet, Hold, ProductRow, Wallet } from '../db/index.js';
+import { bidTooLowFor, formatRupees, incrementStep, minNextBid, toRupees, type LotPricing } from '@auction/shared';
+import { heldBy, topOf, type Applied, type AuctionRow, type ChangeSet, type Hold, type ProductRow, type Wallet } from '../db/index.js';
 import { refuse, type Refusal, type Result } from '../errors.js';
 import type { DomainEvent } from './events.js';
 import { walletEvents } from './wallets.js';
@@ -12,66 +14,191 @@ import { walletEvents } from './wallets.js';
 export interface BidState {
   bidder: Wallet;
   registered: boolean;
-  product: Pick<ProductRow, 'id' | 'name' | 'status' | 'bidCount' | 'version'>;
-  auction: Pick<AuctionRow, 'id' | 'name' | 'validUntil' | 'settledAt' | 'createdBy'>;
-  leader: Hold | null;
+  product: Pick<ProductRow, 'id' | 'name' | 'status' | 'bidCount' | 'version' | 'startingPrice' | 'reservePrice' | 'buyNowPrice'>;
+  auction: Pick<AuctionRow, 'id' | 'name' | 'validUntil' | 'originalValidUntil' | 'settledAt' | 'createdBy' | 'incrementRule' | 'softCloseS' | 'maxExtensionS'>;
+  leader: (Hold & { username: string }) | null;
+}
+
+/** What the bidder asked: a plain bid (`amount`), a maximum (`max`), or both (`amount` ≤ `max`). Paise. */
+export interface BidAsk {
+  amount: number | null;
+  max: number | null;
 }
 
 export interface AcceptedBid {
   changes: ChangeSet;
   /** The events, once the store has assigned the new bid its id and moved the wallets. */
   events: (applied: Applied) => DomainEvent[];
+  /** Paise: the lot's visible highest bid after this bid. */
   highest: number;
+  /** Whether the bidder leads now (false: an automatic bid of the leader answered at once). */
+  leading: boolean;
+  /** Paise: the bidder's maximum while leading by proxy, else null. */
+  max: number | null;
+  /** Paise: the lowest acceptable next bid after this one. */
+  minNext: number;
+  /** The bid the caller's answer shows, when it is not the new bid (a raise of one's own maximum). */
+  shown: { bidId: number; amount: number } | null;
 }
 
-export function decideBid(s: BidState, amount: number, now: number): Result<AcceptedBid> {
+export const pricingOf = (s: Pick<BidState, 'product' | 'auction'>, leader: Pick<Hold, 'amount'> | null): LotPricing => ({
+  rule: s.auction.incrementRule, startingPrice: s.product.startingPrice, highest: leader?.amount ?? 0, hasBid: leader !== null,
+});
+
+/**
+ * A proxy leading at `price` with top `top` rises to the reserve when its top reaches it (as eBay
+ * does): a maximum at or above the reserve never loses the lot to it; one below it stays where it is.
+ */
+function meetReserve(price: number, top: number, reserve: number | null): number {
+  return reserve !== null && price < reserve && top >= reserve ? reserve : price;
+}
+
+/** The end after a bid that took the lead at `now`: moved by soft close, or unchanged. */
+export function softCloseEnd(a: BidState['auction'], now: number): number {
+  const window = a.softCloseS * 1000;
+  if (window === 0 || a.validUntil - now >= window) return a.validUntil;
+  const cap = a.originalValidUntil + a.maxExtensionS * 1000;
+  return Math.max(a.validUntil, Math.min(now + window, cap));
+}
+
+const gate = (s: BidState, now: number): Refusal | null => {
   if (s.bidder.status !== 'active') return refuse('ACCOUNT_INACTIVE', 'This account has been deactivated');
   if (s.product.status === 'sold') return refuse('PRODUCT_SOLD', 'This product has already been sold');
   if (s.auction.settledAt !== null) return refuse('AUCTION_SETTLED', 'This auction has been settled');
   if (now >= s.auction.validUntil) return refuse('AUCTION_ENDED', 'This auction has ended');
   if (!s.registered) return refuse('NOT_REGISTERED', 'Register for this auction before bidding');
-  const highest = s.leader?.amount ?? 0;
-  // One rule and one wording with the bid dialog (shared, compared in paise there too).
-  const tooLow = bidTooLow(toRupees(amount), toRupees(highest));
-  if (tooLow) return refuse('BID_TOO_LOW', tooLow);
-  // Raising one's own lead may use the money that lead already holds.
-  const ownHold = s.leader?.userId === s.bidder.id ? s.leader.amount : 0;
-  if (s.bidder.balance + ownHold < amount) {
-    return refuse('INSUFFICIENT_FUNDS', `Insufficient wallet balance: ${formatRupees(toRupees(s.bidder.balance + ownHold))} available for this bid`);
+  return null;
+};
+
+const short = (available: number) => refuse('INSUFFICIENT_FUNDS', `Insufficient wallet balance: ${formatRupees(toRupees(available))} available for this bid`);
+
+export function decideBid(s: BidState, ask: BidAsk, now: number): Result<AcceptedBid> {
+  const closed = gate(s, now);
+  if (closed) return closed;
+  const { product, auction, bidder, leader } = s;
+  const pricing = pricingOf(s, leader);
+  const minNext = minNextBid(pricing);
+  const reserve = product.reservePrice;
+  const self = leader?.userId === bidder.id;
+  const top = ask.max ?? ask.amount!;
+
+  // The leader raising their own maximum: the difference is held; the price does not move.
+  if (self && ask.max !== null) {
+    const current = topOf(leader);
+    if (ask.max <= current) return refuse('BID_TOO_LOW', `Your new maximum must be more than your current maximum of ${formatRupees(toRupees(current))}`);
+    const extra = ask.max - heldBy(leader);
+    if (bidder.balance < extra) return short(bidder.balance + heldBy(leader));
+    const price = meetReserve(leader.amount, ask.max, reserve);
+    const changes: ChangeSet = {
+      bids: [{ id: leader.bidId, status: 'success', maxAmount: ask.max, ...(price !== leader.amount ? { amount: price } : {}) }],
+      moves: [{ userId: bidder.id, type: 'bid', amount: extra, bidId: leader.bidId, productId: product.id, notes: `Maximum bid on ${product.name} raised to ${formatRupees(toRupees(ask.max))}` }],
+      products: [{ id: product.id, set: { version: product.version + 1 } }],
+      ...(price !== leader.amount ? { autoBids: [{ bidId: leader.bidId, productId: product.id, amount: price }] } : {}),
+    };
+    const after = minNextBid({ ...pricing, highest: price });
+    const events = (applied: Applied): DomainEvent[] => [
+      ...(price !== leader.amount ? [placed(s, { bidId: leader.bidId, bidderId: bidder.id, bidder: bidder.username, price, auto: true, bidCount: product.bidCount, minNext: after, at: now })] : []),
+      ...walletEvents(applied),
+    ];
+    return { ok: true, changes, events, highest: price, leading: true, max: ask.max, minNext: after, shown: { bidId: leader.bidId, amount: price } };
   }
 
-  const { product, auction, bidder, leader } = s;
+  // Every other bid must reach the lot's minimum (for a maximum alone, the maximum must).
+  const tooLow = bidTooLowFor(ask.amount ?? ask.max!, pricing);
+  if (tooLow) return refuse('BID_TOO_LOW', tooLow);
+  // A plain bid from the proxy leader below its own maximum would only lower what it holds.
+  if (self && leader.maxAmount !== null && top <= leader.maxAmount) {
+    return refuse('BID_TOO_LOW', `Your maximum bid of ${formatRupees(toRupees(leader.maxAmount))} already covers this amount`);
+  }
+  // The bidder must be able to pay their whole top; raising one's own lead may use what that lead holds.
+  const ownHold = self ? heldBy(leader) : 0;
+  if (bidder.balance + ownHold < top) return short(bidder.balance + ownHold);
+
+  const leaderTop = leader ? topOf(leader) : 0;
+  const bidCount = product.bidCount + 1;
+  const version = product.version + 1;
+
+  // The leader is a proxy whose top this bid does not beat: it stays, its price rises to answer.
+  if (leader && !self && top <= leaderTop) {
+    const price = meetReserve(Math.min(leaderTop, Math.max(leader.amount, top + incrementStep(auction.incrementRule, top))), leaderTop, reserve);
+    const after = minNextBid({ ...pricing, highest: price });
+    const changes: ChangeSet = {
+      bids: [{ id: leader.bidId, status: 'success', amount: price }],
+      newBid: { userId: bidder.id, productId: product.id, auctionId: auction.id, amount: top, maxAmount: ask.max, status: 'outbid', reason: 'OUTBID_BY_PROXY' },
+      autoBids: [{ bidId: leader.bidId, productId: product.id, amount: price }],
+      products: [{ id: product.id, set: { bidCount, version } }],
+    };
+    const events = (): DomainEvent[] => [
+      placed(s, { bidId: leader.bidId, bidderId: leader.userId, bidder: leader.username, price, auto: true, bidCount, minNext: after, at: now }),
+    ];
+    return { ok: true, changes, events, highest: price, leading: false, max: null, minNext: after, shown: null };
+  }
+
+  // The bidder leads: a plain bid at its amount, a proxy at the least that beats the old leader's top.
+  const floor = ask.amount ?? minNext;
+  const price = ask.max === null ? ask.amount! : meetReserve(
+    Math.min(ask.max, Math.max(floor, leader ? leaderTop + incrementStep(auction.incrementRule, leaderTop) : floor)),
+    ask.max, reserve,
+  );
+  const after = minNextBid({ ...pricing, highest: price, hasBid: true });
+  const end = self ? auction.validUntil : softCloseEnd(auction, now);
   const changes: ChangeSet = {
-    newBid: { userId: bidder.id, productId: product.id, auctionId: auction.id, amount, status: 'success', reason: null },
+    newBid: { userId: bidder.id, productId: product.id, auctionId: auction.id, amount: price, maxAmount: ask.max, status: 'success', reason: null },
     moves: [],
-    products: [{ id: product.id, set: { bidCount: product.bidCount + 1, version: product.version + 1 } }],
+    products: [{ id: product.id, set: { bidCount, version } }],
+    ...(end !== auction.validUntil ? { auctions: [{ id: auction.id, set: { validUntil: end } }] } : {}),
   };
-  const self = leader?.userId === bidder.id;
   if (leader) {
     // Release the old hold first, so raising one's own lead never passes through a negative balance.
-    changes.bids = [{ id: leader.bidId, status: 'outbid' }];
+    // A proxy beaten here reached its top on the way (its history shows it, a reinstatement uses it).
+    const reached = leaderTop > leader.amount && !self;
+    changes.bids = [{ id: leader.bidId, status: 'outbid', ...(reached ? { amount: leaderTop } : {}) }];
+    if (reached) changes.autoBids = [{ bidId: leader.bidId, productId: product.id, amount: leaderTop }];
     changes.moves!.push({
-      userId: leader.userId, type: 'refund', amount: leader.amount, bidId: leader.bidId, productId: product.id,
+      userId: leader.userId, type: 'refund', amount: heldBy(leader), bidId: leader.bidId, productId: product.id,
       notes: self ? `Hold released: you raised your bid on ${product.name}` : `Outbid on ${product.name}: hold released`,
     });
   }
   // The hold names the lot as it was described when bid on (a sold lot cannot be edited afterwards).
-  changes.moves!.push({ userId: bidder.id, type: 'bid', amount, bidId: 'new', productId: product.id, notes: `Bid on ${product.name}` });
+  changes.moves!.push({
+    userId: bidder.id, type: 'bid', amount: top, bidId: 'new', productId: product.id,
+    notes: ask.max === null ? `Bid on ${product.name}` : `Maximum bid on ${product.name}: up to ${formatRupees(toRupees(ask.max))} held`,
+  });
 
   const events = (applied: Applied): DomainEvent[] => [
-    {
-      type: 'bid:placed', auctionId: auction.id, ownerId: auction.createdBy, productId: product.id, bidId: applied.newBid!.id,
-      highest: amount, bidCount: product.bidCount + 1, version: product.version + 1, bidderId: bidder.id, bidder: bidder.username, amount, at: now,
-    },
+    placed(s, { bidId: applied.newBid!.id, bidderId: bidder.id, bidder: bidder.username, price, auto: false, bidCount, minNext: after, at: now }),
+    ...(end !== auction.validUntil ? [{ type: 'auction:extended' as const, auctionId: auction.id, ownerId: auction.createdBy, validUntil: end, originalValidUntil: auction.originalValidUntil }] : []),
     ...(leader && !self
-      ? [{ type: 'bid:outbid' as const, userId: leader.userId, auctionId: auction.id, productId: product.id, productName: product.name, highest: amount }]
+      ? [{ type: 'bid:outbid' as const, userId: leader.userId, auctionId: auction.id, productId: product.id, productName: product.name, highest: price }]
       : []),
     ...walletEvents(applied),
   ];
-  return { ok: true, changes, events, highest: amount };
+  return { ok: true, changes, events, highest: price, leading: true, max: ask.max, minNext: after, shown: null };
+}
+
+function placed(
+  s: BidState,
+  p: { bidId: number; bidderId: number; bidder: string; price: number; auto: boolean; bidCount: number; minNext: number; at: number },
+): DomainEvent {
+  const reserve = s.product.reservePrice;
+  return {
+    type: 'bid:placed', auctionId: s.auction.id, ownerId: s.auction.createdBy, productId: s.product.id, bidId: p.bidId,
+    highest: p.price, bidCount: p.bidCount, version: s.product.version + 1, bidderId: p.bidderId, bidder: p.bidder, amount: p.price, at: p.at,
+    minNext: p.minNext, reserveMet: reserve === null ? null : p.price >= reserve, auto: p.auto,
+    buyNowAvailable: buyNowAvailable(s.product, p.price),
+  };
+}
+
+/**
+ * Whether a lot can still be bought at its buy-now price, given its highest bid (paise; null: none):
+ * while it has no bid, or, with a reserve, while the highest bid is below the reserve.
+ */
+export function buyNowAvailable(p: Pick<ProductRow, 'status' | 'buyNowPrice' | 'reservePrice'>, highest: number | null): boolean {
+  if (p.buyNowPrice === null || p.status === 'sold') return false;
+  return highest === null || (p.reservePrice !== null && highest < p.reservePrice);
 }
 
 /** A refused bid is recorded with its reason and never debited (docs/money.md). */
-export function refusedBid(s: Pick<BidState, 'bidder' | 'product' | 'auction'>, amount: number, refusal: Refusal): ChangeSet {
-  return { newBid: { userId: s.bidder.id, productId: s.product.id, auctionId: s.auction.id, amount, status: 'failed', reason: refusal.code } };
+export function refusedBid(s: Pick<BidState, 'bidder' | 'product' | 'auction'>, ask: BidAsk, refusal: Refusal): ChangeSet {
+  return { newBid: { userId: s.bidder.id, productId: s.product.id, auctionId: s.auction.id, amount: ask.amount ?? ask.max!, maxAmount: ask.max, status: 'failed', reason: refusal.code } };
 }

@@ -3,9 +3,16 @@
  * (docs/architecture.md; the payloads: docs/live-protocol.md). Amounts are paise; presenters turn these into socket payloads.
  */
 export type DomainEvent =
-  | { type: 'bid:placed'; auctionId: string; ownerId: number; productId: string; bidId: number; highest: number; bidCount: number; version: number; bidderId: number; bidder: string; amount: number; at: number }
-  | { type: 'bid:rolledback'; auctionId: string; ownerId: number; productId: string; highest: number; bidCount: number; version: number }
-  | { type: 'product:sold'; auctionId: string; ownerId: number; productId: string; amount: number; version: number }
+  | {
+    type: 'bid:placed'; auctionId: string; ownerId: number; productId: string; bidId: number; highest: number; bidCount: number; version: number;
+    bidderId: number; bidder: string; amount: number; at: number;
+    /** The lowest acceptable next bid; whether the reserve is met (null: none); an automatic raise of a proxy; buy-now still open. */
+    minNext: number; reserveMet: boolean | null; auto: boolean; buyNowAvailable: boolean;
+  }
+  | { type: 'bid:rolledback'; auctionId: string; ownerId: number; productId: string; highest: number; bidCount: number; version: number; minNext: number; reserveMet: boolean | null; buyNowAvailable: boolean }
+  | { type: 'product:sold'; auctionId: string; ownerId: number; productId: string; amount: number; version: number; buyNow: boolean }
+  /** Soft close moved the end (docs/bidding.md#soft-close). */
+  | { type: 'auction:extended'; auctionId: string; ownerId: number; validUntil: number; originalValidUntil: number }
   | { type: 'auction:settled'; auctionId: string; ownerId: number }
   | { type: 'auction:ending'; auctionId: string; ownerId: number; secondsLeft: number }
   | { type: 'auction:ended'; auctionId: string; ownerId: number }
@@ -13,6 +20,8 @@ export type DomainEvent =
   | { type: 'auction:deleted'; auctionId: string; ownerId: number }
   | { type: 'bid:outbid'; userId: number; auctionId: string; productId: string; productName: string; highest: number }
   | { type: 'bid:reinstated' | 'bid:won'; userId: number; auctionId: string; productId: string; amount: number }
+  /** The reserve was not met at the close: the bidder's hold is back, the lot unsold. */
+  | { type: 'bid:unsold'; userId: number; auctionId: string; productId: string; productName: string; amount: number }
   | { type: 'wallet:updated'; userId: number; balance: number }
   /** A bidder was deactivated: their live connections close. */
   | { type: 'account:deactivated'; userId: number }

@@ -1,7 +1,10 @@
 /**
- * Model-based property test of the money rules (DESIGN §4), straight on the domain commands: random
- * sequences of top-ups, registrations, bids (too low, exact, too high, all-in), cancels (own, others',
- * non-leading), settlements, deletions, auction edits, account (de)activation and clock moves, on a
+ * Model-based property test of the money rules (docs/money.md, docs/bidding.md), straight on the domain
+ * commands: random sequences of top-ups, registrations, plain and maximum (proxy) bids (too low, exact,
+ * too high, all-in; raising one's own maximum), buy-nows, cancels (own, others', non-leading),
+ * settlements (reserves met or not), deletions, auction edits, account (de)activation and clock moves
+ * (bids near the end of a soft-close auction), over lots with starting, reserve and buy-now prices and
+ * both increment rules, on a
  * fresh migrated store per sequence: the store the run selects (TEST_STORE=postgres: a fresh PostgreSQL
  * schema, dropped afterwards; otherwise in-memory SQLite), each command in its own store transaction.
  *
@@ -15,24 +18,24 @@
  * MONEY_RUNS changes the number of sequences (default 150; a third of that on PostgreSQL, where every
  * statement is a round trip). All checks read through `store.query`, in SQL both stores accept.
  */
+import { incrementStep, minNextBid } from '@auction/shared';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { openStore, type Store, type UnitOfWork } from '../db/index.js';
 import { freshTestDatabase, testStoreKind, type TestDatabase } from '../db/testing.js';
 import { setUserStatus } from './accounts.js';
-import { cancelBid, placeBid, topUp } from './bidding.js';
+import { buyNow, cancelBid, placeBid, topUp } from './bidding.js';
 import { createAuction, createProduct, deleteAuction, deleteProduct, registerForAuction, settleAuction, updateAuction } from './catalogue.js';
 
 const MIN = 60_000;
 const T0 = Date.parse('2026-11-24T00:00:00.000Z');
-const INCREMENT = 100;
 const MISSING_BID = 9_999_999;
 
 // ---- commands (plain data, so fast-check can shrink a failing sequence) -----------------------------
 
 type AmountSpec =
-  | { kind: 'min' } // highest + ₹1: the lowest acceptable
-  | { kind: 'under'; d: number } // highest + d paise, d < ₹1: too low (d = 0 is "equal")
+  | { kind: 'min' } // the lot's minimum next bid: the lowest acceptable
+  | { kind: 'under'; d: number } // highest (0 without a bid) + d paise, d < ₹1: too low (d = 0 is "equal")
   | { kind: 'below'; d: number } // under the highest
   | { kind: 'above'; d: number } // comfortably above
   | { kind: 'allIn'; d: number } // balance + own hold + d − 1 (d = 1: exactly everything; d = 2: one paisa too much)
@@ -44,7 +47,9 @@ type ProductSpec = { pick: 'open' | 'leading' | 'any'; k: number };
 type Command =
   | { t: 'topUp'; user: number; amount: number }
   | { t: 'register'; user: number; auction: number }
-  | { t: 'bid'; user: number; product: ProductSpec; amount: AmountSpec }
+  /** A plain bid (`amount`), a maximum (`max`), or both (the amount is then kept at or below the maximum). */
+  | { t: 'bid'; user: number; product: ProductSpec; amount: AmountSpec | null; max: AmountSpec | null }
+  | { t: 'buyNow'; user: number; product: ProductSpec }
   | { t: 'cancel'; mode: 'leader' | 'own' | 'any' | 'missing'; user: number; k: number }
   // `busy`: pick among the auctions that hold a leading bid (else any auction, deleted and unknown included).
   | { t: 'settle'; admin: number | null; auction: number; busy: boolean }
@@ -55,6 +60,16 @@ type Command =
   | { t: 'status'; user: number; active: boolean }
   | { t: 'advance'; minutes: number }
   | { t: 'pastEnd'; auction: number };
+
+/** Lot prices in paise: starting prices, reserves and buy-now prices on some lots, in both auctions. */
+const PRICING: Record<string, { startingPrice?: number; reservePrice?: number; buyNowPrice?: number }> = {
+  P0: { startingPrice: 5_000 },
+  P1: { reservePrice: 150_000 },
+  P2: { reservePrice: 120_000, buyNowPrice: 250_000 },
+  P3: { buyNowPrice: 80_000 },
+  P8: { startingPrice: 20_000, buyNowPrice: 100_000 },
+  P9: { reservePrice: 50_000, buyNowPrice: 90_000 },
+};
 
 const USERS = 4;
 const ADMINS = 2;
@@ -75,12 +90,18 @@ const amountArb: fc.Arbitrary<AmountSpec> = fc.oneof(
   { weight: 2, arbitrary: fc.integer({ min: 0, max: 2 }).map((d) => ({ kind: 'allIn' as const, d })) },
   { weight: 1, arbitrary: fc.integer({ min: 1, max: 2_000_000 }).map((v) => ({ kind: 'abs' as const, v })) },
 );
+const askArb = fc.oneof(
+  { weight: 6, arbitrary: amountArb.map((amount) => ({ amount, max: null })) },
+  { weight: 4, arbitrary: amountArb.map((max) => ({ amount: null, max })) },
+  { weight: 1, arbitrary: fc.tuple(amountArb, amountArb).map(([amount, max]) => ({ amount, max })) },
+);
 const productSubset = fc.uniqueArray(fc.nat({ max: PRODUCTS }), { maxLength: 4 }); // PRODUCTS itself names no product
 
 const commandArb: fc.Arbitrary<Command> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ t: fc.constant('topUp' as const), user: userArb, amount: fc.integer({ min: 1, max: 500_000 }) }) },
   { weight: 3, arbitrary: fc.record({ t: fc.constant('register' as const), user: userArb, auction: fc.nat({ max: 10 }) }) },
-  { weight: 14, arbitrary: fc.record({ t: fc.constant('bid' as const), user: userArb, product: productArb(3, 3, 1), amount: amountArb }) },
+  { weight: 14, arbitrary: fc.record({ t: fc.constant('bid' as const), user: userArb, product: productArb(3, 3, 1), ask: askArb }).map(({ ask, ...c }) => ({ ...c, ...ask })) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('buyNow' as const), user: userArb, product: productArb(3, 1, 1) }) },
   { weight: 5, arbitrary: fc.record({ t: fc.constant('cancel' as const), mode: fc.constantFrom('leader' as const, 'leader' as const, 'leader' as const, 'own' as const, 'any' as const, 'missing' as const), user: userArb, k: fc.nat({ max: 50 }) }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant('settle' as const), admin: fc.option(adminArb, { nil: null }), auction: fc.nat({ max: 10 }), busy: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant('deleteAuction' as const), admin: adminArb, auction: fc.nat({ max: 10 }), busy: fc.boolean() }) },
@@ -94,9 +115,15 @@ const commandArb: fc.Arbitrary<Command> = fc.oneof(
 
 // ---- the world: a fresh store, its accounts, and a snapshot reader -----------------------------------
 
-interface BidRow { id: number; user_id: number; product_id: string; auction_id: string; amount: number; status: string; reason: string | null }
-interface ProductRow { id: string; created_by: number; auction_id: string | null; status: string; sold_price: number | null; winner_id: number | null; deleted_at: number | null }
-interface AuctionRow { id: string; created_by: number; valid_until: number; settled_at: number | null; deleted_at: number | null }
+interface BidRow { id: number; user_id: number; product_id: string; auction_id: string; amount: number; max_amount: number | null; buy_now: boolean; status: string; reason: string | null }
+interface ProductRow {
+  id: string; created_by: number; auction_id: string | null; status: string; sold_price: number | null; winner_id: number | null; deleted_at: number | null;
+  starting_price: number; reserve_price: number | null; buy_now_price: number | null;
+}
+interface AuctionRow {
+  id: string; created_by: number; valid_until: number; settled_at: number | null; deleted_at: number | null;
+  original_valid_until: number; increment_rule: 'flat' | 'ladder'; soft_close_s: number; max_extension_s: number;
+}
 interface Snapshot {
   balances: Record<number, number>;
   active: Record<number, boolean>;
@@ -147,12 +174,13 @@ class World {
     });
     for (let i = 0; i < PRODUCTS; i++) {
       const id = `P${i}`;
-      const r = await this.command((tx) => createProduct(tx, { adminId: this.adminIds[i < 8 ? 0 : 1]!, input: { id, name: `Product ${i}`, description: '' } }, T0));
+      const r = await this.command((tx) => createProduct(tx, { adminId: this.adminIds[i < 8 ? 0 : 1]!, input: { id, name: `Product ${i}`, description: '', ...PRICING[id] } }, T0));
       if (!r.ok) throw new Error(r.message);
       this.productIds.push(id);
     }
-    await this.newAuction(0, ['P0', 'P1', 'P2'], 30 * MIN);
-    await this.newAuction(1, ['P8', 'P9'], 60 * MIN);
+    // X0: flat steps and a 25-minute soft close capped at 30 minutes past its end; X1: the ladder.
+    await this.newAuction(0, ['P0', 'P1', 'P2'], 30 * MIN, { softCloseS: 1500, maxExtensionS: 1800 });
+    await this.newAuction(1, ['P8', 'P9'], 60 * MIN, { incrementRule: 'ladder' });
     for (const [i, u] of this.userIds.entries()) {
       await this.top(u, 100_000 * (i + 1)); // ₹1,000 … ₹4,000
       // Everyone is registered for X0, all but the last user for X1.
@@ -175,10 +203,10 @@ class World {
     return this.store.transaction(work);
   }
 
-  async newAuction(admin: number, productIds: string[], endsIn: number) {
+  async newAuction(admin: number, productIds: string[], endsIn: number, rules: { incrementRule?: 'flat' | 'ladder'; softCloseS?: number; maxExtensionS?: number } = {}) {
     const id = `X${this.auctionIds.length}`;
     const now = this.now;
-    const r = await this.command((tx) => createAuction(tx, { adminId: this.adminIds[admin]!, input: { id, name: `Auction ${id}`, validUntil: now + endsIn, productIds } }, now));
+    const r = await this.command((tx) => createAuction(tx, { adminId: this.adminIds[admin]!, input: { id, name: `Auction ${id}`, validUntil: now + endsIn, productIds, ...rules } }, now));
     if (r.ok) this.auctionIds.push(id);
     return r;
   }
@@ -198,16 +226,16 @@ class World {
   async snapshot(): Promise<Snapshot> {
     const [u, bids, products, auctions, registrations, ledger] = await Promise.all([
       this.rows<{ id: number; wallet_balance: number; status: string }>('select id, wallet_balance, status from users order by id'),
-      this.rows<BidRow>('select id, user_id, product_id, auction_id, amount, status, reason from bids order by id'),
-      this.rows<ProductRow>('select id, created_by, auction_id, status, sold_price, winner_id, deleted_at from products'),
-      this.rows<AuctionRow>('select id, created_by, valid_until, settled_at, deleted_at from auctions'),
+      this.rows<BidRow>('select id, user_id, product_id, auction_id, amount, max_amount, buy_now, status, reason from bids order by id'),
+      this.rows<ProductRow>('select id, created_by, auction_id, status, sold_price, winner_id, deleted_at, starting_price, reserve_price, buy_now_price from products'),
+      this.rows<AuctionRow>('select id, created_by, valid_until, settled_at, deleted_at, original_valid_until, increment_rule, soft_close_s, max_extension_s from auctions'),
       this.rows<{ k: string }>(`select auction_id || ':' || cast(user_id as text) as k from registrations`),
       this.rows<{ n: number }>('select count(*) as n from wallet_transactions'),
     ]);
     return {
       balances: Object.fromEntries(u.map((r) => [r.id, r.wallet_balance])),
       active: Object.fromEntries(u.map((r) => [r.id, r.status === 'active'])),
-      bids,
+      bids: bids.map((b) => ({ ...b, buy_now: Boolean(b.buy_now) })),
       products: Object.fromEntries(products.map((p) => [p.id, p])),
       auctions: Object.fromEntries(auctions.map((a) => [a.id, a])),
       registrations: new Set(registrations.map((r) => r.k)),
@@ -228,19 +256,21 @@ async function expectInvariants(w: World, s: Snapshot) {
   for (const r of await w.rows<{ id: number; balance: number; topups: number; held: number }>(`
     select u.id, u.wallet_balance as balance,
       (select coalesce(sum(amount), 0) from wallet_transactions t where t.user_id = u.id and t.type = 'topup') as topups,
-      (select coalesce(sum(amount), 0) from bids b where b.user_id = u.id and b.status in ('success', 'won')) as held
+      (select coalesce(sum(case b.status when 'success' then coalesce(b.max_amount, b.amount) else b.amount end), 0) from bids b where b.user_id = u.id and b.status in ('success', 'won')) as held
     from users u`)) {
     expect(r.balance, why(`user ${r.id}: balance = topups − holds − payments`)).toBe(r.topups - r.held);
     expect(r.balance).toBeGreaterThanOrEqual(0);
   }
-  // Per bid: the ledger nets to the hold of a leading or winning bid, to nothing otherwise; a failed
-  // bid never touched the ledger; every bid/refund row names its bid and its bidder.
-  for (const r of await w.rows<{ id: number; status: string; amount: number; net: number; n: number; strangers: number }>(`
-    select b.id, b.status, b.amount, count(t.id) as n,
+  // Per bid: the ledger nets to the hold of a leading bid (a maximum holds all of itself), to the price
+  // of a winning one, to nothing otherwise; a failed bid never touched the ledger; every bid/refund row
+  // names its bid and its bidder.
+  for (const r of await w.rows<{ id: number; status: string; amount: number; max_amount: number | null; net: number; n: number; strangers: number }>(`
+    select b.id, b.status, b.amount, b.max_amount, count(t.id) as n,
       coalesce(sum(case t.type when 'bid' then t.amount when 'refund' then -t.amount else 0 end), 0) as net,
       coalesce(sum(case when t.user_id <> b.user_id then 1 else 0 end), 0) as strangers
-    from bids b left join wallet_transactions t on t.bid_id = b.id group by b.id, b.status, b.amount`)) {
-    expect(r.net, why(`bid ${r.id} (${r.status}, ${r.amount}): ledger net`)).toBe(r.status === 'success' || r.status === 'won' ? r.amount : 0);
+    from bids b left join wallet_transactions t on t.bid_id = b.id group by b.id, b.status, b.amount, b.max_amount`)) {
+    expect(r.net, why(`bid ${r.id} (${r.status}, ${r.amount}, max ${r.max_amount}): ledger net`)).toBe(r.status === 'success' ? r.max_amount ?? r.amount : r.status === 'won' ? r.amount : 0);
+    if (r.max_amount !== null) expect(r.max_amount, why(`bid ${r.id}: a maximum is at least its price`)).toBeGreaterThanOrEqual(r.amount);
     if (r.status === 'failed') expect(r.n, why(`failed bid ${r.id} has no ledger rows`)).toBe(0);
     expect(r.strangers, why(`bid ${r.id}: ledger rows belong to its bidder`)).toBe(0);
   }
@@ -257,9 +287,11 @@ async function expectInvariants(w: World, s: Snapshot) {
         .toEqual({ deleted: null, auction: b.auction_id, status: 'available', settled: null, auctionDeleted: null });
     }
     if (b.status === 'won') {
-      expect({ status: p.status, price: p.sold_price, winner: p.winner_id, auction: p.auction_id, settled: a.settled_at !== null }, why(`won bid ${b.id}`))
-        .toEqual({ status: 'sold', price: b.amount, winner: b.user_id, auction: b.auction_id, settled: true });
+      // Won at the close, or bought at the buy-now price while the auction ran.
+      expect({ status: p.status, price: p.sold_price, winner: p.winner_id, auction: p.auction_id, closed: a.settled_at !== null || b.buy_now }, why(`won bid ${b.id}`))
+        .toEqual({ status: 'sold', price: b.amount, winner: b.user_id, auction: b.auction_id, closed: true });
     }
+    if (b.buy_now) expect({ status: b.status, price: p.buy_now_price }, why(`buy-now bid ${b.id}`)).toEqual({ status: 'won', price: b.amount });
   }
   for (const [product, n] of leaders) expect(n, why(`${product} has one leader`)).toBe(1);
   for (const p of Object.values(s.products)) {
@@ -271,6 +303,15 @@ async function expectInvariants(w: World, s: Snapshot) {
 // ---- the model: what each command should do ---------------------------------------------------------
 
 const leaderOf = (s: Snapshot, productId: string) => s.bids.find((b) => b.product_id === productId && b.status === 'success') ?? null;
+/** What a leading bid holds: a maximum all of itself, a plain bid its amount; also a leader's top. */
+const heldBy = (b: Pick<BidRow, 'amount' | 'max_amount'>) => b.max_amount ?? b.amount;
+
+/** The lot's pricing as the rules see it (product in an auction). */
+function pricingOf(s: Snapshot, productId: string) {
+  const p = s.products[productId]!;
+  const leader = leaderOf(s, productId);
+  return { rule: s.auctions[p.auction_id!]!.increment_rule, startingPrice: p.starting_price, highest: leader?.amount ?? 0, hasBid: leader !== null };
+}
 
 function resolveProduct(w: World, s: Snapshot, spec: ProductSpec): string {
   const pool = spec.pick === 'leading' ? w.productIds.filter((id) => leaderOf(s, id))
@@ -287,21 +328,26 @@ function resolveProduct(w: World, s: Snapshot, spec: ProductSpec): string {
 function resolveAmount(s: Snapshot, spec: AmountSpec, userId: number, productId: string): number {
   const leader = leaderOf(s, productId);
   const highest = leader?.amount ?? 0;
-  const ownHold = leader?.user_id === userId ? leader.amount : 0;
+  const ownHold = leader?.user_id === userId ? heldBy(leader) : 0;
   const balance = s.balances[userId] ?? 0;
-  const raw = spec.kind === 'min' ? highest + INCREMENT
+  const p = s.products[productId];
+  const min = p?.auction_id ? minNextBid(pricingOf(s, productId)) : highest + 100;
+  const raw = spec.kind === 'min' ? min
     : spec.kind === 'under' ? highest + spec.d
     : spec.kind === 'below' ? highest - spec.d
-    : spec.kind === 'above' ? highest + INCREMENT + spec.d
+    : spec.kind === 'above' ? min + spec.d
     : spec.kind === 'allIn' ? balance + ownHold + spec.d - 1
     : spec.v;
   return Math.max(1, raw); // the route refuses ≤ 0 before the domain sees it
 }
 
-/** Only these may change: anything else in the snapshot must be as before. */
-function expectOnly(before: Snapshot, after: Snapshot, changes: { balances?: Record<number, number>; bids?: Record<number, string>; newBids?: Omit<BidRow, 'id'>[] }, why: (s: string) => string) {
+/** Only these may change: anything else in the snapshot must be as before. A bid change is a status or a partial row. */
+function expectOnly(before: Snapshot, after: Snapshot, changes: { balances?: Record<number, number>; bids?: Record<number, string | Partial<BidRow>>; newBids?: Omit<BidRow, 'id'>[] }, why: (s: string) => string) {
   expect(after.balances, why('balances')).toEqual({ ...before.balances, ...changes.balances });
-  const expectedBids = before.bids.map((b) => (changes.bids?.[b.id] ? { ...b, status: changes.bids[b.id]! } : b));
+  const expectedBids = before.bids.map((b) => {
+    const c = changes.bids?.[b.id];
+    return c === undefined ? b : typeof c === 'string' ? { ...b, status: c } : { ...b, ...c };
+  });
   expect(after.bids.slice(0, before.bids.length).map(({ reason: _r, ...b }) => b), why('existing bids')).toEqual(expectedBids.map(({ reason: _r, ...b }) => b));
   expect(after.bids.slice(before.bids.length).map(({ id: _id, reason: _r, ...b }) => b), why('new bids')).toEqual((changes.newBids ?? []).map(({ reason: _r, ...b }) => b));
 }
@@ -350,9 +396,12 @@ async function run(w: World, cmd: Command) {
     case 'bid': {
       const userId = userAt(cmd.user);
       const productId = resolveProduct(w, before, cmd.product);
-      const amount = resolveAmount(before, cmd.amount, userId, productId);
-      label(`${productId} ${amount}`);
-      const r = await w.command((tx) => placeBid(tx, { userId, productRef: productId, amount }, now));
+      const max = cmd.max ? resolveAmount(before, cmd.max, userId, productId) : null;
+      const asked = cmd.amount ? resolveAmount(before, cmd.amount, userId, productId) : null;
+      // The route refuses a bid_amount above max_amount before the domain sees it.
+      const amount = asked !== null && max !== null ? Math.min(asked, max) : asked;
+      label(`${productId} ${amount ?? '-'} max ${max ?? '-'}`);
+      const r = await w.command((tx) => placeBid(tx, { userId, productRef: productId, amount, max }, now));
       const after = await w.snapshot();
       const p = before.products[productId];
       if (!p || p.deleted_at !== null || p.auction_id === null) {
@@ -363,35 +412,127 @@ async function run(w: World, cmd: Command) {
       }
       const a = before.auctions[p.auction_id]!;
       const leader = leaderOf(before, productId);
-      const highest = leader?.amount ?? 0;
-      const ownHold = leader?.user_id === userId ? leader.amount : 0;
+      const self = leader !== null && leader.user_id === userId;
+      const pricing = pricingOf(before, productId);
+      const minNext = minNextBid(pricing);
+      const top = max ?? amount!;
+      const balance = before.balances[userId]!;
+      // The leader naming a new maximum raises it; everything else is a bid that must reach the minimum.
+      const raiseMax = self && max !== null;
       const reasons = [
         ...(before.active[userId] ? [] : ['ACCOUNT_INACTIVE']),
         ...(p.status === 'sold' ? ['PRODUCT_SOLD'] : []),
         ...(a.settled_at !== null ? ['AUCTION_SETTLED'] : []),
         ...(now >= a.valid_until ? ['AUCTION_ENDED'] : []),
         ...(before.registrations.has(`${a.id}:${userId}`) ? [] : ['NOT_REGISTERED']),
-        ...(amount < highest + INCREMENT ? ['BID_TOO_LOW'] : []),
-        ...(before.balances[userId]! + ownHold < amount ? ['INSUFFICIENT_FUNDS'] : []),
+        ...(raiseMax
+          ? [...(max <= heldBy(leader) ? ['BID_TOO_LOW'] : []), ...(balance < max - heldBy(leader) ? ['INSUFFICIENT_FUNDS'] : [])]
+          : [
+            ...((amount ?? max!) < minNext ? ['BID_TOO_LOW'] : []),
+            ...(self && leader.max_amount !== null && top <= leader.max_amount ? ['BID_TOO_LOW'] : []),
+            ...(balance + (self ? heldBy(leader) : 0) < top ? ['INSUFFICIENT_FUNDS'] : []),
+          ]),
       ];
-      const newBid = { user_id: userId, product_id: productId, auction_id: a.id, amount };
+      const newBid = { user_id: userId, product_id: productId, auction_id: a.id, max_amount: max, buy_now: false };
       if (reasons.length > 0) {
         expectRefused(r, reasons);
         // Recorded as failed with its reason; no money moves, nothing else changes.
-        expectOnly(before, after, { newBids: [{ ...newBid, status: 'failed', reason: null }] }, why);
+        expectOnly(before, after, { newBids: [{ ...newBid, amount: amount ?? max!, status: 'failed', reason: null }] }, why);
         expect(after.bids.at(-1)!.reason).toBe(r.ok ? null : r.code);
         expect(after.ledgerRows, why('a refusal writes no ledger row')).toBe(before.ledgerRows);
         break;
       }
       expect(r.ok, why(`bid should be accepted: ${r.ok ? '' : r.code}`)).toBe(true);
       if (!r.ok) break;
-      note(leader ? (leader.user_id === userId ? 'bid:ok-raised-own' : 'bid:ok-outbid-other') : 'bid:ok-first');
-      // The bidder pays the amount less their own released hold; the bidder beaten gets theirs back.
-      const balances: Record<number, number> = { [userId]: before.balances[userId]! + ownHold - amount };
-      if (leader && leader.user_id !== userId) balances[leader.user_id] = before.balances[leader.user_id]! + leader.amount;
-      expectOnly(before, after, { balances, bids: leader ? { [leader.id]: 'outbid' } : {}, newBids: [{ ...newBid, status: 'success', reason: null }] }, why);
-      expect({ balance: r.balance, highest: r.highest, bid: r.bid.id }, why('the command reports the new state')).toEqual({ balance: balances[userId], highest: amount, bid: after.bids.at(-1)!.id });
-      expect(after.ledgerRows).toBe(before.ledgerRows + (leader ? 2 : 1));
+      const reserve = p.reserve_price;
+      // A maximum at or above the reserve lifts its price to the reserve.
+      const meet = (price: number, t: number) => (reserve !== null && price < reserve && t >= reserve ? reserve : price);
+      const step = (x: number) => incrementStep(pricing.rule, x);
+      const balances: Record<number, number> = {};
+      const bids: Record<number, Partial<BidRow>> = {};
+      const newBids: Omit<BidRow, 'id'>[] = [];
+      let highest: number;
+      let leading = true;
+      let ledger = 0;
+      let end = a.valid_until;
+      if (raiseMax) {
+        // The difference is held; the price moves only to meet the reserve.
+        highest = meet(leader.amount, max);
+        balances[userId] = balance - (max - heldBy(leader));
+        bids[leader.id] = { max_amount: max, amount: highest };
+        ledger = 1;
+        note('bid:ok-raised-max');
+      } else if (leader && !self && top <= heldBy(leader)) {
+        // The leader's maximum answers at once: one step above the challenger, capped at the maximum.
+        highest = meet(Math.min(heldBy(leader), Math.max(leader.amount, top + step(top))), heldBy(leader));
+        bids[leader.id] = { amount: highest };
+        newBids.push({ ...newBid, amount: top, status: 'outbid', reason: null });
+        leading = false;
+        note('bid:ok-proxy-answered');
+      } else {
+        const floor = amount ?? minNext;
+        highest = max === null ? amount! : meet(Math.min(max, Math.max(floor, leader ? heldBy(leader) + step(heldBy(leader)) : floor)), max);
+        balances[userId] = balance + (self ? heldBy(leader) : 0) - top;
+        if (leader && !self) balances[leader.user_id] = before.balances[leader.user_id]! + heldBy(leader);
+        // A beaten maximum reached its top on the way.
+        if (leader) bids[leader.id] = { status: 'outbid', ...(!self && heldBy(leader) > leader.amount ? { amount: heldBy(leader) } : {}) };
+        newBids.push({ ...newBid, amount: highest, status: 'success', reason: null });
+        ledger = leader ? 2 : 1;
+        // Soft close: a new leader in the window moves the end to now + window, never past the cap.
+        const window = a.soft_close_s * 1000;
+        if (!self && window > 0 && a.valid_until - now < window) end = Math.max(a.valid_until, Math.min(now + window, a.original_valid_until + a.max_extension_s * 1000));
+        note(leader ? (self ? 'bid:ok-raised-own' : 'bid:ok-outbid-other') : 'bid:ok-first');
+        if (max !== null) note('bid:ok-max');
+      }
+      expectOnly(before, after, { balances, bids, newBids }, why);
+      expect(after.auctions, why('only soft close moves an end')).toEqual({ ...before.auctions, [a.id]: { ...a, valid_until: end } });
+      if (end !== a.valid_until) note('bid:ok-extended');
+      expect({ balance: r.balance, highest: r.highest, leading: r.leading }, why('the command reports the new state'))
+        .toEqual({ balance: balances[userId] ?? balance, highest, leading });
+      expect(after.ledgerRows).toBe(before.ledgerRows + ledger);
+      break;
+    }
+    case 'buyNow': {
+      const userId = userAt(cmd.user);
+      const productId = resolveProduct(w, before, cmd.product);
+      label(productId);
+      const r = await w.command((tx) => buyNow(tx, { userId, productId }, now));
+      const after = await w.snapshot();
+      const p = before.products[productId];
+      if (!p || p.deleted_at !== null || p.auction_id === null) {
+        expectRefused(r, p && p.deleted_at === null ? ['PRODUCT_NOT_AVAILABLE'] : ['NOT_FOUND']);
+        expectOnly(before, after, {}, why);
+        break;
+      }
+      const a = before.auctions[p.auction_id]!;
+      const leader = leaderOf(before, productId);
+      const ownHold = leader && leader.user_id === userId ? heldBy(leader) : 0;
+      const price = p.buy_now_price;
+      // Available while the lot has no bid, or, with a reserve, while the highest bid is below it.
+      const available = price !== null && p.status !== 'sold' && (!leader || (p.reserve_price !== null && leader.amount < p.reserve_price));
+      const reasons = [
+        ...(before.active[userId] ? [] : ['ACCOUNT_INACTIVE']),
+        ...(a.settled_at !== null ? ['AUCTION_SETTLED'] : []),
+        ...(now >= a.valid_until ? ['AUCTION_ENDED'] : []),
+        ...(before.registrations.has(`${a.id}:${userId}`) ? [] : ['NOT_REGISTERED']),
+        ...(available ? [] : ['BUY_NOW_UNAVAILABLE']),
+        ...(price !== null && before.balances[userId]! + ownHold < price ? ['INSUFFICIENT_FUNDS'] : []),
+      ];
+      if (reasons.length > 0) {
+        // Not a bid: nothing is recorded.
+        expectRefused(r, reasons);
+        expectOnly(before, after, {}, why);
+        break;
+      }
+      expect(r.ok, why(`buy now should be accepted: ${r.ok ? '' : r.code}`)).toBe(true);
+      note('buyNow:ok');
+      const balances: Record<number, number> = { [userId]: before.balances[userId]! + ownHold - price! };
+      if (leader && leader.user_id !== userId) balances[leader.user_id] = before.balances[leader.user_id]! + heldBy(leader);
+      expectOnly(before, after, {
+        balances, bids: leader ? { [leader.id]: 'outbid' } : {},
+        newBids: [{ user_id: userId, product_id: productId, auction_id: a.id, amount: price!, max_amount: null, buy_now: true, status: 'won', reason: null }],
+      }, why);
+      expect(after.products[productId], why(`${productId} bought`)).toMatchObject({ status: 'sold', sold_price: price, winner_id: userId, auction_id: a.id });
       break;
     }
     case 'cancel': {
@@ -433,11 +574,12 @@ async function run(w: World, cmd: Command) {
         .sort((x, y) => y.amount - x.amount || x.id - y.id)
         .find((b) => before.balances[b.user_id]! >= b.amount) ?? null;
       note(next ? 'cancel:ok-reinstated' : 'cancel:ok-none-left');
-      const balances: Record<number, number> = { [userId]: before.balances[userId]! + target.amount };
-      const statuses: Record<number, string> = { [target.id]: 'rolledback' };
+      const balances: Record<number, number> = { [userId]: before.balances[userId]! + heldBy(target) };
+      const statuses: Record<number, string | Partial<BidRow>> = { [target.id]: 'rolledback' };
       if (next) {
+        // Back at the amount it reached, as a plain bid.
         balances[next.user_id] = before.balances[next.user_id]! - next.amount;
-        statuses[next.id] = 'success';
+        statuses[next.id] = { status: 'success', max_amount: null };
       }
       expectOnly(before, after, { balances, bids: statuses }, why);
       expect({ balance: r.balance, highest: r.highest, reinstated: r.reinstated?.bidId ?? null }, why('the command reports the new state'))
@@ -453,7 +595,12 @@ async function run(w: World, cmd: Command) {
       const r = await w.command((tx) => settleAuction(tx, { auctionId, ...(adminId === undefined ? {} : { adminId }) }, now));
       const after = await w.snapshot();
       const reasons = !a || a.deleted_at !== null ? ['NOT_FOUND']
-        : [...(adminId !== undefined && adminId !== a.created_by ? ['FORBIDDEN'] : []), ...(a.settled_at !== null ? ['AUCTION_SETTLED'] : [])];
+        : [
+          ...(adminId !== undefined && adminId !== a.created_by ? ['FORBIDDEN'] : []),
+          ...(a.settled_at !== null ? ['AUCTION_SETTLED'] : []),
+          // The clock (no admin) settles only what has ended.
+          ...(adminId === undefined && now < a.valid_until ? ['AUCTION_NOT_ENDED'] : []),
+        ];
       if (reasons.length > 0) {
         expectRefused(r, reasons);
         expectOnly(before, after, {}, why);
@@ -462,27 +609,41 @@ async function run(w: World, cmd: Command) {
       }
       expect(r.ok, why('settle')).toBe(true);
       if (!r.ok) break;
-      // Every leader wins (no money moves: the hold is the payment); products without one go back.
+      // Every leader at or above its reserve wins (its hold becomes the payment; a maximum's unused rest
+      // comes back); one below it is unsold and refunded; lots bought at the buy-now price stay sold;
+      // the others go back to unassigned.
       const mine = Object.values(before.products).filter((p) => p.auction_id === auctionId && p.deleted_at === null);
       const statuses: Record<number, string> = {};
+      const balances: Record<number, number> = {};
+      const credit = (u: number, x: number) => { balances[u] = (balances[u] ?? before.balances[u]!) + x; };
       const sold: { productId: string; amount: number }[] = [];
-      const unsold: string[] = [];
+      const unsold: { id: string; reason: string }[] = [];
       for (const p of mine) {
         const leader = leaderOf(before, p.id);
-        if (leader) {
+        if (p.status === 'sold') {
+          sold.push({ productId: p.id, amount: p.sold_price! });
+          expect(after.products[p.id], why(`${p.id} stays bought`)).toEqual(p);
+        } else if (leader && p.reserve_price !== null && leader.amount < p.reserve_price) {
+          statuses[leader.id] = 'unsold';
+          credit(leader.user_id, heldBy(leader));
+          unsold.push({ id: p.id, reason: 'RESERVE_NOT_MET' });
+          expect(after.products[p.id], why(`${p.id} below its reserve goes back`)).toMatchObject({ status: 'available', auction_id: null });
+        } else if (leader) {
           statuses[leader.id] = 'won';
+          credit(leader.user_id, heldBy(leader) - leader.amount);
           sold.push({ productId: p.id, amount: leader.amount });
           expect(after.products[p.id], why(`${p.id} sold`)).toMatchObject({ status: 'sold', sold_price: leader.amount, winner_id: leader.user_id, auction_id: auctionId });
         } else {
-          unsold.push(p.id);
+          unsold.push({ id: p.id, reason: 'NO_BIDS' });
           expect(after.products[p.id]!.auction_id, why(`${p.id} back to unassigned`)).toBeNull();
         }
       }
-      expectOnly(before, after, { bids: statuses }, why);
+      expectOnly(before, after, { bids: statuses, balances }, why);
       note(sold.length > 0 ? 'settle:ok-sold' : 'settle:ok-nothing-sold');
+      if (unsold.some((u) => u.reason === 'RESERVE_NOT_MET')) note('settle:ok-reserve-not-met');
       const byId = (x: { productId: string }, y: { productId: string }) => x.productId.localeCompare(y.productId);
       expect([...r.sold].sort(byId)).toEqual(sold.sort(byId));
-      expect([...r.unsold].sort()).toEqual(unsold.sort());
+      expect([...r.unsold].sort((x, y) => x.id.localeCompare(y.id))).toEqual(unsold.sort((x, y) => x.id.localeCompare(y.id)));
       expect(after.auctions[auctionId]).toMatchObject({ settled_at: now, valid_until: Math.min(a!.valid_until, now) });
       break;
     }
@@ -493,8 +654,9 @@ async function run(w: World, cmd: Command) {
       label(auctionId);
       const r = await w.command((tx) => deleteAuction(tx, { adminId, auctionId }, now));
       const after = await w.snapshot();
+      const bought = Object.values(before.products).some((p) => p.auction_id === auctionId && p.deleted_at === null && p.status === 'sold');
       const reasons = !a || a.deleted_at !== null ? ['NOT_FOUND']
-        : [...(adminId !== a.created_by ? ['FORBIDDEN'] : []), ...(a.settled_at !== null ? ['AUCTION_SETTLED'] : [])];
+        : [...(adminId !== a.created_by ? ['FORBIDDEN'] : []), ...(a.settled_at !== null ? ['AUCTION_SETTLED'] : []), ...(bought ? ['PRODUCT_SOLD'] : [])];
       if (reasons.length > 0) {
         expectRefused(r, reasons);
         expectOnly(before, after, {}, why);
@@ -509,7 +671,7 @@ async function run(w: World, cmd: Command) {
         const leader = leaderOf(before, p.id);
         if (!leader) continue;
         statuses[leader.id] = 'rolledback';
-        balances[leader.user_id] = (balances[leader.user_id] ?? before.balances[leader.user_id]!) + leader.amount;
+        balances[leader.user_id] = (balances[leader.user_id] ?? before.balances[leader.user_id]!) + heldBy(leader);
       }
       expectOnly(before, after, { balances, bids: statuses }, why);
       note(Object.keys(statuses).length > 0 ? 'deleteAuction:ok-refunded' : 'deleteAuction:ok');
@@ -534,7 +696,7 @@ async function run(w: World, cmd: Command) {
       expect(r.ok, why('delete product')).toBe(true);
       const leader = leaderOf(before, productId);
       note(leader ? 'deleteProduct:ok-refunded' : 'deleteProduct:ok');
-      expectOnly(before, after, leader ? { balances: { [leader.user_id]: before.balances[leader.user_id]! + leader.amount }, bids: { [leader.id]: 'rolledback' } } : {}, why);
+      expectOnly(before, after, leader ? { balances: { [leader.user_id]: before.balances[leader.user_id]! + heldBy(leader) }, bids: { [leader.id]: 'rolledback' } } : {}, why);
       expect(after.products[productId]).toMatchObject({ auction_id: null, deleted_at: now });
       break;
     }
@@ -559,6 +721,7 @@ async function run(w: World, cmd: Command) {
           ...(a.settled_at !== null ? ['AUCTION_SETTLED'] : []),
           ...(validUntil !== a.valid_until && validUntil <= now ? ['VALIDATION'] : []),
           ...(removed.some((id) => leaderOf(before, id)) ? ['PRODUCT_HAS_BIDS'] : []),
+          ...(removed.some((id) => before.products[id]!.status === 'sold') ? ['PRODUCT_SOLD'] : []),
           ...(added.some((id) => !assignable(id)) ? ['PRODUCT_NOT_AVAILABLE'] : []),
         ];
       }
@@ -570,6 +733,8 @@ async function run(w: World, cmd: Command) {
         break;
       }
       expect(r.ok, why(`update auction: ${r.ok ? '' : r.code}`)).toBe(true);
+      // A new end is the admin's: soft close counts from it again.
+      expect(after.auctions[auctionId]!.original_valid_until, why('original end')).toBe(validUntil === a!.valid_until ? a!.original_valid_until : validUntil);
       // No money moves; the products are exactly the ones asked for.
       note(validUntil > a!.valid_until && a!.valid_until <= now ? 'updateAuction:ok-reopened' : 'updateAuction:ok');
       expectOnly(before, after, {}, why);
@@ -609,12 +774,12 @@ async function run(w: World, cmd: Command) {
       // refund, then, as for a cancel, the best covered earlier bid of another active, registered
       // bidder who never cancelled there leads again (a hold taken on one lot counts on the next).
       const balances: Record<number, number> = { ...before.balances };
-      const statuses: Record<number, string> = {};
+      const statuses: Record<number, string | Partial<BidRow>> = {};
       const leads = before.bids.filter((b) => b.user_id === userId && b.status === 'success').sort((x, y) => (x.product_id < y.product_id ? -1 : 1));
       const gone = (u: number, b: { product_id: string; auction_id: string }) => before.bids.some((c) => c.user_id === u && c.product_id === b.product_id && c.auction_id === b.auction_id && c.status === 'rolledback');
       let ledger = 0;
       for (const lead of leads) {
-        balances[userId] = balances[userId]! + lead.amount;
+        balances[userId] = balances[userId]! + heldBy(lead);
         statuses[lead.id] = 'rolledback';
         ledger++;
         const next = before.bids
@@ -624,7 +789,7 @@ async function run(w: World, cmd: Command) {
           .find((b) => balances[b.user_id]! >= b.amount) ?? null;
         if (next) {
           balances[next.user_id] = balances[next.user_id]! - next.amount;
-          statuses[next.id] = 'success';
+          statuses[next.id] = { status: 'success', max_amount: null };
           ledger++;
         }
       }
@@ -671,7 +836,8 @@ describe(`money model (${testStoreKind}): any sequence of commands keeps every p
           // Everything accepted so far settles cleanly: settle every open auction, then check again.
           for (const auctionId of w.auctionIds) {
             const a = (await w.snapshot()).auctions[auctionId]!;
-            if (a.deleted_at === null && a.settled_at === null) await run(w, { t: 'settle', admin: null, auction: w.auctionIds.indexOf(auctionId), busy: false });
+            // Its own admin settles it, ended or not (the clock would wait for the end).
+            if (a.deleted_at === null && a.settled_at === null) await run(w, { t: 'settle', admin: w.adminIds.indexOf(a.created_by), auction: w.auctionIds.indexOf(auctionId), busy: false });
           }
           expect(await w.rows(`select id from bids where status = 'success'`), 'nothing leads once everything is settled').toEqual([]);
         } finally {
@@ -689,6 +855,7 @@ describe(`money model (${testStoreKind}): any sequence of commands keeps every p
       'bid:ok-first', 'bid:ok-outbid-other', 'bid:ok-raised-own', 'bid:BID_TOO_LOW', 'bid:INSUFFICIENT_FUNDS', 'bid:NOT_REGISTERED', 'bid:AUCTION_ENDED',
       'cancel:ok-reinstated', 'cancel:ok-none-left', 'cancel:FORBIDDEN', 'cancel:BID_NOT_ACTIVE', 'deactivate:released',
       'settle:ok-sold', 'deleteAuction:ok-refunded', 'deleteProduct:ok-refunded', 'updateAuction:ok', 'updateAuction:PRODUCT_HAS_BIDS', 'createAuction:ok', 'register:ok',
+      'bid:ok-max', 'bid:ok-proxy-answered', 'bid:ok-raised-max', 'bid:ok-extended', 'buyNow:ok', 'buyNow:BUY_NOW_UNAVAILABLE', 'settle:ok-reserve-not-met',
     ]) expect(outcomes[key] ?? 0, `outcome ${key} was reached`).toBeGreaterThan(0);
     for (const t of ['status', 'advance', 'pastEnd']) expect(seen[t] ?? 0, `command ${t} was exercised`).toBeGreaterThan(0);
   }, TIMEOUT);
@@ -698,11 +865,11 @@ describe(`money model (${testStoreKind}): any sequence of commands keeps every p
     const w = await World.open();
     try {
       const script: Command[] = [
-        { t: 'bid', user: 0, product: { pick: 'any', k: 0 }, amount: { kind: 'abs', v: 10_000 } }, // user0 → P0 ₹100
-        { t: 'bid', user: 2, product: { pick: 'any', k: 0 }, amount: { kind: 'abs', v: 20_000 } }, // user2 → P0 ₹200
-        { t: 'bid', user: 0, product: { pick: 'any', k: 0 }, amount: { kind: 'min' } }, // user0 → ₹201
-        { t: 'bid', user: 0, product: { pick: 'any', k: 0 }, amount: { kind: 'allIn', d: 1 } }, // user0 raises own lead, all in
-        { t: 'bid', user: 1, product: { pick: 'any', k: 0 }, amount: { kind: 'under', d: 0 } }, // equal: too low
+        { t: 'bid', user: 0, product: { pick: 'any', k: 0 }, amount: { kind: 'abs', v: 10_000 }, max: null }, // user0 → P0 ₹100
+        { t: 'bid', user: 2, product: { pick: 'any', k: 0 }, amount: { kind: 'abs', v: 20_000 }, max: null }, // user2 → P0 ₹200
+        { t: 'bid', user: 0, product: { pick: 'any', k: 0 }, amount: { kind: 'min' }, max: null }, // user0 → ₹201
+        { t: 'bid', user: 0, product: { pick: 'any', k: 0 }, amount: { kind: 'allIn', d: 1 }, max: null }, // user0 raises own lead, all in
+        { t: 'bid', user: 1, product: { pick: 'any', k: 0 }, amount: { kind: 'under', d: 0 }, max: null }, // equal: too low
         { t: 'cancel', mode: 'leader', user: 0, k: 0 }, // user0 cancels → user2's ₹200 reinstated
         { t: 'settle', admin: 0, auction: 0, busy: false },
       ];
@@ -710,6 +877,35 @@ describe(`money model (${testStoreKind}): any sequence of commands keeps every p
       const statuses = await w.rows<{ user_id: number; amount: number; status: string }>('select user_id, amount, status from bids order by id');
       expect(statuses.map((b) => b.status)).toEqual(['outbid', 'won', 'outbid', 'rolledback', 'failed']);
       expect(statuses[1]).toMatchObject({ user_id: w.userIds[2], amount: 20_000 });
+    } finally {
+      await w.close();
+    }
+  });
+
+  it('the model is not vacuous for maximums, buy-now and reserves', async () => {
+    const w = await World.open();
+    try {
+      const abs = (v: number) => ({ kind: 'abs' as const, v });
+      const script: Command[] = [
+        { t: 'bid', user: 2, product: { pick: 'any', k: 1 }, amount: null, max: abs(200_000) }, // user2: up to ₹2,000 on P1 → lifted to its ₹1,500 reserve
+        { t: 'bid', user: 1, product: { pick: 'any', k: 1 }, amount: abs(160_000), max: null }, // user1 ₹1,600 → answered with ₹1,601
+        { t: 'bid', user: 2, product: { pick: 'any', k: 1 }, amount: null, max: abs(250_000) }, // user2 raises the maximum to ₹2,500
+        { t: 'buyNow', user: 3, product: { pick: 'any', k: 2 } }, // user3 buys P2 at ₹2,500
+        { t: 'buyNow', user: 1, product: { pick: 'any', k: 2 } }, // too late: BUY_NOW_UNAVAILABLE
+        { t: 'bid', user: 0, product: { pick: 'any', k: 0 }, amount: abs(50_000), max: null }, // user0 ₹500 on P0
+        { t: 'bid', user: 0, product: { pick: 'any', k: 9 }, amount: abs(10_000), max: null }, // user0 ₹100 on P9, reserve ₹500
+        { t: 'settle', admin: 0, auction: 0, busy: false },
+        { t: 'settle', admin: 1, auction: 1, busy: false },
+      ];
+      for (const cmd of script) await run(w, cmd);
+      const bids = await w.rows<{ user_id: number; product_id: string; amount: number; max_amount: number | null; status: string }>('select user_id, product_id, amount, max_amount, status from bids order by id');
+      expect(bids.map((b) => [b.product_id, b.status, b.amount, b.max_amount])).toEqual([
+        ['P1', 'won', 160_100, 250_000], ['P1', 'outbid', 160_000, null], ['P2', 'won', 250_000, null], ['P0', 'won', 50_000, null], ['P9', 'unsold', 10_000, null],
+      ]);
+      // user2 paid ₹1,601 of the ₹2,500 held; user0 got the P9 hold back.
+      const balances = (await w.snapshot()).balances;
+      expect(balances[w.userIds[2]!]).toBe(300_000 - 160_100);
+      expect(balances[w.userIds[0]!]).toBe(100_000 - 50_000);
     } finally {
       await w.close();
     }

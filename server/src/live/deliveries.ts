@@ -5,14 +5,14 @@
 import { adminRoom, auctionRoom, type PersonalEventMap, type RoomEvent } from '@auction/shared';
 import type { DomainEvent } from '../domain/events.js';
 import {
-  liveAmount, liveAuctionOnly, liveBidPlaced, liveEnding, liveOutbid, liveRolledBack, liveSold, liveWallet,
+  liveAmount, liveAuctionOnly, liveBidPlaced, liveEnding, liveExtended, liveOutbid, liveRolledBack, liveSold, liveWallet,
 } from '../presenters/live.js';
 
 export type Delivery =
   | { to: 'room'; room: string; event: RoomEvent }
   | { to: 'user'; userId: number; event: { [K in keyof PersonalEventMap]: { event: K; data: PersonalEventMap[K] } }[keyof PersonalEventMap] }
   /** Catalogue changes: the hub reads the auction as committed and tells every socket. */
-  | { to: 'catalogue'; auctionId: string; change: 'auction:created' | 'auction:updated' | 'auction:deleted' }
+  | { to: 'catalogue'; auctionId: string; change: 'auction:created' | 'auction:updated' | 'auction:deleted' | 'auction:extended' }
   /** An account's live connections opened with a token older than version `below` close (all: Infinity). */
   | { to: 'disconnect'; role: 'user' | 'admin'; id: number; below: number };
 
@@ -32,6 +32,14 @@ export function deliveriesOf(e: DomainEvent, serverTime: string): Delivery[] {
       return both(e.auctionId, e.ownerId, () => ({ event: 'bid:rolledback', data: liveRolledBack(e, serverTime) }));
     case 'product:sold':
       return both(e.auctionId, e.ownerId, () => ({ event: 'product:sold', data: liveSold(e, serverTime) }));
+    case 'auction:extended':
+      return [
+        ...both(e.auctionId, e.ownerId, () => ({ event: 'auction:extended', data: liveExtended(e, serverTime) })),
+        { to: 'catalogue', auctionId: e.auctionId, change: 'auction:extended' },
+      ];
+    case 'bid:unsold':
+      // The wallet:updated that goes with it tells the bidder; their bid list shows "Reserve not met".
+      return [];
     case 'auction:ending':
       return [{ to: 'room', room: auctionRoom(e.auctionId), event: { event: 'auction:ending', data: liveEnding(e.auctionId, e.secondsLeft, serverTime) } }];
     case 'auction:ended':

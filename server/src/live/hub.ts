@@ -78,7 +78,7 @@ class RoomBuffer {
     return this.events.filter((e) => e !== null);
   }
 }
-type CatalogueChange = 'auction:created' | 'auction:updated' | 'auction:deleted';
+type CatalogueChange = 'auction:created' | 'auction:updated' | 'auction:deleted' | 'auction:extended';
 
 export interface LiveHubOptions {
   reads: Reads;
@@ -196,13 +196,17 @@ export class LiveHub {
   };
 
   /** Reads the auction as committed (after the commit that changed it) and tells every socket. */
-  private async announceCatalogue(auctionId: string, change: 'auction:created' | 'auction:updated' | 'auction:deleted', serverTime: string) {
+  private async announceCatalogue(auctionId: string, change: CatalogueChange, serverTime: string) {
     const view = change === 'auction:deleted' ? null : await this.opts.reads.auction(auctionId);
     if (!view) {
       this.relay.publish({ kind: 'all', message: { event: 'auction:deleted', data: { id: auctionId, server_time: serverTime } } });
       return;
     }
-    this.relay.publish({ kind: 'all', message: { event: change, data: liveAuction(view, this.opts.now(), serverTime) } });
+    const summary = liveAuction(view, this.opts.now(), serverTime);
+    this.relay.publish({
+      kind: 'all',
+      message: change === 'auction:extended' ? { event: change, data: { ...summary, auction_id: auctionId } } : { event: change, data: summary },
+    });
   }
 
   enqueue(room: string, event: RoomEvent) {

@@ -35,7 +35,10 @@ const onError = (err: unknown) => { errors.push(err); };
 
 const placed = (product: string, version: number, highest: number): RoomEvent => ({
   event: 'bid:placed',
-  data: { auction_id: 'A', product_id: product, bid_id: version, highest_bid: highest, bid_count: version, version, bidder: 'a***e', amount: highest, timestamp: '', server_time: '' },
+  data: {
+    auction_id: 'A', product_id: product, bid_id: version, highest_bid: highest, bid_count: version, version, bidder: 'a***e', amount: highest, timestamp: '', server_time: '',
+    min_next_bid: highest + 1, reserve_met: null, buy_now_available: false, auto: false,
+  },
 });
 const frameOf = (room: string, ...events: RoomEvent[]): Relayed => {
   const frame: Frame = { room, server_time: '', events };

@@ -33,7 +33,7 @@ const HORIZON_MS = 2 * 3600_000;
 const DEFAULT_BATCH = 200;
 /** A notice whose moment passed more than this long ago (e.g. while the server was down) is skipped. */
 const NOTICE_GRACE_MS = 2000;
-const CATALOGUE_CHANGES = new Set<DomainEvent['type']>(['auction:created', 'auction:updated', 'auction:deleted', 'auction:settled']);
+const CATALOGUE_CHANGES = new Set<DomainEvent['type']>(['auction:created', 'auction:updated', 'auction:deleted', 'auction:settled', 'auction:extended']);
 /** Milestones per auction: the notices, then the end itself (0). */
 const LEVELS = [...ENDING_NOTICES, 0] as const;
 
@@ -219,7 +219,7 @@ export class AuctionScheduler {
     if (!d.settleOnly) commands.announce([{ type: 'auction:ended', auctionId: d.auctionId, ownerId: d.ownerId }]);
     if (!this.opts.autoSettle) return;
     const result = await commands.run((tx) => settleAuction(tx, { auctionId: d.auctionId }, now));
-    // Already settled by its admin, or deleted meanwhile: nothing to do.
+    // Already settled by its admin, deleted meanwhile, or extended by a late bid (re-armed by its event): nothing to do.
     if (result.ok) this.opts.log.info({ auctionId: d.auctionId, sold: result.sold.length, unsold: result.unsold.length }, 'auction settled automatically');
   }
 }

@@ -6,6 +6,7 @@ export function presentUserBid(b: UserBidView): UserBid {
   return {
     bid_id: b.id, product_id: b.productId, product_name: b.productName, auction_id: b.auctionId, auction_name: b.auctionName,
     amount: toRupees(b.amount), timestamp: iso(b.createdAt), status: b.status, reason: b.reason,
+    max_amount: b.maxAmount === null ? null : toRupees(b.maxAmount), buy_now: Boolean(b.buyNow),
   };
 }
 

@@ -1,5 +1,6 @@
-import { toRupees, type AdminAuction, type Auction, type Product } from '@auction/shared';
-import type { AuctionView, ProductView } from '../db/index.js';
+import { minNextBid, toRupees, type AdminAuction, type Auction, type Product } from '@auction/shared';
+import type { AuctionView, MyStanding, ProductView } from '../db/index.js';
+import { buyNowAvailable } from '../domain/decide-bid.js';
 import { auctionStatus, iso, secondsLeft as secondsLeftOf } from './format.js';
 
 /** An auction for a bidder: `registrations` holds at most the caller's own id (no bidder sees who else registered). */
@@ -11,7 +12,15 @@ export function presentAuction(
   return {
     id: a.id, name: a.name, valid_until: iso(a.validUntil), product_ids: a.productIds,
     registrations: registered && callerUserId !== null ? [callerUserId] : [], registered, product_count: a.productIds.length,
-    status: auctionStatus(a, now),
+    status: auctionStatus(a, now), ...rulesOf(a),
+  };
+}
+
+/** The auction's rules as every shape shows them (docs/bidding.md). */
+function rulesOf(a: AuctionView) {
+  return {
+    original_valid_until: iso(a.originalValidUntil), increment_rule: a.incrementRule, soft_close_s: a.softCloseS,
+    max_extension_s: a.maxExtensionS, extended: a.validUntil > a.originalValidUntil,
   };
 }
 
@@ -19,19 +28,41 @@ export function presentAdminAuction(a: AuctionView, now: number): AdminAuction {
   return {
     id: a.id, name: a.name, valid_until: iso(a.validUntil), product_ids: a.productIds, registrations: a.registrations,
     product_count: a.productIds.length, status: auctionStatus(a, now), created_by: a.createdBy, created_at: iso(a.createdAt),
-    settled_at: a.settledAt === null ? null : iso(a.settledAt),
+    settled_at: a.settledAt === null ? null : iso(a.settledAt), ...rulesOf(a),
   };
 }
 
-export function presentProduct(p: ProductView): Product {
+/** Who is looking: an admin (the product's own sees its reserve and configured prices) or a bidder with their standing. */
+export type ProductViewer = { adminId: number } | { standing: MyStanding | null } | null;
+
+/** The caller's own state on a lot: leading, won, outbid while it is open, lost once it is over or bought. */
+function myStatus(p: ProductView, standing: MyStanding | null): Product['my_status'] {
+  if (!standing) return null;
+  if (standing.status === 'won') return 'won';
+  if (standing.status === 'success') return 'leading';
+  return p.auctionOver || p.status === 'sold' ? 'lost' : 'outbid';
+}
+
+export function presentProduct(p: ProductView, viewer: ProductViewer = null): Product {
+  const owner = viewer !== null && 'adminId' in viewer && viewer.adminId === p.createdBy;
+  const standing = viewer !== null && 'standing' in viewer ? viewer.standing : null;
+  const open = p.auctionId !== null && !p.auctionOver;
+  const buyNow = owner ? p.buyNowPrice : open && buyNowAvailable(p, p.hasBid ? p.highest : null) ? p.buyNowPrice : null;
   return {
     id: p.id, name: p.name, description: p.description, status: p.status, auction_id: p.auctionId,
     highest_bid: toRupees(p.highest), bid_count: p.bidCount, version: p.version,
+    starting_price: toRupees(p.startingPrice),
+    min_next_bid: toRupees(minNextBid({ rule: p.incrementRule, startingPrice: p.startingPrice, highest: p.highest, hasBid: p.hasBid })),
+    reserve_met: p.reservePrice === null ? null : p.hasBid && p.highest >= p.reservePrice,
+    buy_now_price: buyNow === null ? null : toRupees(buyNow),
+    my_status: myStatus(p, standing),
+    my_max: standing?.status === 'success' && standing.maxAmount !== null ? toRupees(standing.maxAmount) : null,
+    ...(owner ? { reserve_price: p.reservePrice === null ? null : toRupees(p.reservePrice) } : {}),
   };
 }
 
-/** What settling did: the products sold and at what price, and those that went back unsold. */
-export function presentSettlement(s: { sold: { productId: string; amount: number }[]; unsold: string[] }) {
+/** What settling did: the products sold and at what price, and those that went back unsold and why. */
+export function presentSettlement(s: { sold: { productId: string; amount: number }[]; unsold: { id: string; reason: 'NO_BIDS' | 'RESERVE_NOT_MET' }[] }) {
   return { sold: s.sold.map((x) => ({ product_id: x.productId, amount: toRupees(x.amount) })), unsold: s.unsold };
 }
 

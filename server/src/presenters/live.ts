@@ -13,15 +13,21 @@ type Of<T extends DomainEvent['type']> = Extract<DomainEvent, { type: T }>;
 /** A new highest bid; the bidder's name in full only for the auction's own admin. */
 export const liveBidPlaced = (e: Of<'bid:placed'>, audience: 'watchers' | 'owner', server_time: string): RoomEventMap['bid:placed'] => ({
   auction_id: e.auctionId, product_id: e.productId, bid_id: e.bidId, highest_bid: toRupees(e.highest), bid_count: e.bidCount, version: e.version,
-  bidder: audience === 'owner' ? e.bidder : maskUsername(e.bidder), amount: toRupees(e.amount), timestamp: iso(e.at), server_time,
+  bidder: audience === 'owner' ? e.bidder : maskUsername(e.bidder), amount: toRupees(e.amount), timestamp: iso(e.at),
+  min_next_bid: toRupees(e.minNext), reserve_met: e.reserveMet, buy_now_available: e.buyNowAvailable, auto: e.auto, server_time,
 });
 
 export const liveRolledBack = (e: Of<'bid:rolledback'>, server_time: string): RoomEventMap['bid:rolledback'] => ({
-  auction_id: e.auctionId, product_id: e.productId, highest_bid: toRupees(e.highest), bid_count: e.bidCount, version: e.version, server_time,
+  auction_id: e.auctionId, product_id: e.productId, highest_bid: toRupees(e.highest), bid_count: e.bidCount, version: e.version,
+  min_next_bid: toRupees(e.minNext), reserve_met: e.reserveMet, buy_now_available: e.buyNowAvailable, server_time,
 });
 
 export const liveSold = (e: Of<'product:sold'>, server_time: string): RoomEventMap['product:sold'] => ({
-  auction_id: e.auctionId, product_id: e.productId, amount: toRupees(e.amount), version: e.version, server_time,
+  auction_id: e.auctionId, product_id: e.productId, amount: toRupees(e.amount), version: e.version, buy_now: e.buyNow, server_time,
+});
+
+export const liveExtended = (e: Of<'auction:extended'>, server_time: string): RoomEventMap['auction:extended'] => ({
+  auction_id: e.auctionId, valid_until: iso(e.validUntil), original_valid_until: iso(e.originalValidUntil), server_time,
 });
 
 export const liveEnding = (auctionId: string, seconds: number, server_time: string): AuctionEndingData => ({ auction_id: auctionId, seconds_left: seconds, server_time });
@@ -52,6 +58,6 @@ export const liveWallet = (e: Of<'wallet:updated'>, server_time: string): Person
  * a client showing the auction's products reads them again.
  */
 export function liveAuction(view: AuctionView, now: number, server_time: string): LiveAuction {
-  const { id, name, valid_until, product_count, status } = presentAuction(view, null, now);
-  return { id, name, valid_until, product_count, status, server_time };
+  const { id, name, valid_until, product_count, status, original_valid_until, increment_rule, soft_close_s, max_extension_s, extended } = presentAuction(view, null, now);
+  return { id, name, valid_until, product_count, status, original_valid_until, increment_rule, soft_close_s, max_extension_s, extended, server_time };
 }

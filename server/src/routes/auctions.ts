@@ -32,10 +32,16 @@ export function auctionRoutes(app: App, ctx: AppContext) {
 
   app.get('/auctions/:id/products', {
     onRequest: guard.any,
-    schema: { tags, security, summary: 'Products of an auction with their highest bid', params: IdParams, response: { 200: Type.Array(Product), ...errorResponses(401, 404) } },
+    schema: { tags, security, summary: 'Products of an auction with their highest bid, pricing and the caller’s own standing', params: IdParams, response: { 200: Type.Array(Product), ...errorResponses(401, 404) } },
   }, async (req) => {
     if (!(await reads.auctionExists(req.params.id))) throw new AppError('NOT_FOUND', 'Auction not found');
-    return (await reads.productsOfAuction(req.params.id)).map(presentProduct);
+    const caller = callerOf(req);
+    const [products, standings] = await Promise.all([
+      reads.productsOfAuction(req.params.id, ctx.now()),
+      caller.role === 'user' ? reads.myStandings(caller.id, req.params.id) : Promise.resolve([]),
+    ]);
+    const mine = new Map(standings.map((s) => [s.productId, s]));
+    return products.map((p) => presentProduct(p, caller.role === 'admin' ? { adminId: caller.id } : { standing: mine.get(p.id) ?? null }));
   });
 
   app.post('/auctions/register', {

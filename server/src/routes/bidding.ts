@@ -1,11 +1,11 @@
 /** Bids: place, cancel, and the lists and figures around them. */
 import { Type } from 'typebox';
 import {
-  BID_MESSAGES, BidPlaced, HighestBid, IdParams, PlaceBidBody, ProductBid, ProductKeyQuery, RollbackBody, RolledBack,
+  BID_MESSAGES, BidPlaced, BoughtNow, BuyNowBody, HighestBid, IdParams, PlaceBidBody, ProductBid, ProductKeyQuery, RollbackBody, RolledBack,
   TimeLeft, UserBid, errorResponses, toRupees,
 } from '@auction/shared';
 import type { App, AppContext } from '../context.js';
-import { cancelBid, placeBid } from '../domain/bidding.js';
+import { buyNow, cancelBid, placeBid } from '../domain/bidding.js';
 import { AppError, unwrap } from '../errors.js';
 import { presentProductBid, presentUserBid } from '../presenters/bids.js';
 import { presentTimeLeft } from '../presenters/catalogue.js';
@@ -22,19 +22,43 @@ export function biddingRoutes(app: App, ctx: AppContext) {
   app.post('/bid', {
     onRequest: guard.user,
     config: bidLimit,
-    schema: { tags, security, summary: 'Place a bid (escrow: the leading bid holds its amount)', body: PlaceBidBody, response: { 201: BidPlaced, ...errorResponses(400, 401, 402, 403, 404, 409, 429) } },
+    schema: { tags, security, summary: 'Place a bid, or a maximum the server bids up to for you (escrow: the leading bid holds its amount, a maximum holds all of it)', body: PlaceBidBody, response: { 201: BidPlaced, ...errorResponses(400, 401, 402, 403, 404, 409, 429) } },
   }, async (req, reply) => {
     const me = callerOf(req);
-    const { product_id, product_name, bid_amount, user_id, username } = req.body;
+    const { product_id, product_name, bid_amount, max_amount, user_id, username } = req.body;
     assertNamesCaller(me, user_id, username);
     const productRef = product_id ?? product_name;
     if (!productRef) throw new AppError('VALIDATION', BID_MESSAGES.invalid, 'product_name');
-    const amount = paise(bid_amount, 'bid_amount', BID_MESSAGES.invalid);
-    const r = unwrap(await commands.run((tx) => placeBid(tx, { userId: me.id, productRef, amount }, ctx.now())));
+    if (bid_amount === undefined && max_amount === undefined) throw new AppError('VALIDATION', BID_MESSAGES.invalid, 'bid_amount');
+    const amount = bid_amount === undefined ? null : paise(bid_amount, 'bid_amount', BID_MESSAGES.invalid);
+    const max = max_amount === undefined ? null : paise(max_amount, 'max_amount', 'Please enter a valid maximum bid');
+    if (amount !== null && max !== null && amount > max) throw new AppError('VALIDATION', 'bid_amount must not be more than max_amount', 'bid_amount');
+    const r = unwrap(await commands.run((tx) => placeBid(tx, { userId: me.id, productRef, amount, max }, ctx.now())));
     return reply.code(201).send({
-      message: 'Bid placed successfully!',
+      message: r.leading ? 'Bid placed successfully!' : 'You were outbid by an automatic bid',
       bid: presentUserBid({ ...r.bid, productName: r.productName, auctionName: r.auctionName }),
       highest_bid: toRupees(r.highest),
+      wallet_balance: toRupees(r.balance),
+      version: r.version,
+      leading: r.leading,
+      max_amount: r.max === null ? null : toRupees(r.max),
+      min_next_bid: toRupees(r.minNext),
+    });
+  });
+
+  app.post('/buy-now', {
+    onRequest: guard.user,
+    config: bidLimit,
+    schema: {
+      tags, security, summary: 'Buy a lot at once at its buy-now price (while it has no bid, or its reserve is not yet met)',
+      body: BuyNowBody, response: { 201: BoughtNow, ...errorResponses(400, 401, 402, 403, 404, 409, 429) },
+    },
+  }, async (req, reply) => {
+    const cmd = { userId: callerOf(req).id, productId: req.body.product_id };
+    const r = unwrap(await commands.run((tx) => buyNow(tx, cmd, ctx.now())));
+    return reply.code(201).send({
+      message: `You bought ${r.productName}!`,
+      bid: presentUserBid({ ...r.bid, productName: r.productName, auctionName: r.auctionName }),
       wallet_balance: toRupees(r.balance),
       version: r.version,
     });

@@ -8,7 +8,22 @@ import type { App, AppContext } from '../context.js';
 import { createAuction, createProduct, deleteAuction, deleteProduct, settleAuction, updateAuction, updateProduct } from '../domain/catalogue.js';
 import { AppError, unwrap } from '../errors.js';
 import { presentAdminAuction, presentProduct, presentSettlement } from '../presenters/catalogue.js';
-import { callerOf, dateTime } from './input.js';
+import { callerOf, dateTime, paise } from './input.js';
+
+/** Rupee prices from a product body, in paise; a field left out stays undefined (kept on an edit). */
+function pricingInput(body: { starting_price?: number; reserve_price?: number | null; buy_now_price?: number | null }) {
+  const price = (v: number | null | undefined, field: string) => (v === undefined || v === null ? v : paise(v, field));
+  return {
+    startingPrice: price(body.starting_price, 'starting_price') ?? undefined,
+    reservePrice: price(body.reserve_price, 'reserve_price'),
+    buyNowPrice: price(body.buy_now_price, 'buy_now_price'),
+  };
+}
+
+/** Auction rules from a body (left out: undefined, so defaults or current values apply). */
+function rulesInput(body: { increment_rule?: 'flat' | 'ladder'; soft_close_s?: number; max_extension_s?: number }) {
+  return { incrementRule: body.increment_rule, softCloseS: body.soft_close_s, maxExtensionS: body.max_extension_s };
+}
 
 export function catalogueRoutes(app: App, ctx: AppContext) {
   const { reads, commands, guard } = ctx;
@@ -19,32 +34,32 @@ export function catalogueRoutes(app: App, ctx: AppContext) {
     if (!view) throw new AppError('NOT_FOUND', 'Auction not found');
     return presentAdminAuction(view, ctx.now());
   };
-  const productView = async (id: string) => {
-    const view = await reads.product(id);
+  const productView = async (id: string, adminId: number) => {
+    const view = await reads.product(id, ctx.now());
     if (!view) throw new AppError('NOT_FOUND', 'Product not found');
-    return presentProduct(view);
+    return presentProduct(view, { adminId });
   };
-  const productsOf = async (id: string) => {
+  const productsOf = async (id: string, adminId: number) => {
     if (!(await reads.auctionExists(id))) throw new AppError('NOT_FOUND', 'Auction not found');
-    return (await reads.productsOfAuction(id)).map(presentProduct);
+    return (await reads.productsOfAuction(id, ctx.now())).map((p) => presentProduct(p, { adminId }));
   };
 
   app.post('/admin/product', {
     onRequest: guard.admin,
     schema: { tags, security, summary: 'Create a product (unassigned)', body: CreateProductBody, response: { 201: ProductSaved, ...errorResponses(400, 401, 403, 409) } },
   }, async (req, reply) => {
-    const cmd = { adminId: callerOf(req).id, input: req.body };
+    const cmd = { adminId: callerOf(req).id, input: { ...req.body, ...pricingInput(req.body) } };
     const { product } = unwrap(await commands.run((tx) => createProduct(tx, cmd, ctx.now())));
-    return reply.code(201).send({ message: 'Product created', product: await productView(product.id) });
+    return reply.code(201).send({ message: 'Product created', product: await productView(product.id, cmd.adminId) });
   });
 
   app.put('/admin/product/:id', {
     onRequest: guard.admin,
-    schema: { tags, security, summary: 'Edit a product (creator only)', params: IdParams, body: UpdateProductBody, response: { 200: ProductSaved, ...errorResponses(400, 401, 403, 404) } },
+    schema: { tags, security, summary: 'Edit a product (creator only); prices are frozen once it has a bid', params: IdParams, body: UpdateProductBody, response: { 200: ProductSaved, ...errorResponses(400, 401, 403, 404, 409) } },
   }, async (req) => {
-    const cmd = { adminId: callerOf(req).id, productId: req.params.id, input: req.body };
+    const cmd = { adminId: callerOf(req).id, productId: req.params.id, input: { ...req.body, ...pricingInput(req.body) } };
     const r = unwrap(await commands.run((tx) => updateProduct(tx, cmd, ctx.now())));
-    return { message: 'Product updated', product: await productView(r.productId) };
+    return { message: 'Product updated', product: await productView(r.productId, cmd.adminId) };
   });
 
   app.delete('/admin/product/:id', {
@@ -59,16 +74,20 @@ export function catalogueRoutes(app: App, ctx: AppContext) {
   app.get('/admin/products/unassigned', {
     onRequest: guard.admin,
     schema: { tags, security, summary: 'The caller’s products that are in no auction', response: { 200: Type.Array(Product), ...errorResponses(401, 403) } },
-  }, async (req) => (await reads.unassignedProducts(callerOf(req).id)).map(presentProduct));
+  }, async (req) => {
+    const adminId = callerOf(req).id;
+    return (await reads.unassignedProducts(adminId, ctx.now())).map((p) => presentProduct(p, { adminId }));
+  });
 
   app.post('/admin/auction', {
     onRequest: guard.admin,
     schema: { tags, security, summary: 'Create an auction from the caller’s unassigned products', body: CreateAuctionBody, response: { 201: AuctionSaved, ...errorResponses(400, 401, 403, 409) } },
   }, async (req, reply) => {
     const { id, name, valid_until, product_ids } = req.body;
-    const input = { id, name, validUntil: dateTime(valid_until, 'valid_until', ctx.config.timeZone), productIds: product_ids };
+    const input = { id, name, validUntil: dateTime(valid_until, 'valid_until', ctx.config.timeZone), productIds: product_ids, ...rulesInput(req.body) };
     const adminId = callerOf(req).id;
-    const r = unwrap(await commands.run((tx) => createAuction(tx, { adminId, input }, ctx.now())));
+    const defaults = { softCloseS: ctx.config.softCloseS, maxExtensionS: ctx.config.maxExtensionS };
+    const r = unwrap(await commands.run((tx) => createAuction(tx, { adminId, input, defaults }, ctx.now())));
     return reply.code(201).send({ message: 'Auction created successfully!', auction: await auctionView(r.auction.id) });
   });
 
@@ -77,7 +96,7 @@ export function catalogueRoutes(app: App, ctx: AppContext) {
     schema: { tags, security, summary: 'Edit an auction (creator only)', params: IdParams, body: UpdateAuctionBody, response: { 200: AuctionSaved, ...errorResponses(400, 401, 403, 404, 409) } },
   }, async (req) => {
     const { name, valid_until, product_ids } = req.body;
-    const input = { name, validUntil: dateTime(valid_until, 'valid_until', ctx.config.timeZone), ...(product_ids ? { productIds: product_ids } : {}) };
+    const input = { name, validUntil: dateTime(valid_until, 'valid_until', ctx.config.timeZone), ...(product_ids ? { productIds: product_ids } : {}), ...rulesInput(req.body) };
     const cmd = { adminId: callerOf(req).id, auctionId: req.params.id, input };
     const r = unwrap(await commands.run((tx) => updateAuction(tx, cmd, ctx.now())));
     return { message: 'Auction updated successfully!', auction: await auctionView(r.auctionId) };
@@ -94,7 +113,7 @@ export function catalogueRoutes(app: App, ctx: AppContext) {
 
   app.post('/admin/auction/:id/settle', {
     onRequest: guard.admin,
-    schema: { tags, security, summary: 'Settle an auction now (creator only): leading bids win', params: IdParams, response: { 200: Settled, ...errorResponses(401, 403, 404, 409) } },
+    schema: { tags, security, summary: 'Settle an auction now (creator only): leading bids at or above the reserve win', params: IdParams, response: { 200: Settled, ...errorResponses(401, 403, 404, 409) } },
   }, async (req) => {
     const cmd = { auctionId: req.params.id, adminId: callerOf(req).id };
     const r = unwrap(await commands.run((tx) => settleAuction(tx, cmd, ctx.now())));
@@ -125,10 +144,10 @@ export function catalogueRoutes(app: App, ctx: AppContext) {
   app.get('/admin/auction_products/:id', {
     onRequest: guard.admin,
     schema: { tags, security, summary: 'Products of an auction, wrapped', params: IdParams, response: { 200: Type.Object({ products: Type.Array(Product) }), ...errorResponses(401, 403, 404) } },
-  }, async (req) => ({ products: await productsOf(req.params.id) }));
+  }, async (req) => ({ products: await productsOf(req.params.id, callerOf(req).id) }));
 
   app.get('/admin/auction/:id/products', {
     onRequest: guard.admin,
     schema: { tags, security, summary: 'Products of an auction', params: IdParams, response: { 200: Type.Array(Product), ...errorResponses(401, 403, 404) } },
-  }, async (req) => productsOf(req.params.id));
+  }, async (req) => productsOf(req.params.id, callerOf(req).id));
 }

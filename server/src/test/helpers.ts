@@ -12,8 +12,9 @@ import { freshTestDatabase, sqliteConnection } from '../db/testing.js';
 export const TEST_SECRET = 'test-secret-that-is-at-least-32-characters-long';
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  // A small pool: many test apps may be open at once against one PostgreSQL.
-  return { ...loadConfig({}), databaseUrl: ':memory:', logLevel: 'silent', jwtSecret: TEST_SECRET, rateLimit: false, pgPool: 4, ...overrides };
+  // A small pool: many test apps may be open at once against one PostgreSQL. Soft close off: the
+  // spec's timing tests bid up to the last moment; the soft-close tests turn it on (softCloseS).
+  return { ...loadConfig({}), databaseUrl: ':memory:', logLevel: 'silent', jwtSecret: TEST_SECRET, rateLimit: false, pgPool: 4, softCloseS: 0, ...overrides };
 }
 
 /**

@@ -1,33 +1,27 @@
 import { Type, type Static } from 'typebox';
 import { LIMITS } from '../limits.js';
-import { formatRupees, toPaise, toRupees } from '../money.js';
+import { bidTooLowFor, minNextBid } from '../bidding-rules.js';
+import { toPaise, toRupees } from '../money.js';
 import { CallerRef, IdRef, Rupees, X_MISSING } from './common.js';
 
 export const BID_MESSAGES = { invalid: 'Please enter a valid bid amount' } as const;
 
-/** The smallest bid accepted over `highest` (rupees): the highest plus LIMITS.minIncrementRupees, exact to the paisa. */
+/** The smallest bid accepted over `highest` (rupees; 0 = no bid) with ₹1 steps and no starting price. */
 export function minimumBid(highest: number): number {
-  return toRupees(toPaise(highest) + toPaise(LIMITS.minIncrementRupees));
+  return toRupees(minNextBid({ rule: 'flat', startingPrice: 0, highest: toPaise(highest), hasBid: highest > 0 }));
 }
 
 /**
- * Why a bid of `amount` over the current `highest` (both rupees) is too low, in the words the bidder
- * reads (BID_TOO_LOW); null when it is high enough. The server's decision (server/src/domain/decide-bid.ts)
- * and the bid dialog's check both use it, so they agree on the rule and its wording (docs/money.md).
+ * Why a bid of `amount` over the current `highest` (both rupees; 0 = no bid) is too low on a lot with
+ * the spec's ₹1 steps and no starting price; null when it is high enough. A lot's own rules are in
+ * `bidTooLowFor` (bidding-rules.ts), which the server's decision uses.
  */
 export function bidTooLow(amount: number, highest: number): string | null {
-  // Compared in integer paise, as the server keeps money.
-  const [bid, top] = [toPaise(amount), toPaise(highest)];
-  if (bid <= top) return `Bid must be higher than current highest bid of ${formatRupees(highest)}`;
-  const min = top + toPaise(LIMITS.minIncrementRupees);
-  if (bid < min) {
-    return `Bid must be at least ${formatRupees(toRupees(min))}: ${formatRupees(LIMITS.minIncrementRupees)} more than the current highest bid of ${formatRupees(highest)}`;
-  }
-  return null;
+  return bidTooLowFor(toPaise(amount), { rule: 'flat', startingPrice: 0, highest: toPaise(highest), hasBid: highest > 0 });
 }
 
 export const BidStatus = Type.Union([
-  Type.Literal('success'), Type.Literal('outbid'), Type.Literal('failed'), Type.Literal('rolledback'), Type.Literal('won'),
+  Type.Literal('success'), Type.Literal('outbid'), Type.Literal('failed'), Type.Literal('rolledback'), Type.Literal('won'), Type.Literal('unsold'),
 ]);
 export type BidStatus = Static<typeof BidStatus>;
 
@@ -37,7 +31,10 @@ const ProductRef = Type.String({ minLength: 1, maxLength: Math.max(LIMITS.idMax,
 export const PlaceBidBody = Type.Object({
   product_name: Type.Optional(ProductRef),
   product_id: Type.Optional(ProductRef),
-  bid_amount: Rupees({ exclusiveMinimum: 0, maximum: LIMITS.bidMaxRupees, message: BID_MESSAGES.invalid, missing: BID_MESSAGES.invalid }),
+  /** Optional when `max_amount` is given (a proxy bid starts at the lowest price that leads). */
+  bid_amount: Type.Optional(Rupees({ exclusiveMinimum: 0, maximum: LIMITS.bidMaxRupees, message: BID_MESSAGES.invalid, missing: BID_MESSAGES.invalid })),
+  /** The most the server may bid for the caller, step by step (docs/bidding.md#maximum-bids). */
+  max_amount: Type.Optional(Rupees({ exclusiveMinimum: 0, maximum: LIMITS.bidMaxRupees, message: 'Please enter a valid maximum bid' })),
   user_id: Type.Optional(CallerRef),
   username: Type.Optional(CallerRef),
 });
@@ -54,6 +51,8 @@ export const UserBid = Type.Object({
   timestamp: Type.String(),
   status: BidStatus,
   reason: Type.Union([Type.String(), Type.Null()], { description: 'Why a bid failed or was released' }),
+  max_amount: Type.Optional(Type.Union([Type.Number(), Type.Null()], { description: 'A proxy bid’s maximum' })),
+  buy_now: Type.Optional(Type.Boolean({ description: 'Bought at the buy-now price' })),
 });
 export type UserBid = Static<typeof UserBid>;
 
@@ -64,6 +63,10 @@ export const BidPlaced = Type.Object({
   wallet_balance: Type.Number(),
   /** The product's version after this bid: live events about it carry this version or a newer one (docs/live-protocol.md#versions-and-applying-events). */
   version: Type.Integer(),
+  /** False when an automatic bid of the leader answered at once: the caller is outbid (docs/bidding.md#maximum-bids). */
+  leading: Type.Boolean(),
+  max_amount: Type.Union([Type.Number(), Type.Null()]),
+  min_next_bid: Type.Number(),
 });
 export type BidPlaced = Static<typeof BidPlaced>;
 
@@ -91,6 +94,19 @@ export const TimeLeft = Type.Object({
   seconds_left: Type.Integer(),
   ended: Type.Boolean(),
 });
+
+export const BuyNowBody = Type.Object({
+  product_id: IdRef('product_id', 'product_id is required'),
+});
+export type BuyNowBody = Static<typeof BuyNowBody>;
+
+export const BoughtNow = Type.Object({
+  message: Type.String(),
+  bid: UserBid,
+  wallet_balance: Type.Number(),
+  version: Type.Integer(),
+});
+export type BoughtNow = Static<typeof BoughtNow>;
 
 export const RollbackBody = Type.Object({
   bid_id: Type.Union([Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }), Type.String({ pattern: '^[0-9]{1,15}$' })], { [X_MISSING]: 'bid_id is required' }),

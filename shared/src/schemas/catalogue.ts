@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { LIMITS } from '../limits.js';
-import { DateTimeText, Id, IdRef, VisibleText, X_ERROR, X_MISSING } from './common.js';
+import { DateTimeText, Id, IdRef, Rupees, VisibleText, X_ERROR, X_MISSING } from './common.js';
 
 /** The fixed sentences for missing catalogue fields (the admin forms show the same words). */
 export const CATALOGUE_MESSAGES = {
@@ -30,24 +30,64 @@ export const Product = Type.Object({
   highest_bid: Type.Number({ description: 'Rupees; 0 when there is no bid' }),
   bid_count: Type.Integer({ description: 'Bids in the current auction that did not fail' }),
   version: Type.Integer({ description: 'Bumped by every change of the highest bid or a sale; live events carry it, and clients apply an event only if its version is newer' }),
+  starting_price: Type.Number({ description: 'Rupees: the first bid must be at least this (and at least ₹1)' }),
+  min_next_bid: Type.Number({ description: 'Rupees: the lowest bid accepted now (docs/bidding.md)' }),
+  reserve_met: Type.Union([Type.Boolean(), Type.Null()], { description: 'Null: no reserve; else whether the highest bid reaches the secret reserve' }),
+  buy_now_price: Type.Union([Type.Number(), Type.Null()], { description: 'Rupees; null when there is none or it is no longer available' }),
+  my_status: Type.Union([Type.Literal('leading'), Type.Literal('outbid'), Type.Literal('won'), Type.Literal('lost'), Type.Null()], { description: 'The calling bidder’s own state on this lot in its current auction; null when they never bid there (and for admins)' }),
+  my_max: Type.Union([Type.Number(), Type.Null()], { description: 'The calling bidder’s maximum while they lead by proxy, else null' }),
+  reserve_price: Type.Optional(Type.Union([Type.Number(), Type.Null()], { description: 'Rupees; only for the admin who owns the product' })),
 });
 export type Product = Static<typeof Product>;
+
+const price = (field: string) => Type.Union([
+  Rupees({ minimum: 0, maximum: LIMITS.bidMaxRupees, message: `${field} must be an amount in rupees from 0 to ${LIMITS.bidMaxRupees}, with at most 2 decimals` }),
+  Type.Null(),
+]);
+
+/** Optional lot pricing on create and edit (docs/bidding.md); frozen once the product has a bid. */
+const Pricing = {
+  starting_price: Type.Optional(Rupees({ minimum: 0, maximum: LIMITS.bidMaxRupees, message: `starting_price must be an amount in rupees from 0 to ${LIMITS.bidMaxRupees}, with at most 2 decimals` })),
+  reserve_price: Type.Optional(price('reserve_price')),
+  buy_now_price: Type.Optional(price('buy_now_price')),
+};
 
 export const CreateProductBody = Type.Object({
   id: Id('id', CATALOGUE_MESSAGES.productCreate),
   name: text('name', LIMITS.nameMax, CATALOGUE_MESSAGES.productCreate),
   description: text('description', LIMITS.descriptionMax, CATALOGUE_MESSAGES.productCreate, true),
+  ...Pricing,
 });
 export type CreateProductBody = Static<typeof CreateProductBody>;
 
 export const UpdateProductBody = Type.Object({
   name: text('name', LIMITS.nameMax, CATALOGUE_MESSAGES.productEdit),
   description: text('description', LIMITS.descriptionMax, CATALOGUE_MESSAGES.productEdit, true),
+  ...Pricing,
 });
 export type UpdateProductBody = Static<typeof UpdateProductBody>;
 
 export const ProductSaved = Type.Object({ message: Type.String(), product: Product });
 export type ProductSaved = Static<typeof ProductSaved>;
+
+/** `flat` (₹1 steps) or `ladder` (docs/bidding.md#increments); bidding-rules.ts has the steps. */
+const IncrementRuleField = Type.Union([Type.Literal('flat'), Type.Literal('ladder')], { [X_ERROR]: 'increment_rule must be flat or ladder' });
+
+/** Optional auction rules on create and edit (docs/bidding.md); defaults: flat, SOFT_CLOSE_S, MAX_EXTENSION_S. */
+const Rules = {
+  increment_rule: Type.Optional(IncrementRuleField),
+  soft_close_s: Type.Optional(Type.Integer({ minimum: 0, maximum: 3600, [X_ERROR]: 'soft_close_s must be a whole number of seconds from 0 to 3600' })),
+  max_extension_s: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400, [X_ERROR]: 'max_extension_s must be a whole number of seconds from 0 to 86400' })),
+};
+
+/** An auction's rules as every auction shape shows them. */
+const RuleFields = {
+  original_valid_until: Type.String({ description: 'ISO-8601 UTC: the end the admin set; valid_until is the current end' }),
+  increment_rule: IncrementRuleField,
+  soft_close_s: Type.Integer(),
+  max_extension_s: Type.Integer(),
+  extended: Type.Boolean({ description: 'Whether soft close has moved the end' }),
+};
 
 export const AuctionStatus = Type.Union([Type.Literal('active'), Type.Literal('ended'), Type.Literal('settled')]);
 export type AuctionStatus = Static<typeof AuctionStatus>;
@@ -61,6 +101,7 @@ export const CreateAuctionBody = Type.Object({
   name: text('name', LIMITS.nameMax, CATALOGUE_MESSAGES.auctionCreate),
   valid_until: DateTimeText('valid_until', CATALOGUE_MESSAGES.auctionCreate),
   product_ids: ProductIds(CATALOGUE_MESSAGES.auctionCreate),
+  ...Rules,
 });
 export type CreateAuctionBody = Static<typeof CreateAuctionBody>;
 
@@ -68,6 +109,7 @@ export const UpdateAuctionBody = Type.Object({
   name: text('name', LIMITS.nameMax, CATALOGUE_MESSAGES.auctionEdit),
   valid_until: DateTimeText('valid_until', CATALOGUE_MESSAGES.auctionEdit),
   product_ids: Type.Optional(ProductIds(CATALOGUE_MESSAGES.auctionProducts)),
+  ...Rules,
 });
 export type UpdateAuctionBody = Static<typeof UpdateAuctionBody>;
 
@@ -81,6 +123,7 @@ export const Auction = Type.Object({
   registered: Type.Boolean(),
   product_count: Type.Integer(),
   status: AuctionStatus,
+  ...RuleFields,
 });
 export type Auction = Static<typeof Auction>;
 
@@ -96,6 +139,7 @@ export const AdminAuction = Type.Object({
   created_by: Type.Integer({ description: 'Id of the admin who created it (the only one who may change it)' }),
   created_at: Type.String(),
   settled_at: Type.Union([Type.String(), Type.Null()]),
+  ...RuleFields,
 });
 export type AdminAuction = Static<typeof AdminAuction>;
 
@@ -105,7 +149,10 @@ export type AuctionSaved = Static<typeof AuctionSaved>;
 export const Settled = Type.Object({
   message: Type.String(),
   sold: Type.Array(Type.Object({ product_id: Type.String(), amount: Type.Number() })),
-  unsold: Type.Array(Type.String()),
+  unsold: Type.Array(Type.Object({
+    id: Type.String(),
+    reason: Type.Union([Type.Literal('NO_BIDS'), Type.Literal('RESERVE_NOT_MET')]),
+  }), { description: 'Products not sold, back to unassigned, and why' }),
 });
 export type Settled = Static<typeof Settled>;
 

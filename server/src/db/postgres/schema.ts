@@ -56,7 +56,14 @@ export const auctions = pgTable('auctions', {
   /** Insertion order (PostgreSQL has no rowid). */
   seq: int53('seq').notNull().generatedAlwaysAsIdentity(),
   name: text('name').notNull(),
+  /** The current end: `originalValidUntil`, moved later by soft close (docs/bidding.md). */
   validUntil: int53('valid_until').notNull(),
+  /** The end the admin set (an edit of the end resets it); soft close never moves past it + `maxExtensionS`. */
+  originalValidUntil: int53('original_valid_until').notNull().default(0),
+  incrementRule: text('increment_rule', { enum: ['flat', 'ladder'] }).notNull().default('flat'),
+  /** A bid taking the lead with less than this many seconds left moves the end to now + this; 0 = off. */
+  softCloseS: integer('soft_close_s').notNull().default(0),
+  maxExtensionS: integer('max_extension_s').notNull().default(3600),
   createdBy: integer('created_by').notNull().references(() => admins.id),
   createdAt: int53('created_at').notNull(),
   updatedAt: int53('updated_at').notNull(),
@@ -64,6 +71,8 @@ export const auctions = pgTable('auctions', {
   deletedAt: int53('deleted_at'),
 }, (t) => [
   index('auctions_created_by_idx').on(t.createdBy),
+  check('auctions_increment_ck', sql`${t.incrementRule} in ('flat', 'ladder')`),
+  check('auctions_soft_close_ck', sql`${t.softCloseS} >= 0 and ${t.maxExtensionS} >= 0`),
   // The scheduler's question: which live auctions end next?
   index('auctions_open_end_idx').on(t.validUntil).where(sql`${t.settledAt} is null and ${t.deletedAt} is null`),
 ]);
@@ -82,6 +91,12 @@ export const products = pgTable('products', {
   bidCount: integer('bid_count').notNull().default(0),
   /** Bumped by every change of the highest bid or a sale; never reset (docs/live-protocol.md#versions-and-applying-events). */
   version: integer('version').notNull().default(0),
+  /** Paise: the first bid must be at least this (and at least ₹1). */
+  startingPrice: int53('starting_price').notNull().default(0),
+  /** Paise, secret: below it at the close the lot is not sold. Null: no reserve. */
+  reservePrice: int53('reserve_price'),
+  /** Paise: a bidder may buy at once for this while it is available (docs/bidding.md). */
+  buyNowPrice: int53('buy_now_price'),
   soldPrice: int53('sold_price'),
   winnerId: integer('winner_id').references(() => users.id),
   createdAt: int53('created_at').notNull(),
@@ -93,6 +108,7 @@ export const products = pgTable('products', {
   index('products_winner_idx').on(t.winnerId),
   check('products_status_ck', sql`${t.status} in ('available', 'sold')`),
   check('products_sold_ck', sql`(${t.status} = 'sold') = (${t.soldPrice} is not null)`),
+  check('products_pricing_ck', sql`${t.startingPrice} >= 0 and (${t.reservePrice} is null or ${t.reservePrice} >= ${t.startingPrice}) and (${t.buyNowPrice} is null or (${t.buyNowPrice} > ${t.startingPrice} and (${t.reservePrice} is null or ${t.buyNowPrice} >= ${t.reservePrice})))`),
 ]);
 
 export const registrations = pgTable('registrations', {
@@ -104,14 +120,19 @@ export const registrations = pgTable('registrations', {
   index('registrations_user_idx').on(t.userId),
 ]);
 
-export const bidStatuses = ['success', 'outbid', 'failed', 'rolledback', 'won'] as const;
+export const bidStatuses = ['success', 'outbid', 'failed', 'rolledback', 'won', 'unsold'] as const;
 
 export const bids = pgTable('bids', {
   id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
   userId: integer('user_id').notNull().references(() => users.id),
   productId: text('product_id').notNull().references(() => products.id),
   auctionId: text('auction_id').notNull().references(() => auctions.id),
+  /** Paise: the bid's price (for a leading proxy, the visible highest bid, raised automatically). */
   amount: int53('amount').notNull(),
+  /** Paise: a proxy bid's maximum (what it holds while it leads); null for a plain bid. */
+  maxAmount: int53('max_amount'),
+  /** Bought at the buy-now price (status `won` at once). */
+  buyNow: boolean('buy_now').notNull().default(false),
   status: text('status', { enum: bidStatuses }).notNull(),
   /** Error code of a refused attempt (`failed`), or why a hold was released. */
   reason: text('reason'),
@@ -124,7 +145,20 @@ export const bids = pgTable('bids', {
   index('bids_user_idx').on(t.userId, t.id),
   index('bids_auction_idx').on(t.auctionId, t.status),
   check('bids_amount_pos', sql`${t.amount} > 0`),
-  check('bids_status_ck', sql`${t.status} in ('success', 'outbid', 'failed', 'rolledback', 'won')`),
+  check('bids_status_ck', sql`${t.status} in ('success', 'outbid', 'failed', 'rolledback', 'won', 'unsold')`),
+  check('bids_max_ck', sql`${t.maxAmount} is null or ${t.maxAmount} >= ${t.amount}`),
+]);
+
+/** Automatic raises of a leading proxy bid (its price moved, no money moved), for the lot's history. */
+export const autoBids = pgTable('auto_bids', {
+  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+  bidId: integer('bid_id').notNull().references(() => bids.id),
+  productId: text('product_id').notNull(),
+  amount: int53('amount').notNull(),
+  createdAt: int53('created_at').notNull(),
+}, (t) => [
+  index('auto_bids_product_idx').on(t.productId, t.id),
+  index('auto_bids_bid_idx').on(t.bidId),
 ]);
 
 export const walletTransactions = pgTable('wallet_transactions', {

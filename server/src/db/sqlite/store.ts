@@ -124,12 +124,17 @@ export class SqliteStore implements Store {
     // power cut as well as a killed process (NORMAL keeps it across a process crash only). Group
     // commit makes the fsync per batch, not per bid, so FULL costs nothing measurable.
     db.pragma('synchronous = FULL');
-    db.pragma('foreign_keys = ON');
     // A second process (backup, migration) may hold the write lock briefly: wait rather than fail.
     db.pragma('busy_timeout = 5000');
     db.pragma('temp_store = MEMORY');
     db.pragma('cache_size = -32000');
+    // Migrations that rebuild a table (to change its CHECKs) drop it while others still refer to it:
+    // they run with foreign keys off, and the check below proves they left every reference whole.
+    db.pragma('foreign_keys = OFF');
     migrate(drizzle(db, { schema }), { migrationsFolder: SQLITE_MIGRATIONS_DIR });
+    const broken = db.pragma('foreign_key_check') as unknown[];
+    if (broken.length > 0) throw new Error(`store: ${broken.length} rows refer to missing rows after migrating`);
+    db.pragma('foreign_keys = ON');
     this.connection = db;
     this.statements = new StatementCache(db);
 
