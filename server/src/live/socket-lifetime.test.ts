@@ -191,6 +191,7 @@ describe('one client cannot make every socket pay for its actions (issue 14, fin
     const { app, base } = await live();
     const admin = await signUpAdmin(app);
     const { auctionId, productIds } = await createAuction(app, admin.token, { products: 500 });
+    const validUntil = (await call(app, 'GET', `/api/admin/auction/${auctionId}`, undefined, admin.token)).json<{ valid_until: string }>().valid_until;
     const idle = await io(base, (await signUpUser(app)).token);
     // 40 edits in flight at once, then 40 more: a burst the hub announces a few times, not 80.
     for (let round = 0; round < 2; round++) {
@@ -203,7 +204,11 @@ describe('one client cannot make every socket pay for its actions (issue 14, fin
     const updates = idle.personalOf('auction:updated');
     expect(updates.length).toBeLessThanOrEqual(10);
     for (const u of updates) {
-      expect(u).toEqual({ id: auctionId, name: expect.any(String), valid_until: expect.any(String), product_count: 500, status: 'active', server_time: expect.any(String) });
+      // The summary with the auction's rules (created without any: flat steps, soft close off in tests, the default cap, not extended).
+      expect(u).toEqual({
+        id: auctionId, name: expect.any(String), valid_until: validUntil, product_count: 500, status: 'active',
+        original_valid_until: validUntil, increment_rule: 'flat', soft_close_s: 0, max_extension_s: 3600, extended: false, server_time: expect.any(String),
+      });
       expect(JSON.stringify(u).length).toBeLessThan(300);
     }
   }, 30_000);

@@ -25,14 +25,18 @@ describe('GET /api/auctions', () => {
     expect(res.statusCode).toBe(200);
     const list = res.json();
     expect(list.map((a: { id: string }) => a.id)).toEqual([newer.auctionId, older.auctionId]);
+    // Created without rules: flat steps, soft close as configured (off in tests), the default cap, not extended.
+    const rules = (validUntil: string) => ({ original_valid_until: validUntil, increment_rule: 'flat', soft_close_s: 0, max_extension_s: 3600, extended: false });
     expect(list[1]).toEqual({
       id: older.auctionId, name: `Auction ${older.auctionId}`, valid_until: iso(clock.t - 1000 + 3 * HOUR),
       product_ids: older.productIds, registrations: [asha.user.id], registered: true, product_count: 2, status: 'active',
+      ...rules(iso(clock.t - 1000 + 3 * HOUR)),
     });
     // Ravi registered for the newer one; Asha must not see his id.
     expect(list[0]).toEqual({
       id: newer.auctionId, name: `Auction ${newer.auctionId}`, valid_until: iso(clock.t + HOUR),
       product_ids: newer.productIds, registrations: [], registered: false, product_count: 1, status: 'active',
+      ...rules(iso(clock.t + HOUR)),
     });
     const ravis = (await call(app, 'GET', '/api/auctions', undefined, ravi.token)).json();
     expect(ravis.map((a: { registrations: number[] }) => a.registrations)).toEqual([[ravi.user.id], [ravi.user.id]]);
@@ -77,9 +81,17 @@ describe('GET /api/auctions/{id}/products', () => {
 
     const res = await call(app, 'GET', `/api/auctions/${auctionId}/products`, undefined, asha.token);
     expect(res.statusCode).toBe(200);
+    // No pricing set (flat ₹1 steps, no reserve, no buy-now); Asha leads p0 with a plain bid and never bid on p1; no reserve_price for a bidder.
+    const unpriced = { starting_price: 0, reserve_met: null, buy_now_price: null, my_max: null };
     expect(res.json()).toEqual([
-      { id: p0, name: `Product ${p0}`, description: `Description of ${p0}`, status: 'available', auction_id: auctionId, highest_bid: 250.5, bid_count: 1, version: 1 },
-      { id: p1, name: `Product ${p1}`, description: `Description of ${p1}`, status: 'available', auction_id: auctionId, highest_bid: 0, bid_count: 0, version: 0 },
+      {
+        id: p0, name: `Product ${p0}`, description: `Description of ${p0}`, status: 'available', auction_id: auctionId, highest_bid: 250.5, bid_count: 1, version: 1,
+        ...unpriced, min_next_bid: 251.5, my_status: 'leading',
+      },
+      {
+        id: p1, name: `Product ${p1}`, description: `Description of ${p1}`, status: 'available', auction_id: auctionId, highest_bid: 0, bid_count: 0, version: 0,
+        ...unpriced, min_next_bid: 1, my_status: null,
+      },
     ]);
     expect((await call(app, 'GET', `/api/auctions/${auctionId}/products`, undefined, admin.token)).statusCode).toBe(200);
   });

@@ -35,7 +35,7 @@ describe('GET /api/user-bids and /api/user-bids/auction/{id}', () => {
     expect(list).toHaveLength(3);
     expect(list[2]).toEqual({
       bid_id: b1, product_id: p1, product_name: `Product ${p1}`, auction_id: a1.auctionId, auction_name: `Auction ${a1.auctionId}`,
-      amount: 100, timestamp: iso(t0), status: 'outbid', reason: null,
+      amount: 100, timestamp: iso(t0), status: 'outbid', reason: null, max_amount: null, buy_now: false,
     });
     expect(list.map((b: UserBidJson) => [b.product_id, b.amount, b.status, b.timestamp])).toEqual([
       [p1, 150, 'failed', iso(t0 + 3000)], [p2, 300, 'success', iso(t0 + 2000)], [p1, 100, 'outbid', iso(t0)],

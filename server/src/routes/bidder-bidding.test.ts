@@ -35,11 +35,15 @@ describe('POST /api/bid: placing', () => {
       message: 'Bid placed successfully!',
       bid: {
         bid_id: expect.any(Number), product_id: p, product_name: `Product ${p}`, auction_id: auctionId, auction_name: `Auction ${auctionId}`,
-        amount: 300.25, timestamp: iso(clock.t), status: 'success', reason: null,
+        amount: 300.25, timestamp: iso(clock.t), status: 'success', reason: null, max_amount: null, buy_now: false,
       },
       highest_bid: 300.25,
       wallet_balance: 699.75,
       version: 1,
+      // A plain bid (no maximum) that leads; the next must be ₹1 more (flat rule).
+      leading: true,
+      max_amount: null,
+      min_next_bid: 301.25,
     });
     expect(await balanceOf(app, u.token)).toBe(699.75);
     expect(await highest(u.token, p!)).toBe(300.25);

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { balanceOf, call, createProducts, expectError, expectMoneyInvariant, HOUR, richBidder, signUpAdmin } from '../test/helpers.js';
 import {
-  type AuctionJson, adminAuction, adminProducts, app, bidsOf, byId, clock, expectValidation, FUTURE, get, inHours, iso, newAuction, placeBid,
+  type AuctionJson, adminAuction, adminProducts, app, bidsOf, byId, clock, defaultRules, expectValidation, FUTURE, get, inHours, iso, newAuction, placeBid,
   productJson, raw, sortedIds, START, transactionsOf, unassigned, withApp,
 } from '../test/catalogue-helpers.js';
 
@@ -21,7 +21,7 @@ describe('auctions: POST /api/admin/auction', () => {
     expect(res.statusCode, res.body).toBe(201);
     const auction: AuctionJson = {
       id: 'Diwali-2026', name: 'Diwali sale', valid_until: '2026-11-25T10:00:00.000Z', product_ids: [p!, q!].sort(), registrations: [], product_count: 2,
-      status: 'active', created_by: admin.admin.id, created_at: iso(START), settled_at: null,
+      status: 'active', created_by: admin.admin.id, created_at: iso(START), settled_at: null, ...defaultRules('2026-11-25T10:00:00.000Z'),
     };
     const body = res.json<{ message: string; auction: AuctionJson }>();
     expect({ ...body, auction: { ...body.auction, product_ids: [...body.auction.product_ids].sort() } }).toEqual({ message: 'Auction created successfully!', auction });

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { balanceOf, bid, call, createProducts, expectError, expectMoneyInvariant, HOUR, makeApp, richBidder, signUpAdmin } from '../test/helpers.js';
 import {
-  type AuctionJson, adminAuction, adminProducts, app, byId, clock, get, iso, newAuction, placeBid, productJson, setApp, sortedIds, START, unassigned,
+  type AuctionJson, adminAuction, adminProducts, app, byId, clock, defaultRules, get, iso, newAuction, placeBid, productJson, setApp, sortedIds, START, unassigned,
   withApp,
 } from '../test/catalogue-helpers.js';
 
@@ -25,12 +25,13 @@ describe('reads: GET /api/admin/auction/{id}, all_auctions, auctions/my, auction
     const own = await adminAuction(a1, admin.token);
     expect(own).toEqual({
       id: a1, name: `Auction ${a1}`, valid_until: iso(START + 2 * HOUR), product_ids: [p, q], registrations: [bidder.user.id], product_count: 2,
-      status: 'active', created_by: admin.admin.id, created_at: iso(START), settled_at: null,
+      status: 'active', created_by: admin.admin.id, created_at: iso(START), settled_at: null, ...defaultRules(iso(START + 2 * HOUR)),
     });
     expect(await adminAuction(a1, other.token)).toEqual(own);
 
-    const products = [productJson(p!, { auction_id: a1 }), productJson(q!, { auction_id: a1, highest_bid: 42.25, bid_count: 1 })];
-    for (const token of [admin.token, other.token]) {
+    // Only the owner sees the reserve (none here): reserve_price is null for them and absent for the other admin.
+    for (const [token, viewer] of [[admin.token, 'owner'], [other.token, 'other']] as const) {
+      const products = [productJson(p!, { auction_id: a1 }, viewer), productJson(q!, { auction_id: a1, highest_bid: 42.25, bid_count: 1 }, viewer)];
       expect(await adminProducts(a1, token)).toEqual(products);
       expect((await get(`/api/admin/auction_products/${a1}`, token)).json()).toEqual({ products });
     }

@@ -25,18 +25,19 @@ describe('settle: POST /api/admin/auction/{id}/settle', () => {
 
     const res = await raw('POST', `/api/admin/auction/${auctionId}/settle`, admin.token);
     expect(res.statusCode, res.body).toBe(200);
-    const body = res.json<{ message: string; sold: { product_id: string; amount: number }[]; unsold: string[] }>();
+    const body = res.json<{ message: string; sold: { product_id: string; amount: number }[]; unsold: { id: string; reason: string }[] }>();
     expect(body.message).toBe('Auction settled successfully!');
     expect([...body.sold].sort((a, b) => a.product_id.localeCompare(b.product_id))).toEqual([{ product_id: p, amount: 400.5 }, { product_id: q, amount: 250 }]);
-    expect(body.unsold).toEqual([r]);
+    expect(body.unsold).toEqual([{ id: r, reason: 'NO_BIDS' }]);
 
     const auction = await adminAuction(auctionId, admin.token);
     expect(auction).toMatchObject({ status: 'settled', settled_at: settledAt, valid_until: settledAt, product_count: 2 });
     expect([...auction.product_ids].sort()).toEqual([p!, q!].sort());
     const user = await signUpUser(app);
+    // A bidder who never bid there: no standing of their own, and no reserve price shown.
     expect(byId((await get(`/api/auctions/${auctionId}/products`, user.token)).json<ProductJson[]>())).toEqual({
-      [p!]: productJson(p!, { status: 'sold', auction_id: auctionId, highest_bid: 400.5, bid_count: 2 }),
-      [q!]: productJson(q!, { status: 'sold', auction_id: auctionId, highest_bid: 250, bid_count: 1 }),
+      [p!]: productJson(p!, { status: 'sold', auction_id: auctionId, highest_bid: 400.5, bid_count: 2 }, 'other'),
+      [q!]: productJson(q!, { status: 'sold', auction_id: auctionId, highest_bid: 250, bid_count: 1 }, 'other'),
     });
     expect(await unassigned(admin.token)).toEqual([productJson(r!)]);
     expect((await bidsOf(asha.token)).map((b) => [b.bid_id, b.status])).toEqual([[ashaOnQ.bid_id, 'won'], [ashaOnP.bid_id, 'outbid']]);
@@ -59,7 +60,7 @@ describe('settle: POST /api/admin/auction/{id}/settle', () => {
     const asha = await richBidder(app, 1000, [auctionId]);
     await placeBid(asha.token, p!, 600);
     expect((await call(app, 'POST', `/api/admin/auction/${auctionId}/settle`, undefined, admin.token)).json())
-      .toEqual({ message: 'Auction settled successfully!', sold: [{ product_id: p, amount: 600 }], unsold: [q] });
+      .toEqual({ message: 'Auction settled successfully!', sold: [{ product_id: p, amount: 600 }], unsold: [{ id: q, reason: 'NO_BIDS' }] });
     const snapshot = async () => ({
       auction: await adminAuction(auctionId, admin.token), products: await adminProducts(auctionId, admin.token),
       unassigned: await unassigned(admin.token), balance: await balanceOf(app, asha.token), bids: await bidsOf(asha.token),
@@ -82,7 +83,7 @@ describe('settle: POST /api/admin/auction/{id}/settle', () => {
     const { auctionId, productIds: [p] } = await newAuction(admin.token, { endsIn: HOUR });
     clock.advance(3 * HOUR);
     const res = await call(app, 'POST', `/api/admin/auction/${auctionId}/settle`, undefined, admin.token);
-    expect(res.json()).toEqual({ message: 'Auction settled successfully!', sold: [], unsold: [p] });
+    expect(res.json()).toEqual({ message: 'Auction settled successfully!', sold: [], unsold: [{ id: p, reason: 'NO_BIDS' }] });
     expect(await adminAuction(auctionId, admin.token)).toMatchObject({
       status: 'settled', valid_until: iso(START + HOUR), settled_at: iso(START + 3 * HOUR), product_ids: [], product_count: 0,
     });

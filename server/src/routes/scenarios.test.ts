@@ -213,7 +213,7 @@ describe('4. settlement', () => {
     const settledAt = clock.t;
     const res = await call(app, 'POST', `/api/admin/auction/${auctionId}/settle`, undefined, admin.token);
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toEqual({ message: 'Auction settled successfully!', sold: [{ product_id: p1, amount: 400.5 }, { product_id: p2, amount: 500 }], unsold: [p3] });
+    expect(res.json()).toEqual({ message: 'Auction settled successfully!', sold: [{ product_id: p1, amount: 400.5 }, { product_id: p2, amount: 500 }], unsold: [{ id: p3, reason: 'NO_BIDS' }] });
 
     expect(await bidById(ravi.token, r1.id)).toMatchObject({ status: 'won', amount: 400.5 });
     expect(await bidById(asha.token, a2.id)).toMatchObject({ status: 'won', amount: 500 });

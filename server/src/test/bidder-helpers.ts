@@ -43,7 +43,10 @@ export async function auctionOver(adminToken: string, productIds: string[], ends
   return id;
 }
 
-export interface UserBidJson { bid_id: number; product_id: string; product_name: string; auction_id: string; amount: number; timestamp: string; status: string; reason: string | null }
+export interface UserBidJson {
+  bid_id: number; product_id: string; product_name: string; auction_id: string; amount: number; timestamp: string; status: string; reason: string | null;
+  max_amount: number | null; buy_now: boolean;
+}
 export interface TxJson { _id: string; type: string; amount: number; timestamp: string; meta: { notes: string | null; product_id: string | null; product_name: string | null } }
 
 export const myBids = async (token: string) => (await call(app, 'GET', '/api/user-bids', undefined, token)).json<UserBidJson[]>();

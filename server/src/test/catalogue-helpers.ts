@@ -16,10 +16,15 @@ export type Account = { token: string };
 
 export interface ProductJson {
   id: string; name: string; description: string; status: 'available' | 'sold'; auction_id: string | null; highest_bid: number; bid_count: number; version: number;
+  starting_price: number; min_next_bid: number; reserve_met: boolean | null; buy_now_price: number | null;
+  my_status: 'leading' | 'outbid' | 'won' | 'lost' | null; my_max: number | null;
+  /** Only for the admin who owns the product. */
+  reserve_price?: number | null;
 }
 export interface AuctionJson {
   id: string; name: string; valid_until: string; product_ids: string[]; registrations: number[]; product_count: number;
   status: 'active' | 'ended' | 'settled'; created_by: number; created_at: string; settled_at: string | null;
+  original_valid_until: string; increment_rule: 'flat' | 'ladder'; soft_close_s: number; max_extension_s: number; extended: boolean;
 }
 interface TransactionJson { _id: string; type: 'topup' | 'bid' | 'refund'; amount: number; timestamp: string; meta: { notes: string | null; product_id: string | null } }
 interface UserBidJson { bid_id: number; product_id: string; auction_id: string; amount: number; status: string }
@@ -65,10 +70,27 @@ export const bidsOf = async (token: string) => (await get('/api/user-bids', toke
 export const byId = <T extends { id: string }>(rows: T[]) => Object.fromEntries(rows.map((r) => [r.id, r]));
 export const sortedIds = (rows: { id: string }[]) => rows.map((r) => r.id).sort();
 
-/** A product as createProducts makes it, unassigned and without bids, with overrides. */
-export const productJson = (id: string, over: Partial<ProductJson> = {}): ProductJson => ({
-  // The version's own rules are tested with bids (bidder-bidding.test.ts); here any version will do.
-  id, name: `Product ${id}`, description: `Description of ${id}`, status: 'available', auction_id: null, highest_bid: 0, bid_count: 0, version: expect.any(Number) as number, ...over,
+/**
+ * A product as createProducts makes it, unassigned and without bids, with overrides, as `viewer` sees it:
+ * its owner (who alone sees `reserve_price`) or anyone else (another admin, or a bidder who never bid on it).
+ * No pricing is set, so (docs/bidding.md) the starting price is 0, there is no reserve and no buy-now price,
+ * and with the default `flat` rule the next bid is ₹1 without a bid and the highest bid + ₹1 with one.
+ */
+export const productJson = (id: string, over: Partial<ProductJson> = {}, viewer: 'owner' | 'other' = 'owner'): ProductJson => {
+  const highest = over.highest_bid ?? 0;
+  const product: ProductJson = {
+    // The version's own rules are tested with bids (bidder-bidding.test.ts); here any version will do.
+    id, name: `Product ${id}`, description: `Description of ${id}`, status: 'available', auction_id: null, highest_bid: 0, bid_count: 0, version: expect.any(Number) as number,
+    starting_price: 0, min_next_bid: highest > 0 ? highest + 1 : 1, reserve_met: null, buy_now_price: null, my_status: null, my_max: null,
+    ...(viewer === 'owner' ? { reserve_price: null } : {}),
+    ...over,
+  };
+  return product;
+};
+
+/** The rules every auction shape shows for an auction created without any (testConfig: SOFT_CLOSE_S=0), ending at `validUntil`. */
+export const defaultRules = (validUntil: string) => ({
+  original_valid_until: validUntil, increment_rule: 'flat' as const, soft_close_s: 0, max_extension_s: 3600, extended: false,
 });
 
 export function expectValidation(res: LightMyRequestResponse, field: string, message: string) {
