@@ -9,7 +9,7 @@ import { errorText, isSessionEnded } from '../../../lib/api-client';
 import { formatRupees } from '../../../lib/format';
 import { adminApi } from '../api/admin-api';
 import { checkCreateAuction, checkEditAuction, defaultValidUntil, fromLocalInput, toLocalInput } from '../lib/forms';
-import { useAdminAuctions } from '../store/admin-auctions-store';
+import { useAdminAuctionActions } from '../store/admin-auctions-store';
 import './admin-auctions.css';
 
 type Props =
@@ -38,8 +38,8 @@ export function AuctionFormModal(props: Props) {
   const [choices, setChoices] = useState<Choice[] | null>(withProducts ? null : []);
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
-  const create = useAdminAuctions((s) => s.create);
-  const update = useAdminAuctions((s) => s.update);
+  const create = useAdminAuctionActions((s) => s.create);
+  const update = useAdminAuctionActions((s) => s.update);
   const editingId = editing?.id;
 
   useEffect(() => {
