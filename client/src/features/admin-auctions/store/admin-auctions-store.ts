@@ -12,6 +12,7 @@ import type { AdminAuction, CreateAuctionBody, UpdateAuctionBody } from '@auctio
 import { toast } from '../../../components/ui/toast/toast-store';
 import { ApiError, errorText, isSessionEnded } from '../../../lib/api-client';
 import { createResource, invalidate, useResource, type ResourceState, type ResourceStatus } from '../../../lib/resource';
+import { productsChanged } from '../../admin-products';
 import { onLive, onReconnect, type LiveEvent } from '../../live';
 import { adminApi } from '../api/admin-api';
 
@@ -99,7 +100,11 @@ export const useAdminAuctionActions = create<Actions>()((set) => {
     }
   }
 
-  const changed = () => set((s) => ({ version: s.version + 1 }));
+  // Every write moves products in or out of auctions: the product lists the admin pages hold are read again.
+  const changed = () => {
+    set((s) => ({ version: s.version + 1 }));
+    productsChanged();
+  };
 
   return {
     busy: {},
