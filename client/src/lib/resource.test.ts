@@ -112,6 +112,20 @@ describe('createResource', () => {
     expect(r.get()).toMatchObject({ data: [1, 3, 2], fetching: false });
   });
 
+  it('a patch that changes nothing tells nobody, and one for params never read makes no entry', async () => {
+    const r = createResource(uniqueName(), async (id: string) => [id]);
+    await r.load('a');
+    const heard = vi.fn();
+    r.subscribe('a', heard);
+    r.patch('a', (list) => list);
+    expect(heard).not.toHaveBeenCalled();
+    r.patch('a', (list) => [...list, 'b']);
+    expect(heard).toHaveBeenCalledTimes(1);
+    expect(r.get('a').data).toEqual(['a', 'b']);
+    r.patch('never-read', () => ['x']);
+    expect(r.get('never-read')).toEqual({ data: undefined, status: 'idle', fetching: false, error: undefined });
+  });
+
   it('keeps the data of a failed refresh and never keeps a 401 as an error', async () => {
     const fetcher = vi.fn<() => Promise<number>>()
       .mockResolvedValueOnce(1)

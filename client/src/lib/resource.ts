@@ -40,7 +40,7 @@ export interface Resource<P, T> {
   load: (params: P, options?: { force?: boolean }) => Promise<T>;
   /** A value known to be newer (a write's answer, a live event); replies in flight are dropped. */
   set: (params: P, data: T) => void;
-  /** A change (a live event) to the shown value and to the reply in flight, which may have been read before it. */
+  /** A change (a live event) to the shown value and to the reply in flight, which may have been read before it; subscribers hear of it only if the value changed. */
   patch: (params: P, change: (data: T) => T) => void;
   subscribe: (params: P, listener: () => void) => () => void;
 }
@@ -121,9 +121,14 @@ export function createResource<P = void, T = unknown>(name: string, fetcher: (pa
     load,
     set,
     patch: (params, change) => {
-      const e = entry(params);
+      // Nothing read or on its way under these params: nothing to change (and no entry made for it).
+      const e = entries.get(keyOf(params));
+      if (!e) return;
       if (e.inFlight) e.pending.push(change);
-      if (e.state.data !== undefined) put(e, { data: change(e.state.data) });
+      if (e.state.data === undefined) return;
+      // A change that changes nothing (an event about another auction, say) re-renders nothing.
+      const data = change(e.state.data);
+      if (data !== e.state.data) put(e, { data });
     },
     subscribe: (params, listener) => {
       const e = entry(params);

@@ -1,7 +1,8 @@
-// The auctions feature's public surface: the browse page, and the store other pages (the dashboard) reuse.
+// The auctions feature's public surface: the browse page, and the resources and hooks other pages
+// (My Bids, the live notifications) reuse.
 export { BrowseAuctionsPage } from './components/BrowseAuctionsPage';
-export { useAuctions } from './store/auctions-store';
-export type { AuctionsState, LoadStatus } from './store/auctions-store';
+export { auctionList, auctionProducts, knownProducts, useAuctionActions, useAuctionList, useAuctionProducts } from './store/auctions-store';
+export type { AuctionActionsState, AuctionReadOptions } from './store/auctions-store';
 export { applyLiveEvent, upsertAuction } from './store/live-reducers';
 export type { AuctionsData } from './store/live-reducers';
 export { filterAuctions, checkBid, isEnded, bidAction } from './lib/rules';

@@ -13,7 +13,6 @@ export const adminApi = {
   myAuctions: (signal?: AbortSignal) => api.get<AdminAuction[]>('/admin/auctions/my', { ...asAdmin, signal }),
   auction: (id: string, signal?: AbortSignal) => api.get<AdminAuction>(`/admin/auction/${enc(id)}`, { ...asAdmin, signal }),
   products: (id: string, signal?: AbortSignal) => api.get<Product[]>(`/admin/auction/${enc(id)}/products`, { ...asAdmin, signal }),
-  unassigned: (signal?: AbortSignal) => api.get<Product[]>('/admin/products/unassigned', { ...asAdmin, signal }),
   bids: (productKey: string, signal?: AbortSignal) => api.get<ProductBid[]>('/bids', { ...asAdmin, query: { product_key: productKey }, signal }),
   createAuction: (body: CreateAuctionBody) => api.post<AuctionSaved>('/admin/auction', body, asAdmin),
   updateAuction: (id: string, body: UpdateAuctionBody) => api.put<AuctionSaved>(`/admin/auction/${enc(id)}`, body, asAdmin),

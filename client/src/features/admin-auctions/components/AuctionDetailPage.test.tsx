@@ -99,6 +99,71 @@ describe('AuctionDetailPage', () => {
     await waitFor(() => expect(screen.getAllByRole('status').some((t) => t.textContent?.includes('Failed to load auction data'))).toBe(true));
   });
 
+  describe('reads that overlap', () => {
+    function deferred() {
+      let resolve!: (r: Response) => void;
+      const promise = new Promise<Response>((r) => { resolve = r; });
+      return { promise, resolve };
+    }
+    /** Like routeFetch, but an answer may be a promise the test settles later. */
+    function serve(routes: Record<string, (Response | Promise<Response>)[]>) {
+      const used: Record<string, number> = {};
+      const fn = vi.fn((url: string, init?: RequestInit) => {
+        const key = `${init?.method ?? 'GET'} ${url}`;
+        const i = used[key] ?? 0;
+        used[key] = i + 1;
+        const answers = routes[key] ?? [jsonResponse(404, { error: `unrouted ${key}`, code: 'NOT_FOUND' })];
+        return Promise.resolve(answers[Math.min(i, answers.length - 1)]!).then((r) => r.clone());
+      });
+      vi.stubGlobal('fetch', fn);
+      return fn;
+    }
+    const auction = makeAdminAuction({ created_by: sampleAdmin.id, product_ids: ['P-1'] });
+    const bid1 = { bid_id: 1, auction_id: 'AUC-1', amount: 500, status: 'success', timestamp: T0, bidder: 'asha' };
+
+    it('a live bid arriving while the page reads is folded over what the read returns', async () => {
+      const products = deferred();
+      serve({
+        'GET /api/admin/auction/AUC-1': [jsonResponse(200, auction)],
+        'GET /api/admin/auction/AUC-1/products': [products.promise],
+        'GET /api/bids?product_key=P-1': [jsonResponse(200, [bid1])],
+      });
+      renderPage();
+      await new Promise((r) => setTimeout(r, 10));
+      // Read before the bid: the products and bids are older than it.
+      act(() => injectLiveEvent({
+        event: 'bid:placed',
+        data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 2, highest_bid: 750, bid_count: 2, version: 2, bidder: 'ravi_k', amount: 750, timestamp: T1, server_time: T1 },
+      }));
+      products.resolve(jsonResponse(200, [makeProduct({ highest_bid: 500, bid_count: 1 })]));
+      await waitFor(() => expect(screen.getByTestId('highest-P-1').textContent).toBe('₹750'));
+      expect(screen.getByTestId('bids-P-1').textContent).toBe('2');
+      expect(feedItems().map((li) => li.getAttribute('data-bid-id'))).toEqual(['2', '1']);
+    });
+
+    it('drops a read answered after the newer one a reconnect started', async () => {
+      const first = deferred();
+      serve({
+        'GET /api/admin/auction/AUC-1': [first.promise, jsonResponse(200, auction)],
+        // The reconnect's read gets the newer numbers; the first read, answered last, the older ones.
+        'GET /api/admin/auction/AUC-1/products': [jsonResponse(200, [makeProduct({ highest_bid: 900, bid_count: 2 })]), jsonResponse(200, [makeProduct({ highest_bid: 500, bid_count: 1 })])],
+        'GET /api/bids?product_key=P-1': [jsonResponse(200, [{ ...bid1, status: 'outbid' }, { ...bid1, bid_id: 2, amount: 900, timestamp: T1 }]), jsonResponse(200, [bid1])],
+      });
+      useLive.getState().connect('tok');
+      act(() => lastSocket().open());
+      renderPage();
+      await new Promise((r) => setTimeout(r, 10));
+      act(() => reconnect());
+      await waitFor(() => expect(screen.getByTestId('highest-P-1').textContent).toBe('₹900'));
+      await act(async () => {
+        first.resolve(jsonResponse(200, auction));
+        await new Promise((r) => setTimeout(r, 20));
+      });
+      expect(screen.getByTestId('highest-P-1').textContent).toBe('₹900');
+      expect(feedItems()).toHaveLength(2);
+    });
+  });
+
   describe('after a reconnect', () => {
     const T2 = '2026-03-01T10:07:00.000Z';
     const auction = makeAdminAuction({ created_by: sampleAdmin.id, product_ids: ['P-1'] });

@@ -19,7 +19,6 @@ const unassigned = [makeProduct({ id: 'P-1', name: 'Ming Vase', auction_id: null
 describe('Create Auction modal', () => {
   beforeEach(() => {
     resetAppState();
-    useAdminAuctions.getState().reset();
   });
   afterEach(() => {
     cleanup();
@@ -51,11 +50,13 @@ describe('Create Auction modal', () => {
     expect(api.calls('POST /api/admin/auction')).toHaveLength(0);
   });
 
-  it('creates with the selected products and the local end as an ISO instant', async () => {
+  it('creates with the selected products and the local end as an ISO instant, and the auction joins the list', async () => {
     const api = routeFetch({
+      'GET /api/admin/auctions/my': [jsonResponse(200, [makeAdminAuction({ id: 'older' })])],
       'GET /api/admin/products/unassigned': [jsonResponse(200, unassigned)],
       'POST /api/admin/auction': [(body) => jsonResponse(201, { message: 'Auction created successfully!', auction: makeAdminAuction({ ...(body as object), product_count: 1 }) })],
     });
+    await useAdminAuctions.getState().load();
     const { dialog, onClose } = renderCreate();
     await within(dialog).findByRole('checkbox', { name: /Brass Lamp/ });
     fireEvent.change(within(dialog).getByLabelText('Auction ID'), { target: { value: ' spring ' } });
@@ -69,7 +70,7 @@ describe('Create Auction modal', () => {
       id: 'spring', name: 'Spring Sale', valid_until: new Date('2030-05-01T18:30').toISOString(), product_ids: ['P-2'],
     });
     expect(screen.getByText('Auction created successfully!')).toBeTruthy();
-    expect(useAdminAuctions.getState().auctions.map((a) => a.id)).toEqual(['spring']);
+    expect(useAdminAuctions.getState().auctions.map((a) => a.id)).toEqual(['spring', 'older']);
   });
 
   it('keeps the form open and shows the server’s error when creating fails', async () => {

@@ -1,21 +1,24 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { CATALOGUE_MESSAGES, type AdminAuction, type Product } from '@auction/shared';
 import { FormField } from '../../../components/ui/FormField';
 import { Icon } from '../../../components/ui/Icon';
 import { Modal } from '../../../components/ui/Modal';
 import { Spinner } from '../../../components/ui/Spinner';
 import { toast } from '../../../components/ui/toast/toast-store';
-import { errorText, isSessionEnded } from '../../../lib/api-client';
+import { errorText } from '../../../lib/api-client';
 import { formatRupees } from '../../../lib/format';
-import { adminApi } from '../api/admin-api';
+import { useResource } from '../../../lib/resource';
+import { adminAuctionProducts, unassignedProducts } from '../../admin-products';
 import { checkCreateAuction, checkEditAuction, defaultValidUntil, fromLocalInput, toLocalInput } from '../lib/forms';
-import { useAdminAuctions } from '../store/admin-auctions-store';
+import { useAdminAuctionActions } from '../store/admin-auctions-store';
 import './admin-auctions.css';
 
 type Props =
   | { mode: 'create'; onClose: () => void; onSaved?: () => void }
   /** Edit; `withProducts` false is the detail page's short form (name and valid until only). */
   | { mode: 'edit'; auction: AdminAuction; withProducts?: boolean; onClose: () => void; onSaved?: (auction: AdminAuction) => void };
+
+const NONE: Product[] = [];
 
 interface Choice {
   product: Product;
@@ -35,31 +38,33 @@ export function AuctionFormModal(props: Props) {
   const [name, setName] = useState(editing?.name ?? '');
   const [validUntil, setValidUntil] = useState(editing ? toLocalInput(editing.valid_until) : defaultValidUntil());
   const [selected, setSelected] = useState<string[]>(editing?.product_ids ?? []);
-  const [choices, setChoices] = useState<Choice[] | null>(withProducts ? null : []);
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
-  const create = useAdminAuctions((s) => s.create);
-  const update = useAdminAuctions((s) => s.update);
+  const create = useAdminAuctionActions((s) => s.create);
+  const update = useAdminAuctionActions((s) => s.update);
   const editingId = editing?.id;
 
+  // The choices: the auction's own products (when editing) and the admin's unassigned ones.
+  const complain = (err: unknown) => toast.error(errorText(err, 'Failed to load data'));
+  const unassigned = useResource(unassignedProducts, undefined, { enabled: withProducts, onError: complain });
+  const own = useResource(adminAuctionProducts, editingId ?? '', { enabled: withProducts && editingId !== undefined, onError: complain });
+  const failed = unassigned.status === 'error' || own.status === 'error';
+  const inAuction = editingId === undefined ? NONE : own.data;
+  const choices = useMemo((): Choice[] | null => {
+    if (!withProducts || failed) return [];
+    if (inAuction === undefined || unassigned.data === undefined) return null;
+    return [
+      ...inAuction.map((product) => ({ product, locked: product.highest_bid > 0 && product.status !== 'sold' })),
+      ...unassigned.data.filter((u) => !inAuction.some((p) => p.id === u.id)).map((product) => ({ product, locked: false })),
+    ];
+  }, [withProducts, failed, inAuction, unassigned.data]);
+  // Editing starts from the products the auction has, once; a later re-read does not undo the admin's choice.
+  const preselected = useRef(false);
   useEffect(() => {
-    if (!withProducts) return;
-    const ctrl = new AbortController();
-    const own = editingId ? adminApi.products(editingId, ctrl.signal) : Promise.resolve<Product[]>([]);
-    Promise.all([own, adminApi.unassigned(ctrl.signal)]).then(([inAuction, unassigned]) => {
-      if (ctrl.signal.aborted) return;
-      setChoices([
-        ...inAuction.map((product) => ({ product, locked: product.highest_bid > 0 && product.status !== 'sold' })),
-        ...unassigned.filter((u) => !inAuction.some((p) => p.id === u.id)).map((product) => ({ product, locked: false })),
-      ]);
-      if (editingId) setSelected(inAuction.map((p) => p.id));
-    }, (err: unknown) => {
-      if (ctrl.signal.aborted) return;
-      setChoices([]);
-      if (!isSessionEnded(err)) toast.error(errorText(err, 'Failed to load data'));
-    });
-    return () => ctrl.abort();
-  }, [withProducts, editingId]);
+    if (preselected.current || editingId === undefined || own.data === undefined || own.fetching) return;
+    preselected.current = true;
+    setSelected(own.data.map((p) => p.id));
+  }, [editingId, own.data, own.fetching]);
 
   const toggle = (productId: string, on: boolean) =>
     setSelected((s) => (on ? [...s.filter((x) => x !== productId), productId] : s.filter((x) => x !== productId)));

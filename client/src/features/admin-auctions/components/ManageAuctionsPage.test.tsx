@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Toaster } from '../../../components/ui/toast/Toaster';
 import { useSession } from '../../auth';
 import { injectLiveEvent } from '../../live';
+import { resetAll } from '../../../lib/resource';
 import { jsonResponse, resetAppState, sampleAdmin } from '../../../test/utils';
 import { useAdminAuctions } from '../store/admin-auctions-store';
 import { makeAdminAuction, makeProduct, routeFetch } from '../testing';
@@ -33,12 +34,10 @@ const settled = makeAdminAuction({ id: 'AUC-2', name: 'Winter Sale', status: 'se
 describe('ManageAuctionsPage', () => {
   beforeEach(() => {
     resetAppState();
-    useAdminAuctions.getState().reset();
     useSession.setState({ ready: true, admin: sampleAdmin, adminToken: 'tok' });
   });
   afterEach(() => {
     cleanup();
-    useAdminAuctions.getState().reset();
     resetAppState();
   });
 
@@ -138,7 +137,7 @@ describe('ManageAuctionsPage', () => {
     expect(await screen.findByText('No auctions found. Create your first auction!')).toBeTruthy();
 
     cleanup();
-    useAdminAuctions.getState().reset();
+    resetAll();
     routeFetch({
       'GET /api/admin/auctions/my': [jsonResponse(200, [open])],
       'POST /api/admin/auction/AUC-1/settle': [new Error('offline')],

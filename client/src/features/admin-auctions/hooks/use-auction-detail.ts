@@ -1,11 +1,20 @@
-import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
+/**
+ * One auction for the detail page: the auction, its products and every product's bids merged newest
+ * first, read as the `adminAuctionDetail` resource of lib/resource.ts (keyed by the auction's id). The
+ * admin room's live events (only the creator's sockets get them) fold in with `patch`, which applies
+ * them to the reply on its way too (a read started before them); a reconnect reads the page shown
+ * again (events sent while the socket was down are lost: docs/live-protocol.md#reconnecting), and a
+ * failed re-read keeps it as shown; the session store's `resetAll()` forgets it.
+ */
+import { useCallback, useEffect, useRef } from 'react';
 import type { AdminAuction } from '@auction/shared';
 import { toast } from '../../../components/ui/toast/toast-store';
-import { ApiError, errorText, isSessionEnded } from '../../../lib/api-client';
+import { ApiError, errorText } from '../../../lib/api-client';
+import { createResource, invalidate, useResource } from '../../../lib/resource';
 import { useSession } from '../../auth';
-import { onLive, onReconnect, type LiveEvent } from '../../live';
+import { onLive, onReconnect } from '../../live';
 import { adminApi } from '../api/admin-api';
-import { detailReducer, mergeFeeds, toFeed, type DetailData } from '../lib/live-feed';
+import { detailReducer, mergeFeeds, toFeed, type DetailAction, type DetailData } from '../lib/live-feed';
 
 export type DetailStatus = 'loading' | 'ready' | 'not-found' | 'error';
 
@@ -18,113 +27,57 @@ export interface AuctionDetail {
   replaceAuction: (auction: AdminAuction) => void;
 }
 
-/**
- * One auction for the detail page: the auction, its products and every product's bids merged newest
- * first; then the admin room's live events (only the creator's sockets get them) fold in. After a
- * reconnect all three are read again (events sent while the socket was down are lost:
- * docs/live-protocol.md#reconnecting).
- */
+/** The auction, then its products, then each product's bids (a product whose bids fail shows none). */
+async function readDetail(auctionId: string): Promise<DetailData> {
+  const auction = await adminApi.auction(auctionId);
+  const products = await adminApi.products(auctionId);
+  const bids = await Promise.all(products.map((p) => adminApi.bids(p.id).then((list) => toFeed(p.id, auction.id, list), () => [])));
+  return { auction, products, feed: mergeFeeds(...bids) };
+}
+
+/** An auction's detail page data. */
+export const adminAuctionDetail = createResource<string, DetailData>('admin-auction-detail', readDetail);
+
+/** Folds one change into the page shown and into the reply on its way. */
+const fold = (auctionId: string, action: DetailAction) => adminAuctionDetail.patch(auctionId, (d) => detailReducer(d, action) ?? d);
+
+const isNotFound = (err: unknown) => err instanceof ApiError && err.status === 404;
+
+onReconnect(() => invalidate(adminAuctionDetail.name));
+
+/** The detail page's data: read on mount (a page read before shows at once), live events folded in. */
 export function useAuctionDetail(auctionId: string): AuctionDetail {
   const adminId = useSession((s) => s.admin?.id);
-  const [data, dispatch] = useReducer(detailReducer, null);
-  const [status, setStatus] = useState<DetailStatus>('loading');
-  const [reload, setReload] = useState(0);
-  // Events that arrive while the page loads are replayed over what the load returns.
-  const buffer = useRef<LiveEvent[] | null>(null);
-  // The auction whose data is shown, and whether the next read is a reconnect's (which keeps it if it fails).
-  const shown = useRef<string | null>(null);
-  const quiet = useRef(false);
+  // One toast per failure: StrictMode's two mounts share one read and get the same error.
+  const toasted = useRef<unknown>(undefined);
+  const { data, status, error } = useResource(adminAuctionDetail, auctionId, {
+    onError: (err) => {
+      if (err === toasted.current) return;
+      toasted.current = err;
+      if (isNotFound(err)) toast.error('Auction not found');
+      // A failed re-read of a page shown keeps it, quietly.
+      else if (adminAuctionDetail.get(auctionId).data === undefined) toast.error(errorText(err, 'Failed to load auction data'));
+    },
+  });
 
-  useEffect(() => {
-    const ctrl = new AbortController();
-    const { signal } = ctrl;
-    buffer.current = [];
-    const keepOnFailure = quiet.current && shown.current === auctionId;
-    quiet.current = false;
-    if (reload === 0) {
-      shown.current = null;
-      setStatus('loading');
+  useEffect(() => onLive((e) => {
+    if (!('auction_id' in e.data) || e.data.auction_id !== auctionId) return;
+    fold(auctionId, { type: 'live', event: e });
+    // A cancelled lead may reinstate an older bid: read that product's bids again.
+    if (e.event === 'bid:rolledback') {
+      const productId = e.data.product_id;
+      adminApi.bids(productId).then(
+        (list) => fold(auctionId, { type: 'bids', productId, bids: toFeed(productId, auctionId, list) }),
+        () => undefined,
+      );
     }
-    /** A failed re-read leaves the page as it is, with the events that arrived meanwhile. */
-    const keepShown = () => {
-      for (const e of buffer.current ?? []) dispatch({ type: 'live', event: e });
-      buffer.current = null;
-    };
-    void (async () => {
-      let auction: AdminAuction;
-      try {
-        auction = await adminApi.auction(auctionId, signal);
-      } catch (err) {
-        if (signal.aborted) return;
-        const notFound = err instanceof ApiError && err.status === 404;
-        if (keepOnFailure && !notFound) {
-          keepShown();
-          return;
-        }
-        if (notFound) {
-          setStatus('not-found');
-          toast.error('Auction not found');
-        } else {
-          setStatus('error');
-          if (!isSessionEnded(err)) toast.error(errorText(err, 'Failed to load auction data'));
-        }
-        return;
-      }
-      try {
-        const products = await adminApi.products(auctionId, signal);
-        const bids = await Promise.all(products.map((p) => adminApi.bids(p.id, signal).then((list) => toFeed(p.id, auction.id, list), () => [])));
-        if (signal.aborted) return;
-        dispatch({ type: 'loaded', data: { auction, products, feed: mergeFeeds(...bids) } });
-        for (const e of buffer.current ?? []) dispatch({ type: 'live', event: e });
-        buffer.current = null;
-        shown.current = auctionId;
-        setStatus('ready');
-      } catch (err) {
-        if (signal.aborted) return;
-        if (keepOnFailure) {
-          keepShown();
-          return;
-        }
-        setStatus('error');
-        if (!isSessionEnded(err)) toast.error(errorText(err, 'Failed to load auction data'));
-      }
-    })();
-    return () => ctrl.abort();
-  }, [auctionId, reload]);
-
-  useEffect(() => {
-    const ctrl = new AbortController();
-    const stop = onLive((e) => {
-      if (!('auction_id' in e.data) || e.data.auction_id !== auctionId) return;
-      if (buffer.current) {
-        buffer.current.push(e);
-        return;
-      }
-      dispatch({ type: 'live', event: e });
-      // A cancelled lead may reinstate an older bid: read that product's bids again.
-      if (e.event === 'bid:rolledback') {
-        const productId = e.data.product_id;
-        adminApi.bids(productId, ctrl.signal).then(
-          (list) => dispatch({ type: 'bids', productId, bids: toFeed(productId, auctionId, list) }),
-          () => undefined,
-        );
-      }
-    });
-    return () => {
-      stop();
-      ctrl.abort();
-    };
-  }, [auctionId]);
-
-  useEffect(() => onReconnect(() => {
-    quiet.current = true;
-    setReload((n) => n + 1);
-  }), []);
+  }), [auctionId]);
 
   const replaceAuction = useCallback((auction: AdminAuction) => {
-    dispatch({ type: 'auction', auction });
-    setReload((n) => n + 1);
-  }, []);
+    fold(auctionId, { type: 'auction', auction });
+    invalidate(adminAuctionDetail.name);
+  }, [auctionId]);
 
-  return { status, data, isCreator: data !== null && adminId !== undefined && data.auction.created_by === adminId, replaceAuction };
+  const shown: DetailStatus = isNotFound(error) ? 'not-found' : data !== undefined ? 'ready' : status === 'error' ? 'error' : 'loading';
+  return { status: shown, data: data ?? null, isCreator: data !== undefined && adminId !== undefined && data.auction.created_by === adminId, replaceAuction };
 }

@@ -1,40 +1,92 @@
 /**
- * The signed-in admin's own auctions (management pages show only the admin's own auctions), with
- * the create, edit, delete and settle flows beside them (actions beside the state). The dashboard and Manage Auctions
- * share it; the admin room's live events keep the statuses current.
+ * The signed-in admin's own auctions (GET /admin/auctions/my, the `adminAuctionsList` resource of
+ * lib/resource.ts; management pages show only the admin's own auctions), with the create, edit, delete
+ * and settle flows beside them. The dashboard and Manage Auctions share it. Writes and the admin room's
+ * live events `patch` the list, and so the reply on its way too, which may have been read before them;
+ * `auction:updated` carries no product list, so a burst of them reads the list again once
+ * (`invalidate`); a reconnect reads it again when it is shown; the session store's `resetAll()` forgets
+ * it. Only the buttons' busy marks and the change count live in the zustand store.
  */
 import { create } from 'zustand';
 import type { AdminAuction, CreateAuctionBody, UpdateAuctionBody } from '@auction/shared';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { ApiError, errorText, isSessionEnded } from '../../../lib/api-client';
-import { useSession } from '../../auth';
+import { createResource, invalidate, useResource, type ResourceState, type ResourceStatus } from '../../../lib/resource';
+import { productsChanged } from '../../admin-products';
 import { onLive, onReconnect, type LiveEvent } from '../../live';
 import { adminApi } from '../api/admin-api';
 
 export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error';
 
 export interface AdminAuctionsState {
+  /** The list as last read (and patched since); empty before the first answer. */
   auctions: AdminAuction[];
   status: LoadStatus;
   /** Auction ids with a change on its way (buttons wait for it). */
   busy: Record<string, boolean>;
   /** Bumped after every change this tab makes, so the dashboard refreshes its numbers. */
   version: number;
+  /** Reads the list (sharing a read in flight); a failure is toasted unless `silent`. */
   load: (options?: { silent?: boolean }) => Promise<boolean>;
   create: (input: CreateAuctionBody) => Promise<boolean>;
   update: (id: string, input: UpdateAuctionBody) => Promise<AdminAuction | null>;
   remove: (id: string) => Promise<boolean>;
   settle: (id: string) => Promise<boolean>;
   applyLive: (e: LiveEvent) => void;
+  /** Forgets the busy marks and the change count (tests); the list is forgotten by `resetAll()` alone. */
   reset: () => void;
 }
 
-let loadSeq = 0;
-/** `auction:updated` carries no product list: the list is read again, once per burst of edits. */
-const RELOAD_MS = 250;
-let reloadTimer: ReturnType<typeof setTimeout> | null = null;
+/** The signed-in admin's auctions, newest first. */
+export const adminAuctionsList = createResource<void, AdminAuction[]>('admin-auctions', () => adminApi.myAuctions());
 
-export const useAdminAuctions = create<AdminAuctionsState>()((set, get) => {
+/** `auction:updated` carries no product list: the list is read again, once per burst of edits. */
+export const RELOAD_MS = 250;
+
+const NO_AUCTIONS: AdminAuction[] = [];
+const LOAD_STATUS: Record<ResourceStatus, LoadStatus> = { idle: 'idle', loading: 'loading', success: 'ready', error: 'error' };
+
+/** A change to the list shown and to the reply on its way (nothing before the first read). */
+const changeList = (change: (list: AdminAuction[]) => AdminAuction[]) => adminAuctionsList.patch(undefined, change);
+
+/** One auction changed; the same list back when it is not there or `change` leaves it as it is. */
+function changeOne(id: string, change: (a: AdminAuction) => AdminAuction): void {
+  changeList((list) => {
+    const i = list.findIndex((a) => a.id === id);
+    const current = list[i];
+    if (!current) return list;
+    const next = change(current);
+    if (next === current) return list;
+    const copy = list.slice();
+    copy[i] = next;
+    return copy;
+  });
+}
+
+const markEnded = (status: 'ended' | 'settled') => (a: AdminAuction): AdminAuction =>
+  (a.status === 'settled' || a.status === status ? a : { ...a, status });
+
+/** Applies one live event to the list (exported for tests; the store listens by itself). */
+export function handleAdminAuctionsLiveEvent(e: LiveEvent): void {
+  if (e.event === 'auction:ended' || e.event === 'auction:settled') {
+    changeOne(e.data.auction_id, markEnded(e.event === 'auction:settled' ? 'settled' : 'ended'));
+  } else if (e.event === 'auction:deleted') {
+    const { id } = e.data;
+    changeList((list) => (list.some((a) => a.id === id) ? list.filter((a) => a.id !== id) : list));
+  } else if (e.event === 'auction:updated') {
+    // Every socket gets it: only one of this admin's auctions (shown, or maybe in the reply on its way) matters.
+    const d = e.data;
+    const { data, fetching } = adminAuctionsList.get();
+    if (!fetching && !data?.some((a) => a.id === d.id)) return;
+    changeOne(d.id, (a) => ({ ...a, name: d.name, valid_until: d.valid_until, product_count: d.product_count, status: d.status }));
+    invalidate(adminAuctionsList.name, RELOAD_MS);
+  }
+}
+
+type Actions = Omit<AdminAuctionsState, 'auctions' | 'status'>;
+
+/** The busy marks, the change count and the actions: no server data. */
+export const useAdminAuctionActions = create<Actions>()((set) => {
   async function withBusy<T>(id: string, fn: () => Promise<T>): Promise<T> {
     set((s) => ({ busy: { ...s.busy, [id]: true } }));
     try {
@@ -48,23 +100,21 @@ export const useAdminAuctions = create<AdminAuctionsState>()((set, get) => {
     }
   }
 
-  const changed = () => set((s) => ({ version: s.version + 1 }));
+  // Every write moves products in or out of auctions: the product lists the admin pages hold are read again.
+  const changed = () => {
+    set((s) => ({ version: s.version + 1 }));
+    productsChanged();
+  };
 
   return {
-    auctions: [],
-    status: 'idle',
     busy: {},
     version: 0,
 
     load: async ({ silent = false } = {}) => {
-      const seq = ++loadSeq;
-      if (get().status !== 'ready') set({ status: 'loading' });
       try {
-        const auctions = await adminApi.myAuctions();
-        if (seq === loadSeq) set({ auctions, status: 'ready' });
+        await adminAuctionsList.load(undefined, { force: true });
         return true;
       } catch (err) {
-        if (seq === loadSeq && get().status !== 'ready') set({ status: 'error' });
         if (!silent && !isSessionEnded(err)) toast.error(errorText(err, 'Failed to load data'));
         return false;
       }
@@ -73,7 +123,7 @@ export const useAdminAuctions = create<AdminAuctionsState>()((set, get) => {
     create: async (input) => {
       try {
         const { auction } = await adminApi.createAuction(input);
-        set((s) => ({ auctions: [auction, ...s.auctions.filter((a) => a.id !== auction.id)] }));
+        changeList((list) => [auction, ...list.filter((a) => a.id !== auction.id)]);
         toast.success('Auction created successfully!');
         changed();
         return true;
@@ -86,7 +136,7 @@ export const useAdminAuctions = create<AdminAuctionsState>()((set, get) => {
     update: (id, input) => withBusy(id, async () => {
       try {
         const { auction } = await adminApi.updateAuction(id, input);
-        set((s) => ({ auctions: s.auctions.map((a) => (a.id === id ? auction : a)) }));
+        changeOne(id, () => auction);
         toast.success('Auction updated successfully!');
         changed();
         return auction;
@@ -99,7 +149,7 @@ export const useAdminAuctions = create<AdminAuctionsState>()((set, get) => {
     remove: (id) => withBusy(id, async () => {
       try {
         await adminApi.deleteAuction(id);
-        set((s) => ({ auctions: s.auctions.filter((a) => a.id !== id) }));
+        changeList((list) => list.filter((a) => a.id !== id));
         toast.success('Auction deleted successfully!');
         changed();
         return true;
@@ -116,60 +166,45 @@ export const useAdminAuctions = create<AdminAuctionsState>()((set, get) => {
         changed();
         // The server moved the end to now and returned unsold products to unassigned: read it back.
         const fresh = await adminApi.auction(id).catch(() => null);
-        set((s) => ({
-          auctions: s.auctions.map((a) => (a.id !== id ? a : fresh ?? { ...a, status: 'settled' as const })),
-        }));
+        changeOne(id, (a) => fresh ?? { ...a, status: 'settled' as const });
         return true;
       } catch (err) {
         toast.error(errorText(err, 'Failed to settle auction'));
         // Already settled elsewhere (409 AUCTION_SETTLED): show what is true now.
-        if (err instanceof ApiError && err.code === 'AUCTION_SETTLED') {
-          set((s) => ({ auctions: s.auctions.map((a) => (a.id === id ? { ...a, status: 'settled' as const } : a)) }));
-        }
+        if (err instanceof ApiError && err.code === 'AUCTION_SETTLED') changeOne(id, markEnded('settled'));
         return false;
       }
     }),
 
-    applyLive: (e) => {
-      if (e.event === 'auction:ended' || e.event === 'auction:settled') {
-        const status = e.event === 'auction:settled' ? 'settled' : 'ended';
-        const { auction_id } = e.data;
-        const current = get().auctions.find((a) => a.id === auction_id);
-        if (!current || current.status === 'settled' || current.status === status) return;
-        set((s) => ({ auctions: s.auctions.map((a) => (a.id === auction_id ? { ...a, status } : a)) }));
-      } else if (e.event === 'auction:deleted') {
-        if (get().auctions.some((a) => a.id === e.data.id)) set((s) => ({ auctions: s.auctions.filter((a) => a.id !== e.data.id) }));
-      } else if (e.event === 'auction:updated') {
-        const d = e.data;
-        if (get().auctions.some((a) => a.id === d.id)) {
-          set((s) => ({
-            auctions: s.auctions.map((a) => (a.id === d.id
-              ? { ...a, name: d.name, valid_until: d.valid_until, product_count: d.product_count, status: d.status }
-              : a)),
-          }));
-          reloadTimer ??= setTimeout(() => {
-            reloadTimer = null;
-            if (get().status === 'ready') void get().load({ silent: true });
-          }, RELOAD_MS);
-        }
-      }
-    },
+    applyLive: handleAdminAuctionsLiveEvent,
 
-    reset: () => {
-      loadSeq += 1;
-      if (reloadTimer) clearTimeout(reloadTimer);
-      reloadTimer = null;
-      set({ auctions: [], status: 'idle', busy: {}, version: 0 });
-    },
+    reset: () => set({ busy: {}, version: 0 }),
   };
 });
 
-onLive((e) => useAdminAuctions.getState().applyLive(e));
-// An auction that ended or settled while the socket was down: read the list again (docs/live-protocol.md#reconnecting).
-onReconnect(() => {
-  const s = useAdminAuctions.getState();
-  if (s.status !== 'idle') void s.load({ silent: true });
+function view(list: ResourceState<AdminAuction[]>, actions: Actions): AdminAuctionsState {
+  return { ...actions, auctions: list.data ?? NO_AUCTIONS, status: LOAD_STATUS[list.status] };
+}
+
+function useAdminAuctionsState(): AdminAuctionsState;
+function useAdminAuctionsState<U>(selector: (s: AdminAuctionsState) => U): U;
+function useAdminAuctionsState<U>(selector?: (s: AdminAuctionsState) => U): U | AdminAuctionsState {
+  // Shown, so `invalidate` reads it again; the pages call `load()` themselves (no read on mount here).
+  const list = useResource(adminAuctionsList, undefined, { enabled: false });
+  const actions = useAdminAuctionActions();
+  const state = view(list, actions);
+  return selector ? selector(state) : state;
+}
+
+/**
+ * The list and the actions in a component, zustand style (`useAdminAuctions((s) => s.auctions)`), and
+ * `useAdminAuctions.getState()` outside React. A component using it shows the list (a reconnect or a
+ * burst of edits reads it again); one that only needs the actions uses `useAdminAuctionActions`.
+ */
+export const useAdminAuctions = Object.assign(useAdminAuctionsState, {
+  getState: (): AdminAuctionsState => view(adminAuctionsList.get(), useAdminAuctionActions.getState()),
 });
-useSession.subscribe((s, prev) => {
-  if (s.admin?.id !== prev.admin?.id) useAdminAuctions.getState().reset();
-});
+
+onLive(handleAdminAuctionsLiveEvent);
+// An auction that ended or settled while the socket was down: the list shown is read again (docs/live-protocol.md#reconnecting).
+onReconnect(() => invalidate(adminAuctionsList.name));

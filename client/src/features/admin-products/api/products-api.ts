@@ -1,6 +1,7 @@
 /** Manage Products calls, always with the admin token. */
 import type { AdminAuction, CreateProductBody, MessageBody, Product, ProductSaved, UpdateProductBody } from '@auction/shared';
 import { api } from '../../../lib/api-client';
+import { createResource, invalidate } from '../../../lib/resource';
 
 const as = { as: 'admin' } as const;
 
@@ -13,3 +14,16 @@ export const createProduct = (body: CreateProductBody) => api.post<ProductSaved>
 export const updateProduct = (id: string, body: UpdateProductBody) =>
   api.put<ProductSaved>(`/admin/product/${encodeURIComponent(id)}`, body, as);
 export const deleteProduct = (id: string) => api.delete<MessageBody>(`/admin/product/${encodeURIComponent(id)}`, as);
+
+/** GET /admin/products/unassigned, the admin's products in no auction. */
+export const unassignedProducts = createResource<void, Product[]>('admin-products-unassigned', () => fetchUnassigned());
+/** GET /admin/auctions/my, for the By Auction picker and its counts. */
+export const productAuctions = createResource<void, AdminAuction[]>('admin-products-auctions', () => fetchMyAuctions());
+/** GET /admin/auction/:id/products, by auction id ('' while there is none: no products, no request). */
+export const auctionProducts = createResource<string, Product[]>('admin-products-by-auction', (auctionId) =>
+  (auctionId ? fetchAuctionProducts(auctionId) : Promise.resolve([])));
+
+/** After a product was created, edited or deleted: the lists on screen are read again, the others when next shown. */
+export function productsChanged(): void {
+  for (const resource of [unassignedProducts, productAuctions, auctionProducts]) invalidate(resource.name);
+}

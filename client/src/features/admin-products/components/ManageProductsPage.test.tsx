@@ -1,10 +1,10 @@
 import type { AdminAuction, Product } from '@auction/shared';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useToasts } from '../../../components/ui/toast/toast-store';
 import { registerNavigate } from '../../../lib/api-client';
-import { jsonResponse, resetAppState, routeFetch, sampleAdmin } from '../../../test/utils';
+import { jsonResponse, resetAppState, routeFetch, sampleAdmin, type FetchAnswer } from '../../../test/utils';
 import { useSession } from '../../auth';
 import { validateProduct } from '../model';
 import { ManageProductsPage } from './ManageProductsPage';
@@ -62,6 +62,25 @@ describe('ManageProductsPage', () => {
     expect(await screen.findByText('Item P9')).toBeTruthy();
     fireEvent.change(screen.getByLabelText('Auction'), { target: { value: 'A2' } });
     expect(await screen.findByText('No products for this auction')).toBeTruthy();
+  });
+
+  it('shows the picked auction\'s products, never a late reply for the auction picked before', async () => {
+    let answerA1!: (res: Response) => void;
+    const slowA1 = (() => new Promise<Response>((resolve) => { answerA1 = resolve; })) as unknown as FetchAnswer;
+    const api = routeFetch({
+      'GET /api/admin/products/unassigned': [jsonResponse(200, [])],
+      'GET /api/admin/auctions/my': [jsonResponse(200, [auction('A1', ['P1']), auction('A2', ['P2'])])],
+      'GET /api/admin/auction/A1/products': [slowA1],
+      'GET /api/admin/auction/A2/products': [jsonResponse(200, [product('P2', { auction_id: 'A2' })])],
+    });
+    renderPage();
+    fireEvent.click(await screen.findByRole('tab', { name: 'By Auction (2)' }));
+    await waitFor(() => expect(api.calls('GET /api/admin/auction/A1/products')).toHaveLength(1));
+    fireEvent.change(screen.getByLabelText('Auction'), { target: { value: 'A2' } });
+    expect(await screen.findByText('Item P2')).toBeTruthy();
+    await act(async () => { answerA1(jsonResponse(200, [product('P1', { auction_id: 'A1' })])); await new Promise((r) => setTimeout(r, 0)); });
+    expect(screen.queryByText('Item P1')).toBeNull();
+    expect(screen.getByText('Item P2')).toBeTruthy();
   });
 
   it('shows the empty message and the load failure toast', async () => {

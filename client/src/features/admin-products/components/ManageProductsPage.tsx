@@ -1,5 +1,5 @@
-import type { AdminAuction, Product } from '@auction/shared';
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import type { Product } from '@auction/shared';
+import { useState, type ReactNode } from 'react';
 import { DataTable, type Column } from '../../../components/ui/DataTable';
 import { EmptyState } from '../../../components/ui/EmptyState';
 import { Icon } from '../../../components/ui/Icon';
@@ -7,9 +7,10 @@ import { ConfirmDialog } from '../../../components/ui/Modal';
 import { Spinner } from '../../../components/ui/Spinner';
 import { StatusBadge } from '../../../components/ui/StatusBadge';
 import { tabId, Tabs, type TabItem } from '../../../components/ui/Tabs';
-import { toast } from '../../../components/ui/toast/toast-store';
-import { errorText, isSessionEnded } from '../../../lib/api-client';
-import { deleteProduct, fetchAuctionProducts, fetchMyAuctions, fetchUnassigned } from '../api/products-api';
+import { toast, useToasts } from '../../../components/ui/toast/toast-store';
+import { errorText } from '../../../lib/api-client';
+import { useResource, type ResourceState } from '../../../lib/resource';
+import { auctionProducts, deleteProduct, productAuctions, productsChanged, unassignedProducts } from '../api/products-api';
 import { ProductFormModal } from './ProductFormModal';
 import './products.css';
 
@@ -21,63 +22,41 @@ const PANEL_ID = 'products-panel';
 
 export const NO_UNASSIGNED = 'No unassigned products';
 export const NO_AUCTION_PRODUCTS = 'No products for this auction';
+const LOAD_FAILED = 'Failed to load data';
+
+/** A read's failure, said once: the page's lists often fail together, for one reason. */
+function complain(err: unknown) {
+  const text = errorText(err, LOAD_FAILED);
+  if (!useToasts.getState().toasts.some((t) => t.kind === 'error' && t.message === text)) toast.error(text);
+}
+
+/** A list, null until its first answer; empty when it could not be read (or the session ended). */
+function orEmpty<T>(read: ResourceState<T[]>): T[] | null {
+  return read.data ?? (read.status === 'error' ? [] : null);
+}
 
 /** /admin/products: the admin's products, unassigned or by auction, with add, edit and delete. */
 export function ManageProductsPage() {
   const [tab, setTab] = useState<Tab>('unassigned');
-  const [unassigned, setUnassigned] = useState<Product[] | null>(null);
-  const [auctions, setAuctions] = useState<AdminAuction[] | null>(null);
-  const [auctionId, setAuctionId] = useState('');
-  const [auctionProducts, setAuctionProducts] = useState<Product[] | null>(null);
-  const [loadingAuction, setLoadingAuction] = useState(false);
+  const [picked, setPicked] = useState('');
   const [editing, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<Product | null>(null);
   const [busy, setBusy] = useState(false);
-  const auctionReq = useRef(0);
 
-  const loadBase = useCallback(async () => {
-    const [u, a] = await Promise.allSettled([fetchUnassigned(), fetchMyAuctions()]);
-    if (u.status === 'fulfilled') setUnassigned(u.value);
-    if (a.status === 'fulfilled') {
-      setAuctions(a.value);
-      setAuctionId((current) => (a.value.some((x) => x.id === current) ? current : (a.value[0]?.id ?? '')));
-    }
-    const failed = [u, a].find((r) => r.status === 'rejected');
-    if (failed) {
-      if (u.status === 'rejected') setUnassigned((prev) => prev ?? []);
-      if (a.status === 'rejected') setAuctions((prev) => prev ?? []);
-      if (!isSessionEnded(failed.reason)) toast.error(errorText(failed.reason, 'Failed to load data'));
-    }
-  }, []);
+  // A list that could not be read shows as empty (and its toast says why).
+  const unassignedRead = useResource(unassignedProducts, undefined, { onError: complain });
+  const auctionsRead = useResource(productAuctions, undefined, { onError: complain });
+  const unassigned = orEmpty(unassignedRead);
+  const auctions = orEmpty(auctionsRead);
+  // The picked auction while it exists, else the first (once the auctions are known).
+  const auctionId = auctions?.some((a) => a.id === picked) ? picked : (auctions?.[0]?.id ?? '');
+  const auctionRead = useResource(auctionProducts, auctionId, { enabled: auctions !== null, onError: complain });
+  const auctionRows = orEmpty(auctionRead);
 
-  const loadAuction = useCallback(async (id: string) => {
-    const mine = ++auctionReq.current;
-    if (!id) {
-      setAuctionProducts([]);
-      return;
-    }
-    setLoadingAuction(true);
-    try {
-      const products = await fetchAuctionProducts(id);
-      if (mine === auctionReq.current) setAuctionProducts(products);
-    } catch (err) {
-      if (mine === auctionReq.current) {
-        setAuctionProducts([]);
-        if (!isSessionEnded(err)) toast.error(errorText(err, 'Failed to load data'));
-      }
-    } finally {
-      if (mine === auctionReq.current) setLoadingAuction(false);
-    }
-  }, []);
-
-  useEffect(() => { void loadBase(); }, [loadBase]);
-  useEffect(() => {
-    if (auctions !== null) void loadAuction(auctionId);
-  }, [auctions, auctionId, loadAuction]);
-
-  async function refresh() {
-    await loadBase();
-    if (tab === 'auction') await loadAuction(auctionId);
+  function refresh() {
+    void unassignedRead.refetch();
+    void auctionsRead.refetch();
+    if (tab === 'auction') void auctionRead.refetch();
   }
 
   async function confirmDelete() {
@@ -87,7 +66,7 @@ export function ManageProductsPage() {
       await deleteProduct(deleting.id);
       toast.success('Deleted');
       setDeleting(null);
-      await refresh();
+      productsChanged();
     } catch (err) {
       toast.error(errorText(err, 'Delete failed'));
       setDeleting(null);
@@ -103,15 +82,15 @@ export function ManageProductsPage() {
     { key: 'auction', label: `By Auction (${totalInAuctions})` },
   ];
 
-  const rows = tab === 'unassigned' ? unassigned : auctionProducts;
-  const loading = tab === 'unassigned' ? unassigned === null : auctions === null || loadingAuction || auctionProducts === null;
+  const rows = tab === 'unassigned' ? unassigned : auctionRows;
+  const loading = tab === 'unassigned' ? unassigned === null : auctions === null || auctionRows === null;
 
   return (
     <div className="page page-stack products-page">
       <div className="products-head">
         <p className="muted products-intro">Create products, then attach them to an auction from Manage Auctions.</p>
         <div className="toolbar">
-          <button type="button" className="btn btn-outline" onClick={() => void refresh()}>
+          <button type="button" className="btn btn-outline" onClick={refresh}>
             <Icon name="refresh" size={16} /> Refresh
           </button>
           <button type="button" className="btn btn-primary" onClick={() => setEditing({ mode: 'add' })}>
@@ -126,7 +105,7 @@ export function ManageProductsPage() {
           {tab === 'auction' && auctions && auctions.length > 0 && (
             <div className="products-picker">
               <label className="field-label" htmlFor="products-auction">Auction</label>
-              <select id="products-auction" className="input products-select" value={auctionId} onChange={(e) => setAuctionId(e.target.value)}>
+              <select id="products-auction" className="input products-select" value={auctionId} onChange={(e) => setPicked(e.target.value)}>
                 {auctions.map((a) => (
                   <option key={a.id} value={a.id}>{a.name} ({a.id}) · {a.product_count}</option>
                 ))}
@@ -155,7 +134,7 @@ export function ManageProductsPage() {
         <ProductFormModal
           key={editing.mode === 'edit' ? editing.product.id : 'add'}
           product={editing.mode === 'edit' ? editing.product : undefined}
-          onSaved={() => void refresh()}
+          onSaved={productsChanged}
           onClose={() => setEditing(null)}
         />
       )}

@@ -1,9 +1,9 @@
 import type { AdminUser } from '@auction/shared';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useToasts } from '../../../components/ui/toast/toast-store';
-import { jsonResponse, resetAppState, routeFetch, sampleAdmin } from '../../../test/utils';
+import { jsonResponse, resetAppState, routeFetch, sampleAdmin, type FetchAnswer } from '../../../test/utils';
 import { useSession } from '../../auth';
 import { usersCsv } from '../model';
 import { UsersPage } from './UsersPage';
@@ -71,6 +71,27 @@ describe('UsersPage', () => {
     expect(api.calls('GET /api/admin/users?q=asha')).toHaveLength(1);
     expect(api.calls('GET /api/admin/users?q=as')).toHaveLength(0);
     expect(stat('Total Users')).toBe('3');
+  });
+
+  it('shows the answer for the text in the box, never a late one for an earlier text', async () => {
+    let answerAsha!: (res: Response) => void;
+    const slowAsha = (() => new Promise<Response>((resolve) => { answerAsha = resolve; })) as unknown as FetchAnswer;
+    const api = routeFetch({
+      'GET /api/admin/users': [jsonResponse(200, { users: everyone })],
+      'GET /api/admin/users?q=asha': [slowAsha],
+      'GET /api/admin/users?q=user': [jsonResponse(200, { users: [everyone[1], everyone[2]] })],
+    });
+    useSession.setState({ ready: true, admin: owner, adminToken: 't' });
+    renderPage();
+    await screen.findByText('Asha Rao');
+    const box = screen.getByLabelText('Search users');
+    fireEvent.change(box, { target: { value: 'asha' } });
+    await waitFor(() => expect(api.calls('GET /api/admin/users?q=asha')).toHaveLength(1));
+    fireEvent.change(box, { target: { value: 'user' } });
+    expect(await screen.findByText('User 3')).toBeTruthy();
+    await act(async () => { answerAsha(jsonResponse(200, { users: [everyone[0]] })); await new Promise((r) => setTimeout(r, 0)); });
+    expect(screen.queryByText('Asha Rao')).toBeNull();
+    expect(screen.getAllByRole('row')).toHaveLength(3);
   });
 
   it('deactivates after a confirmation, activates at once, and toasts', async () => {

@@ -1,5 +1,5 @@
 import type { AdminUser } from '@auction/shared';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import { DataTable, type Column } from '../../../components/ui/DataTable';
@@ -10,11 +10,12 @@ import { Spinner } from '../../../components/ui/Spinner';
 import { StatCard } from '../../../components/ui/StatCard';
 import { StatusBadge } from '../../../components/ui/StatusBadge';
 import { toast } from '../../../components/ui/toast/toast-store';
-import { ApiError, errorText, isSessionEnded } from '../../../lib/api-client';
+import { ApiError, errorText } from '../../../lib/api-client';
 import { downloadText } from '../../../lib/csv';
 import { formatDate, formatRupees } from '../../../lib/format';
+import { useResource } from '../../../lib/resource';
 import { useSession } from '../../auth';
-import { fetchUsers, setUserStatus, type UserStatus } from '../api/users-api';
+import { adminUsers, setUserStatus, type UserStatus } from '../api/users-api';
 import { OWNER_ONLY, USERS_CSV, initials, userStats, usersCsv, withUser } from '../model';
 import './users.css';
 
@@ -43,65 +44,46 @@ function OwnerOnly() {
   );
 }
 
+const isForbidden = (err: unknown) => err instanceof ApiError && err.status === 403;
+
+/** `value`, once it has stayed the same for `ms`. */
+function useSettled<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
+}
+
 function OwnerUsers({ onForbidden }: { onForbidden: () => void }) {
-  const [all, setAll] = useState<AdminUser[] | null>(null);
-  const [shown, setShown] = useState<AdminUser[] | null>(null);
   const [query, setQuery] = useState('');
-  const [searching, setSearching] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [attempt, setAttempt] = useState(0);
   const [confirming, setConfirming] = useState<AdminUser | null>(null);
   const [pendingId, setPendingId] = useState<number | null>(null);
-  const forbiddenRef = useRef(onForbidden);
-  forbiddenRef.current = onForbidden;
 
-  // Everyone (for the numbers), read once and after "Try again".
-  useEffect(() => {
-    const ctrl = new AbortController();
-    fetchUsers('', ctrl.signal).then(
-      (res) => { setAll(res.users); setError(null); },
-      (err: unknown) => {
-        if (ctrl.signal.aborted) return;
-        if (err instanceof ApiError && err.status === 403) forbiddenRef.current();
-        else setError(errorText(err, 'Failed to load data'));
-      },
-    );
-    return () => ctrl.abort();
-  }, [attempt]);
+  // Everyone (for the numbers), read on mount and after "Try again"; a failure shows in the card.
+  const all = useResource(adminUsers, '', { onError: (err) => { if (isForbidden(err)) onForbidden(); } });
 
   // The table: the server's search (?q=), debounced; the full list when the box is empty.
   const q = query.trim();
-  useEffect(() => {
-    if (!q) {
-      setShown(null);
-      setSearching(false);
-      return;
-    }
-    const ctrl = new AbortController();
-    setSearching(true);
-    const timer = setTimeout(() => {
-      fetchUsers(q, ctrl.signal).then(
-        (res) => { setShown(res.users); setSearching(false); },
-        (err: unknown) => {
-          if (ctrl.signal.aborted) return;
-          setSearching(false);
-          if (err instanceof ApiError && err.status === 403) forbiddenRef.current();
-          else if (!isSessionEnded(err)) toast.error(errorText(err, 'Failed to load data'));
-        },
-      );
-    }, SEARCH_DEBOUNCE_MS);
-    return () => { clearTimeout(timer); ctrl.abort(); };
-  }, [q]);
+  const term = useSettled(q, SEARCH_DEBOUNCE_MS);
+  const search = useResource(adminUsers, term, {
+    enabled: term !== '',
+    onError: (err) => {
+      if (isForbidden(err)) onForbidden();
+      else toast.error(errorText(err, 'Failed to load data'));
+    },
+  });
 
   async function applyStatus(user: AdminUser, status: UserStatus) {
     setPendingId(user.id);
     try {
       const res = await setUserStatus(user.id, status);
-      setAll((list) => list && withUser(list, res.user));
-      setShown((list) => list && withUser(list, res.user));
+      // The answer is newer than any list shown or on its way: everyone's and the search's.
+      for (const key of new Set(['', term])) adminUsers.patch(key, (list) => withUser(list, res.user));
       toast.success(status === 'inactive' ? `${res.user.name} deactivated` : `${res.user.name} activated`);
     } catch (err) {
-      if (err instanceof ApiError && err.status === 403) forbiddenRef.current();
+      if (isForbidden(err)) onForbidden();
       else toast.error(errorText(err, 'Update failed'));
     } finally {
       setPendingId(null);
@@ -114,7 +96,8 @@ function OwnerUsers({ onForbidden }: { onForbidden: () => void }) {
     else void applyStatus(user, 'active');
   }
 
-  const rows = q ? shown : all;
+  // While a new search text settles, the last search's rows stay; a text without an answer yet shows the spinner.
+  const rows = q ? (term ? search.data : undefined) : all.data;
 
   function exportUsers() {
     if (!rows || rows.length === 0) {
@@ -125,7 +108,10 @@ function OwnerUsers({ onForbidden }: { onForbidden: () => void }) {
     toast.success('CSV file generated.');
   }
 
-  const stats = all ? userStats(all) : null;
+  // A 403 kept from an earlier visit: the page says why at once (the read on its way says it again).
+  if (isForbidden(all.error)) return <OwnerOnly />;
+
+  const stats = all.data ? userStats(all.data) : null;
   const show = (v: number | string | null | undefined) => (v === undefined || v === null ? '—' : v);
 
   return (
@@ -161,12 +147,12 @@ function OwnerUsers({ onForbidden }: { onForbidden: () => void }) {
           {rows ? `${rows.length} ${rows.length === 1 ? 'user' : 'users'}` : ''}
         </p>
 
-        {error && !all ? (
+        {all.status === 'error' && !all.data ? (
           <p className="users-error" role="alert">
-            <Icon name="alert" size={18} /> <span>{error}</span>
-            <button type="button" className="users-link-btn" onClick={() => setAttempt((n) => n + 1)}>Try again</button>
+            <Icon name="alert" size={18} /> <span>{errorText(all.error, 'Failed to load data')}</span>
+            <button type="button" className="users-link-btn" onClick={() => void all.refetch()}>Try again</button>
           </p>
-        ) : !rows || (q && searching && !shown) ? (
+        ) : !rows ? (
           <Spinner label="Loading users…" />
         ) : (
           <UsersTable

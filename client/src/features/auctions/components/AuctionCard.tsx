@@ -5,7 +5,7 @@ import { auctionTimeStatus, StatusBadge } from '../../../components/ui/StatusBad
 import { formatCountdown, formatDateTime } from '../../../lib/format';
 import { useLive } from '../../live';
 import { isEnded } from '../lib/rules';
-import { useAuctions } from '../store/auctions-store';
+import { useAuctionActions } from '../store/auctions-store';
 import { useSecondsLeft } from './use-seconds-left';
 
 interface AuctionCardProps {
@@ -22,8 +22,8 @@ export function AuctionCard({ auction, selected, onView }: AuctionCardProps) {
   const status = ended ? 'ended' : auctionTimeStatus(secs);
   // Counts arrive only while this tab watches the auction (its panel is open); older ones go stale.
   const watchers = useLive((s) => s.watchers[auction.id]);
-  const registering = useAuctions((s) => s.registering[auction.id] === true);
-  const register = useAuctions((s) => s.register);
+  const registering = useAuctionActions((s) => s.registering[auction.id] === true);
+  const register = useAuctionActions((s) => s.register);
   const registeredTag = useRef<HTMLSpanElement>(null);
 
   async function onRegister() {

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../../components/ui/toast/Toaster';
 import { jsonResponse, resetAppState } from '../../../test/utils';
 import { injectLiveEvent } from '../../live';
-import { useAuctions } from '../store/auctions-store';
+import { auctionList, auctionProducts } from '../store/auctions-store';
 import { NOW, callsTo, inHours, makeAuction, makeProduct, routeFetch, setUpUser, tearDownStores } from '../test/fixtures';
 import { BidModal } from './BidModal';
 import { BrowseAuctionsPage } from './BrowseAuctionsPage';
@@ -14,7 +14,8 @@ const auction = makeAuction({ id: 'AUC-1', registered: true, registrations: [7],
 const rolex = makeProduct({ id: 'P-1', name: 'Rolex Datejust', highest_bid: 100000, bid_count: 3 });
 
 function seed(product = rolex) {
-  useAuctions.setState({ auctions: [auction], products: { 'AUC-1': [product] } });
+  auctionList.set(undefined, [auction]);
+  auctionProducts.set('AUC-1', [product]);
 }
 
 function renderModal(onClose = vi.fn()) {
@@ -90,7 +91,7 @@ describe('BidModal', () => {
     expect(call?.body).toEqual({ product_id: 'P-1', bid_amount: 100500.5 });
     expect(call?.headers.authorization).toBe('Bearer u-tok');
     expect(toasts()).toContain('Bid placed successfully!');
-    expect(useAuctions.getState().products['AUC-1']?.[0]).toMatchObject({ highest_bid: 100500.5, bid_count: 4 });
+    expect(auctionProducts.get('AUC-1').data?.[0]).toMatchObject({ highest_bid: 100500.5, bid_count: 4 });
   });
 
   it('on refusal shows the server’s message field and stays open', async () => {

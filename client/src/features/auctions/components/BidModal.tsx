@@ -4,7 +4,7 @@ import { FormField } from '../../../components/ui/FormField';
 import { Modal } from '../../../components/ui/Modal';
 import { formatRupees } from '../../../lib/format';
 import { checkBid, isEnded } from '../lib/rules';
-import { useAuctions } from '../store/auctions-store';
+import { useAuctionActions, useAuctionList, useAuctionProducts } from '../store/auctions-store';
 import { useSecondsLeft } from './use-seconds-left';
 
 interface BidModalProps {
@@ -16,9 +16,10 @@ interface BidModalProps {
 /** Place a bid on one product; the current highest stays live while the dialog is open. */
 export function BidModal({ auctionId, productId, onClose }: BidModalProps) {
   const formId = useId();
-  const product = useAuctions((s) => s.products[auctionId]?.find((p) => p.id === productId));
-  const auction = useAuctions((s) => s.auctions.find((a) => a.id === auctionId));
-  const placeBid = useAuctions((s) => s.placeBid);
+  // The page has read both; the dialog follows them live without reading again.
+  const product = useAuctionProducts(auctionId, { read: false }).data?.find((p) => p.id === productId);
+  const auction = useAuctionList({ read: false }).data?.find((a) => a.id === auctionId);
+  const placeBid = useAuctionActions((s) => s.placeBid);
   const secs = useSecondsLeft(auction?.valid_until);
   const [amount, setAmount] = useState('');
   const [error, setError] = useState<string>();

@@ -1,15 +1,17 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import type { Auction } from '@auction/shared';
 import { useSearchParams } from 'react-router-dom';
 import { EmptyState } from '../../../components/ui/EmptyState';
 import { Icon } from '../../../components/ui/Icon';
 import { Spinner } from '../../../components/ui/Spinner';
-import { useLive } from '../../live';
 import { filterAuctions } from '../lib/rules';
-import { useAuctions } from '../store/auctions-store';
+import { useAuctionList } from '../store/auctions-store';
 import { AuctionCard } from './AuctionCard';
 import { BidModal } from './BidModal';
 import { ProductsPanel } from './ProductsPanel';
 import './auctions.css';
+
+const NO_AUCTIONS: Auction[] = [];
 
 /** Matches auctions.css: below this width the products panel sits under the list. */
 const STACKED = '(max-width: 1099px)';
@@ -31,40 +33,28 @@ export function BrowseAuctionsPage() {
   const [bidOn, setBidOn] = useState<string | null>(null);
   const panelHeading = useRef<HTMLHeadingElement>(null);
 
-  const auctions = useAuctions((s) => s.auctions);
-  const listStatus = useAuctions((s) => s.listStatus);
-  const loadAuctions = useAuctions((s) => s.loadAuctions);
-
-  useEffect(() => {
-    void loadAuctions();
-  }, [loadAuctions]);
+  // Read on mount (a failure toasted) and kept current by live events and after a reconnect.
+  const { data, status: listStatus } = useAuctionList();
+  const auctions = data ?? NO_AUCTIONS;
+  const listed = listStatus === 'success';
 
   const visible = useMemo(() => filterAuctions(auctions, query, registeredOnly), [auctions, query, registeredOnly]);
   const selected = selectedId === null ? null : auctions.find((a) => a.id === selectedId) ?? null;
 
-  // The open auction is watched live, and its products fetched afresh, for as long as it stays open
-  // (after a dropped connection the store reads the list and the products again by itself).
-  useEffect(() => {
-    if (selectedId === null) return;
-    const { watch, unwatch } = useLive.getState();
-    watch(selectedId);
-    void useAuctions.getState().loadProducts(selectedId);
-    return () => unwatch(selectedId);
-  }, [selectedId]);
+  // The open auction is watched live, and its products read afresh, by its panel (ProductsPanel).
 
   // A deleted auction closes its panel.
   useEffect(() => {
-    if (selectedId !== null && listStatus === 'ready' && !selected) setSelectedId(null);
-  }, [selectedId, listStatus, selected]);
+    if (selectedId !== null && listed && !selected) setSelectedId(null);
+  }, [selectedId, listed, selected]);
 
   // Below the list (narrow screens) the panel scrolls into view, again once its products have arrived.
   const scrollPending = useRef(false);
-  const productsShown = useAuctions((s) => selectedId !== null && s.products[selectedId] !== undefined);
-  useEffect(() => {
-    if (!productsShown || !scrollPending.current) return;
+  const onProductsShown = useCallback(() => {
+    if (!scrollPending.current) return;
     scrollPending.current = false;
     requestAnimationFrame(() => revealPanel(panelHeading.current));
-  }, [productsShown, selectedId]);
+  }, []);
 
   const onView = useCallback((auctionId: string) => {
     setSelectedId(auctionId);
@@ -94,7 +84,7 @@ export function BrowseAuctionsPage() {
 
   const filtering = query.trim() !== '' || registeredOnly;
   let list;
-  if (listStatus !== 'ready' && auctions.length === 0 && listStatus !== 'error') {
+  if (listStatus === 'idle' || listStatus === 'loading') {
     list = <Spinner label="Loading auctions…" />;
   } else if (visible.length === 0) {
     list = (
@@ -130,7 +120,7 @@ export function BrowseAuctionsPage() {
           <Icon name="check" size={16} /> Registered only
         </button>
         <p className="auc-count" aria-live="polite">
-          {listStatus === 'ready' || auctions.length > 0 ? `${visible.length} of ${auctions.length} auctions` : ''}
+          {listed ? `${visible.length} of ${auctions.length} auctions` : ''}
         </p>
       </div>
 
@@ -149,7 +139,7 @@ export function BrowseAuctionsPage() {
           <h2 className="visually-hidden">Auctions</h2>
           {list}
         </div>
-        <ProductsPanel auction={selected} headingRef={panelHeading} onBid={setBidOn} onClose={onClosePanel} />
+        <ProductsPanel auction={selected} headingRef={panelHeading} onBid={setBidOn} onClose={onClosePanel} onShown={onProductsShown} />
       </div>
 
       {bidOn !== null && selected && <BidModal auctionId={selected.id} productId={bidOn} onClose={closeBid} />}

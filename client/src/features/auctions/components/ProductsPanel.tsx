@@ -1,12 +1,13 @@
-import { useCallback, useState, type Ref } from 'react';
+import { useCallback, useEffect, useState, type Ref } from 'react';
 import type { Auction, Product } from '@auction/shared';
 import { EmptyState } from '../../../components/ui/EmptyState';
 import { Icon } from '../../../components/ui/Icon';
 import { Spinner } from '../../../components/ui/Spinner';
 import { auctionTimeStatus, StatusBadge } from '../../../components/ui/StatusBadge';
 import { formatCountdown, formatRupees } from '../../../lib/format';
+import { useLive } from '../../live';
 import { isEnded } from '../lib/rules';
-import { useAuctions } from '../store/auctions-store';
+import { useAuctionActions, useAuctionProducts } from '../store/auctions-store';
 import { ProductRow } from './ProductRow';
 import { useSecondsLeft } from './use-seconds-left';
 
@@ -15,16 +16,18 @@ interface ProductsPanelProps {
   headingRef: Ref<HTMLHeadingElement>;
   onBid: (productId: string) => void;
   onClose: () => void;
+  /** The open auction's products are on screen (cached or just read). */
+  onShown: () => void;
 }
 
 const NO_PRODUCTS: Product[] = [];
 
 /** The selected auction's products, live: highest bids, sold badges and the auction's end. */
-export function ProductsPanel({ auction, headingRef, onBid, onClose }: ProductsPanelProps) {
+export function ProductsPanel({ auction, headingRef, onBid, onClose, onShown }: ProductsPanelProps) {
   return (
     <section className="card auc-panel" aria-labelledby="auc-panel-title">
       {auction ? (
-        <PanelBody auction={auction} headingRef={headingRef} onBid={onBid} onClose={onClose} />
+        <PanelBody auction={auction} headingRef={headingRef} onBid={onBid} onClose={onClose} onShown={onShown} />
       ) : (
         <>
           <h2 id="auc-panel-title" ref={headingRef} tabIndex={-1} className="visually-hidden">Products</h2>
@@ -37,13 +40,20 @@ export function ProductsPanel({ auction, headingRef, onBid, onClose }: ProductsP
   );
 }
 
-function PanelBody({ auction, headingRef, onBid, onClose }: ProductsPanelProps & { auction: Auction }) {
-  const products = useAuctions((s) => s.products[auction.id] ?? NO_PRODUCTS);
-  const loaded = useAuctions((s) => s.products[auction.id] !== undefined);
-  const status = useAuctions((s) => s.productsStatus[auction.id] ?? 'idle');
-  const loadProducts = useAuctions((s) => s.loadProducts);
-  const register = useAuctions((s) => s.register);
-  const registering = useAuctions((s) => s.registering[auction.id] === true);
+function PanelBody({ auction, headingRef, onBid, onClose, onShown }: ProductsPanelProps & { auction: Auction }) {
+  // The open auction is watched live for as long as it stays open; this effect runs before the read's,
+  // so the watch is asked for first. After a dropped connection what is on screen is read again by itself.
+  useEffect(() => {
+    const { watch, unwatch } = useLive.getState();
+    watch(auction.id);
+    return () => unwatch(auction.id);
+  }, [auction.id]);
+  // Read afresh whenever it opens (a cached answer shows at once), a failure toasted.
+  const { data, status, refetch } = useAuctionProducts(auction.id);
+  const products = data ?? NO_PRODUCTS;
+  const loaded = data !== undefined;
+  const register = useAuctionActions((s) => s.register);
+  const registering = useAuctionActions((s) => s.registering[auction.id] === true);
   const secs = useSecondsLeft(auction.valid_until);
   const ended = isEnded(auction, secs);
   const [announcement, setAnnouncement] = useState('');
@@ -52,12 +62,15 @@ function PanelBody({ auction, headingRef, onBid, onClose }: ProductsPanelProps &
     setAnnouncement(`New highest bid on ${p.name}: ${formatRupees(p.highest_bid)}`);
   }, []);
   const onRegister = useCallback(() => void register(auction.id), [register, auction.id]);
+  useEffect(() => {
+    if (loaded) onShown();
+  }, [loaded, onShown, auction.id]);
 
   let body;
   if (!loaded && status === 'error') {
     body = (
       <EmptyState icon="alert" title="Failed to load products">
-        <button type="button" className="btn btn-outline btn-sm" onClick={() => void loadProducts(auction.id)}>Try again</button>
+        <button type="button" className="btn btn-outline btn-sm" onClick={() => void refetch()}>Try again</button>
       </EmptyState>
     );
   } else if (!loaded) {

@@ -1,10 +1,11 @@
-import { cleanup, waitFor } from '@testing-library/react';
+import { act, cleanup, renderHook, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { lastSocket, reconnect } from '../../../test/fake-socket';
 import { jsonResponse, resetAppState } from '../../../test/utils';
+import { useSession } from '../../auth';
 import { injectLiveEvent, useLive } from '../../live';
 import { NOW, callsTo, makeAuction, makeProduct, routeFetch, setUpUser, tearDownStores } from '../test/fixtures';
-import { useAuctions } from './auctions-store';
+import { auctionList, auctionProducts, useAuctionActions, useAuctionList, useAuctionProducts } from './auctions-store';
 
 vi.mock('socket.io-client', () => import('../../../test/fake-socket'));
 
@@ -14,6 +15,18 @@ function deferred<T>() {
   let resolve!: (v: T) => void;
   const promise = new Promise<T>((r) => { resolve = r; });
   return { promise, resolve };
+}
+
+const products = (auctionId = 'AUC-1') => auctionProducts.get(auctionId);
+const list = () => auctionList.get();
+const { placeBid } = useAuctionActions.getState();
+
+/** A page that shows the list and AUC-1's products (each read on mount). */
+function showListAndProducts() {
+  return renderHook(() => {
+    useAuctionList();
+    useAuctionProducts('AUC-1');
+  });
 }
 
 describe('auctions store', () => {
@@ -30,50 +43,50 @@ describe('auctions store', () => {
 
   it('loads the list with the user token', async () => {
     const fetchMock = routeFetch({ 'GET /api/auctions': jsonResponse(200, [makeAuction()]) });
-    expect(await useAuctions.getState().loadAuctions()).toBe(true);
-    expect(useAuctions.getState()).toMatchObject({ listStatus: 'ready', auctions: [makeAuction()] });
+    await auctionList.load();
+    expect(list()).toMatchObject({ status: 'success', data: [makeAuction()] });
     expect(callsTo(fetchMock, 'GET', '/api/auctions')[0]?.headers.authorization).toBe('Bearer u-tok');
   });
 
   it('applies live events to the store as they arrive', async () => {
     routeFetch({ 'GET /api/auctions/AUC-1/products': jsonResponse(200, [makeProduct({ highest_bid: 100, bid_count: 1 })]) });
-    await useAuctions.getState().loadProducts('AUC-1');
+    await auctionProducts.load('AUC-1');
     injectLiveEvent({ event: 'bid:placed', data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 2, highest_bid: 250, bid_count: 2, version: 2, bidder: 'b***b', amount: 250, timestamp: T, server_time: T } });
-    expect(useAuctions.getState().products['AUC-1']?.[0]).toMatchObject({ highest_bid: 250, bid_count: 2 });
+    expect(products().data?.[0]).toMatchObject({ highest_bid: 250, bid_count: 2 });
   });
 
   it('replays events that arrive while products load over the (older) reply', async () => {
     const reply = deferred<Response>();
     routeFetch({ 'GET /api/auctions/AUC-1/products': () => reply.promise });
-    const loading = useAuctions.getState().loadProducts('AUC-1');
+    const loading = auctionProducts.load('AUC-1');
     injectLiveEvent({ event: 'bid:placed', data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 2, highest_bid: 900, bid_count: 4, version: 4, bidder: 'b***b', amount: 900, timestamp: T, server_time: T } });
     reply.resolve(jsonResponse(200, [makeProduct({ highest_bid: 700, bid_count: 3 })]));
     await loading;
-    expect(useAuctions.getState().products['AUC-1']?.[0]).toMatchObject({ highest_bid: 900, bid_count: 4 });
-    expect(useAuctions.getState().productsStatus['AUC-1']).toBe('ready');
+    expect(products().data?.[0]).toMatchObject({ highest_bid: 900, bid_count: 4 });
+    expect(products().status).toBe('success');
   });
 
   it('keeps a reply newer than an event that crossed it, and ignores later events older than the reply', async () => {
     const reply = deferred<Response>();
     routeFetch({ 'GET /api/auctions/AUC-1/products': () => reply.promise });
-    const loading = useAuctions.getState().loadProducts('AUC-1');
+    const loading = auctionProducts.load('AUC-1');
     injectLiveEvent({ event: 'bid:placed', data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 3, highest_bid: 800, bid_count: 3, version: 3, bidder: 'b***b', amount: 800, timestamp: T, server_time: T } });
     reply.resolve(jsonResponse(200, [makeProduct({ highest_bid: 1200, bid_count: 5, version: 5 })]));
     await loading;
-    const loaded = useAuctions.getState().products;
-    expect(loaded['AUC-1']?.[0]).toMatchObject({ highest_bid: 1200, bid_count: 5, version: 5 });
+    const loaded = products().data;
+    expect(loaded?.[0]).toMatchObject({ highest_bid: 1200, bid_count: 5, version: 5 });
     injectLiveEvent({ event: 'bid:placed', data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 4, highest_bid: 1000, bid_count: 4, version: 4, bidder: 'b***b', amount: 1000, timestamp: T, server_time: T } });
-    expect(useAuctions.getState().products).toBe(loaded);
+    expect(products().data).toBe(loaded);
   });
 
   it('replays catalogue events that arrive while the list loads', async () => {
     const reply = deferred<Response>();
     routeFetch({ 'GET /api/auctions': () => reply.promise });
-    const loading = useAuctions.getState().loadAuctions();
+    const loading = auctionList.load();
     injectLiveEvent({ event: 'auction:deleted', data: { id: 'AUC-2', server_time: T } });
     reply.resolve(jsonResponse(200, [makeAuction(), makeAuction({ id: 'AUC-2' })]));
     await loading;
-    expect(useAuctions.getState().auctions.map((a) => a.id)).toEqual(['AUC-1']);
+    expect(list().data?.map((a) => a.id)).toEqual(['AUC-1']);
   });
 
   it('reads a shown auction’s products again after auction:updated (which lists none), once per burst of edits', async () => {
@@ -81,18 +94,21 @@ describe('auctions store', () => {
     const fetchMock = routeFetch({
       'GET /api/auctions': jsonResponse(200, [makeAuction(), makeAuction({ id: 'AUC-2' })]),
       'GET /api/auctions/AUC-1/products': () => jsonResponse(200, [makeProduct({ name: reads++ === 0 ? 'Omega' : 'Renamed lot' })]),
+      'GET /api/auctions/AUC-2/products': jsonResponse(200, [makeProduct({ id: 'M-1', auction_id: 'AUC-2' })]),
     });
-    await useAuctions.getState().loadAuctions();
-    await useAuctions.getState().loadProducts('AUC-1');
+    // The list and AUC-1's products on screen (AUC-2's products were read once, and are no longer shown).
+    await auctionProducts.load('AUC-2');
+    showListAndProducts();
+    await waitFor(() => expect(products().data?.[0]?.name).toBe('Omega'));
     const base = { name: 'Vintage Watches', valid_until: makeAuction().valid_until, product_count: 1, status: 'active' as const, server_time: T };
     for (let i = 0; i < 5; i++) injectLiveEvent({ event: 'auction:updated', data: { ...base, id: 'AUC-1' } });
     // An auction whose products are not shown is not read.
     injectLiveEvent({ event: 'auction:updated', data: { ...base, id: 'AUC-2' } });
-    await waitFor(() => expect(useAuctions.getState().products['AUC-1']?.[0]?.name).toBe('Renamed lot'));
+    await waitFor(() => expect(products().data?.[0]?.name).toBe('Renamed lot'));
     expect(callsTo(fetchMock, 'GET', '/api/auctions/AUC-1/products')).toHaveLength(2);
     await new Promise((r) => setTimeout(r, 400));
     expect(callsTo(fetchMock, 'GET', '/api/auctions/AUC-1/products')).toHaveLength(2);
-    expect(callsTo(fetchMock, 'GET', '/api/auctions/AUC-2/products')).toHaveLength(0);
+    expect(callsTo(fetchMock, 'GET', '/api/auctions/AUC-2/products')).toHaveLength(1);
   });
 
   it('a bid reply does not count a bid twice when the live event came first', async () => {
@@ -101,12 +117,12 @@ describe('auctions store', () => {
       'GET /api/auctions/AUC-1/products': jsonResponse(200, [makeProduct({ highest_bid: 100, bid_count: 1 })]),
       'POST /api/bid': () => reply.promise,
     });
-    await useAuctions.getState().loadProducts('AUC-1');
-    const placing = useAuctions.getState().placeBid('AUC-1', 'P-1', 150);
+    await auctionProducts.load('AUC-1');
+    const placing = placeBid('AUC-1', 'P-1', 150);
     injectLiveEvent({ event: 'bid:placed', data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 5, highest_bid: 150, bid_count: 2, version: 2, bidder: 'a***a', amount: 150, timestamp: T, server_time: T } });
     reply.resolve(jsonResponse(201, { message: 'Bid placed successfully!', highest_bid: 150, wallet_balance: 50 }));
     expect(await placing).toBe(true);
-    expect(useAuctions.getState().products['AUC-1']?.[0]).toMatchObject({ highest_bid: 150, bid_count: 2 });
+    expect(products().data?.[0]).toMatchObject({ highest_bid: 150, bid_count: 2 });
   });
 
   it('a bid reply moves the numbers when no live event has (the socket may be down)', async () => {
@@ -114,9 +130,9 @@ describe('auctions store', () => {
       'GET /api/auctions/AUC-1/products': jsonResponse(200, [makeProduct({ highest_bid: 100, bid_count: 1 })]),
       'POST /api/bid': jsonResponse(201, { message: 'Bid placed successfully!', highest_bid: 150, wallet_balance: 50 }),
     });
-    await useAuctions.getState().loadProducts('AUC-1');
-    await useAuctions.getState().placeBid('AUC-1', 'P-1', 150);
-    expect(useAuctions.getState().products['AUC-1']?.[0]).toMatchObject({ highest_bid: 150, bid_count: 2 });
+    await auctionProducts.load('AUC-1');
+    await placeBid('AUC-1', 'P-1', 150);
+    expect(products().data?.[0]).toMatchObject({ highest_bid: 150, bid_count: 2 });
   });
 
   it('a refusal for a sold product marks it sold at once', async () => {
@@ -124,40 +140,146 @@ describe('auctions store', () => {
       'GET /api/auctions/AUC-1/products': jsonResponse(200, [makeProduct()]),
       'POST /api/bid': jsonResponse(409, { error: 'This product has already been sold', message: 'This product has already been sold', code: 'PRODUCT_SOLD' }),
     });
-    await useAuctions.getState().loadProducts('AUC-1');
-    expect(await useAuctions.getState().placeBid('AUC-1', 'P-1', 150)).toBe(false);
-    expect(useAuctions.getState().products['AUC-1']?.[0]?.status).toBe('sold');
+    await auctionProducts.load('AUC-1');
+    expect(await placeBid('AUC-1', 'P-1', 150)).toBe(false);
+    expect(products().data?.[0]?.status).toBe('sold');
+  });
+
+  it('a refusal because the caller is not registered shows the auction unregistered', async () => {
+    routeFetch({
+      'GET /api/auctions': jsonResponse(200, [makeAuction({ registered: true, registrations: [7] })]),
+      'POST /api/bid': jsonResponse(403, { error: 'Not registered', message: 'You must register for this auction first', code: 'NOT_REGISTERED' }),
+    });
+    await auctionList.load();
+    expect(await placeBid('AUC-1', 'P-1', 150)).toBe(false);
+    expect(list().data?.[0]?.registered).toBe(false);
+  });
+
+  it('a refusal because the auction has ended reads the list on screen again', async () => {
+    let reads = 0;
+    const fetchMock = routeFetch({
+      'GET /api/auctions': () => jsonResponse(200, [makeAuction(reads++ === 0 ? {} : { status: 'ended' })]),
+      'POST /api/bid': jsonResponse(409, { error: 'This auction has ended', message: 'This auction has ended', code: 'AUCTION_ENDED' }),
+    });
+    renderHook(() => useAuctionList());
+    await waitFor(() => expect(list().status).toBe('success'));
+    expect(await placeBid('AUC-1', 'P-1', 150)).toBe(false);
+    await waitFor(() => expect(list().data?.[0]?.status).toBe('ended'));
+    expect(callsTo(fetchMock, 'GET', '/api/auctions')).toHaveLength(2);
+  });
+
+  it('registering marks the auction registered, also over a list reply that was read before it', async () => {
+    const reply = deferred<Response>();
+    routeFetch({
+      'GET /api/auctions': () => reply.promise,
+      'POST /api/auctions/register': jsonResponse(200, { message: 'Successfully registered for auction!' }),
+    });
+    const loading = auctionList.load();
+    expect(await useAuctionActions.getState().register('AUC-1')).toBe(true);
+    reply.resolve(jsonResponse(200, [makeAuction()]));
+    await loading;
+    expect(list().data?.[0]).toMatchObject({ registered: true, registrations: [7] });
+    expect(useAuctionActions.getState().registering).toEqual({});
+  });
+
+  it('an event that changes nothing shown does not notify (no re-render)', async () => {
+    routeFetch({
+      'GET /api/auctions': jsonResponse(200, [makeAuction()]),
+      'GET /api/auctions/AUC-1/products': jsonResponse(200, [makeProduct({ highest_bid: 500, bid_count: 2 })]),
+    });
+    await auctionList.load();
+    await auctionProducts.load('AUC-1');
+    const listChanged = vi.fn();
+    const productsChanged = vi.fn();
+    const stops = [auctionList.subscribe(undefined, listChanged), auctionProducts.subscribe('AUC-1', productsChanged)];
+    // A bid elsewhere, an older bid here, and watchers: nothing shown changes.
+    injectLiveEvent({ event: 'bid:placed', data: { auction_id: 'AUC-9', product_id: 'X', bid_id: 1, highest_bid: 5, bid_count: 1, version: 1, bidder: 'x', amount: 5, timestamp: T, server_time: T } });
+    injectLiveEvent({ event: 'bid:placed', data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 2, highest_bid: 400, bid_count: 1, version: 1, bidder: 'x', amount: 400, timestamp: T, server_time: T } });
+    injectLiveEvent({ event: 'auction:watchers', data: { auction_id: 'AUC-1', watchers: 4, server_time: T } });
+    expect(listChanged).not.toHaveBeenCalled();
+    expect(productsChanged).not.toHaveBeenCalled();
+    injectLiveEvent({ event: 'auction:ended', data: { auction_id: 'AUC-1', server_time: T } });
+    expect(listChanged).toHaveBeenCalledTimes(1);
+    expect(productsChanged).not.toHaveBeenCalled();
+    for (const stop of stops) stop();
+  });
+
+  describe('when the session changes', () => {
+    it('forgets the list and the products', async () => {
+      routeFetch({
+        'GET /api/auctions': jsonResponse(200, [makeAuction({ registered: true })]),
+        'GET /api/auctions/AUC-1/products': jsonResponse(200, [makeProduct()]),
+      });
+      await auctionList.load();
+      await auctionProducts.load('AUC-1');
+      useSession.setState({ user: { ...useSession.getState().user!, id: 8 } });
+      expect(list()).toMatchObject({ status: 'idle', data: undefined });
+      expect(products()).toMatchObject({ status: 'idle', data: undefined });
+    });
+
+    it('drops replies read for the previous user, and live events do not revive them', async () => {
+      const listReply = deferred<Response>();
+      const productsReply = deferred<Response>();
+      routeFetch({
+        'GET /api/auctions': () => listReply.promise,
+        'GET /api/auctions/AUC-1/products': () => productsReply.promise,
+      });
+      const loadingList = auctionList.load();
+      const loadingProducts = auctionProducts.load('AUC-1');
+      useSession.setState({ user: null, userToken: null });
+      injectLiveEvent({ event: 'bid:placed', data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 2, highest_bid: 900, bid_count: 4, version: 4, bidder: 'b***b', amount: 900, timestamp: T, server_time: T } });
+      listReply.resolve(jsonResponse(200, [makeAuction({ registered: true })]));
+      productsReply.resolve(jsonResponse(200, [makeProduct()]));
+      await Promise.all([loadingList, loadingProducts]);
+      expect(list()).toMatchObject({ status: 'idle', data: undefined, fetching: false });
+      expect(products()).toMatchObject({ status: 'idle', data: undefined, fetching: false });
+    });
+
+    it('drops a products re-read planned by auction:updated (the panel still on screen reads nothing for the next user)', async () => {
+      const fetchMock = routeFetch({
+        'GET /api/auctions/AUC-1/products': jsonResponse(200, [makeProduct()]),
+      });
+      renderHook(() => useAuctionProducts('AUC-1'));
+      await waitFor(() => expect(products().status).toBe('success'));
+      injectLiveEvent({ event: 'auction:updated', data: { id: 'AUC-1', name: 'Renamed', valid_until: makeAuction().valid_until, product_count: 1, status: 'active', server_time: T } });
+      act(() => useSession.setState({ user: null, userToken: null }));
+      await new Promise((r) => setTimeout(r, 400));
+      expect(callsTo(fetchMock, 'GET', '/api/auctions/AUC-1/products')).toHaveLength(1);
+    });
   });
 
   describe('after a reconnect', () => {
-    /** The list and AUC-1's products loaded, then the socket's first connect. */
+    /** The list and AUC-1's products on screen, then the socket's first connect. */
     async function loadedAndConnected() {
-      let list = [makeAuction()];
-      let products = [makeProduct({ highest_bid: 500, bid_count: 2 })];
+      let serverList = [makeAuction()];
+      let serverProducts = [makeProduct({ highest_bid: 500, bid_count: 2 })];
       const fetchMock = routeFetch({
-        'GET /api/auctions': () => jsonResponse(200, list),
-        'GET /api/auctions/AUC-1/products': () => jsonResponse(200, products),
+        'GET /api/auctions': () => jsonResponse(200, serverList),
+        'GET /api/auctions/AUC-1/products': () => jsonResponse(200, serverProducts),
       });
-      await useAuctions.getState().loadAuctions();
-      await useAuctions.getState().loadProducts('AUC-1');
+      const view = showListAndProducts();
+      await waitFor(() => expect(products().status).toBe('success'));
+      await waitFor(() => expect(list().status).toBe('success'));
       useLive.getState().connect('u-tok');
       lastSocket().open();
       return {
         fetchMock,
-        serverNow: (l: typeof list, p: typeof products) => { list = l; products = p; },
+        view,
+        serverNow: (l: typeof serverList, p: typeof serverProducts) => { serverList = l; serverProducts = p; },
       };
     }
 
-    it('re-reads the list and the loaded products, and shows what the server has now', async () => {
+    it('re-reads the list and the products on screen, and shows what the server has now', async () => {
       const { fetchMock, serverNow } = await loadedAndConnected();
       // While the socket was down an auction opened and two bids were placed; no event will say so.
       serverNow([makeAuction(), makeAuction({ id: 'AUC-2', name: 'Old Maps' })], [makeProduct({ highest_bid: 900, bid_count: 4 })]);
-      reconnect();
-      await waitFor(() => expect(useAuctions.getState().products['AUC-1']?.[0]).toMatchObject({ highest_bid: 900, bid_count: 4, version: 4 }));
-      await waitFor(() => expect(useAuctions.getState().auctions.map((a) => a.id)).toEqual(['AUC-1', 'AUC-2']));
+      act(() => reconnect());
+      await waitFor(() => expect(products().data?.[0]).toMatchObject({ highest_bid: 900, bid_count: 4, version: 4 }));
+      await waitFor(() => expect(list().data?.map((a) => a.id)).toEqual(['AUC-1', 'AUC-2']));
       expect(callsTo(fetchMock, 'GET', '/api/auctions')).toHaveLength(2);
       expect(callsTo(fetchMock, 'GET', '/api/auctions/AUC-1/products')).toHaveLength(2);
-      expect(useAuctions.getState()).toMatchObject({ listStatus: 'ready', productsStatus: { 'AUC-1': 'ready' } });
+      expect(list()).toMatchObject({ status: 'success', fetching: false });
+      expect(products()).toMatchObject({ status: 'success', fetching: false });
     });
 
     it('reads nothing again on the first connect', async () => {
@@ -170,18 +292,31 @@ describe('auctions store', () => {
     it('a stale live event arriving after the re-read does not overwrite it', async () => {
       const { serverNow } = await loadedAndConnected();
       serverNow([makeAuction()], [makeProduct({ highest_bid: 1200, bid_count: 5 })]);
-      reconnect();
-      await waitFor(() => expect(useAuctions.getState().products['AUC-1']?.[0]).toMatchObject({ highest_bid: 1200, version: 5 }));
+      act(() => reconnect());
+      await waitFor(() => expect(products().data?.[0]).toMatchObject({ highest_bid: 1200, version: 5 }));
       // Sent before the drop by the process that died, delivered late: older than what the re-read showed.
       injectLiveEvent({ event: 'bid:placed', data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 3, highest_bid: 700, bid_count: 3, version: 3, bidder: 'b***b', amount: 700, timestamp: T, server_time: T } });
-      expect(useAuctions.getState().products['AUC-1']?.[0]).toMatchObject({ highest_bid: 1200, bid_count: 5, version: 5 });
+      expect(products().data?.[0]).toMatchObject({ highest_bid: 1200, bid_count: 5, version: 5 });
+    });
+
+    it('reads again only what is on screen: products read once and no longer shown wait for their next showing', async () => {
+      const { fetchMock, view } = await loadedAndConnected();
+      view.unmount();
+      act(() => reconnect());
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(callsTo(fetchMock, 'GET', '/api/auctions')).toHaveLength(1);
+      expect(callsTo(fetchMock, 'GET', '/api/auctions/AUC-1/products')).toHaveLength(1);
+      // Shown again: what the tab had shows at once, and is read afresh.
+      renderHook(() => useAuctionProducts('AUC-1'));
+      expect(products().data?.[0]).toMatchObject({ highest_bid: 500 });
+      expect(callsTo(fetchMock, 'GET', '/api/auctions/AUC-1/products')).toHaveLength(2);
     });
 
     it('reads nothing that was never asked for', async () => {
       const fetchMock = routeFetch({});
       useLive.getState().connect('u-tok');
       lastSocket().open();
-      reconnect();
+      act(() => reconnect());
       await new Promise((resolve) => setTimeout(resolve, 10));
       expect(fetchMock).not.toHaveBeenCalled();
     });

@@ -5,7 +5,7 @@ import { vi } from 'vitest';
 import { jsonResponse, sampleUser } from '../../../test/utils';
 import { useSession } from '../../auth';
 import { useClock, useLive } from '../../live';
-import { useAuctions } from '../store/auctions-store';
+import { useAuctionActions } from '../store/auctions-store';
 
 /** The server-corrected "now" every test starts at. */
 export const NOW = Date.parse('2026-06-01T10:00:00.000Z');
@@ -56,12 +56,14 @@ export function callsTo(fetchMock: ReturnType<typeof routeFetch>, method: string
     }));
 }
 
-/** A signed-in user, a frozen clock, an empty auctions store and a live store that records watches. */
+/**
+ * A signed-in user (a new session: the session store's resetAll() empties the auctions' resources), a
+ * frozen clock and a live store that records watches.
+ */
 export function setUpUser() {
   localStorage.setItem('token', 'u-tok');
   localStorage.setItem('user', JSON.stringify(sampleUser));
   useSession.setState({ ready: true, user: sampleUser, userToken: 'u-tok' });
-  useAuctions.getState().reset();
   useClock.setState({ now: NOW, offset: 0 });
   const watch = vi.fn();
   const unwatch = vi.fn();
@@ -76,8 +78,8 @@ export function LocationSearchProbe() {
 
 const liveActions = { watch: useLive.getState().watch, unwatch: useLive.getState().unwatch };
 
-/** Undoes setUpUser's stubs on the shared stores. */
+/** Undoes setUpUser's stubs on the shared stores (resetAppState forgets the resources). */
 export function tearDownStores() {
   useLive.setState({ ...liveActions, status: 'idle', watchers: {} });
-  useAuctions.getState().reset();
+  useAuctionActions.setState({ registering: {} });
 }

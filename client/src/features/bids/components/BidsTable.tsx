@@ -1,9 +1,9 @@
 import { useMemo } from 'react';
-import type { UserBid } from '@auction/shared';
+import type { Auction, UserBid } from '@auction/shared';
 import { DataTable, type Column } from '../../../components/ui/DataTable';
 import { StatusBadge } from '../../../components/ui/StatusBadge';
 import { formatDateTime, formatRupees, secondsLeft } from '../../../lib/format';
-import { isEnded, useAuctions } from '../../auctions';
+import { isEnded, useAuctionList } from '../../auctions';
 import { useClock } from '../../live';
 import { bidStatusNote } from '../model';
 
@@ -86,12 +86,15 @@ export function BidsTable({ bids, cancellingId, onCancel }: BidsTableProps) {
   );
 }
 
+const NO_AUCTIONS: Auction[] = [];
+
 /**
  * The ids of the auctions that have ended (bids can be cancelled only before the auction ends). An
  * auction the page does not know is left to the server; the table re-renders only when the set changes.
  */
 function useEndedAuctions(): ReadonlySet<string> {
-  const auctions = useAuctions((s) => s.auctions);
+  // The page reads the list; the table follows it.
+  const auctions = useAuctionList({ read: false }).data ?? NO_AUCTIONS;
   const ids = useClock((s) => auctions.filter((a) => isEnded(a, secondsLeft(a.valid_until, s.now))).map((a) => a.id).join('\0'));
   return useMemo(() => new Set(ids ? ids.split('\0') : []), [ids]);
 }

@@ -3,7 +3,6 @@ import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Toaster } from '../../../components/ui/toast/Toaster';
 import { jsonResponse, LocationProbe, resetAppState } from '../../../test/utils';
-import { useAuctions } from '../../auctions';
 import { injectLiveEvent, useClock } from '../../live';
 import { makeBid, routeFetch } from '../testing';
 import { MyBidsPage } from './MyBidsPage';
@@ -40,13 +39,9 @@ const tooLow = makeBid({ bid_id: 2, product_id: 'P-LAMP', product_name: 'Brass L
 const won = makeBid({ bid_id: 3, product_id: 'P-CLOCK', product_name: 'Wall Clock', amount: 1200, status: 'won' });
 
 describe('MyBidsPage', () => {
-  beforeEach(() => {
-    resetAppState();
-    useAuctions.getState().reset();
-  });
+  beforeEach(resetAppState);
   afterEach(() => {
     cleanup();
-    useAuctions.getState().reset();
     resetAppState();
   });
 

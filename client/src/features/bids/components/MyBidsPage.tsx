@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { UserBid } from '@auction/shared';
 import { paths } from '../../../config/paths';
@@ -9,7 +9,7 @@ import { Spinner } from '../../../components/ui/Spinner';
 import { StatCard } from '../../../components/ui/StatCard';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { formatRupees } from '../../../lib/format';
-import { useAuctions } from '../../auctions';
+import { useAuctionList } from '../../auctions';
 import { bidStats } from '../model';
 import { useBidCancel, useMyBids } from '../store/bids-store';
 import { BidsTable } from './BidsTable';
@@ -35,8 +35,9 @@ export function MyBidsPage() {
     void refetch();
   }
 
-  // The auctions' end times decide which active bids can still be cancelled; a failure leaves that to the server.
-  useEffect(() => { void useAuctions.getState().loadAuctions({ silent: true }); }, []);
+  // The auctions' end times decide which active bids can still be cancelled (BidsTable follows the list);
+  // a failed read leaves that to the server.
+  useAuctionList({ silent: true });
 
   async function confirmCancel() {
     if (!confirming) return;

@@ -2,7 +2,7 @@ import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Toaster } from '../../../components/ui/toast/Toaster';
 import { resetAppState } from '../../../test/utils';
-import { useAuctions } from '../../auctions';
+import { auctionProducts } from '../../auctions';
 import { myBids } from '../../bids';
 import { injectLiveEvent } from '../../live';
 import { LiveNotifications } from './LiveNotifications';
@@ -17,7 +17,6 @@ describe('LiveNotifications', () => {
   beforeEach(resetAppState);
   afterEach(() => {
     cleanup();
-    useAuctions.getState().reset();
     resetAppState();
   });
 
@@ -47,7 +46,7 @@ describe('LiveNotifications', () => {
   });
 
   it('names the product when the page knows it: from the open auction, else from the user’s bids', () => {
-    useAuctions.setState({ products: { 'A-1': [{ id: 'CAM-1', name: 'Vintage Camera', description: '', status: 'available', auction_id: 'A-1', highest_bid: 700, bid_count: 2, version: 2 }] } });
+    auctionProducts.set('A-1', [{ id: 'CAM-1', name: 'Vintage Camera', description: '', status: 'available', auction_id: 'A-1', highest_bid: 700, bid_count: 2, version: 2 }]);
     myBids.set(undefined, [{
       bid_id: 1, auction_id: 'A-2', auction_name: 'Spring Sale', product_id: 'LAMP-9', product_name: 'Brass Lamp', amount: 600,
       timestamp: server_time, status: 'outbid', reason: null,

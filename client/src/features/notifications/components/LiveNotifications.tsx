@@ -1,13 +1,13 @@
 import { useEffect } from 'react';
 import { useToasts } from '../../../components/ui/toast/toast-store';
-import { useAuctions } from '../../auctions';
+import { knownProducts } from '../../auctions';
 import { knownBids } from '../../bids';
 import { onLive } from '../../live';
 import { notificationFor, type ProductNameLookup } from '../messages';
 
 /** The product's name from whatever this tab has loaded: the open auction's products, or the user's bids. */
 const knownName: ProductNameLookup = (auctionId, productId) =>
-  useAuctions.getState().products[auctionId]?.find((p) => p.id === productId)?.name
+  knownProducts(auctionId).find((p) => p.id === productId)?.name
   ?? knownBids().find((b) => b.auction_id === auctionId && b.product_id === productId)?.product_name;
 
 /**
