@@ -300,6 +300,17 @@ export class Reads {
     );
   }
 
+  /** The balance and what the caller's leading bids hold (a maximum all of itself), in one statement. */
+  async wallet(userId: number): Promise<{ balance: number; onHold: number }> {
+    const row = await this.sql.get<{ balance: number; onHold: number }>(
+      `select u.wallet_balance as balance,
+        (select coalesce(sum(coalesce(b.max_amount, b.amount)), 0) from bids b where b.user_id = u.id and b.status = 'success') as "onHold"
+      from users u where u.id = ?`,
+      [userId],
+    );
+    return row ?? { balance: 0, onHold: 0 };
+  }
+
   async walletBalance(userId: number): Promise<number> {
     return (await this.sql.get<{ b: number }>('select wallet_balance as b from users where id = ?', [userId]))?.b ?? 0;
   }

@@ -112,6 +112,7 @@ const VALID_BODY: Record<string, () => Record<string, unknown>> = {
   'POST /api/auctions/register': () => ({ auction_id: 'nope' }),
   'POST /api/bid': () => ({ product_id: 'nope', bid_amount: 100 }),
   'POST /api/rollback-bid': () => ({ bid_id: 999_999 }),
+  'POST /api/buy-now': () => ({ product_id: 'nope' }),
   'POST /api/wallet': () => ({}),
   'POST /api/wallet/topup': () => ({ amount: 10 }),
   'POST /api/admin/product': () => ({ id: uniqueName('AB'), name: 'Abuse product', description: 'd' }),
@@ -480,7 +481,7 @@ describe('rate limits (RATE_LIMIT on)', () => {
       const mine = (await call(app, 'GET', '/api/user-bids', undefined, asha.token)).json<{ amount: number }[]>();
       expect(mine).toHaveLength(20);
       expect((await call(app, 'GET', `/api/highest-bid?product_key=${p}`, undefined, asha.token)).json()).toEqual({ highest_bid: 20 });
-      expect((await call(app, 'POST', '/api/wallet', {}, asha.token)).json()).toEqual({ wallet_balance: 9_980 });
+      expect((await call(app, 'POST', '/api/wallet', {}, asha.token)).json()).toEqual({ wallet_balance: 9_980, on_hold: 20 });
       // Another bidder from the same address is not affected.
       expect((await bid(app, ravi.token, p!, 21)).statusCode).toBe(201);
       // The next second Asha may bid again.

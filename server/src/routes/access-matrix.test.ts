@@ -182,6 +182,8 @@ const TABLE: Record<string, Case[]> = {
       expect: userRole(201, 403),
     },
   ],
+  // A lot without a buy-now price: the bidder reaches the rule (409 BUY_NOW_UNAVAILABLE), nobody else gets that far.
+  'POST /api/buy-now': [{ request: async (fx) => ({ url: '/api/buy-now', body: { product_id: (await freshAuction(fx, ['user', 'otherUser'])).productId } }), expect: userRole(409) }],
   'POST /api/rollback-bid': [
     { label: 'the bidder’s leading bid', request: async (fx) => ({ url: '/api/rollback-bid', body: { bid_id: await freshBidOfUser(fx) } }), expect: userRole(200, 403) },
     {

@@ -18,7 +18,7 @@ describe('POST /api/wallet', () => {
     for (const body of [{}, { username: asha.username }, { username: asha.username.toUpperCase() }, { user_id: asha.user.id }, { user_id: asha.username }]) {
       const res = await call(app, 'POST', '/api/wallet', body, asha.token);
       expect(res.statusCode, JSON.stringify(body)).toBe(200);
-      expect(res.json()).toEqual({ wallet_balance: 750 });
+      expect(res.json()).toEqual({ wallet_balance: 750, on_hold: 0 });
     }
     expectError(await call(app, 'POST', '/api/wallet', { username: ravi.username }, asha.token), 403, 'FORBIDDEN');
     expectError(await call(app, 'POST', '/api/wallet', { user_id: ravi.user.id }, asha.token), 403, 'FORBIDDEN');

@@ -147,6 +147,8 @@ describe('maximum (proxy) bids: the worked examples of docs/bidding.md', () => {
     // Asha: up to ₹1,000. She leads at the starting price; all ₹1,000 is held.
     expect((await proxy(asha.token, productId, 1000)).json()).toMatchObject({ leading: true, highest_bid: 100, max_amount: 1000, min_next_bid: 101, wallet_balance: 1000 });
     expect(await productAs(asha.token, auctionId, productId)).toMatchObject({ my_status: 'leading', my_max: 1000, highest_bid: 100 });
+    // The wallet shows what the maximum holds.
+    expect((await call(app, 'POST', '/api/wallet', {}, asha.token)).json()).toEqual({ wallet_balance: 1000, on_hold: 1000 });
 
     // Ravi bids ₹300: Asha's maximum answers at once with ₹301. Ravi pays nothing.
     const r1 = await bid(app, ravi.token, productId, 300);

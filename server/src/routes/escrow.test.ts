@@ -48,7 +48,7 @@ describe('history and bodiless calls', () => {
     expectError(await call(app, 'GET', '/api/user-bids/auction/never-existed', undefined, asha.token), 404, 'NOT_FOUND');
     const wallet = await app.inject({ method: 'POST', url: '/api/wallet', headers: { authorization: `Bearer ${asha.token}` } });
     expect(wallet.statusCode, wallet.body).toBe(200);
-    expect(wallet.json()).toEqual({ wallet_balance: 1000 });
+    expect(wallet.json()).toEqual({ wallet_balance: 1000, on_hold: 0 });
     await expectMoneyInvariant(app);
   });
 });

@@ -13,11 +13,12 @@ export function walletRoutes(app: App, ctx: AppContext) {
 
   app.post('/wallet', {
     onRequest: guard.user,
-    schema: { tags, security, summary: 'The caller’s balance (a `username` in the body must be the caller’s)', body: WalletBody, response: { 200: WalletBalance, ...errorResponses(400, 401, 403) } },
+    schema: { tags, security, summary: 'The caller’s balance and what their leading bids hold (a `username` in the body must be the caller’s)', body: WalletBody, response: { 200: WalletBalance, ...errorResponses(400, 401, 403) } },
   }, async (req) => {
     const me = callerOf(req);
     assertNamesCaller(me, req.body?.username, req.body?.user_id);
-    return { wallet_balance: toRupees(await reads.walletBalance(me.id)) };
+    const w = await reads.wallet(me.id);
+    return { wallet_balance: toRupees(w.balance), on_hold: toRupees(w.onHold) };
   });
 
   app.post('/wallet/topup', {

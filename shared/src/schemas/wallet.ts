@@ -15,7 +15,10 @@ export const WalletBody = Type.Object({
   user_id: Type.Optional(CallerRef),
 });
 
-export const WalletBalance = Type.Object({ wallet_balance: Type.Number() });
+export const WalletBalance = Type.Object({
+  wallet_balance: Type.Number({ description: 'Available: what can be bid or spent now' }),
+  on_hold: Type.Number({ description: 'Held by the caller’s leading bids (a maximum bid holds all of itself); back in the wallet when outbid' }),
+});
 export type WalletBalance = Static<typeof WalletBalance>;
 
 export const TransactionType = Type.Union([Type.Literal('topup'), Type.Literal('bid'), Type.Literal('refund')]);

@@ -135,7 +135,8 @@ describe('PostgreSQL locking', () => {
       await other.query('begin');
       await other.query('select id from products where id = $1 for no key update', [productId]);
       // … while a settlement locks the auction and then waits for the product.
-      const settle = store.transaction((tx) => settleAuction(tx, { auctionId }, Date.now()));
+      // The admin's button (the clock would wait for the end).
+      const settle = store.transaction((tx) => settleAuction(tx, { auctionId, adminId: ids.admin }, Date.now()));
       await pause(300);
       // The bid in flight now inserts its row: the foreign key to the auction takes a KEY SHARE lock
       // on it. Under the settlement's FOR UPDATE that would wait for the settlement: a deadlock.

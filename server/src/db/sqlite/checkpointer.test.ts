@@ -96,6 +96,6 @@ describe('the checkpoint thread', () => {
     for (let i = 0; i < 260; i++) expect((await call(app, 'POST', '/api/wallet/topup', { amount: 10 }, u.token)).statusCode).toBe(200);
     expect(store.checkpointer).not.toBeNull();
     await eventually(() => expect(sqliteConnection(app).pragma('wal_autocheckpoint', { simple: true })).toBe(0));
-    expect((await call(app, 'POST', '/api/wallet', {}, u.token)).json()).toEqual({ wallet_balance: 2600 });
+    expect((await call(app, 'POST', '/api/wallet', {}, u.token)).json()).toEqual({ wallet_balance: 2600, on_hold: 0 });
   });
 });
