@@ -11,9 +11,13 @@ export interface RunningServer extends ServerProcess {
   cleanup(): void;
 }
 
-/** `scripts/start.mjs` on a SQLite file `auction.db` in `dataDir` (a fresh temporary folder by default), with `env` on top. */
+/**
+ * `scripts/start.mjs` on a SQLite file `auction.db` in `dataDir` (a fresh temporary folder by default),
+ * with `env` on top. Soft close is off by default (SOFT_CLOSE_S=0): these tests bid on auctions ending
+ * seconds later and expect them to end then; the bidding journey turns it on per auction.
+ */
 export async function startServer(env: Record<string, string> = {}, dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'auction-e2e-'))): Promise<RunningServer> {
-  const server = await spawnServer({ args: ['scripts/start.mjs'], env: { DATABASE_URL: path.join(dataDir, 'auction.db'), ...env } });
+  const server = await spawnServer({ args: ['scripts/start.mjs'], env: { DATABASE_URL: path.join(dataDir, 'auction.db'), SOFT_CLOSE_S: '0', ...env } });
   return { ...server, dataDir, cleanup: () => fs.rmSync(dataDir, { recursive: true, force: true }) };
 }
 
