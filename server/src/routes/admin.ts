@@ -29,6 +29,6 @@ export function adminRoutes(app: App, ctx: AppContext) {
     schema: { tags, security, summary: 'The running configuration', response: { 200: AdminSettings, ...errorResponses(401, 403) } },
   }, async () => ({
     auto_settle: config.autoSettle, admin_signup: config.adminSignup, min_increment: LIMITS.minIncrementRupees,
-    live_frame_ms: config.liveFrameMs, timezone: config.timeZone,
+    live_frame_ms: config.liveFrameMs, timezone: config.timeZone, soft_close_s: config.softCloseS, max_extension_s: config.maxExtensionS,
   }));
 }

@@ -51,6 +51,8 @@ export const AdminSettings = Type.Object({
   min_increment: Type.Number(),
   live_frame_ms: Type.Integer(),
   timezone: Type.String(),
+  soft_close_s: Type.Integer({ description: 'SOFT_CLOSE_S: the soft-close window a new auction gets when its admin names none' }),
+  max_extension_s: Type.Integer({ description: 'MAX_EXTENSION_S: how far soft close may move an end, by default' }),
 });
 export type AdminSettings = Static<typeof AdminSettings>;
 

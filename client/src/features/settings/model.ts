@@ -56,11 +56,19 @@ export interface SystemItem {
 export function systemItems(s: AdminSettings): SystemItem[] {
   return [
     { label: 'Default auction duration', value: `${DEFAULT_DURATION_DAYS} days`, note: 'Create Auction proposes an end this far ahead' },
-    { label: 'Minimum bid increment', value: formatRupees(s.min_increment), note: 'Minimum step above the highest bid' },
+    { label: 'Minimum bid increment', value: `${formatRupees(s.min_increment)} or the ladder`, note: 'Each auction steps by ₹1 (flat) or by a ladder that grows with the price' },
+    { label: 'Soft close', value: s.soft_close_s === 0 ? 'Off' : `${durationText(s.soft_close_s)}, up to ${durationText(s.max_extension_s)}`, note: 'New auctions: a late leading bid extends the end by this much, at most this far' },
     { label: 'Auto settlement', value: s.auto_settle ? 'Enabled' : 'Disabled', tone: s.auto_settle ? 'success' : 'neutral', note: 'Auctions settle by themselves when they end' },
     { label: 'Notifications', value: 'Enabled', tone: 'success', note: 'Bidders are told live when they are outbid, win or lead again' },
     { label: 'Admin signup', value: s.admin_signup === 'open' ? 'Open' : 'Closed', tone: s.admin_signup === 'open' ? 'success' : 'warning', note: 'Whether new admins may register' },
     { label: 'Live frame', value: `${s.live_frame_ms} ms`, note: 'How often live updates are sent' },
     { label: 'Time zone', value: s.timezone, note: 'For auction end times entered without one' },
   ];
+}
+
+/** 120 → "2 min", 90 → "90 s", 3600 → "1 h". */
+export function durationText(seconds: number): string {
+  if (seconds >= 3600 && seconds % 3600 === 0) return `${seconds / 3600} h`;
+  if (seconds >= 60 && seconds % 60 === 0) return `${seconds / 60} min`;
+  return `${seconds} s`;
 }

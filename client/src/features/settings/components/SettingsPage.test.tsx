@@ -7,7 +7,7 @@ import { useSession } from '../../auth';
 import { systemItems, validatePasswordChange } from '../model';
 import { SettingsPage } from './SettingsPage';
 
-const settings = { auto_settle: true, admin_signup: 'closed', min_increment: 1, live_frame_ms: 50, timezone: 'Asia/Kolkata' };
+const settings = { auto_settle: true, admin_signup: 'closed', min_increment: 1, live_frame_ms: 50, timezone: 'Asia/Kolkata', soft_close_s: 120, max_extension_s: 3600 };
 const toasts = () => useToasts.getState().toasts.map((t) => `${t.kind}: ${t.message}`);
 
 function renderPage() {
@@ -35,6 +35,9 @@ describe('systemItems (spec §9, DESIGN §7)', () => {
     expect(rows.find((r) => r.label === 'Auto settlement')).toMatchObject({ value: 'Disabled', tone: 'neutral' });
     expect(rows.find((r) => r.label === 'Admin signup')).toMatchObject({ value: 'Open' });
     expect(rows.find((r) => r.label === 'Time zone')?.value).toBe('UTC');
+    expect(rows.find((r) => r.label === 'Soft close')?.value).toBe('2 min, up to 1 h');
+    expect(systemItems({ ...settings, soft_close_s: 0 }).find((r) => r.label === 'Soft close')?.value).toBe('Off');
+    expect(systemItems({ ...settings, soft_close_s: 90, max_extension_s: 600 }).find((r) => r.label === 'Soft close')?.value).toBe('90 s, up to 10 min');
   });
 });
 
