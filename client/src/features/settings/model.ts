@@ -56,10 +56,10 @@ export interface SystemItem {
 export function systemItems(s: AdminSettings): SystemItem[] {
   return [
     { label: 'Default auction duration', value: `${DEFAULT_DURATION_DAYS} days`, note: 'Create Auction proposes an end this far ahead' },
-    { label: 'Minimum bid increment', value: `${formatRupees(s.min_increment)} or the ladder`, note: 'Each auction steps by ₹1 (flat) or by a ladder that grows with the price' },
-    { label: 'Soft close', value: s.soft_close_s === 0 ? 'Off' : `${durationText(s.soft_close_s)}, up to ${durationText(s.max_extension_s)}`, note: 'New auctions: a late leading bid extends the end by this much, at most this far' },
+    { label: 'Minimum bid increment', value: formatRupees(s.min_increment), note: 'The default (flat) rule; an auction may use the ladder instead, whose steps grow with the price' },
     { label: 'Auto settlement', value: s.auto_settle ? 'Enabled' : 'Disabled', tone: s.auto_settle ? 'success' : 'neutral', note: 'Auctions settle by themselves when they end' },
     { label: 'Notifications', value: 'Enabled', tone: 'success', note: 'Bidders are told live when they are outbid, win or lead again' },
+    { label: 'Soft close', value: s.soft_close_s === 0 ? 'Off' : `${durationText(s.soft_close_s)}, up to ${durationText(s.max_extension_s)}`, note: 'New auctions: a late leading bid extends the end by this much, at most this far' },
     { label: 'Admin signup', value: s.admin_signup === 'open' ? 'Open' : 'Closed', tone: s.admin_signup === 'open' ? 'success' : 'warning', note: 'Whether new admins may register' },
     { label: 'Live frame', value: `${s.live_frame_ms} ms`, note: 'How often live updates are sent' },
     { label: 'Time zone', value: s.timezone, note: 'For auction end times entered without one' },
