@@ -15,6 +15,12 @@ describe('status badges', () => {
       .toEqual(['Active/success', 'Outbid/neutral', 'Failed/danger', 'Cancelled/warning', 'Won/info', 'Failed/danger']);
   });
 
+  it("reads 'unsold' (led below the reserve at the close, refunded) as a grey Reserve not met", () => {
+    expect(look('bid', 'unsold')).toBe('Reserve not met/neutral');
+    render(<StatusBadge kind="bid" status="unsold" />);
+    expect(screen.getByText('Reserve not met').className).toBe('badge badge-neutral');
+  });
+
   it('colours the auction badge by time: red when ended, amber under an hour, green otherwise', () => {
     expect(look('auction', auctionTimeStatus(0))).toBe('Ended/danger');
     expect(look('auction', auctionTimeStatus(-5))).toBe('Ended/danger');

@@ -18,6 +18,8 @@ const BADGES = {
     failed: { label: 'Failed', tone: 'danger' },
     rolledback: { label: 'Cancelled', tone: 'warning' },
     won: { label: 'Won', tone: 'info' },
+    // Led at the close but below the lot's secret reserve: refunded, not sold.
+    unsold: { label: 'Reserve not met', tone: 'neutral' },
   },
   auction: {
     active: { label: 'Active', tone: 'success' },

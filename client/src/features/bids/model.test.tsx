@@ -27,6 +27,11 @@ describe('bidStats (DESIGN §7)', () => {
     expect(bidStats([odd, makeBid({ status: 'outbid' })])).toEqual({ total: 2, active: 0, failedOrCancelled: 1, totalAmount: 0 });
   });
 
+  it('counts unsold (led below the reserve at the close, refunded) as neither active, failed nor paid', () => {
+    expect(bidStats([makeBid({ status: 'unsold', reason: 'RESERVE_NOT_MET', amount: 900 }), makeBid({ status: 'won', amount: 100 })]))
+      .toEqual({ total: 2, active: 0, failedOrCancelled: 0, totalAmount: 100 });
+  });
+
   it('is all zeros for no bids', () => {
     expect(bidStats([])).toEqual({ total: 0, active: 0, failedOrCancelled: 0, totalAmount: 0 });
   });
@@ -38,6 +43,7 @@ describe('bidStatusNote', () => {
     expect(bidStatusNote({ status: 'failed', reason: 'INSUFFICIENT_FUNDS' })).toBe('Not enough wallet balance');
     expect(bidStatusNote({ status: 'failed', reason: 'SOMETHING_NEW' })).toBe('Something new');
     expect(bidStatusNote({ status: 'outbid', reason: null })).toBe('Refunded');
+    expect(bidStatusNote({ status: 'unsold', reason: 'RESERVE_NOT_MET' })).toBe('Refunded');
     expect(bidStatusNote({ status: 'rolledback', reason: 'CANCELLED' })).toBe('Refunded');
     expect(bidStatusNote({ status: 'rolledback', reason: 'PRODUCT_DELETED' })).toBe('Product withdrawn · refunded');
     expect(bidStatusNote({ status: 'success', reason: null })).toBeNull();

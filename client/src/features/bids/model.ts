@@ -10,10 +10,11 @@ export interface BidStats {
   totalAmount: number;
 }
 
-// Statuses that are neither failed nor cancelled; anything else (an unknown one too) reads as failed.
-const NOT_FAILED: ReadonlySet<string> = new Set(['success', 'outbid', 'won']);
+// Statuses that are neither failed nor cancelled (unsold: led at the close below the reserve, refunded);
+// anything else (an unknown one too) reads as failed.
+const NOT_FAILED: ReadonlySet<string> = new Set(['success', 'outbid', 'won', 'unsold']);
 
-/** Total = all rows; Active = success; Failed / Cancelled = failed + rolledback; Amount = Σ success + won. */
+/** Total = all rows; Active = success; Failed / Cancelled = failed + rolledback (+ unknown); Amount = Σ success + won. */
 export function bidStats(bids: readonly UserBid[]): BidStats {
   let active = 0;
   let failedOrCancelled = 0;
@@ -41,7 +42,8 @@ const REASONS: Record<string, string> = {
 
 /** The small text under a status badge: why a bid failed or was released; nothing when it says nothing new. */
 export function bidStatusNote(bid: Pick<UserBid, 'status' | 'reason'>): string | null {
-  if (bid.status === 'outbid') return 'Refunded';
+  // Outbid, or leading at the close below the reserve (the badge says Reserve not met): the hold came back.
+  if (bid.status === 'outbid' || bid.status === 'unsold') return 'Refunded';
   if (bid.status === 'success' || bid.status === 'won') return null;
   if (!bid.reason) return bid.status === 'rolledback' ? 'Refunded' : null;
   return REASONS[bid.reason] ?? humanize(bid.reason);

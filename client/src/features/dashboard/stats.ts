@@ -8,6 +8,8 @@ import { ENDING_SOON_SECONDS, type Auction, type Transaction, type UserBid } fro
 import { balanceFromLedger, isCredit, transactionDescription, transactionTypeLabel, walletStats } from '../wallet';
 
 export const RECENT_COUNT = 5;
+/** How many won lots the dashboard lists (the newest; My Bids has them all). */
+export const WON_COUNT = 6;
 
 export interface DashboardStats {
   activeAuctions: number;
@@ -55,6 +57,11 @@ export function countFailedBids(bids: readonly Pick<UserBid, 'status'>[]): numbe
 /** Bids leading now (`success`): the Active Bids of the My Bids page. */
 export function countActiveBids(bids: readonly Pick<UserBid, 'status'>[]): number {
   return bids.filter((b) => b.status === 'success').length;
+}
+
+/** The lots the caller won (settled as the leader, or bought at the buy-now price), newest first as the list is. */
+export function wonBids<B extends Pick<UserBid, 'status'>>(bids: readonly B[]): B[] {
+  return bids.filter((b) => b.status === 'won');
 }
 
 /** Σ bid − Σ refund: the money now held by leading bids or paid for won ones (the Wallet page's own rule). */

@@ -1,6 +1,6 @@
 // The wallet feature's public surface: the dashboard reuses the store and the numbers from here.
-export { walletBalance, walletLedger, walletBalanceOf, useWalletView, useTopUp } from './store/wallet-store';
-export type { WalletView, TopUpState, ActionResult } from './store/wallet-store';
+export { walletBalance, walletLedger, walletBalanceOf, setWalletBalance, useWalletView, useTopUp } from './store/wallet-store';
+export type { WalletView, WalletFigures, TopUpState, ActionResult } from './store/wallet-store';
 export {
   walletStats, balanceFromLedger, describeTransaction, transactionDescription, transactionTypeLabel, signedAmount, signedAmountText, isCredit,
   validateTopUp,

@@ -37,7 +37,16 @@ export function BidsTable({ bids, cancellingId, onCancel }: BidsTableProps) {
         </div>
       ),
     },
-    { key: 'amount', header: 'Bid Amount', align: 'end', className: 'num bids-amount', cell: (bid) => formatRupees(bid.amount) },
+    {
+      key: 'amount', header: 'Bid Amount', align: 'end', className: 'num bids-amount',
+      cell: (bid) => (
+        <span className="bids-amount-stack">
+          <span>{formatRupees(bid.amount)}</span>
+          {/* A maximum (proxy) bid: the server bids for the caller up to this, step by step. */}
+          {bid.max_amount != null && <span className="bids-cell-sub bids-max">max {formatRupees(bid.max_amount)}</span>}
+        </span>
+      ),
+    },
     {
       key: 'date', header: 'Date & Time', className: 'bids-date',
       cell: (bid) => <time dateTime={bid.timestamp}>{formatDateTime(bid.timestamp)}</time>,
@@ -49,6 +58,7 @@ export function BidsTable({ bids, cancellingId, onCancel }: BidsTableProps) {
         return (
           <span className="bids-status">
             <StatusBadge kind="bid" status={bid.status} />
+            {bid.buy_now && <span className="bids-buy-now">Bought now</span>}
             {note && <span className="bids-cell-sub bids-reason">{note}</span>}
           </span>
         );

@@ -71,6 +71,35 @@ describe('MyBidsPage', () => {
     expect(within(rowOf('Wall Clock')).getByText('Won').className).toContain('badge-info');
   });
 
+  it('shows a maximum bid’s maximum under its amount, a buy-now purchase as Bought now, and an unsold lot as a grey Reserve not met', async () => {
+    const proxy = makeBid({ bid_id: 11, product_name: 'Oak Desk', amount: 1500, max_amount: 4000, status: 'success' });
+    const plain = makeBid({ bid_id: 12, product_name: 'Tin Toy', amount: 300, max_amount: null, status: 'outbid' });
+    const bought = makeBid({ bid_id: 13, product_name: 'Silk Rug', amount: 9000, buy_now: true, status: 'won' });
+    const unsold = makeBid({ bid_id: 14, product_name: 'Old Map', amount: 700, status: 'unsold', reason: 'RESERVE_NOT_MET' });
+    routeFetch({ 'GET /api/user-bids': [jsonResponse(200, [proxy, plain, bought, unsold, won])] });
+    renderPage();
+    await screen.findByText('Oak Desk');
+
+    const desk = rowOf('Oak Desk');
+    expect(within(desk).getByText('₹1,500')).toBeTruthy();
+    expect(within(desk).getByText('max ₹4,000')).toBeTruthy();
+    expect(within(rowOf('Tin Toy')).queryByText(/^max /)).toBeNull();
+
+    const rug = rowOf('Silk Rug');
+    expect(within(rug).getByText('Won').className).toContain('badge-info');
+    expect(within(rug).getByText('Bought now')).toBeTruthy();
+    expect(within(rowOf('Wall Clock')).queryByText('Bought now')).toBeNull();
+    expect(within(desk).queryByText('Bought now')).toBeNull();
+
+    const map = rowOf('Old Map');
+    expect(within(map).getByText('Reserve not met').className).toContain('badge-neutral');
+    expect(within(map).getByText('Refunded')).toBeTruthy();
+    expect(within(map).getByText('N/A')).toBeTruthy();
+    // Not a failure, and no money kept: Total Amount is the leading and won bids.
+    expect(stat('Failed / Cancelled')).toBe('0');
+    expect(stat('Total Amount')).toBe('₹11,700');
+  });
+
   it('treats a status it does not know as failed: red Failed badge, N/A, counted in Failed / Cancelled (spec §4)', async () => {
     const odd = makeBid({ bid_id: 9, product_name: 'Odd Vase', amount: 300, status: 'expired' as typeof leading.status });
     routeFetch({ 'GET /api/user-bids': [jsonResponse(200, [leading, odd])] });

@@ -14,15 +14,17 @@ const NOW = Date.parse('2026-05-01T12:00:00Z');
 const HOUR = 3600_000;
 const iso = (offset: number) => new Date(NOW + offset).toISOString();
 
+const RULES = { increment_rule: 'flat' as const, soft_close_s: 120, max_extension_s: 1800, extended: false };
 const auction = (id: string, endsIn: number, registered = false) => ({
-  id, name: `Auction ${id}`, valid_until: iso(endsIn), product_ids: [], registrations: registered ? [7] : [],
-  registered, product_count: 1, status: endsIn > 0 ? 'active' : 'ended',
+  id, name: `Auction ${id}`, valid_until: iso(endsIn), original_valid_until: iso(endsIn), ...RULES, product_ids: [],
+  registrations: registered ? [7] : [], registered, product_count: 1, status: endsIn > 0 ? 'active' : 'ended',
 });
 const tx = (id: string, type: 'topup' | 'bid' | 'refund', amount: number, product_id: string | null = null) => ({
   _id: id, type, amount, timestamp: iso(-HOUR), meta: { notes: null, product_id, product_name: product_id === 'P-1' ? 'Lamp' : null },
 });
-const bid = (bid_id: number, status: string) => ({
+const bid = (bid_id: number, status: string, over: Record<string, unknown> = {}) => ({
   bid_id, product_id: 'P-1', product_name: 'Lamp', auction_id: 'A1', auction_name: 'Auction A1', amount: 100, timestamp: iso(-HOUR), status, reason: null,
+  max_amount: null, buy_now: false, ...over,
 });
 
 const AUCTIONS = [
@@ -49,7 +51,7 @@ function stubApi(overrides: Partial<Record<'auctions' | 'bids' | 'transactions' 
     '/api/auctions': () => overrides.auctions ?? jsonResponse(200, AUCTIONS),
     '/api/user-bids': () => overrides.bids ?? jsonResponse(200, BIDS),
     '/api/wallet/transactions': () => overrides.transactions ?? jsonResponse(200, { transactions: TRANSACTIONS }),
-    '/api/wallet': () => overrides.balance ?? jsonResponse(200, { wallet_balance: 1500 }),
+    '/api/wallet': () => overrides.balance ?? jsonResponse(200, { wallet_balance: 1500, on_hold: 200 }),
   };
   const fn = vi.fn(async (url: string, _init?: RequestInit) => {
     const answer = answers[url]?.();
@@ -220,18 +222,87 @@ describe('UserDashboardPage', () => {
     renderDashboard();
     await waitLoaded();
     const panel = screen.getByRole('region', { name: 'Recent Auctions' });
-    const base = { product_count: 1, status: 'active' as const, server_time: iso(0) };
-    act(() => injectLiveEvent({ event: 'auction:created', data: { ...base, id: 'NEW', name: 'Fresh lots', valid_until: iso(48 * HOUR) } }));
+    const base = { product_count: 1, status: 'active' as const, server_time: iso(0), ...RULES };
+    act(() => injectLiveEvent({ event: 'auction:created', data: { ...base, id: 'NEW', name: 'Fresh lots', valid_until: iso(48 * HOUR), original_valid_until: iso(48 * HOUR) } }));
     expect(within(panel).getByText('Fresh lots')).toBeTruthy();
     expect(statValue('Active Auctions')).toBe('2');
 
-    act(() => injectLiveEvent({ event: 'auction:updated', data: { ...base, id: 'A1', name: 'Renamed', valid_until: iso(2 * HOUR) } }));
+    act(() => injectLiveEvent({ event: 'auction:updated', data: { ...base, id: 'A1', name: 'Renamed', valid_until: iso(2 * HOUR), original_valid_until: iso(2 * HOUR) } }));
     expect(within(panel).getByText('Renamed')).toBeTruthy();
     expect(statValue('Registered Auctions')).toBe('1');
 
     act(() => injectLiveEvent({ event: 'auction:deleted', data: { id: 'NEW', server_time: iso(0) } }));
     expect(within(panel).queryByText('Fresh lots')).toBeNull();
     expect(statValue('Active Auctions')).toBe('1');
+  });
+
+  it('moves an auction’s end when soft close extends it', async () => {
+    stubApi({ auctions: jsonResponse(200, [auction('A1', 20 * HOUR, true), auction('A2', 23 * HOUR)]) });
+    renderDashboard();
+    await waitLoaded();
+    expect(statValue('Ending Soon')).toBe('2');
+    const moved = { ...auction('A2', 25 * HOUR), original_valid_until: iso(23 * HOUR), extended: true, server_time: iso(0) };
+    act(() => injectLiveEvent({ event: 'auction:extended', data: { ...moved, auction_id: 'A2' } }));
+    expect(statValue('Ending Soon')).toBe('1');
+    expect(statValue('Registered Auctions')).toBe('1');
+  });
+
+  describe('the Won section', () => {
+    const wonPanel = () => screen.getByRole('region', { name: 'Won' });
+
+    it('lists the won lots with product, auction, amount and the Bought now mark, and nothing else', async () => {
+      stubApi({
+        bids: jsonResponse(200, [
+          bid(9, 'won', { product_name: 'Silk Rug', auction_name: 'Winter Sale', amount: 9000, buy_now: true }),
+          bid(8, 'success', { product_name: 'Oak Desk' }),
+          bid(7, 'won', { product_name: 'Wall Clock', auction_name: 'Spring Sale', amount: 1200.5 }),
+          bid(6, 'unsold', { product_name: 'Old Map', reason: 'RESERVE_NOT_MET' }),
+          bid(5, 'failed', { product_name: 'Tin Toy' }),
+        ]),
+      });
+      renderDashboard();
+      await waitLoaded();
+      const cards = within(wonPanel()).getAllByRole('listitem');
+      expect(cards).toHaveLength(2);
+      expect(within(cards[0]!).getByText('Silk Rug')).toBeTruthy();
+      expect(within(cards[0]!).getByText('Winter Sale')).toBeTruthy();
+      expect(within(cards[0]!).getByText('₹9,000')).toBeTruthy();
+      expect(within(cards[0]!).getByText('Bought now')).toBeTruthy();
+      expect(within(cards[1]!).getByText('Wall Clock')).toBeTruthy();
+      expect(within(cards[1]!).getByText('Spring Sale')).toBeTruthy();
+      expect(within(cards[1]!).getByText('₹1,200.5')).toBeTruthy();
+      expect(within(cards[1]!).queryByText('Bought now')).toBeNull();
+      expect(within(wonPanel()).getByText('2 lots')).toBeTruthy();
+      expect(within(wonPanel()).queryByText('Nothing won yet')).toBeNull();
+      // The unsold lot did not fail: My Bids counts it (DESIGN: the bids that did not fail).
+      expect(statValue('My Bids')).toBe('4');
+
+      fireEvent.click(within(wonPanel()).getByRole('button', { name: 'View All' }));
+      expect(screen.getByTestId('where').textContent).toBe('/user/bids');
+    });
+
+    it('says Nothing won yet when nothing was won, and adds the lot when bid:won arrives', async () => {
+      stubApi({ bids: jsonResponse(200, [bid(2, 'success', { product_name: 'Brass Lamp', auction_id: 'A1', amount: 2500 }), bid(1, 'outbid')]) });
+      renderDashboard();
+      await waitLoaded();
+      expect(within(wonPanel()).getByText('Nothing won yet')).toBeTruthy();
+      expect(within(wonPanel()).queryAllByRole('listitem')).toHaveLength(0);
+
+      act(() => injectLiveEvent({ event: 'bid:won', data: { server_time: iso(0), auction_id: 'A1', product_id: 'P-1', amount: 2500 } }));
+      const card = within(wonPanel()).getByRole('listitem');
+      expect(within(card).getByText('Brass Lamp')).toBeTruthy();
+      expect(within(card).getByText('₹2,500')).toBeTruthy();
+      expect(within(wonPanel()).queryByText('Nothing won yet')).toBeNull();
+    });
+
+    it('lists the newest six and counts them all', async () => {
+      stubApi({ bids: jsonResponse(200, Array.from({ length: 8 }, (_, i) => bid(20 - i, 'won', { product_name: `Lot ${i + 1}` }))) });
+      renderDashboard();
+      await waitLoaded();
+      const cards = within(wonPanel()).getAllByRole('listitem');
+      expect(cards.map((c) => c.querySelector('.dash-won-title')!.textContent)).toEqual(['Lot 1', 'Lot 2', 'Lot 3', 'Lot 4', 'Lot 5', 'Lot 6']);
+      expect(within(wonPanel()).getByText('8 lots')).toBeTruthy();
+    });
   });
 
   it('stays quiet when a 401 ends the session', async () => {
@@ -301,8 +372,8 @@ describe('UserDashboardPage', () => {
       });
       act(() => reconnect());
       await waitFor(() => expect(callsTo(fetchMock, '/api/auctions')).toHaveLength(2));
-      const base = { product_count: 1, status: 'active' as const, server_time: iso(0) };
-      act(() => injectLiveEvent({ event: 'auction:created', data: { ...base, id: 'NEW', name: 'Fresh lots', valid_until: iso(48 * HOUR) } }));
+      const base = { product_count: 1, status: 'active' as const, server_time: iso(0), ...RULES };
+      act(() => injectLiveEvent({ event: 'auction:created', data: { ...base, id: 'NEW', name: 'Fresh lots', valid_until: iso(48 * HOUR), original_valid_until: iso(48 * HOUR) } }));
       act(() => release());
       await new Promise((r) => setTimeout(r, 10));
       expect(within(screen.getByRole('region', { name: 'Recent Auctions' })).getByText('Fresh lots')).toBeTruthy();

@@ -7,23 +7,25 @@ import { formatRupees } from '../../../lib/format';
 import { useSession } from '../../auth';
 import { useClock } from '../../live';
 import { useDashboardData } from '../hooks/use-dashboard-data';
-import { RECENT_COUNT, dashboardStats } from '../stats';
+import { RECENT_COUNT, WON_COUNT, dashboardStats, wonBids } from '../stats';
 import { RecentAuctions } from './RecentAuctions';
 import { RecentTransactions } from './RecentTransactions';
+import { WonLots } from './WonLots';
 import './dashboard.css';
 
-/** /user/dashboard: the bidder's numbers, recent auctions and transactions. */
 /** Leading bids, and the refused ones My Bids leaves out (the My Bids page's Total Bids counts them). */
 function myBidsHint({ activeBids, failedBids }: { activeBids: number; failedBids: number }): string {
   return failedBids === 0 ? `${activeBids} active` : `${activeBids} active · ${failedBids} failed not counted`;
 }
 
+/** /user/dashboard: the bidder's numbers, won lots, recent auctions and transactions. */
 export function UserDashboardPage() {
   const name = useSession((s) => s.user?.name || s.user?.username || 'User');
   const navigate = useNavigate();
   const now = useClock((s) => s.now);
   const { loading, auctions, bids, transactions, balance } = useDashboardData();
   const stats = useMemo(() => dashboardStats({ auctions, bids, transactions, now }), [auctions, bids, transactions, now]);
+  const won = useMemo(() => wonBids(bids), [bids]);
 
   const value = (v: string | number) => (loading ? <span className="dash-skeleton" aria-label="Loading" /> : v);
 
@@ -54,6 +56,8 @@ export function UserDashboardPage() {
         <StatCard label="Total Spent" value={value(formatRupees(stats.totalSpent))} icon="wallet" tone="danger" hint="Held or paid" />
         <StatCard label="Registered Auctions" value={value(stats.registeredAuctions)} icon="check" tone="success" />
       </section>
+
+      <WonLots bids={won.slice(0, WON_COUNT)} total={won.length} loading={loading} onViewAll={() => void navigate(paths.user.bids)} />
 
       <div className="dash-columns">
         <RecentAuctions

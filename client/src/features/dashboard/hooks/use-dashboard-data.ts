@@ -27,6 +27,11 @@ function fromLive(a: LiveAuction, previous?: Auction): Auction {
     product_ids: previous?.product_ids ?? [],
     product_count: a.product_count,
     status: a.status,
+    original_valid_until: a.original_valid_until,
+    increment_rule: a.increment_rule,
+    soft_close_s: a.soft_close_s,
+    max_extension_s: a.max_extension_s,
+    extended: a.extended,
     // Live auction events leave out the per-caller fields; keep what we knew (docs/live-protocol.md).
     registered: previous?.registered ?? false,
     registrations: previous?.registrations ?? [],
@@ -40,6 +45,17 @@ function applyCatalogueEvent(auctions: Auction[], e: LiveEvent): Auction[] {
       return auctions.some((a) => a.id === e.data.id) ? auctions : [fromLive(e.data), ...auctions];
     case 'auction:updated':
       return auctions.map((a) => (a.id === e.data.id ? fromLive(e.data, a) : a));
+    case 'auction:extended': {
+      // Soft close moved the end (Ending Soon and the end date follow): the summary sent to every socket,
+      // or the room event of a watched auction (its new end alone).
+      const moved = e.data;
+      const id = 'id' in moved ? moved.id : moved.auction_id;
+      if (!auctions.some((a) => a.id === id)) return auctions;
+      return auctions.map((a) => {
+        if (a.id !== id) return a;
+        return 'id' in moved ? fromLive(moved, a) : { ...a, valid_until: moved.valid_until, original_valid_until: moved.original_valid_until, extended: true };
+      });
+    }
     case 'auction:deleted':
       return auctions.filter((a) => a.id !== e.data.id);
     default:
@@ -52,7 +68,7 @@ const dashboardAuctions = createResource<void, Auction[]>('dashboard-auctions', 
 
 // Catalogue events fold into the list shown and into a reply on its way (read before them).
 onLive((e) => {
-  if (e.event === 'auction:created' || e.event === 'auction:updated' || e.event === 'auction:deleted') {
+  if (e.event === 'auction:created' || e.event === 'auction:updated' || e.event === 'auction:extended' || e.event === 'auction:deleted') {
     dashboardAuctions.patch(undefined, (list) => applyCatalogueEvent(list, e));
   }
 });

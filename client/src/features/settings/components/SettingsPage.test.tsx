@@ -1,5 +1,6 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
+import type { AdminSettings } from '@auction/shared';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { useToasts } from '../../../components/ui/toast/toast-store';
 import { jsonResponse, resetAppState, routeFetch, sampleAdmin } from '../../../test/utils';
@@ -7,7 +8,7 @@ import { useSession } from '../../auth';
 import { systemItems, validatePasswordChange } from '../model';
 import { SettingsPage } from './SettingsPage';
 
-const settings = { auto_settle: true, admin_signup: 'closed', min_increment: 1, live_frame_ms: 50, timezone: 'Asia/Kolkata', soft_close_s: 120, max_extension_s: 3600 };
+const settings: AdminSettings = { auto_settle: true, admin_signup: 'closed', min_increment: 1, live_frame_ms: 50, timezone: 'Asia/Kolkata', soft_close_s: 120, max_extension_s: 3600 };
 const toasts = () => useToasts.getState().toasts.map((t) => `${t.kind}: ${t.message}`);
 
 function renderPage() {

@@ -1,11 +1,20 @@
 import type { ToppedUp, TopUpBody, Transaction, Transactions, WalletBalance } from '@auction/shared';
 import { api } from '../../../lib/api-client';
 
-/** The caller's balance; identity comes from the token, so the body names no one. */
-export async function fetchBalance(): Promise<number> {
-  const data = await api.post<WalletBalance>('/wallet', {}, { as: 'user' });
+/** The wallet's two figures in rupees; `on_hold` is null while it is not known. */
+export interface WalletFigures {
+  /** Available: what can be bid or spent now. */
+  wallet_balance: number;
+  /** Held by the caller's leading bids (a maximum bid holds all of its maximum); back in the wallet when outbid. */
+  on_hold: number | null;
+}
+
+/** The caller's balance and holds; identity comes from the token, so the body names no one. */
+export async function fetchBalance(): Promise<WalletFigures> {
+  const data = await api.post<Partial<WalletBalance> | undefined>('/wallet', {}, { as: 'user' });
   if (typeof data?.wallet_balance !== 'number') throw new Error('wallet_balance missing');
-  return data.wallet_balance;
+  // An answer without on_hold leaves it unknown (a dash) rather than a wrong ₹0.
+  return { wallet_balance: data.wallet_balance, on_hold: typeof data.on_hold === 'number' ? data.on_hold : null };
 }
 
 /** The caller's ledger, newest first. */

@@ -1,8 +1,9 @@
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../../components/ui/toast/Toaster';
 import { jsonResponse, resetAppState } from '../../../test/utils';
+import { injectLiveEvent } from '../../live';
 import { resetAll } from '../../../lib/resource';
 import { makeTx, routeFetch } from '../testing';
 import { WalletPage } from './WalletPage';
@@ -24,8 +25,12 @@ function renderPage() {
   );
 }
 
+function statCard(label: string): HTMLElement {
+  return screen.getByText(label, { selector: '.stat-label' }).closest('.stat-card')!;
+}
+
 function stat(label: string): string {
-  return screen.getByText(label).parentElement!.querySelector('.stat-value')!.textContent ?? '';
+  return statCard(label).querySelector('.stat-value')!.textContent ?? '';
 }
 
 async function toastWith(text: string, kind?: string) {
@@ -36,9 +41,9 @@ async function toastWith(text: string, kind?: string) {
   });
 }
 
-function wallet(balance: number, transactions = ledger, extra: Record<string, Parameters<typeof routeFetch>[0][string]> = {}) {
+function wallet(balance: number, transactions = ledger, extra: Record<string, Parameters<typeof routeFetch>[0][string]> = {}, onHold = 0) {
   return routeFetch({
-    'POST /api/wallet': [jsonResponse(200, { wallet_balance: balance })],
+    'POST /api/wallet': [jsonResponse(200, { wallet_balance: balance, on_hold: onHold })],
     'GET /api/wallet/transactions': [jsonResponse(200, { transactions })],
     ...extra,
   });
@@ -58,9 +63,10 @@ describe('WalletPage', () => {
     renderPage();
     expect(await screen.findByText('₹5,000', { selector: '.wallet-hero-value' })).toBeTruthy();
     expect(screen.getByText('Available for bidding')).toBeTruthy();
+    expect(stat('Available')).toBe('₹5,000');
+    expect(stat('On hold')).toBe('₹0');
     expect(stat('Total Added')).toBe('₹5,000');
-    expect(stat('Total Spent')).toBe('₹0');
-    expect(stat('Transactions')).toBe('3');
+    expect(screen.queryByText('Total Spent')).toBeNull();
 
     const rows = screen.getAllByRole('row').slice(1);
     expect(rows).toHaveLength(3);
@@ -75,12 +81,39 @@ describe('WalletPage', () => {
     expect(within(rows[2]!).getByText('Wallet top-up')).toBeTruthy();
   });
 
+  it('shows Available and On hold from the wallet answer, with what On hold means', async () => {
+    wallet(3200, [makeTx('bid', 1800, { _id: 'b1', product_id: 'P-VASE' }), makeTx('topup', 5000, { _id: 't1' })], {}, 1800);
+    renderPage();
+    await waitFor(() => expect(stat('On hold')).toBe('₹1,800'));
+    expect(stat('Available')).toBe('₹3,200');
+    expect(stat('Total Added')).toBe('₹5,000');
+    expect(statCard('On hold').querySelector('.stat-hint')!.textContent).toBe('Held by your leading bids; back in your wallet when you’re outbid');
+  });
+
+  it('sets the balance at once on wallet:updated and reads the wallet again, so On hold follows', async () => {
+    const api = routeFetch({
+      'POST /api/wallet': [jsonResponse(200, { wallet_balance: 3200, on_hold: 1800 }), jsonResponse(200, { wallet_balance: 5000, on_hold: 0 })],
+      'GET /api/wallet/transactions': [jsonResponse(200, { transactions: ledger })],
+    });
+    renderPage();
+    await waitFor(() => expect(stat('On hold')).toBe('₹1,800'));
+
+    // Outbid: the hold came back to the wallet.
+    act(() => injectLiveEvent({ event: 'wallet:updated', data: { server_time: '2026-03-01T10:00:00.000Z', wallet_balance: 5000 } }));
+    expect(stat('Available')).toBe('₹5,000');
+    expect(screen.getByText('₹5,000', { selector: '.wallet-hero-value' })).toBeTruthy();
+    await waitFor(() => expect(stat('On hold')).toBe('₹0'), { timeout: 3000 });
+    expect(api.calls('POST /api/wallet')).toHaveLength(2);
+  });
+
   it('shows a dash when the balance is unknown and the empty message when there are no transactions', async () => {
     routeFetch({ 'POST /api/wallet': [new TypeError('offline')], 'GET /api/wallet/transactions': [jsonResponse(200, { transactions: [] })] });
     renderPage();
     expect(await screen.findByText('No transactions found. Add funds to start bidding!')).toBeTruthy();
-    // Fallback from an empty ledger is ₹0; with no ledger either it is a dash.
+    // Fallback from an empty ledger is ₹0; with no ledger either it is a dash. What is held is not in the ledger.
     expect(screen.getByText('₹0', { selector: '.wallet-hero-value' })).toBeTruthy();
+    expect(stat('Available')).toBe('₹0');
+    expect(stat('On hold')).toBe('—');
   });
 
   it('shows a dash for the balance when nothing loads', async () => {

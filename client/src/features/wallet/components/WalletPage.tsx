@@ -16,10 +16,11 @@ import { TransactionsTable } from './TransactionsTable';
 import './wallet.css';
 
 export const NO_TRANSACTIONS = 'No transactions found. Add funds to start bidding!';
+export const ON_HOLD_HINT = 'Held by your leading bids; back in your wallet when you’re outbid';
 
-/** /user/wallet: balance, top-ups and the ledger with its CSV export. */
+/** /user/wallet: balance, what leading bids hold, top-ups and the ledger with its CSV export. */
 export function WalletPage() {
-  const { balance, balanceSource, transactions, loaded, loading, error, reload } = useWalletView();
+  const { balance, balanceSource, onHold, transactions, loaded, loading, error, reload } = useWalletView();
   const toppingUp = useTopUp((s) => s.toppingUp);
   const topUp = useTopUp((s) => s.topUp);
   const [adding, setAdding] = useState(false);
@@ -50,13 +51,14 @@ export function WalletPage() {
   const stats = walletStats(transactions);
   const known = loaded || transactions.length > 0;
   const show = (n: number | string) => (known ? n : '—');
+  const rupees = (n: number | null) => (n === null ? '—' : formatRupees(n));
 
   return (
     <div className="page wallet-page">
       <section className="wallet-hero" aria-labelledby="wallet-balance-label">
         <div className="wallet-hero-text">
           <span id="wallet-balance-label" className="wallet-hero-label">Current Balance</span>
-          <span className="wallet-hero-value" aria-live="polite">{balance === null ? '—' : formatRupees(balance)}</span>
+          <span className="wallet-hero-value" aria-live="polite">{rupees(balance)}</span>
           <span className="wallet-hero-sub">
             Available for bidding
             {balanceSource === 'ledger' && <span className="wallet-hero-note"> · worked out from your transactions</span>}
@@ -68,9 +70,9 @@ export function WalletPage() {
       </section>
 
       <section className="stat-grid wallet-stats" aria-label="Wallet summary">
-        <StatCard label="Total Added" value={show(formatRupees(stats.totalAdded))} icon="wallet" tone="success" />
-        <StatCard label="Total Spent" value={show(formatRupees(stats.totalSpent))} icon="gavel" tone="danger" hint="Held by bids or paid" />
-        <StatCard label="Transactions" value={show(stats.count)} icon="bids" tone="info" />
+        <StatCard label="Available" value={rupees(balance)} icon="wallet" tone="success" hint="Ready to bid or spend" />
+        <StatCard label="On hold" value={rupees(onHold)} icon="gavel" tone="warning" hint={ON_HOLD_HINT} />
+        <StatCard label="Total Added" value={show(formatRupees(stats.totalAdded))} icon="plus" tone="info" hint="All your top-ups" />
       </section>
 
       <QuickAdd busy={toppingUp} pending={quickPending} onAdd={setQuickAmount} />

@@ -30,11 +30,11 @@ describe('wallet store', () => {
   it('loads the balance and the ledger', async () => {
     const ledger = [makeTx('topup', 5000)];
     const api = routeFetch({
-      'POST /api/wallet': [jsonResponse(200, { wallet_balance: 4200 })],
+      'POST /api/wallet': [jsonResponse(200, { wallet_balance: 4200, on_hold: 800 })],
       'GET /api/wallet/transactions': [jsonResponse(200, { transactions: ledger })],
     });
     const { result } = await showWallet();
-    await vi.waitFor(() => expect(result.current).toMatchObject({ balance: 4200, balanceSource: 'server', transactions: ledger, loaded: true, loading: false, error: null }));
+    await vi.waitFor(() => expect(result.current).toMatchObject({ balance: 4200, balanceSource: 'server', onHold: 800, transactions: ledger, loaded: true, loading: false, error: null }));
     expect(api.calls('POST /api/wallet')[0]![1]!.body).toBe('{}');
   });
 
@@ -44,7 +44,17 @@ describe('wallet store', () => {
       'GET /api/wallet/transactions': [jsonResponse(200, { transactions: [makeTx('topup', 5000), makeTx('bid', 1200), makeTx('refund', 200)] })],
     });
     const { result } = await showWallet();
-    await vi.waitFor(() => expect(result.current).toMatchObject({ balance: 4000, balanceSource: 'ledger' }));
+    // The ledger cannot tell held from paid: On hold stays unknown.
+    await vi.waitFor(() => expect(result.current).toMatchObject({ balance: 4000, balanceSource: 'ledger', onHold: null }));
+  });
+
+  it('leaves On hold unknown, not ₹0, when the answer does not carry it', async () => {
+    routeFetch({
+      'POST /api/wallet': [jsonResponse(200, { wallet_balance: 4200 })],
+      'GET /api/wallet/transactions': [jsonResponse(200, { transactions: [] })],
+    });
+    const { result } = await showWallet();
+    await vi.waitFor(() => expect(result.current).toMatchObject({ balance: 4200, balanceSource: 'server', onHold: null }));
   });
 
   it('leaves the balance unknown when neither call answers', async () => {
@@ -53,21 +63,28 @@ describe('wallet store', () => {
     await vi.waitFor(() => expect(result.current).toMatchObject({ balance: null, loaded: false, error: 'Could not load your transactions' }));
   });
 
-  it('wallet:updated sets the balance at once and re-reads the ledger', async () => {
+  it('wallet:updated sets the balance at once, then re-reads balance and holds (On hold follows) and the ledger, once per burst', async () => {
     const first = [makeTx('topup', 5000)];
     const after = [makeTx('refund', 700, { notes: 'Outbid on Vase: hold released' }), ...first];
     const api = routeFetch({
-      'POST /api/wallet': [jsonResponse(200, { wallet_balance: 4300 })],
+      'POST /api/wallet': [jsonResponse(200, { wallet_balance: 4300, on_hold: 700 }), jsonResponse(200, { wallet_balance: 5000, on_hold: 0 })],
       'GET /api/wallet/transactions': [jsonResponse(200, { transactions: first }), jsonResponse(200, { transactions: after })],
     });
     const { result } = await showWallet();
+    await vi.waitFor(() => expect(result.current.onHold).toBe(700));
 
-    act(() => injectLiveEvent({ event: 'wallet:updated', data: { ...stamp, wallet_balance: 5000 } }));
-    expect(result.current.balance).toBe(5000);
+    act(() => {
+      injectLiveEvent({ event: 'wallet:updated', data: { ...stamp, wallet_balance: 4900 } });
+      injectLiveEvent({ event: 'wallet:updated', data: { ...stamp, wallet_balance: 5000 } });
+    });
+    // The balance at once; the holds as they were until the re-read answers.
+    expect(result.current).toMatchObject({ balance: 5000, onHold: 700 });
+    await vi.waitFor(() => expect(result.current.onHold).toBe(0), { timeout: 3000 });
     await vi.waitFor(() => expect(result.current.transactions).toEqual(after), { timeout: 3000 });
+    expect(result.current.balance).toBe(5000);
+    await new Promise((r) => setTimeout(r, 350));
+    expect(api.calls('POST /api/wallet')).toHaveLength(2);
     expect(api.calls('GET /api/wallet/transactions')).toHaveLength(2);
-    // The event is newer than the balance call: a later refetch is what re-reads it, not the ledger.
-    expect(api.calls('POST /api/wallet')).toHaveLength(1);
   });
 
   it('keeps a live balance over a balance answer read before it', async () => {
@@ -86,7 +103,7 @@ describe('wallet store', () => {
     injectLiveEvent({ event: 'wallet:updated', data: { ...stamp, wallet_balance: 900 } });
     release();
     await loading;
-    expect(walletBalance.get().data).toBe(900);
+    expect(walletBalance.get().data).toEqual({ wallet_balance: 900, on_hold: null });
   });
 
   it('tops up: new balance, the new row first, no request for an amount out of bounds', async () => {
@@ -95,7 +112,7 @@ describe('wallet store', () => {
       'POST /api/wallet/topup': [jsonResponse(200, { message: 'ok', wallet_balance: 1500, transaction: tx })],
       'GET /api/wallet/transactions': [jsonResponse(200, { transactions: [tx] })],
     });
-    walletBalance.set(undefined, 1000);
+    walletBalance.set(undefined, { wallet_balance: 1000, on_hold: 250 });
     walletLedger.set(undefined, [makeTx('topup', 1000)]);
 
     expect(await useTopUp.getState().topUp(5)).toEqual({ ok: false, error: 'Enter an amount between ₹10 and ₹1,00,000' });
@@ -103,7 +120,8 @@ describe('wallet store', () => {
 
     expect(await useTopUp.getState().topUp(500)).toEqual({ ok: true });
     expect(JSON.parse(api.calls('POST /api/wallet/topup')[0]![1]!.body as string)).toEqual({ amount: 500 });
-    expect(walletBalance.get().data).toBe(1500);
+    // A top-up moves no hold: On hold is kept, and the balance is not read again for it.
+    expect(walletBalance.get().data).toEqual({ wallet_balance: 1500, on_hold: 250 });
     expect(walletLedger.get().data![0]).toEqual(tx);
     expect(walletLedger.get().data).toHaveLength(2);
   });
@@ -122,7 +140,7 @@ describe('wallet store', () => {
     injectLiveEvent({ event: 'wallet:updated', data: { ...stamp, wallet_balance: 2300 } });
     release();
     expect(await pending).toEqual({ ok: true });
-    expect(walletBalance.get().data).toBe(2300);
+    expect(walletBalance.get().data?.wallet_balance).toBe(2300);
   });
 
   it("reports the server's top-up error, else 'Top-up failed'", async () => {
@@ -141,7 +159,7 @@ describe('wallet store', () => {
     const before = [makeTx('topup', 5000)];
     const after = [makeTx('refund', 700), ...before];
     const api = routeFetch({
-      'POST /api/wallet': [jsonResponse(200, { wallet_balance: 4300 }), jsonResponse(200, { wallet_balance: 5000 })],
+      'POST /api/wallet': [jsonResponse(200, { wallet_balance: 4300, on_hold: 700 }), jsonResponse(200, { wallet_balance: 5000, on_hold: 0 })],
       'GET /api/wallet/transactions': [jsonResponse(200, { transactions: before }), jsonResponse(200, { transactions: after })],
     });
     const { result } = await showWallet();
@@ -151,7 +169,7 @@ describe('wallet store', () => {
     expect(api.calls('POST /api/wallet')).toHaveLength(1);
 
     act(() => reconnect());
-    await vi.waitFor(() => expect(result.current).toMatchObject({ balance: 5000, transactions: after, loading: false }));
+    await vi.waitFor(() => expect(result.current).toMatchObject({ balance: 5000, onHold: 0, transactions: after, loading: false }));
     expect(api.calls('POST /api/wallet')).toHaveLength(2);
   });
 

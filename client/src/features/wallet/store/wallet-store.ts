@@ -1,16 +1,18 @@
 /**
- * The caller's wallet: balance (POST /wallet) and ledger (GET /wallet/transactions) as resources of
- * lib/resource.ts, and the top-up action. A live `wallet:updated` sets the balance and re-reads the
- * ledger; a reconnect, after which updates may have been missed (docs/live-protocol.md#reconnecting),
- * reads both again. When the balance call fails the balance is derived from the ledger (docs/money.md);
- * with neither it is unknown (null, shown as a dash).
+ * The caller's wallet: balance and holds (POST /wallet: `wallet_balance`, `on_hold`) and ledger
+ * (GET /wallet/transactions) as resources of lib/resource.ts, and the top-up action. A live
+ * `wallet:updated` sets the balance at once and re-reads the holds (the event carries only the balance,
+ * and what the leading bids hold moves with it) and the ledger; a reconnect, after which updates may
+ * have been missed (docs/live-protocol.md#reconnecting), reads both again. When the balance call fails
+ * the balance is derived from the ledger (docs/money.md) and the holds are unknown; with neither the
+ * balance is unknown too (null, shown as a dash).
  */
 import { create } from 'zustand';
 import type { Transaction } from '@auction/shared';
 import { errorText } from '../../../lib/api-client';
 import { createResource, invalidate, useResource } from '../../../lib/resource';
 import { onLive, onReconnect, type LiveEvent } from '../../live';
-import { fetchBalance, fetchTransactions, postTopUp } from '../api/wallet-api';
+import { fetchBalance, fetchTransactions, postTopUp, type WalletFigures } from '../api/wallet-api';
 import { balanceFromLedger, validateTopUp } from '../model';
 
 export type ActionResult = { ok: true } | { ok: false; error: string };
@@ -19,8 +21,10 @@ export const TOPUP_FAILED = 'Top-up failed';
 export const LEDGER_FAILED = 'Could not load your transactions';
 export const REFETCH_DELAY_MS = 300;
 
-/** The caller's balance in rupees. */
-export const walletBalance = createResource<void, number>('wallet-balance', () => fetchBalance());
+export type { WalletFigures };
+
+/** The caller's balance and what their leading bids hold, in rupees. */
+export const walletBalance = createResource<void, WalletFigures>('wallet-balance', () => fetchBalance());
 /** The caller's ledger, newest first. */
 export const walletLedger = createResource<void, Transaction[]>('wallet-ledger', () => fetchTransactions());
 
@@ -30,6 +34,8 @@ export interface WalletView {
   balance: number | null;
   /** Where the balance came from: the server (call or live event) or the ledger fallback. */
   balanceSource: 'server' | 'ledger' | null;
+  /** Held by the caller's leading bids; null while unknown (the balance call failed or has not answered). */
+  onHold: number | null;
   transactions: Transaction[];
   /** True once a ledger has come from the server (an empty one included). */
   loaded: boolean;
@@ -41,11 +47,32 @@ export interface WalletView {
   reload: () => void;
 }
 
-/** The balance from the server, else worked out from the ledger when the balance call failed, else unknown. */
-export function walletBalanceOf(balance: { data: number | undefined; status: string }, ledger: { data: Transaction[] | undefined; status: string }): Pick<WalletView, 'balance' | 'balanceSource'> {
-  if (balance.data !== undefined) return { balance: balance.data, balanceSource: 'server' };
-  if (balance.status === 'error' && ledger.data !== undefined) return { balance: balanceFromLedger(ledger.data), balanceSource: 'ledger' };
-  return { balance: null, balanceSource: null };
+// Counts the balances set (live events, write answers): a balance set while a top-up was on its way
+// is not overwritten by the top-up's answer, which may be older.
+let balanceSets = 0;
+
+/**
+ * The balance from the server, else worked out from the ledger when the balance call failed, else
+ * unknown; the holds only from the server (the ledger cannot tell what is held from what was paid).
+ */
+export function walletBalanceOf(
+  balance: { data: WalletFigures | undefined; status: string },
+  ledger: { data: Transaction[] | undefined; status: string },
+): Pick<WalletView, 'balance' | 'balanceSource' | 'onHold'> {
+  if (balance.data !== undefined) return { balance: balance.data.wallet_balance, balanceSource: 'server', onHold: balance.data.on_hold };
+  if (balance.status === 'error' && ledger.data !== undefined) return { balance: balanceFromLedger(ledger.data), balanceSource: 'ledger', onHold: null };
+  return { balance: null, balanceSource: null, onHold: null };
+}
+
+/**
+ * A balance known to be newer than any answer on its way (a write's answer, a live event): shown at
+ * once, the holds kept as they were. With `holdsChanged` (a bid, a refund, a live `wallet:updated`)
+ * the wallet on screen is read again shortly, so On hold follows; a top-up leaves the holds alone.
+ */
+export function setWalletBalance(amount: number, { holdsChanged = true }: { holdsChanged?: boolean } = {}): void {
+  balanceSets++;
+  walletBalance.set(undefined, { wallet_balance: amount, on_hold: walletBalance.get().data?.on_hold ?? null });
+  if (holdsChanged) invalidate(walletBalance.name, REFETCH_DELAY_MS);
 }
 
 /** The wallet for a page: balance and ledger read on mount and kept current. */
@@ -67,9 +94,6 @@ export function useWalletView(): WalletView {
   };
 }
 
-// A live balance is newer than a top-up answer that was on its way when it arrived.
-let liveBalances = 0;
-
 export interface TopUpState {
   toppingUp: boolean;
   topUp: (amount: number) => Promise<ActionResult>;
@@ -82,11 +106,13 @@ export const useTopUp = create<TopUpState>()((set, get) => ({
     const check = validateTopUp(amount);
     if (!check.ok) return check;
     if (get().toppingUp) return { ok: false, error: TOPUP_FAILED };
-    const before = liveBalances;
+    const before = balanceSets;
     set({ toppingUp: true });
     try {
       const res = await postTopUp(check.amount);
-      if (before === liveBalances) walletBalance.set(undefined, res.wallet_balance);
+      if (before === balanceSets) setWalletBalance(res.wallet_balance, { holdsChanged: false });
+      // Another balance came meanwhile and may be older or newer than this answer: read it again.
+      else invalidate(walletBalance.name, REFETCH_DELAY_MS);
       walletLedger.patch(undefined, (txs) => (txs.some((t) => t._id === res.transaction._id) ? txs : [res.transaction, ...txs]));
       set({ toppingUp: false });
       invalidate(walletLedger.name, REFETCH_DELAY_MS);
@@ -101,8 +127,8 @@ export const useTopUp = create<TopUpState>()((set, get) => ({
 /** Applies one personal event (exported for tests; the store listens by itself). */
 export function handleWalletLiveEvent(e: LiveEvent): void {
   if (e.event !== 'wallet:updated') return;
-  liveBalances++;
-  walletBalance.set(undefined, e.data.wallet_balance);
+  // The event carries the balance alone: On hold (which moves with it) and the ledger are read again.
+  setWalletBalance(e.data.wallet_balance);
   invalidate(walletLedger.name, REFETCH_DELAY_MS);
 }
 
