@@ -82,6 +82,11 @@ export function unique(prefix: string): string {
   return `${prefix}${Date.now().toString(36).slice(-4)}${counter}`.toLowerCase();
 }
 
+/** A product as seeded: prices in rupees (docs/bidding.md#lot-pricing), all optional. */
+export interface SeedProduct { id: string; name: string; description?: string; starting_price?: number; reserve_price?: number | null; buy_now_price?: number | null }
+/** An auction's rules (docs/bidding.md): left out, the server's defaults. */
+export interface SeedRules { increment_rule?: 'flat' | 'ladder'; soft_close_s?: number; max_extension_s?: number }
+
 /** The seed helpers for one server. Every call goes through the public API with the right token. */
 export function createSeed(baseUrl: string) {
   async function call<T>(method: string, route: string, body?: unknown, token?: string): Promise<T> {
@@ -116,16 +121,16 @@ export function createSeed(baseUrl: string) {
     registerUser: (username: string, password: string, name = 'Asha Rao') =>
       call('POST', '/register', { name, username, password, mobile_number: '9876543210' }),
 
-    product: (admin: Account, product: { id: string; name: string; description?: string }) =>
+    product: (admin: Account, product: SeedProduct) =>
       call('POST', '/admin/product', { description: `${product.name}, in good condition`, ...product }, admin.token),
 
     /** An auction ending `endsInMs` from now, with its products created first. */
-    auction: async (admin: Account, auction: { id: string; name: string; endsInMs: number; products: { id: string; name: string; description?: string }[] }) => {
+    auction: async (admin: Account, auction: { id: string; name: string; endsInMs: number; products: SeedProduct[]; rules?: SeedRules }) => {
       for (const p of auction.products) {
         await call('POST', '/admin/product', { description: `${p.name}, in good condition`, ...p }, admin.token);
       }
       const validUntil = new Date(Date.now() + auction.endsInMs).toISOString();
-      await call('POST', '/admin/auction', { id: auction.id, name: auction.name, valid_until: validUntil, product_ids: auction.products.map((p) => p.id) }, admin.token);
+      await call('POST', '/admin/auction', { id: auction.id, name: auction.name, valid_until: validUntil, product_ids: auction.products.map((p) => p.id), ...auction.rules }, admin.token);
       return { id: auction.id, name: auction.name, validUntil, productIds: auction.products.map((p) => p.id) };
     },
 
@@ -135,6 +140,9 @@ export function createSeed(baseUrl: string) {
     /** Places a bid; resolves with the server's answer or rejects with a SeedError (refusals too). */
     bid: (user: Account, productId: string, amount: number) =>
       call<{ highest_bid: number; wallet_balance: number; bid: { bid_id: number } }>('POST', '/bid', { product_id: productId, bid_amount: amount }, user.token),
+    /** A maximum (proxy) bid: the server bids for `user` up to `max`. */
+    maxBid: (user: Account, productId: string, max: number) =>
+      call<{ highest_bid: number; leading: boolean; bid: { bid_id: number } }>('POST', '/bid', { product_id: productId, max_amount: max }, user.token),
     balance: async (user: Account) => (await call<{ wallet_balance: number }>('POST', '/wallet', {}, user.token)).wallet_balance,
     userBids: (user: Account) => call<{ bid_id: number; product_id: string; amount: number; status: string }[]>('GET', '/user-bids', undefined, user.token),
   };

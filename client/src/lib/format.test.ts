@@ -1,16 +1,38 @@
 import { describe, expect, it } from 'vitest';
-import { formatCountdown, formatDateTime, formatDateTimeSeconds, formatRupees, secondsLeft } from './format';
+import { countdownUrgent, formatCountdown, formatDateTime, formatDateTimeSeconds, formatDuration, formatRupees, secondsLeft } from './format';
 
 describe('countdown and money rules', () => {
-  it('shows days-hours-minutes, hours-minutes, or minutes, and Ended at 0', () => {
+  it('shows days-hours-minutes or hours-minutes from an hour up, minutes and seconds under an hour, and Ended at 0', () => {
     expect(formatCountdown(2 * 86_400 + 3 * 3600 + 5 * 60 + 59)).toBe('2d 3h 5m');
     expect(formatCountdown(86_400)).toBe('1d 0h 0m');
+    expect(formatCountdown(2 * 3600 + 59 * 60 + 59)).toBe('2h 59m');
     expect(formatCountdown(3 * 3600 + 60)).toBe('3h 1m');
     expect(formatCountdown(3600)).toBe('1h 0m');
-    expect(formatCountdown(3599)).toBe('59m');
-    expect(formatCountdown(59)).toBe('0m');
+    expect(formatCountdown(3599)).toBe('59m 59s');
+    expect(formatCountdown(4 * 60 + 5)).toBe('4m 05s');
+    expect(formatCountdown(60)).toBe('1m 00s');
+    expect(formatCountdown(59)).toBe('59s');
+    expect(formatCountdown(1)).toBe('1s');
     expect(formatCountdown(0)).toBe('Ended');
     expect(formatCountdown(-5)).toBe('Ended');
+  });
+
+  it('is urgent (red) only while running with less than five minutes left', () => {
+    expect(countdownUrgent(299)).toBe(true);
+    expect(countdownUrgent(1)).toBe(true);
+    expect(countdownUrgent(300)).toBe(false);
+    expect(countdownUrgent(3600)).toBe(false);
+    expect(countdownUrgent(0)).toBe(false);
+  });
+
+  it('writes a span of seconds in its largest exact unit', () => {
+    expect(formatDuration(120)).toBe('2 min');
+    expect(formatDuration(90)).toBe('90 s');
+    expect(formatDuration(3600)).toBe('1 h');
+    expect(formatDuration(5400)).toBe('90 min');
+    expect(formatDuration(7200)).toBe('2 h');
+    expect(formatDuration(30)).toBe('30 s');
+    expect(formatDuration(0)).toBe('0 s');
   });
 
   it('counts seconds left from the server clock, never below zero', () => {

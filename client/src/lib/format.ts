@@ -29,13 +29,40 @@ export function secondsLeft(validUntil: string, now: number): number {
   return Math.max(0, Math.floor((Date.parse(validUntil) - now) / 1000));
 }
 
-/** Days, hours and minutes; or hours and minutes; or minutes only; "Ended" at 0. */
+/** Under this many seconds left a countdown turns red (`countdownUrgent`). */
+export const URGENT_SECONDS = 5 * 60;
+
+const pad2 = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * Days, hours and minutes ("2d 3h 5m"); hours and minutes ("2h 59m"); under an hour minutes and
+ * seconds ("59m 59s", "4m 05s"); under a minute seconds ("42s"); "Ended" at 0.
+ */
 export function formatCountdown(seconds: number): string {
   if (seconds <= 0) return 'Ended';
-  const days = Math.floor(seconds / 86_400);
-  const hours = Math.floor((seconds % 86_400) / 3600);
-  const minutes = Math.floor((seconds % 3600) / 60);
+  const s = Math.floor(seconds);
+  const days = Math.floor(s / 86_400);
+  const hours = Math.floor((s % 86_400) / 3600);
+  const minutes = Math.floor((s % 3600) / 60);
+  const secs = s % 60;
   if (days > 0) return `${days}d ${hours}h ${minutes}m`;
   if (hours > 0) return `${hours}h ${minutes}m`;
-  return `${minutes}m`;
+  if (minutes > 0) return `${minutes}m ${pad2(secs)}s`;
+  return `${secs}s`;
+}
+
+/** A countdown still running with less than URGENT_SECONDS left (shown red). */
+export function countdownUrgent(seconds: number): boolean {
+  return seconds > 0 && seconds < URGENT_SECONDS;
+}
+
+/**
+ * A length of time in the largest whole unit that says it exactly: 3600 → "1 h", 120 → "2 min",
+ * 90 → "90 s" (the soft-close window: "Bids in the last 2 min extend the auction").
+ */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s > 0 && s % 3600 === 0) return `${s / 3600} h`;
+  if (s > 0 && s % 60 === 0) return `${s / 60} min`;
+  return `${s} s`;
 }

@@ -72,6 +72,7 @@ export interface ProductBidView {
   createdAt: number;
   username: string;
   auctionOwner: number;
+  buyNow: boolean | number;
 }
 
 /** A ledger row with the name of its product (null without one, or when the product row is gone). */
@@ -293,7 +294,7 @@ export class Reads {
   /** Every bid on a product, newest first, with the bidder's username and the auction's owner. */
   async productBids(productId: string): Promise<ProductBidView[]> {
     return this.sql.all<ProductBidView>(
-      `select b.id, b.auction_id as "auctionId", b.amount, b.status, b.created_at as "createdAt", u.username, a.created_by as "auctionOwner"
+      `select b.id, b.auction_id as "auctionId", b.amount, b.status, b.created_at as "createdAt", u.username, a.created_by as "auctionOwner", b.buy_now as "buyNow"
       from bids b join users u on u.id = b.user_id join auctions a on a.id = b.auction_id
       where b.product_id = ? order by b.id desc`,
       [productId],

@@ -15,6 +15,7 @@ export function presentProductBid(b: ProductBidView, viewerAdminId: number | nul
   return {
     bid_id: b.id, auction_id: b.auctionId, amount: toRupees(b.amount), status: b.status, timestamp: iso(b.createdAt),
     bidder: viewerAdminId !== null && viewerAdminId === b.auctionOwner ? b.username : maskUsername(b.username),
+    buy_now: Boolean(b.buyNow),
   };
 }
 

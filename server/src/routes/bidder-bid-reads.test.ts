@@ -69,9 +69,9 @@ describe('GET /api/bids?product_key=', () => {
     expect(asUser.statusCode).toBe(200);
     const rows = asUser.json();
     expect(rows).toEqual([
-      { bid_id: expect.any(Number), auction_id: auctionId, amount: 150, status: 'failed', timestamp: iso(t0 + 2000), bidder: mask(asha.username) },
-      { bid_id: second, auction_id: auctionId, amount: 200, status: 'success', timestamp: iso(t0 + 1000), bidder: mask(ravi.username) },
-      { bid_id: first, auction_id: auctionId, amount: 100, status: 'outbid', timestamp: iso(t0), bidder: mask(asha.username) },
+      { bid_id: expect.any(Number), auction_id: auctionId, amount: 150, status: 'failed', timestamp: iso(t0 + 2000), bidder: mask(asha.username), buy_now: false },
+      { bid_id: second, auction_id: auctionId, amount: 200, status: 'success', timestamp: iso(t0 + 1000), bidder: mask(ravi.username), buy_now: false },
+      { bid_id: first, auction_id: auctionId, amount: 100, status: 'outbid', timestamp: iso(t0), bidder: mask(asha.username), buy_now: false },
     ]);
     expect(rows[0].bidder).toMatch(/^u\*\*\*\d$/);
     const asOther = (await call(app, 'GET', `/api/bids?product_key=${p}`, undefined, otherAdmin.token)).json();

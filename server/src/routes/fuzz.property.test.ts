@@ -206,7 +206,7 @@ const refsOf = (w: World): (string | number)[] =>
   [w.auctionId, ...w.productIds, w.spareProductId, w.user.id, w.other.id, w.owner.id, w.user.username, w.other.username, ...w.bidIds];
 
 let fresh = 0;
-const pick = (k: number, options: (string | number)[]) => { const v = options[k % options.length]!; return typeof v === 'number' ? String(v) : JSON.stringify(v); };
+const pick = (k: number, options: (string | number | null)[]) => { const v = options[k % options.length]!; return typeof v === 'number' ? String(v) : JSON.stringify(v); };
 const later = (ms: number) => new Date(clock.t + ms).toISOString();
 /**
  * Valid values by field name (JSON text), against the current world: a request built from them gets
@@ -232,6 +232,15 @@ const SEEDS: Record<string, (w: World, k: number) => string> = {
   bid_id: (w, k) => pick(k, [...w.bidIds, String(w.bidIds[1])]),
   amount: (_w, k) => pick(k, [10, 1000, 100_000, 99.99]),
   status: (_w, k) => pick(k, ['active', 'inactive']),
+  // Lot prices and auction rules: for one k, a consistent set (reserve ≥ starting, buy-now > starting and ≥ reserve).
+  starting_price: (_w, k) => pick(k, [0, 10, 100, 5.5]),
+  reserve_price: (_w, k) => pick(k, [null, 20, 200, 5.5]),
+  buy_now_price: (_w, k) => pick(k, [null, 50, 500, 6]),
+  // Twice bid_amount's value for the same k (a maximum at or above the bid).
+  max_amount: (_w, k) => pick(k, [303, 304, 2000, 100, 42, 40, 20_000, 199_999.98, 1_000_000, 1_000_000_000]),
+  increment_rule: (_w, k) => pick(k, ['flat', 'ladder']),
+  soft_close_s: (_w, k) => pick(k, [0, 120, 3600]),
+  max_extension_s: (_w, k) => pick(k, [3600, 0, 600]),
 };
 
 /** What a value means where it stands: the field's own hints and valid values. */

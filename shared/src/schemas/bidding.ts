@@ -78,6 +78,7 @@ export const ProductBid = Type.Object({
   status: BidStatus,
   timestamp: Type.String(),
   bidder: Type.String({ description: 'Masked (at most a third shown: r***k, a***) except for the admin who owns the auction' }),
+  buy_now: Type.Optional(Type.Boolean({ description: 'Bought at the buy-now price' })),
 });
 export type ProductBid = Static<typeof ProductBid>;
 

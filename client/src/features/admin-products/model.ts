@@ -1,5 +1,5 @@
-/** The product form's rules and messages. */
-import { CATALOGUE_MESSAGES } from '@auction/shared';
+/** The product form's rules and messages: the required fields and the lot's prices. */
+import { CATALOGUE_MESSAGES, formatRupees, hasAtMostTwoDecimals, LIMITS, type Product, type UpdateProductBody } from '@auction/shared';
 
 export interface ProductDraft {
   id: string;
@@ -17,4 +17,81 @@ export function validateProduct(draft: ProductDraft, mode: 'add' | 'edit'): Prod
   if (mode === 'add' && (!value.id || !value.name || !value.description)) return { ok: false, error: CATALOGUE_MESSAGES.productCreate };
   if (mode === 'edit' && (!value.name || !value.description)) return { ok: false, error: CATALOGUE_MESSAGES.productEdit };
   return { ok: true, value };
+}
+
+/** The product form's prices, as typed (rupees; blank: none, or ₹0 for the starting price). */
+export interface PriceDraft {
+  starting: string;
+  reserve: string;
+  buyNow: string;
+}
+
+export type PriceErrors = Partial<Record<keyof PriceDraft, string>>;
+
+export interface Prices {
+  /** Blank: ₹0, the server's default. */
+  starting: number | null;
+  reserve: number | null;
+  buyNow: number | null;
+}
+
+export type PriceCheck = { ok: true; value: Prices } | { ok: false; errors: PriceErrors };
+
+const PRICE_LABELS: Record<keyof PriceDraft, string> = { starting: 'Starting price', reserve: 'Reserve price', buyNow: 'Buy-now price' };
+
+/** An amount as typed: blank is null; "₹1,500.50" reads as 1500.5; NaN when it is no amount in rupees from 0 to the limit with at most 2 decimals. */
+function readPrice(text: string): number | null {
+  const t = text.trim().replace(/^₹\s*/, '').replace(/,/g, '');
+  if (t === '') return null;
+  if (!/^\d+(\.\d+)?$/.test(t)) return Number.NaN;
+  const n = Number(t);
+  return Number.isFinite(n) && hasAtMostTwoDecimals(n) && n <= LIMITS.bidMaxRupees ? n : Number.NaN;
+}
+
+/**
+ * The server's rules for a lot's prices (docs/bidding.md#lot-pricing), in its words with the fields'
+ * names: each an amount in rupees; the reserve at least the starting price; the buy-now price more than
+ * the starting price and at least the reserve.
+ */
+export function checkPrices(draft: PriceDraft): PriceCheck {
+  const errors: PriceErrors = {};
+  const value = { starting: readPrice(draft.starting), reserve: readPrice(draft.reserve), buyNow: readPrice(draft.buyNow) };
+  for (const key of ['starting', 'reserve', 'buyNow'] as const) {
+    if (Number.isNaN(value[key])) errors[key] = `${PRICE_LABELS[key]} must be an amount in rupees from 0 to ${LIMITS.bidMaxRupees}, with at most 2 decimals`;
+  }
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  const starting = value.starting ?? 0;
+  const { reserve, buyNow } = value;
+  if (reserve !== null && reserve < starting) errors.reserve = `Reserve price must be at least the starting price (${formatRupees(starting)})`;
+  if (buyNow !== null && buyNow <= starting) errors.buyNow = `Buy-now price must be more than the starting price (${formatRupees(starting)})`;
+  else if (buyNow !== null && reserve !== null && buyNow < reserve) errors.buyNow = `Buy-now price must be at least the reserve price (${formatRupees(reserve)})`;
+  return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, value };
+}
+
+/** A product has a leading bid: its prices can no longer change (the server refuses, PRODUCT_HAS_BIDS). */
+export function pricesFixed(p: Pick<Product, 'highest_bid' | 'status'>): boolean {
+  return p.highest_bid > 0 && p.status !== 'sold';
+}
+
+type PriceFields = Pick<UpdateProductBody, 'starting_price' | 'reserve_price' | 'buy_now_price'>;
+
+/**
+ * The prices a save sends. Adding: the ones given. Editing: the ones changed (a price left out keeps
+ * its value; null removes a reserve or a buy-now price), none while they are fixed.
+ */
+export function priceBody(prices: Prices, product?: Pick<Product, 'starting_price' | 'reserve_price' | 'buy_now_price' | 'highest_bid' | 'status'>): PriceFields {
+  if (!product) {
+    return {
+      ...(prices.starting === null ? {} : { starting_price: prices.starting }),
+      ...(prices.reserve === null ? {} : { reserve_price: prices.reserve }),
+      ...(prices.buyNow === null ? {} : { buy_now_price: prices.buyNow }),
+    };
+  }
+  if (pricesFixed(product)) return {};
+  const starting = prices.starting ?? 0;
+  return {
+    ...(starting === product.starting_price ? {} : { starting_price: starting }),
+    ...(prices.reserve === (product.reserve_price ?? null) ? {} : { reserve_price: prices.reserve }),
+    ...(prices.buyNow === product.buy_now_price ? {} : { buy_now_price: prices.buyNow }),
+  };
 }

@@ -1,6 +1,6 @@
 import type {
   AdminAuction, AdminStats, AuctionSaved, CreateAuctionBody, CreateProductBody, MessageBody, Product, ProductBid, ProductSaved,
-  UpdateAuctionBody,
+  Settled, UpdateAuctionBody,
 } from '@auction/shared';
 import { api } from '../../../lib/api-client';
 
@@ -17,6 +17,6 @@ export const adminApi = {
   createAuction: (body: CreateAuctionBody) => api.post<AuctionSaved>('/admin/auction', body, asAdmin),
   updateAuction: (id: string, body: UpdateAuctionBody) => api.put<AuctionSaved>(`/admin/auction/${enc(id)}`, body, asAdmin),
   deleteAuction: (id: string) => api.delete<MessageBody>(`/admin/auction/${enc(id)}`, asAdmin),
-  settleAuction: (id: string) => api.post<MessageBody>(`/admin/auction/${enc(id)}/settle`, undefined, asAdmin),
+  settleAuction: (id: string) => api.post<Settled>(`/admin/auction/${enc(id)}/settle`, undefined, asAdmin),
   createProduct: (body: CreateProductBody) => api.post<ProductSaved>('/admin/product', body, asAdmin),
 };

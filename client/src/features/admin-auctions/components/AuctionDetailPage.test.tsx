@@ -1,12 +1,13 @@
-import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../../components/ui/toast/Toaster';
 import { lastSocket, reconnect } from '../../../test/fake-socket';
 import { jsonResponse, resetAppState, sampleAdmin } from '../../../test/utils';
 import { useSession } from '../../auth';
+import { formatDateTime } from '../../../lib/format';
 import { injectLiveEvent, useLive } from '../../live';
-import { makeAdminAuction, makeProduct, routeFetch } from '../testing';
+import { bidPlaced, makeAdminAuction, makeProduct, routeFetch } from '../testing';
 import { AuctionDetailPage } from './AuctionDetailPage';
 
 vi.mock('socket.io-client', () => import('../../../test/fake-socket'));
@@ -61,7 +62,7 @@ describe('AuctionDetailPage', () => {
 
     act(() => injectLiveEvent({
       event: 'bid:placed',
-      data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 2, highest_bid: 750, bid_count: 2, version: 2, bidder: 'ravi_k', amount: 750, timestamp: T1, server_time: T1 },
+      data: bidPlaced({ bid_id: 2, highest_bid: 750, bid_count: 2, version: 2, bidder: 'ravi_k', timestamp: T1 }),
     }));
     await waitFor(() => expect(feedItems()).toHaveLength(2));
     const [newest, older] = feedItems();
@@ -99,6 +100,136 @@ describe('AuctionDetailPage', () => {
     await waitFor(() => expect(screen.getAllByRole('status').some((t) => t.textContent?.includes('Failed to load auction data'))).toBe(true));
   });
 
+  describe('the bidding rules', () => {
+    const T2 = '2026-03-01T10:07:00.000Z';
+    const bid = (over: object) => ({ bid_id: 1, auction_id: 'AUC-1', amount: 500, status: 'success', timestamp: T0, bidder: 'asha', ...over });
+    const mine = (over: Parameters<typeof makeAdminAuction>[0] = {}) =>
+      makeAdminAuction({ created_by: sampleAdmin.id, product_ids: ['P-1', 'P-2'], product_count: 2, increment_rule: 'ladder', soft_close_s: 120, max_extension_s: 3600, ...over });
+
+    it('shows the auction’s rules, each lot’s prices and its reserve status while open', async () => {
+      routeFetch({
+        'GET /api/admin/auction/AUC-1': [jsonResponse(200, mine())],
+        'GET /api/admin/auction/AUC-1/products': [jsonResponse(200, [
+          makeProduct({ id: 'P-1', highest_bid: 500, bid_count: 1, version: 1, starting_price: 100, reserve_price: 800, reserve_met: false, min_next_bid: 510, buy_now_price: 3000 }),
+          makeProduct({ id: 'P-2', name: 'Brass Lamp' }),
+        ])],
+        'GET /api/bids?product_key=P-1': [jsonResponse(200, [bid({})])],
+        'GET /api/bids?product_key=P-2': [jsonResponse(200, [])],
+      });
+      renderPage();
+      await screen.findByRole('heading', { name: 'Spring Sale' });
+      expect(screen.getByText('Increments').nextElementSibling!.textContent).toBe('Ladder');
+      expect(screen.getByText('Soft close').nextElementSibling!.textContent).toBe('2 min (up to 1 h more)');
+      const vase = document.querySelector<HTMLElement>('[data-product-id="P-1"]')!;
+      expect(within(vase).getByText('Start ₹100 · Reserve ₹800 · Buy now ₹3,000')).toBeTruthy();
+      expect(screen.getByTestId('outcome-P-1').textContent).toBe('Reserve not metNext bid from ₹510');
+      // No reserve: nothing said about one.
+      expect(screen.getByTestId('outcome-P-2').textContent).toBe('Next bid from ₹1');
+
+      act(() => injectLiveEvent({ event: 'bid:placed', data: bidPlaced({ bid_id: 2, highest_bid: 850, version: 2, reserve_met: true, min_next_bid: 860, timestamp: T1 }) }));
+      await waitFor(() => expect(screen.getByTestId('outcome-P-1').textContent).toBe('Reserve metNext bid from ₹860'));
+      // The reserve was reached: buy-now is gone.
+      expect(within(vase).getByText('Start ₹100 · Reserve ₹800')).toBeTruthy();
+    });
+
+    it('marks an automatic raise in the live feed', async () => {
+      routes(sampleAdmin.id, 'asha');
+      renderPage();
+      await screen.findByRole('heading', { name: 'Spring Sale' });
+      act(() => injectLiveEvent({ event: 'bid:placed', data: bidPlaced({ bid_id: 2, highest_bid: 600, bidder: 'asha', auto: true, timestamp: T1 }) }));
+      act(() => injectLiveEvent({ event: 'bid:placed', data: bidPlaced({ bid_id: 3, highest_bid: 700, version: 3, bidder: 'ravi_k', timestamp: T2 }) }));
+      await waitFor(() => expect(feedItems()).toHaveLength(3));
+      const [manual, raised] = feedItems();
+      expect(raised!.textContent).toContain('asha bid ₹600auto');
+      expect(raised!.querySelector('.ad-mark')!.getAttribute('title')).toBe('An automatic raise of asha’s maximum bid');
+      expect(manual!.textContent).not.toContain('auto');
+    });
+
+    it('auction:extended moves the end shown and marks it Extended', async () => {
+      const auction = mine();
+      routeFetch({
+        'GET /api/admin/auction/AUC-1': [jsonResponse(200, auction)],
+        'GET /api/admin/auction/AUC-1/products': [jsonResponse(200, [makeProduct()])],
+        'GET /api/bids?product_key=P-1': [jsonResponse(200, [])],
+      });
+      renderPage();
+      await screen.findByRole('heading', { name: 'Spring Sale' });
+      expect(screen.getByTestId('valid-until').textContent).toBe(formatDateTime(auction.valid_until));
+      const later = new Date(Date.parse(auction.valid_until) + 2 * 86_400_000).toISOString();
+      act(() => injectLiveEvent({ event: 'auction:extended', data: { auction_id: 'AUC-1', valid_until: later, original_valid_until: auction.valid_until, server_time: T1 } }));
+      await waitFor(() => expect(screen.getByTestId('valid-until').textContent).toContain(formatDateTime(later)));
+      expect(within(screen.getByTestId('valid-until')).getByText('Extended')).toBeTruthy();
+      expect(screen.getByTestId('valid-until').textContent).toContain(`set for ${formatDateTime(auction.valid_until)}`);
+      // Another auction's end is not this one's.
+      act(() => injectLiveEvent({ event: 'auction:extended', data: { auction_id: 'AUC-9', valid_until: T2, original_valid_until: T2, server_time: T2 } }));
+      expect(screen.getByTestId('valid-until').textContent).toContain(formatDateTime(later));
+    });
+
+    it('settles after a confirmation and shows the answer: the sold lot with its amount and winner, the unsold one with its reason', async () => {
+      const api = routeFetch({
+        'GET /api/admin/auction/AUC-1': [jsonResponse(200, mine()), jsonResponse(200, mine({ status: 'settled', settled_at: T2 }))],
+        'GET /api/admin/auction/AUC-1/products': [jsonResponse(200, [
+          makeProduct({ id: 'P-1', highest_bid: 500, bid_count: 1, version: 1, reserve_price: 400, reserve_met: true }),
+          makeProduct({ id: 'P-2', name: 'Brass Lamp', highest_bid: 90, bid_count: 1, version: 1, reserve_price: 200, reserve_met: false }),
+        ])],
+        'GET /api/bids?product_key=P-1': [jsonResponse(200, [bid({})])],
+        'GET /api/bids?product_key=P-2': [jsonResponse(200, [bid({ bid_id: 5, amount: 90, bidder: 'meera' })])],
+        'POST /api/admin/auction/AUC-1/settle': [jsonResponse(200, {
+          message: 'Auction settled successfully!', sold: [{ product_id: 'P-1', amount: 500 }], unsold: [{ id: 'P-2', reason: 'RESERVE_NOT_MET' }],
+        })],
+      });
+      renderPage();
+      await screen.findByRole('heading', { name: 'Spring Sale' });
+      fireEvent.click(screen.getByRole('button', { name: 'Settle' }));
+      const dialog = screen.getByRole('dialog', { name: 'Settle Auction' });
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+      expect(api.calls('POST /api/admin/auction/AUC-1/settle')).toHaveLength(0);
+
+      fireEvent.click(screen.getByRole('button', { name: 'Settle' }));
+      fireEvent.click(within(screen.getByRole('dialog', { name: 'Settle Auction' })).getByRole('button', { name: 'Settle' }));
+      const settlement = await screen.findByRole('region', { name: 'Settlement' });
+      const sold = within(within(settlement).getByRole('list', { name: 'Sold lots' })).getAllByRole('listitem');
+      expect(sold.map((li) => li.textContent)).toEqual(['Ming Vase₹500Won by asha']);
+      const unsold = within(within(settlement).getByRole('list', { name: 'Unsold lots' })).getAllByRole('listitem');
+      expect(unsold).toHaveLength(1);
+      expect(unsold[0]!.textContent).toContain('Brass Lamp');
+      expect(within(unsold[0]!).getByText('Reserve not met')).toBeTruthy();
+      expect(api.calls('POST /api/admin/auction/AUC-1/settle')).toHaveLength(1);
+
+      // The page follows: settled, no Settle button, the lot sold to its winner, the other not sold.
+      expect(screen.getByTestId('time-left').textContent).toBe('Settled');
+      expect(screen.queryByRole('button', { name: 'Settle' })).toBeNull();
+      expect(screen.getByTestId('outcome-P-1').textContent).toBe('Won by asha');
+      expect(screen.getByTestId('outcome-P-2').textContent).toBe('Not sold: reserve not met');
+      expect(within(document.querySelector<HTMLElement>('li.ad-product[data-product-id="P-2"]')!).getByText('Unassigned')).toBeTruthy();
+    });
+
+    it('names the winner of a sold lot from the bids read, and a buy-now buyer as such', async () => {
+      routeFetch({
+        'GET /api/admin/auction/AUC-1': [jsonResponse(200, mine({ product_ids: ['P-1', 'P-2'] }))],
+        'GET /api/admin/auction/AUC-1/products': [jsonResponse(200, [
+          makeProduct({ id: 'P-1', highest_bid: 500, bid_count: 1, version: 1, buy_now_price: 2000 }),
+          makeProduct({ id: 'P-2', name: 'Brass Lamp', status: 'sold', highest_bid: 1500, bid_count: 2, version: 2 }),
+        ])],
+        'GET /api/bids?product_key=P-1': [
+          jsonResponse(200, [bid({})]),
+          jsonResponse(200, [bid({ bid_id: 7, amount: 2000, status: 'won', bidder: 'meera', timestamp: T2 }), bid({ status: 'outbid' })]),
+        ],
+        'GET /api/bids?product_key=P-2': [jsonResponse(200, [bid({ bid_id: 3, amount: 1500, status: 'won', bidder: 'ravi_k' }), bid({ bid_id: 2, amount: 200, status: 'outbid' })])],
+      });
+      renderPage();
+      await screen.findByRole('heading', { name: 'Spring Sale' });
+      // Sold before the close: bought at its buy-now price.
+      expect(screen.getByTestId('outcome-P-2').textContent).toBe('Bought now by ravi_k');
+
+      act(() => injectLiveEvent({ event: 'product:sold', data: { auction_id: 'AUC-1', product_id: 'P-1', amount: 2000, version: 2, buy_now: true, server_time: T2 } }));
+      await waitFor(() => expect(screen.getByTestId('outcome-P-1').textContent).toBe('Bought now by meera'));
+      expect(screen.getByTestId('highest-P-1').textContent).toBe('₹2,000');
+      const bought = feedItems().find((li) => li.getAttribute('data-bid-id') === '7')!;
+      expect(bought.textContent).toContain('meera bought now for ₹2,000buy now');
+    });
+  });
+
   describe('reads that overlap', () => {
     function deferred() {
       let resolve!: (r: Response) => void;
@@ -133,7 +264,7 @@ describe('AuctionDetailPage', () => {
       // Read before the bid: the products and bids are older than it.
       act(() => injectLiveEvent({
         event: 'bid:placed',
-        data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 2, highest_bid: 750, bid_count: 2, version: 2, bidder: 'ravi_k', amount: 750, timestamp: T1, server_time: T1 },
+        data: bidPlaced({ bid_id: 2, highest_bid: 750, bid_count: 2, version: 2, bidder: 'ravi_k', timestamp: T1 }),
       }));
       products.resolve(jsonResponse(200, [makeProduct({ highest_bid: 500, bid_count: 1 })]));
       await waitFor(() => expect(screen.getByTestId('highest-P-1').textContent).toBe('₹750'));
@@ -213,7 +344,7 @@ describe('AuctionDetailPage', () => {
       await waitFor(() => expect(screen.getByTestId('highest-P-1').textContent).toBe('₹900'));
       act(() => injectLiveEvent({
         event: 'bid:placed',
-        data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 3, highest_bid: 700, bid_count: 2, version: 2, bidder: 'mira', amount: 700, timestamp: T1, server_time: T1 },
+        data: bidPlaced({ bid_id: 3, highest_bid: 700, bid_count: 2, version: 2, bidder: 'mira', timestamp: T1 }),
       }));
       await waitFor(() => expect(feedItems()).toHaveLength(3));
       expect(screen.getByTestId('highest-P-1').textContent).toBe('₹900');
@@ -228,7 +359,7 @@ describe('AuctionDetailPage', () => {
       expect(screen.queryByText('Failed to load auction data')).toBeNull();
       act(() => injectLiveEvent({
         event: 'bid:placed',
-        data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 4, highest_bid: 800, bid_count: 2, version: 2, bidder: 'mira', amount: 800, timestamp: T1, server_time: T1 },
+        data: bidPlaced({ bid_id: 4, highest_bid: 800, bid_count: 2, version: 2, bidder: 'mira', timestamp: T1 }),
       }));
       await waitFor(() => expect(screen.getByTestId('highest-P-1').textContent).toBe('₹800'));
     });

@@ -1,25 +1,46 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { sumRupees, type Product } from '@auction/shared';
+import { sumRupees, type AdminAuction, type Product, type Settled } from '@auction/shared';
 import { paths } from '../../../config/paths';
+import { Badge } from '../../../components/ui/Badge';
 import { EmptyState } from '../../../components/ui/EmptyState';
 import { Icon } from '../../../components/ui/Icon';
+import { ConfirmDialog } from '../../../components/ui/Modal';
 import { Spinner } from '../../../components/ui/Spinner';
 import { StatusBadge } from '../../../components/ui/StatusBadge';
 import { formatCountdown, formatDateTime, formatDateTimeSeconds, formatRupees, secondsLeft } from '../../../lib/format';
 import { holdClock, useClock } from '../../live';
 import { useAuctionDetail } from '../hooks/use-auction-detail';
 import { auctionStatus } from '../lib/forms';
-import type { FeedEntry } from '../lib/live-feed';
+import { winnerOf, type FeedEntry } from '../lib/live-feed';
+import { describeSoftClose, INCREMENT_SHORT, ladderSteps } from '../lib/rules';
+import { useAdminAuctionActions } from '../store/admin-auctions-store';
 import { AuctionFormModal } from './AuctionFormModal';
+import { CONFIRM_SETTLE } from './ManageAuctionsPage';
 import './admin-auctions.css';
 
-/** /admin/auctions/:auctionId: the creator sees the live bid feed with usernames; another admin a read-only page. */
+/** Why a lot was not sold, as the settle answer says it. */
+export const UNSOLD_REASON: Record<Settled['unsold'][number]['reason'], string> = {
+  NO_BIDS: 'No bids',
+  RESERVE_NOT_MET: 'Reserve not met',
+};
+
+/** The settle this page asked for: its answer, with the lots' names as they were (unsold lots leave the auction). */
+interface SettleView {
+  answer: Settled;
+  names: ReadonlyMap<string, string>;
+}
+
+/** /admin/auctions/:auctionId: the creator sees the live bid feed with usernames and may settle; another admin a read-only page. */
 export function AuctionDetailPage() {
   const { auctionId = '' } = useParams();
-  const { status, data, isCreator, replaceAuction } = useAuctionDetail(auctionId);
+  const { status, data, isCreator, replaceAuction, settled } = useAuctionDetail(auctionId);
   const now = useClock((s) => s.now);
+  const settle = useAdminAuctionActions((s) => s.settle);
+  const settling = useAdminAuctionActions((s) => s.busy[auctionId] === true);
   const [editing, setEditing] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [settleView, setSettleView] = useState<SettleView | null>(null);
 
   useEffect(() => holdClock(), []);
 
@@ -39,13 +60,26 @@ export function AuctionDetailPage() {
     );
   }
 
-  const { auction, products, feed } = data;
+  const { auction, products, feed, boughtNow } = data;
   const st = auctionStatus(auction, now);
   const left = secondsLeft(auction.valid_until, now);
   // Rupee sums in paise (sumRupees), so amounts with decimals add up exactly.
   const sold = sumRupees(products.filter((p) => p.status === 'sold').map((p) => p.highest_bid));
   const leadingAndSold = sumRupees(products.map((p) => p.highest_bid));
   const bidCount = products.reduce((sum, p) => sum + p.bid_count, 0);
+  const unsoldReasons = new Map(settleView?.answer.unsold.map((u) => [u.id, u.reason]) ?? []);
+  // A lot with a leading bid freezes the increment rule.
+  const ruleLocked = products.some((p) => p.highest_bid > 0 && p.status !== 'sold');
+
+  async function confirmSettle() {
+    // Unsold lots go back to unassigned: keep their names for the answer.
+    const before = new Map(names);
+    const outcome = await settle(auction.id);
+    setConfirming(false);
+    if (!outcome) return;
+    settled(outcome.answer, outcome.auction);
+    setSettleView({ answer: outcome.answer, names: before });
+  }
 
   return (
     <div className="page aa-page">
@@ -60,25 +94,32 @@ export function AuctionDetailPage() {
         <div className="ad-hero-side">
           <StatusBadge kind="auction" status={st} />
           {isCreator && (
-            <button
-              type="button"
-              className="btn btn-outline btn-sm"
-              onClick={() => setEditing(true)}
-              disabled={st === 'settled'}
-              title={st === 'settled' ? 'A settled auction cannot be edited' : undefined}
-            >
-              Edit Auction
-            </button>
+            <div className="ad-hero-actions">
+              <button
+                type="button"
+                className="btn btn-outline btn-sm"
+                onClick={() => setEditing(true)}
+                disabled={st === 'settled'}
+                title={st === 'settled' ? 'A settled auction cannot be edited' : undefined}
+              >
+                Edit Auction
+              </button>
+              {st !== 'settled' && (
+                <button type="button" className="btn btn-accent btn-sm" onClick={() => setConfirming(true)} disabled={settling} title={`Settle ${auction.name} now`}>
+                  Settle
+                </button>
+              )}
+            </div>
           )}
         </div>
         <dl className="ad-facts">
           <div>
             <dt>Valid Until</dt>
-            <dd>{formatDateTime(auction.valid_until)}</dd>
+            <dd data-testid="valid-until"><EndFact auction={auction} /></dd>
           </div>
           <div>
             <dt>Time Left</dt>
-            <dd>{st === 'active' ? formatCountdown(left) : st === 'settled' ? 'Settled' : 'Ended'}</dd>
+            <dd data-testid="time-left">{st === 'active' ? formatCountdown(left) : st === 'settled' ? 'Settled' : 'Ended'}</dd>
           </div>
           <div>
             <dt>Bids</dt>
@@ -88,8 +129,24 @@ export function AuctionDetailPage() {
             <dt>{st === 'settled' ? 'Revenue' : 'Leading total'}</dt>
             <dd className="num">{formatRupees(st === 'settled' ? sold : leadingAndSold)}</dd>
           </div>
+          <div>
+            <dt>Increments</dt>
+            <dd title={auction.increment_rule === 'ladder' ? ladderSteps() : 'Every bid at least ₹1 above the highest'}>{INCREMENT_SHORT[auction.increment_rule]}</dd>
+          </div>
+          <div>
+            <dt>Soft close</dt>
+            <dd
+              title={auction.soft_close_s > 0
+                ? `A bid that takes the lead in the last ${auction.soft_close_s} s moves the end to ${auction.soft_close_s} s after it, at most ${auction.max_extension_s} s past the end set`
+                : 'Bids never move the end'}
+            >
+              {describeSoftClose(auction)}
+            </dd>
+          </div>
         </dl>
       </section>
+
+      {settleView && <Settlement view={settleView} feed={feed} boughtNow={boughtNow} />}
 
       {!isCreator && (
         <p className="info-note" role="note">
@@ -106,7 +163,16 @@ export function AuctionDetailPage() {
           </div>
           {products.length === 0 ? <EmptyState icon="box" title="No products in this auction" /> : (
             <ul className="ad-products">
-              {products.map((p) => <ProductItem key={p.id} product={p} />)}
+              {products.map((p) => (
+                <ProductItem
+                  key={p.id}
+                  product={p}
+                  open={st !== 'settled'}
+                  winner={winnerOf(feed, p.id)}
+                  boughtNow={boughtNow.includes(p.id)}
+                  unsold={unsoldReasons.get(p.id)}
+                />
+              ))}
             </ul>
           )}
         </section>
@@ -120,14 +186,31 @@ export function AuctionDetailPage() {
             <EmptyState icon="bids" title="No bids yet">{isCreator && st === 'active' ? 'New bids appear here as they are placed.' : null}</EmptyState>
           ) : (
             <ol className="ad-feed" aria-live={isCreator ? 'polite' : undefined} aria-label="Bids, newest first">
-              {feed.map((f) => <FeedItem key={f.bid_id} entry={f} productName={names.get(f.product_id) ?? f.product_id} />)}
+              {feed.map((f) => (
+                <FeedItem
+                  key={f.bid_id}
+                  entry={f}
+                  productName={names.get(f.product_id) ?? f.product_id}
+                  buyNow={f.buy_now === true || (f.status === 'won' && boughtNow.includes(f.product_id))}
+                />
+              ))}
             </ol>
           )}
         </section>
       </div>
 
       {editing && (
-        <AuctionFormModal mode="edit" auction={auction} withProducts={false} onClose={() => setEditing(false)} onSaved={replaceAuction} />
+        <AuctionFormModal mode="edit" auction={auction} withProducts={false} ruleLocked={ruleLocked} onClose={() => setEditing(false)} onSaved={replaceAuction} />
+      )}
+      {confirming && (
+        <ConfirmDialog
+          title="Settle Auction"
+          message={CONFIRM_SETTLE}
+          confirmLabel="Settle"
+          busy={settling}
+          onConfirm={() => void confirmSettle()}
+          onCancel={() => setConfirming(false)}
+        />
       )}
     </div>
   );
@@ -141,13 +224,107 @@ function BackLink() {
   );
 }
 
-function ProductItem({ product: p }: { product: Product }) {
+/** The current end; once soft close has moved it, marked Extended with the end that was set. */
+function EndFact({ auction: a }: { auction: AdminAuction }) {
+  if (!a.extended) return <>{formatDateTime(a.valid_until)}</>;
+  return (
+    <span className="ad-end">
+      <span className="aa-end">
+        <span>{formatDateTime(a.valid_until)}</span>
+        <Badge tone="warning">Extended</Badge>
+      </span>
+      <span className="ad-end-was">set for {formatDateTime(a.original_valid_until)}</span>
+    </span>
+  );
+}
+
+/** Who won a lot: "Bought now by asha" for a buy-now, else "Won by asha" (the name once its bids are read). */
+function winnerText(winner: FeedEntry | undefined, boughtNow: boolean): string {
+  if (boughtNow) return winner ? `Bought now by ${winner.bidder}` : 'Bought now';
+  return winner ? `Won by ${winner.bidder}` : 'Sold';
+}
+
+/** The settle answer: the lots sold, for how much and to whom, and the lots not sold, and why. */
+function Settlement({ view, feed, boughtNow }: { view: SettleView; feed: readonly FeedEntry[]; boughtNow: readonly string[] }) {
+  const { answer, names } = view;
+  const name = (id: string) => names.get(id) ?? id;
+  return (
+    <section className="card ad-settle" aria-labelledby="ad-settle-title">
+      <div className="card-header">
+        <h3 id="ad-settle-title" className="card-title">Settlement</h3>
+        <span className="aa-count">{answer.sold.length} sold · {answer.unsold.length} unsold</span>
+      </div>
+      <div className="ad-settle-body">
+        <div className="ad-settle-group">
+          <h4 className="ad-settle-head">Sold</h4>
+          {answer.sold.length === 0 ? <p className="ad-settle-none">No lot was sold.</p> : (
+            <ul className="ad-settle-list" aria-label="Sold lots">
+              {answer.sold.map((s) => (
+                <li key={s.product_id} className="ad-settle-item" data-product-id={s.product_id}>
+                  <span className="ad-settle-name">{name(s.product_id)}</span>
+                  <strong className="num">{formatRupees(s.amount)}</strong>
+                  <span className="ad-settle-who">{winnerText(winnerOf(feed, s.product_id), boughtNow.includes(s.product_id))}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+        <div className="ad-settle-group">
+          <h4 className="ad-settle-head">Unsold</h4>
+          {answer.unsold.length === 0 ? <p className="ad-settle-none">Every lot was sold.</p> : (
+            <ul className="ad-settle-list" aria-label="Unsold lots">
+              {answer.unsold.map((u) => (
+                <li key={u.id} className="ad-settle-item" data-product-id={u.id}>
+                  <span className="ad-settle-name">{name(u.id)}</span>
+                  <Badge tone={u.reason === 'RESERVE_NOT_MET' ? 'warning' : 'neutral'}>{UNSOLD_REASON[u.reason]}</Badge>
+                  <span className="ad-settle-who">Back to unassigned{u.reason === 'RESERVE_NOT_MET' ? '; the leading bid was refunded' : ''}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+/** "Start ₹500 · Reserve ₹800 · Buy now ₹2,000": the prices set (the reserve only for its owner). */
+function PriceLine({ product: p }: { product: Product }) {
+  const parts = [`Start ${formatRupees(p.starting_price)}`];
+  if (p.reserve_price != null) parts.push(`Reserve ${formatRupees(p.reserve_price)}`);
+  if (p.buy_now_price !== null) parts.push(`Buy now ${formatRupees(p.buy_now_price)}`);
+  return <span className="ad-product-prices">{parts.join(' · ')}</span>;
+}
+
+function ProductItem({ product: p, open, winner, boughtNow, unsold }: {
+  product: Product;
+  /** The auction is not settled yet. */
+  open: boolean;
+  winner: FeedEntry | undefined;
+  boughtNow: boolean;
+  /** Not sold at this page's settle, and why. */
+  unsold: Settled['unsold'][number]['reason'] | undefined;
+}) {
+  let outcome: ReactNode = null;
+  if (p.status === 'sold') {
+    outcome = <span className="ad-outcome ad-outcome-sold" data-testid={`outcome-${p.id}`}>{winnerText(winner, boughtNow)}</span>;
+  } else if (unsold) {
+    outcome = <span className="ad-outcome" data-testid={`outcome-${p.id}`}>Not sold: {UNSOLD_REASON[unsold].toLowerCase()}</span>;
+  } else if (open) {
+    outcome = (
+      <span className="ad-outcome" data-testid={`outcome-${p.id}`}>
+        {p.reserve_met !== null && <Badge tone={p.reserve_met ? 'success' : 'warning'}>{p.reserve_met ? 'Reserve met' : 'Reserve not met'}</Badge>}
+        <span className="ad-outcome-next">Next bid from {formatRupees(p.min_next_bid)}</span>
+      </span>
+    );
+  }
   return (
     <li className="ad-product" data-product-id={p.id}>
       <div className="ad-product-main">
         <span className="ad-product-name">{p.name}</span>
         <code className="aa-id">{p.id}</code>
         {p.description && <span className="ad-product-desc">{p.description}</span>}
+        <PriceLine product={p} />
       </div>
       <dl className="ad-product-stats">
         <div>
@@ -160,20 +337,24 @@ function ProductItem({ product: p }: { product: Product }) {
         </div>
         <div>
           <dt className="visually-hidden">Status</dt>
-          <dd><StatusBadge kind="product" status={p.status} /></dd>
+          {/* Not sold at the settle: back among the admin's unassigned products. */}
+          <dd><StatusBadge kind="product" status={unsold ? 'unassigned' : p.status} /></dd>
         </div>
       </dl>
+      {outcome}
     </li>
   );
 }
 
-function FeedItem({ entry: f, productName }: { entry: FeedEntry; productName: string }) {
+function FeedItem({ entry: f, productName, buyNow }: { entry: FeedEntry; productName: string; buyNow: boolean }) {
   return (
     <li className="ad-feed-item" data-bid-id={f.bid_id}>
       <span className="ad-avatar" aria-hidden="true">{f.bidder.charAt(0).toUpperCase() || '?'}</span>
       <div className="ad-feed-main">
         <span className="ad-feed-line">
-          <strong className="ad-bidder">{f.bidder}</strong> bid <strong className="num">{formatRupees(f.amount)}</strong>
+          <strong className="ad-bidder">{f.bidder}</strong> {buyNow ? 'bought now for' : 'bid'} <strong className="num">{formatRupees(f.amount)}</strong>
+          {f.auto && <span className="ad-mark" title={`An automatic raise of ${f.bidder}’s maximum bid`}>auto</span>}
+          {buyNow && <span className="ad-mark ad-mark-buy" title="Bought at the buy-now price">buy now</span>}
         </span>
         <span className="ad-feed-meta">
           on {productName} · <time dateTime={f.timestamp}>{formatDateTimeSeconds(f.timestamp)}</time>

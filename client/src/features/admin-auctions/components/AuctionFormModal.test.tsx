@@ -67,7 +67,7 @@ describe('Create Auction modal', () => {
 
     await waitFor(() => expect(onClose).toHaveBeenCalled());
     expect(api.body('POST /api/admin/auction')).toEqual({
-      id: 'spring', name: 'Spring Sale', valid_until: new Date('2030-05-01T18:30').toISOString(), product_ids: ['P-2'],
+      id: 'spring', name: 'Spring Sale', valid_until: new Date('2030-05-01T18:30').toISOString(), product_ids: ['P-2'], increment_rule: 'flat',
     });
     expect(screen.getByText('Auction created successfully!')).toBeTruthy();
     expect(useAdminAuctions.getState().auctions.map((a) => a.id)).toEqual(['spring', 'older']);
@@ -88,9 +88,119 @@ describe('Create Auction modal', () => {
     expect(onClose).not.toHaveBeenCalled();
   });
 
+  it('sends the increment rule and soft close chosen (a preset or a number), and leaves a blank max extension to the server', async () => {
+    const api = routeFetch({
+      'GET /api/admin/products/unassigned': [jsonResponse(200, unassigned)],
+      'POST /api/admin/auction': [(body) => jsonResponse(201, { message: 'Auction created successfully!', auction: makeAdminAuction({ ...(body as object) }) })],
+    });
+    const { dialog, onClose } = renderCreate();
+    await within(dialog).findByRole('checkbox', { name: /Ming Vase/ });
+    fireEvent.change(within(dialog).getByLabelText('Auction ID'), { target: { value: 'ladder-sale' } });
+    fireEvent.change(within(dialog).getByLabelText('Auction Name'), { target: { value: 'Ladder Sale' } });
+    fireEvent.click(within(dialog).getByRole('checkbox', { name: /Ming Vase/ }));
+
+    const rule = within(dialog).getByLabelText<HTMLSelectElement>('Increment rule');
+    expect([...rule.options].map((o) => o.text)).toEqual(['₹1 steps (flat)', 'Ladder (steps grow with the price)']);
+    expect(rule.value).toBe('flat');
+    fireEvent.change(rule, { target: { value: 'ladder' } });
+    const soft = within(dialog).getByLabelText<HTMLInputElement>('Soft close (seconds)');
+    // Blank: the server's default.
+    expect(soft.value).toBe('');
+    fireEvent.click(within(dialog).getByRole('button', { name: '1 min' }));
+    expect(soft.value).toBe('60');
+    expect(within(dialog).getByText('Bids in the last 60 s extend the auction (to 60 s after the bid).')).toBeTruthy();
+
+    // Out of range: refused here, nothing sent.
+    fireEvent.change(soft, { target: { value: '4000' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create Auction' }));
+    expect(within(dialog).getByRole('alert').textContent).toBe('Soft close must be a whole number of seconds from 0 to 3600');
+    expect(api.calls('POST /api/admin/auction')).toHaveLength(0);
+
+    fireEvent.change(soft, { target: { value: '45' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create Auction' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(api.body('POST /api/admin/auction')).toEqual({
+      id: 'ladder-sale', name: 'Ladder Sale', valid_until: expect.any(String), product_ids: ['P-1'], increment_rule: 'ladder', soft_close_s: 45,
+    });
+  });
+
+  it('says what a blank soft close means, from the server’s settings, and sends no rule seconds for it', async () => {
+    const api = routeFetch({
+      'GET /api/admin/products/unassigned': [jsonResponse(200, unassigned)],
+      'GET /api/admin/settings': [jsonResponse(200, { auto_settle: true, admin_signup: 'open', min_increment: 1, live_frame_ms: 100, timezone: 'Asia/Kolkata', soft_close_s: 90, max_extension_s: 1800 })],
+      'POST /api/admin/auction': [(body) => jsonResponse(201, { message: 'Auction created successfully!', auction: makeAdminAuction({ ...(body as object) }) })],
+    });
+    const { dialog, onClose } = renderCreate();
+    expect(await within(dialog).findByText('Blank: the server’s default. Bids in the last 90 s extend the auction (to 90 s after the bid).')).toBeTruthy();
+    expect(within(dialog).getByLabelText<HTMLInputElement>('Soft close (seconds)').placeholder).toBe('90');
+    expect(within(dialog).getByText('Blank: the server’s default. The end never moves more than 30 min past the end you set.')).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText('Auction ID'), { target: { value: 'plain' } });
+    fireEvent.change(within(dialog).getByLabelText('Auction Name'), { target: { value: 'Plain Sale' } });
+    fireEvent.click(await within(dialog).findByRole('checkbox', { name: /Ming Vase/ }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create Auction' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    const sent = api.body('POST /api/admin/auction') as Record<string, unknown>;
+    expect(sent).not.toHaveProperty('soft_close_s');
+    expect(sent).not.toHaveProperty('max_extension_s');
+  });
+
   it('says so when there are no unassigned products', async () => {
     routeFetch({ 'GET /api/admin/products/unassigned': [jsonResponse(200, [])] });
     const { dialog } = renderCreate();
     expect(await within(dialog).findByText('No unassigned products available')).toBeTruthy();
+  });
+});
+
+describe('Edit Auction modal: the rules', () => {
+  beforeEach(() => {
+    resetAppState();
+  });
+  afterEach(() => {
+    cleanup();
+    resetAppState();
+  });
+
+  const ladder = makeAdminAuction({ increment_rule: 'ladder', soft_close_s: 300, max_extension_s: 7200 });
+
+  it('shows the auction’s rules and sends the ones changed; soft close 0 turns it off', async () => {
+    const api = routeFetch({
+      'PUT /api/admin/auction/AUC-1': [(body) => jsonResponse(200, { message: 'ok', auction: { ...ladder, ...(body as object) } })],
+    });
+    const onSaved = vi.fn();
+    render(<><AuctionFormModal mode="edit" auction={ladder} withProducts={false} onClose={() => undefined} onSaved={onSaved} /><Toaster /></>);
+    const dialog = screen.getByRole('dialog', { name: 'Edit Auction' });
+    const rule = within(dialog).getByLabelText<HTMLSelectElement>('Increment rule');
+    expect(rule.value).toBe('ladder');
+    expect(rule.disabled).toBe(false);
+    expect(within(dialog).getByLabelText<HTMLInputElement>('Soft close (seconds)').value).toBe('300');
+    expect(within(dialog).getByLabelText<HTMLInputElement>('Max extension (seconds)').value).toBe('7200');
+    expect(within(dialog).getByRole('button', { name: '5 min' }).getAttribute('aria-pressed')).toBe('true');
+
+    fireEvent.change(rule, { target: { value: 'flat' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Off' }));
+    expect(within(dialog).getByText('Off: the auction ends on time, whatever the bids.')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => expect(onSaved).toHaveBeenCalled());
+    expect(api.body('PUT /api/admin/auction/AUC-1')).toMatchObject({ increment_rule: 'flat', soft_close_s: 0, max_extension_s: 7200 });
+  });
+
+  it('a lot with bids fixes the increment rule: the select is disabled and the rule is not sent', async () => {
+    const api = routeFetch({
+      'GET /api/admin/products/unassigned': [jsonResponse(200, [])],
+      'GET /api/admin/auction/AUC-1/products': [jsonResponse(200, [makeProduct({ highest_bid: 500, bid_count: 1 })])],
+      'PUT /api/admin/auction/AUC-1': [(body) => jsonResponse(200, { message: 'ok', auction: { ...ladder, ...(body as object) } })],
+    });
+    const onSaved = vi.fn();
+    render(<><AuctionFormModal mode="edit" auction={ladder} onClose={() => undefined} onSaved={onSaved} /><Toaster /></>);
+    const dialog = screen.getByRole('dialog', { name: 'Edit Auction' });
+    await within(dialog).findByRole('checkbox', { name: /Ming Vase/ });
+    expect(within(dialog).getByLabelText<HTMLSelectElement>('Increment rule').disabled).toBe(true);
+    expect(within(dialog).getByText('The increment rule is fixed once a lot has bids.')).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText('Soft close (seconds)'), { target: { value: '90' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => expect(onSaved).toHaveBeenCalled());
+    const sent = api.body('PUT /api/admin/auction/AUC-1') as Record<string, unknown>;
+    expect(sent).toMatchObject({ soft_close_s: 90, product_ids: ['P-1'] });
+    expect(sent).not.toHaveProperty('increment_rule');
   });
 });

@@ -1,5 +1,5 @@
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
-import { CATALOGUE_MESSAGES, type AdminAuction, type Product } from '@auction/shared';
+import { CATALOGUE_MESSAGES, type AdminAuction, type CreateAuctionBody, type Product } from '@auction/shared';
 import { FormField } from '../../../components/ui/FormField';
 import { Icon } from '../../../components/ui/Icon';
 import { Modal } from '../../../components/ui/Modal';
@@ -10,13 +10,36 @@ import { formatRupees } from '../../../lib/format';
 import { useResource } from '../../../lib/resource';
 import { adminAuctionProducts, unassignedProducts } from '../../admin-products';
 import { checkCreateAuction, checkEditAuction, defaultValidUntil, fromLocalInput, toLocalInput } from '../lib/forms';
+import { useRuleDefaults } from '../hooks/use-rule-defaults';
+import { MAX_EXTENSION_MAX_S, SOFT_CLOSE_MAX_S, parseSeconds } from '../lib/rules';
 import { useAdminAuctionActions } from '../store/admin-auctions-store';
+import { RuleFields, type RuleErrors, type RulesDraft } from './RuleFields';
 import './admin-auctions.css';
 
 type Props =
   | { mode: 'create'; onClose: () => void; onSaved?: () => void }
-  /** Edit; `withProducts` false is the detail page's short form (name and valid until only). */
-  | { mode: 'edit'; auction: AdminAuction; withProducts?: boolean; onClose: () => void; onSaved?: (auction: AdminAuction) => void };
+  /**
+   * Edit; `withProducts` false is the detail page's short form (no product list), which says itself
+   * whether a lot has bids (`ruleLocked`: the increment rule can no longer change).
+   */
+  | { mode: 'edit'; auction: AdminAuction; withProducts?: boolean; ruleLocked?: boolean; onClose: () => void; onSaved?: (auction: AdminAuction) => void };
+
+type Rules = Pick<CreateAuctionBody, 'increment_rule' | 'soft_close_s' | 'max_extension_s'>;
+
+/** The rule fields as the body sends them (a blank seconds field is left out), or what is wrong with them. */
+function checkRules(d: RulesDraft): { ok: true; rules: Rules } | { ok: false; errors: RuleErrors } {
+  const soft = parseSeconds(d.softClose, 'Soft close', SOFT_CLOSE_MAX_S);
+  const max = parseSeconds(d.maxExtension, 'Max extension', MAX_EXTENSION_MAX_S);
+  if (!soft.ok || !max.ok) return { ok: false, errors: { softClose: soft.ok ? undefined : soft.error, maxExtension: max.ok ? undefined : max.error } };
+  return {
+    ok: true,
+    rules: {
+      increment_rule: d.incrementRule,
+      ...(soft.value === undefined ? {} : { soft_close_s: soft.value }),
+      ...(max.value === undefined ? {} : { max_extension_s: max.value }),
+    },
+  };
+}
 
 const NONE: Product[] = [];
 
@@ -38,6 +61,15 @@ export function AuctionFormModal(props: Props) {
   const [name, setName] = useState(editing?.name ?? '');
   const [validUntil, setValidUntil] = useState(editing ? toLocalInput(editing.valid_until) : defaultValidUntil());
   const [selected, setSelected] = useState<string[]>(editing?.product_ids ?? []);
+  // Create: flat steps and blank seconds (the server's defaults); edit: the auction's rules.
+  const [rules, setRules] = useState<RulesDraft>({
+    incrementRule: editing?.increment_rule ?? 'flat',
+    softClose: editing ? String(editing.soft_close_s) : '',
+    maxExtension: editing ? String(editing.max_extension_s) : '',
+  });
+  const [ruleErrors, setRuleErrors] = useState<RuleErrors>({});
+  // What a blank seconds field means on a new auction.
+  const defaults = useRuleDefaults(editing === null);
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const create = useAdminAuctionActions((s) => s.create);
@@ -66,6 +98,9 @@ export function AuctionFormModal(props: Props) {
     setSelected(own.data.map((p) => p.id));
   }, [editingId, own.data, own.fetching]);
 
+  // A lot with a leading bid freezes the increment rule (the server refuses a change).
+  const ruleLocked = props.mode === 'edit' && (props.ruleLocked ?? own.data?.some((p) => p.highest_bid > 0 && p.status !== 'sold') ?? false);
+
   const toggle = (productId: string, on: boolean) =>
     setSelected((s) => (on ? [...s.filter((x) => x !== productId), productId] : s.filter((x) => x !== productId)));
 
@@ -75,9 +110,17 @@ export function AuctionFormModal(props: Props) {
       ? checkEditAuction({ name, validUntil }) ?? (withProducts && selected.length === 0 ? CATALOGUE_MESSAGES.auctionProducts : null)
       : checkCreateAuction({ id, name, validUntil, productIds: selected });
     setError(problem);
-    if (problem) return;
+    if (problem) {
+      setRuleErrors({});
+      return;
+    }
+    const checked = checkRules(rules);
+    setRuleErrors(checked.ok ? {} : checked.errors);
+    if (!checked.ok) return;
     setSaving(true);
-    const body = { name: name.trim(), valid_until: fromLocalInput(validUntil) };
+    // A frozen rule is not sent: it could only be the one the auction has.
+    const { increment_rule, ...seconds } = checked.rules;
+    const body = { name: name.trim(), valid_until: fromLocalInput(validUntil), ...(ruleLocked ? {} : { increment_rule }), ...seconds };
     if (props.mode === 'create') {
       const ok = await create({ id: id.trim(), ...body, product_ids: selected });
       setSaving(false);
@@ -150,7 +193,7 @@ export function AuctionFormModal(props: Props) {
                           <span className="aa-check-name">{p.name}</span>
                           <span className="aa-check-meta">
                             <code>{p.id}</code>
-                            {locked && <> · leading bid {formatRupees(p.highest_bid)}</>}
+                            {locked ? <> · leading bid {formatRupees(p.highest_bid)}</> : p.starting_price > 0 && <> · from {formatRupees(p.starting_price)}</>}
                           </span>
                         </span>
                       </label>
@@ -161,6 +204,7 @@ export function AuctionFormModal(props: Props) {
             )}
           </fieldset>
         )}
+        <RuleFields idPrefix={formId} value={rules} onChange={setRules} errors={ruleErrors} ruleLocked={ruleLocked} editing={editing !== null} defaults={defaults} />
       </form>
     </Modal>
   );

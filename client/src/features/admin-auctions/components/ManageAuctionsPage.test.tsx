@@ -4,10 +4,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Toaster } from '../../../components/ui/toast/Toaster';
 import { useSession } from '../../auth';
 import { injectLiveEvent } from '../../live';
+import { formatDateTime } from '../../../lib/format';
 import { resetAll } from '../../../lib/resource';
 import { jsonResponse, resetAppState, sampleAdmin } from '../../../test/utils';
 import { useAdminAuctions } from '../store/admin-auctions-store';
-import { makeAdminAuction, makeProduct, routeFetch } from '../testing';
+import { liveSummary, makeAdminAuction, makeProduct, routeFetch } from '../testing';
 import { CONFIRM_DELETE, CONFIRM_SETTLE, ManageAuctionsPage } from './ManageAuctionsPage';
 
 function renderPage() {
@@ -71,7 +72,7 @@ describe('ManageAuctionsPage', () => {
     });
     renderPage();
     await screen.findByRole('link', { name: 'Spring Sale' });
-    const data = { id: 'AUC-1', name: 'Spring Sale II', valid_until: open.valid_until, product_count: 2, status: 'active' as const, server_time: open.created_at };
+    const data = liveSummary(open, { name: 'Spring Sale II', product_count: 2 });
     act(() => {
       for (let i = 0; i < 3; i++) injectLiveEvent({ event: 'auction:updated', data });
     });
@@ -79,6 +80,21 @@ describe('ManageAuctionsPage', () => {
     await waitFor(() => expect(useAdminAuctions.getState().auctions[0]?.product_ids).toEqual(['P-1', 'P-9']));
     await new Promise((r) => setTimeout(r, 400));
     expect(api.calls('GET /api/admin/auctions/my')).toHaveLength(2);
+  });
+
+  it('marks an auction whose end soft close moved as Extended, from the list and live', async () => {
+    const moved = makeAdminAuction({ id: 'AUC-4', name: 'Coins', extended: true, original_valid_until: '2030-01-01T10:00:00.000Z', valid_until: '2030-01-01T10:02:00.000Z' });
+    routeFetch({ 'GET /api/admin/auctions/my': [jsonResponse(200, [open, moved])] });
+    renderPage();
+    await screen.findByRole('link', { name: 'Spring Sale' });
+    expect(within(rowOf('Coins')).getByText('Extended')).toBeTruthy();
+    expect(within(rowOf('Coins')).getByText('Extended').closest('[title]')!.getAttribute('title')).toBe(`Soft close moved the end from ${formatDateTime(moved.original_valid_until)}`);
+    expect(within(rowOf('Spring Sale')).queryByText('Extended')).toBeNull();
+
+    const later = new Date(Date.parse(open.valid_until) + 120_000).toISOString();
+    act(() => injectLiveEvent({ event: 'auction:extended', data: { auction_id: 'AUC-1', valid_until: later, original_valid_until: open.valid_until, server_time: later } }));
+    expect(within(rowOf('Spring Sale')).getByText('Extended')).toBeTruthy();
+    expect(rowOf('Spring Sale').textContent).toContain(formatDateTime(later));
   });
 
   it('asks before settling: Cancel sends nothing; confirming settles, toasts and shows the row as Settled', async () => {

@@ -2,6 +2,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import type { AdminAuction } from '@auction/shared';
 import { adminAuctionPath } from '../../../config/paths';
+import { Badge } from '../../../components/ui/Badge';
 import { DataTable, type Column } from '../../../components/ui/DataTable';
 import { ConfirmDialog } from '../../../components/ui/Modal';
 import { EmptyState } from '../../../components/ui/EmptyState';
@@ -121,7 +122,7 @@ function AuctionsTable({ auctions, now, busy, onDialog, empty }: {
   const columns: Column<AdminAuction>[] = [
     { key: 'id', header: 'ID', cell: (a) => <code className="aa-id">{a.id}</code> },
     { key: 'name', header: 'Name', cell: (a) => <Link className="aa-name-link" to={adminAuctionPath(a.id)}>{a.name}</Link> },
-    { key: 'end', header: 'End Date', className: 'num', cell: (a) => formatDateTime(a.valid_until) },
+    { key: 'end', header: 'End Date', className: 'num', cell: (a) => <EndDate auction={a} /> },
     { key: 'products', header: 'Products', align: 'end', className: 'num', cell: (a) => a.product_count },
     { key: 'status', header: 'Status', cell: (a) => <StatusBadge kind="auction" status={auctionStatus(a, now)} /> },
     {
@@ -172,5 +173,16 @@ function AuctionsTable({ auctions, now, busy, onDialog, empty }: {
       rowProps={(a) => ({ 'data-auction-id': a.id })}
       empty={empty}
     />
+  );
+}
+
+/** The end, marked when soft close has moved it (the title says from when). */
+function EndDate({ auction: a }: { auction: Pick<AdminAuction, 'valid_until' | 'original_valid_until' | 'extended'> }) {
+  if (!a.extended) return <>{formatDateTime(a.valid_until)}</>;
+  return (
+    <span className="aa-end" title={`Soft close moved the end from ${formatDateTime(a.original_valid_until)}`}>
+      <span>{formatDateTime(a.valid_until)}</span>
+      <Badge tone="warning">Extended</Badge>
+    </span>
   );
 }

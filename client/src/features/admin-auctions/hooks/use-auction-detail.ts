@@ -7,14 +7,14 @@
  * failed re-read keeps it as shown; the session store's `resetAll()` forgets it.
  */
 import { useCallback, useEffect, useRef } from 'react';
-import type { AdminAuction } from '@auction/shared';
+import type { AdminAuction, Settled } from '@auction/shared';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { ApiError, errorText } from '../../../lib/api-client';
 import { createResource, invalidate, useResource } from '../../../lib/resource';
 import { useSession } from '../../auth';
 import { onLive, onReconnect } from '../../live';
 import { adminApi } from '../api/admin-api';
-import { detailReducer, mergeFeeds, toFeed, type DetailAction, type DetailData } from '../lib/live-feed';
+import { boughtNowOf, detailReducer, mergeFeeds, toFeed, type DetailAction, type DetailData } from '../lib/live-feed';
 
 export type DetailStatus = 'loading' | 'ready' | 'not-found' | 'error';
 
@@ -25,6 +25,8 @@ export interface AuctionDetail {
   isCreator: boolean;
   /** After an edit: show the saved auction and re-read its products. */
   replaceAuction: (auction: AdminAuction) => void;
+  /** After a settle: its answer (and the auction read back, if it could be) folded into the page. */
+  settled: (answer: Settled, auction: AdminAuction | null) => void;
 }
 
 /** The auction, then its products, then each product's bids (a product whose bids fail shows none). */
@@ -32,7 +34,8 @@ async function readDetail(auctionId: string): Promise<DetailData> {
   const auction = await adminApi.auction(auctionId);
   const products = await adminApi.products(auctionId);
   const bids = await Promise.all(products.map((p) => adminApi.bids(p.id).then((list) => toFeed(p.id, auction.id, list), () => [])));
-  return { auction, products, feed: mergeFeeds(...bids) };
+  const feed = mergeFeeds(...bids);
+  return { auction, products, feed, boughtNow: boughtNowOf(auction, products, feed) };
 }
 
 /** An auction's detail page data. */
@@ -63,8 +66,8 @@ export function useAuctionDetail(auctionId: string): AuctionDetail {
   useEffect(() => onLive((e) => {
     if (!('auction_id' in e.data) || e.data.auction_id !== auctionId) return;
     fold(auctionId, { type: 'live', event: e });
-    // A cancelled lead may reinstate an older bid: read that product's bids again.
-    if (e.event === 'bid:rolledback') {
+    // A cancelled lead may reinstate an older bid, and a buy-now is a bid no event names: read that product's bids again.
+    if (e.event === 'bid:rolledback' || (e.event === 'product:sold' && e.data.buy_now)) {
       const productId = e.data.product_id;
       adminApi.bids(productId).then(
         (list) => fold(auctionId, { type: 'bids', productId, bids: toFeed(productId, auctionId, list) }),
@@ -78,6 +81,10 @@ export function useAuctionDetail(auctionId: string): AuctionDetail {
     invalidate(adminAuctionDetail.name);
   }, [auctionId]);
 
+  const settled = useCallback((answer: Settled, auction: AdminAuction | null) => {
+    fold(auctionId, { type: 'settled', answer, auction });
+  }, [auctionId]);
+
   const shown: DetailStatus = isNotFound(error) ? 'not-found' : data !== undefined ? 'ready' : status === 'error' ? 'error' : 'loading';
-  return { status: shown, data: data ?? null, isCreator: data !== undefined && adminId !== undefined && data.auction.created_by === adminId, replaceAuction };
+  return { status: shown, data: data ?? null, isCreator: data !== undefined && adminId !== undefined && data.auction.created_by === adminId, replaceAuction, settled };
 }

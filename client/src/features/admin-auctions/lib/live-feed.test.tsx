@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LiveEvent } from '../../live';
-import { makeAdminAuction, makeProduct } from '../testing';
-import { applyDetailEvent, detailReducer, mergeFeeds, toFeed, type DetailData, type FeedEntry } from './live-feed';
+import { bidPlaced, bidRolledBack, makeAdminAuction, makeProduct } from '../testing';
+import { applyDetailEvent, boughtNowOf, detailReducer, mergeFeeds, toFeed, winnerOf, type DetailData, type FeedEntry } from './live-feed';
 
 const T0 = '2026-03-01T10:00:00.000Z';
 const T1 = '2026-03-01T10:05:00.000Z';
@@ -14,12 +14,13 @@ function data(): DetailData {
     auction: makeAdminAuction({ id: 'AUC-1', product_ids: ['P-1', 'P-2'], product_count: 2 }),
     products: [makeProduct({ id: 'P-1', highest_bid: 500, bid_count: 1 }), makeProduct({ id: 'P-2', name: 'Brass Lamp' })],
     feed: [entry({ bid_id: 1 })],
+    boughtNow: [],
   };
 }
 
 const placed = (over: Partial<Extract<LiveEvent, { event: 'bid:placed' }>['data']> = {}): LiveEvent => ({
   event: 'bid:placed',
-  data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 2, highest_bid: 750, bid_count: 2, version: 2, bidder: 'ravi_k', amount: 750, timestamp: T1, server_time: T1, ...over },
+  data: bidPlaced({ timestamp: T1, ...over }),
 });
 
 describe('applyDetailEvent', () => {
@@ -53,12 +54,12 @@ describe('applyDetailEvent', () => {
   });
 
   it('bid:rolledback sets the numbers the server says lead now', () => {
-    const after = applyDetailEvent(data(), { event: 'bid:rolledback', data: { auction_id: 'AUC-1', product_id: 'P-1', highest_bid: 0, bid_count: 1, version: 2, server_time: T1 } });
+    const after = applyDetailEvent(data(), { event: 'bid:rolledback', data: bidRolledBack({ highest_bid: 0, bid_count: 1, version: 2, server_time: T1 }) });
     expect(after.products[0]).toMatchObject({ highest_bid: 0, bid_count: 1 });
   });
 
   it('product:sold marks the product sold and its leading bid won; auction:settled marks the auction settled', () => {
-    let d = applyDetailEvent(data(), { event: 'product:sold', data: { auction_id: 'AUC-1', product_id: 'P-1', amount: 500, version: 2, server_time: T1 } });
+    let d = applyDetailEvent(data(), { event: 'product:sold', data: { auction_id: 'AUC-1', product_id: 'P-1', amount: 500, version: 2, buy_now: false, server_time: T1 } });
     expect(d.products[0]).toMatchObject({ status: 'sold', highest_bid: 500 });
     expect(d.feed[0]?.status).toBe('won');
     d = applyDetailEvent(d, { event: 'auction:settled', data: { auction_id: 'AUC-1', server_time: T1 } });
@@ -69,11 +70,8 @@ describe('applyDetailEvent', () => {
 
 describe('applyDetailEvent and product versions', () => {
   // P-1 shows version 1 (highest ₹500, bid 1 leading).
-  const sold = (version: number, amount: number): LiveEvent => ({ event: 'product:sold', data: { auction_id: 'AUC-1', product_id: 'P-1', amount, version, server_time: T2 } });
-  const rolledBack = (version: number, highest: number): LiveEvent => ({
-    event: 'bid:rolledback',
-    data: { auction_id: 'AUC-1', product_id: 'P-1', highest_bid: highest, bid_count: 1, version, server_time: T2 },
-  });
+  const sold = (version: number, amount: number): LiveEvent => ({ event: 'product:sold', data: { auction_id: 'AUC-1', product_id: 'P-1', amount, version, buy_now: false, server_time: T2 } });
+  const rolledBack = (version: number, highest: number): LiveEvent => ({ event: 'bid:rolledback', data: bidRolledBack({ highest_bid: highest, version, server_time: T2 }) });
 
   it('a bid arriving after a newer one joins the feed as outbid but moves neither the numbers nor the lead', () => {
     const v3 = applyDetailEvent(data(), placed({ bid_id: 3, amount: 900, highest_bid: 900, bid_count: 3, version: 3, timestamp: T2 }));
@@ -130,5 +128,67 @@ describe('feeds', () => {
     expect(detailReducer(null, { type: 'live', event: placed() })).toBeNull();
     const d = detailReducer(data(), { type: 'bids', productId: 'P-1', bids: [entry({ bid_id: 9, timestamp: T2, status: 'success' })] });
     expect(d?.feed.map((f) => f.bid_id)).toEqual([9]);
+  });
+});
+
+describe('the bidding rules in the detail data', () => {
+  it('bid:placed and bid:rolledback carry the next minimum, the reserve and whether buy-now is still there; an automatic raise is marked', () => {
+    const priced: DetailData = { ...data(), products: [makeProduct({ id: 'P-1', highest_bid: 500, bid_count: 1, version: 1, buy_now_price: 5000, reserve_met: false })] };
+    const raised = applyDetailEvent(priced, placed({ auto: true, min_next_bid: 760, reserve_met: true, buy_now_available: false }));
+    expect(raised.products[0]).toMatchObject({ highest_bid: 750, min_next_bid: 760, reserve_met: true, buy_now_price: null });
+    expect(raised.feed[0]).toMatchObject({ bid_id: 2, auto: true });
+    expect(applyDetailEvent(priced, placed()).feed[0]?.auto).toBeUndefined();
+
+    const kept = applyDetailEvent(priced, placed({ buy_now_available: true, reserve_met: false }));
+    expect(kept.products[0]).toMatchObject({ buy_now_price: 5000, reserve_met: false });
+    const back = applyDetailEvent(raised, { event: 'bid:rolledback', data: bidRolledBack({ highest_bid: 500, version: 3, min_next_bid: 501, reserve_met: false }) });
+    expect(back.products[0]).toMatchObject({ highest_bid: 500, min_next_bid: 501, reserve_met: false });
+  });
+
+  it('a buy-now sale: the lot is sold, the lead it beat is outbid, and the lot is known as bought now', () => {
+    const d = applyDetailEvent(data(), { event: 'product:sold', data: { auction_id: 'AUC-1', product_id: 'P-1', amount: 2000, version: 2, buy_now: true, server_time: T1 } });
+    expect(d.products[0]).toMatchObject({ status: 'sold', highest_bid: 2000 });
+    expect(d.feed[0]?.status).toBe('outbid');
+    expect(d.boughtNow).toEqual(['P-1']);
+    // The buyer's bid comes with the product's bids, read again.
+    const read = detailReducer(d, { type: 'bids', productId: 'P-1', bids: [entry({ bid_id: 3, amount: 2000, bidder: 'meera', status: 'won', timestamp: T2 }), entry({ status: 'outbid' })] });
+    expect(winnerOf(read!.feed, 'P-1')).toMatchObject({ bid_id: 3, bidder: 'meera' });
+  });
+
+  it('a re-read of one product’s bids keeps the automatic marks seen live', () => {
+    const d = applyDetailEvent(data(), placed({ auto: true }));
+    const read = detailReducer(d, { type: 'bids', productId: 'P-1', bids: [entry({ bid_id: 2, amount: 750, timestamp: T1 }), entry({ status: 'outbid' })] });
+    expect(read!.feed.map((f) => [f.bid_id, f.auto ?? false])).toEqual([[2, true], [1, false]]);
+  });
+
+  it('auction:extended moves the end and marks the auction extended', () => {
+    const before = data();
+    const end = '2026-03-04T10:02:00.000Z';
+    const after = applyDetailEvent(before, { event: 'auction:extended', data: { auction_id: 'AUC-1', valid_until: end, original_valid_until: before.auction.valid_until, server_time: T1 } });
+    expect(after.auction).toMatchObject({ valid_until: end, original_valid_until: before.auction.valid_until, extended: true });
+    expect(applyDetailEvent(after, { event: 'auction:extended', data: { auction_id: 'AUC-1', valid_until: end, original_valid_until: before.auction.valid_until, server_time: T1 } })).toBe(after);
+    expect(applyDetailEvent(before, { event: 'auction:extended', data: { auction_id: 'AUC-9', valid_until: end, original_valid_until: end, server_time: T1 } })).toBe(before);
+  });
+
+  it('the settle answer: sold lots’ leads win, a lead below the reserve is unsold, the auction is settled', () => {
+    const d: DetailData = { ...data(), feed: [entry({ bid_id: 1 }), entry({ bid_id: 4, product_id: 'P-2', amount: 90, bidder: 'meera' })] };
+    const after = detailReducer(d, {
+      type: 'settled', auction: null,
+      answer: { message: 'Auction settled successfully!', sold: [{ product_id: 'P-1', amount: 500 }], unsold: [{ id: 'P-2', reason: 'RESERVE_NOT_MET' }] },
+    })!;
+    expect(after.auction.status).toBe('settled');
+    expect(after.products[0]).toMatchObject({ status: 'sold', highest_bid: 500 });
+    expect(after.feed.map((f) => [f.bid_id, f.status])).toEqual([[1, 'won'], [4, 'unsold']]);
+    expect(winnerOf(after.feed, 'P-1')?.bidder).toBe('asha');
+  });
+
+  it('boughtNowOf: a lot sold before the settle, or a won bid marked buy_now', () => {
+    const open = makeAdminAuction();
+    const products = [makeProduct({ id: 'P-1', status: 'sold' }), makeProduct({ id: 'P-2' })];
+    expect(boughtNowOf(open, products, [])).toEqual(['P-1']);
+    const settled = makeAdminAuction({ status: 'settled', settled_at: T2 });
+    expect(boughtNowOf(settled, products, [])).toEqual([]);
+    expect(boughtNowOf(settled, products, [entry({ product_id: 'P-1', status: 'won', buy_now: true })])).toEqual(['P-1']);
+    expect(toFeed('P-1', 'AUC-1', [{ bid_id: 9, auction_id: 'AUC-1', amount: 10, status: 'won', timestamp: T0, bidder: 'asha', buy_now: true }])[0]?.buy_now).toBe(true);
   });
 });

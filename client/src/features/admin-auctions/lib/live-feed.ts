@@ -1,10 +1,10 @@
 /**
  * The auction detail page's data and the pure reducer that folds the admin room's live events into
- * it (docs/live-protocol.md): products with their highest bid and bid count, and the bid feed, newest first.
+ * it (docs/live-protocol.md): products with their highest bid, bid count and pricing state, the bid feed
+ * (newest first) and the lots bought at their buy-now price.
  */
-import type { AdminAuction, Product } from '@auction/shared';
+import type { AdminAuction, Product, ProductBid, Settled } from '@auction/shared';
 import type { LiveEvent } from '../../live';
-import type { ProductBid } from '@auction/shared';
 
 export interface FeedEntry {
   bid_id: number;
@@ -14,27 +14,40 @@ export interface FeedEntry {
   bidder: string;
   timestamp: string;
   status: string;
+  /** An automatic raise of the leader's maximum bid (live `bid:placed`; a re-read keeps the mark). */
+  auto?: boolean;
+  /** Bought at the buy-now price. */
+  buy_now?: boolean;
 }
 
 export interface DetailData {
   auction: AdminAuction;
   products: Product[];
   feed: FeedEntry[];
+  /** Ids of the lots bought at their buy-now price, as far as this page knows. */
+  boughtNow: readonly string[];
 }
 
 export type DetailAction =
   | { type: 'loaded'; data: DetailData }
   | { type: 'auction'; auction: AdminAuction }
   | { type: 'bids'; productId: string; bids: FeedEntry[] }
+  | { type: 'settled'; answer: Settled; auction: AdminAuction | null }
   | { type: 'live'; event: LiveEvent };
+
+/** `GET /bids` marks a bought-now bid (`buy_now`) where the server says so. */
+type ListedBid = ProductBid & { buy_now?: boolean };
 
 const newestFirst = (a: FeedEntry, b: FeedEntry) => Date.parse(b.timestamp) - Date.parse(a.timestamp) || b.bid_id - a.bid_id;
 
 /** The bids of one product in this auction as feed entries (failed attempts are not bids in the feed). */
-export function toFeed(productId: string, auctionId: string, bids: readonly ProductBid[]): FeedEntry[] {
+export function toFeed(productId: string, auctionId: string, bids: readonly ListedBid[]): FeedEntry[] {
   return bids
     .filter((b) => b.auction_id === auctionId && b.status !== 'failed')
-    .map((b) => ({ bid_id: b.bid_id, product_id: productId, amount: b.amount, bidder: b.bidder, timestamp: b.timestamp, status: b.status }));
+    .map((b) => ({
+      bid_id: b.bid_id, product_id: productId, amount: b.amount, bidder: b.bidder, timestamp: b.timestamp, status: b.status,
+      ...(b.buy_now ? { buy_now: true } : {}),
+    }));
 }
 
 /** Several products' bids as one feed, newest first, each bid once. */
@@ -42,6 +55,21 @@ export function mergeFeeds(...lists: readonly (readonly FeedEntry[])[]): FeedEnt
   const byId = new Map<number, FeedEntry>();
   for (const list of lists) for (const e of list) byId.set(e.bid_id, e);
   return [...byId.values()].sort(newestFirst);
+}
+
+/**
+ * The lots bought at their buy-now price in a freshly read page: a won bid marked so, or a lot sold
+ * while its auction is still unsettled (only a buy-now sells before the settle).
+ */
+export function boughtNowOf(auction: AdminAuction, products: readonly Product[], feed: readonly FeedEntry[]): string[] {
+  const ids = new Set(feed.filter((f) => f.buy_now).map((f) => f.product_id));
+  if (auction.status !== 'settled' && auction.settled_at === null) for (const p of products) if (p.status === 'sold') ids.add(p.id);
+  return [...ids];
+}
+
+/** The bid that won a lot, once it is known (the won bid of the feed). */
+export function winnerOf(feed: readonly FeedEntry[], productId: string): FeedEntry | undefined {
+  return feed.find((f) => f.product_id === productId && f.status === 'won');
 }
 
 /** Product events may arrive out of order (docs/live-protocol.md#versions-and-applying-events): one no newer than the version shown is stale. */
@@ -59,11 +87,20 @@ function patchProduct(products: Product[], productId: string, patch: Partial<Pro
   return next;
 }
 
+/** A lot's buy-now price while it can still be bought that way (the live events say whether it can). */
+function buyNowPrice(products: readonly Product[], productId: string, available: boolean): number | null {
+  return available ? (products.find((p) => p.id === productId)?.buy_now_price ?? null) : null;
+}
+
 /** Puts an entry where newest-first order places it, leaving the others as they are. */
 function insertEntry(feed: readonly FeedEntry[], entry: FeedEntry): FeedEntry[] {
   const at = feed.findIndex((f) => newestFirst(entry, f) < 0);
   return at < 0 ? [...feed, entry] : [...feed.slice(0, at), entry, ...feed.slice(at)];
 }
+
+/** The leading bid of `productId` (status success) takes `status`. */
+const leadBecomes = (feed: readonly FeedEntry[], productId: string, status: string) =>
+  feed.map((f) => (f.product_id === productId && f.status === 'success' ? { ...f, status } : f));
 
 function endAuction(data: DetailData, status: 'ended' | 'settled'): DetailData {
   if (data.auction.status === 'settled' || data.auction.status === status) return data;
@@ -77,7 +114,10 @@ export function applyDetailEvent(data: DetailData, e: LiveEvent): DetailData {
     case 'bid:placed': {
       const d = e.data;
       if (data.feed.some((f) => f.bid_id === d.bid_id)) return data;
-      const entry: FeedEntry = { bid_id: d.bid_id, product_id: d.product_id, amount: d.amount, bidder: d.bidder, timestamp: d.timestamp, status: 'success' };
+      const entry: FeedEntry = {
+        bid_id: d.bid_id, product_id: d.product_id, amount: d.amount, bidder: d.bidder, timestamp: d.timestamp, status: 'success',
+        ...(d.auto ? { auto: true } : {}),
+      };
       // Rule: every new bid joins the feed, but a stale one (version not newer) moves neither the product's numbers nor its lead.
       if (isStale(data.products, d.product_id, d.version)) {
         const product = data.products.find((p) => p.id === d.product_id);
@@ -85,26 +125,43 @@ export function applyDetailEvent(data: DetailData, e: LiveEvent): DetailData {
         return { ...data, feed: insertEntry(data.feed, { ...entry, status }) };
       }
       // The new bid leads; whoever led that product before was outbid.
-      const earlier = data.feed.map((f) => (f.product_id === d.product_id && f.status === 'success' ? { ...f, status: 'outbid' } : f));
       return {
         ...data,
-        products: patchProduct(data.products, d.product_id, { highest_bid: d.highest_bid, bid_count: d.bid_count, version: d.version }),
-        feed: [entry, ...earlier],
+        products: patchProduct(data.products, d.product_id, {
+          highest_bid: d.highest_bid, bid_count: d.bid_count, version: d.version, min_next_bid: d.min_next_bid, reserve_met: d.reserve_met,
+          buy_now_price: buyNowPrice(data.products, d.product_id, d.buy_now_available),
+        }),
+        feed: [entry, ...leadBecomes(data.feed, d.product_id, 'outbid')],
       };
     }
     case 'bid:rolledback': {
       const d = e.data;
       if (isStale(data.products, d.product_id, d.version)) return data;
-      return { ...data, products: patchProduct(data.products, d.product_id, { highest_bid: d.highest_bid, bid_count: d.bid_count, version: d.version }) };
+      return {
+        ...data,
+        products: patchProduct(data.products, d.product_id, {
+          highest_bid: d.highest_bid, bid_count: d.bid_count, version: d.version, min_next_bid: d.min_next_bid, reserve_met: d.reserve_met,
+          buy_now_price: buyNowPrice(data.products, d.product_id, d.buy_now_available),
+        }),
+      };
     }
     case 'product:sold': {
       const d = e.data;
       if (isStale(data.products, d.product_id, d.version)) return data;
+      const products = patchProduct(data.products, d.product_id, { status: 'sold', highest_bid: d.amount, version: d.version, buy_now_price: null });
+      // At the close the leading bid wins; a buy-now is a new bid of its own (read with the product's bids), and the lead it beat is outbid.
+      if (!d.buy_now) return { ...data, products, feed: leadBecomes(data.feed, d.product_id, 'won') };
       return {
         ...data,
-        products: patchProduct(data.products, d.product_id, { status: 'sold', highest_bid: d.amount, version: d.version }),
-        feed: data.feed.map((f) => (f.product_id === d.product_id && f.status === 'success' ? { ...f, status: 'won' } : f)),
+        products,
+        feed: leadBecomes(data.feed, d.product_id, 'outbid'),
+        boughtNow: data.boughtNow.includes(d.product_id) ? data.boughtNow : [...data.boughtNow, d.product_id],
       };
+    }
+    case 'auction:extended': {
+      const d = e.data;
+      if (data.auction.valid_until === d.valid_until && data.auction.extended) return data;
+      return { ...data, auction: { ...data.auction, valid_until: d.valid_until, original_valid_until: d.original_valid_until, extended: true } };
     }
     case 'auction:ended':
       return endAuction(data, 'ended');
@@ -115,14 +172,35 @@ export function applyDetailEvent(data: DetailData, e: LiveEvent): DetailData {
   }
 }
 
+/** The settle answer folded in: sold lots and their winning bids, unsold ones' leading bids (below the reserve) refunded. */
+function applySettlement(data: DetailData, answer: Settled, auction: AdminAuction | null): DetailData {
+  let { products, feed } = data;
+  for (const s of answer.sold) {
+    const p = products.find((x) => x.id === s.product_id);
+    if (p && p.status !== 'sold') products = patchProduct(products, s.product_id, { status: 'sold', highest_bid: s.amount, buy_now_price: null });
+    feed = leadBecomes(feed, s.product_id, 'won');
+  }
+  for (const u of answer.unsold) if (u.reason === 'RESERVE_NOT_MET') feed = leadBecomes(feed, u.id, 'unsold');
+  const base = auction ?? data.auction;
+  return { ...data, auction: { ...base, status: 'settled' }, products, feed };
+}
+
 export function detailReducer(state: DetailData | null, action: DetailAction): DetailData | null {
   switch (action.type) {
     case 'loaded':
       return action.data;
     case 'auction':
       return state && { ...state, auction: action.auction };
-    case 'bids':
-      return state && { ...state, feed: mergeFeeds(state.feed.filter((f) => f.product_id !== action.productId), action.bids) };
+    case 'bids': {
+      if (!state) return null;
+      // A re-read knows nothing of automatic raises: the marks seen live stay.
+      const auto = new Set(state.feed.filter((f) => f.auto).map((f) => f.bid_id));
+      const bids = action.bids.map((b) => (auto.has(b.bid_id) ? { ...b, auto: true } : b));
+      const boughtNow = bids.some((b) => b.buy_now) && !state.boughtNow.includes(action.productId) ? [...state.boughtNow, action.productId] : state.boughtNow;
+      return { ...state, boughtNow, feed: mergeFeeds(state.feed.filter((f) => f.product_id !== action.productId), bids) };
+    }
+    case 'settled':
+      return state && applySettlement(state, action.answer, action.auction);
     case 'live':
       return state && applyDetailEvent(state, action.event);
   }

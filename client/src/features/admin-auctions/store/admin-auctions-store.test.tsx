@@ -5,7 +5,7 @@ import { lastSocket, reconnect } from '../../../test/fake-socket';
 import { jsonResponse, resetAppState, sampleAdmin } from '../../../test/utils';
 import { useSession } from '../../auth';
 import { injectLiveEvent, useLive } from '../../live';
-import { makeAdminAuction } from '../testing';
+import { liveSummary, makeAdminAuction } from '../testing';
 import { RELOAD_MS, useAdminAuctions } from './admin-auctions-store';
 
 vi.mock('socket.io-client', () => import('../../../test/fake-socket'));
@@ -57,7 +57,7 @@ describe('admin auctions list', () => {
     renderHook(() => useAdminAuctions((s) => s.auctions));
     void useAdminAuctions.getState().load();
     expect(server.reads()).toBe(1);
-    act(() => injectLiveEvent({ event: 'auction:updated', data: { id: 'AUC-1', name: 'Spring Sale II', valid_until: open.valid_until, product_count: 2, status: 'active', server_time: open.created_at } }));
+    act(() => injectLiveEvent({ event: 'auction:updated', data: liveSummary(open, { name: 'Spring Sale II', product_count: 2 }) }));
     await waitFor(() => expect(server.reads()).toBe(2), { timeout: RELOAD_MS * 4 });
     await server.answer(1, [{ ...open, name: 'Spring Sale II', product_ids: ['P-1', 'P-9'] }, other]);
     expect(ids()).toEqual(['AUC-1 Spring Sale II active', 'AUC-2 Coins active']);

@@ -8,7 +8,7 @@
  * it. Only the buttons' busy marks and the change count live in the zustand store.
  */
 import { create } from 'zustand';
-import type { AdminAuction, CreateAuctionBody, UpdateAuctionBody } from '@auction/shared';
+import type { AdminAuction, CreateAuctionBody, Settled, UpdateAuctionBody } from '@auction/shared';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { ApiError, errorText, isSessionEnded } from '../../../lib/api-client';
 import { createResource, invalidate, useResource, type ResourceState, type ResourceStatus } from '../../../lib/resource';
@@ -17,6 +17,12 @@ import { onLive, onReconnect, type LiveEvent } from '../../live';
 import { adminApi } from '../api/admin-api';
 
 export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error';
+
+/** A settle's answer (what sold for how much, what did not and why) and the auction read back after it (null if that read failed). */
+export interface SettleOutcome {
+  answer: Settled;
+  auction: AdminAuction | null;
+}
 
 export interface AdminAuctionsState {
   /** The list as last read (and patched since); empty before the first answer. */
@@ -31,7 +37,7 @@ export interface AdminAuctionsState {
   create: (input: CreateAuctionBody) => Promise<boolean>;
   update: (id: string, input: UpdateAuctionBody) => Promise<AdminAuction | null>;
   remove: (id: string) => Promise<boolean>;
-  settle: (id: string) => Promise<boolean>;
+  settle: (id: string) => Promise<SettleOutcome | null>;
   applyLive: (e: LiveEvent) => void;
   /** Forgets the busy marks and the change count (tests); the list is forgotten by `resetAll()` alone. */
   reset: () => void;
@@ -70,6 +76,12 @@ const markEnded = (status: 'ended' | 'settled') => (a: AdminAuction): AdminAucti
 export function handleAdminAuctionsLiveEvent(e: LiveEvent): void {
   if (e.event === 'auction:ended' || e.event === 'auction:settled') {
     changeOne(e.data.auction_id, markEnded(e.event === 'auction:settled' ? 'settled' : 'ended'));
+  } else if (e.event === 'auction:extended') {
+    // Soft close moved the end (the admin room's event and every socket's catalogue event say the same).
+    const d = e.data;
+    changeOne(d.auction_id, (a) => (a.valid_until === d.valid_until && a.extended
+      ? a
+      : { ...a, valid_until: d.valid_until, original_valid_until: d.original_valid_until, extended: true }));
   } else if (e.event === 'auction:deleted') {
     const { id } = e.data;
     changeList((list) => (list.some((a) => a.id === id) ? list.filter((a) => a.id !== id) : list));
@@ -78,7 +90,11 @@ export function handleAdminAuctionsLiveEvent(e: LiveEvent): void {
     const d = e.data;
     const { data, fetching } = adminAuctionsList.get();
     if (!fetching && !data?.some((a) => a.id === d.id)) return;
-    changeOne(d.id, (a) => ({ ...a, name: d.name, valid_until: d.valid_until, product_count: d.product_count, status: d.status }));
+    changeOne(d.id, (a) => ({
+      ...a, name: d.name, valid_until: d.valid_until, product_count: d.product_count, status: d.status,
+      original_valid_until: d.original_valid_until, increment_rule: d.increment_rule, soft_close_s: d.soft_close_s,
+      max_extension_s: d.max_extension_s, extended: d.extended,
+    }));
     invalidate(adminAuctionsList.name, RELOAD_MS);
   }
 }
@@ -161,18 +177,18 @@ export const useAdminAuctionActions = create<Actions>()((set) => {
 
     settle: (id) => withBusy(id, async () => {
       try {
-        await adminApi.settleAuction(id);
+        const answer = await adminApi.settleAuction(id);
         toast.success('Auction settled successfully!');
         changed();
         // The server moved the end to now and returned unsold products to unassigned: read it back.
         const fresh = await adminApi.auction(id).catch(() => null);
         changeOne(id, (a) => fresh ?? { ...a, status: 'settled' as const });
-        return true;
+        return { answer, auction: fresh };
       } catch (err) {
         toast.error(errorText(err, 'Failed to settle auction'));
         // Already settled elsewhere (409 AUCTION_SETTLED): show what is true now.
         if (err instanceof ApiError && err.code === 'AUCTION_SETTLED') changeOne(id, markEnded('settled'));
-        return false;
+        return null;
       }
     }),
 

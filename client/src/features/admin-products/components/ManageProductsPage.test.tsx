@@ -10,11 +10,13 @@ import { validateProduct } from '../model';
 import { ManageProductsPage } from './ManageProductsPage';
 
 const product = (id: string, over: Partial<Product> = {}): Product => ({
-  id, name: `Item ${id}`, description: `About ${id}`, status: 'available', auction_id: null, highest_bid: 0, bid_count: 0, version: 0, ...over,
+  id, name: `Item ${id}`, description: `About ${id}`, status: 'available', auction_id: null, highest_bid: 0, bid_count: 0, version: 0,
+  starting_price: 0, min_next_bid: 1, reserve_met: null, buy_now_price: null, my_status: null, my_max: null, reserve_price: null, ...over,
 });
 const auction = (id: string, productIds: string[]): AdminAuction => ({
   id, name: `Auction ${id}`, valid_until: '2030-01-01T00:00:00.000Z', product_ids: productIds, registrations: [], product_count: productIds.length,
   status: 'active', created_by: 1, created_at: '2026-01-01T00:00:00.000Z', settled_at: null,
+  original_valid_until: '2030-01-01T00:00:00.000Z', increment_rule: 'flat', soft_close_s: 120, max_extension_s: 3600, extended: false,
 });
 
 const toasts = () => useToasts.getState().toasts.map((t) => `${t.kind}: ${t.message}`);
@@ -156,6 +158,121 @@ describe('ManageProductsPage', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
     await waitFor(() => expect(toasts()).toContain('success: Product updated'));
     expect(JSON.parse(api.calls('PUT /api/admin/product/P1')[1]![1]!.body as string)).toEqual({ name: 'New', description: 'About P1' });
+  });
+
+  it('adds a product with its prices and lists them', async () => {
+    const priced = product('P8', { starting_price: 500, reserve_price: 800, buy_now_price: 2000 });
+    const api = routeFetch({
+      'GET /api/admin/products/unassigned': [jsonResponse(200, []), jsonResponse(200, [priced, product('P9')])],
+      'GET /api/admin/auctions/my': [jsonResponse(200, [])],
+      'POST /api/admin/product': [jsonResponse(201, { message: 'ok', product: priced })],
+    });
+    renderPage();
+    await screen.findByText('No unassigned products');
+    fireEvent.click(screen.getByRole('button', { name: 'Add Product' }));
+    const dialog = screen.getByRole('dialog', { name: 'Add Product' });
+    fireEvent.change(within(dialog).getByLabelText('Product ID'), { target: { value: 'P8' } });
+    fireEvent.change(within(dialog).getByLabelText('Name'), { target: { value: 'Lamp' } });
+    fireEvent.change(within(dialog).getByLabelText('Description'), { target: { value: 'Brass' } });
+    fireEvent.change(within(dialog).getByLabelText(/^Starting price/), { target: { value: '500' } });
+    fireEvent.change(within(dialog).getByLabelText(/^Reserve price/), { target: { value: '800' } });
+    fireEvent.change(within(dialog).getByLabelText(/^Buy-now price/), { target: { value: '2,000' } });
+    expect(within(dialog).getByText('Secret: below it the lot is not sold.')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add Product' }));
+    await waitFor(() => expect(toasts()).toContain('success: Product created'));
+    expect(api.body('POST /api/admin/product')).toEqual({ id: 'P8', name: 'Lamp', description: 'Brass', starting_price: 500, reserve_price: 800, buy_now_price: 2000 });
+
+    expect(await screen.findByText('Item P8')).toBeTruthy();
+    expect(screen.getByTestId('prices-P8').textContent).toBe('Start ₹500Reserve ₹800Buy now ₹2,000');
+    expect(screen.getByTestId('prices-P9').textContent).toBe('Start ₹0');
+  });
+
+  it('refuses prices out of order with the server’s kind of sentence, and sends nothing', async () => {
+    const api = routeFetch({
+      'GET /api/admin/products/unassigned': [jsonResponse(200, [])],
+      'GET /api/admin/auctions/my': [jsonResponse(200, [])],
+      'POST /api/admin/product': [jsonResponse(201, { message: 'ok', product: product('P8') })],
+    });
+    renderPage();
+    await screen.findByText('No unassigned products');
+    fireEvent.click(screen.getByRole('button', { name: 'Add Product' }));
+    const dialog = screen.getByRole('dialog', { name: 'Add Product' });
+    fireEvent.change(within(dialog).getByLabelText('Product ID'), { target: { value: 'P8' } });
+    fireEvent.change(within(dialog).getByLabelText('Name'), { target: { value: 'Lamp' } });
+    fireEvent.change(within(dialog).getByLabelText('Description'), { target: { value: 'Brass' } });
+    const starting = within(dialog).getByLabelText(/^Starting price/);
+    const reserve = within(dialog).getByLabelText(/^Reserve price/);
+    const buyNow = within(dialog).getByLabelText(/^Buy-now price/);
+    const submit = within(dialog).getByRole('button', { name: 'Add Product' });
+
+    fireEvent.change(starting, { target: { value: '500' } });
+    fireEvent.change(reserve, { target: { value: '400' } });
+    fireEvent.click(submit);
+    expect(within(dialog).getByRole('alert').textContent).toBe('Reserve price must be at least the starting price (₹500)');
+    expect(reserve.getAttribute('aria-invalid')).toBe('true');
+
+    fireEvent.change(reserve, { target: { value: '' } });
+    fireEvent.change(buyNow, { target: { value: '500' } });
+    fireEvent.click(submit);
+    expect(within(dialog).getByRole('alert').textContent).toBe('Buy-now price must be more than the starting price (₹500)');
+
+    fireEvent.change(reserve, { target: { value: '900' } });
+    fireEvent.change(buyNow, { target: { value: '800' } });
+    fireEvent.click(submit);
+    expect(within(dialog).getByRole('alert').textContent).toBe('Buy-now price must be at least the reserve price (₹900)');
+
+    fireEvent.change(buyNow, { target: { value: '12.345' } });
+    fireEvent.click(submit);
+    expect(within(dialog).getByRole('alert').textContent).toBe('Buy-now price must be an amount in rupees from 0 to 1000000000, with at most 2 decimals');
+    expect(api.calls('POST /api/admin/product')).toHaveLength(0);
+
+    fireEvent.change(buyNow, { target: { value: '900' } });
+    fireEvent.click(submit);
+    await waitFor(() => expect(toasts()).toContain('success: Product created'));
+    expect(api.body('POST /api/admin/product')).toMatchObject({ starting_price: 500, reserve_price: 900, buy_now_price: 900 });
+  });
+
+  it('edits the prices of a lot without bids, sending only what changed (a cleared reserve is removed)', async () => {
+    const api = routeFetch({
+      'GET /api/admin/products/unassigned': [jsonResponse(200, [product('P1', { starting_price: 100, reserve_price: 300, buy_now_price: 1000 })])],
+      'GET /api/admin/auctions/my': [jsonResponse(200, [])],
+      'PUT /api/admin/product/P1': [jsonResponse(200, { message: 'ok', product: product('P1') })],
+    });
+    renderPage();
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Item P1' }));
+    const dialog = screen.getByRole('dialog', { name: 'Edit Product' });
+    const starting = within(dialog).getByLabelText<HTMLInputElement>(/^Starting price/);
+    const reserve = within(dialog).getByLabelText<HTMLInputElement>(/^Reserve price/);
+    expect([starting.value, reserve.value, within(dialog).getByLabelText<HTMLInputElement>(/^Buy-now price/).value]).toEqual(['100', '300', '1000']);
+    expect(starting.disabled).toBe(false);
+    fireEvent.change(reserve, { target: { value: '' } });
+    fireEvent.change(starting, { target: { value: '150' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => expect(toasts()).toContain('success: Product updated'));
+    expect(api.body('PUT /api/admin/product/P1')).toEqual({ name: 'Item P1', description: 'About P1', starting_price: 150, reserve_price: null });
+  });
+
+  it('a lot with bids keeps its prices: the fields are disabled, said so, and not sent', async () => {
+    const withBids = product('P9', { auction_id: 'A1', highest_bid: 650, bid_count: 2, starting_price: 500, reserve_price: 800 });
+    const api = routeFetch({
+      'GET /api/admin/products/unassigned': [jsonResponse(200, [])],
+      'GET /api/admin/auctions/my': [jsonResponse(200, [auction('A1', ['P9'])])],
+      'GET /api/admin/auction/A1/products': [jsonResponse(200, [withBids])],
+      'PUT /api/admin/product/P9': [jsonResponse(200, { message: 'ok', product: withBids })],
+    });
+    renderPage();
+    fireEvent.click(await screen.findByRole('tab', { name: 'By Auction (1)' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Item P9' }));
+    const dialog = screen.getByRole('dialog', { name: 'Edit Product' });
+    expect(within(dialog).getByText('Prices are fixed once a lot has bids')).toBeTruthy();
+    for (const label of [/^Starting price/, /^Reserve price/, /^Buy-now price/]) {
+      expect(within(dialog).getByLabelText<HTMLInputElement>(label).disabled).toBe(true);
+    }
+    expect(within(dialog).getByLabelText<HTMLInputElement>('Name').disabled).toBe(false);
+    fireEvent.change(within(dialog).getByLabelText('Name'), { target: { value: 'Renamed' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => expect(toasts()).toContain('success: Product updated'));
+    expect(api.body('PUT /api/admin/product/P9')).toEqual({ name: 'Renamed', description: 'About P9' });
   });
 
   it('deletes only after "Delete product?" is confirmed', async () => {

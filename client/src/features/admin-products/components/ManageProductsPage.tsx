@@ -9,6 +9,7 @@ import { StatusBadge } from '../../../components/ui/StatusBadge';
 import { tabId, Tabs, type TabItem } from '../../../components/ui/Tabs';
 import { toast, useToasts } from '../../../components/ui/toast/toast-store';
 import { errorText } from '../../../lib/api-client';
+import { formatRupees } from '../../../lib/format';
 import { useResource, type ResourceState } from '../../../lib/resource';
 import { auctionProducts, deleteProduct, productAuctions, productsChanged, unassignedProducts } from '../api/products-api';
 import { ProductFormModal } from './ProductFormModal';
@@ -163,6 +164,7 @@ function ProductsTable({ products, empty, onEdit, onDelete }: {
     { key: 'id', header: 'ID', area: 'id', className: 'products-id', cell: (p) => <code>{p.id}</code> },
     { key: 'name', header: 'Name', area: 'name', className: 'products-name', cell: (p) => p.name },
     { key: 'description', header: 'Description', area: 'desc', className: 'products-desc', cell: (p) => p.description },
+    { key: 'prices', header: 'Prices', area: 'prices', className: 'products-col-prices', cell: (p) => <Pricing product={p} /> },
     { key: 'status', header: 'Status', area: 'status', cell: (p) => <StatusBadge kind="product" status={p.status} /> },
     {
       key: 'actions', header: 'Actions', area: 'actions', align: 'end', width: 'fit', className: 'products-col-actions',
@@ -192,7 +194,18 @@ function ProductsTable({ products, empty, onEdit, onDelete }: {
       rows={products}
       rowKey={(p) => p.id}
       empty={empty}
-      card={{ columns: 'minmax(0, 1fr) auto', areas: ['name status', 'id id', 'desc desc', 'actions actions'] }}
+      card={{ columns: 'minmax(0, 1fr) auto', areas: ['name status', 'id id', 'desc desc', 'prices prices', 'actions actions'] }}
     />
+  );
+}
+
+/** A lot's prices in a few words: the starting price, and the reserve and buy-now price when set. */
+function Pricing({ product: p }: { product: Product }) {
+  return (
+    <span className="products-pricing" data-testid={`prices-${p.id}`}>
+      <span><span className="products-pricing-label">Start</span> {formatRupees(p.starting_price)}</span>
+      {p.reserve_price != null && <span><span className="products-pricing-label">Reserve</span> {formatRupees(p.reserve_price)}</span>}
+      {p.buy_now_price !== null && <span><span className="products-pricing-label">Buy now</span> {formatRupees(p.buy_now_price)}</span>}
+    </span>
   );
 }

@@ -7,7 +7,7 @@ import { Modal } from '../../../components/ui/Modal';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { errorText } from '../../../lib/api-client';
 import { createProduct, updateProduct } from '../api/products-api';
-import { validateProduct, type ProductDraft } from '../model';
+import { checkPrices, priceBody, pricesFixed, validateProduct, type PriceDraft, type PriceErrors, type ProductDraft } from '../model';
 import './products.css';
 
 interface ProductFormModalProps {
@@ -18,9 +18,14 @@ interface ProductFormModalProps {
   onClose: () => void;
 }
 
+export const PRICES_FIXED = 'Prices are fixed once a lot has bids';
+
+const priceText = (rupees: number | null | undefined) => (rupees === null || rupees === undefined ? '' : String(rupees));
+
 /**
- * The one product form, Manage Products' and the admin dashboard's: Add (id, name, description) or
- * Edit (name, description), with the form's fixed messages (model.ts) and the server's own words.
+ * The one product form, Manage Products' and the admin dashboard's: Add (id, name, description, prices)
+ * or Edit (name, description, prices while the lot has no bid), with the form's fixed messages and the
+ * price rules (model.ts), and the server's own words when it refuses.
  */
 export function ProductFormModal({ product, onSaved, onClose }: ProductFormModalProps) {
   const mode = product ? 'edit' : 'add';
@@ -29,12 +34,23 @@ export function ProductFormModal({ product, onSaved, onClose }: ProductFormModal
     name: product?.name ?? '',
     description: product?.description ?? '',
   });
+  const [prices, setPrices] = useState<PriceDraft>({
+    starting: product ? priceText(product.starting_price) : '',
+    reserve: priceText(product?.reserve_price),
+    buyNow: priceText(product?.buy_now_price),
+  });
   const [error, setError] = useState<string | null>(null);
+  const [priceErrors, setPriceErrors] = useState<PriceErrors>({});
   const [busy, setBusy] = useState(false);
+  const fixed = product !== undefined && pricesFixed(product);
   const formId = `product-form-${mode}`;
   const set = (key: keyof ProductDraft) => (value: string) => {
     setDraft((d) => ({ ...d, [key]: value }));
     setError(null);
+  };
+  const setPrice = (key: keyof PriceDraft) => (value: string) => {
+    setPrices((p) => ({ ...p, [key]: value }));
+    setPriceErrors((e) => ({ ...e, [key]: undefined }));
   };
 
   async function submit(e: FormEvent) {
@@ -45,10 +61,17 @@ export function ProductFormModal({ product, onSaved, onClose }: ProductFormModal
       setError(check.error);
       return;
     }
+    const priced = fixed ? null : checkPrices(prices);
+    if (priced && !priced.ok) {
+      setPriceErrors(priced.errors);
+      return;
+    }
+    setPriceErrors({});
+    const pricing = priced ? priceBody(priced.value, product) : {};
     setBusy(true);
     try {
-      if (product) await updateProduct(product.id, { name: check.value.name, description: check.value.description });
-      else await createProduct(check.value);
+      if (product) await updateProduct(product.id, { name: check.value.name, description: check.value.description, ...pricing });
+      else await createProduct({ ...check.value, ...pricing });
     } catch (err) {
       toast.error(errorText(err, mode === 'add' ? 'Create failed' : 'Update failed'));
       setBusy(false);
@@ -95,7 +118,79 @@ export function ProductFormModal({ product, onSaved, onClose }: ProductFormModal
             onChange={(e) => set('description')(e.target.value)}
           />
         </div>
+        <fieldset className="products-prices" aria-describedby={fixed ? 'product-prices-fixed' : undefined}>
+          <legend className="field-label products-prices-legend">Pricing</legend>
+          {fixed && (
+            <p className="products-prices-fixed" id="product-prices-fixed">
+              <Icon name="info" size={16} /> <span>{PRICES_FIXED}</span>
+            </p>
+          )}
+          <PriceField
+            id="product-starting"
+            label="Starting price (₹)"
+            value={prices.starting}
+            onValueChange={setPrice('starting')}
+            placeholder="0"
+            hint="The first bid must be at least this. Blank: ₹0."
+            error={priceErrors.starting}
+            disabled={fixed}
+          />
+          <div className="products-prices-row">
+            <PriceField
+              id="product-reserve"
+              label="Reserve price (₹, optional)"
+              value={prices.reserve}
+              onValueChange={setPrice('reserve')}
+              placeholder="No reserve"
+              hint="Secret: below it the lot is not sold."
+              error={priceErrors.reserve}
+              disabled={fixed}
+            />
+            <PriceField
+              id="product-buy-now"
+              label="Buy-now price (₹, optional)"
+              value={prices.buyNow}
+              onValueChange={setPrice('buyNow')}
+              placeholder="None"
+              hint="Bidders may buy at once for this until a bid is placed (with a reserve: until a bid reaches it)."
+              error={priceErrors.buyNow}
+              disabled={fixed}
+            />
+          </div>
+        </fieldset>
       </form>
     </Modal>
+  );
+}
+
+/** A rupee amount with its hint and, when refused, its message (announced). */
+function PriceField({ id, label, value, onValueChange, placeholder, hint, error, disabled }: {
+  id: string;
+  label: string;
+  value: string;
+  onValueChange: (value: string) => void;
+  placeholder: string;
+  hint: string;
+  error: string | undefined;
+  disabled: boolean;
+}) {
+  return (
+    <div className="field products-price">
+      <label className="field-label" htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        className={`input${error ? ' input-invalid' : ''}`}
+        inputMode="decimal"
+        autoComplete="off"
+        value={value}
+        placeholder={placeholder}
+        disabled={disabled}
+        onChange={(e) => onValueChange(e.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-hint ${id}-error` : `${id}-hint`}
+      />
+      <p className="products-hint" id={`${id}-hint`}>{hint}</p>
+      {error && <p className="field-error" id={`${id}-error`} role="alert">{error}</p>}
+    </div>
   );
 }

@@ -1,14 +1,25 @@
-import type { Auction, BidPlaced, MessageBody, PlaceBidBody, Product, RegisterForAuctionBody } from '@auction/shared';
+import type { Auction, BidPlaced, BoughtNow, BuyNowBody, MessageBody, PlaceBidBody, Product, RegisterForAuctionBody } from '@auction/shared';
 import { api } from '../../../lib/api-client';
 
 /** The bidder-side auction calls, always with the user token. */
 const asUser = { as: 'user' } as const;
+
+/** What a bid asks: a plain amount, a maximum the server bids up to (proxy), or both (amount ≤ max). Rupees. */
+export interface BidAsk {
+  amount?: number;
+  max?: number;
+}
 
 export const auctionsApi = {
   list: () => api.get<Auction[]>('/auctions', asUser),
   products: (auctionId: string) => api.get<Product[]>(`/auctions/${encodeURIComponent(auctionId)}/products`, asUser),
   register: (auctionId: string) =>
     api.post<MessageBody>('/auctions/register', { auction_id: auctionId } satisfies RegisterForAuctionBody, asUser),
-  bid: (productId: string, amount: number) =>
-    api.post<BidPlaced>('/bid', { product_id: productId, bid_amount: amount } satisfies PlaceBidBody, asUser),
+  bid: (productId: string, { amount, max }: BidAsk) =>
+    api.post<BidPlaced>('/bid', {
+      product_id: productId,
+      ...(amount === undefined ? {} : { bid_amount: amount }),
+      ...(max === undefined ? {} : { max_amount: max }),
+    } satisfies PlaceBidBody, asUser),
+  buyNow: (productId: string) => api.post<BoughtNow>('/buy-now', { product_id: productId } satisfies BuyNowBody, asUser),
 };

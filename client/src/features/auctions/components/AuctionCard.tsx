@@ -2,10 +2,11 @@ import { useId, useRef } from 'react';
 import type { Auction } from '@auction/shared';
 import { Icon } from '../../../components/ui/Icon';
 import { auctionTimeStatus, StatusBadge } from '../../../components/ui/StatusBadge';
-import { formatCountdown, formatDateTime } from '../../../lib/format';
+import { countdownUrgent, formatCountdown, formatDateTime } from '../../../lib/format';
 import { useLive } from '../../live';
 import { isEnded } from '../lib/rules';
 import { useAuctionActions } from '../store/auctions-store';
+import { ExtendedMark } from './ExtendedMark';
 import { useSecondsLeft } from './use-seconds-left';
 
 interface AuctionCardProps {
@@ -32,6 +33,8 @@ export function AuctionCard({ auction, selected, onView }: AuctionCardProps) {
   }
 
   const tone = status === 'ended' ? 'ended' : status === 'closing' ? 'soon' : 'open';
+  // Red in the last five minutes.
+  const urgent = !ended && countdownUrgent(secs);
   return (
     <article className={`auc-card auc-card-${tone}${selected ? ' auc-card-selected' : ''}`} aria-labelledby={titleId}>
       <div className="auc-card-head">
@@ -49,9 +52,10 @@ export function AuctionCard({ auction, selected, onView }: AuctionCardProps) {
         </div>
         <div>
           <dt>Time left</dt>
-          <dd className={`auc-countdown auc-countdown-${tone}`}>
+          <dd className={`auc-countdown auc-countdown-${tone}${urgent ? ' auc-countdown-urgent' : ''}`}>
             <Icon name="clock" size={14} />
             <span role="timer">{formatCountdown(ended ? 0 : secs)}</span>
+            <ExtendedMark auction={auction} ended={ended} />
           </dd>
         </div>
       </dl>

@@ -7,7 +7,7 @@ import { lastSocket, reconnect } from '../../../test/fake-socket';
 import { jsonResponse, resetAppState } from '../../../test/utils';
 import { injectLiveEvent, useClock, useLive } from '../../live';
 import {
-  LocationSearchProbe, NOW, callsTo, inHours, makeAuction, makeProduct, routeFetch, setUpUser, tearDownStores,
+  LocationSearchProbe, NOW, callsTo, inHours, liveAuction, makeAuction, makeProduct, placedEvent, routeFetch, setUpUser, soldEvent, tearDownStores,
 } from '../test/fixtures';
 import { BrowseAuctionsPage } from './BrowseAuctionsPage';
 
@@ -82,7 +82,7 @@ describe('BrowseAuctionsPage', () => {
     expect(a.getByText('Active').className).toContain('badge-success');
 
     const m = within(card('Old Maps'));
-    expect(m.getByRole('timer').textContent).toBe('30m');
+    expect(m.getByRole('timer').textContent).toBe('30m 00s');
     expect(m.getByText('Active').className).toContain('badge-warning');
 
     const c = within(card('Rare Coins'));
@@ -97,7 +97,7 @@ describe('BrowseAuctionsPage', () => {
     expect(button(card('Old Maps'), 'Register').disabled).toBe(false);
 
     act(() => useClock.setState({ now: NOW + 61_000 }));
-    expect(m.getByRole('timer').textContent).toBe('28m');
+    expect(m.getByRole('timer').textContent).toBe('28m 59s');
 
     act(() => useClock.setState({ now: NOW + 30 * 60_000 }));
     expect(m.getByRole('timer').textContent).toBe('Ended');
@@ -201,7 +201,9 @@ describe('BrowseAuctionsPage', () => {
     expect(live.unwatch).toHaveBeenCalledWith('AUC-1');
     expect(live.watch).toHaveBeenLastCalledWith('AUC-2');
     const bengal = within(await within(panel()).findByRole('listitem', { name: 'Bengal 1780' }));
-    expect(bengal.getByText('₹0')).toBeTruthy();
+    // No bid yet: its starting bid.
+    expect(bengal.getByText('Starting bid')).toBeTruthy();
+    expect(bengal.getByText('₹1')).toBeTruthy();
 
     fireEvent.click(within(panel()).getByRole('button', { name: 'Close products' }));
     expect(live.unwatch).toHaveBeenLastCalledWith('AUC-2');
@@ -279,10 +281,7 @@ describe('BrowseAuctionsPage', () => {
     const row = await p.findByRole('listitem', { name: 'Rolex Datejust' });
     expect(row.className).not.toContain('auc-product-flash');
 
-    act(() => injectLiveEvent({
-      event: 'bid:placed',
-      data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 11, highest_bid: 130000, bid_count: 5, version: 5, bidder: 'r***i', amount: 130000, timestamp: T, server_time: T },
-    }));
+    act(() => injectLiveEvent(placedEvent({ bid_id: 11, highest_bid: 130000, bid_count: 5, version: 5 })));
     expect(within(row).getByText('₹1,30,000')).toBeTruthy();
     expect(within(row).getByText('5')).toBeTruthy();
     expect(row.className).toContain('auc-product-flash');
@@ -291,7 +290,7 @@ describe('BrowseAuctionsPage', () => {
     act(() => injectLiveEvent({ event: 'auction:watchers', data: { auction_id: 'AUC-1', watchers: 3, server_time: T } }));
     expect(within(card('Vintage Watches')).getByText(/3 watching/)).toBeTruthy();
 
-    act(() => injectLiveEvent({ event: 'product:sold', data: { auction_id: 'AUC-1', product_id: 'P-1', amount: 130000, version: 6, server_time: T } }));
+    act(() => injectLiveEvent(soldEvent({ amount: 130000, version: 6 })));
     expect(within(row).getByText('Sold')).toBeTruthy();
     expect(button(row, 'Place Bid').disabled).toBe(true);
 
@@ -303,12 +302,12 @@ describe('BrowseAuctionsPage', () => {
     routes();
     renderPage();
     await findCard('Vintage Watches');
-    const base = { valid_until: inHours(48), product_count: 1, status: 'active' as const, server_time: T };
+    const base = { valid_until: inHours(48), product_count: 1 };
 
-    act(() => injectLiveEvent({ event: 'auction:created', data: { ...base, id: 'NEW-1', name: 'Antique Clocks' } }));
+    act(() => injectLiveEvent({ event: 'auction:created', data: liveAuction({ ...base, id: 'NEW-1', name: 'Antique Clocks' }) }));
     expect(screen.getAllByRole('article')[0]?.textContent).toContain('Antique Clocks');
 
-    act(() => injectLiveEvent({ event: 'auction:updated', data: { ...base, id: 'AUC-1', name: 'Watches and Clocks', product_count: 2 } }));
+    act(() => injectLiveEvent({ event: 'auction:updated', data: liveAuction({ ...base, id: 'AUC-1', name: 'Watches and Clocks', product_count: 2 }) }));
     expect(within(card('Watches and Clocks')).getByText('Registered')).toBeTruthy();
 
     act(() => injectLiveEvent({ event: 'auction:deleted', data: { id: 'AUC-2', server_time: T } }));
@@ -344,5 +343,197 @@ describe('BrowseAuctionsPage', () => {
     expect(await findCard('Rare Stamps')).toBeTruthy();
     expect(callsTo(fetchMock, 'GET', '/api/auctions')).toHaveLength(2);
     expect(callsTo(fetchMock, 'GET', '/api/auctions/AUC-1/products')).toHaveLength(2);
+  });
+});
+
+describe('BrowseAuctionsPage: the bidder’s own state, buy now, countdowns and soft close', () => {
+  beforeEach(() => {
+    resetAppState();
+    setUpUser();
+  });
+  afterEach(() => {
+    cleanup();
+    useLive.getState().disconnect();
+    tearDownStores();
+    resetAppState();
+  });
+
+  const lots = [
+    makeProduct({ id: 'L-1', name: 'Leading lot', highest_bid: 500, bid_count: 1, my_status: 'leading', my_max: 2500, reserve_met: false }),
+    makeProduct({ id: 'L-2', name: 'Leading plain', highest_bid: 700, bid_count: 1, my_status: 'leading' }),
+    makeProduct({ id: 'L-3', name: 'Outbid lot', highest_bid: 900, bid_count: 2, my_status: 'outbid', reserve_met: true }),
+    makeProduct({ id: 'L-4', name: 'Untouched lot', starting_price: 750 }),
+  ];
+
+  const row = (name: string) => within(screen.getByRole('listitem', { name }));
+
+  it('shows each lot’s starting bid or highest bid, the caller’s own state and the reserve while open', async () => {
+    routes({ 'GET /api/auctions/AUC-1/products': jsonResponse(200, lots) });
+    renderPage();
+    const p = await openProducts('Vintage Watches');
+    await p.findByRole('listitem', { name: 'Leading lot' });
+
+    expect(row('Leading lot').getByText("You're the highest bidder · your maximum ₹2,500")).toBeTruthy();
+    expect(row('Leading lot').getByText('Reserve not met yet')).toBeTruthy();
+    expect(row('Leading plain').getByText("You're the highest bidder")).toBeTruthy();
+    expect(row('Outbid lot').getByText('Outbid — bid again').className).toContain('auc-standing-outbid');
+    expect(row('Outbid lot').getByText('Reserve met')).toBeTruthy();
+    expect(row('Untouched lot').getByText('Starting bid')).toBeTruthy();
+    expect(row('Untouched lot').getByText('₹750')).toBeTruthy();
+    expect(row('Untouched lot').queryByText(/highest bidder|Outbid|You won|didn't win|Reserve/)).toBeNull();
+  });
+
+  it('once over: won, lost, and "Reserve not met"', async () => {
+    routes({
+      'GET /api/auctions': jsonResponse(200, [watches, maps, coins]),
+      'GET /api/auctions/OLD-3/products': jsonResponse(200, [
+        makeProduct({ id: 'C-1', name: 'Won lot', auction_id: 'OLD-3', status: 'sold', highest_bid: 900, bid_count: 1, my_status: 'won' }),
+        makeProduct({ id: 'C-2', name: 'Lost lot', auction_id: 'OLD-3', status: 'sold', highest_bid: 1900, bid_count: 3, my_status: 'lost' }),
+        makeProduct({ id: 'C-3', name: 'Outbid, now over', auction_id: 'OLD-3', highest_bid: 400, bid_count: 2, my_status: 'outbid', reserve_met: false }),
+        makeProduct({ id: 'C-4', name: 'Reserve lot', auction_id: 'OLD-3', highest_bid: 300, bid_count: 1, my_status: 'leading', reserve_met: false }),
+      ]),
+    });
+    renderPage();
+    const p = await openProducts('Rare Coins');
+    await p.findByRole('listitem', { name: 'Won lot' });
+    expect(row('Won lot').getByText('You won').className).toContain('auc-standing-won');
+    expect(row('Lost lot').getByText("You didn't win")).toBeTruthy();
+    expect(row('Outbid, now over').getByText("You didn't win")).toBeTruthy();
+    expect(row('Outbid, now over').queryByText('Outbid — bid again')).toBeNull();
+    expect(row('Reserve lot').getByText('Reserve not met').className).toContain('auc-reserve-failed');
+  });
+
+  it('a live bid:outbid flips the row to "Outbid — bid again", and the server’s word is read again quietly', async () => {
+    let reads = 0;
+    const fetchMock = routes({
+      'GET /api/auctions/AUC-1/products': () => jsonResponse(200, reads++ === 0
+        ? [makeProduct({ id: 'P-1', name: 'Rolex Datejust', highest_bid: 1000, bid_count: 1, my_status: 'leading', my_max: 1500 })]
+        : [makeProduct({ id: 'P-1', name: 'Rolex Datejust', highest_bid: 1600, bid_count: 3, my_status: 'outbid' })]),
+    });
+    renderPage();
+    const p = await openProducts('Vintage Watches');
+    const rolex = within(await p.findByRole('listitem', { name: 'Rolex Datejust' }));
+    expect(rolex.getByText("You're the highest bidder · your maximum ₹1,500")).toBeTruthy();
+
+    act(() => injectLiveEvent({ event: 'bid:outbid', data: { auction_id: 'AUC-1', product_id: 'P-1', product_name: 'Rolex Datejust', highest_bid: 1600, server_time: T } }));
+    expect(rolex.getByText('Outbid — bid again')).toBeTruthy();
+    expect(rolex.queryByText(/highest bidder/)).toBeNull();
+    await waitFor(() => expect(rolex.getByText('₹1,600')).toBeTruthy());
+    expect(callsTo(fetchMock, 'GET', '/api/auctions/AUC-1/products')).toHaveLength(2);
+    expect(rolex.getByText('Outbid — bid again')).toBeTruthy();
+
+    // Reinstated (a rollback), then won.
+    act(() => injectLiveEvent({ event: 'bid:reinstated', data: { auction_id: 'AUC-1', product_id: 'P-1', amount: 1000, server_time: T } }));
+    expect(rolex.getByText("You're the highest bidder")).toBeTruthy();
+    act(() => injectLiveEvent({ event: 'bid:won', data: { auction_id: 'AUC-1', product_id: 'P-1', amount: 1000, server_time: T } }));
+    expect(rolex.getByText('You won')).toBeTruthy();
+  });
+
+  it('Buy now: asks first, then POST /api/buy-now; the lot shows sold and won', async () => {
+    const fetchMock = routes({
+      'GET /api/auctions/AUC-1/products': jsonResponse(200, [makeProduct({ id: 'P-1', name: 'Rolex Datejust', buy_now_price: 5000 })]),
+      'POST /api/buy-now': jsonResponse(201, {
+        message: 'You bought Rolex Datejust!', wallet_balance: 1000, version: 1,
+        bid: { bid_id: 9, product_id: 'P-1', product_name: 'Rolex Datejust', auction_id: 'AUC-1', auction_name: 'Vintage Watches', amount: 5000, timestamp: T, status: 'won', reason: null, buy_now: true },
+      }),
+    });
+    renderPage();
+    const p = await openProducts('Vintage Watches');
+    const rolex = within(await p.findByRole('listitem', { name: 'Rolex Datejust' }));
+    fireEvent.click(rolex.getByRole('button', { name: 'Buy now ₹5,000' }));
+
+    const confirm = within(screen.getByRole('dialog', { name: 'Buy now' }));
+    expect(confirm.getByText(/Buy Rolex Datejust now for ₹5,000\?/)).toBeTruthy();
+    expect(callsTo(fetchMock, 'POST', '/api/buy-now')).toHaveLength(0);
+    fireEvent.click(confirm.getByRole('button', { name: 'Buy now ₹5,000' }));
+
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(callsTo(fetchMock, 'POST', '/api/buy-now')[0]?.body).toEqual({ product_id: 'P-1' });
+    expect(callsTo(fetchMock, 'POST', '/api/buy-now')[0]?.headers.authorization).toBe('Bearer u-tok');
+    expect(toasts()).toContain('You bought Rolex Datejust!');
+    expect(rolex.getByText('Sold')).toBeTruthy();
+    expect(rolex.getByText('You won')).toBeTruthy();
+    expect(rolex.queryByRole('button', { name: /Buy now/ })).toBeNull();
+  });
+
+  it('Buy now refused: the server’s message, and the button goes when buy now is no longer open', async () => {
+    const fetchMock = routes({
+      'GET /api/auctions/AUC-1/products': jsonResponse(200, [makeProduct({ id: 'P-1', name: 'Rolex Datejust', buy_now_price: 5000 })]),
+      'POST /api/buy-now': jsonResponse(409, { error: 'Unavailable', message: 'This product can no longer be bought at its buy-now price', code: 'BUY_NOW_UNAVAILABLE' }),
+    });
+    renderPage();
+    const p = await openProducts('Vintage Watches');
+    const rolex = within(await p.findByRole('listitem', { name: 'Rolex Datejust' }));
+    fireEvent.click(rolex.getByRole('button', { name: 'Buy now ₹5,000' }));
+    fireEvent.click(within(screen.getByRole('dialog', { name: 'Buy now' })).getByRole('button', { name: 'Buy now ₹5,000' }));
+    await waitFor(() => expect(toasts()).toContain('This product can no longer be bought at its buy-now price'));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(callsTo(fetchMock, 'POST', '/api/buy-now')).toHaveLength(1);
+    expect(rolex.queryByRole('button', { name: /Buy now/ })).toBeNull();
+  });
+
+  it('Buy now goes live: a bid that closes it hides the button, and cancelling asks nothing of the server', async () => {
+    const fetchMock = routes({
+      'GET /api/auctions/AUC-1/products': jsonResponse(200, [makeProduct({ id: 'P-1', name: 'Rolex Datejust', buy_now_price: 5000 })]),
+    });
+    renderPage();
+    const p = await openProducts('Vintage Watches');
+    const rolex = within(await p.findByRole('listitem', { name: 'Rolex Datejust' }));
+    fireEvent.click(rolex.getByRole('button', { name: 'Buy now ₹5,000' }));
+    fireEvent.click(within(screen.getByRole('dialog', { name: 'Buy now' })).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    act(() => injectLiveEvent(placedEvent({ highest_bid: 100, bid_count: 1, buy_now_available: false })));
+    expect(rolex.queryByRole('button', { name: /Buy now/ })).toBeNull();
+    expect(callsTo(fetchMock, 'POST', '/api/buy-now')).toHaveLength(0);
+  });
+
+  it('counts down in minutes and seconds under an hour, red under five minutes', async () => {
+    const closing = makeAuction({ id: 'AUC-5', name: 'Closing Lots', valid_until: new Date(NOW + (5 * 60 + 1) * 1000).toISOString(), registered: true });
+    routes({ 'GET /api/auctions': jsonResponse(200, [closing]), 'GET /api/auctions/AUC-5/products': jsonResponse(200, []) });
+    renderPage();
+    const c = within(await findCard('Closing Lots'));
+    expect(c.getByRole('timer').textContent).toBe('5m 01s');
+    expect(c.getByRole('timer').parentElement?.className).not.toContain('auc-countdown-urgent');
+    const p = await openProducts('Closing Lots');
+    expect(p.getByText('Ends in 5m 01s').className).not.toContain('auc-countdown-urgent');
+
+    act(() => useClock.setState({ now: NOW + 56_000 }));
+    expect(c.getByRole('timer').textContent).toBe('4m 05s');
+    expect(c.getByRole('timer').parentElement?.className).toContain('auc-countdown-urgent');
+    expect(p.getByText('Ends in 4m 05s').className).toContain('auc-countdown-urgent');
+  });
+
+  it('explains soft close, and auction:extended moves the end and shows "Extended" (flashing, then a badge)', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const end = new Date(NOW + 60_000).toISOString();
+      const soft = makeAuction({ id: 'AUC-6', name: 'Soft Close Sale', valid_until: end, registered: true, soft_close_s: 120, max_extension_s: 3600 });
+      routes({ 'GET /api/auctions': jsonResponse(200, [soft]), 'GET /api/auctions/AUC-6/products': jsonResponse(200, []) });
+      renderPage();
+      await act(async () => { await vi.advanceTimersByTimeAsync(0); });
+      const c = within(card('Soft Close Sale'));
+      fireEvent.click(c.getByRole('button', { name: 'View Products' }));
+      const p = within(panel());
+      expect(p.getByText(/Bids in the last 2 min extend the auction/)).toBeTruthy();
+      expect(c.getByRole('timer').textContent).toBe('1m 00s');
+      expect(c.queryByText('Extended')).toBeNull();
+
+      const later = new Date(NOW + 120_000).toISOString();
+      act(() => injectLiveEvent({ event: 'auction:extended', data: { auction_id: 'AUC-6', valid_until: later, original_valid_until: end, server_time: T } }));
+      // The catalogue event for the same extension changes nothing more.
+      act(() => injectLiveEvent({ event: 'auction:extended', data: { ...liveAuction({ id: 'AUC-6', name: 'Soft Close Sale', valid_until: later, original_valid_until: end, extended: true, soft_close_s: 120 }), auction_id: 'AUC-6' } }));
+      expect(c.getByRole('timer').textContent).toBe('2m 00s');
+      expect(p.getByText('Ends in 2m 00s')).toBeTruthy();
+      expect(c.getByText('Extended').className).toContain('auc-extended-flash');
+      expect(p.getByText('Extended').className).toContain('auc-extended-flash');
+      expect(p.getByText('Auction extended: ends in 2m 00s')).toBeTruthy();
+
+      // The flash ends; the badge stays while the auction is extended.
+      act(() => { vi.advanceTimersByTime(5000); });
+      expect(c.getByText('Extended').className).not.toContain('auc-extended-flash');
+      expect(p.getByText('Extended')).toBeTruthy();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

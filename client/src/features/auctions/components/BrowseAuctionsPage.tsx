@@ -8,6 +8,7 @@ import { filterAuctions } from '../lib/rules';
 import { useAuctionList } from '../store/auctions-store';
 import { AuctionCard } from './AuctionCard';
 import { BidModal } from './BidModal';
+import { BuyNowDialog } from './BuyNowDialog';
 import { ProductsPanel } from './ProductsPanel';
 import './auctions.css';
 
@@ -31,6 +32,7 @@ export function BrowseAuctionsPage() {
   const [query, setQuery] = useState('');
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [bidOn, setBidOn] = useState<string | null>(null);
+  const [buyOn, setBuyOn] = useState<string | null>(null);
   const panelHeading = useRef<HTMLHeadingElement>(null);
 
   // Read on mount (a failure toasted) and kept current by live events and after a reconnect.
@@ -69,9 +71,11 @@ export function BrowseAuctionsPage() {
   const onClosePanel = useCallback(() => {
     setSelectedId(null);
     setBidOn(null);
+    setBuyOn(null);
   }, []);
 
   const closeBid = useCallback(() => setBidOn(null), []);
+  const closeBuy = useCallback(() => setBuyOn(null), []);
 
   function setRegisteredOnly(on: boolean) {
     setParams((prev) => {
@@ -139,10 +143,11 @@ export function BrowseAuctionsPage() {
           <h2 className="visually-hidden">Auctions</h2>
           {list}
         </div>
-        <ProductsPanel auction={selected} headingRef={panelHeading} onBid={setBidOn} onClose={onClosePanel} onShown={onProductsShown} />
+        <ProductsPanel auction={selected} headingRef={panelHeading} onBid={setBidOn} onBuyNow={setBuyOn} onClose={onClosePanel} onShown={onProductsShown} />
       </div>
 
       {bidOn !== null && selected && <BidModal auctionId={selected.id} productId={bidOn} onClose={closeBid} />}
+      {buyOn !== null && selected && <BuyNowDialog auctionId={selected.id} productId={buyOn} onClose={closeBuy} />}
     </div>
   );
 }

@@ -1,15 +1,19 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { Product } from '@auction/shared';
+import { Icon } from '../../../components/ui/Icon';
 import { StatusBadge } from '../../../components/ui/StatusBadge';
 import { formatRupees } from '../../../lib/format';
-import { bidAction } from '../lib/rules';
+import { bidAction, reserveNote, standingOf } from '../lib/rules';
 
 interface ProductRowProps {
   product: Product;
   registered: boolean;
   ended: boolean;
   registering: boolean;
+  /** A buy-now purchase of this product is on its way. */
+  buying: boolean;
   onBid: (productId: string) => void;
+  onBuyNow: (productId: string) => void;
   onRegister: () => void;
   /** Told when this product's highest bid changes while it is on screen. */
   onHighestChange: (product: Product) => void;
@@ -17,7 +21,13 @@ interface ProductRowProps {
 
 const FLASH_MS = 2000;
 
-export function ProductRow({ product, registered, ended, registering, onBid, onRegister, onHighestChange }: ProductRowProps) {
+const STANDING_ICON = { leading: 'check', outbid: 'alert', won: 'check', lost: 'info' } as const;
+
+/**
+ * One lot: its highest bid (or starting bid before any), the caller's own state on it (leading, outbid,
+ * won, lost) and its reserve as they change live, and the Place Bid and Buy now actions.
+ */
+export function ProductRow({ product, registered, ended, registering, buying, onBid, onBuyNow, onRegister, onHighestChange }: ProductRowProps) {
   const nameId = useId();
   const reasonId = useId();
   const shown = useRef(product.highest_bid);
@@ -42,6 +52,10 @@ export function ProductRow({ product, registered, ended, registering, onBid, onR
   const action = bidAction(product, registered, ended);
   const sold = product.status === 'sold';
   const onClick = registered ? () => onBid(product.id) : onRegister;
+  const unbid = product.highest_bid <= 0 && !sold;
+  const standing = standingOf(product, ended);
+  const reserve = reserveNote(product, ended);
+  const buyNowPrice = !sold && !ended ? product.buy_now_price : null;
 
   return (
     <li className={`auc-product${flash ? ' auc-product-flash' : ''}${sold ? ' auc-product-sold' : ''}`} aria-labelledby={nameId}>
@@ -53,13 +67,23 @@ export function ProductRow({ product, registered, ended, registering, onBid, onR
         </div>
         <p className="auc-id">ID: {product.id}</p>
         {product.description && <p className="auc-product-desc">{product.description}</p>}
+        {(standing || reserve) && (
+          <div className="auc-product-state">
+            {standing && (
+              <p className={`auc-standing auc-standing-${standing.tone}`}>
+                <Icon name={STANDING_ICON[standing.tone]} size={14} /> {standing.text}
+              </p>
+            )}
+            {reserve && <p className={`auc-reserve${reserve.met ? ' auc-reserve-met' : ''}${!reserve.met && ended ? ' auc-reserve-failed' : ''}`}>{reserve.text}</p>}
+          </div>
+        )}
       </div>
       <div className="auc-product-side">
         <dl className="auc-product-stats">
           <div>
-            <dt>Highest bid</dt>
+            <dt>{unbid ? 'Starting bid' : 'Highest bid'}</dt>
             <dd className="auc-highest">
-              {formatRupees(product.highest_bid)}
+              {formatRupees(unbid ? product.min_next_bid : product.highest_bid)}
               {flash > 0 && <span className="auc-new-high">New</span>}
             </dd>
           </div>
@@ -68,13 +92,22 @@ export function ProductRow({ product, registered, ended, registering, onBid, onR
             <dd>{product.bid_count}</dd>
           </div>
         </dl>
-        <button type="button" className={`btn btn-sm ${registered ? 'btn-primary' : 'btn-accent'}`}
-          disabled={action.disabled || (!registered && registering)}
-          aria-describedby={action.reason ? `${nameId} ${reasonId}` : nameId}
-          title={action.reason}
-          onClick={onClick}>
-          {!registered && registering ? 'Registering…' : action.label}
-        </button>
+        <div className="auc-product-actions">
+          <button type="button" className={`btn btn-sm ${registered ? 'btn-primary' : 'btn-accent'}`}
+            disabled={action.disabled || (!registered && registering)}
+            aria-describedby={action.reason ? `${nameId} ${reasonId}` : nameId}
+            title={action.reason}
+            onClick={onClick}>
+            {!registered && registering ? 'Registering…' : action.label}
+          </button>
+          {buyNowPrice !== null && registered && (
+            <button type="button" className="btn btn-sm btn-outline auc-buy-now" disabled={buying}
+              aria-describedby={nameId} onClick={() => onBuyNow(product.id)}>
+              {buying ? 'Buying…' : `Buy now ${formatRupees(buyNowPrice)}`}
+            </button>
+          )}
+          {buyNowPrice !== null && !registered && <p className="auc-buy-now-note">Buy now {formatRupees(buyNowPrice)} once registered</p>}
+        </div>
         {action.reason && <span id={reasonId} className="visually-hidden">{action.reason}</span>}
       </div>
     </li>

@@ -1,20 +1,23 @@
-import { useCallback, useEffect, useState, type Ref } from 'react';
+import { useCallback, useEffect, useRef, useState, type Ref } from 'react';
 import type { Auction, Product } from '@auction/shared';
 import { EmptyState } from '../../../components/ui/EmptyState';
 import { Icon } from '../../../components/ui/Icon';
 import { Spinner } from '../../../components/ui/Spinner';
 import { auctionTimeStatus, StatusBadge } from '../../../components/ui/StatusBadge';
-import { formatCountdown, formatRupees } from '../../../lib/format';
+import { countdownUrgent, formatCountdown, formatRupees } from '../../../lib/format';
 import { useLive } from '../../live';
-import { isEnded } from '../lib/rules';
+import { isEnded, softCloseText } from '../lib/rules';
 import { useAuctionActions, useAuctionProducts } from '../store/auctions-store';
+import { ExtendedMark } from './ExtendedMark';
 import { ProductRow } from './ProductRow';
+import { useExtensionFlash } from './use-extension-flash';
 import { useSecondsLeft } from './use-seconds-left';
 
 interface ProductsPanelProps {
   auction: Auction | null;
   headingRef: Ref<HTMLHeadingElement>;
   onBid: (productId: string) => void;
+  onBuyNow: (productId: string) => void;
   onClose: () => void;
   /** The open auction's products are on screen (cached or just read). */
   onShown: () => void;
@@ -22,12 +25,12 @@ interface ProductsPanelProps {
 
 const NO_PRODUCTS: Product[] = [];
 
-/** The selected auction's products, live: highest bids, sold badges and the auction's end. */
-export function ProductsPanel({ auction, headingRef, onBid, onClose, onShown }: ProductsPanelProps) {
+/** The selected auction's products, live: highest bids, the caller's standing, sold badges and the auction's end. */
+export function ProductsPanel({ auction, headingRef, onBid, onBuyNow, onClose, onShown }: ProductsPanelProps) {
   return (
     <section className="card auc-panel" aria-labelledby="auc-panel-title">
       {auction ? (
-        <PanelBody auction={auction} headingRef={headingRef} onBid={onBid} onClose={onClose} onShown={onShown} />
+        <PanelBody auction={auction} headingRef={headingRef} onBid={onBid} onBuyNow={onBuyNow} onClose={onClose} onShown={onShown} />
       ) : (
         <>
           <h2 id="auc-panel-title" ref={headingRef} tabIndex={-1} className="visually-hidden">Products</h2>
@@ -40,7 +43,7 @@ export function ProductsPanel({ auction, headingRef, onBid, onClose, onShown }: 
   );
 }
 
-function PanelBody({ auction, headingRef, onBid, onClose, onShown }: ProductsPanelProps & { auction: Auction }) {
+function PanelBody({ auction, headingRef, onBid, onBuyNow, onClose, onShown }: ProductsPanelProps & { auction: Auction }) {
   // The open auction is watched live for as long as it stays open; this effect runs before the read's,
   // so the watch is asked for first. After a dropped connection what is on screen is read again by itself.
   useEffect(() => {
@@ -54,9 +57,18 @@ function PanelBody({ auction, headingRef, onBid, onClose, onShown }: ProductsPan
   const loaded = data !== undefined;
   const register = useAuctionActions((s) => s.register);
   const registering = useAuctionActions((s) => s.registering[auction.id] === true);
+  const buying = useAuctionActions((s) => s.buying);
   const secs = useSecondsLeft(auction.valid_until);
   const ended = isEnded(auction, secs);
   const [announcement, setAnnouncement] = useState('');
+
+  // An extension that arrives while the panel is open is read out with the new time left.
+  const extension = useExtensionFlash(auction.id);
+  const latestSecs = useRef(secs);
+  latestSecs.current = secs;
+  useEffect(() => {
+    if (extension > 0) setAnnouncement(`Auction extended: ends in ${formatCountdown(latestSecs.current)}`);
+  }, [extension]);
 
   const onHighestChange = useCallback((p: Product) => {
     setAnnouncement(`New highest bid on ${p.name}: ${formatRupees(p.highest_bid)}`);
@@ -65,6 +77,8 @@ function PanelBody({ auction, headingRef, onBid, onClose, onShown }: ProductsPan
   useEffect(() => {
     if (loaded) onShown();
   }, [loaded, onShown, auction.id]);
+
+  const softClose = softCloseText(auction);
 
   let body;
   if (!loaded && status === 'error') {
@@ -82,7 +96,7 @@ function PanelBody({ auction, headingRef, onBid, onClose, onShown }: ProductsPan
       <ul className="auc-products">
         {products.map((p) => (
           <ProductRow key={p.id} product={p} registered={auction.registered} ended={ended} registering={registering}
-            onBid={onBid} onRegister={onRegister} onHighestChange={onHighestChange} />
+            buying={buying[p.id] === true} onBid={onBid} onBuyNow={onBuyNow} onRegister={onRegister} onHighestChange={onHighestChange} />
         ))}
       </ul>
     );
@@ -97,8 +111,14 @@ function PanelBody({ auction, headingRef, onBid, onClose, onShown }: ProductsPan
           <p className="auc-panel-sub">
             <span className="auc-id">ID: {auction.id}</span>
             <StatusBadge kind="auction" status={ended ? 'ended' : auctionTimeStatus(secs)} />
-            <span className="auc-panel-countdown">{ended ? 'Bidding closed' : `Ends in ${formatCountdown(secs)}`}</span>
+            <span className={`auc-panel-countdown${!ended && countdownUrgent(secs) ? ' auc-countdown-urgent' : ''}`}>
+              {ended ? 'Bidding closed' : `Ends in ${formatCountdown(secs)}`}
+            </span>
+            <ExtendedMark auction={auction} ended={ended} />
           </p>
+          {softClose && !ended && (
+            <p className="auc-panel-rule"><Icon name="clock" size={14} /> {softClose}</p>
+          )}
         </div>
         <button type="button" className="icon-btn" aria-label="Close products" onClick={onClose}>
           <Icon name="close" size={18} />

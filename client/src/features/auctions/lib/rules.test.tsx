@@ -1,7 +1,7 @@
-import { minimumBid } from '@auction/shared';
+import type { Product } from '@auction/shared';
 import { describe, expect, it } from 'vitest';
-import { makeAuction } from '../test/fixtures';
-import { bidAction, checkBid, filterAuctions } from './rules';
+import { makeAuction, makeProduct } from '../test/fixtures';
+import { bidAction, checkBid, filterAuctions, quickBids, reserveNote, softCloseText, standingOf } from './rules';
 
 describe('filterAuctions', () => {
   const list = [
@@ -28,28 +28,91 @@ describe('filterAuctions', () => {
 });
 
 describe('checkBid', () => {
+  const lot = (over: Partial<Product> = {}) => makeProduct(over);
+  const bidOnly = (amount: string) => ({ amount, max: '' });
+
   it('refuses empty, non-numeric, zero, negative and over-precise amounts', () => {
     for (const raw of ['', '   ', 'abc', '0', '-5', '10.123', 'Infinity', '1e12']) {
-      expect(checkBid(raw, 0)).toEqual({ ok: false, error: 'Please enter a valid bid amount' });
+      expect(checkBid(bidOnly(raw), lot(), 'flat')).toEqual({ ok: false, field: 'amount', error: 'Please enter a valid bid amount' });
     }
+    expect(checkBid({ amount: '', max: 'abc' }, lot(), 'flat')).toEqual({ ok: false, field: 'max', error: 'Please enter a valid maximum bid' });
   });
 
   it('refuses amounts not above the highest bid, with the amount in en-IN format', () => {
-    expect(checkBid('100000', 100000)).toEqual({ ok: false, error: 'Bid must be higher than current highest bid of ₹1,00,000' });
-    expect(checkBid('50', 300.5)).toEqual({ ok: false, error: 'Bid must be higher than current highest bid of ₹300.5' });
+    expect(checkBid(bidOnly('100000'), lot({ highest_bid: 100000 }), 'flat')).toMatchObject({ ok: false, error: 'Bid must be higher than current highest bid of ₹1,00,000' });
+    expect(checkBid(bidOnly('50'), lot({ highest_bid: 300.5 }), 'flat')).toMatchObject({ ok: false, error: 'Bid must be higher than current highest bid of ₹300.5' });
   });
 
-  it('asks for the ₹1 minimum increment like the server does', () => {
-    const r = checkBid('1000.5', 1000);
-    expect(r.ok).toBe(false);
-    expect(!r.ok && r.error).toBe('Bid must be at least ₹1,001: ₹1 more than the current highest bid of ₹1,000');
+  it('asks for the next step of the auction’s rule, worded as the server words it', () => {
+    expect(checkBid(bidOnly('1000.5'), lot({ highest_bid: 1000 }), 'flat')).toMatchObject({ ok: false, error: 'Bid must be at least ₹1,001' });
+    expect(checkBid(bidOnly('1001'), lot({ highest_bid: 1000 }), 'ladder')).toMatchObject({ ok: false, error: 'Bid must be at least ₹1,050' });
+    expect(checkBid(bidOnly('1050'), lot({ highest_bid: 1000 }), 'ladder')).toEqual({ ok: true, ask: { amount: 1050 } });
+  });
+
+  it('asks for the starting price before the first bid', () => {
+    expect(checkBid(bidOnly('499'), lot({ starting_price: 500 }), 'ladder')).toMatchObject({ ok: false, error: 'Bid must be at least ₹500' });
+    expect(checkBid(bidOnly('500'), lot({ starting_price: 500 }), 'ladder')).toEqual({ ok: true, ask: { amount: 500 } });
   });
 
   it('accepts the minimum and above', () => {
-    expect(checkBid('1001', 1000)).toEqual({ ok: true, amount: 1001 });
-    expect(checkBid(' 1 ', 0)).toEqual({ ok: true, amount: 1 });
-    expect(checkBid('1234.56', 0)).toEqual({ ok: true, amount: 1234.56 });
-    expect(minimumBid(300.5)).toBe(301.5);
+    expect(checkBid(bidOnly('1001'), lot({ highest_bid: 1000 }), 'flat')).toEqual({ ok: true, ask: { amount: 1001 } });
+    expect(checkBid(bidOnly(' 1 '), lot(), 'flat')).toEqual({ ok: true, ask: { amount: 1 } });
+    expect(checkBid(bidOnly('1234.56'), lot(), 'flat')).toEqual({ ok: true, ask: { amount: 1234.56 } });
+  });
+
+  it('sends a maximum with the bid, or alone (then the maximum must reach the minimum), never below the bid', () => {
+    expect(checkBid({ amount: '1001', max: '5000' }, lot({ highest_bid: 1000 }), 'flat')).toEqual({ ok: true, ask: { amount: 1001, max: 5000 } });
+    expect(checkBid({ amount: '', max: '5000' }, lot({ highest_bid: 1000 }), 'flat')).toEqual({ ok: true, ask: { max: 5000 } });
+    expect(checkBid({ amount: '', max: '900' }, lot({ highest_bid: 1000 }), 'flat')).toEqual({ ok: false, field: 'max', error: 'Bid must be higher than current highest bid of ₹1,000' });
+    expect(checkBid({ amount: '2000', max: '1500' }, lot({ highest_bid: 1000 }), 'flat')).toEqual({ ok: false, field: 'max', error: 'Your maximum bid must be at least your bid' });
+  });
+
+  it('lets the leader raise their maximum alone (above the current one), and refuses a bid their maximum already covers', () => {
+    const leader = lot({ highest_bid: 1000, my_status: 'leading', my_max: 3000 });
+    expect(checkBid({ amount: '1001', max: '4000' }, leader, 'flat')).toEqual({ ok: true, ask: { max: 4000 } });
+    expect(checkBid({ amount: '1001', max: '3000' }, leader, 'flat')).toEqual({ ok: false, field: 'max', error: 'Your new maximum must be more than your current maximum of ₹3,000' });
+    expect(checkBid(bidOnly('2500'), leader, 'flat')).toEqual({ ok: false, field: 'amount', error: 'Your maximum bid of ₹3,000 already covers this amount' });
+    expect(checkBid(bidOnly('3500'), leader, 'flat')).toEqual({ ok: true, ask: { amount: 3500 } });
+  });
+});
+
+describe('quickBids', () => {
+  it('are the next three acceptable amounts, one step apart as the rule goes, across a ladder threshold', () => {
+    expect(quickBids(makeProduct({ highest_bid: 980 }), 'ladder')).toEqual([990, 1000, 1050]);
+    expect(quickBids(makeProduct({ highest_bid: 980 }), 'flat')).toEqual([981, 982, 983]);
+    expect(quickBids(makeProduct({ starting_price: 4950 }), 'ladder')).toEqual([4950, 5000, 5100]);
+    expect(quickBids(makeProduct(), 'flat')).toEqual([1, 2, 3]);
+  });
+});
+
+describe('softCloseText', () => {
+  it('explains soft close when it is on, in the largest exact unit', () => {
+    expect(softCloseText({ soft_close_s: 120, max_extension_s: 3600 })).toBe('Bids in the last 2 min extend the auction (by up to 1 h in all)');
+    expect(softCloseText({ soft_close_s: 90, max_extension_s: 600 })).toBe('Bids in the last 90 s extend the auction (by up to 10 min in all)');
+    expect(softCloseText({ soft_close_s: 0, max_extension_s: 3600 })).toBeNull();
+    expect(softCloseText({ soft_close_s: 120, max_extension_s: 0 })).toBeNull();
+  });
+});
+
+describe('standingOf and reserveNote', () => {
+  const p = (over: Partial<Product>) => makeProduct(over);
+  it('words the caller’s own state on a lot; outbid on a lot that is over reads as lost', () => {
+    expect(standingOf(p({ my_status: 'leading' }), false)).toEqual({ tone: 'leading', text: "You're the highest bidder" });
+    expect(standingOf(p({ my_status: 'leading', my_max: 2500 }), false)?.text).toBe("You're the highest bidder · your maximum ₹2,500");
+    expect(standingOf(p({ my_status: 'outbid' }), false)).toEqual({ tone: 'outbid', text: 'Outbid — bid again' });
+    expect(standingOf(p({ my_status: 'outbid' }), true)).toEqual({ tone: 'lost', text: "You didn't win" });
+    expect(standingOf(p({ my_status: 'outbid', status: 'sold' }), false)).toEqual({ tone: 'lost', text: "You didn't win" });
+    expect(standingOf(p({ my_status: 'won' }), true)).toEqual({ tone: 'won', text: 'You won' });
+    expect(standingOf(p({ my_status: 'lost' }), true)).toEqual({ tone: 'lost', text: "You didn't win" });
+    expect(standingOf(p({ my_status: null }), false)).toBeNull();
+  });
+
+  it('tells the reserve: not met yet while open, not met once over, met; nothing without one or once sold', () => {
+    expect(reserveNote(p({ reserve_met: false }), false)).toEqual({ met: false, text: 'Reserve not met yet' });
+    expect(reserveNote(p({ reserve_met: false }), true)).toEqual({ met: false, text: 'Reserve not met' });
+    expect(reserveNote(p({ reserve_met: true }), false)).toEqual({ met: true, text: 'Reserve met' });
+    expect(reserveNote(p({ reserve_met: null }), true)).toBeNull();
+    expect(reserveNote(p({ reserve_met: false, status: 'sold' }), true)).toBeNull();
   });
 });
 

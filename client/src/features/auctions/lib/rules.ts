@@ -1,5 +1,10 @@
-/** The browse page's pure rules: search and filter, the bid amount check, when bidding is open. */
-import { BID_MESSAGES, LIMITS, bidTooLow, hasAtMostTwoDecimals, type Auction, type Product } from '@auction/shared';
+/** The browse page's pure rules: search and filter, the bid checks and amounts, when bidding is open, a lot's state lines. */
+import {
+  BID_MESSAGES, LIMITS, bidTooLowFor, formatRupees, hasAtMostTwoDecimals, nextBids, toPaise, toRupees,
+  type Auction, type IncrementRule, type LotPricing, type Product,
+} from '@auction/shared';
+import { formatDuration } from '../../../lib/format';
+import type { BidAsk } from '../api/auctions-api';
 
 /** Search: name or id, case-insensitive, contains; `registeredOnly` is the `?registered=1` flag. */
 export function filterAuctions(auctions: readonly Auction[], query: string, registeredOnly: boolean): Auction[] {
@@ -8,17 +13,79 @@ export function filterAuctions(auctions: readonly Auction[], query: string, regi
     (!registeredOnly || a.registered) && (q === '' || a.name.toLowerCase().includes(q) || a.id.toLowerCase().includes(q)));
 }
 
-export type BidCheck = { ok: true; amount: number } | { ok: false; error: string };
+/** The fields of a lot the bid rules read. */
+export type LotForBid = Pick<Product, 'highest_bid' | 'starting_price' | 'my_status' | 'my_max'>;
 
-/** The bid rules, worded as the server words them: the too-low rule is the server's own (`bidTooLow`, shared; docs/money.md). */
-export function checkBid(raw: string, highest: number): BidCheck {
-  const text = raw.trim();
+/** A lot's pricing for the shared rules (bidding-rules.ts), in paise: it has a bid once its highest is above 0. */
+export function lotPricing(product: Pick<Product, 'highest_bid' | 'starting_price'>, rule: IncrementRule): LotPricing {
+  return { rule, startingPrice: toPaise(product.starting_price), highest: toPaise(product.highest_bid), hasBid: product.highest_bid > 0 };
+}
+
+/** The dialog's one-tap amounts: the next `count` acceptable bids, one step apart as the auction's rule goes (rupees). */
+export function quickBids(product: Pick<Product, 'highest_bid' | 'starting_price'>, rule: IncrementRule, count = 3): number[] {
+  return nextBids(lotPricing(product, rule), count).map(toRupees);
+}
+
+export const MAX_MESSAGES = {
+  invalid: 'Please enter a valid maximum bid',
+  belowBid: 'Your maximum bid must be at least your bid',
+} as const;
+
+export interface BidForm {
+  /** The bid field's text (may be empty when a maximum is given). */
+  amount: string;
+  /** The optional maximum bid field's text. */
+  max: string;
+}
+
+export type BidCheck = { ok: true; ask: BidAsk } | { ok: false; field: 'amount' | 'max'; error: string };
+
+/** A valid amount in rupees (above 0, at most 2 decimals, within the bid limit), or null. */
+function readAmount(text: string): number | null {
   const amount = Number(text);
-  if (text === '' || !Number.isFinite(amount) || amount <= 0 || !hasAtMostTwoDecimals(amount) || amount > LIMITS.bidMaxRupees) {
-    return { ok: false, error: BID_MESSAGES.invalid };
+  return Number.isFinite(amount) && amount > 0 && hasAtMostTwoDecimals(amount) && amount <= LIMITS.bidMaxRupees ? amount : null;
+}
+
+/**
+ * The bid rules, worded as the server words them (its decision uses the same shared `bidTooLowFor`):
+ * a bid, a maximum, or both (the bid at most the maximum). The leader raising their own maximum sends
+ * the maximum alone, which must be above the current one.
+ */
+export function checkBid(form: BidForm, lot: LotForBid, rule: IncrementRule): BidCheck {
+  const amountText = form.amount.trim();
+  const maxText = form.max.trim();
+  if (amountText === '' && maxText === '') return { ok: false, field: 'amount', error: BID_MESSAGES.invalid };
+  const amount = amountText === '' ? null : readAmount(amountText);
+  if (amountText !== '' && amount === null) return { ok: false, field: 'amount', error: BID_MESSAGES.invalid };
+  const max = maxText === '' ? null : readAmount(maxText);
+  if (maxText !== '' && max === null) return { ok: false, field: 'max', error: MAX_MESSAGES.invalid };
+
+  const leading = lot.my_status === 'leading';
+  if (leading && max !== null) {
+    const current = lot.my_max ?? lot.highest_bid;
+    if (toPaise(max) <= toPaise(current)) {
+      return { ok: false, field: 'max', error: `Your new maximum must be more than your current maximum of ${formatRupees(current)}` };
+    }
+    return { ok: true, ask: { max } };
   }
-  const tooLow = bidTooLow(amount, highest);
-  return tooLow ? { ok: false, error: tooLow } : { ok: true, amount };
+
+  const first = amount ?? max!;
+  const tooLow = bidTooLowFor(toPaise(first), lotPricing(lot, rule));
+  if (tooLow) return { ok: false, field: amount === null ? 'max' : 'amount', error: tooLow };
+  if (leading && lot.my_max !== null && toPaise(first) <= toPaise(lot.my_max)) {
+    return { ok: false, field: 'amount', error: `Your maximum bid of ${formatRupees(lot.my_max)} already covers this amount` };
+  }
+  if (amount !== null && max !== null && toPaise(amount) > toPaise(max)) return { ok: false, field: 'max', error: MAX_MESSAGES.belowBid };
+  return { ok: true, ask: { ...(amount === null ? {} : { amount }), ...(max === null ? {} : { max }) } };
+}
+
+/**
+ * Soft close in words: "Bids in the last 2 min extend the auction (by up to 1 h in all)"; null when
+ * soft close is off (no window, or no extension allowed).
+ */
+export function softCloseText(auction: Pick<Auction, 'soft_close_s' | 'max_extension_s'>): string | null {
+  if (auction.soft_close_s <= 0 || auction.max_extension_s <= 0) return null;
+  return `Bids in the last ${formatDuration(auction.soft_close_s)} extend the auction (by up to ${formatDuration(auction.max_extension_s)} in all)`;
 }
 
 /** An auction is over once the server says so or the clock reaches its end. */
@@ -39,4 +106,32 @@ export function bidAction(product: Pick<Product, 'status'>, registered: boolean,
   if (product.status === 'sold') return { label, disabled: true, reason: 'This product has been sold' };
   if (ended) return { label, disabled: true, reason: 'This auction has ended' };
   return { label, disabled: false };
+}
+
+export type StandingTone = 'leading' | 'outbid' | 'won' | 'lost';
+
+/**
+ * The caller's own state on a lot, in words, or null when they have not bid on it. Outbid on a lot
+ * that is over (ended, or sold to someone else) reads as lost, as the server will say on the next read.
+ */
+export function standingOf(product: Pick<Product, 'status' | 'my_status' | 'my_max'>, ended: boolean): { tone: StandingTone; text: string } | null {
+  switch (product.my_status) {
+    case 'leading':
+      return { tone: 'leading', text: `You're the highest bidder${product.my_max === null ? '' : ` · your maximum ${formatRupees(product.my_max)}`}` };
+    case 'outbid':
+      return ended || product.status === 'sold' ? { tone: 'lost', text: "You didn't win" } : { tone: 'outbid', text: 'Outbid — bid again' };
+    case 'won':
+      return { tone: 'won', text: 'You won' };
+    case 'lost':
+      return { tone: 'lost', text: "You didn't win" };
+    default:
+      return null;
+  }
+}
+
+/** The reserve's state, for lots that have one and are not sold: not met once it is over; "not met yet" or met while open. */
+export function reserveNote(product: Pick<Product, 'status' | 'reserve_met'>, ended: boolean): { met: boolean; text: string } | null {
+  if (product.reserve_met === null || product.status === 'sold') return null;
+  if (product.reserve_met) return { met: true, text: 'Reserve met' };
+  return { met: false, text: ended ? 'Reserve not met' : 'Reserve not met yet' };
 }

@@ -4,7 +4,10 @@ import { lastSocket, reconnect } from '../../../test/fake-socket';
 import { jsonResponse, resetAppState } from '../../../test/utils';
 import { useSession } from '../../auth';
 import { injectLiveEvent, useLive } from '../../live';
-import { NOW, callsTo, makeAuction, makeProduct, routeFetch, setUpUser, tearDownStores } from '../test/fixtures';
+import { walletBalance } from '../../wallet';
+import {
+  NOW, bidPlaced, callsTo, liveAuction, makeAuction, makeProduct, placedEvent, rolledBackEvent, routeFetch, setUpUser, tearDownStores,
+} from '../test/fixtures';
 import { auctionList, auctionProducts, useAuctionActions, useAuctionList, useAuctionProducts } from './auctions-store';
 
 vi.mock('socket.io-client', () => import('../../../test/fake-socket'));
@@ -51,7 +54,7 @@ describe('auctions store', () => {
   it('applies live events to the store as they arrive', async () => {
     routeFetch({ 'GET /api/auctions/AUC-1/products': jsonResponse(200, [makeProduct({ highest_bid: 100, bid_count: 1 })]) });
     await auctionProducts.load('AUC-1');
-    injectLiveEvent({ event: 'bid:placed', data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 2, highest_bid: 250, bid_count: 2, version: 2, bidder: 'b***b', amount: 250, timestamp: T, server_time: T } });
+    injectLiveEvent(placedEvent({ auction_id: 'AUC-1', product_id: 'P-1', bid_id: 2, highest_bid: 250, bid_count: 2, version: 2 }));
     expect(products().data?.[0]).toMatchObject({ highest_bid: 250, bid_count: 2 });
   });
 
@@ -59,7 +62,7 @@ describe('auctions store', () => {
     const reply = deferred<Response>();
     routeFetch({ 'GET /api/auctions/AUC-1/products': () => reply.promise });
     const loading = auctionProducts.load('AUC-1');
-    injectLiveEvent({ event: 'bid:placed', data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 2, highest_bid: 900, bid_count: 4, version: 4, bidder: 'b***b', amount: 900, timestamp: T, server_time: T } });
+    injectLiveEvent(placedEvent({ auction_id: 'AUC-1', product_id: 'P-1', bid_id: 2, highest_bid: 900, bid_count: 4, version: 4 }));
     reply.resolve(jsonResponse(200, [makeProduct({ highest_bid: 700, bid_count: 3 })]));
     await loading;
     expect(products().data?.[0]).toMatchObject({ highest_bid: 900, bid_count: 4 });
@@ -70,12 +73,12 @@ describe('auctions store', () => {
     const reply = deferred<Response>();
     routeFetch({ 'GET /api/auctions/AUC-1/products': () => reply.promise });
     const loading = auctionProducts.load('AUC-1');
-    injectLiveEvent({ event: 'bid:placed', data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 3, highest_bid: 800, bid_count: 3, version: 3, bidder: 'b***b', amount: 800, timestamp: T, server_time: T } });
+    injectLiveEvent(placedEvent({ auction_id: 'AUC-1', product_id: 'P-1', bid_id: 3, highest_bid: 800, bid_count: 3, version: 3 }));
     reply.resolve(jsonResponse(200, [makeProduct({ highest_bid: 1200, bid_count: 5, version: 5 })]));
     await loading;
     const loaded = products().data;
     expect(loaded?.[0]).toMatchObject({ highest_bid: 1200, bid_count: 5, version: 5 });
-    injectLiveEvent({ event: 'bid:placed', data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 4, highest_bid: 1000, bid_count: 4, version: 4, bidder: 'b***b', amount: 1000, timestamp: T, server_time: T } });
+    injectLiveEvent(placedEvent({ auction_id: 'AUC-1', product_id: 'P-1', bid_id: 4, highest_bid: 1000, bid_count: 4, version: 4 }));
     expect(products().data).toBe(loaded);
   });
 
@@ -100,10 +103,9 @@ describe('auctions store', () => {
     await auctionProducts.load('AUC-2');
     showListAndProducts();
     await waitFor(() => expect(products().data?.[0]?.name).toBe('Omega'));
-    const base = { name: 'Vintage Watches', valid_until: makeAuction().valid_until, product_count: 1, status: 'active' as const, server_time: T };
-    for (let i = 0; i < 5; i++) injectLiveEvent({ event: 'auction:updated', data: { ...base, id: 'AUC-1' } });
+    for (let i = 0; i < 5; i++) injectLiveEvent({ event: 'auction:updated', data: liveAuction({ id: 'AUC-1' }) });
     // An auction whose products are not shown is not read.
-    injectLiveEvent({ event: 'auction:updated', data: { ...base, id: 'AUC-2' } });
+    injectLiveEvent({ event: 'auction:updated', data: liveAuction({ id: 'AUC-2' }) });
     await waitFor(() => expect(products().data?.[0]?.name).toBe('Renamed lot'));
     expect(callsTo(fetchMock, 'GET', '/api/auctions/AUC-1/products')).toHaveLength(2);
     await new Promise((r) => setTimeout(r, 400));
@@ -118,21 +120,21 @@ describe('auctions store', () => {
       'POST /api/bid': () => reply.promise,
     });
     await auctionProducts.load('AUC-1');
-    const placing = placeBid('AUC-1', 'P-1', 150);
-    injectLiveEvent({ event: 'bid:placed', data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 5, highest_bid: 150, bid_count: 2, version: 2, bidder: 'a***a', amount: 150, timestamp: T, server_time: T } });
-    reply.resolve(jsonResponse(201, { message: 'Bid placed successfully!', highest_bid: 150, wallet_balance: 50 }));
-    expect(await placing).toBe(true);
-    expect(products().data?.[0]).toMatchObject({ highest_bid: 150, bid_count: 2 });
+    const placing = placeBid('AUC-1', 'P-1', { amount: 150 });
+    injectLiveEvent(placedEvent({ auction_id: 'AUC-1', product_id: 'P-1', bid_id: 5, highest_bid: 150, bid_count: 2, version: 2 }));
+    reply.resolve(jsonResponse(201, bidPlaced({ highest_bid: 150, wallet_balance: 50, version: 2 })));
+    expect(await placing).toMatchObject({ ok: true, leading: true });
+    expect(products().data?.[0]).toMatchObject({ highest_bid: 150, bid_count: 2, my_status: 'leading', my_max: null });
   });
 
   it('a bid reply moves the numbers when no live event has (the socket may be down)', async () => {
     routeFetch({
       'GET /api/auctions/AUC-1/products': jsonResponse(200, [makeProduct({ highest_bid: 100, bid_count: 1 })]),
-      'POST /api/bid': jsonResponse(201, { message: 'Bid placed successfully!', highest_bid: 150, wallet_balance: 50 }),
+      'POST /api/bid': jsonResponse(201, bidPlaced({ highest_bid: 150, wallet_balance: 50, version: 2 })),
     });
     await auctionProducts.load('AUC-1');
-    await placeBid('AUC-1', 'P-1', 150);
-    expect(products().data?.[0]).toMatchObject({ highest_bid: 150, bid_count: 2 });
+    await placeBid('AUC-1', 'P-1', { amount: 150 });
+    expect(products().data?.[0]).toMatchObject({ highest_bid: 150, bid_count: 2, min_next_bid: 151, my_status: 'leading' });
   });
 
   it('a refusal for a sold product marks it sold at once', async () => {
@@ -141,7 +143,7 @@ describe('auctions store', () => {
       'POST /api/bid': jsonResponse(409, { error: 'This product has already been sold', message: 'This product has already been sold', code: 'PRODUCT_SOLD' }),
     });
     await auctionProducts.load('AUC-1');
-    expect(await placeBid('AUC-1', 'P-1', 150)).toBe(false);
+    expect(await placeBid('AUC-1', 'P-1', { amount: 150 })).toEqual({ ok: false });
     expect(products().data?.[0]?.status).toBe('sold');
   });
 
@@ -151,7 +153,7 @@ describe('auctions store', () => {
       'POST /api/bid': jsonResponse(403, { error: 'Not registered', message: 'You must register for this auction first', code: 'NOT_REGISTERED' }),
     });
     await auctionList.load();
-    expect(await placeBid('AUC-1', 'P-1', 150)).toBe(false);
+    expect(await placeBid('AUC-1', 'P-1', { amount: 150 })).toEqual({ ok: false });
     expect(list().data?.[0]?.registered).toBe(false);
   });
 
@@ -163,7 +165,7 @@ describe('auctions store', () => {
     });
     renderHook(() => useAuctionList());
     await waitFor(() => expect(list().status).toBe('success'));
-    expect(await placeBid('AUC-1', 'P-1', 150)).toBe(false);
+    expect(await placeBid('AUC-1', 'P-1', { amount: 150 })).toEqual({ ok: false });
     await waitFor(() => expect(list().data?.[0]?.status).toBe('ended'));
     expect(callsTo(fetchMock, 'GET', '/api/auctions')).toHaveLength(2);
   });
@@ -193,8 +195,8 @@ describe('auctions store', () => {
     const productsChanged = vi.fn();
     const stops = [auctionList.subscribe(undefined, listChanged), auctionProducts.subscribe('AUC-1', productsChanged)];
     // A bid elsewhere, an older bid here, and watchers: nothing shown changes.
-    injectLiveEvent({ event: 'bid:placed', data: { auction_id: 'AUC-9', product_id: 'X', bid_id: 1, highest_bid: 5, bid_count: 1, version: 1, bidder: 'x', amount: 5, timestamp: T, server_time: T } });
-    injectLiveEvent({ event: 'bid:placed', data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 2, highest_bid: 400, bid_count: 1, version: 1, bidder: 'x', amount: 400, timestamp: T, server_time: T } });
+    injectLiveEvent(placedEvent({ auction_id: 'AUC-9', product_id: 'X', bid_id: 1, highest_bid: 5, bid_count: 1, version: 1 }));
+    injectLiveEvent(placedEvent({ auction_id: 'AUC-1', product_id: 'P-1', bid_id: 2, highest_bid: 400, bid_count: 1, version: 1 }));
     injectLiveEvent({ event: 'auction:watchers', data: { auction_id: 'AUC-1', watchers: 4, server_time: T } });
     expect(listChanged).not.toHaveBeenCalled();
     expect(productsChanged).not.toHaveBeenCalled();
@@ -202,6 +204,80 @@ describe('auctions store', () => {
     expect(listChanged).toHaveBeenCalledTimes(1);
     expect(productsChanged).not.toHaveBeenCalled();
     for (const stop of stops) stop();
+  });
+
+  it('a bid an automatic bid beat at once: outbid, the leader’s price shown, no success toast', async () => {
+    routeFetch({
+      'GET /api/auctions/AUC-1/products': jsonResponse(200, [makeProduct({ highest_bid: 100, bid_count: 1 })]),
+      'POST /api/bid': jsonResponse(201, bidPlaced({ leading: false, highest_bid: 160, min_next_bid: 161, version: 3 })),
+    });
+    await auctionProducts.load('AUC-1');
+    const outcome = await placeBid('AUC-1', 'P-1', { amount: 150 });
+    expect(outcome).toMatchObject({ ok: true, leading: false, message: 'You were outbid by an automatic bid' });
+    expect(products().data?.[0]).toMatchObject({ highest_bid: 160, min_next_bid: 161, my_status: 'outbid', my_max: null });
+  });
+
+  it('a bid answer older than what is shown leaves the shown state, and reads the standing again', async () => {
+    let reads = 0;
+    const fetchMock = routeFetch({
+      'GET /api/auctions/AUC-1/products': () => jsonResponse(200, [reads++ === 0
+        ? makeProduct({ highest_bid: 100, bid_count: 1 })
+        : makeProduct({ highest_bid: 300, bid_count: 3, my_status: 'outbid' })]),
+      'POST /api/bid': () => {
+        // Someone bid again before the answer came back; the live event is already in.
+        injectLiveEvent(placedEvent({ highest_bid: 300, bid_count: 3, version: 3 }));
+        return jsonResponse(201, bidPlaced({ highest_bid: 150, version: 2 }));
+      },
+    });
+    renderHook(() => useAuctionProducts('AUC-1'));
+    await waitFor(() => expect(products().status).toBe('success'));
+    await placeBid('AUC-1', 'P-1', { amount: 150 });
+    expect(products().data?.[0]).toMatchObject({ highest_bid: 300, version: 3, my_status: null });
+    await waitFor(() => expect(products().data?.[0]?.my_status).toBe('outbid'));
+    expect(callsTo(fetchMock, 'GET', '/api/auctions/AUC-1/products')).toHaveLength(2);
+  });
+
+  it('personal events set the caller’s standing at once, then the products on screen are read once again', async () => {
+    const fetchMock = routeFetch({
+      'GET /api/auctions/AUC-1/products': jsonResponse(200, [makeProduct({ highest_bid: 500, bid_count: 2, my_status: 'leading', my_max: 900 })]),
+    });
+    renderHook(() => useAuctionProducts('AUC-1'));
+    await waitFor(() => expect(products().status).toBe('success'));
+    injectLiveEvent({ event: 'bid:outbid', data: { auction_id: 'AUC-1', product_id: 'P-1', product_name: 'Rolex', highest_bid: 1000, server_time: T } });
+    injectLiveEvent({ event: 'bid:outbid', data: { auction_id: 'AUC-1', product_id: 'P-1', product_name: 'Rolex', highest_bid: 1100, server_time: T } });
+    expect(products().data?.[0]).toMatchObject({ my_status: 'outbid', my_max: null });
+    // Another auction's lot: nothing shown, nothing read.
+    injectLiveEvent({ event: 'bid:won', data: { auction_id: 'AUC-9', product_id: 'X-1', amount: 5, server_time: T } });
+    await waitFor(() => expect(callsTo(fetchMock, 'GET', '/api/auctions/AUC-1/products')).toHaveLength(2));
+    await new Promise((r) => setTimeout(r, 400));
+    expect(callsTo(fetchMock, 'GET', '/api/auctions/AUC-1/products')).toHaveLength(2);
+    expect(callsTo(fetchMock, 'GET', '/api/auctions/AUC-9/products')).toHaveLength(0);
+  });
+
+  it('buy now: POST /api/buy-now, the lot sold and won, the wallet balance from the answer', async () => {
+    const fetchMock = routeFetch({
+      'GET /api/auctions/AUC-1/products': jsonResponse(200, [makeProduct({ highest_bid: 100, bid_count: 1, buy_now_price: 900 })]),
+      'POST /api/buy-now': jsonResponse(201, {
+        message: 'You bought Rolex Datejust!', wallet_balance: 4100, version: 2,
+        bid: { bid_id: 9, product_id: 'P-1', product_name: 'Rolex Datejust', auction_id: 'AUC-1', auction_name: 'Vintage Watches', amount: 900, timestamp: T, status: 'won', reason: null, buy_now: true },
+      }),
+    });
+    await auctionProducts.load('AUC-1');
+    expect(await useAuctionActions.getState().buyNow('AUC-1', 'P-1')).toBe(true);
+    expect(callsTo(fetchMock, 'POST', '/api/buy-now')[0]?.body).toEqual({ product_id: 'P-1' });
+    expect(products().data?.[0]).toMatchObject({ status: 'sold', highest_bid: 900, bid_count: 2, buy_now_price: null, my_status: 'won' });
+    expect(walletBalance.get().data?.wallet_balance).toBe(4100);
+    expect(useAuctionActions.getState().buying).toEqual({});
+  });
+
+  it('a buy-now price brought back by a rollback is read again', async () => {
+    const fetchMock = routeFetch({
+      'GET /api/auctions/AUC-1/products': jsonResponse(200, [makeProduct({ highest_bid: 100, bid_count: 1, buy_now_price: null })]),
+    });
+    renderHook(() => useAuctionProducts('AUC-1'));
+    await waitFor(() => expect(products().status).toBe('success'));
+    injectLiveEvent(rolledBackEvent({ highest_bid: 0, bid_count: 0, version: 2, buy_now_available: true }));
+    await waitFor(() => expect(callsTo(fetchMock, 'GET', '/api/auctions/AUC-1/products')).toHaveLength(2));
   });
 
   describe('when the session changes', () => {
@@ -227,7 +303,7 @@ describe('auctions store', () => {
       const loadingList = auctionList.load();
       const loadingProducts = auctionProducts.load('AUC-1');
       useSession.setState({ user: null, userToken: null });
-      injectLiveEvent({ event: 'bid:placed', data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 2, highest_bid: 900, bid_count: 4, version: 4, bidder: 'b***b', amount: 900, timestamp: T, server_time: T } });
+      injectLiveEvent(placedEvent({ auction_id: 'AUC-1', product_id: 'P-1', bid_id: 2, highest_bid: 900, bid_count: 4, version: 4 }));
       listReply.resolve(jsonResponse(200, [makeAuction({ registered: true })]));
       productsReply.resolve(jsonResponse(200, [makeProduct()]));
       await Promise.all([loadingList, loadingProducts]);
@@ -241,7 +317,7 @@ describe('auctions store', () => {
       });
       renderHook(() => useAuctionProducts('AUC-1'));
       await waitFor(() => expect(products().status).toBe('success'));
-      injectLiveEvent({ event: 'auction:updated', data: { id: 'AUC-1', name: 'Renamed', valid_until: makeAuction().valid_until, product_count: 1, status: 'active', server_time: T } });
+      injectLiveEvent({ event: 'auction:updated', data: liveAuction({ name: 'Renamed' }) });
       act(() => useSession.setState({ user: null, userToken: null }));
       await new Promise((r) => setTimeout(r, 400));
       expect(callsTo(fetchMock, 'GET', '/api/auctions/AUC-1/products')).toHaveLength(1);
@@ -295,7 +371,7 @@ describe('auctions store', () => {
       act(() => reconnect());
       await waitFor(() => expect(products().data?.[0]).toMatchObject({ highest_bid: 1200, version: 5 }));
       // Sent before the drop by the process that died, delivered late: older than what the re-read showed.
-      injectLiveEvent({ event: 'bid:placed', data: { auction_id: 'AUC-1', product_id: 'P-1', bid_id: 3, highest_bid: 700, bid_count: 3, version: 3, bidder: 'b***b', amount: 700, timestamp: T, server_time: T } });
+      injectLiveEvent(placedEvent({ auction_id: 'AUC-1', product_id: 'P-1', bid_id: 3, highest_bid: 700, bid_count: 3, version: 3 }));
       expect(products().data?.[0]).toMatchObject({ highest_bid: 1200, bid_count: 5, version: 5 });
     });
 

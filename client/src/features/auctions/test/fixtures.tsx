@@ -1,29 +1,93 @@
 /** Factories and a route-aware fetch mock for the auctions feature's tests. */
-import type { Auction, Product } from '@auction/shared';
+import type { Auction, BidPlaced, BidPlacedData, BidRolledBackData, LiveAuction, Product, ProductSoldData } from '@auction/shared';
 import { useLocation } from 'react-router-dom';
 import { vi } from 'vitest';
 import { jsonResponse, sampleUser } from '../../../test/utils';
 import { useSession } from '../../auth';
-import { useClock, useLive } from '../../live';
-import { useAuctionActions } from '../store/auctions-store';
+import { useClock, useLive, type LiveEvent } from '../../live';
+import { useAuctionActions, useExtensions } from '../store/auctions-store';
 
 /** The server-corrected "now" every test starts at. */
 export const NOW = Date.parse('2026-06-01T10:00:00.000Z');
 const HOUR = 3_600_000;
 export const inHours = (h: number) => new Date(NOW + h * HOUR).toISOString();
+/** NOW as ISO text (events' server_time). */
+export const T0 = new Date(NOW).toISOString();
 
 export function makeAuction(over: Partial<Auction> = {}): Auction {
+  const valid_until = over.valid_until ?? inHours(72);
   return {
-    id: 'AUC-1', name: 'Vintage Watches', valid_until: inHours(72), product_ids: ['P-1'], registrations: [],
-    registered: false, product_count: 1, status: 'active', ...over,
+    id: 'AUC-1', name: 'Vintage Watches', valid_until, product_ids: ['P-1'], registrations: [],
+    registered: false, product_count: 1, status: 'active',
+    original_valid_until: valid_until, increment_rule: 'flat', soft_close_s: 0, max_extension_s: 3600, extended: false, ...over,
   };
 }
 
-/** A product whose every change so far was a bid, so its version is its bid count unless given. */
+/**
+ * A product whose every change so far was a bid, so its version is its bid count unless given; its
+ * minimum next bid follows the flat rule from its highest bid and starting price unless given.
+ */
 export function makeProduct(over: Partial<Product> = {}): Product {
+  const highest = over.highest_bid ?? 0;
+  const starting = over.starting_price ?? 0;
   return {
     id: 'P-1', name: 'Rolex Datejust', description: '1978, steel case, serviced', status: 'available',
-    auction_id: 'AUC-1', highest_bid: 0, bid_count: 0, version: over.bid_count ?? 0, ...over,
+    auction_id: 'AUC-1', highest_bid: 0, bid_count: 0, version: over.bid_count ?? 0,
+    starting_price: 0, min_next_bid: highest > 0 ? highest + 1 : Math.max(starting, 1), reserve_met: null, buy_now_price: null,
+    my_status: null, my_max: null, ...over,
+  };
+}
+
+/** A live `bid:placed` for P-1 of AUC-1 (someone else's plain bid unless told), its version its bid count. */
+export function placedEvent(over: Partial<BidPlacedData> = {}): LiveEvent {
+  const highest = over.highest_bid ?? over.amount ?? 100;
+  const count = over.bid_count ?? 1;
+  return {
+    event: 'bid:placed',
+    data: {
+      auction_id: 'AUC-1', product_id: 'P-1', bid_id: 100 + count, highest_bid: highest, bid_count: count, version: over.version ?? count,
+      bidder: 'b***b', amount: highest, timestamp: T0, server_time: T0, min_next_bid: highest + 1, reserve_met: null, buy_now_available: false, auto: false,
+      ...over,
+    },
+  };
+}
+
+/** A live `bid:rolledback` for P-1 of AUC-1. */
+export function rolledBackEvent(over: Partial<BidRolledBackData> = {}): LiveEvent {
+  const highest = over.highest_bid ?? 0;
+  return {
+    event: 'bid:rolledback',
+    data: {
+      auction_id: 'AUC-1', product_id: 'P-1', highest_bid: highest, bid_count: 0, version: 1, server_time: T0,
+      min_next_bid: highest > 0 ? highest + 1 : 1, reserve_met: null, buy_now_available: false, ...over,
+    },
+  };
+}
+
+/** A live `product:sold` for P-1 of AUC-1 (at the end, not bought now, unless told). */
+export function soldEvent(over: Partial<ProductSoldData> = {}): LiveEvent {
+  return { event: 'product:sold', data: { auction_id: 'AUC-1', product_id: 'P-1', amount: 100, version: 1, server_time: T0, buy_now: false, ...over } };
+}
+
+/** A catalogue summary (`auction:created` / `auction:updated`) of AUC-1. */
+export function liveAuction(over: Partial<LiveAuction> = {}): LiveAuction {
+  const valid_until = over.valid_until ?? inHours(72);
+  return {
+    id: 'AUC-1', name: 'Vintage Watches', valid_until, product_count: 1, status: 'active', server_time: T0,
+    original_valid_until: valid_until, increment_rule: 'flat', soft_close_s: 0, max_extension_s: 3600, extended: false, ...over,
+  };
+}
+
+/** A `POST /bid` answer: the bid leads unless told. */
+export function bidPlaced(over: Partial<BidPlaced> & { highest_bid: number }): BidPlaced {
+  const leading = over.leading ?? true;
+  return {
+    message: leading ? 'Bid placed successfully!' : 'You were outbid by an automatic bid',
+    bid: {
+      bid_id: 500, product_id: 'P-1', product_name: 'Rolex Datejust', auction_id: 'AUC-1', auction_name: 'Vintage Watches',
+      amount: over.highest_bid, timestamp: T0, status: leading ? 'success' : 'outbid', reason: leading ? null : 'OUTBID_BY_PROXY',
+    },
+    wallet_balance: 0, version: 1, leading, max_amount: null, min_next_bid: over.highest_bid + 1, ...over,
   };
 }
 
@@ -81,5 +145,6 @@ const liveActions = { watch: useLive.getState().watch, unwatch: useLive.getState
 /** Undoes setUpUser's stubs on the shared stores (resetAppState forgets the resources). */
 export function tearDownStores() {
   useLive.setState({ ...liveActions, status: 'idle', watchers: {} });
-  useAuctionActions.setState({ registering: {} });
+  useAuctionActions.setState({ registering: {}, buying: {} });
+  useExtensions.setState({ count: {}, lastEnd: {} });
 }

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { lastSocket, reconnect, sockets } from '../../../test/fake-socket';
-import { WATCH_ACK_TIMEOUT_MS, onReconnect, useLive } from './live-store';
+import { WATCH_ACK_TIMEOUT_MS, onLive, onReconnect, useLive, type LiveEvent } from './live-store';
 
 vi.mock('socket.io-client', () => import('../../../test/fake-socket'));
 
@@ -107,5 +107,27 @@ describe('live store reconnects', () => {
     reconnect();
     await flush();
     expect(reconnects).not.toHaveBeenCalled();
+  });
+});
+
+describe('live store events', () => {
+  afterEach(() => useLive.getState().disconnect());
+
+  it('passes on the catalogue auction:extended and the one inside frames, as sent', () => {
+    const got: LiveEvent[] = [];
+    const stop = onLive((e) => got.push(e));
+    useLive.getState().connect('tok');
+    const s = lastSocket();
+    s.open();
+    const server_time = '2026-06-01T10:00:00.000Z';
+    const room = { auction_id: 'AUC-1', valid_until: '2026-06-01T10:02:00.000Z', original_valid_until: '2026-06-01T10:00:30.000Z', server_time };
+    const summary = {
+      id: 'AUC-1', auction_id: 'AUC-1', name: 'Watches', valid_until: room.valid_until, original_valid_until: room.original_valid_until,
+      product_count: 1, status: 'active', increment_rule: 'flat', soft_close_s: 120, max_extension_s: 3600, extended: true, server_time,
+    };
+    s['fire']('frame', { room: 'auction:AUC-1', server_time, events: [{ event: 'auction:extended', data: room }] });
+    s['fire']('auction:extended', summary);
+    stop();
+    expect(got).toEqual([{ event: 'auction:extended', data: room }, { event: 'auction:extended', data: summary }]);
   });
 });

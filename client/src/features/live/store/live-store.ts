@@ -60,7 +60,13 @@ function dispatch(e: LiveEvent) {
   for (const l of listeners) l(e);
 }
 
-const PERSONAL: (keyof PersonalEventMap)[] = ['bid:outbid', 'bid:reinstated', 'bid:won', 'wallet:updated', 'auction:created', 'auction:updated', 'auction:deleted'];
+/**
+ * Events sent outside frames: personal ones (to `user:<id>`) and catalogue ones (to every socket).
+ * `auction:extended` is both a room event (in frames) and a catalogue event (the summary): listeners get both.
+ */
+const PERSONAL: (keyof PersonalEventMap)[] = [
+  'bid:outbid', 'bid:reinstated', 'bid:won', 'wallet:updated', 'auction:created', 'auction:updated', 'auction:extended', 'auction:deleted',
+];
 
 /** Resolves once the server has answered (it joins the room first), or after WATCH_ACK_TIMEOUT_MS. */
 function emitWatch(s: LiveSocket, auctionId: string): Promise<void> {

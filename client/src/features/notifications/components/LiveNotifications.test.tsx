@@ -9,6 +9,12 @@ import { LiveNotifications } from './LiveNotifications';
 
 const server_time = '2026-05-01T12:00:00.000Z';
 
+/** Someone's bid on CAM-1: a room event, not a notification. */
+const placed = {
+  auction_id: 'A-1', product_id: 'CAM-1', bid_id: 1, highest_bid: 10, bid_count: 1, version: 1, bidder: 'a***e', amount: 10, timestamp: server_time, server_time,
+  min_next_bid: 11, reserve_met: null, buy_now_available: false, auto: false,
+};
+
 function toastWith(text: string) {
   return screen.getAllByRole('status').find((el) => el.textContent?.includes(text));
 }
@@ -46,7 +52,10 @@ describe('LiveNotifications', () => {
   });
 
   it('names the product when the page knows it: from the open auction, else from the user’s bids', () => {
-    auctionProducts.set('A-1', [{ id: 'CAM-1', name: 'Vintage Camera', description: '', status: 'available', auction_id: 'A-1', highest_bid: 700, bid_count: 2, version: 2 }]);
+    auctionProducts.set('A-1', [{
+      id: 'CAM-1', name: 'Vintage Camera', description: '', status: 'available', auction_id: 'A-1', highest_bid: 700, bid_count: 2, version: 2,
+      starting_price: 0, min_next_bid: 701, reserve_met: null, buy_now_price: null, my_status: 'leading', my_max: null,
+    }]);
     myBids.set(undefined, [{
       bid_id: 1, auction_id: 'A-2', auction_name: 'Spring Sale', product_id: 'LAMP-9', product_name: 'Brass Lamp', amount: 600,
       timestamp: server_time, status: 'outbid', reason: null,
@@ -60,11 +69,21 @@ describe('LiveNotifications', () => {
     expect(toastWith('Your bid of ₹600 on Brass Lamp is leading again')).toBeDefined();
   });
 
+  it('an outbid by a leader’s automatic bid reads as any outbid; the automatic raise itself and extensions raise nothing', () => {
+    render(<><LiveNotifications /><Toaster /></>);
+    act(() => {
+      injectLiveEvent({ event: 'bid:placed', data: { ...placed, highest_bid: 1600, amount: 1600, version: 2, auto: true } });
+      injectLiveEvent({ event: 'bid:outbid', data: { auction_id: 'A-1', product_id: 'CAM-1', product_name: 'Vintage Camera', highest_bid: 1600, server_time } });
+      injectLiveEvent({ event: 'auction:extended', data: { auction_id: 'A-1', valid_until: server_time, original_valid_until: server_time, server_time } });
+    });
+    expect(screen.getAllByRole('status').map((t) => t.textContent)).toEqual([expect.stringContaining('You were outbid on Vintage Camera: highest bid is now ₹1,600')]);
+  });
+
   it('stays quiet for other events and stops listening once unmounted', () => {
     const { unmount } = render(<><LiveNotifications /><Toaster /></>);
     act(() => {
       injectLiveEvent({ event: 'wallet:updated', data: { wallet_balance: 100, server_time } });
-      injectLiveEvent({ event: 'bid:placed', data: { auction_id: 'A-1', product_id: 'CAM-1', bid_id: 1, highest_bid: 10, bid_count: 1, version: 1, bidder: 'a***e', amount: 10, timestamp: server_time, server_time } });
+      injectLiveEvent({ event: 'bid:placed', data: placed });
     });
     expect(screen.queryAllByRole('status')).toHaveLength(0);
 

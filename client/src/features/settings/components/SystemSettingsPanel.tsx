@@ -1,14 +1,10 @@
-import type { AdminSettings } from '@auction/shared';
 import { Badge } from '../../../components/ui/Badge';
 import { Icon } from '../../../components/ui/Icon';
 import { Spinner } from '../../../components/ui/Spinner';
 import { errorText } from '../../../lib/api-client';
-import { createResource, useResource } from '../../../lib/resource';
-import { fetchSystemSettings } from '../api/settings-api';
+import { useResource } from '../../../lib/resource';
+import { systemSettings } from '../api/settings-api';
 import { systemItems } from '../model';
-
-/** GET /admin/settings (the values in force), read whenever the panel is shown. */
-const systemSettings = createResource<void, AdminSettings>('system-settings', () => fetchSystemSettings());
 
 /** System Settings: the server's real configuration (GET /admin/settings) and the client's own defaults, read-only. */
 export function SystemSettingsPanel() {
