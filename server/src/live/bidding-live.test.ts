@@ -83,3 +83,25 @@ describe('live bidding events', () => {
     await eventually(() => expect(a.personalOf('wallet:updated').at(-1)).toMatchObject({ wallet_balance: 6000 }));
   });
 });
+
+describe('the clock follows soft close', () => {
+  it('an auction a late bid extended is settled at its new end, not the old one', async () => {
+    const { app } = await setUp({ autoSettle: true });
+    const admin = await signUpAdmin(app);
+    const { productId, auctionId } = await lotIn(app, admin.token, {}, { soft_close_s: 3 }, 1500);
+    const asha = await richBidder(app, 100, [auctionId]);
+    const placedAt = Date.now();
+    expect((await bid(app, asha.token, productId, 5)).statusCode).toBe(201);
+    const status = async () => (await call(app, 'GET', `/api/admin/auction/${auctionId}`, undefined, admin.token)).json<{ status: string; valid_until: string; settled_at: string | null }>();
+    const extended = await status();
+    expect(Date.parse(extended.valid_until)).toBeGreaterThanOrEqual(placedAt + 3000);
+    // Past the old end: still open.
+    await new Promise((r) => setTimeout(r, 2000));
+    expect((await status()).status).toBe('active');
+    // The clock re-armed for the new end and settles there.
+    await eventually(async () => expect((await status()).status).toBe('settled'), 6000);
+    const settled = await status();
+    expect(Date.parse(settled.settled_at!)).toBeGreaterThanOrEqual(Date.parse(extended.valid_until));
+    expect((await call(app, 'GET', '/api/user-bids', undefined, asha.token)).json()[0]).toMatchObject({ status: 'won', amount: 5 });
+  });
+});
