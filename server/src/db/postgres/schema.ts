@@ -7,7 +7,7 @@
  * created in the same millisecond by insertion (`Dialect.insertionOrder`).
  */
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, customType, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 
 const accountStatus = ['active', 'inactive'] as const;
 
@@ -178,4 +178,60 @@ export const walletTransactions = pgTable('wallet_transactions', {
   index('wallet_tx_bid_idx').on(t.bidId),
   check('wallet_tx_amount_pos', sql`${t.amount} > 0`),
   check('wallet_tx_type_ck', sql`${t.type} in ('topup', 'bid', 'refund')`),
+]);
+
+/** Raw bytes (an image rendition). */
+const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' });
+
+/** Image renditions (WebP), named by a hash of their bytes: every process serves them, a backup holds them. */
+export const media = pgTable('media', {
+  name: text('name').primaryKey(),
+  contentType: text('content_type').notNull(),
+  bytes: bytea('bytes').notNull(),
+  width: integer('width').notNull(),
+  height: integer('height').notNull(),
+  createdAt: int53('created_at').notNull(),
+});
+
+/** A product's photos in order (the first is the cover): a full rendition and a thumbnail each. */
+export const productImages = pgTable('product_images', {
+  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+  productId: text('product_id').notNull().references(() => products.id),
+  position: integer('position').notNull(),
+  imageName: text('image_name').notNull().references(() => media.name),
+  thumbName: text('thumb_name').notNull().references(() => media.name),
+  width: integer('width').notNull(),
+  height: integer('height').notNull(),
+  createdAt: int53('created_at').notNull(),
+}, (t) => [
+  index('product_images_product_idx').on(t.productId, t.position),
+]);
+
+/** Lots a bidder saved for later (the word "watch" already means joining a live room). */
+export const savedLots = pgTable('saved_lots', {
+  userId: integer('user_id').notNull().references(() => users.id),
+  productId: text('product_id').notNull().references(() => products.id),
+  createdAt: int53('created_at').notNull(),
+}, (t) => [
+  primaryKey({ columns: [t.userId, t.productId] }),
+  index('saved_lots_product_idx').on(t.productId),
+]);
+
+export const notificationKinds = ['outbid', 'won', 'lost', 'reinstated', 'ending_soon', 'extended', 'unsold', 'bought_now'] as const;
+
+/** A bidder's notices, newest first; `dedupe` makes a notice that must be written once (ending soon) unique per user. */
+export const notifications = pgTable('notifications', {
+  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+  userId: integer('user_id').notNull().references(() => users.id),
+  kind: text('kind', { enum: notificationKinds }).notNull(),
+  title: text('title').notNull(),
+  body: text('body').notNull(),
+  link: text('link').notNull(),
+  dedupe: text('dedupe'),
+  createdAt: int53('created_at').notNull(),
+  readAt: int53('read_at'),
+}, (t) => [
+  index('notifications_user_idx').on(t.userId, t.id),
+  uniqueIndex('notifications_dedupe_uq').on(t.userId, t.dedupe).where(sql`${t.dedupe} is not null`),
+  check('notifications_kind_ck', sql`${t.kind} in ('outbid', 'won', 'lost', 'reinstated', 'ending_soon', 'extended', 'unsold', 'bought_now')`),
 ]);

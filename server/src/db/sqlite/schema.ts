@@ -4,7 +4,7 @@
  * mention them stay readable; their ids stay reserved.
  */
 import { sql } from 'drizzle-orm';
-import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { blob, check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 const accountStatus = ['active', 'inactive'] as const;
 
@@ -175,4 +175,57 @@ export const walletTransactions = sqliteTable('wallet_transactions', {
   index('wallet_tx_bid_idx').on(t.bidId),
   check('wallet_tx_amount_pos', sql`${t.amount} > 0`),
   check('wallet_tx_type_ck', sql`${t.type} in ('topup', 'bid', 'refund')`),
+]);
+
+/** Image renditions (WebP), named by a hash of their bytes: every process serves them, a backup holds them. */
+export const media = sqliteTable('media', {
+  name: text('name').primaryKey(),
+  contentType: text('content_type').notNull(),
+  bytes: blob('bytes', { mode: 'buffer' }).notNull(),
+  width: integer('width').notNull(),
+  height: integer('height').notNull(),
+  createdAt: integer('created_at').notNull(),
+});
+
+/** A product's photos in order (the first is the cover): a full rendition and a thumbnail each. */
+export const productImages = sqliteTable('product_images', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  productId: text('product_id').notNull().references(() => products.id),
+  position: integer('position').notNull(),
+  imageName: text('image_name').notNull().references(() => media.name),
+  thumbName: text('thumb_name').notNull().references(() => media.name),
+  width: integer('width').notNull(),
+  height: integer('height').notNull(),
+  createdAt: integer('created_at').notNull(),
+}, (t) => [
+  index('product_images_product_idx').on(t.productId, t.position),
+]);
+
+/** Lots a bidder saved for later (the word "watch" already means joining a live room). */
+export const savedLots = sqliteTable('saved_lots', {
+  userId: integer('user_id').notNull().references(() => users.id),
+  productId: text('product_id').notNull().references(() => products.id),
+  createdAt: integer('created_at').notNull(),
+}, (t) => [
+  primaryKey({ columns: [t.userId, t.productId] }),
+  index('saved_lots_product_idx').on(t.productId),
+]);
+
+export const notificationKinds = ['outbid', 'won', 'lost', 'reinstated', 'ending_soon', 'extended', 'unsold', 'bought_now'] as const;
+
+/** A bidder's notices, newest first; `dedupe` makes a notice that must be written once (ending soon) unique per user. */
+export const notifications = sqliteTable('notifications', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  userId: integer('user_id').notNull().references(() => users.id),
+  kind: text('kind', { enum: notificationKinds }).notNull(),
+  title: text('title').notNull(),
+  body: text('body').notNull(),
+  link: text('link').notNull(),
+  dedupe: text('dedupe'),
+  createdAt: integer('created_at').notNull(),
+  readAt: integer('read_at'),
+}, (t) => [
+  index('notifications_user_idx').on(t.userId, t.id),
+  uniqueIndex('notifications_dedupe_uq').on(t.userId, t.dedupe).where(sql`${t.dedupe} is not null`),
+  check('notifications_kind_ck', sql`${t.kind} in ('outbid', 'won', 'lost', 'reinstated', 'ending_soon', 'extended', 'unsold', 'bought_now')`),
 ]);
