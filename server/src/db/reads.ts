@@ -40,6 +40,15 @@ export interface ProductView {
   /** Its auction's increment rule (flat when unassigned) and whether that auction is over (ended or settled). */
   incrementRule: IncrementRule;
   auctionOver: boolean;
+  /** Its photos in order (the first is the cover). */
+  images: ProductImageView[];
+}
+
+/** A product photo as stored: the media names of its renditions. */
+export interface ProductImageView {
+  id: number;
+  imageName: string;
+  thumbName: string;
 }
 
 /** A bidder's own standing on the lots of an auction (docs/bidding.md#what-you-see). */
@@ -227,7 +236,8 @@ export class Reads {
 
   private async products(where: string, order: string, params: Param[], now: number): Promise<ProductView[]> {
     const rows = await this.sql.all<ProductView>(this.productSelect(where, order), [now, ...params]);
-    return rows.map((r) => ({ ...r, hasBid: Boolean(r.hasBid), auctionOver: Boolean(r.auctionOver) }));
+    // Photos are read by the photos feature (issue 18); none yet.
+    return rows.map((r) => ({ ...r, hasBid: Boolean(r.hasBid), auctionOver: Boolean(r.auctionOver), images: [] }));
   }
 
   /**

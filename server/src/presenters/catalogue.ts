@@ -33,7 +33,10 @@ export function presentAdminAuction(a: AuctionView, now: number): AdminAuction {
 }
 
 /** Who is looking: an admin (the product's own sees its reserve and configured prices) or a bidder with their standing. */
-export type ProductViewer = { adminId: number } | { standing: MyStanding | null } | null;
+export type ProductViewer = { adminId: number } | { standing: MyStanding | null; saved?: boolean } | null;
+
+/** Where a rendition is served (outside /api, cached for ever: the name is its content's hash). */
+export const mediaUrl = (name: string) => `/media/${name}.webp`;
 
 /** The caller's own state on a lot: leading, won, outbid while it is open, lost once it is over or bought. */
 function myStatus(p: ProductView, standing: MyStanding | null): Product['my_status'] {
@@ -58,6 +61,8 @@ export function presentProduct(p: ProductView, viewer: ProductViewer = null): Pr
     my_status: myStatus(p, standing),
     my_max: standing?.status === 'success' && standing.maxAmount !== null ? toRupees(standing.maxAmount) : null,
     ...(owner ? { reserve_price: p.reservePrice === null ? null : toRupees(p.reservePrice) } : {}),
+    images: p.images.map((i) => ({ id: i.id, url: mediaUrl(i.imageName), thumb_url: mediaUrl(i.thumbName) })),
+    ...(viewer !== null && 'standing' in viewer && viewer.saved !== undefined ? { saved: viewer.saved } : {}),
   };
 }
 

@@ -21,6 +21,14 @@ const text = (field: string, max: number, missing: string, multiline = false) =>
 
 export const ProductStatus = Type.Union([Type.Literal('available'), Type.Literal('sold')]);
 
+/** A product photo: a WebP of at most 1,600 px and a 400 px thumbnail, served from /media (docs/photos.md). */
+export const ProductImage = Type.Object({
+  id: Type.Integer(),
+  url: Type.String({ description: '/media/{name}.webp' }),
+  thumb_url: Type.String(),
+});
+export type ProductImage = Static<typeof ProductImage>;
+
 export const Product = Type.Object({
   id: Type.String(),
   name: Type.String(),
@@ -37,6 +45,8 @@ export const Product = Type.Object({
   my_status: Type.Union([Type.Literal('leading'), Type.Literal('outbid'), Type.Literal('won'), Type.Literal('lost'), Type.Null()], { description: 'The calling bidder’s own state on this lot in its current auction; null when they never bid there (and for admins)' }),
   my_max: Type.Union([Type.Number(), Type.Null()], { description: 'The calling bidder’s maximum while they lead by proxy, else null' }),
   reserve_price: Type.Optional(Type.Union([Type.Number(), Type.Null()], { description: 'Rupees; only for the admin who owns the product' })),
+  images: Type.Array(ProductImage, { description: 'Photos in order; the first is the cover' }),
+  saved: Type.Optional(Type.Boolean({ description: 'For a bidder: whether they saved this lot' })),
 });
 export type Product = Static<typeof Product>;
 

@@ -17,7 +17,7 @@ export function makeProduct(over: Partial<Product> = {}): Product {
   const highest = over.highest_bid ?? 0;
   return {
     id: 'P-1', name: 'Ming Vase', description: 'Blue and white', status: 'available', auction_id: 'AUC-1', highest_bid: highest, bid_count: 0,
-    version: over.bid_count ?? 0, starting_price: 0, min_next_bid: highest > 0 ? highest + 1 : 1, reserve_met: null, buy_now_price: null,
+    version: over.bid_count ?? 0, starting_price: 0, min_next_bid: highest > 0 ? highest + 1 : 1, reserve_met: null, buy_now_price: null, images: [],
     my_status: null, my_max: null, reserve_price: null,
     ...over,
   };

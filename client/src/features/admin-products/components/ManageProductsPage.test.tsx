@@ -11,7 +11,7 @@ import { ManageProductsPage } from './ManageProductsPage';
 
 const product = (id: string, over: Partial<Product> = {}): Product => ({
   id, name: `Item ${id}`, description: `About ${id}`, status: 'available', auction_id: null, highest_bid: 0, bid_count: 0, version: 0,
-  starting_price: 0, min_next_bid: 1, reserve_met: null, buy_now_price: null, my_status: null, my_max: null, reserve_price: null, ...over,
+  starting_price: 0, min_next_bid: 1, reserve_met: null, buy_now_price: null, my_status: null, my_max: null, reserve_price: null, images: [], ...over,
 });
 const auction = (id: string, productIds: string[]): AdminAuction => ({
   id, name: `Auction ${id}`, valid_until: '2030-01-01T00:00:00.000Z', product_ids: productIds, registrations: [], product_count: productIds.length,

@@ -33,7 +33,7 @@ export function makeProduct(over: Partial<Product> = {}): Product {
   return {
     id: 'P-1', name: 'Rolex Datejust', description: '1978, steel case, serviced', status: 'available',
     auction_id: 'AUC-1', highest_bid: 0, bid_count: 0, version: over.bid_count ?? 0,
-    starting_price: 0, min_next_bid: highest > 0 ? highest + 1 : Math.max(starting, 1), reserve_met: null, buy_now_price: null,
+    starting_price: 0, min_next_bid: highest > 0 ? highest + 1 : Math.max(starting, 1), reserve_met: null, buy_now_price: null, images: [],
     my_status: null, my_max: null, ...over,
   };
 }

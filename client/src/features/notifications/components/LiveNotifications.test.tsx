@@ -54,7 +54,7 @@ describe('LiveNotifications', () => {
   it('names the product when the page knows it: from the open auction, else from the user’s bids', () => {
     auctionProducts.set('A-1', [{
       id: 'CAM-1', name: 'Vintage Camera', description: '', status: 'available', auction_id: 'A-1', highest_bid: 700, bid_count: 2, version: 2,
-      starting_price: 0, min_next_bid: 701, reserve_met: null, buy_now_price: null, my_status: 'leading', my_max: null,
+      starting_price: 0, min_next_bid: 701, reserve_met: null, buy_now_price: null, my_status: 'leading', my_max: null, images: [],
     }]);
     myBids.set(undefined, [{
       bid_id: 1, auction_id: 'A-2', auction_name: 'Spring Sale', product_id: 'LAMP-9', product_name: 'Brass Lamp', amount: 600,
