@@ -20,6 +20,7 @@ export interface ProductJson {
   my_status: 'leading' | 'outbid' | 'won' | 'lost' | null; my_max: number | null;
   /** Only for the admin who owns the product. */
   reserve_price?: number | null;
+  images: { id: number; url: string; thumb_url: string }[];
 }
 export interface AuctionJson {
   id: string; name: string; valid_until: string; product_ids: string[]; registrations: number[]; product_count: number;
