@@ -53,6 +53,9 @@ const panel = () => screen.getByRole('region');
 const toasts = () => [...document.querySelectorAll('.toast-message')].map((n) => n.textContent);
 const button = (scope: HTMLElement, name: string) => within(scope).getByRole<HTMLButtonElement>('button', { name });
 
+/** Selects a Browse view tab: Active, Ending soon or Ended. */
+const showView = (label: RegExp) => fireEvent.click(screen.getByRole('tab', { name: label }));
+
 async function openProducts(name: string) {
   fireEvent.click(button(await findCard(name), 'View Products'));
   return within(panel());
@@ -85,9 +88,33 @@ describe('BrowseAuctionsPage', () => {
     expect(m.getByRole('timer').textContent).toBe('30m 00s');
     expect(m.getByText('Active').className).toContain('badge-warning');
 
+    // Ended auctions are apart, in their own view.
+    expect(screen.queryByRole('article', { name: 'Rare Coins' })).toBeNull();
+    showView(/^Ended/);
     const c = within(card('Rare Coins'));
     expect(c.getByRole('timer').textContent).toBe('Ended');
     expect(c.getAllByText('Ended').some((n) => n.className.includes('badge-danger'))).toBe(true);
+  });
+
+  it('views: Active ending soonest first, Ending soon within a day, Ended apart; the view is in the URL', async () => {
+    routes();
+    renderPage();
+    await findCard('Vintage Watches');
+    const names = () => screen.queryAllByRole('article').map((n) => within(n).getByRole('heading').textContent);
+    expect(screen.getByRole('tab', { name: /^Active/ }).getAttribute('aria-selected')).toBe('true');
+    expect(names()).toEqual(['Old Maps', 'Vintage Watches']);
+    expect(screen.getByRole('tab', { name: /^Ending soon/ }).textContent).toContain('1');
+    showView(/^Ending soon/);
+    expect(names()).toEqual(['Old Maps']);
+    expect(screen.getByTestId('location').textContent).toBe('/user/auctions?show=ending');
+    showView(/^Ended/);
+    expect(names()).toEqual(['Rare Coins']);
+    // An auction that ends moves from Active to Ended as the clock gets there.
+    showView(/^Active/);
+    act(() => useClock.setState({ now: NOW + 30 * 60_000 }));
+    expect(names()).toEqual(['Vintage Watches']);
+    showView(/^Ended/);
+    expect(names()).toEqual(['Old Maps', 'Rare Coins']);
   });
 
   it('counts down with the shared clock and shows Ended at zero, disabling Register', async () => {
@@ -100,8 +127,10 @@ describe('BrowseAuctionsPage', () => {
     expect(m.getByRole('timer').textContent).toBe('28m 59s');
 
     act(() => useClock.setState({ now: NOW + 30 * 60_000 }));
-    expect(m.getByRole('timer').textContent).toBe('Ended');
-    expect(m.getAllByText('Ended').some((n) => n.className.includes('badge-danger'))).toBe(true);
+    showView(/^Ended/);
+    const ended = within(card('Old Maps'));
+    expect(ended.getByRole('timer').textContent).toBe('Ended');
+    expect(ended.getAllByText('Ended').some((n) => n.className.includes('badge-danger'))).toBe(true);
     expect(button(card('Old Maps'), 'Register').disabled).toBe(true);
   });
 
@@ -123,12 +152,13 @@ describe('BrowseAuctionsPage', () => {
     fireEvent.change(search, { target: { value: 'MAPS' } });
     expect(screen.getAllByRole('article').map((n) => within(n).getByRole('heading').textContent)).toEqual(['Old Maps']);
 
+    fireEvent.change(search, { target: { value: 'auc' } });
+    expect(screen.getAllByRole('article')).toHaveLength(2);
+
+    showView(/^Ended/);
     fireEvent.change(search, { target: { value: 'old-' } });
     expect(screen.getAllByRole('article')).toHaveLength(1);
     expect(screen.getByRole('article', { name: 'Rare Coins' })).toBeTruthy();
-
-    fireEvent.change(search, { target: { value: 'auc' } });
-    expect(screen.getAllByRole('article')).toHaveLength(2);
 
     fireEvent.change(search, { target: { value: 'furniture' } });
     expect(screen.queryAllByRole('article')).toHaveLength(0);
@@ -139,19 +169,19 @@ describe('BrowseAuctionsPage', () => {
     routes();
     renderPage('/user/auctions?registered=1');
     await findCard('Vintage Watches');
-    expect(screen.getAllByRole('article')).toHaveLength(2);
+    expect(screen.getAllByRole('article')).toHaveLength(1);
     expect(screen.queryByRole('article', { name: 'Old Maps' })).toBeNull();
     expect(screen.getByText('Showing only auctions you registered for.')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Registered only' }).getAttribute('aria-pressed')).toBe('true');
 
     fireEvent.click(screen.getByRole('button', { name: 'Clear filter' }));
     expect(screen.getByTestId('location').textContent).toBe('/user/auctions');
-    expect(screen.getAllByRole('article')).toHaveLength(3);
+    expect(screen.getAllByRole('article')).toHaveLength(2);
     expect(screen.queryByText('Showing only auctions you registered for.')).toBeNull();
 
     fireEvent.click(screen.getByRole('button', { name: 'Registered only' }));
     expect(screen.getByTestId('location').textContent).toBe('/user/auctions?registered=1');
-    expect(screen.getAllByRole('article')).toHaveLength(2);
+    expect(screen.getAllByRole('article')).toHaveLength(1);
   });
 
   it('registers for an auction: POST as the user, toast, and the button becomes the Registered tag', async () => {
@@ -246,6 +276,7 @@ describe('BrowseAuctionsPage', () => {
     expect(button(p.getByRole('listitem', { name: 'Rolex Datejust' }), 'Place Bid').disabled).toBe(false);
     expect(button(p.getByRole('listitem', { name: 'Omega Seamaster' }), 'Place Bid').disabled).toBe(true);
 
+    showView(/^Ended/);
     p = await openProducts('Rare Coins');
     await p.findByRole('listitem', { name: 'Gold Mohur' });
     expect(button(p.getByRole('listitem', { name: 'Gold Mohur' }), 'Place Bid').disabled).toBe(true);
@@ -268,7 +299,7 @@ describe('BrowseAuctionsPage', () => {
 
   it('disables Register to bid once the auction has ended', async () => {
     routes({ 'GET /api/auctions': jsonResponse(200, [{ ...coins, registered: false }]) });
-    renderPage();
+    renderPage('/user/auctions?show=ended');
     const p = await openProducts('Rare Coins');
     const row = await p.findByRole('listitem', { name: 'Gold Mohur' });
     expect(button(row, 'Register to bid').disabled).toBe(true);
@@ -295,6 +326,8 @@ describe('BrowseAuctionsPage', () => {
     expect(button(row, 'Place Bid').disabled).toBe(true);
 
     act(() => injectLiveEvent({ event: 'auction:ended', data: { auction_id: 'AUC-2', server_time: T } }));
+    expect(screen.queryByRole('article', { name: 'Old Maps' })).toBeNull();
+    showView(/^Ended/);
     expect(within(card('Old Maps')).getByRole('timer').textContent).toBe('Ended');
   });
 
@@ -305,7 +338,8 @@ describe('BrowseAuctionsPage', () => {
     const base = { valid_until: inHours(48), product_count: 1 };
 
     act(() => injectLiveEvent({ event: 'auction:created', data: liveAuction({ ...base, id: 'NEW-1', name: 'Antique Clocks' }) }));
-    expect(screen.getAllByRole('article')[0]?.textContent).toContain('Antique Clocks');
+    // Ending in 48 h: between Old Maps (30 min) and Vintage Watches (72 h).
+    expect(screen.getAllByRole('article')[1]?.textContent).toContain('Antique Clocks');
 
     act(() => injectLiveEvent({ event: 'auction:updated', data: liveAuction({ ...base, id: 'AUC-1', name: 'Watches and Clocks', product_count: 2 }) }));
     expect(within(card('Watches and Clocks')).getByText('Registered')).toBeTruthy();
@@ -393,7 +427,7 @@ describe('BrowseAuctionsPage: the bidder’s own state, buy now, countdowns and 
         makeProduct({ id: 'C-4', name: 'Reserve lot', auction_id: 'OLD-3', highest_bid: 300, bid_count: 1, my_status: 'leading', reserve_met: false }),
       ]),
     });
-    renderPage();
+    renderPage('/user/auctions?show=ended');
     const p = await openProducts('Rare Coins');
     await p.findByRole('listitem', { name: 'Won lot' });
     expect(row('Won lot').getByText('You won').className).toContain('auc-standing-won');

@@ -4,7 +4,9 @@ import { useSearchParams } from 'react-router-dom';
 import { EmptyState } from '../../../components/ui/EmptyState';
 import { Icon } from '../../../components/ui/Icon';
 import { Spinner } from '../../../components/ui/Spinner';
-import { filterAuctions } from '../lib/rules';
+import { Tabs, tabId } from '../../../components/ui/Tabs';
+import { holdClock, useClock } from '../../live';
+import { BROWSE_VIEWS, browseView, filterAuctions, type BrowseView } from '../lib/rules';
 import { useAuctionList } from '../store/auctions-store';
 import { AuctionCard } from './AuctionCard';
 import { BidModal } from './BidModal';
@@ -24,11 +26,26 @@ function revealPanel(heading: HTMLElement | null) {
   heading.closest('section')?.scrollIntoView({ block: 'start', behavior: calm ? 'auto' : 'smooth' });
 }
 
-/** /user/auctions (accepts ?registered=1): search, register, and bid live on the products of an auction. */
+const VIEW_LABELS: Record<BrowseView, string> = { active: 'Active', ending: 'Ending soon', ended: 'Ended' };
+const EMPTY_VIEW: Record<BrowseView, string> = {
+  active: 'New auctions will appear here as soon as they open.',
+  ending: 'No open auction ends within the next 24 hours.',
+  ended: 'Auctions appear here once they end.',
+};
+
+/**
+ * /user/auctions (accepts ?registered=1 and ?show=ending|ended): Active (ending soonest first), Ending
+ * soon (within a day) or Ended (most recent first) auctions; search, register, and bid live on the
+ * products of an auction.
+ */
 export function BrowseAuctionsPage() {
   const searchId = useId();
   const [params, setParams] = useSearchParams();
   const registeredOnly = params.get('registered') === '1';
+  const show = params.get('show');
+  const view: BrowseView = show === 'ending' || show === 'ended' ? show : 'active';
+  const viewsId = useId();
+  const listId = useId();
   const [query, setQuery] = useState('');
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [bidOn, setBidOn] = useState<string | null>(null);
@@ -40,7 +57,21 @@ export function BrowseAuctionsPage() {
   const auctions = data ?? NO_AUCTIONS;
   const listed = listStatus === 'success';
 
-  const visible = useMemo(() => filterAuctions(auctions, query, registeredOnly), [auctions, query, registeredOnly]);
+  // Auctions move between the views as the clock reaches their ends.
+  useEffect(() => holdClock(), []);
+  const now = useClock((s) => s.now);
+  const searched = useMemo(() => filterAuctions(auctions, query, registeredOnly), [auctions, query, registeredOnly]);
+  const visible = useMemo(() => browseView(searched, view, now), [searched, view, now]);
+  const counts = useMemo(() => Object.fromEntries(BROWSE_VIEWS.map((v) => [v, browseView(searched, v, now).length])) as Record<BrowseView, number>, [searched, now]);
+
+  function setView(next: BrowseView) {
+    setParams((prev) => {
+      const p = new URLSearchParams(prev);
+      if (next === 'active') p.delete('show');
+      else p.set('show', next);
+      return p;
+    }, { replace: true });
+  }
   const selected = selectedId === null ? null : auctions.find((a) => a.id === selectedId) ?? null;
 
   // The open auction is watched live, and its products read afresh, by its panel (ProductsPanel).
@@ -94,7 +125,7 @@ export function BrowseAuctionsPage() {
     list = (
       <div className="card">
         <EmptyState icon="gavel" title="No auctions found">
-          {filtering ? 'Try another search or clear the filter.' : 'New auctions will appear here as soon as they open.'}
+          {filtering ? 'Try another search or clear the filter.' : EMPTY_VIEW[view]}
         </EmptyState>
       </div>
     );
@@ -141,7 +172,11 @@ export function BrowseAuctionsPage() {
         <div className="auc-list-col">
           {/* The list's own heading (h1 page title → h2 → h3 per auction card); read, not shown. */}
           <h2 className="visually-hidden">Auctions</h2>
-          {list}
+          <Tabs tabs={BROWSE_VIEWS.map((v) => ({ key: v, label: VIEW_LABELS[v], count: listed ? counts[v] : undefined }))}
+            value={view} onChange={setView} idPrefix={viewsId} label="Show auctions" panelId={listId} className="auc-views" />
+          <div id={listId} role="tabpanel" aria-labelledby={tabId(viewsId, view)}>
+            {list}
+          </div>
         </div>
         <ProductsPanel auction={selected} headingRef={panelHeading} onBid={setBidOn} onBuyNow={setBuyOn} onClose={onClosePanel} onShown={onProductsShown} />
       </div>

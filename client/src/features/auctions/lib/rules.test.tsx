@@ -1,7 +1,25 @@
 import type { Product } from '@auction/shared';
 import { describe, expect, it } from 'vitest';
 import { makeAuction, makeProduct } from '../test/fixtures';
-import { bidAction, checkBid, filterAuctions, quickBids, reserveNote, softCloseText, standingOf } from './rules';
+import { bidAction, browseView, checkBid, filterAuctions, quickBids, reserveNote, softCloseText, standingOf } from './rules';
+
+describe('browseView', () => {
+  const NOW = Date.parse('2026-11-24T00:00:00.000Z');
+  const at = (h: number) => new Date(NOW + h * 3_600_000).toISOString();
+  const list = [
+    makeAuction({ id: 'W', name: 'Week', valid_until: at(7 * 24) }),
+    makeAuction({ id: 'H', name: 'Hour', valid_until: at(1) }),
+    makeAuction({ id: 'D', name: 'Day and a bit', valid_until: at(25) }),
+    makeAuction({ id: 'X', name: 'Ended yesterday', valid_until: at(-24), status: 'ended' }),
+    makeAuction({ id: 'Y', name: 'Ended an hour ago', valid_until: at(-1), status: 'settled' }),
+    makeAuction({ id: 'Z', name: 'Just ended by the clock', valid_until: at(0) }),
+  ];
+  const ids = (view: 'active' | 'ending' | 'ended') => browseView(list, view, NOW).map((a) => a.id);
+
+  it('Active: open auctions only, ending soonest first', () => expect(ids('active')).toEqual(['H', 'D', 'W']));
+  it('Ending soon: open and ending within 24 hours', () => expect(ids('ending')).toEqual(['H']));
+  it('Ended: by the server or the clock, the most recent first', () => expect(ids('ended')).toEqual(['Z', 'Y', 'X']));
+});
 
 describe('filterAuctions', () => {
   const list = [

@@ -1,10 +1,27 @@
 /** The browse page's pure rules: search and filter, the bid checks and amounts, when bidding is open, a lot's state lines. */
 import {
-  BID_MESSAGES, LIMITS, bidTooLowFor, formatRupees, hasAtMostTwoDecimals, nextBids, toPaise, toRupees,
+  BID_MESSAGES, ENDING_SOON_SECONDS, LIMITS, bidTooLowFor, formatRupees, hasAtMostTwoDecimals, nextBids, toPaise, toRupees,
   type Auction, type IncrementRule, type LotPricing, type Product,
 } from '@auction/shared';
 import { formatDuration } from '../../../lib/format';
 import type { BidAsk } from '../api/auctions-api';
+
+/** Browse's views (docs/bidding.md#what-you-see): open auctions, those ending within a day, and ended ones apart. */
+export const BROWSE_VIEWS = ['active', 'ending', 'ended'] as const;
+export type BrowseView = (typeof BROWSE_VIEWS)[number];
+
+/**
+ * The auctions of one Browse view at `now` (ms): Active and Ending soon sorted by ending soonest (then by
+ * name), Ended by the most recently ended first. Ending soon = open and ending within ENDING_SOON_SECONDS.
+ */
+export function browseView(auctions: readonly Auction[], view: BrowseView, now: number): Auction[] {
+  const left = (a: Auction) => Date.parse(a.valid_until) - now;
+  const over = (a: Auction) => isEnded(a, Math.ceil(left(a) / 1000));
+  const soonest = (x: Auction, y: Auction) => left(x) - left(y) || x.name.localeCompare(y.name);
+  if (view === 'ended') return auctions.filter(over).sort((x, y) => left(y) - left(x) || x.name.localeCompare(y.name));
+  const open = auctions.filter((a) => !over(a));
+  return (view === 'ending' ? open.filter((a) => left(a) < ENDING_SOON_SECONDS * 1000) : open).sort(soonest);
+}
 
 /** Search: name or id, case-insensitive, contains; `registeredOnly` is the `?registered=1` flag. */
 export function filterAuctions(auctions: readonly Auction[], query: string, registeredOnly: boolean): Auction[] {
