@@ -28,8 +28,13 @@ import { adminRoutes } from './routes/admin.js';
 import { auctionRoutes } from './routes/auctions.js';
 import { biddingRoutes } from './routes/bidding.js';
 import { catalogueRoutes } from './routes/catalogue.js';
+import { imageRoutes, mediaRoutes } from './routes/images.js';
+import { productPageRoutes } from './routes/product-page.js';
 import { walletRoutes } from './routes/wallet.js';
 import { userAdminRoutes } from './routes/users.js';
+// Saved lots and notifications (issue 18; docs/notifications.md).
+import { savedRoutes } from './routes/saved.js';
+import { notificationRoutes } from './routes/notifications.js';
 import { Commands } from './domain/commands.js';
 import { EventBus } from './domain/events.js';
 import { LiveHub } from './live/hub.js';
@@ -387,15 +392,23 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     lifecycle,
   };
   app.decorate('ctx', ctx);
+  // Photo renditions at /media/{name}.webp, outside /api (public, cached for good: docs/photos.md).
+  mediaRoutes(app, ctx);
   await app.register(async (api) => {
     systemRoutes(api, ctx);
     accountRoutes(api, ctx);
     catalogueRoutes(api, ctx);
+    // Photos (multipart, in a scope of its own) and the lot page (issue 18; docs/photos.md).
+    imageRoutes(api, ctx);
+    productPageRoutes(api, ctx);
     auctionRoutes(api, ctx);
     biddingRoutes(api, ctx);
     walletRoutes(api, ctx);
     adminRoutes(api, ctx);
     userAdminRoutes(api, ctx);
+    // Saved lots and notifications (issue 18; docs/notifications.md).
+    savedRoutes(api, ctx);
+    notificationRoutes(api, ctx);
     wsFeed(api, ctx, live);
   }, { prefix: '/api' });
 

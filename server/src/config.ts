@@ -30,6 +30,8 @@ export interface Config {
   /** Soft close for new auctions whose admin names none (docs/bidding.md#soft-close): window and cap, in seconds. */
   softCloseS: number;
   maxExtensionS: number;
+  /** The largest photo upload accepted, in MiB (docs/photos.md); 413 PAYLOAD_TOO_LARGE past it. */
+  mediaMaxMb: number;
 }
 
 export class ConfigError extends Error {}
@@ -90,5 +92,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     drainMs: int('DRAIN_MS', 0, 0, 600_000),
     softCloseS: int('SOFT_CLOSE_S', 120, 0, 3600),
     maxExtensionS: int('MAX_EXTENSION_S', 3600, 0, 86_400),
+    mediaMaxMb: int('MEDIA_MAX_MB', 8, 1, 64),
   };
 }

@@ -15,6 +15,10 @@ export const LIMITS = {
   topupMaxRupees: 100_000,
   bidMaxRupees: 1_000_000_000,
   minIncrementRupees: 1,
+  /** Photos (docs/photos.md): per product; the longest side of the full rendition and of the thumbnail, in pixels. */
+  imagesPerProduct: 10,
+  imageMaxPx: 1600,
+  thumbPx: 400,
 } as const;
 
 export const QUICK_TOPUP_AMOUNTS = [500, 1000, 2000, 5000] as const;

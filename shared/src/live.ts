@@ -3,6 +3,7 @@
  * for the server (socket.io `Server<…>`), the browser client and scripts.
  */
 import type { Auction, AuctionStatus } from './schemas/catalogue.js';
+import type { Notification } from './schemas/notifications.js';
 
 export const auctionRoom = (auctionId: string) => `auction:${auctionId}`;
 export const userRoom = (userId: number) => `user:${userId}`;
@@ -141,6 +142,14 @@ export interface PersonalEventMap {
   'auction:updated': LiveAuction;
   'auction:extended': LiveAuctionExtended;
   'auction:deleted': Stamped & { id: string };
+  /** A new notice for this bidder (docs/notifications.md). */
+  'notification:new': NotificationNewData;
+}
+
+/** `notification:new`: the notice as `GET /api/notifications` lists it, and the bidder's unread count after it. */
+export interface NotificationNewData extends Stamped {
+  notification: Notification;
+  unread: number;
 }
 
 export type ServerToClientEvents = { frame: (frame: Frame) => void } & {

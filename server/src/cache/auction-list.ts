@@ -19,6 +19,7 @@ import { presentAuction } from '../presenters/catalogue.js';
 const IRRELEVANT = new Set<DomainEvent['type']>([
   'bid:placed', 'bid:rolledback', 'bid:outbid', 'bid:reinstated', 'bid:won', 'wallet:updated', 'product:sold',
   'auction:ending', 'auction:ended', 'account:revoked', 'bid:unsold',
+  'notification:new',
 ]);
 
 /**

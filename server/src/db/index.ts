@@ -26,4 +26,9 @@ export type * from './rows.js';
 export type * from './reads.js';
 export { bidStatuses } from './rows.js';
 export { heldBy, topOf } from './store.js';
+export type { ProductImageRow } from './store.js';
+// Saved lots and notifications (issue 18).
+export type { NoticeDraft, AppliedNotice, Follower } from './store.js';
+export { NOTICES_KEPT } from './store.js';
+export { notificationKinds } from './rows.js';
 export { StoreUnavailable, isStoreUnavailable } from './errors.js';

@@ -3,6 +3,8 @@
  * PostgreSQL both accept. Reads see committed data only.
  */
 import type { Dialect, Param, SqlRunner } from './sql.js';
+import { notificationColumns, type NotificationRow } from './rows.js';
+import type { ProductImageRow } from './store.js';
 import { asAdmin, columns, isStorableId, type AccountStatus, type AdminRow, type BidStatus, type IncrementRule, type ProductStatus, type Role, type TransactionRow, type UserRow } from './rows.js';
 
 export interface AuctionView {
@@ -138,6 +140,31 @@ export interface OpenAuction {
 
 const parseList = <T>(json: string | T[]): T[] => (typeof json === 'string' ? (JSON.parse(json) as T[]) : json);
 
+// ---- photos (issue 18; docs/photos.md): a product's photos travel in its row as `id:image:thumb` texts
+// (one portable JSON array of strings; media names are hex hashes, so `:` cannot occur in them).
+const IMAGE_ENTRY = "cast(i.id as text) || ':' || i.image_name || ':' || i.thumb_name";
+const imageOf = (entry: string): ProductImageView => {
+  const [id, imageName, thumbName] = entry.split(':') as [string, string, string];
+  return { id: Number(id), imageName, thumbName };
+};
+
+/** A stored rendition (`GET /media/{name}.webp`). */
+export interface MediaView {
+  contentType: string;
+  bytes: Buffer;
+}
+
+/** One entry of a lot's history: a bid, or (`auto`) an automatic raise of the maximum bid `bidId`. */
+export interface LotHistoryView {
+  bidId: number;
+  amount: number;
+  status: BidStatus;
+  createdAt: number;
+  userId: number;
+  username: string;
+  auto: boolean;
+}
+
 export class Reads {
   constructor(private readonly sql: SqlRunner, private readonly dialect: Dialect) {}
 
@@ -228,16 +255,16 @@ export class Reads {
         coalesce(b.amount, 0) as highest, case when b.id is null then 0 else 1 end as "hasBid",
         p.starting_price as "startingPrice", p.reserve_price as "reservePrice", p.buy_now_price as "buyNowPrice",
         coalesce(a.increment_rule, 'flat') as "incrementRule",
-        case when a.settled_at is not null or a.valid_until <= ? then 1 else 0 end as "auctionOver"
+        case when a.settled_at is not null or a.valid_until <= ? then 1 else 0 end as "auctionOver",
+        ${this.dialect.jsonArray(IMAGE_ENTRY, 'from product_images i where i.product_id = p.id', 'i.position, i.id')} as images
       from products p left join bids b on b.product_id = p.id and b.status in ('success', 'won')
         left join auctions a on a.id = p.auction_id
       where ${where} order by ${order}`;
   }
 
   private async products(where: string, order: string, params: Param[], now: number): Promise<ProductView[]> {
-    const rows = await this.sql.all<ProductView>(this.productSelect(where, order), [now, ...params]);
-    // Photos are read by the photos feature (issue 18); none yet.
-    return rows.map((r) => ({ ...r, hasBid: Boolean(r.hasBid), auctionOver: Boolean(r.auctionOver), images: [] }));
+    const rows = await this.sql.all<Omit<ProductView, 'images'> & { images: string | string[] }>(this.productSelect(where, order), [now, ...params]);
+    return rows.map((r) => ({ ...r, hasBid: Boolean(r.hasBid), auctionOver: Boolean(r.auctionOver), images: parseList<string>(r.images).map(imageOf) }));
   }
 
   /**
@@ -286,6 +313,64 @@ export class Reads {
       [userId],
     );
     return rows.map((r) => r.id);
+  }
+
+  // ---- saved lots and notifications (issue 18; docs/notifications.md) ---------------------------
+
+  /** The products a bidder saved (not deleted), the most recently saved first. */
+  async savedProducts(userId: number, now = Date.now()): Promise<ProductView[]> {
+    if (!isStorableId(userId)) return [];
+    return this.products(
+      'p.id in (select s.product_id from saved_lots s where s.user_id = ?) and p.deleted_at is null',
+      '(select s.created_at from saved_lots s where s.user_id = ? and s.product_id = p.id) desc, p.id',
+      [userId, userId], now,
+    );
+  }
+
+  /** The bidder's standing on each lot they saved, in the lot's current auction (see myStandings). */
+  async savedStandings(userId: number): Promise<MyStanding[]> {
+    if (!isStorableId(userId)) return [];
+    return this.sql.all<MyStanding>(
+      `select b.product_id as "productId",
+        case max(case b.status when 'won' then 3 when 'success' then 2 else 1 end) when 3 then 'won' when 2 then 'success' else 'outbid' end as status,
+        max(case when b.status = 'success' then b.max_amount end) as "maxAmount"
+      from saved_lots s join products p on p.id = s.product_id
+        join bids b on b.product_id = s.product_id and b.user_id = s.user_id and b.auction_id = p.auction_id
+      where s.user_id = ? and b.status in ('success', 'won', 'outbid', 'unsold')
+      group by b.product_id`,
+      [userId],
+    );
+  }
+
+  /** Ids of the lots of an auction the bidder saved. */
+  async savedIn(userId: number, auctionId: string): Promise<string[]> {
+    if (!isStorableId(userId)) return [];
+    const rows = await this.sql.all<{ id: string }>(
+      'select s.product_id as id from saved_lots s join products p on p.id = s.product_id where s.user_id = ? and p.auction_id = ?',
+      [userId, auctionId],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /** Whether the bidder saved this product. */
+  async isSaved(userId: number, productId: string): Promise<boolean> {
+    if (!isStorableId(userId)) return false;
+    return (await this.sql.get('select 1 as one from saved_lots where user_id = ? and product_id = ?', [userId, productId])) !== undefined;
+  }
+
+  /** A bidder's notices, newest first, older than `before` (an id) when given. */
+  async notifications(userId: number, before: number | null, limit: number): Promise<NotificationRow[]> {
+    if (!isStorableId(userId)) return [];
+    const older = before !== null && before <= 2_147_483_647;
+    return this.sql.all<NotificationRow>(
+      `select ${notificationColumns('n')} from notifications n where n.user_id = ?${older ? ' and n.id < ?' : ''} order by n.id desc limit ?`,
+      older ? [userId, before, limit] : [userId, limit],
+    );
+  }
+
+  async unreadNotifications(userId: number): Promise<number> {
+    if (!isStorableId(userId)) return 0;
+    return (await this.sql.get<{ n: number }>('select count(*) as n from notifications where user_id = ? and read_at is null', [userId]))?.n ?? 0;
   }
 
   // ---- bids and wallets ------------------------------------------------------------------------
@@ -402,6 +487,41 @@ export class Reads {
   async userForOwner(id: number): Promise<UserAdminRow | null> {
     if (!isStorableId(id)) return null;
     return (await this.usersForOwner('u.id = ?', [id]))[0] ?? null;
+  }
+
+  // ---- photos and the lot page (issue 18; docs/photos.md) -------------------------------------
+
+  /** A product's photos in order (the cover first), with their sizes. */
+  async productImages(productId: string): Promise<ProductImageRow[]> {
+    return this.sql.all<ProductImageRow>(
+      `select i.id, i.product_id as "productId", i.position, i.image_name as "imageName", i.thumb_name as "thumbName", i.width, i.height
+       from product_images i where i.product_id = ? order by i.position, i.id`,
+      [productId],
+    );
+  }
+
+  async media(name: string): Promise<MediaView | null> {
+    const row = await this.sql.get<{ contentType: string; bytes: Buffer | Uint8Array }>('select content_type as "contentType", bytes from media where name = ?', [name]);
+    return row ? { contentType: row.contentType, bytes: Buffer.isBuffer(row.bytes) ? row.bytes : Buffer.from(row.bytes) } : null;
+  }
+
+  /**
+   * A lot's history in one auction, highest first (then newest): its bids that were not refused, and
+   * the automatic raises of maximum bids (auto_bids), each with the bidder.
+   */
+  async lotHistory(productId: string, auctionId: string): Promise<LotHistoryView[]> {
+    const rows = await this.sql.all<Omit<LotHistoryView, 'auto'> & { auto: number }>(
+      `select b.id as "bidId", b.amount, b.status, b.created_at as "createdAt", b.user_id as "userId", u.username, 0 as auto
+       from bids b join users u on u.id = b.user_id
+       where b.product_id = ? and b.auction_id = ? and b.status <> 'failed'
+       union all
+       select x.bid_id, x.amount, b.status, x.created_at, b.user_id, u.username, 1
+       from auto_bids x join bids b on b.id = x.bid_id join users u on u.id = b.user_id
+       where x.product_id = ? and b.auction_id = ?
+       order by 2 desc, 4 desc, 7 desc, 1 desc`,
+      [productId, auctionId, productId, auctionId],
+    );
+    return rows.map((r) => ({ ...r, auto: Boolean(r.auto) }));
   }
 
   // ---- the money audit -------------------------------------------------------------------------

@@ -113,6 +113,30 @@ export interface TransactionRow {
   createdAt: number;
 }
 
+// ---- notifications (issue 18: saved lots and notifications) ------------------------------------
+export const notificationKinds = ['outbid', 'won', 'lost', 'reinstated', 'ending_soon', 'extended', 'unsold', 'bought_now'] as const;
+export type NotificationKind = (typeof notificationKinds)[number];
+
+/** A bidder's notice (docs/notifications.md): newest first, the latest 500 kept. */
+export interface NotificationRow {
+  id: number;
+  userId: number;
+  kind: NotificationKind;
+  title: string;
+  body: string;
+  /** The lot page, `/auctions/{auctionId}/products/{productId}`. */
+  link: string;
+  /** Makes a notice that must be written once unique per user (ending soon); null for the others. */
+  dedupe: string | null;
+  createdAt: number;
+  readAt: number | null;
+}
+
+/** The select list of a notification row, for a table alias. */
+export const notificationColumns = (t: string) =>
+  `${t}.id, ${t}.user_id as "userId", ${t}.kind, ${t}.title, ${t}.body, ${t}.link, ${t}.dedupe, ${t}.created_at as "createdAt", ${t}.read_at as "readAt"`;
+// ---- end notifications ---------------------------------------------------------------------------
+
 /** The select lists that turn stored columns into these rows, for a table alias. */
 export const columns = {
   user: (t: string) => `${t}.id, ${t}.username, ${t}.name, ${t}.mobile_number as "mobileNumber", ${t}.password_hash as "passwordHash", ${t}.wallet_balance as "walletBalance", ${t}.status, ${t}.token_version as "tokenVersion", ${t}.created_at as "createdAt"`,

@@ -4,8 +4,8 @@
  * both SQLite and PostgreSQL; what the dialects do differently is named in `Dialect`.
  */
 
-/** A bound value. Booleans are stored as 0/1 by SQLite and as booleans by PostgreSQL. */
-export type Param = string | number | boolean | null;
+/** A bound value. Booleans are stored as 0/1 by SQLite and as booleans by PostgreSQL; a Buffer as a BLOB / bytea (photos). */
+export type Param = string | number | boolean | null | Buffer;
 
 export interface SqlRunner {
   /** Every row. Integer columns (ids, paise, ms, counts, sums) come back as JS numbers on both stores. */

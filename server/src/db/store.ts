@@ -6,6 +6,7 @@
  */
 import type { Reads } from './reads.js';
 import type { AccountStatus, AdminRow, AuctionRow, BidRow, BidStatus, LedgerType, ProductRow, Role, TransactionRow, UserRow } from './rows.js';
+import type { NotificationKind, NotificationRow } from './rows.js';
 
 export type StoreKind = 'sqlite' | 'postgres';
 
@@ -101,7 +102,41 @@ export interface ChangeSet {
   moves?: LedgerMove[];
   products?: { id: string; set: ProductChanges }[];
   auctions?: { id: string; set: AuctionChanges }[];
+  // ---- notifications (issue 18) ----
+  /** Notices to write last, in this transaction (docs/notifications.md); one with a `dedupe` key already written is skipped. */
+  notices?: NoticeDraft[];
 }
+
+// ---- notifications (issue 18) ------------------------------------------------------------------
+/** A notice a change writes for one bidder (docs/notifications.md). */
+export interface NoticeDraft {
+  userId: number;
+  kind: NotificationKind;
+  title: string;
+  body: string;
+  link: string;
+  /** Written at most once per user with this key (e.g. `ending_soon:{auctionId}:{validUntil}`); null or left out: always. */
+  dedupe?: string | null;
+}
+
+/** A notice written, with its user's unread count after the change (for `notification:new`). */
+export interface AppliedNotice {
+  row: NotificationRow;
+  unread: number;
+}
+
+/** A bidder who follows a lot: has a bid that did not fail on it in its auction, or saved it. */
+export interface Follower {
+  userId: number;
+  productId: string;
+  productName: string;
+  /** Whether they bid on it (not only saved it). */
+  bid: boolean;
+}
+
+/** How many notices a bidder keeps; older ones are pruned in the transaction that writes a new one. */
+export const NOTICES_KEPT = 500;
+// ---- end notifications ---------------------------------------------------------------------------
 
 export interface Applied {
   newBid: BidRow | null;
@@ -109,6 +144,8 @@ export interface Applied {
   transactions: TransactionRow[];
   /** The last balance of every wallet that moved. */
   balances: Map<number, number>;
+  /** The notices written (issue 18), in order; those a `dedupe` key skipped are left out. */
+  notices: AppliedNotice[];
 }
 
 /**
@@ -171,6 +208,40 @@ export interface UnitOfWork {
   setUserStatus(id: number, status: AccountStatus): Promise<UserRow | null>;
   updateAdminProfile(id: number, name: string, mobileNumber: string): Promise<AdminRow | null>;
 
+  // ---- saved lots and notifications (issue 18) ----
+  /** Who follows the live lots of an auction (only `productIds` when given): bidders (bids that did not fail there) and, with `savers`, those who saved them. One row per user and lot, by user then lot. */
+  followersOf(auctionId: string, opts?: { productIds?: readonly string[]; savers?: boolean }): Promise<Follower[]>;
+  /** Whether a live (not deleted) product has this id. */
+  productExists(id: string): Promise<boolean>;
+  /** Resolves false when it was saved already. */
+  saveLot(userId: number, productId: string, now: number): Promise<boolean>;
+  unsaveLot(userId: number, productId: string): Promise<void>;
+  /** Marks the user's unread notices read (only `ids` when given; others' ids change nothing); the unread count after. */
+  markNotificationsRead(userId: number, ids: readonly number[] | null, now: number): Promise<number>;
+
+  // ---- photos (issue 18; docs/photos.md) ----------------------------------------------------------
+  /** A product's photos in order (the cover first), with their sizes. */
+  productImages(productId: string): Promise<ProductImageRow[]>;
+  /** Stores a rendition under its name (its content's hash); the same bytes again change nothing. */
+  insertMedia(row: { name: string; contentType: string; bytes: Buffer; width: number; height: number; now: number }): Promise<void>;
+  /** Adds a photo after the product's last one. */
+  insertProductImage(row: { productId: string; imageName: string; thumbName: string; width: number; height: number; now: number }): Promise<ProductImageRow>;
+  /** Whether a photo of this product was there to delete. */
+  deleteProductImage(productId: string, imageId: number): Promise<boolean>;
+  /** Positions 0, 1, … in the order of `ids` (the product's photo ids). */
+  setImagePositions(productId: string, ids: readonly number[]): Promise<void>;
+
   /** Writes a decision's change set (see ChangeSet for the order). */
   apply(changes: ChangeSet, now: number): Promise<Applied>;
+}
+
+/** A product photo with its renditions' names and the full rendition's size (photos, issue 18). */
+export interface ProductImageRow {
+  id: number;
+  productId: string;
+  position: number;
+  imageName: string;
+  thumbName: string;
+  width: number;
+  height: number;
 }

@@ -6,6 +6,9 @@
 import type { Dialect, Param, SqlRunner } from './sql.js';
 import { asAdmin, asBid, columns, isStorableId, type AccountStatus, type AdminRow, type AuctionRow, type BidRow, type ProductRow, type Role, type TransactionRow, type UserRow } from './rows.js';
 import type { Applied, ChangeSet, Hold, UnitOfWork, Wallet } from './store.js';
+import { notificationColumns, type NotificationRow } from './rows.js';
+import { NOTICES_KEPT, type AppliedNotice, type Follower, type NoticeDraft } from './store.js';
+import type { ProductImageRow } from './store.js';
 
 const ACCOUNT_TABLE: Record<Role, string> = { user: 'users', admin: 'admins' };
 
@@ -21,6 +24,8 @@ const AUCTION_COLUMNS: Record<string, string> = {
   name: 'name', validUntil: 'valid_until', originalValidUntil: 'original_valid_until', incrementRule: 'increment_rule',
   softCloseS: 'soft_close_s', maxExtensionS: 'max_extension_s', settledAt: 'settled_at', deletedAt: 'deleted_at',
 };
+/** A product image's columns from `product_images i` (photos, issue 18). */
+const IMAGE_COLUMNS = 'i.id, i.product_id as "productId", i.position, i.image_name as "imageName", i.thumb_name as "thumbName", i.width, i.height';
 /** A hold's columns from `bids b`. */
 const HOLD = 'b.id as "bidId", b.user_id as "userId", b.amount, b.max_amount as "maxAmount"';
 
@@ -224,6 +229,46 @@ export class SqlUnitOfWork implements UnitOfWork {
     return admin ? asAdmin(admin) : null;
   }
 
+  // ---- photos (issue 18; docs/photos.md) ----------------------------------------------------------
+
+  async productImages(productId: string): Promise<ProductImageRow[]> {
+    return this.sql.all<ProductImageRow>(
+      `select ${IMAGE_COLUMNS} from product_images i where i.product_id = ? order by i.position, i.id`,
+      [productId],
+    );
+  }
+
+  async insertMedia(row: { name: string; contentType: string; bytes: Buffer; width: number; height: number; now: number }): Promise<void> {
+    // Named by the hash of its bytes: the same name is the same rendition, already stored.
+    await this.sql.run(
+      'insert into media (name, content_type, bytes, width, height, created_at) values (?, ?, ?, ?, ?, ?) on conflict do nothing',
+      [row.name, row.contentType, row.bytes, row.width, row.height, row.now],
+    );
+  }
+
+  async insertProductImage(row: { productId: string; imageName: string; thumbName: string; width: number; height: number; now: number }): Promise<ProductImageRow> {
+    const image = await this.sql.get<ProductImageRow>(
+      `insert into product_images (product_id, position, image_name, thumb_name, width, height, created_at)
+       values (?, (select coalesce(max(position), -1) + 1 from product_images where product_id = ?), ?, ?, ?, ?, ?)
+       returning ${IMAGE_COLUMNS.replaceAll('i.', 'product_images.')}`,
+      [row.productId, row.productId, row.imageName, row.thumbName, row.width, row.height, row.now],
+    );
+    if (!image) throw new Error('store: insert of a product image returned no row');
+    return image;
+  }
+
+  async deleteProductImage(productId: string, imageId: number): Promise<boolean> {
+    if (!isStorableId(imageId)) return false;
+    // The media rows stay: content-addressed and immutable, possibly shared, and cached by browsers for good.
+    return (await this.sql.run('delete from product_images where id = ? and product_id = ?', [imageId, productId])) > 0;
+  }
+
+  async setImagePositions(productId: string, ids: readonly number[]): Promise<void> {
+    for (const [position, id] of ids.entries()) {
+      await this.sql.run('update product_images set position = ? where id = ? and product_id = ?', [position, id, productId]);
+    }
+  }
+
   async apply(changes: ChangeSet, now: number): Promise<Applied> {
     for (const b of changes.bids ?? []) {
       const set = ['status = ?'];
@@ -272,6 +317,105 @@ export class SqlUnitOfWork implements UnitOfWork {
       const { text, values } = assignments(a.set, AUCTION_COLUMNS, now);
       await this.sql.run(`update auctions set ${text} where id = ?`, [...values, a.id]);
     }
-    return { newBid, transactions, balances };
+    const notices = await this.writeNotices(changes.notices ?? [], now);
+    return { newBid, transactions, balances, notices };
   }
+
+  // ---- saved lots and notifications (issue 18; docs/notifications.md) ---------------------------
+
+  async followersOf(auctionId: string, opts: { productIds?: readonly string[]; savers?: boolean } = {}): Promise<Follower[]> {
+    const ids = opts.productIds;
+    if (ids !== undefined && ids.length === 0) return [];
+    const only = (column: string) => (ids === undefined ? '' : ` and ${column} in (${marks(ids.length)})`);
+    const idParams = ids ?? [];
+    const parts = [`select b.user_id, b.product_id, 1 as bid from bids b where b.auction_id = ? and b.status <> 'failed'${only('b.product_id')}`];
+    const params: Param[] = [auctionId, ...idParams];
+    if (opts.savers) {
+      parts.push(`select s.user_id, s.product_id, 0 as bid from saved_lots s join products sp on sp.id = s.product_id where sp.auction_id = ?${only('s.product_id')}`);
+      params.push(auctionId, ...idParams);
+    }
+    const rows = await this.sql.all<Follower & { bid: number | boolean }>(
+      `select f.user_id as "userId", f.product_id as "productId", p.name as "productName", max(f.bid) as bid
+       from (${parts.join(' union all ')}) f join products p on p.id = f.product_id
+       where p.auction_id = ? and p.deleted_at is null
+       group by f.user_id, f.product_id, p.name order by f.user_id, f.product_id`,
+      [...params, auctionId],
+    );
+    return rows.map((r) => ({ ...r, bid: Boolean(Number(r.bid)) }));
+  }
+
+  async productExists(id: string): Promise<boolean> {
+    return (await this.sql.get('select 1 as one from products where id = ? and deleted_at is null', [id])) !== undefined;
+  }
+
+  async saveLot(userId: number, productId: string, now: number): Promise<boolean> {
+    return (await this.sql.run('insert into saved_lots (user_id, product_id, created_at) values (?, ?, ?) on conflict do nothing', [userId, productId, now])) > 0;
+  }
+
+  async unsaveLot(userId: number, productId: string): Promise<void> {
+    await this.sql.run('delete from saved_lots where user_id = ? and product_id = ?', [userId, productId]);
+  }
+
+  async markNotificationsRead(userId: number, ids: readonly number[] | null, now: number): Promise<number> {
+    const own = ids === null ? null : [...new Set(ids)].filter(isStorableId);
+    if (own === null) {
+      await this.sql.run('update notifications set read_at = ? where user_id = ? and read_at is null', [now, userId]);
+    } else if (own.length > 0) {
+      await this.sql.run(`update notifications set read_at = ? where user_id = ? and read_at is null and id in (${marks(own.length)})`, [now, userId, ...own]);
+    }
+    return (await this.sql.get<{ n: number }>('select count(*) as n from notifications where user_id = ? and read_at is null', [userId]))?.n ?? 0;
+  }
+
+  /**
+   * Writes notices (one statement per 500), skipping those whose `dedupe` key the user has already;
+   * then, per user written to, keeps the newest NOTICES_KEPT and counts what is unread. Users in
+   * ascending id order, as every writer takes them.
+   */
+  private async writeNotices(drafts: readonly NoticeDraft[], now: number): Promise<AppliedNotice[]> {
+    if (drafts.length === 0) return [];
+    const seen = new Set<string>();
+    const ordered = drafts
+      .filter((d) => {
+        if (d.dedupe === undefined || d.dedupe === null) return true;
+        const key = `${d.userId}|${d.dedupe}`;
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      })
+      .map((d, i) => ({ d, i }))
+      .sort((a, b) => a.d.userId - b.d.userId || a.i - b.i)
+      .map((x) => x.d);
+    const rows: NotificationRow[] = [];
+    for (let at = 0; at < ordered.length; at += 500) {
+      const chunk = ordered.slice(at, at + 500);
+      rows.push(...await this.sql.all<NotificationRow>(
+        `insert into notifications (user_id, kind, title, body, link, dedupe, created_at) values ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}
+         on conflict do nothing returning ${notificationColumns('notifications')}`,
+        chunk.flatMap((d) => [d.userId, d.kind, d.title, d.body, d.link, d.dedupe ?? null, now]),
+      ));
+    }
+    if (rows.length === 0) return [];
+    rows.sort((a, b) => a.id - b.id);
+    const users = [...new Set(rows.map((r) => r.userId))].sort((a, b) => a - b);
+    const stats = await this.sql.all<{ userId: number; total: number; unread: number }>(
+      `select user_id as "userId", count(*) as total, sum(case when read_at is null then 1 else 0 end) as unread
+       from notifications where user_id in (${marks(users.length)}) group by user_id order by user_id`,
+      users,
+    );
+    const unread = new Map<number, number>();
+    for (const st of stats) {
+      let left = Number(st.unread);
+      if (Number(st.total) > NOTICES_KEPT) {
+        const gone = await this.sql.all<{ unread: number }>(
+          `delete from notifications where user_id = ? and id <= (select n.id from notifications n where n.user_id = ? order by n.id desc limit 1 offset ${NOTICES_KEPT})
+           returning case when read_at is null then 1 else 0 end as unread`,
+          [st.userId, st.userId],
+        );
+        left -= gone.reduce((n, g) => n + Number(g.unread), 0);
+      }
+      unread.set(st.userId, left);
+    }
+    return rows.map((row) => ({ row, unread: unread.get(row.userId) ?? 0 }));
+  }
+  // ---- end saved lots and notifications ---------------------------------------------------------
 }

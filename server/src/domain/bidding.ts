@@ -10,6 +10,7 @@ import { refuse, type Result } from '../errors.js';
 import { buyNowAvailable, decideBid, refusedBid, type BidAsk } from './decide-bid.js';
 import type { DomainEvent } from './events.js';
 import { walletEvents } from './wallets.js';
+import { boughtNowNotices, extendedNotices, noticeEvents, outbidByBuyNowNotice, reinstatedNotice } from './notices.js';
 
 export interface BidCommand {
   userId: number;
@@ -66,6 +67,14 @@ export async function placeBid(tx: UnitOfWork, cmd: BidCommand, now: number): Pr
   if (!decision.ok) {
     await tx.apply(refusedBid(state, ask, decision), now);
     return decision;
+  }
+  // Soft close moved the end: the auction's other bidders and savers are told (docs/notifications.md).
+  const end = decision.changes.auctions?.find((a) => a.id === auction.id)?.set.validUntil;
+  if (end !== undefined && end !== auction.validUntil) {
+    const followers = await tx.followersOf(auction.id, { savers: true });
+    decision.changes.notices = [...decision.changes.notices ?? [], ...extendedNotices(followers, {
+      auctionId: auction.id, auctionName: auction.name, productId: product.id, productName: product.name, bidderId: userId, oldEnd: auction.validUntil, newEnd: end, now,
+    })];
   }
   const applied = await tx.apply(decision.changes, now);
   // A raise of one's own maximum writes no new bid: the answer shows the leading bid as it is now.
@@ -133,6 +142,7 @@ export function decideRelease(s: CancelState, reason: 'CANCELLED' | 'ACCOUNT_INA
         ? `Bid on ${productName} reinstated: a higher bid was cancelled`
         : `Bid on ${productName} reinstated: the higher bidder's account was closed`,
     });
+    changes.notices = [reinstatedNotice(next.userId, { auctionId: bid.auctionId, productId: bid.productId, productName }, next.amount, reason)];
   }
   const highest = next?.amount ?? 0;
   const minNext = minNextBid({ rule: auction.incrementRule, startingPrice: s.lot.startingPrice, highest, hasBid: next !== null });
@@ -143,6 +153,7 @@ export function decideRelease(s: CancelState, reason: 'CANCELLED' | 'ACCOUNT_INA
     },
     ...(next ? [{ type: 'bid:reinstated' as const, userId: next.userId, auctionId: bid.auctionId, productId: bid.productId, amount: next.amount }] : []),
     ...walletEvents(applied),
+    ...noticeEvents(applied),
   ];
   return { changes, events, next };
 }
@@ -208,11 +219,12 @@ export async function releaseLeadsOf(tx: UnitOfWork, userId: number): Promise<{ 
     bids: decided.flatMap((d) => d.changes.bids ?? []),
     moves: decided.flatMap((d) => d.changes.moves ?? []),
     products: decided.flatMap((d) => d.changes.products ?? []),
+    notices: decided.flatMap((d) => d.changes.notices ?? []),
   };
   return {
     changes,
-    // Each lot's own events, then one wallet:updated per wallet that moved.
-    events: (applied) => [...decided.flatMap((d) => d.events({ ...applied, balances: new Map() })), ...walletEvents(applied)],
+    // Each lot's own events, then one wallet:updated per wallet that moved and one notification:new per notice.
+    events: (applied) => [...decided.flatMap((d) => d.events({ ...applied, balances: new Map(), notices: [] })), ...walletEvents(applied), ...noticeEvents(applied)],
   };
 }
 
@@ -273,12 +285,21 @@ export async function buyNow(tx: UnitOfWork, cmd: { userId: number; productId: s
     });
   }
   changes.moves!.push({ userId: buyer.id, type: 'bid', amount: price, bidId: 'new', productId: product.id, notes: `Bought ${product.name} at its buy-now price` });
+  // The leader is told they were outbid; the lot's other bidders and savers that it was bought (docs/notifications.md).
+  const lot = { auctionId: auction.id, productId: product.id, productName: product.name };
+  const outbid = leader && !self ? leader.userId : null;
+  const followers = await tx.followersOf(auction.id, { productIds: [product.id], savers: true });
+  changes.notices = [
+    ...(outbid === null ? [] : [outbidByBuyNowNotice(outbid, lot, price)]),
+    ...boughtNowNotices(followers, lot, price, outbid === null ? [buyer.id] : [buyer.id, outbid]),
+  ];
   const applied = await tx.apply(changes, now);
   const events: DomainEvent[] = [
     { type: 'product:sold', auctionId: auction.id, ownerId: auction.createdBy, productId: product.id, amount: price, version: product.version + 1, buyNow: true },
     ...(leader && !self ? [{ type: 'bid:outbid' as const, userId: leader.userId, auctionId: auction.id, productId: product.id, productName: product.name, highest: price }] : []),
     { type: 'bid:won', userId: buyer.id, auctionId: auction.id, productId: product.id, amount: price },
     ...walletEvents(applied),
+    ...noticeEvents(applied),
   ];
   return {
     ok: true, bid: applied.newBid!, productName: product.name, auctionName: auction.name,

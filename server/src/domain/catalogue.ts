@@ -8,6 +8,7 @@ import { heldBy, type AuctionRow, type ChangeSet, type Hold, type IncrementRule,
 import { refuse, type Refusal, type Result } from '../errors.js';
 import type { DomainEvent } from './events.js';
 import { walletEvents } from './wallets.js';
+import { lostNotice, noticeEvents, unsoldNotice, wonNotice } from './notices.js';
 
 function owned<T extends { createdBy: number }>(row: T | null | undefined, adminId: number, what: 'product' | 'auction'): Result<{ row: T }> {
   if (!row) return refuse('NOT_FOUND', what === 'product' ? 'Product not found' : 'Auction not found');
@@ -225,12 +226,18 @@ export interface Settlement {
  * their reserve, go back to unassigned; lots already bought at their buy-now price stay sold. Settling
  * before the end moves the end to now.
  */
-export function decideSettlement(auction: AuctionRow, products: ProductRow[], leaders: (Hold & { productId: string })[], now: number) {
+export function decideSettlement(
+  auction: AuctionRow, products: ProductRow[], leaders: (Hold & { productId: string })[], now: number,
+  /** Who bid on each lot (bids that did not fail), for the notices (docs/notifications.md); none when left out. */
+  bidders: readonly { userId: number; productId: string }[] = [],
+) {
   const leaderOf = new Map(leaders.map((l) => [l.productId, l]));
+  const biddersOf = new Map<string, Set<number>>();
+  for (const b of bidders) biddersOf.set(b.productId, (biddersOf.get(b.productId) ?? new Set()).add(b.userId));
   const sold: Settlement['sold'] = [];
   const unsold: Settlement['unsold'] = [];
   const events: DomainEvent[] = [];
-  const changes: ChangeSet = { bids: [], moves: [], products: [], auctions: [{ id: auction.id, set: { settledAt: now, validUntil: Math.min(auction.validUntil, now) } }] };
+  const changes: ChangeSet = { bids: [], moves: [], products: [], auctions: [{ id: auction.id, set: { settledAt: now, validUntil: Math.min(auction.validUntil, now) } }], notices: [] };
   for (const p of products) {
     if (p.status === 'sold') {
       sold.push({ productId: p.id, amount: p.soldPrice ?? 0 });
@@ -247,6 +254,7 @@ export function decideSettlement(auction: AuctionRow, products: ProductRow[], le
       changes.moves!.push({ userId: l.userId, type: 'refund', amount: heldBy(l), bidId: l.bidId, productId: p.id, notes: `Reserve not met on ${p.name}: hold released` });
       changes.products!.push({ id: p.id, set: { version: p.version + 1 } });
       events.push({ type: 'bid:unsold', userId: l.userId, auctionId: auction.id, productId: p.id, productName: p.name, amount: l.amount });
+      changes.notices!.push(unsoldNotice(l.userId, { auctionId: auction.id, productId: p.id, productName: p.name }, l.amount));
       continue;
     }
     changes.bids!.push({ id: l.bidId, status: 'won' });
@@ -257,6 +265,10 @@ export function decideSettlement(auction: AuctionRow, products: ProductRow[], le
     sold.push({ productId: p.id, amount: l.amount });
     events.push({ type: 'product:sold', auctionId: auction.id, ownerId: auction.createdBy, productId: p.id, amount: l.amount, version: p.version + 1, buyNow: false });
     events.push({ type: 'bid:won', userId: l.userId, auctionId: auction.id, productId: p.id, amount: l.amount });
+    // The winner, then once each every other bidder on the lot (docs/notifications.md).
+    const lot = { auctionId: auction.id, productId: p.id, productName: p.name };
+    changes.notices!.push(wonNotice(l.userId, lot, l.amount));
+    for (const userId of biddersOf.get(p.id) ?? []) if (userId !== l.userId) changes.notices!.push(lostNotice(userId, lot, l.amount));
   }
   changes.products!.push(...assign(unsold.map((u) => u.id), null)!);
   events.push({ type: 'auction:settled', auctionId: auction.id, ownerId: auction.createdBy });
@@ -277,9 +289,10 @@ export async function settleAuction(tx: UnitOfWork, cmd: { auctionId: string; ad
   const products = await tx.lockProductsOf(auction.id);
   const leaders = await tx.leaders(products.map((p) => p.id));
   await tx.lockWallets(leaders.map((l) => l.userId));
-  const { changes, events, sold, unsold } = decideSettlement(auction, products, leaders, now);
+  const bidders = await tx.followersOf(auction.id);
+  const { changes, events, sold, unsold } = decideSettlement(auction, products, leaders, now, bidders);
   const applied = await tx.apply(changes, now);
-  return { ok: true, sold, unsold, events: [...events, ...walletEvents(applied)] };
+  return { ok: true, sold, unsold, events: [...events, ...walletEvents(applied), ...noticeEvents(applied)] };
 }
 
 /** A bidder registers for an auction; idempotent; refused once it has ended. */

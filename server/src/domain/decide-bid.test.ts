@@ -49,7 +49,7 @@ describe('decideBid', () => {
     const d = accepted({ leader }, 50_000);
     expect(d.changes.bids).toEqual([{ id: 9, status: 'outbid' }]);
     expect(d.changes.moves!.map((m) => [m.userId, m.type, m.amount, m.bidId])).toEqual([[2, 'refund', 40_000, 9], [1, 'bid', 50_000, 'new']]);
-    const applied: Applied = { newBid: { id: 10 } as Applied['newBid'], transactions: [], balances: new Map([[2, 90_000], [1, 50_000]]) };
+    const applied: Applied = { newBid: { id: 10 } as Applied['newBid'], transactions: [], balances: new Map([[2, 90_000], [1, 50_000]]), notices: [] };
     expect(d.events(applied).map((e) => e.type)).toEqual(['bid:placed', 'bid:outbid', 'wallet:updated', 'wallet:updated']);
     expect(d.events(applied)[0]).toMatchObject({ bidId: 10, highest: 50_000, bidCount: 4, version: 6, bidder: 'asha', ownerId: 7 });
   });
@@ -58,7 +58,7 @@ describe('decideBid', () => {
     const own = { bidId: 9, userId: 1, amount: 60_000 };
     const raise = accepted({ balance: 50_000, leader: own }, 110_000);
     expect(raise.changes.moves![0]!.notes).toMatch(/you raised your bid/);
-    expect(raise.events({ newBid: { id: 10 } as Applied['newBid'], transactions: [], balances: new Map() }).map((e) => e.type)).toEqual(['bid:placed']);
+    expect(raise.events({ newBid: { id: 10 } as Applied['newBid'], transactions: [], balances: new Map(), notices: [] }).map((e) => e.type)).toEqual(['bid:placed']);
     expect(refusal({ balance: 50_000, leader: own }, 110_100)?.code).toBe('INSUFFICIENT_FUNDS');
     const other = { ...own, userId: 2 };
     expect(refusal({ balance: 50_000, leader: other }, 60_100)?.code).toBe('INSUFFICIENT_FUNDS');

@@ -10,6 +10,7 @@ import { heldBy, topOf, type Applied, type AuctionRow, type ChangeSet, type Hold
 import { refuse, type Refusal, type Result } from '../errors.js';
 import type { DomainEvent } from './events.js';
 import { walletEvents } from './wallets.js';
+import { noticeEvents, outbidNotice } from './notices.js';
 
 export interface BidState {
   bidder: Wallet;
@@ -158,6 +159,8 @@ export function decideBid(s: BidState, ask: BidAsk, now: number): Result<Accepte
       userId: leader.userId, type: 'refund', amount: heldBy(leader), bidId: leader.bidId, productId: product.id,
       notes: self ? `Hold released: you raised your bid on ${product.name}` : `Outbid on ${product.name}: hold released`,
     });
+    // The bidder whose lead was taken is told (docs/notifications.md); not one raising their own lead.
+    if (!self) changes.notices = [outbidNotice(leader.userId, { auctionId: auction.id, productId: product.id, productName: product.name }, price)];
   }
   // The hold names the lot as it was described when bid on (a sold lot cannot be edited afterwards).
   changes.moves!.push({
@@ -172,6 +175,7 @@ export function decideBid(s: BidState, ask: BidAsk, now: number): Result<Accepte
       ? [{ type: 'bid:outbid' as const, userId: leader.userId, auctionId: auction.id, productId: product.id, productName: product.name, highest: price }]
       : []),
     ...walletEvents(applied),
+    ...noticeEvents(applied),
   ];
   return { ok: true, changes, events, highest: price, leading: true, max: ask.max, minNext: after, shown: null };
 }

@@ -2,6 +2,8 @@
  * What a command did, for the live channel to publish after the transaction has committed
  * (docs/architecture.md; the payloads: docs/live-protocol.md). Amounts are paise; presenters turn these into socket payloads.
  */
+import type { NotificationRow } from '../db/index.js';
+
 export type DomainEvent =
   | {
     type: 'bid:placed'; auctionId: string; ownerId: number; productId: string; bidId: number; highest: number; bidCount: number; version: number;
@@ -23,6 +25,8 @@ export type DomainEvent =
   /** The reserve was not met at the close: the bidder's hold is back, the lot unsold. */
   | { type: 'bid:unsold'; userId: number; auctionId: string; productId: string; productName: string; amount: number }
   | { type: 'wallet:updated'; userId: number; balance: number }
+  /** A notice written for a bidder (docs/notifications.md), with their unread count after the change. */
+  | { type: 'notification:new'; userId: number; notification: NotificationRow; unread: number }
   /** A bidder was deactivated: their live connections close. */
   | { type: 'account:deactivated'; userId: number }
   /** An account's password changed: its live connections opened with older tokens (version < ver) close. */

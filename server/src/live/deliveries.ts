@@ -7,6 +7,7 @@ import type { DomainEvent } from '../domain/events.js';
 import {
   liveAmount, liveAuctionOnly, liveBidPlaced, liveEnding, liveExtended, liveOutbid, liveRolledBack, liveSold, liveWallet,
 } from '../presenters/live.js';
+import { liveNotification } from '../presenters/notifications.js';
 
 export type Delivery =
   | { to: 'room'; room: string; event: RoomEvent }
@@ -60,6 +61,8 @@ export function deliveriesOf(e: DomainEvent, serverTime: string): Delivery[] {
       return [{ to: 'user', userId: e.userId, event: { event: e.type, data: liveAmount(e, serverTime) } }];
     case 'wallet:updated':
       return [{ to: 'user', userId: e.userId, event: { event: 'wallet:updated', data: liveWallet(e, serverTime) } }];
+    case 'notification:new':
+      return [{ to: 'user', userId: e.userId, event: { event: 'notification:new', data: liveNotification(e, serverTime) } }];
     case 'account:deactivated':
       return [{ to: 'disconnect', role: 'user', id: e.userId, below: Infinity }];
     case 'account:revoked':

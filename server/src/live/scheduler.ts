@@ -13,6 +13,7 @@ import { settleAuction } from '../domain/catalogue.js';
 import type { Commands } from '../domain/commands.js';
 import type { DomainEvent, EventBus } from '../domain/events.js';
 import { ENDING_NOTICES } from './watch.js';
+import { ENDING_SOON_S, noticeEndingSoon } from '../domain/notices.js';
 
 interface Due {
   at: number;
@@ -34,8 +35,11 @@ const DEFAULT_BATCH = 200;
 /** A notice whose moment passed more than this long ago (e.g. while the server was down) is skipped. */
 const NOTICE_GRACE_MS = 2000;
 const CATALOGUE_CHANGES = new Set<DomainEvent['type']>(['auction:created', 'auction:updated', 'auction:deleted', 'auction:settled', 'auction:extended']);
-/** Milestones per auction: the notices, then the end itself (0). */
-const LEVELS = [...ENDING_NOTICES, 0] as const;
+/**
+ * Milestones per auction: the room notices, the bidders' "ending soon" notifications 10 minutes
+ * before the end (written, not announced: docs/notifications.md), then the end itself (0).
+ */
+const LEVELS = [...ENDING_NOTICES, ENDING_SOON_S, 0] as const;
 
 type Cursor = { validUntil: number; id: string };
 
@@ -213,6 +217,11 @@ export class AuctionScheduler {
     if (d.notice > 0) {
       // Reached late (the server was busy or down past the end): no "ending" for an auction that ended.
       if (now >= d.validUntil) return;
+      if (d.notice === ENDING_SOON_S) {
+        // Once per bidder and end, even if a restart or another process fires it again (a dedupe key).
+        await commands.run((tx) => noticeEndingSoon(tx, { auctionId: d.auctionId, validUntil: d.validUntil }, now));
+        return;
+      }
       commands.announce([{ type: 'auction:ending', auctionId: d.auctionId, ownerId: d.ownerId, secondsLeft: d.notice }]);
       return;
     }

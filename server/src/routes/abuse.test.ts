@@ -121,6 +121,12 @@ const VALID_BODY: Record<string, () => Record<string, unknown>> = {
   'PUT /api/admin/auction/{id}': () => ({ name: 'n', valid_until: inHours(2), product_ids: ['nope'] }),
   'PATCH /api/admin/users/{id}': () => ({ status: 'active' }),
   'PUT /api/admin/profile': () => ({ name: 'Owner', mobile_number: '9876543210' }),
+  // Notifications (issue 18).
+  'POST /api/notifications/read': () => ({ ids: [1] }),
+  'PUT /api/admin/products/{id}/images/order': () => ({ ids: [1] }),
+  // POST /api/admin/products/{id}/images takes multipart/form-data, not JSON, so it has no JSON body
+  // here: its path id is probed below, and JSON over 64 KiB is still 413. Its own limits (MEDIA_MAX_MB,
+  // one file in the field image, bytes that decode) are tested in images.test.ts.
 };
 
 /** Path parameters: '1' fits both id shapes (text ids, numeric user ids); unknown targets answer 404. */

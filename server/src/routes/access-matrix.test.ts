@@ -15,6 +15,7 @@ import {
   bid, call, createAuction, createProducts, expectError, expectMoneyInvariant, makeApp, richBidder, signUpAdmin, signUpUser, sqlRows, TEST_SECRET, uniqueName,
 } from '../test/helpers.js';
 import { connectWs, eventually, listen } from '../test/live-helpers.js';
+import { addPhoto, multipart, picture } from '../test/photo-helpers.js';
 
 const WHO = ['none', 'expired', 'user', 'otherUser', 'admin', 'otherAdmin', 'owner', 'deactivated'] as const;
 /**
@@ -43,7 +44,8 @@ interface Fixture {
   u0: string;
 }
 
-interface Request { url: string; body?: unknown }
+/** `raw`: a body sent as it is, with its own headers (a multipart photo upload), instead of JSON. */
+interface Request { url: string; body?: unknown; raw?: { payload: Buffer; headers: Record<string, string> } }
 interface Case {
   /** What the variant probes, when a route has several. */
   label?: string;
@@ -276,6 +278,49 @@ const TABLE: Record<string, Case[]> = {
     check: (who, res, fx) => expect(res.json<{ admin: { id: number } }>().admin.id).toBe(callerId(fx, who)),
   }],
 
+  // photos and the lot page (docs/photos.md): the product's admin changes its photos; renditions are public
+  'POST /api/admin/products/{id}/images': [{
+    request: async (fx) => ({ url: `/api/admin/products/${await freshProduct(fx)}/images`, raw: multipart([{ field: 'image', bytes: await picture('png'), filename: 'p.png', contentType: 'image/png' }]) }),
+    expect: adminRole(201, 403),
+  }],
+  'DELETE /api/admin/products/{id}/images/{imageId}': [{
+    request: async (fx) => {
+      const p = await freshProduct(fx);
+      return { url: `/api/admin/products/${p}/images/${(await addPhoto(fx.app, fx.token.admin!, p)).id}` };
+    },
+    expect: adminRole(200, 403),
+  }],
+  'PUT /api/admin/products/{id}/images/order': [{
+    request: async (fx) => {
+      const p = await freshProduct(fx);
+      const ids = [(await addPhoto(fx.app, fx.token.admin!, p)).id, (await addPhoto(fx.app, fx.token.admin!, p, await picture('jpeg'))).id];
+      return { url: `/api/admin/products/${p}/images/order`, body: { ids: ids.reverse() } };
+    },
+    expect: adminRole(200, 403),
+  }],
+  'GET /media/{file}': [{
+    request: async (fx) => ({ url: (await addPhoto(fx.app, fx.token.admin!, await freshProduct(fx))).thumb_url }),
+    expect: everyone(200),
+  }],
+  'GET /api/products/{id}': [{
+    request: (fx) => ({ url: `/api/products/${fx.p0}` }),
+    expect: anyRole(200),
+    check: (who, res, fx) => {
+      const bidders = res.json<{ bids: { bidder: string }[] }>().bids.map((b) => b.bidder);
+      expect(bidders.length).toBeGreaterThan(0);
+      // The caller reads "You"; only the auction's own admin sees who bid.
+      const expected = who === 'user' ? 'You' : who === 'admin' ? fx.acct.user.username : 'Bidder 1';
+      for (const b of bidders) expect(b, `bidder shown to ${who}`).toBe(expected);
+    },
+  }],
+
+  // saved lots and notifications (issue 18): the bidder's own only
+  'GET /api/saved': [{ request: () => ({ url: '/api/saved' }), expect: userRole(200) }],
+  'PUT /api/saved/{productId}': [{ request: (fx) => ({ url: `/api/saved/${fx.p0}` }), expect: userRole(204) }],
+  'DELETE /api/saved/{productId}': [{ request: (fx) => ({ url: `/api/saved/${fx.p0}` }), expect: userRole(204) }],
+  'GET /api/notifications': [{ request: () => ({ url: '/api/notifications' }), expect: userRole(200) }],
+  'POST /api/notifications/read': [{ request: () => ({ url: '/api/notifications/read', body: {} }), expect: userRole(200) }],
+
   // the platform owner's Users page
   'GET /api/admin/users': [{ request: () => ({ url: '/api/admin/users' }), expect: ownerRole(200) }],
   'PATCH /api/admin/users/{id}': [{
@@ -332,7 +377,9 @@ await probe.close();
 const DEFAULT_CODE: Record<number, string> = { 400: 'VALIDATION', 401: 'UNAUTHENTICATED', 403: 'FORBIDDEN', 404: 'NOT_FOUND' };
 
 /** Every row of every table: a refused call must leave this unchanged. */
-const TABLES = { admins: 'id', auctions: 'id', bids: 'id', products: 'id', registrations: 'auction_id, user_id', users: 'id', wallet_transactions: 'id' };
+const TABLES = { admins: 'id', auctions: 'id', bids: 'id', products: 'id', registrations: 'auction_id, user_id', users: 'id', wallet_transactions: 'id', media: 'name', product_images: 'id',
+  // Saved lots and notifications (issue 18).
+  saved_lots: 'user_id, product_id', notifications: 'id' };
 
 async function snapshot(app: App): Promise<string> {
   const tables = await Promise.all(Object.entries(TABLES).map(async ([name, key]) => [name, await sqlRows(app, `select * from ${name} order by ${key}`)]));
@@ -345,7 +392,9 @@ async function runCell(key: string, c: Case, who: Who): Promise<string[]> {
   const [method] = key.split(' ') as [InjectOptions['method'], string];
   const req = await c.request(fx);
   const before = await snapshot(fx.app);
-  const res = await call(fx.app, method, req.url, req.body, fx.token[who]);
+  const res = req.raw
+    ? await fx.app.inject({ method, url: req.url, payload: req.raw.payload, headers: { ...req.raw.headers, ...(fx.token[who] ? { authorization: `Bearer ${fx.token[who]}` } : {}) } })
+    : await call(fx.app, method, req.url, req.body, fx.token[who]);
   const where = `${key}${c.label ? ` [${c.label}]` : ''} as ${who}`;
   const problems: string[] = [];
   const outcome = c.expect[who];

@@ -36,12 +36,15 @@ export function auctionRoutes(app: App, ctx: AppContext) {
   }, async (req) => {
     if (!(await reads.auctionExists(req.params.id))) throw new AppError('NOT_FOUND', 'Auction not found');
     const caller = callerOf(req);
-    const [products, standings] = await Promise.all([
+    const [products, standings, savedIds] = await Promise.all([
       reads.productsOfAuction(req.params.id, ctx.now()),
       caller.role === 'user' ? reads.myStandings(caller.id, req.params.id) : Promise.resolve([]),
+      // The caller's saved lots (issue 18): one indexed read, as the standings.
+      caller.role === 'user' ? reads.savedIn(caller.id, req.params.id) : Promise.resolve([]),
     ]);
     const mine = new Map(standings.map((s) => [s.productId, s]));
-    return products.map((p) => presentProduct(p, caller.role === 'admin' ? { adminId: caller.id } : { standing: mine.get(p.id) ?? null }));
+    const saved = new Set(savedIds);
+    return products.map((p) => presentProduct(p, caller.role === 'admin' ? { adminId: caller.id } : { standing: mine.get(p.id) ?? null, saved: saved.has(p.id) }));
   });
 
   app.post('/auctions/register', {

@@ -82,7 +82,7 @@ describe('GET /api/auctions/{id}/products', () => {
     const res = await call(app, 'GET', `/api/auctions/${auctionId}/products`, undefined, asha.token);
     expect(res.statusCode).toBe(200);
     // No pricing set (flat ₹1 steps, no reserve, no buy-now); Asha leads p0 with a plain bid and never bid on p1; no reserve_price for a bidder.
-    const unpriced = { starting_price: 0, reserve_met: null, buy_now_price: null, my_max: null, images: [] };
+    const unpriced = { starting_price: 0, reserve_met: null, buy_now_price: null, my_max: null, images: [], saved: false };
     expect(res.json()).toEqual([
       {
         id: p0, name: `Product ${p0}`, description: `Description of ${p0}`, status: 'available', auction_id: auctionId, highest_bid: 250.5, bid_count: 1, version: 1,

@@ -36,8 +36,8 @@ describe('settle: POST /api/admin/auction/{id}/settle', () => {
     const user = await signUpUser(app);
     // A bidder who never bid there: no standing of their own, and no reserve price shown.
     expect(byId((await get(`/api/auctions/${auctionId}/products`, user.token)).json<ProductJson[]>())).toEqual({
-      [p!]: productJson(p!, { status: 'sold', auction_id: auctionId, highest_bid: 400.5, bid_count: 2 }, 'other'),
-      [q!]: productJson(q!, { status: 'sold', auction_id: auctionId, highest_bid: 250, bid_count: 1 }, 'other'),
+      [p!]: productJson(p!, { status: 'sold', auction_id: auctionId, highest_bid: 400.5, bid_count: 2, saved: false }, 'other'),
+      [q!]: productJson(q!, { status: 'sold', auction_id: auctionId, highest_bid: 250, bid_count: 1, saved: false }, 'other'),
     });
     expect(await unassigned(admin.token)).toEqual([productJson(r!)]);
     expect((await bidsOf(asha.token)).map((b) => [b.bid_id, b.status])).toEqual([[ashaOnQ.bid_id, 'won'], [ashaOnP.bid_id, 'outbid']]);

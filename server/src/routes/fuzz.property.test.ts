@@ -241,6 +241,8 @@ const SEEDS: Record<string, (w: World, k: number) => string> = {
   increment_rule: (_w, k) => pick(k, ['flat', 'ladder']),
   soft_close_s: (_w, k) => pick(k, [0, 120, 3600]),
   max_extension_s: (_w, k) => pick(k, [3600, 0, 600]),
+  // Notifications to mark read (issue 18): none, some, or ids that may not be the caller's.
+  ids: (_w, k) => ['[]', '[1]', '[1, 2, 3]', '[999999]'][k % 4]!,
 };
 
 /** What a value means where it stands: the field's own hints and valid values. */

@@ -21,6 +21,8 @@ export interface ProductJson {
   /** Only for the admin who owns the product. */
   reserve_price?: number | null;
   images: { id: number; url: string; thumb_url: string }[];
+  /** For a bidder: whether they saved the lot (issue 18). */
+  saved?: boolean;
 }
 export interface AuctionJson {
   id: string; name: string; valid_until: string; product_ids: string[]; registrations: number[]; product_count: number;

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { LIMITS } from '../limits.js';
-import { DateTimeText, Id, IdRef, Rupees, VisibleText, X_ERROR, X_MISSING } from './common.js';
+import { DateTimeText, Id, IdParams, IdRef, Rupees, VisibleText, X_ERROR, X_MISSING } from './common.js';
+import { BidStatus } from './bidding.js';
 
 /** The fixed sentences for missing catalogue fields (the admin forms show the same words). */
 export const CATALOGUE_MESSAGES = {
@@ -170,3 +171,57 @@ export const RegisterForAuctionBody = Type.Object({
   auction_id: IdRef('auction_id', 'auction_id is required'),
 });
 export type RegisterForAuctionBody = Static<typeof RegisterForAuctionBody>;
+
+// ---- photos and the lot page (issue 18; docs/photos.md, DESIGN §9.5–9.6) -------------------------
+
+/** A photo as its upload, delete and order answers give it: the product shape's fields plus its size. */
+export const ProductImageDetail = Type.Object({
+  id: Type.Integer(),
+  url: Type.String({ description: '/media/{name}.webp: at most 1,600 px on the longest side' }),
+  thumb_url: Type.String({ description: '/media/{name}.webp: at most 400 px on the longest side' }),
+  width: Type.Integer({ description: 'Of the full rendition, in pixels' }),
+  height: Type.Integer({ description: 'Of the full rendition, in pixels' }),
+});
+export type ProductImageDetail = Static<typeof ProductImageDetail>;
+
+export const ImageUploaded = Type.Object({ image: ProductImageDetail });
+export type ImageUploaded = Static<typeof ImageUploaded>;
+
+export const ProductImages = Type.Object({ images: Type.Array(ProductImageDetail, { description: 'In order; the first is the cover' }) });
+export type ProductImages = Static<typeof ProductImages>;
+
+/** `/admin/products/{id}/images/{imageId}`. */
+export const ImageParams = Type.Object({
+  id: IdParams.properties.id,
+  imageId: Type.String({ maxLength: 15, pattern: '^[0-9]{1,15}$', [X_ERROR]: 'imageId must be a number' }),
+});
+
+/** The new order: every one of the product's photo ids, each once, the cover first. */
+export const ImageOrderBody = Type.Object({
+  ids: Type.Array(Type.Integer({ minimum: 1, maximum: 2_147_483_647, [X_ERROR]: 'ids must be photo ids' }), {
+    maxItems: LIMITS.imagesPerProduct, [X_ERROR]: `ids must list the product’s photos (at most ${LIMITS.imagesPerProduct})`,
+  }),
+});
+export type ImageOrderBody = Static<typeof ImageOrderBody>;
+
+/** `GET /media/{file}`: a rendition's name and `.webp`; an unknown name is a 404. */
+export const MediaParams = Type.Object({ file: Type.String({ minLength: 1, maxLength: 80, [X_ERROR]: 'file must be 1–80 characters' }) });
+
+/** One entry of a lot's history: a bid, or an automatic raise of a maximum bid (`auto`, with that bid's id). */
+export const LotHistoryEntry = Type.Object({
+  bid_id: Type.Integer(),
+  amount: Type.Number({ description: 'Rupees' }),
+  status: BidStatus,
+  timestamp: Type.String({ description: 'ISO-8601 UTC' }),
+  bidder: Type.String({ description: '"You" for the caller, the username for the auction’s own admin, else "Bidder n" (n in order of first bid on the lot)' }),
+  auto: Type.Boolean({ description: 'An automatic raise of a maximum bid (no money moved)' }),
+});
+export type LotHistoryEntry = Static<typeof LotHistoryEntry>;
+
+/** `GET /products/{id}`: the product shape, its auction and its history, highest first. */
+export const LotPage = Type.Object({
+  ...Product.properties,
+  auction: Type.Union([Auction, Type.Null()], { description: 'Null while the product is in no auction' }),
+  bids: Type.Array(LotHistoryEntry, { description: 'The bids in its current auction (refused attempts left out) and automatic raises, highest first' }),
+});
+export type LotPage = Static<typeof LotPage>;

@@ -1,0 +1,51 @@
+/** Saved lots (DESIGN §9.6): a bidder's starred lots, and the notices they bring (docs/notifications.md). */
+import { Type } from 'typebox';
+import { Product, SavedLotParams, errorResponses } from '@auction/shared';
+import type { App, AppContext } from '../context.js';
+import { saveLot, unsaveLot } from '../domain/notices.js';
+import { unwrap } from '../errors.js';
+import { presentProduct } from '../presenters/catalogue.js';
+import { callerOf } from './input.js';
+
+export function savedRoutes(app: App, ctx: AppContext) {
+  const { reads, commands, guard } = ctx;
+  const tags = ['saved'];
+  const security = [{ bearer: [] }];
+
+  app.get('/saved', {
+    onRequest: guard.user,
+    schema: {
+      tags, security, summary: 'The lots the caller saved, the most recently saved first, with the caller’s standing',
+      response: { 200: Type.Array(Product), ...errorResponses(401, 403) },
+    },
+  }, async (req) => {
+    const me = callerOf(req).id;
+    const [products, standings] = await Promise.all([reads.savedProducts(me, ctx.now()), reads.savedStandings(me)]);
+    const mine = new Map(standings.map((s) => [s.productId, s]));
+    return products.map((p) => presentProduct(p, { standing: mine.get(p.id) ?? null, saved: true }));
+  });
+
+  app.put('/saved/:productId', {
+    onRequest: guard.user,
+    schema: {
+      tags, security, summary: 'Save a lot (idempotent): its bidders’ notices reach the caller too', params: SavedLotParams,
+      response: { 204: Type.Null({ description: 'Saved' }), ...errorResponses(400, 401, 403, 404) },
+    },
+  }, async (req, reply) => {
+    const cmd = { userId: callerOf(req).id, productId: req.params.productId };
+    unwrap(await commands.run((tx) => saveLot(tx, cmd, ctx.now())));
+    return reply.code(204).send(null);
+  });
+
+  app.delete('/saved/:productId', {
+    onRequest: guard.user,
+    schema: {
+      tags, security, summary: 'Forget a saved lot (idempotent)', params: SavedLotParams,
+      response: { 204: Type.Null({ description: 'Not saved' }), ...errorResponses(400, 401, 403, 404) },
+    },
+  }, async (req, reply) => {
+    const cmd = { userId: callerOf(req).id, productId: req.params.productId };
+    unwrap(await commands.run((tx) => unsaveLot(tx, cmd)));
+    return reply.code(204).send(null);
+  });
+}
