@@ -8,7 +8,7 @@ export default defineConfig({
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
   server: {
     port: 5173,
-    // `npm run dev`: the API and the live channel come from the server on :3000.
-    proxy: { '/api': 'http://127.0.0.1:3000', '/socket.io': { target: 'http://127.0.0.1:3000', ws: true } },
+    // `npm run dev`: the API, the photos (/media, outside /api) and the live channel come from the server on :3000.
+    proxy: { '/api': 'http://127.0.0.1:3000', '/media': 'http://127.0.0.1:3000', '/socket.io': { target: 'http://127.0.0.1:3000', ws: true } },
   },
 });

@@ -96,8 +96,10 @@ async function readBody(res: Response): Promise<unknown> {
 
 async function request<T>(method: string, path: string, body: unknown, options: RequestOptions): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
+  // A FormData body (a photo upload) goes as it is: fetch sets the multipart content-type and its boundary.
+  const form = body instanceof FormData;
   // Never a JSON content-type without a body: the server answers that with 400.
-  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (body !== undefined && !form) headers['content-type'] = 'application/json';
   if (options.as !== 'none') {
     const token = readToken(options.as);
     if (token) headers.authorization = `Bearer ${token}`;
@@ -108,7 +110,7 @@ async function request<T>(method: string, path: string, body: unknown, options: 
     res = await fetch(buildUrl(path, options.query), {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : form ? body : JSON.stringify(body),
       credentials: 'include',
       signal: options.signal,
     });
@@ -132,4 +134,6 @@ export const api = {
   post: <T>(path: string, body: unknown, options: RequestOptions) => request<T>('POST', path, body, options),
   put: <T>(path: string, body: unknown, options: RequestOptions) => request<T>('PUT', path, body, options),
   patch: <T>(path: string, body: unknown, options: RequestOptions) => request<T>('PATCH', path, body, options),
+  /** POST multipart/form-data (a photo upload), with the same token, 401 handling and errors as the rest. */
+  postForm: <T>(path: string, form: FormData, options: RequestOptions) => request<T>('POST', path, form, options),
 };

@@ -4,7 +4,8 @@ export type IconName =
   | 'dashboard' | 'gavel' | 'bids' | 'wallet' | 'box' | 'users' | 'chart' | 'settings'
   | 'menu' | 'close' | 'logout' | 'check' | 'alert' | 'info' | 'warning'
   | 'bolt' | 'shield' | 'user' | 'arrow-left' | 'arrow-right'
-  | 'search' | 'eye' | 'clock' | 'refresh' | 'download' | 'plus' | 'edit' | 'trash';
+  | 'search' | 'eye' | 'clock' | 'refresh' | 'download' | 'plus' | 'edit' | 'trash'
+  | 'image' | 'upload';
 
 // Every icon of the app: 24×24 stroke icons, drawn with currentColor so they follow the text colour.
 const PATHS: Record<IconName, ReactNode> = {
@@ -132,6 +133,19 @@ const PATHS: Record<IconName, ReactNode> = {
   download: (
     <>
       <path d="M12 3v12M7 10l5 5 5-5" />
+      <path d="M5 21h14" />
+    </>
+  ),
+  image: (
+    <>
+      <rect x="3" y="3" width="18" height="18" rx="2" />
+      <circle cx="9" cy="9" r="2" />
+      <path d="m21 15-5-5L5 21" />
+    </>
+  ),
+  upload: (
+    <>
+      <path d="M12 15V3M7 8l5-5 5 5" />
       <path d="M5 21h14" />
     </>
   ),

@@ -1,5 +1,6 @@
-/** The product form's rules and messages: the required fields and the lot's prices. */
+/** The product form's rules and messages: the required fields, the lot's prices and its photos. */
 import { CATALOGUE_MESSAGES, formatRupees, hasAtMostTwoDecimals, LIMITS, type Product, type UpdateProductBody } from '@auction/shared';
+import { ApiError } from '../../lib/api-client';
 
 export interface ProductDraft {
   id: string;
@@ -94,4 +95,59 @@ export function priceBody(prices: Prices, product?: Pick<Product, 'starting_pric
     ...(prices.reserve === (product.reserve_price ?? null) ? {} : { reserve_price: prices.reserve }),
     ...(prices.buyNow === product.buy_now_price ? {} : { buy_now_price: prices.buyNow }),
   };
+}
+
+// ---- photos (DESIGN §9.5) -----------------------------------------------------------------------
+
+/** What the server takes: recognised by the bytes there; here the browser's type is a first check. */
+export const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
+/** The server's default MEDIA_MAX_MB; a larger file is refused before it is sent. */
+export const PHOTO_MAX_MB = 8;
+export const PHOTO_LIMITS = `Up to ${LIMITS.imagesPerProduct} photos, JPEG, PNG or WebP, ${PHOTO_MAX_MB} MB each`;
+export const PHOTOS_SOLD = 'This product has been sold: its photos can no longer change';
+// The server's own sentences for the same refusals, for when its answer carries none.
+export const NOT_AN_IMAGE = 'Not an image: JPEG, PNG or WebP only';
+export const PHOTO_TOO_BIG = `The photo must not exceed ${PHOTO_MAX_MB} MB`;
+export const TOO_MANY_PHOTOS = `A product may have at most ${LIMITS.imagesPerProduct} photos: delete one to add another`;
+
+/** Why a chosen file is not sent (a type the browser knows is not a photo, or too big), or null to send it. */
+export function checkPhoto(file: Pick<File, 'type' | 'size'>): string | null {
+  // An empty type (the browser does not know it) goes to the server, which reads the bytes.
+  if (file.type && !(PHOTO_TYPES as readonly string[]).includes(file.type)) return NOT_AN_IMAGE;
+  if (file.size > PHOTO_MAX_MB * 1024 * 1024) return PHOTO_TOO_BIG;
+  return null;
+}
+
+/** A refused upload in the server's words; its kind of sentence when the answer had none (a proxy's 413 page, a lost connection). */
+export function uploadErrorText(err: unknown): string {
+  if (!(err instanceof ApiError)) return 'Upload failed';
+  if (err.serverError) return err.serverError;
+  if (err.status === 413) return PHOTO_TOO_BIG;
+  if (err.status === 400 || err.status === 415) return NOT_AN_IMAGE;
+  if (err.code === 'PRODUCT_SOLD') return PHOTOS_SOLD;
+  if (err.code === 'TOO_MANY_IMAGES') return TOO_MANY_PHOTOS;
+  if (err.code === 'NETWORK') return 'Upload failed: check the connection and try again';
+  return 'Upload failed';
+}
+
+/**
+ * Where a photo's `/media/…` path is read from: the page's own origin, or the API's when the client is
+ * hosted elsewhere (VITE_API_BASE names another origin; the renditions are served beside /api).
+ */
+export function mediaSrc(path: string): string {
+  const base = import.meta.env.VITE_API_BASE;
+  if (!base || !path.startsWith('/')) return path;
+  try {
+    return new URL(path, new URL(base, window.location.href)).href;
+  } catch {
+    return path;
+  }
+}
+
+/** `list` with the item at `from` moved to `to`. */
+export function moveItem<T>(list: readonly T[], from: number, to: number): T[] {
+  const next = [...list];
+  const [item] = next.splice(from, 1);
+  if (item !== undefined) next.splice(to, 0, item);
+  return next;
 }

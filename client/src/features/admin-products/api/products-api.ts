@@ -1,5 +1,5 @@
 /** Manage Products calls, always with the admin token. */
-import type { AdminAuction, CreateProductBody, MessageBody, Product, ProductSaved, UpdateProductBody } from '@auction/shared';
+import type { AdminAuction, CreateProductBody, ImageUploaded, MessageBody, Product, ProductImages, ProductSaved, UpdateProductBody } from '@auction/shared';
 import { api } from '../../../lib/api-client';
 import { createResource, invalidate } from '../../../lib/resource';
 
@@ -15,6 +15,18 @@ export const updateProduct = (id: string, body: UpdateProductBody) =>
   api.put<ProductSaved>(`/admin/product/${encodeURIComponent(id)}`, body, as);
 export const deleteProduct = (id: string) => api.delete<MessageBody>(`/admin/product/${encodeURIComponent(id)}`, as);
 
+// A product's photos (DESIGN §9.5): each call changes them at once on the server.
+const imagesPath = (productId: string) => `/admin/products/${encodeURIComponent(productId)}/images`;
+/** POST …/images: one file, multipart, in the field `image`. */
+export function uploadImage(productId: string, file: File, signal?: AbortSignal) {
+  const form = new FormData();
+  form.append('image', file);
+  return api.postForm<ImageUploaded>(imagesPath(productId), form, signal ? { ...as, signal } : as);
+}
+export const deleteImage = (productId: string, imageId: number) => api.delete<MessageBody>(`${imagesPath(productId)}/${imageId}`, as);
+/** PUT …/images/order: every one of the product's photo ids, the cover first; answers the photos in their new order. */
+export const orderImages = (productId: string, ids: readonly number[]) => api.put<ProductImages>(`${imagesPath(productId)}/order`, { ids }, as);
+
 /** GET /admin/products/unassigned, the admin's products in no auction. */
 export const unassignedProducts = createResource<void, Product[]>('admin-products-unassigned', () => fetchUnassigned());
 /** GET /admin/auctions/my, for the By Auction picker and its counts. */
@@ -23,7 +35,7 @@ export const productAuctions = createResource<void, AdminAuction[]>('admin-produ
 export const auctionProducts = createResource<string, Product[]>('admin-products-by-auction', (auctionId) =>
   (auctionId ? fetchAuctionProducts(auctionId) : Promise.resolve([])));
 
-/** After a product was created, edited or deleted: the lists on screen are read again, the others when next shown. */
+/** After a product was created, edited or deleted, or its photos changed: the lists on screen are read again, the others when next shown. */
 export function productsChanged(): void {
   for (const resource of [unassignedProducts, productAuctions, auctionProducts]) invalidate(resource.name);
 }

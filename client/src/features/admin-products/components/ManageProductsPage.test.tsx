@@ -115,6 +115,11 @@ describe('ManageProductsPage', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add Product' }));
     await waitFor(() => expect(toasts()).toContain('success: Product created'));
     expect(JSON.parse(api.calls('POST /api/admin/product')[0]![1]!.body as string)).toEqual({ id: 'P7', name: 'Vase', description: 'Blue glass' });
+    // The new product exists now: the dialog turns to its photos, with "Choose photos" ready.
+    const photos = screen.getByRole('dialog', { name: 'Add Photos' });
+    expect(photos.textContent).toContain('Product P7 created');
+    expect(document.activeElement).toBe(within(photos).getByRole('button', { name: 'Choose photos' }));
+    fireEvent.click(within(photos).getByRole('button', { name: 'Done' }));
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(await screen.findByText('Item P7')).toBeTruthy();
   });

@@ -12,6 +12,7 @@ import { errorText } from '../../../lib/api-client';
 import { formatRupees } from '../../../lib/format';
 import { useResource, type ResourceState } from '../../../lib/resource';
 import { auctionProducts, deleteProduct, productAuctions, productsChanged, unassignedProducts } from '../api/products-api';
+import { mediaSrc } from '../model';
 import { ProductFormModal } from './ProductFormModal';
 import './products.css';
 
@@ -162,7 +163,7 @@ function ProductsTable({ products, empty, onEdit, onDelete }: {
 }) {
   const columns: Column<Product>[] = [
     { key: 'id', header: 'ID', area: 'id', className: 'products-id', cell: (p) => <code>{p.id}</code> },
-    { key: 'name', header: 'Name', area: 'name', className: 'products-name', cell: (p) => p.name },
+    { key: 'name', header: 'Name', area: 'name', className: 'products-name', cell: (p) => <NameWithCover product={p} /> },
     { key: 'description', header: 'Description', area: 'desc', className: 'products-desc', cell: (p) => p.description },
     { key: 'prices', header: 'Prices', area: 'prices', className: 'products-col-prices', cell: (p) => <Pricing product={p} /> },
     { key: 'status', header: 'Status', area: 'status', cell: (p) => <StatusBadge kind="product" status={p.status} /> },
@@ -196,6 +197,23 @@ function ProductsTable({ products, empty, onEdit, onDelete }: {
       empty={empty}
       card={{ columns: 'minmax(0, 1fr) auto', areas: ['name status', 'id id', 'desc desc', 'prices prices', 'actions actions'] }}
     />
+  );
+}
+
+/** The product's name beside its cover photo's thumbnail, or a placeholder while it has none. */
+function NameWithCover({ product: p }: { product: Product }) {
+  const cover = p.images[0];
+  return (
+    <span className="products-name-cell">
+      {cover ? (
+        <img className="products-cover" src={mediaSrc(cover.thumb_url)} alt="" width={40} height={40} loading="lazy" data-testid={`cover-${p.id}`} />
+      ) : (
+        <span className="products-cover products-cover-none" title="No photos yet" data-testid={`cover-${p.id}`}>
+          <Icon name="image" size={18} />
+        </span>
+      )}
+      <span>{p.name}</span>
+    </span>
   );
 }
 

@@ -8,12 +8,13 @@ import { toast } from '../../../components/ui/toast/toast-store';
 import { errorText } from '../../../lib/api-client';
 import { createProduct, updateProduct } from '../api/products-api';
 import { checkPrices, priceBody, pricesFixed, validateProduct, type PriceDraft, type PriceErrors, type ProductDraft } from '../model';
+import { ProductPhotos } from './ProductPhotos';
 import './products.css';
 
 interface ProductFormModalProps {
   /** The product being edited; none when adding. */
   product?: Product | undefined;
-  /** Told once the product is saved (and the toast shown), before the dialog is closed. */
+  /** Told once the product is saved (and the toast shown), before the dialog is closed or turns to the new product's photos. */
   onSaved: () => void;
   onClose: () => void;
 }
@@ -24,11 +25,14 @@ const priceText = (rupees: number | null | undefined) => (rupees === null || rup
 
 /**
  * The one product form, Manage Products' and the admin dashboard's: Add (id, name, description, prices)
- * or Edit (name, description, prices while the lot has no bid), with the form's fixed messages and the
- * price rules (model.ts), and the server's own words when it refuses.
+ * or Edit (name, description, prices while the lot has no bid, photos), with the form's fixed messages
+ * and the price rules (model.ts), and the server's own words when it refuses. A photo belongs to a
+ * product that exists, so once Add has created one the dialog turns to its photos ("Add Photos", Done).
  */
 export function ProductFormModal({ product, onSaved, onClose }: ProductFormModalProps) {
   const mode = product ? 'edit' : 'add';
+  /** The product Add has just created: the dialog now shows its photos. */
+  const [created, setCreated] = useState<Product | null>(null);
   const [draft, setDraft] = useState<ProductDraft>({
     id: product?.id ?? '',
     name: product?.name ?? '',
@@ -69,9 +73,10 @@ export function ProductFormModal({ product, onSaved, onClose }: ProductFormModal
     setPriceErrors({});
     const pricing = priced ? priceBody(priced.value, product) : {};
     setBusy(true);
+    let saved: Product | undefined;
     try {
       if (product) await updateProduct(product.id, { name: check.value.name, description: check.value.description, ...pricing });
-      else await createProduct({ ...check.value, ...pricing });
+      else saved = (await createProduct({ ...check.value, ...pricing }))?.product;
     } catch (err) {
       toast.error(errorText(err, mode === 'add' ? 'Create failed' : 'Update failed'));
       setBusy(false);
@@ -79,12 +84,38 @@ export function ProductFormModal({ product, onSaved, onClose }: ProductFormModal
     }
     toast.success(mode === 'add' ? 'Product created' : 'Product updated');
     onSaved();
+    // A new product's photos come next (an answer without the product has nothing to add them to).
+    if (saved?.id) {
+      setCreated({ ...saved, images: saved.images ?? [] });
+      setBusy(false);
+      return;
+    }
     onClose();
+  }
+
+  if (created) {
+    return (
+      <Modal
+        title="Add Photos"
+        size="lg"
+        onClose={onClose}
+        footer={<button type="button" className="btn btn-primary" onClick={onClose}>Done</button>}
+      >
+        <div className="products-form">
+          <p className="products-created">
+            <Icon name="check" size={18} />
+            <span>Product <code>{created.id}</code> created. Add its photos now, or choose Done and add them later from Edit.</span>
+          </p>
+          <ProductPhotos product={created} autoFocus />
+        </div>
+      </Modal>
+    );
   }
 
   return (
     <Modal
       title={mode === 'add' ? 'Add Product' : 'Edit Product'}
+      size={product ? 'lg' : 'md'}
       onClose={() => { if (!busy) onClose(); }}
       footer={(
         <>
@@ -159,6 +190,7 @@ export function ProductFormModal({ product, onSaved, onClose }: ProductFormModal
           </div>
         </fieldset>
       </form>
+      {product && <ProductPhotos product={product} />}
     </Modal>
   );
 }
