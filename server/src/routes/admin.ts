@@ -30,5 +30,6 @@ export function adminRoutes(app: App, ctx: AppContext) {
   }, async () => ({
     auto_settle: config.autoSettle, admin_signup: config.adminSignup, min_increment: LIMITS.minIncrementRupees,
     live_frame_ms: config.liveFrameMs, timezone: config.timeZone, soft_close_s: config.softCloseS, max_extension_s: config.maxExtensionS,
+    media_max_mb: config.mediaMaxMb,
   }));
 }

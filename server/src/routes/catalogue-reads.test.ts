@@ -148,16 +148,16 @@ describe('figures: GET /api/admin/stats, /api/admin/reports, /api/admin/settings
   it('settings show the running configuration: defaults here (AUTO_SETTLE off for this suite)', async () => {
     const admin = await signUpAdmin(app);
     expect((await get('/api/admin/settings', admin.token)).json()).toEqual({
-      auto_settle: false, admin_signup: 'open', min_increment: 1, live_frame_ms: 30, timezone: 'Asia/Kolkata', soft_close_s: 0, max_extension_s: 3600,
+      auto_settle: false, admin_signup: 'open', min_increment: 1, live_frame_ms: 30, timezone: 'Asia/Kolkata', soft_close_s: 0, max_extension_s: 3600, media_max_mb: 8,
     });
   });
 
   it('settings follow the configuration, and TIMEZONE really decides how valid_until is read', async () => {
     await app.close();
-    setApp(await makeApp({ autoSettle: true, adminSignup: 'closed', liveFrameMs: 0, timeZone: 'UTC', softCloseS: 90, maxExtensionS: 600 }, { now: clock.now }));
+    setApp(await makeApp({ autoSettle: true, adminSignup: 'closed', liveFrameMs: 0, timeZone: 'UTC', softCloseS: 90, maxExtensionS: 600, mediaMaxMb: 2 }, { now: clock.now }));
     const admin = await signUpAdmin(app);
     expect((await get('/api/admin/settings', admin.token)).json()).toEqual({
-      auto_settle: true, admin_signup: 'closed', min_increment: 1, live_frame_ms: 0, timezone: 'UTC', soft_close_s: 90, max_extension_s: 600,
+      auto_settle: true, admin_signup: 'closed', min_increment: 1, live_frame_ms: 0, timezone: 'UTC', soft_close_s: 90, max_extension_s: 600, media_max_mb: 2,
     });
     const [p] = await createProducts(app, admin.token, 1);
     const res = await call(app, 'POST', '/api/admin/auction', { id: 'UTC-1', name: 'In UTC', valid_until: '2026-11-24T07:45', product_ids: [p] }, admin.token);

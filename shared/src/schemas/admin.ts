@@ -53,6 +53,7 @@ export const AdminSettings = Type.Object({
   timezone: Type.String(),
   soft_close_s: Type.Integer({ description: 'SOFT_CLOSE_S: the soft-close window a new auction gets when its admin names none' }),
   max_extension_s: Type.Integer({ description: 'MAX_EXTENSION_S: how far soft close may move an end, by default' }),
+  media_max_mb: Type.Integer({ description: 'MEDIA_MAX_MB: the largest photo upload accepted' }),
 });
 export type AdminSettings = Static<typeof AdminSettings>;
 

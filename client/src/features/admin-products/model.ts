@@ -101,28 +101,30 @@ export function priceBody(prices: Prices, product?: Pick<Product, 'starting_pric
 
 /** What the server takes: recognised by the bytes there; here the browser's type is a first check. */
 export const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
-/** The server's default MEDIA_MAX_MB; a larger file is refused before it is sent. */
+/** The server's default MEDIA_MAX_MB, until GET /admin/settings says what is in force; a larger file is refused before it is sent. */
 export const PHOTO_MAX_MB = 8;
-export const PHOTO_LIMITS = `Up to ${LIMITS.imagesPerProduct} photos, JPEG, PNG or WebP, ${PHOTO_MAX_MB} MB each`;
+export const photoLimits = (maxMb = PHOTO_MAX_MB) => `Up to ${LIMITS.imagesPerProduct} photos, JPEG, PNG or WebP, ${maxMb} MB each`;
+export const PHOTO_LIMITS = photoLimits();
 export const PHOTOS_SOLD = 'This product has been sold: its photos can no longer change';
 // The server's own sentences for the same refusals, for when its answer carries none.
 export const NOT_AN_IMAGE = 'Not an image: JPEG, PNG or WebP only';
-export const PHOTO_TOO_BIG = `The photo must not exceed ${PHOTO_MAX_MB} MB`;
+export const photoTooBig = (maxMb = PHOTO_MAX_MB) => `The photo must not exceed ${maxMb} MB`;
+export const PHOTO_TOO_BIG = photoTooBig();
 export const TOO_MANY_PHOTOS = `A product may have at most ${LIMITS.imagesPerProduct} photos: delete one to add another`;
 
 /** Why a chosen file is not sent (a type the browser knows is not a photo, or too big), or null to send it. */
-export function checkPhoto(file: Pick<File, 'type' | 'size'>): string | null {
+export function checkPhoto(file: Pick<File, 'type' | 'size'>, maxMb = PHOTO_MAX_MB): string | null {
   // An empty type (the browser does not know it) goes to the server, which reads the bytes.
   if (file.type && !(PHOTO_TYPES as readonly string[]).includes(file.type)) return NOT_AN_IMAGE;
-  if (file.size > PHOTO_MAX_MB * 1024 * 1024) return PHOTO_TOO_BIG;
+  if (file.size > maxMb * 1024 * 1024) return photoTooBig(maxMb);
   return null;
 }
 
 /** A refused upload in the server's words; its kind of sentence when the answer had none (a proxy's 413 page, a lost connection). */
-export function uploadErrorText(err: unknown): string {
+export function uploadErrorText(err: unknown, maxMb = PHOTO_MAX_MB): string {
   if (!(err instanceof ApiError)) return 'Upload failed';
   if (err.serverError) return err.serverError;
-  if (err.status === 413) return PHOTO_TOO_BIG;
+  if (err.status === 413) return photoTooBig(maxMb);
   if (err.status === 400 || err.status === 415) return NOT_AN_IMAGE;
   if (err.code === 'PRODUCT_SOLD') return PHOTOS_SOLD;
   if (err.code === 'TOO_MANY_IMAGES') return TOO_MANY_PHOTOS;

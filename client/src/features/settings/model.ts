@@ -60,6 +60,7 @@ export function systemItems(s: AdminSettings): SystemItem[] {
     { label: 'Auto settlement', value: s.auto_settle ? 'Enabled' : 'Disabled', tone: s.auto_settle ? 'success' : 'neutral', note: 'Auctions settle by themselves when they end' },
     { label: 'Notifications', value: 'Enabled', tone: 'success', note: 'Bidders are told live when they are outbid, win or lead again' },
     { label: 'Soft close', value: s.soft_close_s === 0 ? 'Off' : `${durationText(s.soft_close_s)}, up to ${durationText(s.max_extension_s)}`, note: 'New auctions: a late leading bid extends the end by this much, at most this far' },
+    { label: 'Photo uploads', value: `${s.media_max_mb} MB`, note: 'The largest photo a product may get (JPEG, PNG or WebP, 10 per product)' },
     { label: 'Admin signup', value: s.admin_signup === 'open' ? 'Open' : 'Closed', tone: s.admin_signup === 'open' ? 'success' : 'warning', note: 'Whether new admins may register' },
     { label: 'Live frame', value: `${s.live_frame_ms} ms`, note: 'How often live updates are sent' },
     { label: 'Time zone', value: s.timezone, note: 'For auction end times entered without one' },

@@ -61,6 +61,16 @@ describe('product photos', () => {
     resetAppState();
   });
 
+  it('follows the server’s MEDIA_MAX_MB: a file over it is refused before it is sent', async () => {
+    const settings = { auto_settle: true, admin_signup: 'open', min_increment: 1, live_frame_ms: 30, timezone: 'UTC', soft_close_s: 120, max_extension_s: 3600, media_max_mb: 2 };
+    const { api, dialog, photos } = await openEdit(product('P1'), { 'GET /api/admin/settings': [jsonResponse(200, settings)] });
+    await within(photos).findByText('Up to 10 photos, JPEG, PNG or WebP, 2 MB each.', { exact: false });
+    const big = new File([new Uint8Array(3 * 1024 * 1024)], 'big.jpg', { type: 'image/jpeg' });
+    fireEvent.change(within(dialog).getByLabelText<HTMLInputElement>('Photo files'), { target: { files: [big] } });
+    await waitFor(() => expect(uploadRow(photos, 'big.jpg')?.textContent).toContain('The photo must not exceed 2 MB'));
+    expect(api.calls('POST /api/admin/products/P1/images')).toHaveLength(0);
+  });
+
   it('uploads a chosen file as multipart field "image", previews it while it goes, then shows the new thumbnail', async () => {
     const slow = later();
     const { api, dialog, photos } = await openEdit(product('P1', { images: [img(11)] }), { 'POST /api/admin/products/P1/images': [slow.answer] });

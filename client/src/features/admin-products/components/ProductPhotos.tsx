@@ -3,8 +3,10 @@ import { useEffect, useId, useRef, useState, type DragEvent, type KeyboardEvent 
 import { Icon } from '../../../components/ui/Icon';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { errorText, isSessionEnded } from '../../../lib/api-client';
+import { useResource } from '../../../lib/resource';
+import { systemSettings } from '../../settings';
 import { deleteImage, orderImages, productsChanged, uploadImage } from '../api/products-api';
-import { checkPhoto, mediaSrc, moveItem, PHOTO_LIMITS, PHOTO_TYPES, PHOTOS_SOLD, TOO_MANY_PHOTOS, uploadErrorText } from '../model';
+import { checkPhoto, mediaSrc, moveItem, PHOTO_MAX_MB, PHOTO_TYPES, PHOTOS_SOLD, photoLimits, TOO_MANY_PHOTOS, uploadErrorText } from '../model';
 
 /** A chosen file: its preview (an object URL, revoked once it is done with), waiting, on its way, or refused. */
 interface Upload {
@@ -35,6 +37,8 @@ export function ProductPhotos({ product, autoFocus = false }: {
 }) {
   const productId = product.id;
   const sold = product.status === 'sold';
+  // The largest upload in force (MEDIA_MAX_MB), once the server's settings are known.
+  const maxMb = useResource(systemSettings, undefined).data?.media_max_mb ?? PHOTO_MAX_MB;
   const [images, setImagesState] = useState<ProductImage[]>(() => product.images.map(pick));
   const [uploads, setUploads] = useState<Upload[]>([]);
   const [changing, setChanging] = useState(false);
@@ -113,7 +117,7 @@ export function ProductPhotos({ product, autoFocus = false }: {
     const added = files.map((file): Upload => {
       const preview = URL.createObjectURL(file);
       previews.current.add(preview);
-      const problem = checkPhoto(file);
+      const problem = checkPhoto(file, maxMb);
       return problem ? { key: nextKey++, file, preview, state: 'failed', error: problem } : { key: nextKey++, file, preview, state: 'waiting' };
     });
     setUploads((u) => [...u, ...added]);
@@ -150,7 +154,7 @@ export function ProductPhotos({ product, autoFocus = false }: {
           setAnnounce(`${item.file.name} uploaded`);
         } catch (err) {
           if (signal?.aborted || isSessionEnded(err)) break;
-          const error = uploadErrorText(err);
+          const error = uploadErrorText(err, maxMb);
           update(item.key, { state: 'failed', error });
           setAnnounce(`${item.file.name} not uploaded: ${error}`);
         }
@@ -268,7 +272,7 @@ export function ProductPhotos({ product, autoFocus = false }: {
           <Icon name="image" size={16} /> Choose photos
         </button>
         <p className="products-hint photos-limits" id={ids.limits}>
-          {PHOTO_LIMITS}. The first photo is the cover; changes are saved at once.
+          {photoLimits(maxMb)}. The first photo is the cover; changes are saved at once.
         </p>
         <input
           ref={inputRef}

@@ -8,7 +8,7 @@ import { useSession } from '../../auth';
 import { systemItems, validatePasswordChange } from '../model';
 import { SettingsPage } from './SettingsPage';
 
-const settings: AdminSettings = { auto_settle: true, admin_signup: 'closed', min_increment: 1, live_frame_ms: 50, timezone: 'Asia/Kolkata', soft_close_s: 120, max_extension_s: 3600 };
+const settings: AdminSettings = { auto_settle: true, admin_signup: 'closed', min_increment: 1, live_frame_ms: 50, timezone: 'Asia/Kolkata', soft_close_s: 120, max_extension_s: 3600, media_max_mb: 8 };
 const toasts = () => useToasts.getState().toasts.map((t) => `${t.kind}: ${t.message}`);
 
 function renderPage() {
