@@ -34,7 +34,12 @@ async function addProduct(page: Page, id: string, name: string, description: str
   if (shotName) await shot(page, shotName);
   await modal.getByRole('button', { name: 'Add Product' }).click();
   await toastWith(page, 'Product created').waitFor();
-  await modal.waitFor({ state: 'detached' });
+  // The product exists now: the dialog offers its photos, then Done closes it.
+  const photos = page.getByRole('dialog', { name: 'Add Photos' });
+  await photos.getByRole('button', { name: 'Choose photos' }).waitFor();
+  if (shotName) await shot(page, `${shotName}-photos`);
+  await photos.getByRole('button', { name: 'Done', exact: true }).click();
+  await photos.waitFor({ state: 'detached' });
 }
 
 describe('admin journey', () => {

@@ -7,6 +7,7 @@
  */
 import fs from 'node:fs';
 import type { Download, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Account, SeedError, dismissToasts, loginViaUi, shot, step, toastWith, unique, useE2E, waitForPath } from './browser.js';
 
@@ -213,6 +214,14 @@ describe('platform owner', () => {
       await dialog.getByLabel('Description').fill('Hand-blown, blue');
       await dialog.getByRole('button', { name: 'Add Product' }).click();
       await toastWith(page, 'Product created').waitFor();
+      // The product exists now: the dialog offers its photos. A real PNG goes up and comes back as the cover.
+      const photos = page.getByRole('dialog', { name: 'Add Photos' });
+      const png = await sharp({ create: { width: 1200, height: 800, channels: 3, background: { r: 30, g: 90, b: 200 } } }).png().toBuffer();
+      await photos.getByLabel('Photo files').setInputFiles({ name: 'vase.png', mimeType: 'image/png', buffer: png });
+      await photos.getByRole('img', { name: 'Photo 1' }).waitFor();
+      await photos.getByText('Cover').waitFor();
+      await shot(page, 'admin-products-photos');
+      await photos.getByRole('button', { name: 'Done', exact: true }).click();
       await page.getByRole('row').filter({ hasText: id }).getByText('Available').waitFor();
       await page.getByRole('tab', { name: 'Unassigned (1)' }).waitFor();
     });
