@@ -60,7 +60,7 @@ describe('routes', () => {
     expect(screen.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Welcome, Asha Rao' })).toBeTruthy();
     const nav = screen.getByRole('navigation', { name: 'User Portal' });
-    expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Dashboard', 'Browse Auctions', 'My Bids', 'Wallet']);
+    expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Dashboard', 'Browse Auctions', 'My Bids', 'Saved', 'Wallet']);
     expect(screen.queryByText('Admin', { selector: '.badge' })).toBeNull();
   });
 
@@ -68,6 +68,18 @@ describe('routes', () => {
     signInUser();
     renderApp('/user/bids');
     expect(screen.getByRole('heading', { level: 1, name: 'My Bids' })).toBeTruthy();
+  });
+
+  it('lists Saved in the user sidebar and opens the Saved page at /user/saved', async () => {
+    signInUser();
+    mockFetch(jsonResponse(200, []));
+    renderApp('/user/dashboard');
+    const saved = within(screen.getByRole('navigation', { name: 'User Portal' })).getByRole('link', { name: 'Saved' });
+    expect(saved.getAttribute('href')).toBe('/user/saved');
+    fireEvent.click(saved);
+    expect(screen.getByTestId('location').textContent).toBe('/user/saved');
+    expect(screen.getByRole('heading', { level: 1, name: 'Saved' })).toBeTruthy();
+    expect(await screen.findByText('No saved lots yet — tap the star on any lot to keep it here')).toBeTruthy();
   });
 
   it('lists Users in the admin sidebar only for the owner', () => {

@@ -9,7 +9,9 @@ import { LoginPage, RegisterPage, RequireSession } from '../features/auth';
 import { MyBidsPage } from '../features/bids/components/MyBidsPage';
 import { UserDashboardPage } from '../features/dashboard/components/UserDashboardPage';
 import { LandingPage } from '../features/landing/components/LandingPage';
+import { LotLinkRedirect } from '../features/notifications';
 import { ReportsPage } from '../features/reports/components/ReportsPage';
+import { SavedPage } from '../features/saved/components/SavedPage';
 import { SettingsPage } from '../features/settings/components/SettingsPage';
 import { WalletPage } from '../features/wallet/components/WalletPage';
 import { AppShell } from './layout/AppShell';
@@ -27,9 +29,12 @@ export function AppRoutes() {
 
       <Route element={<RequireSession kind="user" />}>
         <Route element={<AppShell portal="user" />}>
+          {/* Where notices link: no lot page yet, so Browse with the lot in view (inside the shell: the live connection stays). */}
+          <Route path={paths.lot} element={<LotLinkRedirect />} />
           <Route path={paths.user.dashboard} element={<UserDashboardPage />} />
           <Route path={paths.user.auctions} element={<BrowseAuctionsPage />} />
           <Route path={paths.user.bids} element={<MyBidsPage />} />
+          <Route path={paths.user.saved} element={<SavedPage />} />
           <Route path={paths.user.wallet} element={<WalletPage />} />
         </Route>
       </Route>

@@ -3,12 +3,15 @@ import type { IconName } from '../components/ui/Icon';
 /** Every route of the app in one typed table; components never spell paths themselves. */
 export const paths = {
   home: '/',
+  /** A lot, as notifications link to it (docs/notifications.md); redirects to Browse for now (browseLotPath). */
+  lot: '/auctions/:auctionId/products/:productId',
   user: {
     login: '/user/login',
     register: '/user/register',
     dashboard: '/user/dashboard',
     auctions: '/user/auctions',
     bids: '/user/bids',
+    saved: '/user/saved',
     wallet: '/user/wallet',
   },
   admin: {
@@ -26,6 +29,13 @@ export const paths = {
 
 export function adminAuctionPath(auctionId: string): string {
   return `/admin/auctions/${encodeURIComponent(auctionId)}`;
+}
+
+/** Browse Auctions with an auction's products open and one of its lots brought into view. */
+export function browseLotPath(auctionId: string, productId?: string): string {
+  const q = new URLSearchParams({ auction: auctionId });
+  if (productId) q.set('lot', productId);
+  return `${paths.user.auctions}?${q.toString()}`;
 }
 
 export type Portal = 'user' | 'admin';
@@ -46,6 +56,7 @@ export const pageRoutes: Record<Portal, readonly PageRoute[]> = {
     { path: paths.user.dashboard, title: 'Dashboard', nav: { label: 'Dashboard', icon: 'dashboard' } },
     { path: paths.user.auctions, title: 'Browse Auctions', nav: { label: 'Browse Auctions', icon: 'gavel' } },
     { path: paths.user.bids, title: 'My Bids', nav: { label: 'My Bids', icon: 'bids' } },
+    { path: paths.user.saved, title: 'Saved', nav: { label: 'Saved', icon: 'star' } },
     { path: paths.user.wallet, title: 'Wallet', nav: { label: 'Wallet', icon: 'wallet' } },
   ],
   admin: [

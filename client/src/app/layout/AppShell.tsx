@@ -3,7 +3,7 @@ import { Outlet, matchPath, useLocation, useNavigate } from 'react-router-dom';
 import { Icon } from '../../components/ui/Icon';
 import { useSession } from '../../features/auth';
 import { LiveConnection, LiveIndicator } from '../../features/live';
-import { LiveNotifications } from '../../features/notifications';
+import { LiveNotifications, NotificationsBell } from '../../features/notifications';
 import { pageRoutes, paths, portalTitle } from '../../config/paths';
 import type { PageRoute, Portal } from '../../config/paths';
 import { Sidebar } from './Sidebar';
@@ -13,7 +13,7 @@ function currentPage(portal: Portal, pathname: string): PageRoute | undefined {
   return pageRoutes[portal].find((page) => matchPath({ path: page.path, end: true }, pathname));
 }
 
-/** Header (page title, name, Admin badge, Logout) + sidebar around every signed-in page. */
+/** Header (page title, the bidder's notifications bell, name, Admin badge, Logout) + sidebar around every signed-in page. */
 export function AppShell({ portal }: { portal: Portal }) {
   const { pathname } = useLocation();
   const navigate = useNavigate();
@@ -81,6 +81,7 @@ export function AppShell({ portal }: { portal: Portal }) {
           {portal === 'user' && <LiveNotifications />}
           <div className="shell-account">
             <LiveIndicator />
+            {portal === 'user' && <NotificationsBell />}
             <span className="avatar" aria-hidden="true">{displayName.charAt(0).toUpperCase()}</span>
             <span className="shell-who">
               <span className="shell-name">{displayName}</span>

@@ -5,4 +5,4 @@ export { auctionList, auctionProducts, knownProducts, useAuctionActions, useAuct
 export type { AuctionActionsState, AuctionReadOptions } from './store/auctions-store';
 export { applyLiveEvent, upsertAuction } from './store/live-reducers';
 export type { AuctionsData } from './store/live-reducers';
-export { filterAuctions, checkBid, isEnded, bidAction } from './lib/rules';
+export { filterAuctions, checkBid, isEnded, bidAction, standingOf } from './lib/rules';

@@ -1,10 +1,11 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { Auction } from '@auction/shared';
-import { useSearchParams } from 'react-router-dom';
+import { useLocation, useSearchParams } from 'react-router-dom';
 import { EmptyState } from '../../../components/ui/EmptyState';
 import { Icon } from '../../../components/ui/Icon';
 import { Spinner } from '../../../components/ui/Spinner';
 import { Tabs, tabId } from '../../../components/ui/Tabs';
+import { toast } from '../../../components/ui/toast/toast-store';
 import { holdClock, useClock } from '../../live';
 import { BROWSE_VIEWS, browseView, filterAuctions, type BrowseView } from '../lib/rules';
 import { useAuctionList } from '../store/auctions-store';
@@ -19,6 +20,23 @@ const NO_AUCTIONS: Auction[] = [];
 /** Matches auctions.css: below this width the products panel sits under the list. */
 const STACKED = '(max-width: 1099px)';
 const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
+
+/** How long a lot reached by a link (a notice's) stays highlighted. */
+export const LOT_HIGHLIGHT_MS = 2500;
+
+/** The row of lot `productId` in the products panel, if it is listed there. */
+function lotRow(panel: Element | null | undefined, productId: string): HTMLElement | null {
+  for (const row of panel?.querySelectorAll<HTMLElement>('.auc-product') ?? []) {
+    if (row.querySelector('.auc-id')?.textContent === `ID: ${productId}`) return row;
+  }
+  return null;
+}
+
+/** The view to show `auction` in: the current one if it lists it, else the one that does. */
+function viewOf(auction: Auction, current: BrowseView, now: number): BrowseView {
+  const lists = (v: BrowseView) => browseView([auction], v, now).length > 0;
+  return lists(current) ? current : BROWSE_VIEWS.find(lists) ?? current;
+}
 
 function revealPanel(heading: HTMLElement | null) {
   if (!heading || !window.matchMedia?.(STACKED).matches) return;
@@ -36,11 +54,13 @@ const EMPTY_VIEW: Record<BrowseView, string> = {
 /**
  * /user/auctions (accepts ?registered=1 and ?show=ending|ended): Active (ending soonest first), Ending
  * soon (within a day) or Ended (most recent first) auctions; search, register, and bid live on the
- * products of an auction.
+ * products of an auction. ?auction={id}&lot={productId} (where a notice leads) opens that auction's
+ * products and brings the lot into view.
  */
 export function BrowseAuctionsPage() {
   const searchId = useId();
   const [params, setParams] = useSearchParams();
+  const { key: locationKey } = useLocation();
   const registeredOnly = params.get('registered') === '1';
   const show = params.get('show');
   const view: BrowseView = show === 'ending' || show === 'ended' ? show : 'active';
@@ -81,13 +101,39 @@ export function BrowseAuctionsPage() {
     if (selectedId !== null && listed && !selected) setSelectedId(null);
   }, [selectedId, listed, selected]);
 
-  // Below the list (narrow screens) the panel scrolls into view, again once its products have arrived.
+  // Below the list (narrow screens) the panel scrolls into view, again once its products have arrived;
+  // a lot named by a link (?lot=) is brought into view instead, and highlighted for a moment.
   const scrollPending = useRef(false);
+  const pendingLot = useRef<{ auctionId: string; productId: string } | null>(null);
+  const openId = useRef(selectedId);
+  openId.current = selectedId;
+  /** Brings the pending lot's row into view and highlights it; false when it is not on screen. */
+  const showPendingLot = useCallback((): boolean => {
+    const lot = pendingLot.current;
+    if (!lot || lot.auctionId !== openId.current) return false;
+    const row = lotRow(panelHeading.current?.closest('section'), lot.productId);
+    if (!row) return false;
+    pendingLot.current = null;
+    const calm = window.matchMedia?.(REDUCED_MOTION).matches;
+    row.scrollIntoView?.({ block: 'center', behavior: calm ? 'auto' : 'smooth' });
+    row.classList.add('auc-product-target');
+    setTimeout(() => row.classList.remove('auc-product-target'), LOT_HIGHLIGHT_MS);
+    return true;
+  }, []);
   const onProductsShown = useCallback(() => {
+    if (pendingLot.current) {
+      scrollPending.current = false;
+      requestAnimationFrame(() => {
+        // A lot no longer listed: the panel alone.
+        if (!showPendingLot()) revealPanel(panelHeading.current);
+        pendingLot.current = null;
+      });
+      return;
+    }
     if (!scrollPending.current) return;
     scrollPending.current = false;
     requestAnimationFrame(() => revealPanel(panelHeading.current));
-  }, []);
+  }, [showPendingLot]);
 
   const onView = useCallback((auctionId: string) => {
     setSelectedId(auctionId);
@@ -98,6 +144,40 @@ export function BrowseAuctionsPage() {
       revealPanel(panelHeading.current);
     });
   }, []);
+
+  // A link to an auction (?auction=, a notice's): once the list is read, its products open in the view
+  // that lists it (a search or filter hiding it is cleared), and the parameters leave the URL.
+  const linkAuction = params.get('auction');
+  const linkLot = params.get('lot');
+  const handledLink = useRef<string | null>(null);
+  useEffect(() => {
+    if (linkAuction === null || !listed || handledLink.current === locationKey) return;
+    handledLink.current = locationKey;
+    const target = auctions.find((a) => a.id === linkAuction);
+    const hidden = target !== undefined && filterAuctions([target], query, registeredOnly).length === 0;
+    setParams((prev) => {
+      const p = new URLSearchParams(prev);
+      p.delete('auction');
+      p.delete('lot');
+      if (target) {
+        const into = viewOf(target, view, now);
+        if (into === 'active') p.delete('show');
+        else p.set('show', into);
+        if (hidden) p.delete('registered');
+      }
+      return p;
+    }, { replace: true });
+    if (!target) {
+      toast.info('That auction is no longer listed');
+      return;
+    }
+    if (hidden) setQuery('');
+    pendingLot.current = linkLot ? { auctionId: target.id, productId: linkLot } : null;
+    const alreadyOpen = target.id === openId.current;
+    onView(target.id);
+    // Its panel already open and its products shown: the lot is brought into view now (otherwise once they are).
+    if (alreadyOpen && linkLot) requestAnimationFrame(() => void showPendingLot());
+  }, [linkAuction, linkLot, listed, locationKey, auctions, query, registeredOnly, view, now, setParams, onView, showPendingLot]);
 
   const onClosePanel = useCallback(() => {
     setSelectedId(null);

@@ -3,6 +3,7 @@ import type { Product } from '@auction/shared';
 import { Icon } from '../../../components/ui/Icon';
 import { StatusBadge } from '../../../components/ui/StatusBadge';
 import { formatRupees } from '../../../lib/format';
+import { SaveStar } from '../../saved';
 import { bidAction, reserveNote, standingOf } from '../lib/rules';
 
 interface ProductRowProps {
@@ -64,6 +65,7 @@ export function ProductRow({ product, registered, ended, registering, buying, on
         <div className="auc-product-head">
           <h3 id={nameId} className="auc-product-name">{product.name}</h3>
           <StatusBadge kind="product" status={product.status} />
+          <SaveStar lot={product} className="save-star-end" />
         </div>
         <p className="auc-id">ID: {product.id}</p>
         {product.description && <p className="auc-product-desc">{product.description}</p>}

@@ -65,7 +65,7 @@ function dispatch(e: LiveEvent) {
  * `auction:extended` is both a room event (in frames) and a catalogue event (the summary): listeners get both.
  */
 const PERSONAL: (keyof PersonalEventMap)[] = [
-  'bid:outbid', 'bid:reinstated', 'bid:won', 'wallet:updated', 'auction:created', 'auction:updated', 'auction:extended', 'auction:deleted',
+  'bid:outbid', 'bid:reinstated', 'bid:won', 'wallet:updated', 'auction:created', 'auction:updated', 'auction:extended', 'auction:deleted', 'notification:new',
 ];
 
 /** Resolves once the server has answered (it joins the room first), or after WATCH_ACK_TIMEOUT_MS. */

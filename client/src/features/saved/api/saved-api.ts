@@ -1,0 +1,20 @@
+import type { Product } from '@auction/shared';
+import { api } from '../../../lib/api-client';
+
+const lot = (productId: string) => `/saved/${encodeURIComponent(productId)}`;
+
+/** The caller's saved lots, newest saved first, each with their own state on it (`my_status`, `my_max`). */
+export async function fetchSavedLots(signal?: AbortSignal): Promise<Product[]> {
+  const data = await api.get<unknown>('/saved', { as: 'user', signal });
+  return Array.isArray(data) ? (data as Product[]) : [];
+}
+
+/** Saves a lot (idempotent; 204). */
+export async function saveLot(productId: string): Promise<void> {
+  await api.put<unknown>(lot(productId), undefined, { as: 'user' });
+}
+
+/** Takes a lot off the caller's saved list (idempotent; 204). */
+export async function unsaveLot(productId: string): Promise<void> {
+  await api.delete<unknown>(lot(productId), { as: 'user' });
+}

@@ -1,0 +1,180 @@
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
+import type { Auction } from '@auction/shared';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Toaster } from '../../../components/ui/toast/Toaster';
+import { jsonResponse, resetAppState, routeFetch, sampleUser, type FetchAnswer } from '../../../test/utils';
+import { auctionProducts } from '../../auctions';
+import { useSession } from '../../auth';
+import { injectLiveEvent, useClock } from '../../live';
+import { makeSavedLot } from '../testing';
+import { SavedPage } from './SavedPage';
+
+const NOW = Date.parse('2026-06-01T10:00:00.000Z');
+const at = (hours: number) => new Date(NOW + hours * 3_600_000).toISOString();
+const auction = (id: string, hours: number): Auction => ({
+  id, name: `Auction ${id}`, valid_until: at(hours), product_ids: [], registrations: [7], registered: true, product_count: 1,
+  status: hours > 0 ? 'active' : 'ended', original_valid_until: at(hours), increment_rule: 'flat', soft_close_s: 0, max_extension_s: 3600, extended: false,
+});
+
+const leica = makeSavedLot({
+  id: 'LEICA', name: 'Leica M6', auction_id: 'AUC-1', highest_bid: 1500, bid_count: 3, my_status: 'leading', my_max: 2000,
+  images: [{ id: 1, url: '/media/leica.webp', thumb_url: '/media/leica-400.webp' }, { id: 2, url: '/media/b.webp', thumb_url: '/media/b-400.webp' }],
+});
+const rollei = makeSavedLot({ id: 'ROLLEI', name: 'Rolleiflex 2.8F', auction_id: 'AUC-1', highest_bid: 800, bid_count: 2, my_status: 'outbid' });
+const nikon = makeSavedLot({ id: 'NIKON', name: 'Nikon F2', auction_id: 'AUC-2', highest_bid: 3000, status: 'sold', my_status: 'won' });
+const canon = makeSavedLot({ id: 'CANON', name: 'Canon AE-1', auction_id: 'AUC-2', highest_bid: 700, my_status: 'outbid' });
+const pentax = makeSavedLot({ id: 'PENTAX', name: 'Pentax K1000', auction_id: 'AUC-1', highest_bid: 0, min_next_bid: 500, starting_price: 500 });
+
+const noContent = () => new Response(null, { status: 204 });
+
+function routes(saved: FetchAnswer[], over: Record<string, FetchAnswer[]> = {}) {
+  return routeFetch({
+    'GET /api/saved': saved,
+    // AUC-2 ended an hour ago: an outbid there reads as lost.
+    'GET /api/auctions': [jsonResponse(200, [auction('AUC-1', 48), auction('AUC-2', -1)])],
+    ...over,
+  });
+}
+
+function Probe() {
+  const l = useLocation();
+  return <div data-testid="location">{`${l.pathname}${l.search}`}</div>;
+}
+
+function renderPage() {
+  return render(
+    <MemoryRouter initialEntries={['/user/saved']}>
+      <Routes>
+        <Route path="/user/saved" element={<SavedPage />} />
+        <Route path="*" element={<p>elsewhere</p>} />
+      </Routes>
+      <Probe />
+      <Toaster />
+    </MemoryRouter>,
+  );
+}
+
+const row = (id: string) => screen.getByTestId(`saved-${id}`);
+const toasts = () => [...document.querySelectorAll('.toast-message')].map((n) => n.textContent);
+const EMPTY = 'No saved lots yet — tap the star on any lot to keep it here';
+
+describe('SavedPage', () => {
+  beforeEach(() => {
+    resetAppState();
+    localStorage.setItem('token', 'u-tok');
+    localStorage.setItem('user', JSON.stringify(sampleUser));
+    useSession.setState({ ready: true, user: sampleUser, userToken: 'u-tok' });
+    useClock.setState({ now: NOW, offset: 0 });
+  });
+  afterEach(() => {
+    cleanup();
+    resetAppState();
+  });
+
+  it('lists the saved lots from GET /api/saved, newest first, with cover, auction, price and the caller’s state', async () => {
+    const api = routes([jsonResponse(200, [leica, rollei, nikon, canon, pentax])]);
+    renderPage();
+    await screen.findByText('Leica M6');
+    expect(api.calls('GET /api/saved')[0]![1]?.headers).toMatchObject({ authorization: 'Bearer u-tok' });
+    expect(screen.getAllByTestId(/^saved-/).map((r) => r.dataset.testid)).toEqual(['saved-LEICA', 'saved-ROLLEI', 'saved-NIKON', 'saved-CANON', 'saved-PENTAX']);
+    expect(screen.getByRole('heading', { name: 'Saved lots (5)' })).toBeTruthy();
+
+    const l = within(row('LEICA'));
+    expect(l.getByTestId('cover-LEICA').getAttribute('src')).toBe('/media/leica-400.webp');
+    expect(l.getByText('Auction AUC-1')).toBeTruthy();
+    expect(l.getByText('Highest bid')).toBeTruthy();
+    expect(l.getByText('₹1,500')).toBeTruthy();
+    expect(l.getByText(/You're the highest bidder · your maximum ₹2,000/)).toBeTruthy();
+
+    expect(within(row('ROLLEI')).getByText(/Outbid — bid again/)).toBeTruthy();
+    expect(within(row('ROLLEI')).getByTestId('cover-ROLLEI').tagName).toBe('SPAN');
+    expect(within(row('NIKON')).getByText(/You won/)).toBeTruthy();
+    expect(within(row('NIKON')).getByText('Sold')).toBeTruthy();
+    await waitFor(() => expect(within(row('CANON')).getByText(/You didn't win/)).toBeTruthy());
+
+    const p = within(row('PENTAX'));
+    expect(p.getByText('Starting bid')).toBeTruthy();
+    expect(p.getByText('₹500')).toBeTruthy();
+    expect(p.getByText('No bid from you yet')).toBeTruthy();
+  });
+
+  it('links each lot to its auction on Browse', async () => {
+    routes([jsonResponse(200, [leica, makeSavedLot({ id: 'LOOSE', name: 'Loose Lens', auction_id: null })])]);
+    renderPage();
+    const link = await within(await screen.findByTestId('saved-LEICA')).findByRole('link', { name: /^View in auction/ });
+    expect(link.getAttribute('href')).toBe('/user/auctions?auction=AUC-1');
+    // A lot in no auction now has nowhere to go.
+    expect(within(row('LOOSE')).queryByRole('link')).toBeNull();
+    expect(within(row('LOOSE')).getByText('Not in an auction now')).toBeTruthy();
+    fireEvent.click(link);
+    expect(screen.getByTestId('location').textContent).toBe('/user/auctions?auction=AUC-1');
+  });
+
+  it('removes a lot at once with DELETE, keeps Browse’s star in step, and reads the list again', async () => {
+    auctionProducts.set('AUC-1', [{ ...rollei, saved: true }]);
+    const api = routes(
+      [jsonResponse(200, [leica, rollei]), jsonResponse(200, [leica])],
+      { 'DELETE /api/saved/ROLLEI': [noContent()] },
+    );
+    renderPage();
+    fireEvent.click(within(await screen.findByTestId('saved-ROLLEI')).getByRole('button', { name: 'Remove Rolleiflex 2.8F from Saved' }));
+    expect(screen.queryByTestId('saved-ROLLEI')).toBeNull();
+    expect(auctionProducts.get('AUC-1').data?.[0]?.saved).toBe(false);
+    expect(document.activeElement).toBe(screen.getByRole('heading', { name: /Saved lots/ }));
+    await waitFor(() => expect(api.calls('DELETE /api/saved/ROLLEI')).toHaveLength(1));
+    await waitFor(() => expect(api.calls('GET /api/saved')).toHaveLength(2));
+    expect(screen.getByTestId('saved-LEICA')).toBeTruthy();
+    expect(screen.queryByTestId('saved-ROLLEI')).toBeNull();
+    expect(toasts()).toEqual([]);
+  });
+
+  it('puts a lot whose removal failed back where it was, with a toast', async () => {
+    // The re-read after the failure is still on its way: what shows is the rollback's doing.
+    const pending = () => new Promise<Response>(() => undefined) as unknown as Response;
+    const api = routes([jsonResponse(200, [leica, rollei, nikon]), pending], { 'DELETE /api/saved/ROLLEI': [jsonResponse(500, { error: 'Something went wrong', code: 'INTERNAL' })] });
+    renderPage();
+    fireEvent.click(within(await screen.findByTestId('saved-ROLLEI')).getByRole('button', { name: /^Remove Rolleiflex/ }));
+    expect(screen.queryByTestId('saved-ROLLEI')).toBeNull();
+    await screen.findByTestId('saved-ROLLEI');
+    expect(screen.getAllByTestId(/^saved-/).map((r) => r.dataset.testid)).toEqual(['saved-LEICA', 'saved-ROLLEI', 'saved-NIKON']);
+    expect(toasts()).toEqual(['Something went wrong']);
+    expect(api.calls('GET /api/saved')).toHaveLength(2);
+  });
+
+  it('shows the empty state when nothing is saved, and after the last lot is removed', async () => {
+    routes([jsonResponse(200, [leica]), jsonResponse(200, [])], { 'DELETE /api/saved/LEICA': [noContent()] });
+    renderPage();
+    fireEvent.click(within(await screen.findByTestId('saved-LEICA')).getByRole('button', { name: /^Remove Leica M6/ }));
+    expect(screen.getByText(EMPTY)).toBeTruthy();
+    expect(screen.getByRole('link', { name: /Browse Auctions/ }).getAttribute('href')).toBe('/user/auctions');
+    expect(screen.queryByRole('table')).toBeNull();
+  });
+
+  it('shows the empty state for an empty list', async () => {
+    routes([jsonResponse(200, [])]);
+    renderPage();
+    expect(await screen.findByText(EMPTY)).toBeTruthy();
+    expect(screen.queryByRole('table')).toBeNull();
+  });
+
+  it('toasts a failed read and offers to try again', async () => {
+    const api = routes([jsonResponse(500, { error: 'Failed to load your saved lots', code: 'INTERNAL' }), jsonResponse(200, [leica])]);
+    renderPage();
+    await screen.findByRole('button', { name: 'Try again' });
+    expect(toasts()).toEqual(['Failed to load your saved lots']);
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    await screen.findByText('Leica M6');
+    expect(api.calls('GET /api/saved')).toHaveLength(2);
+  });
+
+  it('reads the list again when a saved lot’s state changes live (outbid)', async () => {
+    const api = routes([jsonResponse(200, [leica]), jsonResponse(200, [{ ...leica, my_status: 'outbid', my_max: null, highest_bid: 2100 }])]);
+    renderPage();
+    await screen.findByText(/You're the highest bidder/);
+    act(() => injectLiveEvent({ event: 'bid:outbid', data: { auction_id: 'AUC-1', product_id: 'LEICA', product_name: 'Leica M6', highest_bid: 2100, server_time: at(0) } }));
+    await screen.findByText(/Outbid — bid again/, undefined, { timeout: 2000 });
+    expect(api.calls('GET /api/saved')).toHaveLength(2);
+    expect(within(row('LEICA')).getByText('₹2,100')).toBeTruthy();
+  });
+});

@@ -1,0 +1,125 @@
+/**
+ * Saved lots (DESIGN §9.6): the caller's list (GET /saved, the `saved-lots` resource of lib/resource.ts)
+ * and the star that adds and removes a lot. A toggle shows at once, everywhere the lot is on screen: the
+ * `saved` flag of the auctions feature's `auctionProducts` and the saved list are both patched. Then
+ * PUT or DELETE /saved/{id} goes out; a failure puts back what the server still has and toasts, and
+ * each settled toggle marks the list stale so it is read again (with the caller's state on each lot).
+ * One request per lot is on its way at a time: taps while it travels only move the state wanted, and
+ * the next request (if any) goes when it lands, so the server ends where the last tap left it.
+ */
+import type { Product } from '@auction/shared';
+import { toast } from '../../../components/ui/toast/toast-store';
+import { errorText, isSessionEnded } from '../../../lib/api-client';
+import { createResource, invalidate, useResource } from '../../../lib/resource';
+import { auctionProducts } from '../../auctions';
+import { onLive, onReconnect, type LiveEvent } from '../../live';
+import { fetchSavedLots, saveLot, unsaveLot } from '../api/saved-api';
+
+export const LOAD_FAILED = 'Failed to load your saved lots';
+export const SAVE_FAILED = 'Failed to save lot';
+export const UNSAVE_FAILED = 'Failed to remove saved lot';
+/** Live news about a saved lot is confirmed by one re-read of the list after a burst settles. */
+export const REFETCH_DELAY_MS = 300;
+
+/** The caller's saved lots, newest saved first. */
+export const savedLots = createResource<void, Product[]>('saved-lots', () => fetchSavedLots());
+
+/** The saved list for a page: read on mount, a failed read of its own toasted. */
+export function useSavedLots() {
+  return useResource(savedLots, undefined, { onError: (err) => toast.error(errorText(err, LOAD_FAILED)) });
+}
+
+/** A lot as the star needs it: which one, what it is called, where it is sold and whether it is saved. */
+export type SaveableLot = Pick<Product, 'id' | 'name' | 'auction_id'> & Partial<Product>;
+
+interface Sync {
+  /** What the server has, as far as this tab knows. */
+  confirmed: boolean;
+  /** What the last tap asked for (and what is shown). */
+  wanted: boolean;
+  lot: SaveableLot;
+  /** Where the lot stood in the saved list when a tap took it out, to put it back there on failure. */
+  index: number;
+}
+
+const syncs = new Map<string, Sync>();
+
+/** Shows `saved` for the lot on every screen that has it: its auction's products and the saved list. */
+function show(lot: SaveableLot, saved: boolean, index = 0): number {
+  if (lot.auction_id !== null) {
+    auctionProducts.patch(lot.auction_id, (products) =>
+      products.some((p) => p.id === lot.id && p.saved !== saved) ? products.map((p) => (p.id === lot.id ? { ...p, saved } : p)) : products);
+  }
+  let removedAt = -1;
+  savedLots.patch(undefined, (lots) => {
+    const at = lots.findIndex((p) => p.id === lot.id);
+    if (!saved) {
+      removedAt = at;
+      return at < 0 ? lots : lots.filter((p) => p.id !== lot.id);
+    }
+    // Only a full product shape can be listed; a bare lot waits for the re-read.
+    if (at >= 0 || !isProduct(lot)) return lots;
+    const next = [...lots];
+    next.splice(Math.min(index, next.length), 0, { ...lot, saved: true });
+    return next;
+  });
+  return removedAt;
+}
+
+function isProduct(lot: SaveableLot): lot is Product {
+  return typeof lot.highest_bid === 'number' && Array.isArray(lot.images);
+}
+
+async function flush(id: string): Promise<void> {
+  const s = syncs.get(id);
+  if (!s) return;
+  while (s.wanted !== s.confirmed) {
+    const target = s.wanted;
+    try {
+      await (target ? saveLot(id) : unsaveLot(id));
+      s.confirmed = target;
+    } catch (err) {
+      // The server still has what it had: show that again.
+      s.wanted = s.confirmed;
+      show(s.lot, s.confirmed, s.index);
+      if (!isSessionEnded(err)) toast.error(errorText(err, target ? SAVE_FAILED : UNSAVE_FAILED));
+      break;
+    }
+  }
+  syncs.delete(id);
+  // The server's word on the list, once no other toggle is on its way (a read now could undo it on screen).
+  if (syncs.size === 0) invalidate(savedLots.name);
+}
+
+/**
+ * Saves or unsaves a lot: shown at once, then sent; rolled back with a toast if the server refuses.
+ * `lot.saved` is what the screen showed before this tap.
+ */
+export function setSaved(lot: SaveableLot, saved: boolean): void {
+  let s = syncs.get(lot.id);
+  const idle = s === undefined;
+  if (!s) {
+    s = { confirmed: lot.saved === true, wanted: saved, lot, index: 0 };
+    syncs.set(lot.id, s);
+  }
+  s.wanted = saved;
+  s.lot = { ...s.lot, ...lot };
+  const removedAt = show(lot, saved, s.index);
+  if (removedAt >= 0) s.index = removedAt;
+  if (idle) void flush(lot.id);
+}
+
+/** Flips a lot's star. */
+export function toggleSaved(lot: SaveableLot): void {
+  setSaved(lot, lot.saved !== true);
+}
+
+/** Personal news about a lot (outbid, reinstated, won) changes its state line on the Saved page. */
+export function handleSavedLiveEvent(e: LiveEvent): void {
+  if (e.event !== 'bid:outbid' && e.event !== 'bid:reinstated' && e.event !== 'bid:won' && e.event !== 'product:sold') return;
+  const lots = savedLots.get().data;
+  if (lots?.some((p) => p.id === e.data.product_id)) invalidate(savedLots.name, REFETCH_DELAY_MS);
+}
+
+onLive(handleSavedLiveEvent);
+onReconnect(() => invalidate(savedLots.name, REFETCH_DELAY_MS));
