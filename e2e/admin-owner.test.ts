@@ -219,7 +219,7 @@ describe('platform owner', () => {
       const png = await sharp({ create: { width: 1200, height: 800, channels: 3, background: { r: 30, g: 90, b: 200 } } }).png().toBuffer();
       await photos.getByLabel('Photo files').setInputFiles({ name: 'vase.png', mimeType: 'image/png', buffer: png });
       await photos.getByRole('img', { name: 'Photo 1' }).waitFor();
-      await photos.getByText('Cover').waitFor();
+      await photos.getByText('Cover', { exact: true }).first().waitFor();
       await shot(page, 'admin-products-photos');
       await photos.getByRole('button', { name: 'Done', exact: true }).click();
       await page.getByRole('row').filter({ hasText: id }).getByText('Available').waitFor();

@@ -1,0 +1,84 @@
+/**
+ * Saved lots and notifications in a real Chromium against the production server (DESIGN §9.6–9.7):
+ * a lot with a real photo is starred in Browse and found on the Saved page with its cover; an outbid that
+ * happens elsewhere (a rival through the API) lights the bell, whose notice opens the lot in Browse and is
+ * read; the lot is unsaved again. Every page on the way is screenshotted at 1280 and 375 px and checked
+ * with axe-core (`shot`).
+ */
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { loginViaUi, shot, step, unique, useE2E } from './browser.js';
+
+const e2e = useE2E();
+
+describe('saved lots and the bell', () => {
+  it('stars a lot, finds it on Saved, hears of an outbid through the bell and opens the lot from it', async () => {
+    const { page, seed, server } = e2e;
+    const admin = await seed.admin();
+    const me = await seed.user({ name: 'Priya Nair' });
+    const rival = await seed.user({ name: 'Rival Bidder' });
+    const auction = { id: unique('clocks'), name: 'Antique Clocks' };
+    const clock = { id: unique('clock'), name: 'Bracket Clock' };
+    await seed.auction(admin, { ...auction, endsInMs: 3 * 3600_000, products: [{ ...clock, starting_price: 100 }] });
+
+    // A real photo, through the upload route as the admin's form sends it.
+    const png = await sharp({ create: { width: 1600, height: 1000, channels: 3, background: { r: 120, g: 70, b: 30 } } }).png().toBuffer();
+    const form = new FormData();
+    form.append('image', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'clock.png');
+    const upload = await fetch(`${server.url}/api/admin/products/${clock.id}/images`, { method: 'POST', headers: { authorization: `Bearer ${admin.token}` }, body: form });
+    expect(upload.status).toBe(201);
+
+    for (const u of [me, rival]) {
+      await seed.topUp(u, 5000);
+      await seed.register(u, auction.id);
+    }
+
+    await step('star the lot in Browse', async () => {
+      await loginViaUi(page, 'user', me.username, me.password);
+      await page.goto('/user/auctions');
+      await page.locator('.auc-card').filter({ hasText: auction.name }).getByRole('button', { name: 'View Products' }).click();
+      const star = page.getByRole('button', { name: `Save ${clock.name}` });
+      await star.click();
+      await page.getByRole('button', { name: `Saved: ${clock.name} (remove)` }).waitFor();
+      expect(await page.getByRole('button', { name: `Saved: ${clock.name} (remove)` }).getAttribute('aria-pressed')).toBe('true');
+    });
+
+    await step('the Saved page lists it with its cover photo', async () => {
+      await page.goto('/user/saved');
+      const row = page.getByRole('row').filter({ hasText: clock.name }).first();
+      await row.waitFor();
+      const cover = row.locator('img').first();
+      await cover.waitFor();
+      expect(await cover.getAttribute('src')).toMatch(/^(https?:\/\/[^/]+)?\/media\/[0-9a-f]+\.webp$/);
+      await expect.poll(() => cover.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+      await shot(page, 'saved-page');
+    });
+
+    await step('a bid, then a rival’s higher bid elsewhere: the bell counts the outbid', async () => {
+      await seed.bid(me, clock.id, 150);
+      await seed.bid(rival, clock.id, 200);
+      const bell = page.getByRole('button', { name: /^Notifications, 1 unread$/ });
+      await bell.waitFor();
+      await bell.click();
+      const panel = page.getByRole('dialog', { name: /Notifications/ });
+      await panel.getByText(`Outbid on ${clock.name}`).waitFor();
+      await panel.getByText('The highest bid is now ₹200.').waitFor();
+      await shot(page, 'bell-open');
+      await panel.getByText(`Outbid on ${clock.name}`).click();
+    });
+
+    await step('the notice opens the lot in Browse and is read', async () => {
+      await page.waitForURL(/\/user\/auctions/);
+      await page.locator('li.auc-product').filter({ hasText: clock.name }).getByText('Outbid — bid again').waitFor();
+      await page.getByRole('button', { name: /^Notifications$/ }).waitFor();
+      await shot(page, 'bell-lot-opened');
+    });
+
+    await step('unsave from the Saved page: the empty state', async () => {
+      await page.goto('/user/saved');
+      await page.getByRole('button', { name: new RegExp(`Remove\\s+${clock.name} from Saved`) }).click();
+      await page.getByText('No saved lots yet — tap the star on any lot to keep it here').waitFor();
+      await shot(page, 'saved-empty');
+    });
+  });
+});
