@@ -1,6 +1,7 @@
 /** The product form's rules and messages: the required fields, the lot's prices and its photos. */
 import { CATALOGUE_MESSAGES, formatRupees, hasAtMostTwoDecimals, LIMITS, type Product, type UpdateProductBody } from '@auction/shared';
 import { ApiError } from '../../lib/api-client';
+export { mediaSrc } from '../../lib/media';
 
 export interface ProductDraft {
   id: string;
@@ -130,20 +131,6 @@ export function uploadErrorText(err: unknown, maxMb = PHOTO_MAX_MB): string {
   if (err.code === 'TOO_MANY_IMAGES') return TOO_MANY_PHOTOS;
   if (err.code === 'NETWORK') return 'Upload failed: check the connection and try again';
   return 'Upload failed';
-}
-
-/**
- * Where a photo's `/media/…` path is read from: the page's own origin, or the API's when the client is
- * hosted elsewhere (VITE_API_BASE names another origin; the renditions are served beside /api).
- */
-export function mediaSrc(path: string): string {
-  const base = import.meta.env.VITE_API_BASE;
-  if (!base || !path.startsWith('/')) return path;
-  try {
-    return new URL(path, new URL(base, window.location.href)).href;
-  } catch {
-    return path;
-  }
 }
 
 /** `list` with the item at `from` moved to `to`. */

@@ -1,6 +1,7 @@
 /** The Saved page's pure rules: what a saved lot's price line says, where its photo and its auction are. */
 import type { Product } from '@auction/shared';
 import { paths } from '../../config/paths';
+export { mediaSrc } from '../../lib/media';
 
 /** The price a lot shows: its highest bid, or before any bid (and unsold) the bid it starts at. */
 export function priceOf(lot: Pick<Product, 'highest_bid' | 'min_next_bid' | 'status'>): { label: 'Highest bid' | 'Starting bid'; amount: number } {
@@ -14,16 +15,3 @@ export function auctionLinkOf(lot: Pick<Product, 'auction_id'>): string | null {
   return lot.auction_id === null ? null : `${paths.user.auctions}?auction=${encodeURIComponent(lot.auction_id)}`;
 }
 
-/**
- * Where a photo's `/media/…` path is read from: the page's own origin, or the API's when the client is
- * hosted elsewhere (VITE_API_BASE names another origin; the renditions are served beside /api).
- */
-export function mediaSrc(path: string): string {
-  const base = import.meta.env.VITE_API_BASE;
-  if (!base || !path.startsWith('/')) return path;
-  try {
-    return new URL(path, new URL(base, window.location.href)).href;
-  } catch {
-    return path;
-  }
-}
