@@ -1,11 +1,13 @@
 /**
  * GET /api/auctions from memory (cache/auction-list.ts): every answer equals what a fresh read would
- * give, every committed change shows on the next request, and `If-None-Match` gets 304 only when the
- * caller's answer is unchanged. Through HTTP (inject), on both stores.
+ * give, every committed catalogue change shows on the next request, prices once the list is a second
+ * old, and `If-None-Match` gets 304 only when the caller's answer is unchanged. Through HTTP (inject),
+ * on both stores.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Auction } from '@auction/shared';
 import type { App } from '../context.js';
+import { PRICE_MAX_AGE_MS } from './auction-list.js';
 import { bid, call, createAuction, createProducts, HOUR, makeApp, makeClock, richBidder, signUpAdmin, signUpUser } from '../test/helpers.js';
 
 let app: App;
@@ -42,12 +44,12 @@ describe('GET /api/auctions from memory', () => {
     expect(answers[0]!.body).toEqual([expect.objectContaining({ id: auctionId, registered: false, product_count: 2, status: 'active' })]);
     expect(answers[0]!.headers['cache-control']).toBe('private, no-cache');
     expect(answers[0]!.headers.vary).toContain('authorization');
-    // Bids never touch the list: no new read.
+    // A bid is not read at once (prices may lag a second: see below), and a wallet top-up never is.
     const bidder = await richBidder(app, 1000, [auctionId]);
     const products = (await call(app, 'GET', `/api/auctions/${auctionId}/products`, undefined, bidder.token)).json<{ id: string }[]>();
     expect((await bid(app, bidder.token, products[0]!.id, 100)).statusCode).toBe(201);
     const reads = app.ctx.auctionList.stats.reads;
-    await list(user.token);
+    expect((await list(user.token)).body![0]!.highest_bid).toBe(0);
     expect(app.ctx.auctionList.stats.reads).toBe(reads);
   });
 
@@ -126,5 +128,106 @@ describe('GET /api/auctions from memory', () => {
     const after = await list(user.token, before.etag);
     expect(after.status).toBe(200);
     expect(after.body![0]!.status).toBe('settled');
+  });
+
+  it('a bid marks the prices stale: re-read only once the list is a second old, once for many requests, under a new ETag', async () => {
+    expect(PRICE_MAX_AGE_MS).toBe(1000);
+    const admin = await signUpAdmin(app);
+    const { auctionId, productIds: [p0, p1] } = await createAuction(app, admin.token, { now: clock.now(), products: 2 });
+    const asha = await richBidder(app, 100_000, [auctionId]);
+    const ravi = await richBidder(app, 100_000, [auctionId]);
+    const user = await signUpUser(app);
+    const stats = app.ctx.auctionList.stats;
+    const first = await list(user.token);
+    expect(first.body![0]).toMatchObject({ highest_bid: 0, bid_count: 0 });
+
+    expect((await bid(app, asha.token, p0!, 100)).statusCode).toBe(201);
+    // Younger than a second: the list as it was, and the old tag still answers 304.
+    clock.advance(PRICE_MAX_AGE_MS - 1);
+    let reads = stats.reads;
+    expect((await list(user.token, first.etag)).status).toBe(304);
+    expect((await list(user.token)).body![0]).toMatchObject({ highest_bid: 0, bid_count: 0 });
+    expect(stats.reads).toBe(reads);
+
+    // A second old: one read for every request at once, a new tag, and the old one no longer matches.
+    clock.advance(1);
+    const answers = await Promise.all(Array.from({ length: 30 }, () => list(user.token, first.etag)));
+    expect(stats.reads - reads).toBe(1);
+    const fresh = answers[0]!;
+    expect(fresh.etag).not.toBe(first.etag);
+    for (const a of answers) {
+      expect(a.status).toBe(200);
+      expect(a.etag).toBe(fresh.etag);
+      expect(a.body).toEqual(await truth(user.user.id));
+    }
+    expect(fresh.body![0]).toMatchObject({ highest_bid: 100, bid_count: 1 });
+
+    // No bid since: served from memory however many seconds pass (up to the 5 s safety net), 304 on the new tag.
+    reads = stats.reads;
+    clock.advance(3000);
+    expect((await list(user.token, fresh.etag)).status).toBe(304);
+    expect(stats.reads).toBe(reads);
+
+    // A storm: the first bid finds the list three seconds old (one read); the next ones, within a
+    // second of that read, none; a second after it, one read shows the last of them.
+    let amount = 200;
+    for (let i = 0; i < 10; i++) {
+      expect((await bid(app, (i % 2 === 0 ? ravi : asha).token, i % 3 === 0 ? p0! : p1!, amount += 10)).statusCode).toBe(201);
+      await Promise.all(Array.from({ length: 5 }, () => list(user.token)));
+      clock.advance(90);
+    }
+    expect(stats.reads - reads).toBe(1);
+    const midStorm = await list(user.token);
+    expect(midStorm.body![0]!.highest_bid).toBeLessThan(amount);
+    clock.advance(PRICE_MAX_AGE_MS - 900);
+    const after = await Promise.all(Array.from({ length: 20 }, () => list(user.token, midStorm.etag)));
+    expect(stats.reads - reads).toBe(2);
+    for (const a of after) expect(a.body).toEqual(await truth(user.user.id));
+    expect(after[0]!.etag).not.toBe(midStorm.etag);
+    expect(after[0]!.body![0]).toMatchObject({ highest_bid: amount, bid_count: 11 });
+  });
+
+  it('a catalogue change still shows at once, with the prices, even while they are stale and the list young', async () => {
+    const admin = await signUpAdmin(app);
+    const { auctionId, productIds } = await createAuction(app, admin.token, { now: clock.now() });
+    const asha = await richBidder(app, 1000, [auctionId]);
+    const user = await signUpUser(app);
+    const first = await list(user.token);
+    expect((await bid(app, asha.token, productIds[0]!, 250)).statusCode).toBe(201);
+    const reads = app.ctx.auctionList.stats.reads;
+    const valid_until = new Date(clock.now() + 3 * HOUR).toISOString();
+    expect((await call(app, 'PUT', `/api/admin/auction/${auctionId}`, { name: 'Renamed', valid_until, product_ids: productIds }, admin.token)).statusCode).toBe(200);
+    const renamed = await list(user.token, first.etag);
+    expect(app.ctx.auctionList.stats.reads - reads).toBe(1);
+    expect(renamed.status).toBe(200);
+    expect(renamed.body![0]).toMatchObject({ name: 'Renamed', highest_bid: 250, bid_count: 1 });
+    expect(renamed.body).toEqual(await truth(user.user.id));
+  });
+
+  it('a re-read that finds nothing new keeps the ETag: the 5 s safety net, and events that change nothing shown', async () => {
+    const admin = await signUpAdmin(app);
+    const { auctionId } = await createAuction(app, admin.token, { now: clock.now() });
+    const user = await signUpUser(app);
+    const first = await list(user.token);
+    const stats = app.ctx.auctionList.stats;
+    let reads = stats.reads;
+    // A top-up (wallet:updated) changes nothing the list shows: no read, however long after.
+    await richBidder(app, 500);
+    clock.advance(4999);
+    expect((await list(user.token, first.etag)).status).toBe(304);
+    expect(stats.reads).toBe(reads);
+    // Five seconds old: read again (another process may have changed it), the same content keeps its tag.
+    clock.advance(1);
+    expect((await list(user.token, first.etag)).status).toBe(304);
+    expect(stats.reads - reads).toBe(1);
+    // A change made elsewhere (another process's announcement), then found on the next read.
+    reads = stats.reads;
+    expect((await call(app, 'POST', '/api/auctions/register', { auction_id: auctionId }, (await signUpUser(app)).token)).statusCode).toBe(200);
+    app.ctx.auctionList.invalidate();
+    const again = await list(user.token, first.etag);
+    expect(stats.reads - reads).toBe(1);
+    // Its registrations changed (not this caller's: not shown), the content as read did: a new tag, the same body.
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual((await list(user.token)).body);
   });
 });

@@ -20,6 +20,12 @@ export interface AuctionView {
   settledAt: number | null;
   productIds: string[];
   registrations: number[];
+  /** Browse (DESIGN §9.7): the cover of its first product, in product order, that has a photo; null when none has one. */
+  cover: { imageName: string; thumbName: string } | null;
+  /** Paise: the highest leading (or, once sold, winning) bid among its lots; 0 when none has one. */
+  highest: number;
+  /** The sum of its lots' bid counts. */
+  bidCount: number;
 }
 
 export interface ProductView {
@@ -148,6 +154,12 @@ const imageOf = (entry: string): ProductImageView => {
   return { id: Number(id), imageName, thumbName };
 };
 
+/** An auction's cover, read as `image:thumb` (one scalar subquery; the names are hex, so `:` cannot occur in them). */
+const coverOf = (entry: string): AuctionView['cover'] => {
+  const [imageName, thumbName] = entry.split(':') as [string, string];
+  return { imageName, thumbName };
+};
+
 /** A stored rendition (`GET /media/{name}.webp`). */
 export interface MediaView {
   contentType: string;
@@ -206,16 +218,28 @@ export class Reads {
     if (filter.createdBy !== undefined) { where.push('a.created_by = ?'); params.push(filter.createdBy); }
     if (filter.id !== undefined) { where.push('a.id = ?'); params.push(filter.id); }
     const d = this.dialect;
-    const rows = await this.sql.all<Omit<AuctionView, 'productIds' | 'registrations'> & { productIds: string; registrations: string }>(
+    const lots = 'p.auction_id = a.id and p.deleted_at is null';
+    const productOrder = `p.created_at, ${d.insertionOrder('p')}`;
+    const rows = await this.sql.all<Omit<AuctionView, 'productIds' | 'registrations' | 'cover'> & { productIds: string; registrations: string; cover: string | null }>(
       `select a.id, a.name, a.valid_until as "validUntil", a.original_valid_until as "originalValidUntil", a.increment_rule as "incrementRule",
         a.soft_close_s as "softCloseS", a.max_extension_s as "maxExtensionS", a.created_by as "createdBy", a.created_at as "createdAt", a.settled_at as "settledAt",
-        ${d.jsonArray('p.id', 'from products p where p.auction_id = a.id and p.deleted_at is null', `p.created_at, ${d.insertionOrder('p')}`)} as "productIds",
-        ${d.jsonArray('r.user_id', 'from registrations r where r.auction_id = a.id', 'r.user_id')} as "registrations"
+        ${d.jsonArray('p.id', `from products p where ${lots}`, productOrder)} as "productIds",
+        ${d.jsonArray('r.user_id', 'from registrations r where r.auction_id = a.id', 'r.user_id')} as "registrations",
+        (select i.image_name || ':' || i.thumb_name from products p join product_images i on i.product_id = p.id
+          where ${lots} order by ${productOrder}, i.position, i.id limit 1) as cover,
+        (select coalesce(max(b.amount), 0) from bids b join products p on p.id = b.product_id
+          where b.auction_id = a.id and b.status in ('success', 'won') and ${lots}) as highest,
+        (select coalesce(sum(p.bid_count), 0) from products p where ${lots}) as "bidCount"
       from auctions a where ${where.join(' and ')}
       order by a.created_at desc, ${d.insertionOrder('a')} desc`,
       params,
     );
-    return rows.map((r) => ({ ...r, productIds: parseList<string>(r.productIds), registrations: parseList<number>(r.registrations) }));
+    return rows.map((r) => ({
+      ...r, productIds: parseList<string>(r.productIds), registrations: parseList<number>(r.registrations),
+      cover: r.cover === null ? null : coverOf(r.cover),
+      // PostgreSQL's sum of integers is a bigint: a number here, whatever the driver's parsers.
+      highest: Number(r.highest), bidCount: Number(r.bidCount),
+    }));
   }
 
   async auction(id: string): Promise<AuctionView | null> {
@@ -511,7 +535,7 @@ export class Reads {
    */
   async lotHistory(productId: string, auctionId: string): Promise<LotHistoryView[]> {
     const rows = await this.sql.all<Omit<LotHistoryView, 'auto'> & { auto: number }>(
-      `select b.id as "bidId", b.amount, b.status, b.created_at as "createdAt", b.user_id as "userId", u.username, 0 as auto
+      `select b.id as "bidId", coalesce(b.placed_amount, b.amount) as amount, b.status, b.created_at as "createdAt", b.user_id as "userId", u.username, 0 as auto
        from bids b join users u on u.id = b.user_id
        where b.product_id = ? and b.auction_id = ? and b.status <> 'failed'
        union all

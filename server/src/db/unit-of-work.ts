@@ -282,9 +282,9 @@ export class SqlUnitOfWork implements UnitOfWork {
     if (changes.newBid) {
       const b = changes.newBid;
       const row = await this.sql.get<BidRow>(
-        `insert into bids (user_id, product_id, auction_id, amount, max_amount, buy_now, status, reason, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        `insert into bids (user_id, product_id, auction_id, amount, placed_amount, max_amount, buy_now, status, reason, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          returning ${columns.bid('bids')}`,
-        [b.userId, b.productId, b.auctionId, b.amount, b.maxAmount ?? null, b.buyNow ?? false, b.status, b.reason, now, now],
+        [b.userId, b.productId, b.auctionId, b.amount, b.amount, b.maxAmount ?? null, b.buyNow ?? false, b.status, b.reason, now, now],
       );
       if (!row) throw new Error('store: insert of a bid returned no row');
       newBid = asBid(row);

@@ -9,6 +9,7 @@ import type { App } from '../context.js';
 import { freshTestDatabase, redisAvailable, TEST_REDIS_URL, testStoreKind, type TestDatabase } from '../db/testing.js';
 import { bid, call, createAuction, expectMoneyInvariant, makeApp, richBidder, signUpAdmin, signUpUser } from '../test/helpers.js';
 import { connect, connectWs, eventually, listen } from '../test/live-helpers.js';
+import { addPhoto } from '../test/photo-helpers.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -171,5 +172,25 @@ describe.runIf(testStoreKind === 'postgres' && redisAvailable)('three processes 
     // A registration through one process shows on the other on the very next request.
     expect((await call(a0, 'POST', '/api/auctions/register', { auction_id: auctionId }, user.token)).statusCode).toBe(200);
     expect((await names(a1))[0]).toMatchObject({ registered: true });
+  });
+
+  it('GET /auctions prices: another process’s bid shows within the 5 s safety net (bids are not announced across processes); its photo change at once', async () => {
+    const { apps } = await cluster(2);
+    const [a0, a1] = apps as [App, App];
+    const admin = await signUpAdmin(a0);
+    const { auctionId, productIds: [lot] } = await createAuction(a1, admin.token);
+    const bidder = await richBidder(a1, 1000, [auctionId]);
+    const card = async (app: App) => (await call(app, 'GET', '/api/auctions', undefined, bidder.token))
+      .json<{ id: string; highest_bid: number; bid_count: number; cover: { url: string; thumb_url: string } | null }[]>().find((a) => a.id === auctionId)!;
+    await eventually(async () => expect(await card(a0)).toMatchObject({ highest_bid: 0, cover: null }), 2000, 20);
+    const readAt = Date.now();
+    expect((await bid(a1, bidder.token, lot!, 150)).statusCode).toBe(201);
+    // Process 1 shows its own bid a second later at most; process 0 hears nothing of it until its list is 5 s old.
+    await eventually(async () => expect(await card(a1)).toMatchObject({ highest_bid: 150, bid_count: 1 }), 2000, 50);
+    await eventually(async () => expect(await card(a0)).toMatchObject({ highest_bid: 150, bid_count: 1 }), 7000, 100);
+    expect(Date.now() - readAt).toBeLessThan(6500);
+    // A photo is a catalogue change: announced, so process 0 shows the cover well within the safety net.
+    const photo = await addPhoto(a1, admin.token, lot!);
+    await eventually(async () => expect((await card(a0)).cover).toEqual({ url: photo.url, thumb_url: photo.thumb_url }), 2000, 20);
   });
 });

@@ -13,6 +13,8 @@ export function presentAuction(
     id: a.id, name: a.name, valid_until: iso(a.validUntil), product_ids: a.productIds,
     registrations: registered && callerUserId !== null ? [callerUserId] : [], registered, product_count: a.productIds.length,
     status: auctionStatus(a, now), ...rulesOf(a),
+    cover: a.cover === null ? null : { url: mediaUrl(a.cover.imageName), thumb_url: mediaUrl(a.cover.thumbName) },
+    highest_bid: toRupees(a.highest), bid_count: a.bidCount,
   };
 }
 

@@ -17,8 +17,10 @@ export function auctionRoutes(app: App, ctx: AppContext) {
     onRequest: guard.any,
     schema: {
       tags, security,
-      summary: 'Every auction, newest first, with the caller’s registration',
-      description: 'Answered from memory; send the `ETag` back as `If-None-Match` to get 304 when nothing changed.',
+      summary: 'Every auction, newest first, with the caller’s registration, its cover and its lots’ highest bid and bid count',
+      description: 'Answered from memory; send the `ETag` back as `If-None-Match` to get 304 when nothing changed. '
+        + 'Catalogue changes (photos included) show at once; `highest_bid` and `bid_count` follow bids within about a second '
+        + '(up to 5 s for bids taken by another server process).',
       response: { 200: Type.Array(Auction), 304: Type.Null({ description: 'Not modified' }), ...errorResponses(401) },
     },
   }, async (req, reply) => {

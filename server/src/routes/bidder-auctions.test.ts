@@ -5,8 +5,9 @@
  */
 import type { InjectOptions } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { HOUR, bid, call, expectError, richBidder, signUpAdmin, signUpUser } from '../test/helpers.js';
-import { app, auction, clock, iso, settle, withApp } from '../test/bidder-helpers.js';
+import { HOUR, bid, call, createProducts, expectError, richBidder, signUpAdmin, signUpUser, uniqueName } from '../test/helpers.js';
+import { app, auction, auctionOver, clock, iso, settle, withApp } from '../test/bidder-helpers.js';
+import { addPhoto, picture, type UploadedPhoto } from '../test/photo-helpers.js';
 
 withApp();
 
@@ -30,13 +31,13 @@ describe('GET /api/auctions', () => {
     expect(list[1]).toEqual({
       id: older.auctionId, name: `Auction ${older.auctionId}`, valid_until: iso(clock.t - 1000 + 3 * HOUR),
       product_ids: older.productIds, registrations: [asha.user.id], registered: true, product_count: 2, status: 'active',
-      ...rules(iso(clock.t - 1000 + 3 * HOUR)),
+      ...rules(iso(clock.t - 1000 + 3 * HOUR)), cover: null, highest_bid: 0, bid_count: 0,
     });
     // Ravi registered for the newer one; Asha must not see his id.
     expect(list[0]).toEqual({
       id: newer.auctionId, name: `Auction ${newer.auctionId}`, valid_until: iso(clock.t + HOUR),
       product_ids: newer.productIds, registrations: [], registered: false, product_count: 1, status: 'active',
-      ...rules(iso(clock.t + HOUR)),
+      ...rules(iso(clock.t + HOUR)), cover: null, highest_bid: 0, bid_count: 0,
     });
     const ravis = (await call(app, 'GET', '/api/auctions', undefined, ravi.token)).json();
     expect(ravis.map((a: { registrations: number[] }) => a.registrations)).toEqual([[ravi.user.id], [ravi.user.id]]);
@@ -68,6 +69,120 @@ describe('GET /api/auctions', () => {
   it('401 without a token or with a bad one', async () => {
     expectError(await call(app, 'GET', '/api/auctions'), 401, 'UNAUTHENTICATED');
     expectError(await call(app, 'GET', '/api/auctions', undefined, 'not-a-token'), 401, 'UNAUTHENTICATED');
+  });
+});
+
+describe('GET /api/auctions: Browse cards (DESIGN §9.7): the cover, the highest bid, the bid count', () => {
+  type Card = { id: string; cover: { url: string; thumb_url: string } | null; highest_bid: number; bid_count: number; product_ids: string[] };
+  const cardOf = async (token: string, auctionId: string) =>
+    (await call(app, 'GET', '/api/auctions', undefined, token)).json<Card[]>().find((a) => a.id === auctionId)!;
+  const coverOf = (photo: UploadedPhoto) => ({ url: photo.url, thumb_url: photo.thumb_url });
+  const colour = (r: number) => picture('png', 32, 24, { r, g: 10, b: 10 });
+
+  it('the cover is the first photo of the first product, in the auction’s product order, that has one; uploads, orders and deletes show at once', async () => {
+    const admin = await signUpAdmin(app);
+    // Created in the same millisecond: the product order is the order of creation.
+    const { auctionId, productIds: [p0, p1, p2] } = await auction(admin.token, { products: 3 });
+    const elsewhere = await auction(admin.token);
+    const [loose] = await createProducts(app, admin.token, 1);
+    const u = await signUpUser(app);
+    expect((await cardOf(u.token, auctionId)).cover).toBeNull();
+
+    // Photos of an unassigned product or of another auction's are not this auction's cover.
+    await addPhoto(app, admin.token, loose!, await colour(1));
+    const theirs = await addPhoto(app, admin.token, elsewhere.productIds[0]!, await colour(2));
+    expect((await cardOf(u.token, auctionId)).cover).toBeNull();
+    expect((await cardOf(u.token, elsewhere.auctionId)).cover).toEqual(coverOf(theirs));
+
+    // The second product has the first photo: it is the cover until the first product has one.
+    const x1 = await addPhoto(app, admin.token, p1!, await colour(3));
+    expect(x1.url).not.toBe(x1.thumb_url);
+    expect((await cardOf(u.token, auctionId)).cover).toEqual(coverOf(x1));
+    await addPhoto(app, admin.token, p2!, await colour(4));
+    await addPhoto(app, admin.token, p1!, await colour(5));
+    expect((await cardOf(u.token, auctionId)).cover).toEqual(coverOf(x1));
+    const y1 = await addPhoto(app, admin.token, p0!, await colour(6));
+    const y2 = await addPhoto(app, admin.token, p0!, await colour(7));
+    expect((await cardOf(u.token, auctionId)).cover).toEqual(coverOf(y1));
+
+    // Reordered: the new first photo is the cover.
+    const ordered = await call(app, 'PUT', `/api/admin/products/${p0}/images/order`, { ids: [y2.id, y1.id] }, admin.token);
+    expect(ordered.statusCode, ordered.body).toBe(200);
+    expect((await cardOf(u.token, auctionId)).cover).toEqual(coverOf(y2));
+    // The lot page's auction says the same.
+    expect((await call(app, 'GET', `/api/products/${p2}`, undefined, u.token)).json<{ auction: Card }>().auction.cover).toEqual(coverOf(y2));
+
+    // Deleted: the next photo, then the next product's cover.
+    expect((await call(app, 'DELETE', `/api/admin/products/${p0}/images/${y2.id}`, undefined, admin.token)).statusCode).toBe(200);
+    expect((await cardOf(u.token, auctionId)).cover).toEqual(coverOf(y1));
+    expect((await call(app, 'DELETE', `/api/admin/products/${p0}/images/${y1.id}`, undefined, admin.token)).statusCode).toBe(200);
+    expect((await cardOf(u.token, auctionId)).cover).toEqual(coverOf(x1));
+    // A deleted product's photos no longer count.
+    expect((await call(app, 'DELETE', `/api/admin/product/${p1}`, undefined, admin.token)).statusCode).toBe(200);
+    const card = await cardOf(u.token, auctionId);
+    expect(card.product_ids).toEqual([p0, p2]);
+    expect(card.cover).toEqual({ url: expect.stringMatching(/^\/media\/[0-9a-f]{64}\.webp$/), thumb_url: expect.stringMatching(/^\/media\/[0-9a-f]{64}\.webp$/) });
+    const p2Photos = (await call(app, 'GET', `/api/products/${p2}`, undefined, u.token)).json<{ images: { url: string; thumb_url: string }[] }>().images;
+    expect(card.cover).toEqual({ url: p2Photos[0]!.url, thumb_url: p2Photos[0]!.thumb_url });
+  });
+
+  it('highest_bid is the highest current price among the lots and bid_count their sum: after bids, rollbacks, a purchase and settlement', async () => {
+    const admin = await signUpAdmin(app);
+    const product = async (pricing: object = {}) => {
+      const id = uniqueName('BP');
+      const res = await call(app, 'POST', '/api/admin/product', { id, name: `Lot ${id}`, description: 'A lot', ...pricing }, admin.token);
+      expect(res.statusCode, res.body).toBe(201);
+      return id;
+    };
+    const [p0, p1, p2] = [await product(), await product(), await product({ buy_now_price: 1000 })];
+    const auctionId = await auctionOver(admin.token, [p0, p1, p2]);
+    const other = await auction(admin.token);
+    const asha = await richBidder(app, 5000, [auctionId, other.auctionId]);
+    const ravi = await richBidder(app, 5000, [auctionId]);
+    expect(await cardOf(asha.token, auctionId)).toMatchObject({ highest_bid: 0, bid_count: 0 });
+
+    const placed = async (token: string, productId: string, amount: number) => {
+      const res = await bid(app, token, productId, amount);
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json<{ bid: { bid_id: number } }>().bid.bid_id;
+    };
+    await placed(asha.token, p0, 300);
+    const ravis0 = await placed(ravi.token, p0, 350);
+    const ravis1 = await placed(ravi.token, p1, 450.5);
+    // A refused bid is not counted; another auction's bids are not this one's.
+    expectError(await bid(app, asha.token, p0, 100), 409, 'BID_TOO_LOW');
+    await placed(asha.token, other.productIds[0]!, 4000);
+    // Prices are re-read once the list is a second old (cache/auction-list.ts).
+    clock.advance(1000);
+    const sumOfLots = async () => (await call(app, 'GET', `/api/auctions/${auctionId}/products`, undefined, asha.token)).json<{ bid_count: number }[]>()
+      .reduce((n, p) => n + p.bid_count, 0);
+    expect(await cardOf(asha.token, auctionId)).toMatchObject({ highest_bid: 450.5, bid_count: 3 });
+    expect(await sumOfLots()).toBe(3);
+    expect(await cardOf(asha.token, other.auctionId)).toMatchObject({ highest_bid: 4000, bid_count: 1 });
+
+    // Ravi cancels his lead on p1 (no one else bid there), then on p0 (Asha's 300 leads again).
+    expect((await call(app, 'POST', '/api/rollback-bid', { bid_id: ravis1 }, ravi.token)).statusCode).toBe(200);
+    clock.advance(1000);
+    // A cancelled bid still counts (bid_count counts every bid that did not fail).
+    expect(await cardOf(asha.token, auctionId)).toMatchObject({ highest_bid: 350, bid_count: 3 });
+    expect(await sumOfLots()).toBe(3);
+    expect((await call(app, 'POST', '/api/rollback-bid', { bid_id: ravis0 }, ravi.token)).statusCode).toBe(200);
+    clock.advance(1000);
+    expect(await cardOf(asha.token, auctionId)).toMatchObject({ highest_bid: 300, bid_count: 3 });
+
+    // Bought at its buy-now price: the sold price is the highest.
+    const bought = await call(app, 'POST', '/api/buy-now', { product_id: p2 }, ravi.token);
+    expect(bought.statusCode, bought.body).toBe(201);
+    clock.advance(1000);
+    expect(await cardOf(asha.token, auctionId)).toMatchObject({ highest_bid: 1000, bid_count: 4 });
+    expect(await sumOfLots()).toBe(4);
+
+    // Settled: p0 sold to Asha at 300, p2 stays sold at 1000, p1 (no leading bid) goes back unassigned
+    // with its cancelled bid.
+    clock.advance(2 * HOUR);
+    expect((await settle(admin.token, auctionId)).statusCode).toBe(200);
+    expect(await cardOf(asha.token, auctionId)).toMatchObject({ product_ids: [p0, p2], highest_bid: 1000, bid_count: 3 });
+    expect(await sumOfLots()).toBe(3);
   });
 });
 

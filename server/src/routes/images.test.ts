@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '@auction/shared';
 import type { App } from '../context.js';
+import type { DomainEvent } from '../domain/events.js';
 import { freshTestDatabase, testStoreKind } from '../db/testing.js';
 import {
   call, createAuction, createProducts, expectError, makeApp, richBidder, signUpAdmin, sqlRow, tempDir, uniqueName,
@@ -259,6 +260,41 @@ describe('ordering and deleting', () => {
     expectError(await call(app, 'PUT', `/api/admin/products/${p}/images/order`, { ids: [b.id, a.id] }, other.token), 403, 'FORBIDDEN');
     expectError(await call(app, 'PUT', '/api/admin/products/nope/images/order', { ids: [] }, admin.token), 404, 'NOT_FOUND');
     expect((await imagesOf(p)).map((i) => i.id)).toEqual([a.id, b.id]);
+  });
+});
+
+describe('photo changes announce the product’s auction (its cover on Browse may change)', () => {
+  it('upload, order and delete publish auction:updated for a lot in an auction, nothing for an unassigned product or a refusal', async () => {
+    const seen: DomainEvent[] = [];
+    const stop = app.ctx.events.subscribe((events) => { seen.push(...events); });
+    try {
+      const { auctionId, productIds: [lot] } = await createAuction(app, admin.token);
+      const loose = await product();
+      seen.length = 0;
+      const updated = [{ type: 'auction:updated', auctionId, ownerId: admin.admin.id }];
+
+      const a = await addPhoto(app, admin.token, lot!, await picture('png', 20, 20, { r: 1, g: 2, b: 3 }));
+      expect(seen.splice(0)).toEqual(updated);
+      const b = await addPhoto(app, admin.token, lot!, await picture('png', 20, 20, { r: 3, g: 2, b: 1 }));
+      expect(seen.splice(0)).toEqual(updated);
+      expect((await call(app, 'PUT', `/api/admin/products/${lot}/images/order`, { ids: [b.id, a.id] }, admin.token)).statusCode).toBe(200);
+      expect(seen.splice(0)).toEqual(updated);
+      expect((await call(app, 'DELETE', `/api/admin/products/${lot}/images/${b.id}`, undefined, admin.token)).statusCode).toBe(200);
+      expect(seen.splice(0)).toEqual(updated);
+
+      // Refused: nothing changed, nothing announced.
+      expectError(await call(app, 'DELETE', `/api/admin/products/${lot}/images/${b.id}`, undefined, admin.token), 404, 'NOT_FOUND');
+      expectError(await call(app, 'PUT', `/api/admin/products/${lot}/images/order`, { ids: [] }, admin.token), 400, 'VALIDATION');
+      expect(seen).toEqual([]);
+
+      // An unassigned product is in no auction's list.
+      const c = await addPhoto(app, admin.token, loose);
+      expect((await call(app, 'PUT', `/api/admin/products/${loose}/images/order`, { ids: [c.id] }, admin.token)).statusCode).toBe(200);
+      expect((await call(app, 'DELETE', `/api/admin/products/${loose}/images/${c.id}`, undefined, admin.token)).statusCode).toBe(200);
+      expect(seen).toEqual([]);
+    } finally {
+      stop();
+    }
   });
 });
 

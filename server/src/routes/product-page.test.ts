@@ -57,35 +57,36 @@ describe('GET /api/products/{id}', () => {
     const seen = await page(meera.token);
     expect(seen).toMatchObject({ id: lot, highest_bid: 301, my_status: 'outbid', my_max: null, auction: { status: 'active', registered: true } });
     expect(seen.reserve_price).toBeUndefined();
+    // Ravi's maximum appears at the price it was placed at (101), then at each automatic raise.
     expect(shape(seen.bids)).toEqual([
       ['Bidder 2', 301, 'success', true, ids.ravi],
-      ['Bidder 2', 301, 'success', false, ids.ravi],
       ['Bidder 1', 300, 'outbid', false, ids.asha300],
       ['Bidder 2', 201, 'success', true, ids.ravi],
       ['You', 200, 'outbid', false, ids.meera200],
+      ['Bidder 2', 101, 'success', false, ids.ravi],
       ['Bidder 1', 100, 'outbid', false, ids.asha100],
     ]);
     // Each entry has its own time: the raise to 201 when Meera bid, to 301 when Asha did.
     const times = seen.bids.map((b) => Date.parse(b.timestamp));
-    expect(times[0]).toBe(times[2]);
-    expect(times[3]).toBe(times[4]);
-    expect(times[1]).toBeLessThan(times[3]!);
+    expect(times[0]).toBe(times[1]);
+    expect(times[2]).toBe(times[3]);
+    expect(times[4]).toBeLessThan(times[2]!);
   });
 
   it('aliases are the same for every viewer; the caller reads "You"', async () => {
-    expect(shape((await page(asha.token)).bids).map((e) => e[0])).toEqual(['Bidder 2', 'Bidder 2', 'You', 'Bidder 2', 'Bidder 3', 'You']);
+    expect(shape((await page(asha.token)).bids).map((e) => e[0])).toEqual(['Bidder 2', 'You', 'Bidder 2', 'Bidder 3', 'Bidder 2', 'You']);
     const leader = await page(ravi.token);
     expect(leader).toMatchObject({ my_status: 'leading', my_max: 500 });
-    expect(shape(leader.bids).map((e) => e[0])).toEqual(['You', 'You', 'Bidder 1', 'You', 'Bidder 3', 'Bidder 1']);
+    expect(shape(leader.bids).map((e) => e[0])).toEqual(['You', 'Bidder 1', 'You', 'Bidder 3', 'You', 'Bidder 1']);
   });
 
   it('the auction’s own admin sees usernames (and the reserve); another admin sees aliases', async () => {
     const own = await page(admin.token);
-    expect(own.bids.map((b) => b.bidder)).toEqual([ravi.username, ravi.username, asha.username, ravi.username, meera.username, asha.username]);
+    expect(own.bids.map((b) => b.bidder)).toEqual([ravi.username, asha.username, ravi.username, meera.username, ravi.username, asha.username]);
     expect(own.reserve_price).toBeNull();
     expect(own.my_status).toBeNull();
     const other = await page(otherAdmin.token);
-    expect(other.bids.map((b) => b.bidder)).toEqual(['Bidder 2', 'Bidder 2', 'Bidder 1', 'Bidder 2', 'Bidder 3', 'Bidder 1']);
+    expect(other.bids.map((b) => b.bidder)).toEqual(['Bidder 2', 'Bidder 1', 'Bidder 2', 'Bidder 3', 'Bidder 2', 'Bidder 1']);
     expect(other.reserve_price).toBeUndefined();
   });
 

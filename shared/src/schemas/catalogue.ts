@@ -124,6 +124,13 @@ export const UpdateAuctionBody = Type.Object({
 });
 export type UpdateAuctionBody = Static<typeof UpdateAuctionBody>;
 
+/** An auction's cover on Browse: the renditions of one product photo (see ProductImage). */
+export const AuctionCover = Type.Object({
+  url: Type.String({ description: '/media/{name}.webp: at most 1,600 px on the longest side' }),
+  thumb_url: Type.String({ description: '/media/{name}.webp: at most 400 px on the longest side' }),
+});
+export type AuctionCover = Static<typeof AuctionCover>;
+
 /** An auction as a bidder sees it (`GET /auctions`). */
 export const Auction = Type.Object({
   id: Type.String(),
@@ -135,6 +142,11 @@ export const Auction = Type.Object({
   product_count: Type.Integer(),
   status: AuctionStatus,
   ...RuleFields,
+  cover: Type.Union([AuctionCover, Type.Null()], {
+    description: 'The cover photo (the first by position) of the auction’s first product, in product order, that has a photo; null when none has one',
+  }),
+  highest_bid: Type.Number({ description: 'Rupees: the highest current price among the lots (a leading bid, or a winning one once sold); 0 when no lot has a bid' }),
+  bid_count: Type.Integer({ description: 'The lots’ bids in this auction that did not fail (the sum of their bid_count)' }),
 });
 export type Auction = Static<typeof Auction>;
 

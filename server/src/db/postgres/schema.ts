@@ -131,6 +131,11 @@ export const bids = pgTable('bids', {
   amount: int53('amount').notNull(),
   /** Paise: a proxy bid's maximum (what it holds while it leads); null for a plain bid. */
   maxAmount: int53('max_amount'),
+  /**
+   * Paise: the price the bid was placed at (`amount` moves with a proxy's automatic raises); the lot's
+   * history shows this for the bid itself. Null on bids placed before it was kept: `amount` stands in.
+   */
+  placedAmount: int53('placed_amount'),
   /** Bought at the buy-now price (status `won` at once). */
   buyNow: boolean('buy_now').notNull().default(false),
   status: text('status', { enum: bidStatuses }).notNull(),

@@ -128,6 +128,11 @@ export const bids = sqliteTable('bids', {
   amount: integer('amount').notNull(),
   /** Paise: a proxy bid's maximum (what it holds while it leads); null for a plain bid. */
   maxAmount: integer('max_amount'),
+  /**
+   * Paise: the price the bid was placed at (`amount` moves with a proxy's automatic raises); the lot's
+   * history shows this for the bid itself. Null on bids placed before it was kept: `amount` stands in.
+   */
+  placedAmount: integer('placed_amount'),
   /** Bought at the buy-now price (status `won` at once). */
   buyNow: integer('buy_now', { mode: 'boolean' }).notNull().default(false),
   status: text('status', { enum: bidStatuses }).notNull(),

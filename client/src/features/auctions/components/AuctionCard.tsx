@@ -2,10 +2,11 @@ import { useId, useRef } from 'react';
 import type { Auction } from '@auction/shared';
 import { Icon } from '../../../components/ui/Icon';
 import { auctionTimeStatus, StatusBadge } from '../../../components/ui/StatusBadge';
-import { countdownUrgent, formatCountdown, formatDateTime } from '../../../lib/format';
+import { countdownUrgent, formatCountdown, formatDateTime, formatRupees } from '../../../lib/format';
+import { mediaSrc } from '../../../lib/media';
 import { useLive } from '../../live';
 import { isEnded } from '../lib/rules';
-import { useAuctionActions } from '../store/auctions-store';
+import { useAuctionActions, useAuctionProducts } from '../store/auctions-store';
 import { ExtendedMark } from './ExtendedMark';
 import { useSecondsLeft } from './use-seconds-left';
 
@@ -15,7 +16,27 @@ interface AuctionCardProps {
   onView: (auctionId: string) => void;
 }
 
-/** One auction in the list: what it is, when it ends, and the Register / View Products actions. */
+/**
+ * The highest bid across an auction's lots, their bids and the cover (the first lot's first photo): the
+ * list's, or what this tab's copy of the auction's products says once it has them (its panel is or was
+ * open: live events and re-reads keep them current, photos changed since the list was read included).
+ */
+function useAuctionSummary(auction: Auction): { highest: number; bids: number; cover: Auction['cover'] } {
+  const products = useAuctionProducts(auction.id, { read: false }).data;
+  if (!products) return { highest: auction.highest_bid, bids: auction.bid_count, cover: auction.cover };
+  let highest = 0;
+  let bids = 0;
+  let cover: Auction['cover'] = null;
+  for (const p of products) {
+    highest = Math.max(highest, p.highest_bid);
+    bids += p.bid_count;
+    const first = p.images[0];
+    if (!cover && first) cover = { url: first.url, thumb_url: first.thumb_url };
+  }
+  return { highest, bids, cover };
+}
+
+/** One auction in the list: its cover, what it is, its highest bid, when it ends, and the Register / View Products actions. */
 export function AuctionCard({ auction, selected, onView }: AuctionCardProps) {
   const titleId = useId();
   const secs = useSecondsLeft(auction.valid_until);
@@ -26,6 +47,7 @@ export function AuctionCard({ auction, selected, onView }: AuctionCardProps) {
   const registering = useAuctionActions((s) => s.registering[auction.id] === true);
   const register = useAuctionActions((s) => s.register);
   const registeredTag = useRef<HTMLSpanElement>(null);
+  const price = useAuctionSummary(auction);
 
   async function onRegister() {
     // The button turns into the tag: keep keyboard focus on the same spot.
@@ -38,6 +60,9 @@ export function AuctionCard({ auction, selected, onView }: AuctionCardProps) {
   return (
     <article className={`auc-card auc-card-${tone}${selected ? ' auc-card-selected' : ''}`} aria-labelledby={titleId}>
       <div className="auc-card-head">
+        <span className="auc-card-cover" aria-hidden="true">
+          {price.cover ? <img src={mediaSrc(price.cover.thumb_url)} alt="" loading="lazy" width={64} height={64} /> : <Icon name="gavel" size={24} />}
+        </span>
         <div className="auc-card-title">
           <h3 id={titleId} className="auc-card-name">{auction.name}</h3>
           <p className="auc-id">ID: {auction.id}</p>
@@ -61,7 +86,11 @@ export function AuctionCard({ auction, selected, onView }: AuctionCardProps) {
       </dl>
 
       <div className="auc-card-facts">
+        <span className="auc-card-top-bid">
+          {price.highest > 0 ? <>{ended ? 'Top bid' : 'Highest bid'} <strong>{formatRupees(price.highest)}</strong></> : 'No bids yet'}
+        </span>
         <span>{auction.product_count} {auction.product_count === 1 ? 'product' : 'products'}</span>
+        {price.bids > 0 && <span>{price.bids} {price.bids === 1 ? 'bid' : 'bids'}</span>}
         {selected && watchers !== undefined && (
           <span className="auc-watchers"><Icon name="eye" size={14} /> {watchers} watching</span>
         )}

@@ -68,7 +68,7 @@ export function upsertAuction(auctions: Auction[], live: LiveAuction): Auction[]
   const summary = { id, name, valid_until, product_count, status, original_valid_until, increment_rule, soft_close_s, max_extension_s, extended };
   const index = auctions.findIndex((a) => a.id === id);
   const current = auctions[index];
-  if (!current) return [{ ...summary, product_ids: [], registered: false, registrations: [] }, ...auctions];
+  if (!current) return [{ ...summary, product_ids: [], registered: false, registrations: [], highest_bid: 0, bid_count: 0, cover: null }, ...auctions];
   const next = auctions.slice();
   next[index] = { ...current, ...summary };
   return next;

@@ -35,6 +35,10 @@ function fromLive(a: LiveAuction, previous?: Auction): Auction {
     // Live auction events leave out the per-caller fields; keep what we knew (docs/live-protocol.md).
     registered: previous?.registered ?? false,
     registrations: previous?.registrations ?? [],
+    // Nor prices and photos: the next read of the list has them.
+    highest_bid: previous?.highest_bid ?? 0,
+    bid_count: previous?.bid_count ?? 0,
+    cover: previous?.cover ?? null,
   };
 }
 

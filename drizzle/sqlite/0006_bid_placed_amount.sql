@@ -1,0 +1,1 @@
+ALTER TABLE `bids` ADD `placed_amount` integer;
