@@ -1,7 +1,7 @@
 /**
  * Saved lots and notifications in a real Chromium against the production server (DESIGN §9.6–9.7):
  * a lot with a real photo is starred in Browse and found on the Saved page with its cover; an outbid that
- * happens elsewhere (a rival through the API) lights the bell, whose notice opens the lot in Browse and is
+ * happens elsewhere (a rival through the API) lights the bell, whose notice opens the lot's page and is
  * read; the lot is unsaved again. Every page on the way is screenshotted at 1280 and 375 px and checked
  * with axe-core (`shot`).
  */
@@ -67,9 +67,9 @@ describe('saved lots and the bell', () => {
       await panel.getByText(`Outbid on ${clock.name}`).click();
     });
 
-    await step('the notice opens the lot in Browse and is read', async () => {
-      await page.waitForURL(/\/user\/auctions/);
-      await page.locator('li.auc-product').filter({ hasText: clock.name }).getByText('Outbid — bid again').waitFor();
+    await step('the notice opens the lot’s page and is read', async () => {
+      await page.waitForURL((url) => url.pathname === `/auctions/${auction.id}/products/${clock.id}`);
+      await page.locator('.lot-summary').getByText('Outbid — bid again').waitFor();
       await page.getByRole('button', { name: /^Notifications$/ }).waitFor();
       await shot(page, 'bell-lot-opened');
     });

@@ -32,12 +32,17 @@ const location = () => screen.getByTestId('location').textContent;
 const coins = makeAuction({ id: 'OLD-3', name: 'Rare Coins', valid_until: inHours(-1), status: 'ended', registered: true, product_ids: ['C-1'] });
 const notice = makeNotice({ id: 7, kind: 'won', title: 'You won Gold Mohur', body: 'Paid from your wallet.', link: '/auctions/OLD-3/products/C-1' });
 
+const gold = makeProduct({ id: 'C-1', name: 'Gold Mohur', auction_id: 'OLD-3', highest_bid: 900, bid_count: 1, status: 'sold', my_status: 'won' });
+
 function bidderRoutes() {
   return routeFetch({
     'GET /api/notifications?limit=20': [jsonResponse(200, { notifications: [notice], unread: 1 })],
     'POST /api/notifications/read': [jsonResponse(200, { unread: 0 })],
     'GET /api/auctions': [jsonResponse(200, [coins])],
-    'GET /api/auctions/OLD-3/products': [jsonResponse(200, [makeProduct({ id: 'C-1', name: 'Gold Mohur', auction_id: 'OLD-3', highest_bid: 900, bid_count: 1 })])],
+    'GET /api/auctions/OLD-3/products': [jsonResponse(200, [gold])],
+    'GET /api/products/C-1': [jsonResponse(200, { ...gold, auction: coins, bids: [
+      { bid_id: 41, amount: 900, status: 'won', timestamp: inHours(-2), bidder: 'You', auto: false },
+    ] })],
   });
 }
 
@@ -68,17 +73,17 @@ describe('notifications in the app', () => {
     expect(fetch.calls('GET /api/notifications?limit=20')).toHaveLength(0);
   });
 
-  it('a notice’s lot link leads a bidder to Browse with that auction open', async () => {
+  it('a notice’s lot link opens the lot’s page, inside the bidder’s shell with Browse as its section', async () => {
     localStorage.setItem('token', 'u-tok');
     localStorage.setItem('user', JSON.stringify(sampleUser));
     bidderRoutes();
     renderApp('/auctions/OLD-3/products/C-1');
-    // The redirect, then Browse takes the parameters out once it has opened the auction.
-    expect(location()).toBe('/user/auctions?auction=OLD-3&lot=C-1');
-    expect(screen.getByRole('heading', { level: 1, name: 'Browse Auctions' })).toBeTruthy();
-    await waitFor(() => expect(screen.getByRole('heading', { level: 2, name: 'Rare Coins' })).toBeTruthy());
-    await waitFor(() => expect(location()).toBe('/user/auctions?show=ended'));
-    expect(await screen.findByRole('heading', { level: 3, name: 'Gold Mohur' })).toBeTruthy();
+    expect(location()).toBe('/auctions/OLD-3/products/C-1');
+    expect(screen.getByRole('heading', { level: 1, name: 'Lot' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 2, name: 'Gold Mohur' })).toBeTruthy();
+    expect(screen.getByText('You won')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Browse Auctions' }).className).toContain('active');
+    expect(screen.getByRole('link', { name: 'Dashboard' }).className).not.toContain('active');
   });
 
   it('following a notice from the bell marks it read and opens its lot', async () => {
@@ -91,9 +96,10 @@ describe('notifications in the app', () => {
     fireEvent.click(bell);
     fireEvent.click(within(screen.getByRole('dialog', { name: 'Notifications' })).getByRole('link', { name: /You won Gold Mohur/ }));
     expect(fetch.body('POST /api/notifications/read')).toEqual({ ids: [7] });
-    await waitFor(() => expect(screen.getByRole('heading', { level: 2, name: 'Rare Coins' })).toBeTruthy());
+    await waitFor(() => expect(screen.getByRole('heading', { level: 2, name: 'Gold Mohur' })).toBeTruthy());
+    expect(location()).toBe('/auctions/OLD-3/products/C-1');
     await waitFor(() => expect(screen.getByRole('button', { name: 'Notifications' })).toBeTruthy());
-    // The redirect happens inside the shell: its live connection and the bell's feed stay as they were.
+    // The lot page is inside the shell: its live connection and the bell's feed stay as they were.
     expect(sockets.length).toBe(socketsBefore);
     expect(fetch.calls('GET /api/notifications?limit=20')).toHaveLength(1);
   });

@@ -5,11 +5,11 @@ import { AdminDashboardPage } from '../features/admin-dashboard/components/Admin
 import { ManageProductsPage } from '../features/admin-products/components/ManageProductsPage';
 import { UsersPage } from '../features/admin-users/components/UsersPage';
 import { BrowseAuctionsPage } from '../features/auctions/components/BrowseAuctionsPage';
+import { LotPage } from '../features/auctions/components/LotPage';
 import { LoginPage, RegisterPage, RequireSession } from '../features/auth';
 import { MyBidsPage } from '../features/bids/components/MyBidsPage';
 import { UserDashboardPage } from '../features/dashboard/components/UserDashboardPage';
 import { LandingPage } from '../features/landing/components/LandingPage';
-import { LotLinkRedirect } from '../features/notifications';
 import { ReportsPage } from '../features/reports/components/ReportsPage';
 import { SavedPage } from '../features/saved/components/SavedPage';
 import { SettingsPage } from '../features/settings/components/SettingsPage';
@@ -29,8 +29,8 @@ export function AppRoutes() {
 
       <Route element={<RequireSession kind="user" />}>
         <Route element={<AppShell portal="user" />}>
-          {/* Where notices link: no lot page yet, so Browse with the lot in view (inside the shell: the live connection stays). */}
-          <Route path={paths.lot} element={<LotLinkRedirect />} />
+          {/* A lot's own page, where notices and saved lots link (inside the shell: the live connection stays). */}
+          <Route path={paths.lot} element={<LotPage />} />
           <Route path={paths.user.dashboard} element={<UserDashboardPage />} />
           <Route path={paths.user.auctions} element={<BrowseAuctionsPage />} />
           <Route path={paths.user.bids} element={<MyBidsPage />} />

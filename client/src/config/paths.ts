@@ -3,7 +3,7 @@ import type { IconName } from '../components/ui/Icon';
 /** Every route of the app in one typed table; components never spell paths themselves. */
 export const paths = {
   home: '/',
-  /** A lot, as notifications link to it (docs/notifications.md); redirects to Browse for now (browseLotPath). */
+  /** A lot's own page (photos, history, bid form); notifications link here (docs/notifications.md). */
   lot: '/auctions/:auctionId/products/:productId',
   user: {
     login: '/user/login',
@@ -38,6 +38,11 @@ export function browseLotPath(auctionId: string, productId?: string): string {
   return `${paths.user.auctions}?${q.toString()}`;
 }
 
+/** A lot's own page. */
+export function lotPath(auctionId: string, productId: string): string {
+  return `/auctions/${encodeURIComponent(auctionId)}/products/${encodeURIComponent(productId)}`;
+}
+
 export type Portal = 'user' | 'admin';
 
 /** A signed-in page: its header title and, when it appears in the sidebar, its label and icon. */
@@ -47,6 +52,8 @@ export interface PageRoute {
   nav?: { label: string; icon: IconName; ownerOnly?: boolean };
   /** The admin auction detail page shows an empty sidebar. */
   emptySidebar?: boolean;
+  /** A page without a sidebar entry of its own, shown as part of this entry's section (a lot within Browse). */
+  section?: string;
 }
 
 export const portalTitle: Record<Portal, string> = { user: 'User Portal', admin: 'Admin Portal' };
@@ -58,6 +65,7 @@ export const pageRoutes: Record<Portal, readonly PageRoute[]> = {
     { path: paths.user.bids, title: 'My Bids', nav: { label: 'My Bids', icon: 'bids' } },
     { path: paths.user.saved, title: 'Saved', nav: { label: 'Saved', icon: 'star' } },
     { path: paths.user.wallet, title: 'Wallet', nav: { label: 'Wallet', icon: 'wallet' } },
+    { path: paths.lot, title: 'Lot', section: paths.user.auctions },
   ],
   admin: [
     { path: paths.admin.dashboard, title: 'Admin Dashboard', nav: { label: 'Dashboard', icon: 'dashboard' } },

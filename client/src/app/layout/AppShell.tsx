@@ -54,7 +54,7 @@ export function AppShell({ portal }: { portal: Portal }) {
   const displayName = name || (portal === 'admin' ? 'Admin' : 'User');
   return (
     <div className={`shell shell-${portal}${menuOpen ? ' shell-menu-open' : ''}`}>
-      <Sidebar id={sidebarId} title={portalTitle[portal]} items={items} />
+      <Sidebar id={sidebarId} title={portalTitle[portal]} items={items} section={page?.section} />
       <button
         type="button"
         className="shell-scrim"

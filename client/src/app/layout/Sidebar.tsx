@@ -7,9 +7,11 @@ interface SidebarProps {
   id: string;
   title: string;
   items: readonly PageRoute[];
+  /** The entry marked current while the page shown has none of its own (PageRoute.section). */
+  section?: string;
 }
 
-export function Sidebar({ id, title, items }: SidebarProps) {
+export function Sidebar({ id, title, items, section }: SidebarProps) {
   return (
     <aside className="sidebar" id={id}>
       <div className="sidebar-brand">
@@ -22,7 +24,7 @@ export function Sidebar({ id, title, items }: SidebarProps) {
             {items.map((item) =>
               item.nav ? (
                 <li key={item.path}>
-                  <NavLink to={item.path} end className="sidebar-link">
+                  <NavLink to={item.path} end className={({ isActive }) => `sidebar-link${isActive || item.path === section ? ' active' : ''}`}>
                     <Icon name={item.nav.icon} size={18} />
                     <span>{item.nav.label}</span>
                   </NavLink>

@@ -5,7 +5,7 @@ export type IconName =
   | 'menu' | 'close' | 'logout' | 'check' | 'alert' | 'info' | 'warning'
   | 'bolt' | 'shield' | 'user' | 'arrow-left' | 'arrow-right'
   | 'search' | 'eye' | 'clock' | 'refresh' | 'download' | 'plus' | 'edit' | 'trash'
-  | 'image' | 'upload' | 'bell' | 'star';
+  | 'image' | 'upload' | 'bell' | 'star' | 'chevron-left' | 'chevron-right' | 'share';
 
 // Every icon of the app: 24×24 stroke icons, drawn with currentColor so they follow the text colour.
 const PATHS: Record<IconName, ReactNode> = {
@@ -150,6 +150,14 @@ const PATHS: Record<IconName, ReactNode> = {
     </>
   ),
   plus: <path d="M12 5v14M5 12h14" />,
+  'chevron-left': <path d="m15 18-6-6 6-6" />,
+  'chevron-right': <path d="m9 18 6-6-6-6" />,
+  share: (
+    <>
+      <path d="M10 13a5 5 0 0 0 7.54.54l3-3a5 5 0 0 0-7.07-7.07l-1.72 1.71" />
+      <path d="M14 11a5 5 0 0 0-7.54-.54l-3 3a5 5 0 0 0 7.07 7.07l1.71-1.71" />
+    </>
+  ),
   star: <path d="m12 2.8 2.8 5.7 6.3.9-4.55 4.44 1.07 6.26L12 17.14l-5.62 2.96 1.07-6.26L2.9 9.4l6.3-.9z" />,
   bell: (
     <>

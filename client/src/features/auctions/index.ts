@@ -3,6 +3,7 @@
 export { BrowseAuctionsPage } from './components/BrowseAuctionsPage';
 export { auctionList, auctionProducts, knownProducts, useAuctionActions, useAuctionList, useAuctionProducts } from './store/auctions-store';
 export type { AuctionActionsState, AuctionReadOptions } from './store/auctions-store';
+export { lotPage } from './store/lot-store';
 export { applyLiveEvent, upsertAuction } from './store/live-reducers';
 export type { AuctionsData } from './store/live-reducers';
 export { filterAuctions, checkBid, isEnded, bidAction, standingOf } from './lib/rules';

@@ -1,6 +1,5 @@
 // The notifications feature's public surface.
 export { LiveNotifications } from './components/LiveNotifications';
 export { NotificationsBell } from './components/NotificationsBell';
-export { LotLinkRedirect } from './components/LotLinkRedirect';
 export { notificationFor } from './messages';
 export { notificationFeed } from './store/notifications-store';

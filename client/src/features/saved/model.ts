@@ -1,6 +1,6 @@
-/** The Saved page's pure rules: what a saved lot's price line says, where its photo and its auction are. */
+/** The Saved page's pure rules: what a saved lot's price line says, where its photo and its page are. */
 import type { Product } from '@auction/shared';
-import { paths } from '../../config/paths';
+import { lotPath } from '../../config/paths';
 export { mediaSrc } from '../../lib/media';
 
 /** The price a lot shows: its highest bid, or before any bid (and unsold) the bid it starts at. */
@@ -10,8 +10,8 @@ export function priceOf(lot: Pick<Product, 'highest_bid' | 'min_next_bid' | 'sta
     : { label: 'Highest bid', amount: lot.highest_bid };
 }
 
-/** Browse with the lot's auction open (`?auction=`), or null when the lot is in no auction now. */
-export function auctionLinkOf(lot: Pick<Product, 'auction_id'>): string | null {
-  return lot.auction_id === null ? null : `${paths.user.auctions}?auction=${encodeURIComponent(lot.auction_id)}`;
+/** The lot's own page, or null when the lot is in no auction now. */
+export function lotLinkOf(lot: Pick<Product, 'id' | 'auction_id'>): string | null {
+  return lot.auction_id === null ? null : lotPath(lot.auction_id, lot.id);
 }
 

@@ -1,4 +1,4 @@
-import type { Auction, BidPlaced, BoughtNow, BuyNowBody, MessageBody, PlaceBidBody, Product, RegisterForAuctionBody } from '@auction/shared';
+import type { Auction, BidPlaced, BoughtNow, BuyNowBody, LotPage, MessageBody, PlaceBidBody, Product, RegisterForAuctionBody } from '@auction/shared';
 import { api } from '../../../lib/api-client';
 
 /** The bidder-side auction calls, always with the user token. */
@@ -13,6 +13,8 @@ export interface BidAsk {
 export const auctionsApi = {
   list: () => api.get<Auction[]>('/auctions', asUser),
   products: (auctionId: string) => api.get<Product[]>(`/auctions/${encodeURIComponent(auctionId)}/products`, asUser),
+  /** The lot page: the product with its auction and its history, highest first (GET /products/{id}). */
+  lot: (productId: string) => api.get<LotPage>(`/products/${encodeURIComponent(productId)}`, asUser),
   register: (auctionId: string) =>
     api.post<MessageBody>('/auctions/register', { auction_id: auctionId } satisfies RegisterForAuctionBody, asUser),
   bid: (productId: string, { amount, max }: BidAsk) =>

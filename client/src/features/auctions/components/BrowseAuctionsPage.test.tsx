@@ -96,6 +96,34 @@ describe('BrowseAuctionsPage', () => {
     expect(c.getAllByText('Ended').some((n) => n.className.includes('badge-danger'))).toBe(true);
   });
 
+  it('cards show the cover photo and the highest bid, live once the auction’s products are open; rows show covers and link to lot pages', async () => {
+    const cover = { url: '/media/w-full.webp', thumb_url: '/media/w-thumb.webp' };
+    routes({
+      'GET /api/auctions': jsonResponse(200, [{ ...watches, highest_bid: 125000, bid_count: 6, cover }, maps, coins]),
+      'GET /api/auctions/AUC-1/products': jsonResponse(200, [
+        { ...watchProducts[0]!, images: [{ id: 1, ...cover }] },
+        watchProducts[1]!,
+      ]),
+    });
+    renderPage();
+    const w = await findCard('Vintage Watches');
+    expect(w.querySelector('.auc-card-cover img')?.getAttribute('src')).toBe('/media/w-thumb.webp');
+    expect(within(w).getByText('₹1,25,000').parentElement?.textContent).toBe('Highest bid ₹1,25,000');
+    expect(within(w).getByText('6 bids')).toBeTruthy();
+    // No photo and no bid: a placeholder and the words.
+    const m = card('Old Maps');
+    expect(m.querySelector('.auc-card-cover img')).toBeNull();
+    expect(within(m).getByText('No bids yet')).toBeTruthy();
+
+    const products = await openProducts('Vintage Watches');
+    const row = (await products.findByText('Rolex Datejust')).closest('li')!;
+    expect(row.querySelector('.auc-product-thumb img')?.getAttribute('src')).toBe('/media/w-thumb.webp');
+    expect(within(row).getByRole('link', { name: 'Rolex Datejust' }).getAttribute('href')).toBe('/auctions/AUC-1/products/P-1');
+    act(() => injectLiveEvent(placedEvent({ bid_id: 11, highest_bid: 130000, bid_count: 7, version: 7 })));
+    expect(within(card('Vintage Watches')).getByText('₹1,30,000').parentElement?.textContent).toBe('Highest bid ₹1,30,000');
+    expect(within(card('Vintage Watches')).getByText('9 bids')).toBeTruthy();
+  });
+
   it('views: Active ending soonest first, Ending soon within a day, Ended apart; the view is in the URL', async () => {
     routes();
     renderPage();

@@ -1,8 +1,11 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import { Link } from 'react-router-dom';
 import type { Product } from '@auction/shared';
 import { Icon } from '../../../components/ui/Icon';
 import { StatusBadge } from '../../../components/ui/StatusBadge';
+import { lotPath } from '../../../config/paths';
 import { formatRupees } from '../../../lib/format';
+import { mediaSrc } from '../../../lib/media';
 import { SaveStar } from '../../saved';
 import { bidAction, reserveNote, standingOf } from '../lib/rules';
 
@@ -57,13 +60,26 @@ export function ProductRow({ product, registered, ended, registering, buying, on
   const standing = standingOf(product, ended);
   const reserve = reserveNote(product, ended);
   const buyNowPrice = !sold && !ended ? product.buy_now_price : null;
+  const page = product.auction_id === null ? null : lotPath(product.auction_id, product.id);
+  const cover = product.images[0];
 
   return (
     <li className={`auc-product${flash ? ' auc-product-flash' : ''}${sold ? ' auc-product-sold' : ''}`} aria-labelledby={nameId}>
       {flash > 0 && <span key={flash} className="auc-product-glow" aria-hidden="true" />}
       <div className="auc-product-main">
+        {/* The cover (or a placeholder) leads to the lot's page, as its name does; one stop for the keyboard. */}
+        {page ? (
+          <Link to={page} className="auc-product-thumb" tabIndex={-1} aria-hidden="true">
+            {cover ? <img src={mediaSrc(cover.thumb_url)} alt="" loading="lazy" width={72} height={72} /> : <Icon name="image" size={24} />}
+          </Link>
+        ) : (
+          <span className="auc-product-thumb" aria-hidden="true">
+            {cover ? <img src={mediaSrc(cover.thumb_url)} alt="" loading="lazy" width={72} height={72} /> : <Icon name="image" size={24} />}
+          </span>
+        )}
+        <div className="auc-product-text">
         <div className="auc-product-head">
-          <h3 id={nameId} className="auc-product-name">{product.name}</h3>
+          <h3 id={nameId} className="auc-product-name">{page ? <Link to={page} className="auc-product-link">{product.name}</Link> : product.name}</h3>
           <StatusBadge kind="product" status={product.status} />
           <SaveStar lot={product} className="save-star-end" />
         </div>
@@ -79,6 +95,7 @@ export function ProductRow({ product, registered, ended, registering, buying, on
             {reserve && <p className={`auc-reserve${reserve.met ? ' auc-reserve-met' : ''}${!reserve.met && ended ? ' auc-reserve-failed' : ''}`}>{reserve.text}</p>}
           </div>
         )}
+        </div>
       </div>
       <div className="auc-product-side">
         <dl className="auc-product-stats">

@@ -1,7 +1,9 @@
 import { useMemo } from 'react';
+import { Link } from 'react-router-dom';
 import type { Auction, UserBid } from '@auction/shared';
 import { DataTable, type Column } from '../../../components/ui/DataTable';
 import { StatusBadge } from '../../../components/ui/StatusBadge';
+import { lotPath } from '../../../config/paths';
 import { formatDateTime, formatRupees, secondsLeft } from '../../../lib/format';
 import { isEnded, useAuctionList } from '../../auctions';
 import { useClock } from '../../live';
@@ -23,7 +25,8 @@ export function BidsTable({ bids, cancellingId, onCancel }: BidsTableProps) {
       key: 'product', header: 'Product', priority: 'primary',
       cell: (bid) => (
         <div className="bids-cell-stack">
-          <span className="bids-cell-title">{bid.product_name}</span>
+          {/* The lot's page (it leads on to the lot's current auction if it has moved since). */}
+          <Link to={lotPath(bid.auction_id, bid.product_id)} className="bids-cell-title bids-cell-link">{bid.product_name}</Link>
           <span className="bids-cell-sub">ID: {bid.product_id}</span>
         </div>
       ),

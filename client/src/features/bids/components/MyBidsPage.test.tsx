@@ -57,6 +57,7 @@ describe('MyBidsPage', () => {
 
     const vase = rowOf('Ming Vase');
     expect(within(vase).getByText('ID: P-VASE')).toBeTruthy();
+    expect(within(vase).getByRole('link', { name: 'Ming Vase' }).getAttribute('href')).toBe('/auctions/A-1/products/P-VASE');
     expect(within(vase).getByText('Spring Sale')).toBeTruthy();
     expect(within(vase).getByText('₹2,500')).toBeTruthy();
     expect(within(vase).getByText('Active').className).toContain('badge-success');

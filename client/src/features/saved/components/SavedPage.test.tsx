@@ -100,16 +100,16 @@ describe('SavedPage', () => {
     expect(p.getByText('No bid from you yet')).toBeTruthy();
   });
 
-  it('links each lot to its auction on Browse', async () => {
+  it('links each lot to its own page', async () => {
     routes([jsonResponse(200, [leica, makeSavedLot({ id: 'LOOSE', name: 'Loose Lens', auction_id: null })])]);
     renderPage();
-    const link = await within(await screen.findByTestId('saved-LEICA')).findByRole('link', { name: /^View in auction/ });
-    expect(link.getAttribute('href')).toBe('/user/auctions?auction=AUC-1');
+    const link = await within(await screen.findByTestId('saved-LEICA')).findByRole('link', { name: /^View lot/ });
+    expect(link.getAttribute('href')).toBe('/auctions/AUC-1/products/LEICA');
     // A lot in no auction now has nowhere to go.
     expect(within(row('LOOSE')).queryByRole('link')).toBeNull();
     expect(within(row('LOOSE')).getByText('Not in an auction now')).toBeTruthy();
     fireEvent.click(link);
-    expect(screen.getByTestId('location').textContent).toBe('/user/auctions?auction=AUC-1');
+    expect(screen.getByTestId('location').textContent).toBe('/auctions/AUC-1/products/LEICA');
   });
 
   it('removes a lot at once with DELETE, keeps Browse’s star in step, and reads the list again', async () => {

@@ -10,7 +10,7 @@ import { paths } from '../../../config/paths';
 import { formatRupees, secondsLeft } from '../../../lib/format';
 import { isEnded, standingOf, useAuctionList } from '../../auctions';
 import { useClock } from '../../live';
-import { auctionLinkOf, mediaSrc, priceOf } from '../model';
+import { lotLinkOf, mediaSrc, priceOf } from '../model';
 import { setSaved, useSavedLots } from '../store/saved-store';
 import './saved.css';
 
@@ -60,12 +60,12 @@ export function SavedPage() {
     {
       key: 'actions', header: 'Actions', area: 'actions', align: 'end', width: 'fit', label: false, className: 'saved-col-actions',
       cell: (p) => {
-        const link = auctionLinkOf(p);
+        const link = lotLinkOf(p);
         return (
           <div className="saved-actions">
             {link && (
               <Link to={link} className="btn btn-sm btn-primary">
-                View in auction<span className="visually-hidden">: {p.name}</span>
+                View lot<span className="visually-hidden">: {p.name}</span>
               </Link>
             )}
             <button type="button" className="btn btn-sm btn-outline saved-remove" onClick={() => remove(p)}>

@@ -1,7 +1,7 @@
 /**
  * Saved lots (DESIGN §9.6): the caller's list (GET /saved, the `saved-lots` resource of lib/resource.ts)
  * and the star that adds and removes a lot. A toggle shows at once, everywhere the lot is on screen: the
- * `saved` flag of the auctions feature's `auctionProducts` and the saved list are both patched. Then
+ * `saved` flag of the auctions feature's `auctionProducts` and `lotPage`, and the saved list, are patched. Then
  * PUT or DELETE /saved/{id} goes out; a failure puts back what the server still has and toasts, and
  * each settled toggle marks the list stale so it is read again (with the caller's state on each lot).
  * One request per lot is on its way at a time: taps while it travels only move the state wanted, and
@@ -11,7 +11,7 @@ import type { Product } from '@auction/shared';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { errorText, isSessionEnded } from '../../../lib/api-client';
 import { createResource, invalidate, useResource } from '../../../lib/resource';
-import { auctionProducts } from '../../auctions';
+import { auctionProducts, lotPage } from '../../auctions';
 import { onLive, onReconnect, type LiveEvent } from '../../live';
 import { fetchSavedLots, saveLot, unsaveLot } from '../api/saved-api';
 
@@ -50,6 +50,7 @@ function show(lot: SaveableLot, saved: boolean, index = 0): number {
     auctionProducts.patch(lot.auction_id, (products) =>
       products.some((p) => p.id === lot.id && p.saved !== saved) ? products.map((p) => (p.id === lot.id ? { ...p, saved } : p)) : products);
   }
+  lotPage.patch(lot.id, (page) => (page.saved === saved ? page : { ...page, saved }));
   let removedAt = -1;
   savedLots.patch(undefined, (lots) => {
     const at = lots.findIndex((p) => p.id === lot.id);

@@ -1,0 +1,203 @@
+/** The lot page (/auctions/:auctionId/products/:productId): its read, its gallery, live numbers and history, its dialogs. */
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import type { LotHistoryEntry, LotPage as LotPageData, Product } from '@auction/shared';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Toaster } from '../../../components/ui/toast/Toaster';
+import { jsonResponse, resetAppState } from '../../../test/utils';
+import { injectLiveEvent, useLive } from '../../live';
+import { LOT_REREAD_MS } from '../store/lot-store';
+import { LocationSearchProbe, T0, callsTo, inHours, makeAuction, makeProduct, placedEvent, routeFetch, setUpUser, tearDownStores } from '../test/fixtures';
+import { LotPage } from './LotPage';
+
+vi.mock('socket.io-client', () => import('../../../test/fake-socket'));
+
+const watches = makeAuction({ id: 'AUC-1', name: 'Vintage Watches', valid_until: inHours(72), registered: true, registrations: [7], product_ids: ['P-1'] });
+const photos = [1, 2, 3].map((n) => ({ id: n, url: `/media/full${n}.webp`, thumb_url: `/media/thumb${n}.webp` }));
+const rolex = makeProduct({ id: 'P-1', name: 'Rolex Datejust', description: '1978, steel case.\nServiced.', highest_bid: 1200, bid_count: 2, images: photos, saved: false });
+const entry = (over: Partial<LotHistoryEntry>): LotHistoryEntry => ({ bid_id: 1, amount: 1000, status: 'outbid', timestamp: T0, bidder: 'Bidder 1', auto: false, ...over });
+const history = [entry({ bid_id: 2, amount: 1200, status: 'success', bidder: 'Bidder 2' }), entry({ bid_id: 1, amount: 1000, bidder: 'You' })];
+const page = (product: Product, over: Partial<LotPageData> = {}): LotPageData => ({ ...product, auction: watches, bids: history, ...over });
+
+function routes(lot: LotPageData | ReturnType<typeof jsonResponse> = page(rolex), products: Product[] = [rolex]) {
+  return routeFetch({
+    'GET /api/products/P-1': 'status' in lot && typeof lot.status === 'number' ? lot : jsonResponse(200, lot),
+    'GET /api/auctions': jsonResponse(200, [watches]),
+    'GET /api/auctions/AUC-1/products': jsonResponse(200, products),
+    'GET /api/auctions/AUC-9/products': jsonResponse(200, []),
+    'POST /api/wallet': jsonResponse(200, { wallet_balance: 5000, on_hold: 0 }),
+  });
+}
+
+function renderPage(url = '/auctions/AUC-1/products/P-1') {
+  return render(
+    <MemoryRouter initialEntries={[url]}>
+      <Routes>
+        <Route path="/auctions/:auctionId/products/:productId" element={<LotPage />} />
+        <Route path="*" element={null} />
+      </Routes>
+      <LocationSearchProbe />
+      <Toaster />
+    </MemoryRouter>,
+  );
+}
+
+const gallery = () => screen.getByRole('region', { name: 'Photos of Rolex Datejust' });
+const shownPhoto = () => within(gallery()).getAllByRole('img')[0]!;
+const historyEntries = () => [...document.querySelectorAll('.lot-entry')].map((li) => li.textContent);
+
+describe('LotPage', () => {
+  let live: ReturnType<typeof setUpUser>;
+  beforeEach(() => {
+    resetAppState();
+    live = setUpUser();
+  });
+  afterEach(() => {
+    cleanup();
+    vi.useRealTimers();
+    useLive.getState().disconnect();
+    tearDownStores();
+    resetAppState();
+  });
+
+  it('shows the lot: name, description, price, the caller’s state, its auction, history with aliases and You; watches the auction', async () => {
+    routes(page({ ...rolex, my_status: 'outbid' }), [{ ...rolex, my_status: 'outbid' }]);
+    renderPage();
+    expect(await screen.findByRole('heading', { level: 2, name: 'Rolex Datejust' })).toBeTruthy();
+    expect(live.watch).toHaveBeenCalledWith('AUC-1');
+    expect(screen.getByText(/1978, steel case\.\s+Serviced\./)).toBeTruthy();
+    expect(screen.getByText('Highest bid')).toBeTruthy();
+    expect(document.querySelector('.lot-amount')?.textContent).toBe('₹1,200');
+    expect(screen.getByText(/2 bids · Minimum next bid ₹1,201/)).toBeTruthy();
+    expect(screen.getByText('Outbid — bid again')).toBeTruthy();
+    expect(screen.getByText('Vintage Watches', { selector: '.lot-auction-name' })).toBeTruthy();
+    expect(screen.getByRole('timer').textContent).toBe('3d 0h 0m');
+    expect(historyEntries()).toEqual([expect.stringMatching(/^Bidder 2₹1,200.*Leading$/), expect.stringMatching(/^You₹1,000/)]);
+    expect(screen.getByRole('link', { name: /Back to Vintage Watches/ }).getAttribute('href')).toBe('/user/auctions?auction=AUC-1&lot=P-1');
+  });
+
+  it('moves through the photos by arrow keys, Home and End, the buttons and the thumbnails', async () => {
+    routes();
+    renderPage();
+    await screen.findByRole('heading', { level: 2, name: 'Rolex Datejust' });
+    expect(shownPhoto().getAttribute('alt')).toBe('Rolex Datejust, photo 1 of 3');
+    expect(shownPhoto().getAttribute('src')).toBe('/media/full1.webp');
+    fireEvent.keyDown(gallery(), { key: 'ArrowRight' });
+    expect(shownPhoto().getAttribute('src')).toBe('/media/full2.webp');
+    expect(within(gallery()).getByText('2 / 3')).toBeTruthy();
+    fireEvent.keyDown(gallery(), { key: 'End' });
+    expect(shownPhoto().getAttribute('src')).toBe('/media/full3.webp');
+    // Round the end to the start, and back.
+    fireEvent.keyDown(gallery(), { key: 'ArrowRight' });
+    expect(shownPhoto().getAttribute('src')).toBe('/media/full1.webp');
+    fireEvent.keyDown(gallery(), { key: 'ArrowLeft' });
+    expect(shownPhoto().getAttribute('src')).toBe('/media/full3.webp');
+    fireEvent.keyDown(gallery(), { key: 'Home' });
+    expect(shownPhoto().getAttribute('src')).toBe('/media/full1.webp');
+    fireEvent.click(within(gallery()).getByRole('button', { name: 'Next photo' }));
+    expect(shownPhoto().getAttribute('src')).toBe('/media/full2.webp');
+    const third = within(gallery()).getByRole('button', { name: 'Show photo 3 of 3' });
+    fireEvent.click(third);
+    expect(shownPhoto().getAttribute('src')).toBe('/media/full3.webp');
+    expect(third.getAttribute('aria-current')).toBe('true');
+    expect(third.querySelector('img')?.getAttribute('src')).toBe('/media/thumb3.webp');
+  });
+
+  it('a lot without photos says so, with no gallery controls', async () => {
+    routes(page({ ...rolex, images: [] }), [{ ...rolex, images: [] }]);
+    renderPage();
+    expect(await screen.findByRole('img', { name: 'No photos of Rolex Datejust yet' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Next photo' })).toBeNull();
+  });
+
+  it('a live bid moves the price at once and the history after one re-read of the lot, however many bids arrive', async () => {
+    const fetch = routes();
+    renderPage();
+    await screen.findByRole('heading', { level: 2, name: 'Rolex Datejust' });
+    await waitFor(() => expect(callsTo(fetch, 'GET', '/api/auctions/AUC-1/products')).toHaveLength(1));
+    const reads = () => callsTo(fetch, 'GET', '/api/products/P-1').length;
+    expect(reads()).toBe(1);
+    routes(page({ ...rolex, highest_bid: 1500, bid_count: 4 }, { bids: [entry({ bid_id: 4, amount: 1500, status: 'success', bidder: 'Bidder 3' }), ...history] }), [rolex]);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    act(() => injectLiveEvent(placedEvent({ bid_id: 3, highest_bid: 1400, bid_count: 3, version: 3 })));
+    act(() => injectLiveEvent(placedEvent({ bid_id: 4, highest_bid: 1500, bid_count: 4, version: 4 })));
+    expect(document.querySelector('.lot-amount')?.textContent).toBe('₹1,500');
+    expect(screen.getByText(/4 bids/)).toBeTruthy();
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(LOT_REREAD_MS);
+    });
+    vi.useRealTimers();
+    await waitFor(() => expect(historyEntries()[0]).toMatch(/^Bidder 3₹1,500/));
+    const after = callsTo(fetch, 'GET', '/api/products/P-1').length;
+    expect(after).toBe(1);
+  });
+
+  it('Place Bid opens the bid dialog on this lot; Share copies the address', async () => {
+    routes();
+    renderPage();
+    await screen.findByRole('heading', { level: 2, name: 'Rolex Datejust' });
+    const placeBid = screen.getByRole<HTMLButtonElement>('button', { name: 'Place Bid' });
+    await waitFor(() => expect(placeBid.disabled).toBe(false));
+    fireEvent.click(placeBid);
+    const dialog = await screen.findByRole('dialog', { name: 'Place Bid' });
+    expect(within(dialog).getByText('Rolex Datejust')).toBeTruthy();
+    expect(within(dialog).getByLabelText<HTMLInputElement>('Your bid (₹)').value).toBe('1201');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+
+    const writeText = vi.fn(async () => undefined);
+    vi.stubGlobal('navigator', { ...navigator, share: undefined, clipboard: { writeText } });
+    fireEvent.click(screen.getByRole('button', { name: 'Share' }));
+    await screen.findByText('Link copied');
+    expect(writeText).toHaveBeenCalledWith(window.location.href);
+  });
+
+  it('an unregistered bidder is offered Register to bid; an ended auction closes bidding', async () => {
+    const fetch = routes();
+    vi.mocked(fetch).mockImplementation(async (url: string) => {
+      const path = url.split('?')[0];
+      if (path === '/api/auctions') return jsonResponse(200, [{ ...watches, registered: false, registrations: [] }]);
+      if (path === '/api/products/P-1') return jsonResponse(200, page(rolex, { auction: { ...watches, registered: false } }));
+      return jsonResponse(200, [rolex]);
+    });
+    renderPage();
+    expect(await screen.findByRole('button', { name: 'Register to bid' })).toBeTruthy();
+    expect(screen.getByText('Register for this auction to place bids.')).toBeTruthy();
+    cleanup();
+    resetAppState();
+    setUpUser();
+    const ended = { ...watches, valid_until: inHours(-1), status: 'ended' as const };
+    routeFetch({
+      'GET /api/products/P-1': jsonResponse(200, page(rolex, { auction: ended })),
+      'GET /api/auctions': jsonResponse(200, [ended]),
+      'GET /api/auctions/AUC-1/products': jsonResponse(200, [rolex]),
+    });
+    renderPage();
+    await screen.findByRole('heading', { level: 2, name: 'Rolex Datejust' });
+    expect(screen.getByRole('timer').textContent).toBe('Bidding closed');
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Place Bid' }).disabled).toBe(true);
+    expect(screen.getByText('This auction has ended.')).toBeTruthy();
+  });
+
+  it('a lot that moved to another auction leads there; one in no auction says so; an unknown one is not found', async () => {
+    routes(page({ ...rolex, auction_id: 'AUC-9' }, { auction: { ...watches, id: 'AUC-9' } }));
+    renderPage();
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/auctions/AUC-9/products/P-1'));
+    cleanup();
+    resetAppState();
+    setUpUser();
+
+    routes(page({ ...rolex, auction_id: null }, { auction: null, bids: [] }), []);
+    renderPage();
+    expect(await screen.findByText('This lot is not in an auction right now.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Place Bid' })).toBeNull();
+    expect(screen.getByText('No bids yet')).toBeTruthy();
+    cleanup();
+    resetAppState();
+    setUpUser();
+
+    routes(jsonResponse(404, { error: 'Product not found', message: 'Product not found', code: 'NOT_FOUND' }));
+    renderPage();
+    expect(await screen.findByText('This lot no longer exists')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Browse Auctions' }).getAttribute('href')).toBe('/user/auctions');
+  });
+});

@@ -1,0 +1,67 @@
+/**
+ * The lot page's own read (GET /products/{id}, the `lot-page` resource keyed by product id): the
+ * product with its auction and its history. The page's live numbers (highest bid, minimum, the
+ * caller's standing) come from the auction's products (`auction-products`), which live events patch
+ * at once; the history has aliases only the server can give ("Bidder 3"), so an event on a lot shown
+ * here reads it again: at most once per LOT_REREAD_MS however many bids arrive, so a bid storm costs
+ * each open lot page a read or two a second, not one per bid.
+ */
+import type { LotPage } from '@auction/shared';
+import { toast } from '../../../components/ui/toast/toast-store';
+import { ApiError, errorText } from '../../../lib/api-client';
+import { createResource, invalidate, useResource, type UseResource } from '../../../lib/resource';
+import { onLive, onReconnect, type LiveEvent } from '../../live';
+import { auctionsApi } from '../api/auctions-api';
+
+export const LOT_FAILED = 'Failed to load this lot';
+/** The longest a shown history waits for a bid that has already changed the numbers above it. */
+export const LOT_REREAD_MS = 600;
+
+export const lotPage = createResource<string, LotPage>('lot-page', (productId) => auctionsApi.lot(productId));
+
+/** The lot page's read: on mount (a failure other than "not found" toasted), again after live changes. */
+export function useLotPage(productId: string): UseResource<LotPage> {
+  return useResource(lotPage, productId, {
+    onError: (err) => {
+      // The page itself says a lot does not exist.
+      if (!(err instanceof ApiError && err.status === 404)) toast.error(errorText(err, LOT_FAILED));
+    },
+  });
+}
+
+/** The lot an event changes the history of, if any. */
+function lotOf(e: LiveEvent): string | undefined {
+  switch (e.event) {
+    case 'bid:placed':
+    case 'bid:rolledback':
+    case 'product:sold':
+    case 'bid:won':
+    case 'bid:reinstated':
+    case 'bid:outbid':
+      return e.data.product_id;
+    default:
+      return undefined;
+  }
+}
+
+let reread: ReturnType<typeof setTimeout> | undefined;
+
+/** Reads the lot pages on screen again, once for a burst of events, and at least every LOT_REREAD_MS during a storm. */
+function rereadLots(): void {
+  if (reread !== undefined) return;
+  reread = setTimeout(() => {
+    reread = undefined;
+    invalidate(lotPage.name);
+  }, LOT_REREAD_MS);
+}
+
+onLive((e) => {
+  const productId = lotOf(e);
+  if (productId !== undefined) {
+    if (lotPage.get(productId).data !== undefined) rereadLots();
+    return;
+  }
+  // A lot renamed, its photos changed, moved out of its auction or returned unsold by a settlement.
+  if (e.event === 'auction:updated' || e.event === 'auction:settled' || e.event === 'auction:deleted') rereadLots();
+});
+onReconnect(() => invalidate(lotPage.name));
