@@ -239,9 +239,11 @@ export class SqlUnitOfWork implements UnitOfWork {
   }
 
   async insertMedia(row: { name: string; contentType: string; bytes: Buffer; width: number; height: number; now: number }): Promise<void> {
-    // Named by the hash of its bytes: the same name is the same rendition, already stored.
+    // Named by the hash of its bytes: the same name is the same rendition, already stored. The no-op
+    // update takes the row's lock, as a photo's delete does before it drops renditions no photo names:
+    // a rendition is never dropped under an upload that is about to name it (deleteProductImage).
     await this.sql.run(
-      'insert into media (name, content_type, bytes, width, height, created_at) values (?, ?, ?, ?, ?, ?) on conflict do nothing',
+      'insert into media (name, content_type, bytes, width, height, created_at) values (?, ?, ?, ?, ?, ?) on conflict (name) do update set name = excluded.name',
       [row.name, row.contentType, row.bytes, row.width, row.height, row.now],
     );
   }
@@ -259,8 +261,21 @@ export class SqlUnitOfWork implements UnitOfWork {
 
   async deleteProductImage(productId: string, imageId: number): Promise<boolean> {
     if (!isStorableId(imageId)) return false;
-    // The media rows stay: content-addressed and immutable, possibly shared, and cached by browsers for good.
-    return (await this.sql.run('delete from product_images where id = ? and product_id = ?', [imageId, productId])) > 0;
+    const gone = await this.sql.get<{ image: string; thumb: string }>(
+      'delete from product_images where id = ? and product_id = ? returning image_name as image, thumb_name as thumb', [imageId, productId],
+    );
+    if (!gone) return false;
+    // Its renditions go too unless another photo names them (the same bytes uploaded twice share
+    // them). Locked first, as an upload of the same bytes locks them, so neither misses the other.
+    const names = [...new Set([gone.image, gone.thumb])];
+    await this.sql.all(`select name from media where name in (${marks(names.length)}) order by name${this.dialect.forUpdate}`, names);
+    await this.sql.run(
+      `delete from media where name in (${marks(names.length)})
+       and not exists (select 1 from product_images i where i.image_name = media.name)
+       and not exists (select 1 from product_images i where i.thumb_name = media.name)`,
+      names,
+    );
+    return true;
   }
 
   async setImagePositions(productId: string, ids: readonly number[]): Promise<void> {
@@ -397,9 +412,13 @@ export class SqlUnitOfWork implements UnitOfWork {
     if (rows.length === 0) return [];
     rows.sort((a, b) => a.id - b.id);
     const users = [...new Set(rows.map((r) => r.userId))].sort((a, b) => a - b);
+    // Two counts from indexes alone (notifications_user_idx, and the partial notifications_unread_idx):
+    // no notice row is read, however many a user keeps.
     const stats = await this.sql.all<{ userId: number; total: number; unread: number }>(
-      `select user_id as "userId", count(*) as total, sum(case when read_at is null then 1 else 0 end) as unread
-       from notifications where user_id in (${marks(users.length)}) group by user_id order by user_id`,
+      `select u.id as "userId",
+        (select count(*) from notifications n where n.user_id = u.id) as total,
+        (select count(*) from notifications n where n.user_id = u.id and n.read_at is null) as unread
+       from users u where u.id in (${marks(users.length)}) order by u.id`,
       users,
     );
     const unread = new Map<number, number>();

@@ -43,7 +43,8 @@ export async function addProductImage(
   const ok = await editable(tx, cmd.adminId, cmd.productId);
   if (!ok.ok) return ok;
   if ((await tx.productImages(cmd.productId)).length >= LIMITS.imagesPerProduct) return tooManyImages();
-  for (const r of [cmd.image, cmd.thumb]) await tx.insertMedia({ ...r, now });
+  // In name order, as a photo's delete locks them (unit-of-work.ts).
+  for (const r of [cmd.image, cmd.thumb].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) await tx.insertMedia({ ...r, now });
   const image = await tx.insertProductImage({
     productId: cmd.productId, imageName: cmd.image.name, thumbName: cmd.thumb.name, width: cmd.image.width, height: cmd.image.height, now,
   });

@@ -235,8 +235,9 @@ describe('ordering and deleting', () => {
     // A new one goes last.
     const d = await addPhoto(app, admin.token, p);
     expect((await imagesOf(p)).map((i) => i.id)).toEqual([c.id, b.id, d.id]);
-    // The deleted photo's files stay served (cached URLs never break).
-    expect((await fetchMedia(a.url)).statusCode).toBe(200);
+    // The deleted photo's renditions went with it: no other photo named them.
+    expect((await fetchMedia(a.url)).statusCode).toBe(404);
+    expect((await fetchMedia(a.thumb_url)).statusCode).toBe(404);
 
     expectError(await call(app, 'DELETE', `/api/admin/products/${p}/images/${a.id}`, undefined, admin.token), 404, 'NOT_FOUND');
     expectError(await call(app, 'DELETE', `/api/admin/products/${p}/images/${b.id}`, undefined, other.token), 403, 'FORBIDDEN');
@@ -245,6 +246,20 @@ describe('ordering and deleting', () => {
     const q = await product();
     const e = await addPhoto(app, admin.token, q);
     expectError(await call(app, 'DELETE', `/api/admin/products/${p}/images/${e.id}`, undefined, admin.token), 404, 'NOT_FOUND');
+    // The same bytes on two products share their renditions: deleting one photo keeps them for the other.
+    const bytes = await picture('png', 37, 23, { r: 12, g: 34, b: 56 });
+    const [one, two] = [await addPhoto(app, admin.token, p, bytes), await addPhoto(app, admin.token, q, bytes)];
+    expect(two.url).toBe(one.url);
+    expect((await call(app, 'DELETE', `/api/admin/products/${p}/images/${one.id}`, undefined, admin.token)).statusCode).toBe(200);
+    expect((await fetchMedia(two.url)).statusCode).toBe(200);
+    expect((await fetchMedia(two.thumb_url)).statusCode).toBe(200);
+    expect((await call(app, 'DELETE', `/api/admin/products/${q}/images/${two.id}`, undefined, admin.token)).statusCode).toBe(200);
+    expect((await fetchMedia(two.url)).statusCode).toBe(404);
+    expect((await fetchMedia(two.thumb_url)).statusCode).toBe(404);
+    // Uploaded again afterwards, the bytes are stored again.
+    const again = await addPhoto(app, admin.token, q, bytes);
+    expect(again.url).toBe(two.url);
+    expect((await fetchMedia(again.url)).statusCode).toBe(200);
   });
 
   it('the order must list exactly the product’s photos, each once', async () => {

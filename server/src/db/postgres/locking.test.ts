@@ -5,6 +5,8 @@
  *   whoever held the product meanwhile is what the bid is decided on;
  * - a bid locks the wallets it moves in ascending id order: a transaction that also takes wallets in
  *   ascending order never deadlocks with it;
+ * - a photo's delete and an upload of the same bytes both lock the renditions first: the delete never
+ *   drops what the upload is about to name;
  * - row locks do not block the foreign-key checks of other transactions (FOR NO KEY UPDATE): a
  *   settlement holding its auction never waits for a bid that is inserting a row of that auction while
  *   the bid waits for the settlement's products (a deadlock seen under load with FOR UPDATE).
@@ -152,5 +154,42 @@ describe('PostgreSQL locking', () => {
     } finally {
       await other.end().catch(() => undefined);
     }
+  });
+
+  it('a photo’s delete never drops renditions an upload of the same bytes is naming (both lock them)', async () => {
+    const now = Date.now();
+    const media = (name: string) => ({ name, contentType: 'image/webp', bytes: Buffer.from(name), width: 4, height: 3, now });
+    const [image, thumb] = [`img-${++n}`, `thumb-${n}`];
+    const photo = { imageName: image, thumbName: thumb, width: 4, height: 3, now };
+    let old = 0;
+    await store.transaction(async (tx) => {
+      await tx.insertProduct({ id: `PH${n}-P`, name: 'Old photo', description: '', createdBy: ids.admin, now });
+      await tx.insertProduct({ id: `PH${n}-Q`, name: 'New photo', description: '', createdBy: ids.admin, now });
+      for (const name of [image, thumb]) await tx.insertMedia(media(name));
+      old = (await tx.insertProductImage({ productId: `PH${n}-P`, ...photo })).id;
+    });
+    // The upload has stored its (identical) renditions and waits before naming them; the delete runs meanwhile.
+    let release!: () => void;
+    const gate = new Promise<void>((r) => { release = r; });
+    let stored!: () => void;
+    const storedYet = new Promise<void>((r) => { stored = r; });
+    const upload = store.transaction(async (tx) => {
+      for (const name of [image, thumb]) await tx.insertMedia(media(name));
+      stored();
+      await gate;
+      return tx.insertProductImage({ productId: `PH${n}-Q`, ...photo });
+    });
+    await storedYet;
+    let deleted = false;
+    const removal = store.transaction((tx) => tx.deleteProductImage(`PH${n}-P`, old)).then((ok) => { deleted = ok; });
+    await pause(300);
+    // The delete waits for the upload's renditions…
+    expect(deleted).toBe(false);
+    release();
+    await upload;
+    await removal;
+    // …and, once the upload has named them, keeps them.
+    expect(deleted).toBe(true);
+    for (const name of [image, thumb]) expect(await store.reads.media(name)).not.toBeNull();
   });
 });

@@ -204,6 +204,9 @@ export const productImages = sqliteTable('product_images', {
   createdAt: integer('created_at').notNull(),
 }, (t) => [
   index('product_images_product_idx').on(t.productId, t.position),
+  // A deleted photo's renditions go once no photo names them (and the foreign keys check the same way).
+  index('product_images_image_idx').on(t.imageName),
+  index('product_images_thumb_idx').on(t.thumbName),
 ]);
 
 /** Lots a bidder saved for later (the word "watch" already means joining a live room). */
@@ -231,6 +234,8 @@ export const notifications = sqliteTable('notifications', {
   readAt: integer('read_at'),
 }, (t) => [
   index('notifications_user_idx').on(t.userId, t.id),
+  // The unread count from the index alone (the bell, and every notice written).
+  index('notifications_unread_idx').on(t.userId, t.readAt).where(sql`${t.readAt} is null`),
   uniqueIndex('notifications_dedupe_uq').on(t.userId, t.dedupe).where(sql`${t.dedupe} is not null`),
   check('notifications_kind_ck', sql`${t.kind} in ('outbid', 'won', 'lost', 'reinstated', 'ending_soon', 'extended', 'unsold', 'bought_now')`),
 ]);
