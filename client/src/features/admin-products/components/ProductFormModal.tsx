@@ -156,44 +156,32 @@ export function ProductFormModal({ product, onSaved, onClose }: ProductFormModal
               <Icon name="info" size={16} /> <span>{PRICES_FIXED}</span>
             </p>
           )}
-          <PriceField
-            id="product-starting"
-            label="Starting price (₹)"
-            value={prices.starting}
-            onValueChange={setPrice('starting')}
-            placeholder="0"
-            hint="The first bid must be at least this. Blank: ₹0."
-            error={priceErrors.starting}
-            disabled={fixed}
-          />
-          <div className="products-prices-row">
-            <PriceField
-              id="product-reserve"
-              label="Reserve price (₹, optional)"
-              value={prices.reserve}
-              onValueChange={setPrice('reserve')}
-              placeholder="No reserve"
-              hint="Secret: below it the lot is not sold."
-              error={priceErrors.reserve}
-              disabled={fixed}
-            />
-            <PriceField
-              id="product-buy-now"
-              label="Buy-now price (₹, optional)"
-              value={prices.buyNow}
-              onValueChange={setPrice('buyNow')}
-              placeholder="None"
-              hint="Bidders may buy at once for this until a bid is placed (with a reserve: until a bid reaches it)."
-              error={priceErrors.buyNow}
-              disabled={fixed}
-            />
-          </div>
+          {PRICE_FIELDS.map((row, i) => (
+            <div key={i} className={row.length > 1 ? 'products-prices-row' : undefined}>
+              {row.map((f) => (
+                <PriceField key={f.key} id={f.id} label={f.label} placeholder={f.placeholder} hint={f.hint}
+                  value={prices[f.key]} onValueChange={setPrice(f.key)} error={priceErrors[f.key]} disabled={fixed} />
+              ))}
+            </div>
+          ))}
         </fieldset>
       </form>
       {product && <ProductPhotos product={product} />}
     </Modal>
   );
 }
+
+/** The three prices, as laid out: the starting price alone, then the optional reserve and buy-now side by side. */
+const PRICE_FIELDS: readonly (readonly { key: keyof PriceDraft; id: string; label: string; placeholder: string; hint: string }[])[] = [
+  [{ key: 'starting', id: 'product-starting', label: 'Starting price (₹)', placeholder: '0', hint: 'The first bid must be at least this. Blank: ₹0.' }],
+  [
+    { key: 'reserve', id: 'product-reserve', label: 'Reserve price (₹, optional)', placeholder: 'No reserve', hint: 'Secret: below it the lot is not sold.' },
+    {
+      key: 'buyNow', id: 'product-buy-now', label: 'Buy-now price (₹, optional)', placeholder: 'None',
+      hint: 'Bidders may buy at once for this until a bid is placed (with a reserve: until a bid reaches it).',
+    },
+  ],
+];
 
 /** A rupee amount with its hint and, when refused, its message (announced). */
 function PriceField({ id, label, value, onValueChange, placeholder, hint, error, disabled }: {

@@ -11,7 +11,7 @@ import { ApiError } from '../../../lib/api-client';
 import { countdownUrgent, formatCountdown, formatDateTime, formatRupees } from '../../../lib/format';
 import { useLive } from '../../live';
 import { SaveStar } from '../../saved';
-import { bidAction, isEnded, reserveNote, softCloseText, standingOf } from '../lib/rules';
+import { bidAction, isEnded, softCloseText } from '../lib/rules';
 import { useAuctionActions, useAuctionList, useAuctionProducts } from '../store/auctions-store';
 import { useLotPage } from '../store/lot-store';
 import { BidModal } from './BidModal';
@@ -19,11 +19,10 @@ import { BuyNowDialog } from './BuyNowDialog';
 import { ExtendedMark } from './ExtendedMark';
 import { LotGallery } from './LotGallery';
 import { LotHistory } from './LotHistory';
+import { LotState } from './LotState';
 import { useSecondsLeft } from './use-seconds-left';
 import './auctions.css';
 import './lot.css';
-
-const STANDING_ICON = { leading: 'check', outbid: 'alert', won: 'check', lost: 'info' } as const;
 
 /**
  * /auctions/:auctionId/products/:productId, a lot's own page (where notices and the star's lists
@@ -116,8 +115,6 @@ function LotView({ product, auction, history, ready }: LotViewProps) {
 
   const sold = product.status === 'sold';
   const unbid = product.highest_bid <= 0 && !sold;
-  const standing = standingOf(product, ended);
-  const reserve = reserveNote(product, ended);
   const registered = auction?.registered === true;
   const action = bidAction(product, registered, ended);
   const buyNowPrice = !sold && !ended ? product.buy_now_price : null;
@@ -158,16 +155,7 @@ function LotView({ product, auction, history, ready }: LotViewProps) {
             </p>
           </div>
 
-          {(standing || reserve) && (
-            <div className="auc-product-state lot-state">
-              {standing && (
-                <p className={`auc-standing auc-standing-${standing.tone}`}>
-                  <Icon name={STANDING_ICON[standing.tone]} size={14} /> {standing.text}
-                </p>
-              )}
-              {reserve && <p className={`auc-reserve${reserve.met ? ' auc-reserve-met' : ''}${!reserve.met && ended ? ' auc-reserve-failed' : ''}`}>{reserve.text}</p>}
-            </div>
-          )}
+          <LotState product={product} ended={ended} className="lot-state" />
 
           {auction ? (
             <dl className="lot-timing">

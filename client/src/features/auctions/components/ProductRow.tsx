@@ -7,7 +7,8 @@ import { lotPath } from '../../../config/paths';
 import { formatRupees } from '../../../lib/format';
 import { mediaSrc } from '../../../lib/media';
 import { SaveStar } from '../../saved';
-import { bidAction, reserveNote, standingOf } from '../lib/rules';
+import { bidAction } from '../lib/rules';
+import { LotState } from './LotState';
 
 interface ProductRowProps {
   product: Product;
@@ -24,8 +25,6 @@ interface ProductRowProps {
 }
 
 const FLASH_MS = 2000;
-
-const STANDING_ICON = { leading: 'check', outbid: 'alert', won: 'check', lost: 'info' } as const;
 
 /**
  * One lot: its highest bid (or starting bid before any), the caller's own state on it (leading, outbid,
@@ -57,8 +56,6 @@ export function ProductRow({ product, registered, ended, registering, buying, on
   const sold = product.status === 'sold';
   const onClick = registered ? () => onBid(product.id) : onRegister;
   const unbid = product.highest_bid <= 0 && !sold;
-  const standing = standingOf(product, ended);
-  const reserve = reserveNote(product, ended);
   const buyNowPrice = !sold && !ended ? product.buy_now_price : null;
   const page = product.auction_id === null ? null : lotPath(product.auction_id, product.id);
   const cover = product.images[0];
@@ -85,16 +82,7 @@ export function ProductRow({ product, registered, ended, registering, buying, on
         </div>
         <p className="auc-id">ID: {product.id}</p>
         {product.description && <p className="auc-product-desc">{product.description}</p>}
-        {(standing || reserve) && (
-          <div className="auc-product-state">
-            {standing && (
-              <p className={`auc-standing auc-standing-${standing.tone}`}>
-                <Icon name={STANDING_ICON[standing.tone]} size={14} /> {standing.text}
-              </p>
-            )}
-            {reserve && <p className={`auc-reserve${reserve.met ? ' auc-reserve-met' : ''}${!reserve.met && ended ? ' auc-reserve-failed' : ''}`}>{reserve.text}</p>}
-          </div>
-        )}
+        <LotState product={product} ended={ended} />
         </div>
       </div>
       <div className="auc-product-side">
