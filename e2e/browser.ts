@@ -15,6 +15,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { startServer, type RunningServer } from './server.js';
 
@@ -73,6 +74,16 @@ export class SeedError extends Error {
   constructor(readonly status: number, readonly body: unknown, what: string) {
     super(`${what} → ${status} ${JSON.stringify(body)}`);
   }
+}
+
+/** A photo as a seller might take one: a coloured scene with a label, as PNG bytes (sharp renders the SVG). */
+export async function makePhoto(label: string, colour: string, width = 1600, height = 1200): Promise<Buffer> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
+    <rect width="100%" height="100%" fill="${colour}"/>
+    <circle cx="${width / 2}" cy="${height / 2}" r="${Math.min(width, height) / 3}" fill="#ffffff" fill-opacity="0.25"/>
+    <text x="50%" y="55%" font-family="sans-serif" font-size="${height / 8}" fill="#ffffff" text-anchor="middle">${label}</text>
+  </svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
 }
 
 let counter = 0;
@@ -143,6 +154,17 @@ export function createSeed(baseUrl: string) {
     /** A maximum (proxy) bid: the server bids for `user` up to `max`. */
     maxBid: (user: Account, productId: string, max: number) =>
       call<{ highest_bid: number; leading: boolean; bid: { bid_id: number } }>('POST', '/bid', { product_id: productId, max_amount: max }, user.token),
+    /** Uploads a photo to a product through the admin's upload route, as the product form sends it. */
+    photo: async (admin: Account, productId: string, bytes: Buffer, fileName = 'photo.png') => {
+      const form = new FormData();
+      form.append('image', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), fileName);
+      const res = await fetch(`${baseUrl}/api/admin/products/${encodeURIComponent(productId)}/images`, {
+        method: 'POST', headers: { authorization: `Bearer ${admin.token}` }, body: form,
+      });
+      const data: unknown = await res.json();
+      if (res.status !== 201) throw new SeedError(res.status, data, `POST /admin/products/${productId}/images`);
+      return data as { image: { id: number; url: string; thumb_url: string } };
+    },
     balance: async (user: Account) => (await call<{ wallet_balance: number }>('POST', '/wallet', {}, user.token)).wallet_balance,
     userBids: (user: Account) => call<{ bid_id: number; product_id: string; amount: number; status: string }[]>('GET', '/user-bids', undefined, user.token),
   };

@@ -6,30 +6,10 @@
  * automatically (marked Auto); the star saves and unsaves; Share copies the page's address. Screenshots
  * at 1280 and 375 px, each checked with axe-core (`shot`).
  */
-import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { dismissToasts, loginViaUi, shot, step, toastWith, unique, useE2E, type Account, type E2E } from './browser.js';
+import { dismissToasts, loginViaUi, makePhoto, shot, step, toastWith, unique, useE2E } from './browser.js';
 
 const e2e = useE2E();
-
-/** A photo as a seller might take one: a coloured scene with a label, as PNG (sharp renders the SVG). */
-async function photo(label: string, hue: string, width = 1600, height = 1200): Promise<Buffer> {
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
-    <rect width="100%" height="100%" fill="${hue}"/>
-    <circle cx="${width / 2}" cy="${height / 2}" r="${Math.min(width, height) / 3}" fill="#ffffff" fill-opacity="0.25"/>
-    <text x="50%" y="55%" font-family="sans-serif" font-size="${height / 8}" fill="#ffffff" text-anchor="middle">${label}</text>
-  </svg>`;
-  return sharp(Buffer.from(svg)).png().toBuffer();
-}
-
-async function upload(ctx: E2E, admin: Account, productId: string, bytes: Buffer, name: string): Promise<void> {
-  const form = new FormData();
-  form.append('image', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), name);
-  const res = await fetch(`${ctx.server.url}/api/admin/products/${encodeURIComponent(productId)}/images`, {
-    method: 'POST', headers: { authorization: `Bearer ${admin.token}` }, body: form,
-  });
-  expect(res.status).toBe(201);
-}
 
 describe('the lot page', () => {
   it('shows a lot with its photos, bids on it live, saves it and shares its link', async () => {
@@ -41,9 +21,9 @@ describe('the lot page', () => {
     const radio = { id: unique('radio'), name: 'Murphy Valve Radio (1952)', description: 'Walnut cabinet, all original valves.\nServiced in 2025; plays on MW and SW.' };
     const other = { id: unique('spare'), name: 'Spare Valves (box of 12)' };
     await seed.auction(admin, { ...auction, endsInMs: 3 * 3600_000, products: [{ ...radio, starting_price: 100 }, { ...other, starting_price: 50 }] });
-    await upload(e2e, admin, radio.id, await photo('Front', '#7c3aed'), 'front.png');
-    await upload(e2e, admin, radio.id, await photo('Back', '#0e7490', 1200, 1600), 'back.png');
-    await upload(e2e, admin, radio.id, await photo('Dial', '#b45309'), 'dial.png');
+    await seed.photo(admin, radio.id, await makePhoto('Front', '#7c3aed'), 'front.png');
+    await seed.photo(admin, radio.id, await makePhoto('Back', '#0e7490', 1200, 1600), 'back.png');
+    await seed.photo(admin, radio.id, await makePhoto('Dial', '#b45309'), 'dial.png');
     for (const u of [me, rival]) {
       await seed.topUp(u, 5000);
       await seed.register(u, auction.id);

@@ -1,13 +1,12 @@
 /**
  * Saved lots and notifications in a real Chromium against the production server (DESIGN §9.6–9.7):
  * a lot with a real photo is starred in Browse and found on the Saved page with its cover; an outbid that
- * happens elsewhere (a rival through the API) lights the bell, whose notice opens the lot's page and is
+ * happens in another browser (a rival bidding on the lot's page) lights the bell, whose notice opens the lot's page and is
  * read; the lot is unsaved again. Every page on the way is screenshotted at 1280 and 375 px and checked
  * with axe-core (`shot`).
  */
-import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { loginViaUi, shot, step, unique, useE2E } from './browser.js';
+import { loginViaUi, makePhoto, newContext, shot, step, unique, useE2E } from './browser.js';
 
 const e2e = useE2E();
 
@@ -22,11 +21,7 @@ describe('saved lots and the bell', () => {
     await seed.auction(admin, { ...auction, endsInMs: 3 * 3600_000, products: [{ ...clock, starting_price: 100 }] });
 
     // A real photo, through the upload route as the admin's form sends it.
-    const png = await sharp({ create: { width: 1600, height: 1000, channels: 3, background: { r: 120, g: 70, b: 30 } } }).png().toBuffer();
-    const form = new FormData();
-    form.append('image', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'clock.png');
-    const upload = await fetch(`${server.url}/api/admin/products/${clock.id}/images`, { method: 'POST', headers: { authorization: `Bearer ${admin.token}` }, body: form });
-    expect(upload.status).toBe(201);
+    await seed.photo(admin, clock.id, await makePhoto('Clock', '#78461e', 1600, 1000), 'clock.png');
 
     for (const u of [me, rival]) {
       await seed.topUp(u, 5000);
@@ -54,9 +49,22 @@ describe('saved lots and the bell', () => {
       await shot(page, 'saved-page');
     });
 
-    await step('a bid, then a rival’s higher bid elsewhere: the bell counts the outbid', async () => {
+    await step('a bid, then a rival’s higher bid in another browser: the bell counts the outbid', async () => {
       await seed.bid(me, clock.id, 150);
-      await seed.bid(rival, clock.id, 200);
+      // The rival bids through the lot's page in a browser of their own.
+      const theirs = await newContext(e2e.browser, server.url);
+      try {
+        const rivalPage = await theirs.newPage();
+        await loginViaUi(rivalPage, 'user', rival.username, rival.password);
+        await rivalPage.goto(`/auctions/${auction.id}/products/${clock.id}`);
+        await rivalPage.getByRole('button', { name: 'Place Bid' }).click();
+        const dialog = rivalPage.getByRole('dialog', { name: 'Place Bid' });
+        await dialog.getByLabel('Your bid (₹)').fill('200');
+        await dialog.getByRole('button', { name: 'Place Bid' }).click();
+        await rivalPage.locator('.lot-summary').getByText("You're the highest bidder").waitFor();
+      } finally {
+        await theirs.close();
+      }
       const bell = page.getByRole('button', { name: /^Notifications, 1 unread$/ });
       await bell.waitFor();
       await bell.click();
