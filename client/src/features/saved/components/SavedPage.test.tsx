@@ -1,12 +1,12 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import type { Auction } from '@auction/shared';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../../components/ui/toast/Toaster';
 import { jsonResponse, resetAppState, routeFetch, sampleUser, type FetchAnswer } from '../../../test/utils';
 import { auctionProducts } from '../../auctions';
 import { useSession } from '../../auth';
-import { injectLiveEvent, useClock } from '../../live';
+import { injectLiveEvent, useClock, useLive } from '../../live';
 import { makeSavedLot } from '../testing';
 import { SavedPage } from './SavedPage';
 
@@ -169,13 +169,45 @@ describe('SavedPage', () => {
     expect(api.calls('GET /api/saved')).toHaveLength(2);
   });
 
-  it('reads the list again when a saved lot’s state changes live (outbid)', async () => {
+  it('shows a saved lot’s state change at once (outbid) and confirms it with one re-read of the list', async () => {
     const api = routes([jsonResponse(200, [leica]), jsonResponse(200, [{ ...leica, my_status: 'outbid', my_max: null, highest_bid: 2100 }])]);
     renderPage();
     await screen.findByText(/You're the highest bidder/);
     act(() => injectLiveEvent({ event: 'bid:outbid', data: { auction_id: 'AUC-1', product_id: 'LEICA', product_name: 'Leica M6', highest_bid: 2100, server_time: at(0) } }));
-    await screen.findByText(/Outbid — bid again/, undefined, { timeout: 2000 });
-    expect(api.calls('GET /api/saved')).toHaveLength(2);
-    expect(within(row('LEICA')).getByText('₹2,100')).toBeTruthy();
+    expect(within(row('LEICA')).getByText(/Outbid — bid again/)).toBeTruthy();
+    await waitFor(() => expect(api.calls('GET /api/saved')).toHaveLength(2), { timeout: 2000 });
+    await waitFor(() => expect(within(row('LEICA')).getByText('₹2,100')).toBeTruthy());
+  });
+
+  it('watches the open auctions of its lots and moves a price live when another bidder bids, without a re-read', async () => {
+    const watch = vi.fn();
+    const unwatch = vi.fn();
+    useLive.setState({ watch, unwatch });
+    const api = routes([jsonResponse(200, [leica, rollei, nikon, pentax])]);
+    const view = renderPage();
+    await screen.findByText('Leica M6');
+    // AUC-1 is open (watched once for its three lots); AUC-2 ended an hour ago.
+    await waitFor(() => expect(watch).toHaveBeenCalledWith('AUC-1'));
+    expect(watch).toHaveBeenCalledTimes(1);
+
+    const placed = (product_id: string, highest_bid: number, version: number) => ({
+      event: 'bid:placed' as const,
+      data: {
+        auction_id: 'AUC-1', product_id, bid_id: version, highest_bid, bid_count: 1, version, bidder: 'r***i', amount: highest_bid,
+        timestamp: at(0), min_next_bid: highest_bid + 1, reserve_met: null, buy_now_available: false, auto: false, server_time: at(0),
+      },
+    });
+    act(() => injectLiveEvent(placed('PENTAX', 650, 5)));
+    expect(within(row('PENTAX')).getByText('Highest bid')).toBeTruthy();
+    expect(within(row('PENTAX')).getByText('₹650')).toBeTruthy();
+    // An older frame changes nothing; a bid on a lot that is not saved changes nothing either.
+    act(() => injectLiveEvent(placed('PENTAX', 600, 4)));
+    act(() => injectLiveEvent(placed('OTHER', 9000, 9)));
+    expect(within(row('PENTAX')).getByText('₹650')).toBeTruthy();
+    await new Promise((r) => setTimeout(r, 400));
+    expect(api.calls('GET /api/saved')).toHaveLength(1);
+
+    view.unmount();
+    expect(unwatch).toHaveBeenCalledWith('AUC-1');
   });
 });

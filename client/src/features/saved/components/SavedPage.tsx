@@ -11,7 +11,7 @@ import { formatRupees, secondsLeft } from '../../../lib/format';
 import { isEnded, standingOf, useAuctionList } from '../../auctions';
 import { useClock } from '../../live';
 import { lotLinkOf, mediaSrc, priceOf } from '../model';
-import { setSaved, useSavedLots } from '../store/saved-store';
+import { setSaved, useSavedLots, useWatchSavedAuctions } from '../store/saved-store';
 import './saved.css';
 
 export const EMPTY_TITLE = 'No saved lots yet — tap the star on any lot to keep it here';
@@ -20,12 +20,16 @@ const NO_LOTS: Product[] = [];
 const NO_AUCTIONS: Auction[] = [];
 const STANDING_ICON = { leading: 'check', outbid: 'alert', won: 'check', lost: 'info' } as const;
 
-/** /user/saved: the lots the caller starred, with their price, the caller's state on each, and Remove. */
+/**
+ * /user/saved: the lots the caller starred, with their price, the caller's state on each, and Remove.
+ * The auctions of the lots still open are watched, so prices move live as bids land.
+ */
 export function SavedPage() {
   const { data, status, fetching, refetch } = useSavedLots();
   const lots = data ?? NO_LOTS;
   const loaded = data !== undefined;
   const ended = useEndedLots(lots);
+  useWatchSavedAuctions(lots.flatMap((p) => (p.auction_id !== null && p.status !== 'sold' && !ended(p) ? [p.auction_id] : [])));
   const headingRef = useRef<HTMLHeadingElement>(null);
   const [announcement, setAnnouncement] = useState('');
 

@@ -7,12 +7,13 @@
  * One request per lot is on its way at a time: taps while it travels only move the state wanted, and
  * the next request (if any) goes when it lands, so the server ends where the last tap left it.
  */
+import { useEffect } from 'react';
 import type { Product } from '@auction/shared';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { errorText, isSessionEnded } from '../../../lib/api-client';
 import { createResource, invalidate, useResource } from '../../../lib/resource';
-import { auctionProducts, lotPage } from '../../auctions';
-import { onLive, onReconnect, type LiveEvent } from '../../live';
+import { applyToProducts, auctionProducts, lotPage, productsAuctionOf } from '../../auctions';
+import { onLive, onReconnect, useLive, type LiveEvent } from '../../live';
 import { fetchSavedLots, saveLot, unsaveLot } from '../api/saved-api';
 
 export const LOAD_FAILED = 'Failed to load your saved lots';
@@ -115,11 +116,37 @@ export function toggleSaved(lot: SaveableLot): void {
   setSaved(lot, lot.saved !== true);
 }
 
-/** Personal news about a lot (outbid, reinstated, won) changes its state line on the Saved page. */
+/**
+ * Live news about a saved lot, folded into the list at once: another bidder's bid or cancellation moves
+ * its price (the Saved page watches the auctions of its lots), a sale marks it sold, and personal news
+ * (outbid, reinstated, won) changes the caller's state. News that touches the caller's own state is
+ * confirmed by one re-read of the list after the burst settles.
+ */
 export function handleSavedLiveEvent(e: LiveEvent): void {
-  if (e.event !== 'bid:outbid' && e.event !== 'bid:reinstated' && e.event !== 'bid:won' && e.event !== 'product:sold') return;
+  const auctionId = productsAuctionOf(e);
+  if (auctionId === undefined || !('product_id' in e.data)) return;
+  const productId = e.data.product_id;
   const lots = savedLots.get().data;
-  if (lots?.some((p) => p.id === e.data.product_id)) invalidate(savedLots.name, REFETCH_DELAY_MS);
+  if (!lots?.some((p) => p.id === productId && p.auction_id === auctionId)) return;
+  savedLots.patch(undefined, (list) => applyToProducts(auctionId, list, e));
+  if (e.event !== 'bid:placed' && e.event !== 'bid:rolledback') invalidate(savedLots.name, REFETCH_DELAY_MS);
+}
+
+/**
+ * Watches, while a page shows them, the open auctions of the saved lots listed, so that their bids
+ * reach the list live (each auction once, however many of its lots are saved).
+ */
+export function useWatchSavedAuctions(auctionIds: readonly string[]): void {
+  const key = [...new Set(auctionIds)].sort().join('\0');
+  useEffect(() => {
+    if (key === '') return;
+    const ids = key.split('\0');
+    const { watch, unwatch } = useLive.getState();
+    for (const id of ids) watch(id);
+    return () => {
+      for (const id of ids) unwatch(id);
+    };
+  }, [key]);
 }
 
 onLive(handleSavedLiveEvent);
