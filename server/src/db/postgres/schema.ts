@@ -148,6 +148,9 @@ export const bids = pgTable('bids', {
   uniqueIndex('bids_leader_uq').on(t.productId).where(sql`${t.status} = 'success'`),
   index('bids_product_idx').on(t.productId, t.auctionId, t.status),
   index('bids_user_idx').on(t.userId, t.id),
+  // A bidder's leading bids (what their wallet has on hold: POST /wallet's on_hold, a deactivation's releases),
+  // found without walking every bid they ever placed.
+  index('bids_user_leading_idx').on(t.userId).where(sql`${t.status} = 'success'`),
   index('bids_auction_idx').on(t.auctionId, t.status),
   check('bids_amount_pos', sql`${t.amount} > 0`),
   check('bids_status_ck', sql`${t.status} in ('success', 'outbid', 'failed', 'rolledback', 'won', 'unsold')`),

@@ -1,0 +1,1 @@
+CREATE INDEX "bids_user_leading_idx" ON "bids" USING btree ("user_id") WHERE "bids"."status" = 'success';
