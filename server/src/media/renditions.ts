@@ -6,7 +6,7 @@
  * Each rendition is named by the SHA-256 of its bytes, so the same picture is stored once.
  */
 import { createHash } from 'node:crypto';
-import sharp from 'sharp';
+import type { Sharp, SharpOptions } from 'sharp';
 import { LIMITS } from '@auction/shared';
 import type { Rendition } from '../domain/photos.js';
 
@@ -22,10 +22,26 @@ export function sniffImage(bytes: Buffer): ImageFormat | null {
 
 export class NotAnImage extends Error {}
 
+let loading: Promise<(input: Buffer, options: SharpOptions) => Sharp> | undefined;
+
+/**
+ * sharp, loaded at the first upload: libvips maps ~35 MB into the process, which a server that never
+ * processes a photo (most of them, most of the time) need not carry. Its operation cache is off: every
+ * upload is decoded once, so a cache would only hold up to 50 MB of pixels no one asks for again.
+ */
+function loadSharp(): Promise<(input: Buffer, options: SharpOptions) => Sharp> {
+  loading ??= import('sharp').then(({ default: sharp }) => {
+    sharp.cache(false);
+    return sharp;
+  });
+  return loading;
+}
+
 /** Decoded pixels beyond this are refused (a small file may claim a huge canvas): 50 megapixels. */
 const MAX_INPUT_PIXELS = 50_000_000;
 
 async function rendition(bytes: Buffer, px: number, quality: number): Promise<Rendition> {
+  const sharp = await loadSharp();
   const { data, info } = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' })
     .rotate()
     .resize({ width: px, height: px, fit: 'inside', withoutEnlargement: true })
@@ -38,6 +54,7 @@ async function rendition(bytes: Buffer, px: number, quality: number): Promise<Re
 export async function renditionsOf(bytes: Buffer): Promise<{ image: Rendition; thumb: Rendition }> {
   const format = sniffImage(bytes);
   if (!format) throw new NotAnImage();
+  const sharp = await loadSharp();
   try {
     const meta = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
     if (meta.format !== format) throw new NotAnImage();
