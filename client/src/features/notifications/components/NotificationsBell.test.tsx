@@ -134,6 +134,17 @@ describe('NotificationsBell', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
+  it('a tap on the dimmed page under the sheet (phones) closes it', async () => {
+    renderBell({ [FIRST]: [page([outbid], 1)] });
+    await openPanel();
+    // The scrim is inside the bell's own box: a pointerdown there is not "outside"; its click closes.
+    fireEvent.pointerDown(screen.getByTestId('notif-scrim'));
+    expect(screen.queryByRole('dialog')).not.toBeNull();
+    fireEvent.click(screen.getByTestId('notif-scrim'));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(screen.queryByTestId('notif-scrim')).toBeNull();
+  });
+
   it('following a notice marks it read (POST its id) and goes to its link', async () => {
     const fetch = renderBell({ [FIRST]: [page([outbid, won], 1)], [READ]: [jsonResponse(200, { unread: 0 })] });
     const p = await openPanel();

@@ -64,6 +64,8 @@ export function NotificationsBell() {
         <Icon name="bell" size={20} />
         {badge && <span className="notif-badge" aria-hidden="true">{badge}</span>}
       </button>
+      {/* Phones only (CSS): the page under the sheet is dimmed, and a tap on it closes the sheet without reaching the page. */}
+      {open && <div className="notif-scrim" aria-hidden="true" data-testid="notif-scrim" onClick={() => close(false)} />}
       {open && (
         <NotificationsPanel id={panelId} feed={feed.data} status={feed.status} retry={() => void feed.refetch()}
           onClose={close} bell={bell} />
