@@ -160,7 +160,8 @@ describe('ManageProductsPage', () => {
     fireEvent.change(within(dialog).getByLabelText('Name'), { target: { value: 'New' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
     await waitFor(() => expect(toasts()).toContain('error: Update failed'));
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+    // The toast may render a moment before the button leaves "Saving…".
+    fireEvent.click(await within(dialog).findByRole('button', { name: 'Save Changes' }));
     await waitFor(() => expect(toasts()).toContain('success: Product updated'));
     expect(JSON.parse(api.calls('PUT /api/admin/product/P1')[1]![1]!.body as string)).toEqual({ name: 'New', description: 'About P1' });
   });

@@ -117,6 +117,8 @@ describe('UsersPage', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Activate User 2 (@user2)' }));
     await waitFor(() => expect(toasts()).toContain('error: Update failed'));
+    // The toast may render a moment before the button is enabled again.
+    await waitFor(() => expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Activate User 2 (@user2)' }).disabled).toBe(false));
     fireEvent.click(screen.getByRole('button', { name: 'Activate User 2 (@user2)' }));
     await waitFor(() => expect(toasts()).toContain('success: User 2 activated'));
     expect(screen.queryByRole('dialog')).toBeNull();
