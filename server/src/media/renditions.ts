@@ -22,14 +22,16 @@ export function sniffImage(bytes: Buffer): ImageFormat | null {
 
 export class NotAnImage extends Error {}
 
-let loading: Promise<(input: Buffer, options: SharpOptions) => Sharp> | undefined;
+type SharpFn = (input: Buffer, options: SharpOptions) => Sharp;
+
+let loading: Promise<SharpFn> | undefined;
 
 /**
  * sharp, loaded at the first upload: libvips maps ~35 MB into the process, which a server that never
  * processes a photo (most of them, most of the time) need not carry. Its operation cache is off: every
  * upload is decoded once, so a cache would only hold up to 50 MB of pixels no one asks for again.
  */
-function loadSharp(): Promise<(input: Buffer, options: SharpOptions) => Sharp> {
+function loadSharp(): Promise<SharpFn> {
   loading ??= import('sharp').then(({ default: sharp }) => {
     sharp.cache(false);
     return sharp;
@@ -40,8 +42,7 @@ function loadSharp(): Promise<(input: Buffer, options: SharpOptions) => Sharp> {
 /** Decoded pixels beyond this are refused (a small file may claim a huge canvas): 50 megapixels. */
 const MAX_INPUT_PIXELS = 50_000_000;
 
-async function rendition(bytes: Buffer, px: number, quality: number): Promise<Rendition> {
-  const sharp = await loadSharp();
+async function rendition(sharp: SharpFn, bytes: Buffer, px: number, quality: number): Promise<Rendition> {
   const { data, info } = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' })
     .rotate()
     .resize({ width: px, height: px, fit: 'inside', withoutEnlargement: true })
@@ -58,7 +59,7 @@ export async function renditionsOf(bytes: Buffer): Promise<{ image: Rendition; t
   try {
     const meta = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
     if (meta.format !== format) throw new NotAnImage();
-    const [image, thumb] = await Promise.all([rendition(bytes, LIMITS.imageMaxPx, 82), rendition(bytes, LIMITS.thumbPx, 75)]);
+    const [image, thumb] = await Promise.all([rendition(sharp, bytes, LIMITS.imageMaxPx, 82), rendition(sharp, bytes, LIMITS.thumbPx, 75)]);
     return { image, thumb };
   } catch (err) {
     if (err instanceof NotAnImage) throw err;

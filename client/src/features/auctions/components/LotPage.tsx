@@ -9,7 +9,7 @@ import { toast } from '../../../components/ui/toast/toast-store';
 import { browseLotPath, lotPath, paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
 import { countdownUrgent, formatCountdown, formatDateTime, formatRupees } from '../../../lib/format';
-import { useLive } from '../../live';
+import { useWatchAuctions } from '../../live';
 import { SaveStar } from '../../saved';
 import { bidAction, isEnded, softCloseText } from '../lib/rules';
 import { useAuctionActions, useAuctionList, useAuctionProducts } from '../store/auctions-store';
@@ -38,11 +38,7 @@ export function LotPage() {
   const lot = lotRead.data;
 
   // The lot's auction is watched live while the page is open (its bids, its end, its extensions).
-  useEffect(() => {
-    const { watch, unwatch } = useLive.getState();
-    watch(auctionId);
-    return () => unwatch(auctionId);
-  }, [auctionId]);
+  useWatchAuctions([auctionId]);
   const live = useAuctionProducts(auctionId, { silent: true }).data?.find((p) => p.id === productId);
   const listed = useAuctionList({ silent: true }).data?.find((a) => a.id === auctionId);
 

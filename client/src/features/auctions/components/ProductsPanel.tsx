@@ -5,7 +5,7 @@ import { Icon } from '../../../components/ui/Icon';
 import { Spinner } from '../../../components/ui/Spinner';
 import { auctionTimeStatus, StatusBadge } from '../../../components/ui/StatusBadge';
 import { countdownUrgent, formatCountdown, formatRupees } from '../../../lib/format';
-import { useLive } from '../../live';
+import { useWatchAuctions } from '../../live';
 import { isEnded, softCloseText } from '../lib/rules';
 import { useAuctionActions, useAuctionProducts } from '../store/auctions-store';
 import { ExtendedMark } from './ExtendedMark';
@@ -46,11 +46,7 @@ export function ProductsPanel({ auction, headingRef, onBid, onBuyNow, onClose, o
 function PanelBody({ auction, headingRef, onBid, onBuyNow, onClose, onShown }: ProductsPanelProps & { auction: Auction }) {
   // The open auction is watched live for as long as it stays open; this effect runs before the read's,
   // so the watch is asked for first. After a dropped connection what is on screen is read again by itself.
-  useEffect(() => {
-    const { watch, unwatch } = useLive.getState();
-    watch(auction.id);
-    return () => unwatch(auction.id);
-  }, [auction.id]);
+  useWatchAuctions([auction.id]);
   // Read afresh whenever it opens (a cached answer shows at once), a failure toasted.
   const { data, status, refetch } = useAuctionProducts(auction.id);
   const products = data ?? NO_PRODUCTS;

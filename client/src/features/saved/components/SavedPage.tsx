@@ -9,9 +9,9 @@ import { StatusBadge } from '../../../components/ui/StatusBadge';
 import { paths } from '../../../config/paths';
 import { formatRupees, secondsLeft } from '../../../lib/format';
 import { isEnded, standingOf, useAuctionList } from '../../auctions';
-import { useClock } from '../../live';
+import { useClock, useWatchAuctions } from '../../live';
 import { lotLinkOf, mediaSrc, priceOf } from '../model';
-import { setSaved, useSavedLots, useWatchSavedAuctions } from '../store/saved-store';
+import { setSaved, useSavedLots } from '../store/saved-store';
 import './saved.css';
 
 export const EMPTY_TITLE = 'No saved lots yet — tap the star on any lot to keep it here';
@@ -29,7 +29,7 @@ export function SavedPage() {
   const lots = data ?? NO_LOTS;
   const loaded = data !== undefined;
   const ended = useEndedLots(lots);
-  useWatchSavedAuctions(lots.flatMap((p) => (p.auction_id !== null && p.status !== 'sold' && !ended(p) ? [p.auction_id] : [])));
+  useWatchAuctions(lots.flatMap((p) => (p.auction_id !== null && p.status !== 'sold' && !ended(p) ? [p.auction_id] : [])));
   const headingRef = useRef<HTMLHeadingElement>(null);
   const [announcement, setAnnouncement] = useState('');
 

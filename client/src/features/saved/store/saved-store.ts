@@ -7,13 +7,12 @@
  * One request per lot is on its way at a time: taps while it travels only move the state wanted, and
  * the next request (if any) goes when it lands, so the server ends where the last tap left it.
  */
-import { useEffect } from 'react';
 import type { Product } from '@auction/shared';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { errorText, isSessionEnded } from '../../../lib/api-client';
 import { createResource, invalidate, useResource } from '../../../lib/resource';
 import { applyToProducts, auctionProducts, lotPage, productsAuctionOf } from '../../auctions';
-import { onLive, onReconnect, useLive, type LiveEvent } from '../../live';
+import { onLive, onReconnect, type LiveEvent } from '../../live';
 import { fetchSavedLots, saveLot, unsaveLot } from '../api/saved-api';
 
 export const LOAD_FAILED = 'Failed to load your saved lots';
@@ -130,23 +129,6 @@ export function handleSavedLiveEvent(e: LiveEvent): void {
   if (!lots?.some((p) => p.id === productId && p.auction_id === auctionId)) return;
   savedLots.patch(undefined, (list) => applyToProducts(auctionId, list, e));
   if (e.event !== 'bid:placed' && e.event !== 'bid:rolledback') invalidate(savedLots.name, REFETCH_DELAY_MS);
-}
-
-/**
- * Watches, while a page shows them, the open auctions of the saved lots listed, so that their bids
- * reach the list live (each auction once, however many of its lots are saved).
- */
-export function useWatchSavedAuctions(auctionIds: readonly string[]): void {
-  const key = [...new Set(auctionIds)].sort().join('\0');
-  useEffect(() => {
-    if (key === '') return;
-    const ids = key.split('\0');
-    const { watch, unwatch } = useLive.getState();
-    for (const id of ids) watch(id);
-    return () => {
-      for (const id of ids) unwatch(id);
-    };
-  }, [key]);
 }
 
 onLive(handleSavedLiveEvent);
