@@ -15,6 +15,12 @@ export interface Refusal {
   code: ErrorCode;
   message: string;
   field?: string;
+  /**
+   * A refused bid is recorded as a `failed` bid (docs/money.md) unless this is false: a leader's refused
+   * change to their own maximum is not a bid, and listing it would show the secret maximum's
+   * neighbourhood in the lot's public history.
+   */
+  recorded?: false;
 }
 
 export type Result<T extends object> = ({ ok: true } & T) | Refusal;

@@ -65,7 +65,7 @@ export async function placeBid(tx: UnitOfWork, cmd: BidCommand, now: number): Pr
   const state = { bidder, registered, product, auction, leader: leader && { ...leader, username: wallets.get(leader.userId)?.username ?? '' } };
   const decision = decideBid(state, ask, now);
   if (!decision.ok) {
-    await tx.apply(refusedBid(state, ask, decision), now);
+    if (decision.recorded !== false) await tx.apply(refusedBid(state, ask, decision), now);
     return decision;
   }
   // Soft close moved the end: the auction's other bidders and savers are told (docs/notifications.md).

@@ -71,6 +71,9 @@ const gate = (s: BidState, now: number): Refusal | null => {
   return null;
 };
 
+/** A leader's refused change to their own maximum: not a bid, so not recorded as a failed one. */
+const notABid = (refusal: Refusal): Refusal => ({ ...refusal, recorded: false });
+
 const short = (available: number) => refuse('INSUFFICIENT_FUNDS', `Insufficient wallet balance: ${formatRupees(toRupees(available))} available for this bid`);
 
 export function decideBid(s: BidState, ask: BidAsk, now: number): Result<AcceptedBid> {
@@ -86,9 +89,9 @@ export function decideBid(s: BidState, ask: BidAsk, now: number): Result<Accepte
   // The leader raising their own maximum: the difference is held; the price does not move.
   if (self && ask.max !== null) {
     const current = topOf(leader);
-    if (ask.max <= current) return refuse('BID_TOO_LOW', `Your new maximum must be more than your current maximum of ${formatRupees(toRupees(current))}`);
+    if (ask.max <= current) return notABid(refuse('BID_TOO_LOW', `Your new maximum must be more than your current maximum of ${formatRupees(toRupees(current))}`));
     const extra = ask.max - heldBy(leader);
-    if (bidder.balance < extra) return short(bidder.balance + heldBy(leader));
+    if (bidder.balance < extra) return notABid(short(bidder.balance + heldBy(leader)));
     const price = meetReserve(leader.amount, ask.max, reserve);
     const changes: ChangeSet = {
       bids: [{ id: leader.bidId, status: 'success', maxAmount: ask.max, ...(price !== leader.amount ? { amount: price } : {}) }],
@@ -109,7 +112,7 @@ export function decideBid(s: BidState, ask: BidAsk, now: number): Result<Accepte
   if (tooLow) return refuse('BID_TOO_LOW', tooLow);
   // A plain bid from the proxy leader below its own maximum would only lower what it holds.
   if (self && leader.maxAmount !== null && top <= leader.maxAmount) {
-    return refuse('BID_TOO_LOW', `Your maximum bid of ${formatRupees(toRupees(leader.maxAmount))} already covers this amount`);
+    return notABid(refuse('BID_TOO_LOW', `Your maximum bid of ${formatRupees(toRupees(leader.maxAmount))} already covers this amount`));
   }
   // The bidder must be able to pay their whole top; raising one's own lead may use what that lead holds.
   const ownHold = self ? heldBy(leader) : 0;

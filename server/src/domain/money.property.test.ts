@@ -419,12 +419,19 @@ async function run(w: World, cmd: Command) {
       const balance = before.balances[userId]!;
       // The leader naming a new maximum raises it; everything else is a bid that must reach the minimum.
       const raiseMax = self && max !== null;
-      const reasons = [
+      const gate = [
         ...(before.active[userId] ? [] : ['ACCOUNT_INACTIVE']),
         ...(p.status === 'sold' ? ['PRODUCT_SOLD'] : []),
         ...(a.settled_at !== null ? ['AUCTION_SETTLED'] : []),
         ...(now >= a.valid_until ? ['AUCTION_ENDED'] : []),
         ...(before.registrations.has(`${a.id}:${userId}`) ? [] : ['NOT_REGISTERED']),
+      ];
+      // A leader's refused change to their own maximum is not a bid (issue 27): nothing is recorded.
+      // A plain bid below the lot's minimum is checked before the "already covered" rule, and is a bid.
+      const ownMaxChange = gate.length === 0 && (raiseMax
+        || (self && leader.max_amount !== null && (amount ?? max!) >= minNext && top <= leader.max_amount));
+      const reasons = [
+        ...gate,
         ...(raiseMax
           ? [...(max <= heldBy(leader) ? ['BID_TOO_LOW'] : []), ...(balance < max - heldBy(leader) ? ['INSUFFICIENT_FUNDS'] : [])]
           : [
@@ -436,6 +443,10 @@ async function run(w: World, cmd: Command) {
       const newBid = { user_id: userId, product_id: productId, auction_id: a.id, max_amount: max, buy_now: false };
       if (reasons.length > 0) {
         expectRefused(r, reasons);
+        if (ownMaxChange) {
+          expectOnly(before, after, {}, why);
+          break;
+        }
         // Recorded as failed with its reason; no money moves, nothing else changes.
         expectOnly(before, after, { newBids: [{ ...newBid, amount: amount ?? max!, status: 'failed', reason: null }] }, why);
         expect(after.bids.at(-1)!.reason).toBe(r.ok ? null : r.code);

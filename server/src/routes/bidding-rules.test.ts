@@ -217,6 +217,31 @@ describe('maximum (proxy) bids: the worked examples of docs/bidding.md', () => {
     await expectMoneyInvariant(app);
   });
 
+  it('a leader’s refused change to their own maximum is not a bid: nothing in the lot’s history or their bids hints at the maximum', async () => {
+    const admin = await start();
+    const { productId, auctionId } = await lot(admin);
+    const [asha, ravi] = [await richBidder(app, 2000, [auctionId]), await richBidder(app, 2000, [auctionId])];
+    await proxy(asha.token, productId, 1500);
+    await bid(app, ravi.token, productId, 200);
+    const before = await myBids(asha.token);
+    // Lowering the maximum, a plain bid it already covers, and a raise she cannot pay for.
+    expectError(await proxy(asha.token, productId, 1200), 409, 'BID_TOO_LOW');
+    expectError(await bid(app, asha.token, productId, 1400), 409, 'BID_TOO_LOW');
+    expect((await proxy(asha.token, productId, 5000)).json()).toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
+    expect(await myBids(asha.token)).toEqual(before);
+    const history = (token: string) => call(app, 'GET', `/api/products/${productId}`, undefined, token);
+    for (const token of [ravi.token, admin.token]) {
+      const amounts = history(token).then((r) => r.json<{ bids: { amount: number; status: string }[] }>().bids.map((b) => `${b.status} ${b.amount}`));
+      // Her maximum placed at ₹1 and raised automatically to ₹201, and Ravi's bid: nothing else.
+      expect(await amounts).toEqual(['success 201', 'outbid 200', 'success 1']);
+    }
+    const spec = await call(app, 'GET', `/api/bids?product_key=${productId}`, undefined, ravi.token);
+    expect(spec.json<{ amount: number; status: string }[]>().map((b) => `${b.status} ${b.amount}`)).toEqual(['outbid 200', 'success 201']);
+    // A plain bid below the lot's minimum is still a bid, refused and recorded as any other.
+    expectError(await bid(app, asha.token, productId, 150), 409, 'BID_TOO_LOW');
+    expect((await myBids(asha.token))[0]).toMatchObject({ amount: 150, status: 'failed' });
+  });
+
   it('bid_amount with max_amount starts there; a maximum below the minimum or below bid_amount is refused', async () => {
     const admin = await start();
     const { productId, auctionId } = await lot(admin, { starting: 100 });
