@@ -322,8 +322,8 @@ export class Reads {
 
   /** A product with its auction's end, for `GET /time-left`. */
   async productTiming(productId: string) {
-    return (await this.sql.get<{ productId: string; auctionId: string | null; validUntil: number | null; settledAt: number | null }>(
-      `select p.id as "productId", a.id as "auctionId", a.valid_until as "validUntil", a.settled_at as "settledAt"
+    return (await this.sql.get<{ productId: string; auctionId: string | null; validUntil: number | null; settledAt: number | null; createdBy: number }>(
+      `select p.id as "productId", a.id as "auctionId", a.valid_until as "validUntil", a.settled_at as "settledAt", p.created_by as "createdBy"
        from products p left join auctions a on a.id = p.auction_id where p.id = ? and p.deleted_at is null`,
       [productId],
     )) ?? null;
@@ -341,11 +341,14 @@ export class Reads {
 
   // ---- saved lots and notifications (issue 18; docs/notifications.md) ---------------------------
 
-  /** The products a bidder saved (not deleted), the most recently saved first. */
+  /**
+   * The products a bidder saved (not deleted), the most recently saved first; a lot that went back
+   * to its seller unsold (in no auction: a draft, which only its admin may read) shows again once listed.
+   */
   async savedProducts(userId: number, now = Date.now()): Promise<ProductView[]> {
     if (!isStorableId(userId)) return [];
     return this.products(
-      'p.id in (select s.product_id from saved_lots s where s.user_id = ?) and p.deleted_at is null',
+      'p.id in (select s.product_id from saved_lots s where s.user_id = ?) and p.deleted_at is null and p.auction_id is not null',
       '(select s.created_at from saved_lots s where s.user_id = ? and s.product_id = p.id) desc, p.id',
       [userId, userId], now,
     );

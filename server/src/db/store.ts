@@ -212,10 +212,12 @@ export interface UnitOfWork {
   /** Who follows the live lots of an auction (only `productIds` when given): bidders (bids that did not fail there) and, with `savers`, those who saved them. One row per user and lot, by user then lot. */
   followersOf(auctionId: string, opts?: { productIds?: readonly string[]; savers?: boolean }): Promise<Follower[]>;
   /** Whether a live (not deleted) product has this id. */
-  productExists(id: string): Promise<boolean>;
+  /** Whether the product exists (not deleted) and is in an auction: a draft is its admin's alone. */
+  productListed(id: string): Promise<boolean>;
   /** Resolves false when it was saved already. */
   saveLot(userId: number, productId: string, now: number): Promise<boolean>;
-  unsaveLot(userId: number, productId: string): Promise<void>;
+  /** Whether a saved lot was forgotten. */
+  unsaveLot(userId: number, productId: string): Promise<boolean>;
   /** Marks the user's unread notices read (only `ids` when given; others' ids change nothing); the unread count after. */
   markNotificationsRead(userId: number, ids: readonly number[] | null, now: number): Promise<number>;
 

@@ -359,16 +359,16 @@ export class SqlUnitOfWork implements UnitOfWork {
     return rows.map((r) => ({ ...r, bid: Boolean(Number(r.bid)) }));
   }
 
-  async productExists(id: string): Promise<boolean> {
-    return (await this.sql.get('select 1 as one from products where id = ? and deleted_at is null', [id])) !== undefined;
+  async productListed(id: string): Promise<boolean> {
+    return (await this.sql.get('select 1 as one from products where id = ? and deleted_at is null and auction_id is not null', [id])) !== undefined;
   }
 
   async saveLot(userId: number, productId: string, now: number): Promise<boolean> {
     return (await this.sql.run('insert into saved_lots (user_id, product_id, created_at) values (?, ?, ?) on conflict do nothing', [userId, productId, now])) > 0;
   }
 
-  async unsaveLot(userId: number, productId: string): Promise<void> {
-    await this.sql.run('delete from saved_lots where user_id = ? and product_id = ?', [userId, productId]);
+  async unsaveLot(userId: number, productId: string): Promise<boolean> {
+    return (await this.sql.run('delete from saved_lots where user_id = ? and product_id = ?', [userId, productId])) > 0;
   }
 
   async markNotificationsRead(userId: number, ids: readonly number[] | null, now: number): Promise<number> {

@@ -145,16 +145,19 @@ export async function noticeEndingSoon(tx: UnitOfWork, cmd: { auctionId: string;
   return { ok: true, written: applied.notices.length, events: noticeEvents(applied) };
 }
 
-/** Saves a lot for a bidder (idempotent); an unknown or deleted product is 404. */
+/** Saves a lot for a bidder (idempotent); an unknown or deleted product, or an admin's draft (in no auction), is 404. */
 export async function saveLot(tx: UnitOfWork, cmd: { userId: number; productId: string }, now: number): Promise<Result<{ saved: boolean }>> {
-  if (!(await tx.productExists(cmd.productId))) return refuse('NOT_FOUND', 'Product not found');
+  if (!(await tx.productListed(cmd.productId))) return refuse('NOT_FOUND', 'Product not found');
   return { ok: true, saved: await tx.saveLot(cmd.userId, cmd.productId, now) };
 }
 
-/** Forgets a saved lot (idempotent); an unknown or deleted product is 404. */
+/**
+ * Forgets a saved lot (idempotent); an unknown or deleted product is 404, and so is an admin's draft
+ * unless the bidder had saved it (it was listed then, and went back to its seller unsold).
+ */
 export async function unsaveLot(tx: UnitOfWork, cmd: { userId: number; productId: string }): Promise<Result<object>> {
-  if (!(await tx.productExists(cmd.productId))) return refuse('NOT_FOUND', 'Product not found');
-  await tx.unsaveLot(cmd.userId, cmd.productId);
+  const forgotten = await tx.unsaveLot(cmd.userId, cmd.productId);
+  if (!forgotten && !(await tx.productListed(cmd.productId))) return refuse('NOT_FOUND', 'Product not found');
   return { ok: true };
 }
 

@@ -9,7 +9,8 @@ import { buyNow, cancelBid, placeBid } from '../domain/bidding.js';
 import { AppError, unwrap } from '../errors.js';
 import { presentProductBid, presentUserBid } from '../presenters/bids.js';
 import { presentTimeLeft } from '../presenters/catalogue.js';
-import { assertNamesCaller, callerOf, paise } from './input.js';
+import { assertNamesCaller, callerOf, paise, readableProduct } from './input.js';
+import type { Caller } from '../domain/accounts.js';
 
 export function biddingRoutes(app: App, ctx: AppContext) {
   const { reads, commands, guard } = ctx;
@@ -88,32 +89,27 @@ export function biddingRoutes(app: App, ctx: AppContext) {
     return (await reads.userBids(callerOf(req).id, req.params.id)).map(presentUserBid);
   });
 
-  const product = async (key: string) => {
-    const p = await reads.product(key);
-    if (!p) throw new AppError('NOT_FOUND', 'Product not found');
-    return p;
-  };
+  const product = async (key: string, caller: Caller) => readableProduct(await reads.product(key), caller);
 
   app.get('/bids', {
     onRequest: guard.any,
     schema: { tags, security, summary: 'A product’s bids, newest first (bidders masked except for the auction’s admin)', querystring: ProductKeyQuery, response: { 200: Type.Array(ProductBid), ...errorResponses(400, 401, 404) } },
   }, async (req) => {
     const me = callerOf(req);
-    const p = await product(req.query.product_key);
+    const p = await product(req.query.product_key, me);
     return (await reads.productBids(p.id)).map((b) => presentProductBid(b, me.role === 'admin' ? me.id : null));
   });
 
   app.get('/highest-bid', {
     onRequest: guard.any,
     schema: { tags, security, summary: 'A product’s highest bid (0 when none)', querystring: ProductKeyQuery, response: { 200: HighestBid, ...errorResponses(400, 401, 404) } },
-  }, async (req) => ({ highest_bid: toRupees((await product(req.query.product_key)).highest) }));
+  }, async (req) => ({ highest_bid: toRupees((await product(req.query.product_key, callerOf(req))).highest) }));
 
   app.get('/time-left', {
     onRequest: guard.any,
     schema: { tags, security, summary: 'Time left in the auction of a product', querystring: ProductKeyQuery, response: { 200: TimeLeft, ...errorResponses(400, 401, 404, 409) } },
   }, async (req) => {
-    const t = await reads.productTiming(req.query.product_key);
-    if (!t) throw new AppError('NOT_FOUND', 'Product not found');
+    const t = readableProduct(await reads.productTiming(req.query.product_key), callerOf(req));
     if (t.auctionId === null || t.validUntil === null) throw new AppError('PRODUCT_NOT_AVAILABLE', 'This product is not in an auction');
     return presentTimeLeft({ ...t, auctionId: t.auctionId, validUntil: t.validUntil }, ctx.now());
   });

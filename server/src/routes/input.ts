@@ -28,3 +28,18 @@ export function callerOf(req: { caller: Caller | null }): Caller {
   if (!req.caller) throw new AppError('UNAUTHENTICATED', 'Please sign in');
   return req.caller;
 }
+
+/**
+ * Whether the caller may read a product by its id: a product in an auction (open, ended or sold) is
+ * public to signed-in callers; one in no auction is its admin's draft (never listed, or unsold and
+ * back with its seller), which anyone else is told does not exist (issue 27).
+ */
+export function productReadableBy(product: { auctionId: string | null; createdBy: number }, caller: Caller): boolean {
+  return product.auctionId !== null || (caller.role === 'admin' && caller.id === product.createdBy);
+}
+
+/** The product, or 404 NOT_FOUND when there is none or the caller may not read it (`productReadableBy`). */
+export function readableProduct<P extends { auctionId: string | null; createdBy: number }>(product: P | null, caller: Caller): P {
+  if (!product || !productReadableBy(product, caller)) throw new AppError('NOT_FOUND', 'Product not found');
+  return product;
+}

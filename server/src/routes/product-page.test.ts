@@ -90,12 +90,24 @@ describe('GET /api/products/{id}', () => {
     expect(other.reserve_price).toBeUndefined();
   });
 
-  it('an unassigned product: no auction, no history, its photos', async () => {
+  it('an unassigned product (a draft): its admin sees it with no auction, no history and its photos; anyone else is told it does not exist', async () => {
     const [p] = await createProducts(app, admin.token, 1);
     const photo = await addPhoto(app, admin.token, p!);
-    const seen = await page(asha.token, p);
-    expect(seen).toMatchObject({ id: p, auction: null, bids: [], my_status: null, highest_bid: 0 });
+    const seen = await page(admin.token, p);
+    expect(seen).toMatchObject({ id: p, auction: null, bids: [] });
     expect(seen.images.map((i) => i.id)).toEqual([photo.id]);
+    // A bidder or another admin who knows or guesses its id reads nothing of it, by any route.
+    for (const token of [asha.token, otherAdmin.token]) {
+      expectError(await call(app, 'GET', `/api/products/${p!}`, undefined, token), 404, 'NOT_FOUND');
+      for (const route of ['bids', 'highest-bid', 'time-left']) {
+        expectError(await call(app, 'GET', `/api/${route}?product_key=${p!}`, undefined, token), 404, 'NOT_FOUND');
+      }
+    }
+    expectError(await call(app, 'PUT', `/api/saved/${p!}`, undefined, asha.token), 404, 'NOT_FOUND');
+    expectError(await call(app, 'DELETE', `/api/saved/${p!}`, undefined, asha.token), 404, 'NOT_FOUND');
+    // Its own admin: the spec's reads answer as before (a product in no auction has no time left).
+    expect((await call(app, 'GET', `/api/highest-bid?product_key=${p!}`, undefined, admin.token)).json()).toEqual({ highest_bid: 0 });
+    expectError(await call(app, 'GET', `/api/time-left?product_key=${p!}`, undefined, admin.token), 409, 'PRODUCT_NOT_AVAILABLE');
   });
 
   it('404 for an unknown or deleted product, 401 without a token', async () => {

@@ -1,10 +1,9 @@
 /** The lot page (DESIGN §9.6): one product with its auction and its history, for any signed-in caller. */
 import { IdParams, LotPage, errorResponses } from '@auction/shared';
 import type { App, AppContext } from '../context.js';
-import { AppError } from '../errors.js';
 import { presentAuction, presentProduct } from '../presenters/catalogue.js';
 import { presentLotHistory } from '../presenters/photos.js';
-import { callerOf } from './input.js';
+import { callerOf, readableProduct } from './input.js';
 
 export function productPageRoutes(app: App, ctx: AppContext) {
   const { reads, guard } = ctx;
@@ -21,8 +20,7 @@ export function productPageRoutes(app: App, ctx: AppContext) {
   }, async (req) => {
     const caller = callerOf(req);
     const now = ctx.now();
-    const product = await reads.product(req.params.id, now);
-    if (!product) throw new AppError('NOT_FOUND', 'Product not found');
+    const product = readableProduct(await reads.product(req.params.id, now), caller);
     const auctionId = product.auctionId;
     const [auction, history, standings] = await Promise.all([
       auctionId === null ? null : reads.auction(auctionId),

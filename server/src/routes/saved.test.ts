@@ -32,6 +32,9 @@ describe('saved lots', () => {
     const [gone] = await createProducts(app, admin.token, 1);
     expect((await call(app, 'DELETE', `/api/admin/product/${gone!}`, undefined, admin.token)).statusCode).toBe(200);
     expectError(await call(app, 'PUT', `/api/saved/${gone!}`, undefined, asha.token), 404, 'NOT_FOUND');
+    // A draft (in no auction) is its admin's alone: it cannot be saved by guessing its id.
+    const [draft] = await createProducts(app, admin.token, 1);
+    expectError(await call(app, 'PUT', `/api/saved/${draft!}`, undefined, asha.token), 404, 'NOT_FOUND');
     expectError(await call(app, 'PUT', `/api/saved/${p!}`, undefined, admin.token), 403, 'FORBIDDEN');
     expectError(await call(app, 'GET', '/api/saved', undefined, admin.token), 403, 'FORBIDDEN');
     expectError(await call(app, 'DELETE', `/api/saved/${p!}`, undefined, undefined), 401, 'UNAUTHENTICATED');
@@ -62,8 +65,16 @@ describe('saved lots', () => {
     expect(saved[0]).toEqual(expect.objectContaining({ images: [], min_next_bid: 151, version: expect.any(Number) }));
     // Ravi saved nothing; his list is his own.
     expect((await call(app, 'GET', '/api/saved', undefined, ravi.token)).json()).toEqual([]);
-    // Deleting an auction returns its lots; deleting a lot removes it from the list.
+    // Deleting an auction returns its lots to their admin as drafts, which leave the list (only their
+    // admin may read them) until listed again; the bidder may still forget one; a deleted lot is gone.
     expect((await call(app, 'DELETE', `/api/admin/auction/${two.auctionId}`, undefined, admin.token)).statusCode).toBe(200);
+    expect((await call(app, 'GET', '/api/saved', undefined, asha.token)).json<ProductJson[]>().map((x) => x.id)).toEqual([b, a]);
+    const relisted = await call(app, 'POST', '/api/admin/auction', { id: 'again', name: 'Again', valid_until: new Date(Date.now() + 3_600_000).toISOString(), product_ids: [c] }, admin.token);
+    expect(relisted.statusCode, relisted.body).toBe(201);
+    expect((await call(app, 'GET', '/api/saved', undefined, asha.token)).json<ProductJson[]>().map((x) => x.id)).toEqual([b, c, a]);
+    expect((await call(app, 'DELETE', '/api/admin/auction/again', undefined, admin.token)).statusCode).toBe(200);
+    expect((await call(app, 'DELETE', `/api/saved/${c}`, undefined, asha.token)).statusCode).toBe(204);
+    expect((await call(app, 'PUT', `/api/saved/${a!}`, undefined, asha.token)).statusCode).toBe(204);
     expect((await call(app, 'DELETE', `/api/admin/product/${c}`, undefined, admin.token)).statusCode).toBe(200);
     expect((await call(app, 'GET', '/api/saved', undefined, asha.token)).json<ProductJson[]>().map((x) => x.id)).toEqual([b, a]);
   });
