@@ -280,15 +280,18 @@ export function decideSettlement(
  * settles only an auction whose end has come (a bid may have moved it since the scheduler looked). A
  * second settlement is refused and changes nothing.
  */
-export async function settleAuction(tx: UnitOfWork, cmd: { auctionId: string; adminId?: number }, now: number): Promise<Result<Settlement & { events: DomainEvent[] }>> {
+export async function settleAuction(tx: UnitOfWork, cmd: { auctionId: string; adminId?: number }, clock: () => number): Promise<Result<Settlement & { events: DomainEvent[] }>> {
   const auction = await tx.lockAuction(cmd.auctionId);
   if (!auction) return refuse('NOT_FOUND', 'Auction not found');
   if (cmd.adminId !== undefined && auction.createdBy !== cmd.adminId) return refuse('FORBIDDEN', 'Only the admin who created this auction may settle it');
   if (auction.settledAt !== null) return refuse('AUCTION_SETTLED', 'This auction has already been settled');
-  if (cmd.adminId === undefined && now < auction.validUntil) return refuse('AUCTION_NOT_ENDED', 'This auction has not ended yet');
+  if (cmd.adminId === undefined && clock() < auction.validUntil) return refuse('AUCTION_NOT_ENDED', 'This auction has not ended yet');
   const products = await tx.lockProductsOf(auction.id);
   const leaders = await tx.leaders(products.map((p) => p.id));
   await tx.lockWallets(leaders.map((l) => l.userId));
+  // The settlement's time is read once every lot is locked (issue 27): a bid or buy-now that held a
+  // lot meanwhile (PostgreSQL: this waited for it) committed before now, never after the settled time.
+  const now = clock();
   const bidders = await tx.followersOf(auction.id);
   const { changes, events, sold, unsold } = decideSettlement(auction, products, leaders, now, bidders);
   const applied = await tx.apply(changes, now);

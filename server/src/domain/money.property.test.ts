@@ -603,7 +603,7 @@ async function run(w: World, cmd: Command) {
       const adminId = cmd.admin === null ? undefined : w.adminIds[cmd.admin]!;
       const a = before.auctions[auctionId];
       label(auctionId);
-      const r = await w.command((tx) => settleAuction(tx, { auctionId, ...(adminId === undefined ? {} : { adminId }) }, now));
+      const r = await w.command((tx) => settleAuction(tx, { auctionId, ...(adminId === undefined ? {} : { adminId }) }, () => now));
       const after = await w.snapshot();
       const reasons = !a || a.deleted_at !== null ? ['NOT_FOUND']
         : [

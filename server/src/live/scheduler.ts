@@ -227,7 +227,7 @@ export class AuctionScheduler {
     }
     if (!d.settleOnly) commands.announce([{ type: 'auction:ended', auctionId: d.auctionId, ownerId: d.ownerId }]);
     if (!this.opts.autoSettle) return;
-    const result = await commands.run((tx) => settleAuction(tx, { auctionId: d.auctionId }, now));
+    const result = await commands.run((tx) => settleAuction(tx, { auctionId: d.auctionId }, () => Math.max(now, this.opts.now())));
     // Already settled by its admin, deleted meanwhile, or extended by a late bid (re-armed by its event): nothing to do.
     if (result.ok) this.opts.log.info({ auctionId: d.auctionId, sold: result.sold.length, unsold: result.unsold.length }, 'auction settled automatically');
   }

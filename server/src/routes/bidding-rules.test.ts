@@ -430,7 +430,7 @@ describe('concurrency', () => {
       const bidders = await Promise.all(Array.from({ length: 8 }, () => richBidder(app, 1000, [auctionId])));
       clock.t = end - 1000;
       // The clock's settlement runs as if its timer fired at the end, while the bids (a second earlier) land.
-      const settle = app.ctx.commands.run((tx) => settleAuction(tx, { auctionId }, end));
+      const settle = app.ctx.commands.run((tx) => settleAuction(tx, { auctionId }, () => end));
       const bids = bidders.map((b, i) => bid(app, b.token, productId, 10 + i));
       const [settled, ...answers] = await Promise.all([settle, ...bids]);
       const auction = (await call(app, 'GET', `/api/admin/auction/${auctionId}`, undefined, admin.token)).json<{ status: string; valid_until: string; extended: boolean }>();

@@ -116,7 +116,7 @@ export function catalogueRoutes(app: App, ctx: AppContext) {
     schema: { tags, security, summary: 'Settle an auction now (creator only): leading bids at or above the reserve win', params: IdParams, response: { 200: Settled, ...errorResponses(401, 403, 404, 409) } },
   }, async (req) => {
     const cmd = { auctionId: req.params.id, adminId: callerOf(req).id };
-    const r = unwrap(await commands.run((tx) => settleAuction(tx, cmd, ctx.now())));
+    const r = unwrap(await commands.run((tx) => settleAuction(tx, cmd, ctx.now)));
     return { message: 'Auction settled successfully!', ...presentSettlement(r) };
   });
 

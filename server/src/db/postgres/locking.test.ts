@@ -9,7 +9,9 @@
  *   drops what the upload is about to name;
  * - row locks do not block the foreign-key checks of other transactions (FOR NO KEY UPDATE): a
  *   settlement holding its auction never waits for a bid that is inserting a row of that auction while
- *   the bid waits for the settlement's products (a deadlock seen under load with FOR UPDATE).
+ *   the bid waits for the settlement's products (a deadlock seen under load with FOR UPDATE);
+ * - a settlement reads its time once it holds the lots, so nothing that held a lot before it commits
+ *   with a later time than the settlement's.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -138,7 +140,7 @@ describe('PostgreSQL locking', () => {
       await other.query('select id from products where id = $1 for no key update', [productId]);
       // … while a settlement locks the auction and then waits for the product.
       // The admin's button (the clock would wait for the end).
-      const settle = store.transaction((tx) => settleAuction(tx, { auctionId, adminId: ids.admin }, Date.now()));
+      const settle = store.transaction((tx) => settleAuction(tx, { auctionId, adminId: ids.admin }, Date.now));
       await pause(300);
       // The bid in flight now inserts its row: the foreign key to the auction takes a KEY SHARE lock
       // on it. Under the settlement's FOR UPDATE that would wait for the settlement: a deadlock.
@@ -151,6 +153,35 @@ describe('PostgreSQL locking', () => {
       const r = await settle;
       expect(r.ok).toBe(true);
       expect(store.stats.retries, 'the settlement was retried: it deadlocked').toBe(retriesBefore);
+    } finally {
+      await other.end().catch(() => undefined);
+    }
+  });
+
+  it('a settlement takes its time once it holds the lots: a buy-now that held a lot meanwhile is never later than the settled time', async () => {
+    if (!reachable) return;
+    const { productId, auctionId } = await lot();
+    let t = Date.now();
+    const clock = () => t;
+    const other = await otherConnection();
+    try {
+      // A buy-now holds the lot (as its command does) …
+      await other.query('begin');
+      await other.query('select id from products where id = $1 for no key update', [productId]);
+      // … while the admin's Settle locks the auction and waits for the lot.
+      const settle = store.transaction((tx) => settleAuction(tx, { auctionId, adminId: ids.admin }, clock));
+      await pause(300);
+      // The buy-now commits a millisecond later than the moment Settle was pressed.
+      t += 1;
+      await other.query(
+        `insert into bids (user_id, product_id, auction_id, amount, status, reason, buy_now, created_at, updated_at) values ($1, $2, $3, 1, 'failed', 'TEST', true, $4, $4)`,
+        [ids.low, productId, auctionId, t],
+      );
+      await other.query('commit');
+      expect((await settle).ok).toBe(true);
+      const settled = await other.query<{ settled_at: string; valid_until: string }>('select settled_at, valid_until from auctions where id = $1', [auctionId]);
+      expect(Number(settled.rows[0]!.settled_at)).toBeGreaterThanOrEqual(t);
+      expect(Number(settled.rows[0]!.valid_until)).toBeGreaterThanOrEqual(t);
     } finally {
       await other.end().catch(() => undefined);
     }
