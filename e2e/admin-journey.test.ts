@@ -2,7 +2,7 @@
  * The admin journey in a real Chromium (spec §2 admin screens, §5 confirmations, §8 toasts; DESIGN §7):
  * register and log in as an admin through the UI, add two products and create an auction from the
  * dashboard's modals, watch a bidder's bid (placed through the API) arrive live on the detail page with
- * the bidder's username, settle the auction after the confirmation, and see the row as Settled. A second
+ * the bidder's username, end the auction early after the confirmation, and see the row as Settled. A second
  * admin sees the same detail page read-only with the bidder masked.
  * Every page and dialog on the way is screenshotted at 1280 and 375 px and checked with axe-core (`shot`).
  */
@@ -12,7 +12,6 @@ import { dismissToasts, newContext, pathOf, shot, step, toastWith, unique, useE2
 
 const e2e = useE2E();
 
-const SETTLE_CONFIRMATION = 'Are you sure you want to settle this auction? This action cannot be undone.';
 
 const dialog = (page: Page) => page.getByRole('dialog');
 
@@ -172,16 +171,16 @@ describe('admin journey', () => {
       }
     });
 
-    await step('settle from Manage Auctions after the confirmation: the row shows Settled', async () => {
+    await step('end the running auction early from Manage Auctions after a confirmation saying so: the row shows Settled', async () => {
       await page.getByRole('link', { name: 'Manage Auctions' }).first().click();
       await waitForPath(page, '/admin/auctions');
       await dismissToasts(page).catch(() => undefined);
       const row = page.getByRole('row').filter({ hasText: auctionId });
-      await row.getByRole('button', { name: 'Settle' }).click();
+      await row.getByRole('button', { name: 'End early' }).click();
       const modal = dialog(page);
-      await modal.getByText(SETTLE_CONFIRMATION).waitFor();
+      await modal.getByText(/^Bidding stops now, .+ before the set end; leaders win at their current price\. This action cannot be undone\.$/).waitFor();
       await shot(page, 'admin-settle-confirm');
-      await modal.getByRole('button', { name: 'Settle' }).click();
+      await modal.getByRole('button', { name: 'End now' }).click();
       await toastWith(page, 'Auction settled successfully!').waitFor();
       await row.locator('.badge').filter({ hasText: 'Settled' }).waitFor();
       for (const name of ['Edit', 'Settled', 'Delete']) expect(await row.getByRole('button', { name, exact: true }).isDisabled()).toBe(true);

@@ -165,7 +165,7 @@ describe('AuctionDetailPage', () => {
       expect(screen.getByTestId('valid-until').textContent).toContain(formatDateTime(later));
     });
 
-    it('settles after a confirmation and shows the answer: the sold lot with its amount and winner, the unsold one with its reason', async () => {
+    it('ends a running auction early after a confirmation saying how early, and shows the answer: the sold lot with its amount and winner, the unsold one with its reason', async () => {
       const api = routeFetch({
         'GET /api/admin/auction/AUC-1': [jsonResponse(200, mine()), jsonResponse(200, mine({ status: 'settled', settled_at: T2 }))],
         'GET /api/admin/auction/AUC-1/products': [jsonResponse(200, [
@@ -180,13 +180,14 @@ describe('AuctionDetailPage', () => {
       });
       renderPage();
       await screen.findByRole('heading', { name: 'Spring Sale' });
-      fireEvent.click(screen.getByRole('button', { name: 'Settle' }));
-      const dialog = screen.getByRole('dialog', { name: 'Settle Auction' });
+      fireEvent.click(screen.getByRole('button', { name: 'End early' }));
+      const dialog = screen.getByRole('dialog', { name: 'End Auction Early' });
+      expect(within(dialog).getByText(/^Bidding stops now, 3 days before the set end; leaders win at their current price/)).toBeTruthy();
       fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
       expect(api.calls('POST /api/admin/auction/AUC-1/settle')).toHaveLength(0);
 
-      fireEvent.click(screen.getByRole('button', { name: 'Settle' }));
-      fireEvent.click(within(screen.getByRole('dialog', { name: 'Settle Auction' })).getByRole('button', { name: 'Settle' }));
+      fireEvent.click(screen.getByRole('button', { name: 'End early' }));
+      fireEvent.click(within(screen.getByRole('dialog', { name: 'End Auction Early' })).getByRole('button', { name: 'End now' }));
       const settlement = await screen.findByRole('region', { name: 'Settlement' });
       const sold = within(within(settlement).getByRole('list', { name: 'Sold lots' })).getAllByRole('listitem');
       expect(sold.map((li) => li.textContent)).toEqual(['Ming Vase₹500Won by asha']);
@@ -199,6 +200,7 @@ describe('AuctionDetailPage', () => {
       // The page follows: settled, no Settle button, the lot sold to its winner, the other not sold.
       expect(screen.getByTestId('time-left').textContent).toBe('Settled');
       expect(screen.queryByRole('button', { name: 'Settle' })).toBeNull();
+      expect(screen.queryByRole('button', { name: 'End early' })).toBeNull();
       expect(screen.getByTestId('outcome-P-1').textContent).toBe('Won by asha');
       expect(screen.getByTestId('outcome-P-2').textContent).toBe('Not sold: reserve not met');
       expect(within(document.querySelector<HTMLElement>('li.ad-product[data-product-id="P-2"]')!).getByText('Unassigned')).toBeTruthy();

@@ -12,11 +12,11 @@ import { formatCountdown, formatDateTime, formatDateTimeSeconds, formatRupees, s
 import { holdClock, useClock } from '../../live';
 import { useAuctionDetail } from '../hooks/use-auction-detail';
 import { auctionStatus } from '../lib/forms';
+import { settleWording } from '../lib/settle';
 import { winnerOf, type FeedEntry } from '../lib/live-feed';
 import { describeSoftClose, INCREMENT_SHORT, ladderSteps } from '../lib/rules';
 import { useAdminAuctionActions } from '../store/admin-auctions-store';
 import { AuctionFormModal } from './AuctionFormModal';
-import { CONFIRM_SETTLE } from './ManageAuctionsPage';
 import './admin-auctions.css';
 
 /** Why a lot was not sold, as the settle answer says it. */
@@ -70,6 +70,8 @@ export function AuctionDetailPage() {
   const unsoldReasons = new Map(settleView?.answer.unsold.map((u) => [u.id, u.reason]) ?? []);
   // A lot with a leading bid freezes the increment rule.
   const ruleLocked = products.some((p) => p.highest_bid > 0 && p.status !== 'sold');
+  // Running: "End early", saying how early; ended: the spec's Settle.
+  const wording = settleWording(auction, now);
 
   async function confirmSettle() {
     // Unsold lots go back to unassigned: keep their names for the answer.
@@ -105,8 +107,8 @@ export function AuctionDetailPage() {
                 Edit Auction
               </button>
               {st !== 'settled' && (
-                <button type="button" className="btn btn-accent btn-sm" onClick={() => setConfirming(true)} disabled={settling} title={`Settle ${auction.name} now`}>
-                  Settle
+                <button type="button" className="btn btn-accent btn-sm" onClick={() => setConfirming(true)} disabled={settling} title={wording.title}>
+                  {wording.label}
                 </button>
               )}
             </div>
@@ -204,9 +206,9 @@ export function AuctionDetailPage() {
       )}
       {confirming && (
         <ConfirmDialog
-          title="Settle Auction"
-          message={CONFIRM_SETTLE}
-          confirmLabel="Settle"
+          title={wording.dialogTitle}
+          message={wording.message}
+          confirmLabel={wording.confirmLabel}
           busy={settling}
           onConfirm={() => void confirmSettle()}
           onCancel={() => setConfirming(false)}

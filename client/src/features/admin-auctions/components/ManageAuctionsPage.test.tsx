@@ -9,7 +9,8 @@ import { resetAll } from '../../../lib/resource';
 import { jsonResponse, resetAppState, sampleAdmin } from '../../../test/utils';
 import { useAdminAuctions } from '../store/admin-auctions-store';
 import { liveSummary, makeAdminAuction, makeProduct, routeFetch } from '../testing';
-import { CONFIRM_DELETE, CONFIRM_SETTLE, ManageAuctionsPage } from './ManageAuctionsPage';
+import { CONFIRM_SETTLE } from '../lib/settle';
+import { CONFIRM_DELETE, ManageAuctionsPage } from './ManageAuctionsPage';
 
 function renderPage() {
   return render(
@@ -51,7 +52,8 @@ describe('ManageAuctionsPage', () => {
     expect(within(live).getByText('AUC-1')).toBeTruthy();
     expect(within(live).getByText('2')).toBeTruthy();
     expect(within(live).getByText('Active').className).toContain('badge-success');
-    for (const name of ['Edit', 'Settle', 'Delete']) expect(within(live).getByRole<HTMLButtonElement>('button', { name }).disabled).toBe(false);
+    // Still running: its settle action ends bidding early, and says so.
+    for (const name of ['Edit', 'End early', 'Delete']) expect(within(live).getByRole<HTMLButtonElement>('button', { name }).disabled).toBe(false);
 
     const done = rowOf('Winter Sale');
     expect(within(done).getAllByText('Settled')[0]!.className).toContain('badge-info');
@@ -97,11 +99,31 @@ describe('ManageAuctionsPage', () => {
     expect(rowOf('Spring Sale').textContent).toContain(formatDateTime(later));
   });
 
-  it('asks before settling: Cancel sends nothing; confirming settles, toasts and shows the row as Settled', async () => {
+  it('a running auction is ended early only after saying how early and what happens', async () => {
+    const soon = makeAdminAuction({ valid_until: new Date(Date.now() + 25 * 60_000 - 5_000).toISOString() });
     const api = routeFetch({
-      'GET /api/admin/auctions/my': [jsonResponse(200, [open])],
+      'GET /api/admin/auctions/my': [jsonResponse(200, [soon])],
       'POST /api/admin/auction/AUC-1/settle': [jsonResponse(200, { message: 'Auction settled successfully!', sold: [], unsold: [] })],
-      'GET /api/admin/auction/AUC-1': [jsonResponse(200, { ...open, status: 'settled' })],
+      'GET /api/admin/auction/AUC-1': [jsonResponse(200, { ...soon, status: 'settled' })],
+    });
+    renderPage();
+    await screen.findByRole('link', { name: 'Spring Sale' });
+    const button = within(rowOf('Spring Sale')).getByRole('button', { name: 'End early' });
+    expect(button.title).toBe('End Spring Sale now, 25 min before its set end');
+    fireEvent.click(button);
+    const dialog = screen.getByRole('dialog', { name: 'End Auction Early' });
+    expect(within(dialog).getByText('Bidding stops now, 25 min before the set end; leaders win at their current price. This action cannot be undone.')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'End now' }));
+    await toastWith('Auction settled successfully!');
+    expect(api.calls('POST /api/admin/auction/AUC-1/settle')).toHaveLength(1);
+  });
+
+  it('asks before settling an ended auction: Cancel sends nothing; confirming settles, toasts and shows the row as Settled', async () => {
+    const ended = makeAdminAuction({ valid_until: new Date(Date.now() - 60_000).toISOString(), status: 'ended' });
+    const api = routeFetch({
+      'GET /api/admin/auctions/my': [jsonResponse(200, [ended])],
+      'POST /api/admin/auction/AUC-1/settle': [jsonResponse(200, { message: 'Auction settled successfully!', sold: [], unsold: [] })],
+      'GET /api/admin/auction/AUC-1': [jsonResponse(200, { ...ended, status: 'settled' })],
     });
     renderPage();
     await screen.findByRole('link', { name: 'Spring Sale' });
@@ -160,8 +182,8 @@ describe('ManageAuctionsPage', () => {
     });
     renderPage();
     await screen.findByRole('link', { name: 'Spring Sale' });
-    fireEvent.click(within(rowOf('Spring Sale')).getByRole('button', { name: 'Settle' }));
-    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Settle' }));
+    fireEvent.click(within(rowOf('Spring Sale')).getByRole('button', { name: 'End early' }));
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'End now' }));
     await toastWith('Failed to settle auction');
   });
 

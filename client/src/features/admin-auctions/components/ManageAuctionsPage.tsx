@@ -12,12 +12,12 @@ import { StatusBadge } from '../../../components/ui/StatusBadge';
 import { formatDateTime } from '../../../lib/format';
 import { holdClock, useClock } from '../../live';
 import { auctionStatus } from '../lib/forms';
+import { settleWording } from '../lib/settle';
 import { useAdminAuctions } from '../store/admin-auctions-store';
 import { AuctionFormModal } from './AuctionFormModal';
 import './admin-auctions.css';
 
 export const CONFIRM_DELETE = 'Are you sure you want to delete this auction?';
-export const CONFIRM_SETTLE = 'Are you sure you want to settle this auction? This action cannot be undone.';
 
 type Dialog =
   | { kind: 'create' }
@@ -89,9 +89,9 @@ export function ManageAuctionsPage() {
       {dialog?.kind === 'edit' && <AuctionFormModal mode="edit" auction={dialog.auction} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'settle' && (
         <ConfirmDialog
-          title="Settle Auction"
-          message={CONFIRM_SETTLE}
-          confirmLabel="Settle"
+          title={settleWording(dialog.auction, now).dialogTitle}
+          message={settleWording(dialog.auction, now).message}
+          confirmLabel={settleWording(dialog.auction, now).confirmLabel}
           busy={pending}
           onConfirm={() => void confirm()}
           onCancel={() => setDialog(null)}
@@ -130,6 +130,7 @@ function AuctionsTable({ auctions, now, busy, onDialog, empty }: {
       cell: (a) => {
         const settled = auctionStatus(a, now) === 'settled';
         const off = settled || busy[a.id] === true;
+        const wording = settleWording(a, now);
         return (
           <div className="aa-actions">
             <button
@@ -145,10 +146,10 @@ function AuctionsTable({ auctions, now, busy, onDialog, empty }: {
               type="button"
               className="btn btn-accent btn-sm"
               disabled={off}
-              title={settled ? 'This auction is already settled' : `Settle ${a.name} now`}
+              title={settled ? 'This auction is already settled' : wording.title}
               onClick={() => onDialog({ kind: 'settle', auction: a })}
             >
-              {settled ? 'Settled' : 'Settle'}
+              {settled ? 'Settled' : wording.label}
             </button>
             <button
               type="button"
