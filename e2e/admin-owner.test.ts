@@ -217,6 +217,22 @@ describe('platform owner', () => {
       // The product exists now: the dialog offers its photos. A real PNG goes up and comes back as the cover.
       const photos = page.getByRole('dialog', { name: 'Add Photos' });
       const png = await sharp({ create: { width: 1200, height: 800, channels: 3, background: { r: 30, g: 90, b: 200 } } }).png().toBuffer();
+      // A refused upload keeps its preview beside the reason: the chosen file itself (a blob: URL, which
+      // the page's Content-Security-Policy allows), not a broken image.
+      await page.route('**/api/admin/products/*/images', (route) => route.fulfill({
+        status: 400, contentType: 'application/json', body: JSON.stringify({ error: 'Not an image: JPEG, PNG or WebP only', message: 'Not an image: JPEG, PNG or WebP only', code: 'VALIDATION' }),
+      }), { times: 1 });
+      await photos.getByLabel('Photo files').setInputFiles({ name: 'refused.png', mimeType: 'image/png', buffer: png });
+      const refused = photos.getByTestId('photo-upload').filter({ hasText: 'refused.png' });
+      await refused.getByRole('alert').waitFor();
+      await expect.poll(() => refused.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1200);
+      // A file that is no picture at all shows an image icon in its place.
+      await photos.getByLabel('Photo files').setInputFiles({ name: 'notes.png', mimeType: '', buffer: Buffer.from('not a picture') });
+      const notes = photos.getByTestId('photo-upload').filter({ hasText: 'notes.png' });
+      await notes.getByRole('alert').waitFor();
+      await notes.getByTestId('preview-unavailable').waitFor();
+      await shot(page, 'admin-products-photos-refused');
+      for (const name of ['refused.png', 'notes.png']) await photos.getByRole('button', { name: `Dismiss ${name}` }).click();
       await photos.getByLabel('Photo files').setInputFiles({ name: 'vase.png', mimeType: 'image/png', buffer: png });
       await photos.getByRole('img', { name: 'Photo 1' }).waitFor();
       await photos.getByText('Cover', { exact: true }).first().waitFor();

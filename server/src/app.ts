@@ -216,7 +216,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         // swagger-ui's page needs inline styles and its own scripts; the app itself needs nothing more.
         'script-src': ["'self'"],
         'style-src': ["'self'", "'unsafe-inline'"],
-        'img-src': ["'self'", 'data:'],
+        // blob: for the product form's previews of photos being chosen (object URLs of the files).
+        'img-src': ["'self'", 'data:', 'blob:'],
         'connect-src': ["'self'"],
         // Plain-HTTP installs (localhost, a LAN address) must not have their assets forced to https.
         'upgrade-insecure-requests': null,

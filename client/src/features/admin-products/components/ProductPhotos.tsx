@@ -294,7 +294,7 @@ export function ProductPhotos({ product, autoFocus = false }: {
         <ul className="photos-uploads" aria-label="Uploads">
           {uploads.map((u) => (
             <li key={u.key} className={`photos-upload photos-upload-${u.state}`} data-testid="photo-upload">
-              <img className="photos-upload-preview" src={u.preview} alt="" />
+              <UploadPreview src={u.preview} />
               <div className="photos-upload-info">
                 <span className="photos-upload-name">{u.file.name}</span>
                 {u.state === 'failed' ? (
@@ -410,4 +410,17 @@ export function ProductPhotos({ product, autoFocus = false }: {
       <p className="visually-hidden" role="status">{announce}</p>
     </fieldset>
   );
+}
+
+/** A chosen file's preview; a file the browser cannot show (not a picture) gets an image icon, not a broken image. */
+function UploadPreview({ src }: { src: string }) {
+  const [broken, setBroken] = useState(false);
+  if (broken) {
+    return (
+      <span className="photos-upload-preview photos-upload-preview-none" data-testid="preview-unavailable">
+        <Icon name="image" size={20} />
+      </span>
+    );
+  }
+  return <img className="photos-upload-preview" src={src} alt="" onError={() => setBroken(true)} />;
 }
