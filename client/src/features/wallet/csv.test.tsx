@@ -18,6 +18,11 @@ describe('csvCell', () => {
     expect(csvCell('a=b')).toBe('a=b');
     expect(csvCell(1500.5)).toBe('1500.5');
     expect(csvCell(-3)).toBe('-3');
+    // A phone number or a signed amount as text is a number to a spreadsheet, not a formula.
+    expect(csvCell('+919876543210')).toBe('+919876543210');
+    expect(csvCell('-12.50')).toBe('-12.50');
+    expect(csvCell('+91 98765')).toBe("'+91 98765");
+    expect(csvCell('-1e5')).toBe("'-1e5");
     expect(csvCell(null)).toBe('');
     expect(csvCell(undefined)).toBe('');
   });

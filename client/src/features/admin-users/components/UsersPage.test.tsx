@@ -140,7 +140,7 @@ describe('UsersPage', () => {
 
     expect(usersCsv([user(9, { name: '=cmd|x', username: 'u9', mobile_number: '+9198765' })])).toBe(
       'id,name,username,mobile_number,wallet_balance,auctions_registered,status,created_at\r\n'
-      + "9,'=cmd|x,u9,'+9198765,9000,9,active,2026-02-01T10:00:00.000Z",
+      + "9,'=cmd|x,u9,+9198765,9000,9,active,2026-02-01T10:00:00.000Z",
     );
   });
 });
