@@ -13,7 +13,7 @@ import { SavedPage } from './SavedPage';
 const NOW = Date.parse('2026-06-01T10:00:00.000Z');
 const at = (hours: number) => new Date(NOW + hours * 3_600_000).toISOString();
 const auction = (id: string, hours: number): Auction => ({
-  id, name: `Auction ${id}`, valid_until: at(hours), product_ids: [], registrations: [7], registered: true, product_count: 1,
+  id, name: id === 'AUC-1' ? 'Camera Fair' : `Sale ${id}`, valid_until: at(hours), product_ids: [], registrations: [7], registered: true, product_count: 1,
   status: hours > 0 ? 'active' : 'ended', original_valid_until: at(hours), increment_rule: 'flat', soft_close_s: 0, max_extension_s: 3600, extended: false,
   highest_bid: 0, bid_count: 0, cover: null,
 });
@@ -83,7 +83,10 @@ describe('SavedPage', () => {
 
     const l = within(row('LEICA'));
     expect(l.getByTestId('cover-LEICA').getAttribute('src')).toBe('/media/leica-400.webp');
-    expect(l.getByText('Auction AUC-1')).toBeTruthy();
+    // Its auction by name with the time left, not the auction's id.
+    await waitFor(() => expect(l.getByText('Camera Fair')).toBeTruthy());
+    expect(l.queryByText(/AUC-1/)).toBeNull();
+    expect(l.getByRole('timer').textContent).toMatch(/^Ends in \d/);
     expect(l.getByText('Highest bid')).toBeTruthy();
     expect(l.getByText('₹1,500')).toBeTruthy();
     expect(l.getByText(/You're the highest bidder · your maximum ₹2,000/)).toBeTruthy();

@@ -7,7 +7,7 @@ import { Icon } from '../../../components/ui/Icon';
 import { Spinner } from '../../../components/ui/Spinner';
 import { StatusBadge } from '../../../components/ui/StatusBadge';
 import { paths } from '../../../config/paths';
-import { formatRupees, secondsLeft } from '../../../lib/format';
+import { countdownUrgent, formatCountdown, formatRupees, secondsLeft } from '../../../lib/format';
 import { isEnded, standingOf, useAuctionList } from '../../auctions';
 import { useClock, useWatchAuctions } from '../../live';
 import { lotLinkOf, mediaSrc, priceOf } from '../model';
@@ -29,6 +29,7 @@ export function SavedPage() {
   const lots = data ?? NO_LOTS;
   const loaded = data !== undefined;
   const ended = useEndedLots(lots);
+  const auctions = useAuctionsById();
   useWatchAuctions(lots.flatMap((p) => (p.auction_id !== null && p.status !== 'sold' && !ended(p) ? [p.auction_id] : [])));
   const headingRef = useRef<HTMLHeadingElement>(null);
   const [announcement, setAnnouncement] = useState('');
@@ -43,7 +44,7 @@ export function SavedPage() {
   const columns: Column<Product>[] = [
     {
       key: 'lot', header: 'Lot', priority: 'primary', area: 'lot', className: 'saved-col-lot',
-      cell: (p) => <LotCell lot={p} />,
+      cell: (p) => <LotCell lot={p} auction={p.auction_id === null ? null : auctions.get(p.auction_id)} />,
     },
     {
       key: 'price', header: 'Price', area: 'price', className: 'saved-col-price',
@@ -131,8 +132,17 @@ export function SavedPage() {
   );
 }
 
-/** The cover thumbnail (or a placeholder), the lot's name and its auction. */
-function LotCell({ lot }: { lot: Product }) {
+/** The auctions of the list (already read for Browse, so no request of its own), by id. */
+function useAuctionsById(): ReadonlyMap<string, Auction> {
+  const { data } = useAuctionList({ silent: true });
+  return useMemo(() => new Map((data ?? NO_AUCTIONS).map((a) => [a.id, a])), [data]);
+}
+
+/**
+ * The cover thumbnail (or a placeholder), the lot's name, and its auction by name with the time left
+ * (`auction` undefined: the list is not known yet, or the auction is gone).
+ */
+function LotCell({ lot, auction }: { lot: Product; auction: Auction | null | undefined }) {
   const cover = lot.images[0];
   return (
     <span className="saved-lot">
@@ -145,8 +155,24 @@ function LotCell({ lot }: { lot: Product }) {
       )}
       <span className="saved-lot-text">
         <span className="saved-name">{lot.name}</span>
-        <span className="saved-sub">{lot.auction_id === null ? 'Not in an auction now' : `Auction ${lot.auction_id}`}</span>
+        {auction === null && <span className="saved-sub">Not in an auction now</span>}
+        {auction && (
+          <span className="saved-sub saved-auction">
+            <span className="saved-auction-name">{auction.name}</span>
+            {lot.status !== 'sold' && <TimeLeft validUntil={auction.valid_until} />}
+          </span>
+        )}
       </span>
+    </span>
+  );
+}
+
+/** "Ends in 2h 5m" (red under five minutes), "Bidding closed" once over; ticks with the shared clock. */
+function TimeLeft({ validUntil }: { validUntil: string }) {
+  const secs = useClock((s) => secondsLeft(validUntil, s.now));
+  return (
+    <span className={countdownUrgent(secs) ? 'saved-left saved-left-urgent' : 'saved-left'} role="timer">
+      {secs > 0 ? `Ends in ${formatCountdown(secs)}` : 'Bidding closed'}
     </span>
   );
 }
