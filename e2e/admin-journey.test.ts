@@ -62,8 +62,13 @@ describe('admin journey', () => {
       await page.getByLabel('Mobile Number').fill('9876512345');
       await page.getByLabel('Password').fill(password);
       await page.getByRole('button', { name: 'Register', exact: true }).click();
-      await toastWith(page, 'Admin registration successful! Please login.').waitFor();
-      await waitForPath(page, '/admin/login');
+      await toastWith(page, 'Admin registration successful! You are signed in.').waitFor();
+      await waitForPath(page, '/admin/dashboard');
+      await dismissToasts(page);
+      await page.getByRole('button', { name: 'Logout' }).click();
+      await waitForPath(page, '/');
+      await page.goto('/admin/login');
+      await page.getByLabel('Username').waitFor();
     });
 
     await step('log in through /admin/login (a wrong password first: refused under the form)', async () => {

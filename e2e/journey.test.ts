@@ -102,11 +102,27 @@ describe('bidder journey', () => {
       await shot(page, 'journey-register');
       await page.getByLabel('Full Name').fill('Priya Nair');
       await page.getByLabel('Username').fill(username);
-      await page.getByLabel('Mobile Number').fill('9876501234');
+      // A short number is refused under its field in plain words, before anything is sent.
+      await page.getByLabel('Mobile Number').fill('98765');
       await page.getByLabel('Password').fill(password);
       await page.getByRole('button', { name: 'Register', exact: true }).click();
-      await toastWith(page, 'Registration successful! Please login.').waitFor();
-      await waitForPath(page, '/user/login');
+      await page.getByText('Enter 7 to 15 digits; a leading + is fine').waitFor();
+      await shot(page, 'journey-register-refused');
+      // Typed as people write it, with spaces: taken as the digits.
+      await page.getByLabel('Mobile Number').fill('98765 01234');
+      await page.getByRole('button', { name: 'Register', exact: true }).click();
+      // Signed in at once.
+      await toastWith(page, 'Registration successful! You are signed in.').waitFor();
+      await waitForPath(page, '/user/dashboard');
+      await page.getByRole('heading', { name: 'Welcome, Priya Nair' }).waitFor();
+    });
+
+    await step('log out, and back to the login page', async () => {
+      await dismissToasts(page);
+      await page.getByRole('button', { name: 'Logout' }).click();
+      await waitForPath(page, '/');
+      await page.goto('/user/login');
+      await page.getByLabel('Username').waitFor();
     });
 
     await step('a wrong password is refused under the form, and the message goes once the field is edited', async () => {

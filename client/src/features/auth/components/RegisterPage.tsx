@@ -6,27 +6,23 @@ import type { Portal } from '../../../config/paths';
 import { FormField } from '../../../components/ui/FormField';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { errorText } from '../../../lib/api-client';
-import { registerAdmin, registerUser } from '../api/auth-api';
+import { loginAdmin, loginUser, registerAdmin, registerUser } from '../api/auth-api';
+import { useSession } from '../store/session-store';
 import { AuthLayout } from './AuthLayout';
-import { missingFields } from './required';
-
-type Field = 'name' | 'username' | 'mobile_number' | 'password';
-const LABELS: Record<Field, string> = {
-  name: 'Full Name',
-  username: 'Username',
-  mobile_number: 'Mobile Number',
-  password: 'Password',
-};
+import { fieldOfRefusal, normaliseMobile, REGISTER_HINTS, REGISTER_LABELS as LABELS, registerProblems, type RegisterField as Field } from './register-rules';
 
 const COPY = {
   user: {
     title: 'Create your account',
     subtitle: 'Register to join auctions and bid from your wallet.',
+    /** Signed in at once; the spec's "Please login." only when that sign-in fails. */
+    welcome: 'Registration successful! You are signed in.',
     success: 'Registration successful! Please login.',
   },
   admin: {
     title: 'Create an admin account',
     subtitle: 'Register to create auctions and manage products.',
+    welcome: 'Admin registration successful! You are signed in.',
     success: 'Admin registration successful! Please login.',
   },
 } as const;
@@ -46,9 +42,9 @@ export function RegisterPage({ portal }: { portal: Portal }) {
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const missing = missingFields(values, LABELS);
-    setErrors(missing);
-    const first = (Object.keys(LABELS) as Field[]).find((key) => missing[key]);
+    const problems = registerProblems(values);
+    setErrors(problems);
+    const first = (Object.keys(LABELS) as Field[]).find((key) => problems[key]);
     if (first) {
       document.getElementById(id(first))?.focus();
       return;
@@ -58,17 +54,35 @@ export function RegisterPage({ portal }: { portal: Portal }) {
     const body = {
       name: values.name.trim(),
       username: values.username.trim(),
-      mobile_number: values.mobile_number.trim(),
+      mobile_number: normaliseMobile(values.mobile_number),
       password: values.password,
     };
     try {
       await (portal === 'user' ? registerUser(body) : registerAdmin(body));
+    } catch (err) {
+      // A refusal about one field goes under it, in the form's words; anything else is a toast.
+      const refusal = fieldOfRefusal(err);
+      if (refusal) {
+        setErrors({ [refusal.field]: refusal.message });
+        document.getElementById(id(refusal.field))?.focus();
+      } else {
+        toast.error(errorText(err, 'Registration failed'));
+      }
+      setSubmitting(false);
+      return;
+    }
+    // The new account signs in at once; should that fail (a limit, the network), the login page.
+    const credentials = { username: body.username, password: body.password };
+    try {
+      if (portal === 'user') useSession.getState().setUserSession(await loginUser(credentials));
+      else useSession.getState().setAdminSession(await loginAdmin(credentials));
+    } catch {
       toast.success(copy.success);
       void navigate(paths[portal].login, { replace: true });
-    } catch (err) {
-      toast.error(errorText(err, 'Registration failed'));
-      setSubmitting(false);
+      return;
     }
+    toast.success(copy.welcome);
+    void navigate(paths[portal].dashboard, { replace: true });
   }
 
   return (
@@ -87,13 +101,13 @@ export function RegisterPage({ portal }: { portal: Portal }) {
           value={values.name} onValueChange={change('name')} error={errors.name} />
         <FormField id={id('username')} label={LABELS.username} name="username" autoComplete="username"
           autoCapitalize="none" spellCheck={false} required
-          value={values.username} onValueChange={change('username')} error={errors.username} />
+          value={values.username} onValueChange={change('username')} error={errors.username} hint={REGISTER_HINTS.username} />
         <FormField id={id('mobile_number')} label={LABELS.mobile_number} name="mobile_number" type="tel"
           autoComplete="tel" inputMode="tel" required
-          value={values.mobile_number} onValueChange={change('mobile_number')} error={errors.mobile_number} />
+          value={values.mobile_number} onValueChange={change('mobile_number')} error={errors.mobile_number} hint={REGISTER_HINTS.mobile_number} />
         <FormField id={id('password')} label={LABELS.password} name="password" type="password"
           autoComplete="new-password" required
-          value={values.password} onValueChange={change('password')} error={errors.password} />
+          value={values.password} onValueChange={change('password')} error={errors.password} hint={REGISTER_HINTS.password} />
         <button type="submit" className="btn btn-primary btn-block btn-lg" disabled={submitting}>
           {submitting ? 'Creating account…' : 'Register'}
         </button>
