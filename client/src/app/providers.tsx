@@ -2,6 +2,7 @@ import { useEffect, useLayoutEffect } from 'react';
 import type { ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { Toaster } from '../components/ui/toast/Toaster';
+import { useToasts } from '../components/ui/toast/toast-store';
 import { useSession } from '../features/auth';
 import { registerNavigate } from '../lib/api-client';
 import { isSessionKey } from '../lib/session-storage';
@@ -25,6 +26,11 @@ export function AppProviders({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (pathname === '/') acknowledgeEnd();
   }, [pathname, acknowledgeEnd]);
+
+  // Toasts do not outlive the page they belong to (the one a navigation brings stays).
+  useEffect(() => {
+    useToasts.getState().leavePage();
+  }, [pathname]);
 
   // Another tab logged in or out: follow it.
   useEffect(() => {

@@ -2,7 +2,7 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TOAST_MS } from '@auction/shared';
 import { Toaster } from './Toaster';
-import { toast, useToasts } from './toast-store';
+import { CARRY_MS, toast, useToasts } from './toast-store';
 
 describe('toasts', () => {
   beforeEach(() => {
@@ -55,6 +55,48 @@ describe('toasts', () => {
     });
     expect(screen.queryByText('Failed to load auctions')).toBeNull();
     expect(screen.getAllByRole('status')).toHaveLength(2);
+  });
+
+  it('the same words again replace the toast shown (with a fresh timer) instead of piling up; at most three are shown', () => {
+    render(<Toaster />);
+    act(() => {
+      toast.error('Failed to place bid');
+    });
+    act(() => {
+      vi.advanceTimersByTime(4000);
+      toast.error('Failed to place bid');
+    });
+    expect(screen.getAllByRole('status')).toHaveLength(1);
+    act(() => {
+      vi.advanceTimersByTime(4000);
+    });
+    // Its timer started again with the repeat.
+    expect(screen.getAllByRole('status')).toHaveLength(1);
+    act(() => {
+      for (const m of ['One', 'Two', 'Three']) toast.info(m);
+    });
+    expect(screen.getAllByRole('status').map((t) => t.textContent)).toEqual(['One', 'Two', 'Three']);
+  });
+
+  it('leaving a page takes its toasts away, but not the one the navigation itself brought', () => {
+    render(<Toaster />);
+    act(() => {
+      toast.error('Failed to load auctions');
+    });
+    act(() => {
+      vi.advanceTimersByTime(3000);
+      toast.success('Login successful!');
+    });
+    act(() => {
+      vi.advanceTimersByTime(100);
+      useToasts.getState().leavePage();
+    });
+    expect(screen.getAllByRole('status').map((t) => t.textContent)).toEqual(['Login successful!']);
+    act(() => {
+      vi.advanceTimersByTime(CARRY_MS);
+      useToasts.getState().leavePage();
+    });
+    expect(screen.queryAllByRole('status')).toHaveLength(0);
   });
 
   it('closes a toast with its dismiss button', () => {
