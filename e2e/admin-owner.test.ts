@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import type { Download, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Account, SeedError, dismissToasts, loginViaUi, shot, step, toastWith, unique, useE2E, waitForPath } from './browser.js';
+import { type Account, DESKTOP, SeedError, dismissToasts, loginViaUi, shot, step, toastWith, unique, useE2E, waitForPath } from './browser.js';
 
 const e2e = useE2E();
 
@@ -216,6 +216,15 @@ describe('platform owner', () => {
       await toastWith(page, 'Product created').waitFor();
       // The product exists now: the dialog offers its photos. A real PNG goes up and comes back as the cover.
       const photos = page.getByRole('dialog', { name: 'Add Photos' });
+      // The toast covers none of the dialog's actions.
+      for (const width of [1280, 375]) {
+        await page.setViewportSize({ width, height: 560 });
+        const [toastBox, doneBox] = [await toastWith(page, 'Product created').boundingBox(), await photos.getByRole('button', { name: 'Done', exact: true }).boundingBox()];
+        const apart = toastBox!.x + toastBox!.width <= doneBox!.x || doneBox!.x + doneBox!.width <= toastBox!.x
+          || toastBox!.y + toastBox!.height <= doneBox!.y || doneBox!.y + doneBox!.height <= toastBox!.y;
+        expect(apart, `the toast covers Done at ${width} px`).toBe(true);
+      }
+      await page.setViewportSize(DESKTOP);
       const png = await sharp({ create: { width: 1200, height: 800, channels: 3, background: { r: 30, g: 90, b: 200 } } }).png().toBuffer();
       // A refused upload keeps its preview beside the reason: the chosen file itself (a blob: URL, which
       // the page's Content-Security-Policy allows), not a broken image.
