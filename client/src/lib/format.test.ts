@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countdownUrgent, formatCountdown, formatDateTime, formatDateTimeSeconds, formatDuration, formatRupees, secondsLeft } from './format';
+import { countdownUrgent, formatCountdown, formatDateTime, formatDateTimeSeconds, formatDuration, formatEndTime, formatRupees, secondsLeft } from './format';
 
 describe('countdown and money rules', () => {
   it('shows days-hours-minutes or hours-minutes from an hour up, minutes and seconds under an hour, and Ended at 0', () => {
@@ -51,5 +51,17 @@ describe('countdown and money rules', () => {
     expect(formatDateTimeSeconds(at)).toMatch(/^\d{1,2} Mar 2026, \d{1,2}:\d{2}:07 [ap]m$/);
     expect(formatDateTimeSeconds(at).replace(/:07 /, ' ')).toBe(formatDateTime(at));
     expect(formatDateTimeSeconds('not a date')).toBe('—');
+  });
+});
+
+describe('formatEndTime', () => {
+  it('shows seconds once soft close moved the end or within the last hour, else minutes', () => {
+    const end = '2026-11-26T10:05:30.000Z';
+    expect(formatEndTime(end, { extended: false, secondsLeft: 7200 })).toBe(formatDateTime(end));
+    expect(formatEndTime(end, { extended: false, secondsLeft: 3600 })).toBe(formatDateTimeSeconds(end));
+    expect(formatEndTime(end, { extended: true, secondsLeft: 7200 })).toBe(formatDateTimeSeconds(end));
+    // Ended: back to minutes, unless it was extended.
+    expect(formatEndTime(end, { extended: false, secondsLeft: 0 })).toBe(formatDateTime(end));
+    expect(formatDateTimeSeconds(end)).not.toBe(formatDateTime(end));
   });
 });

@@ -19,6 +19,14 @@ export function formatDateTimeSeconds(iso: string | number): string {
   return Number.isNaN(d.getTime()) ? '—' : dateTimeSeconds.format(d);
 }
 
+/**
+ * An auction's end: with seconds when they matter (soft close moved it, or it ends within the hour,
+ * where a countdown in seconds runs beside it), else to the minute.
+ */
+export function formatEndTime(validUntil: string, a: { extended: boolean; secondsLeft: number }): string {
+  return a.extended || (a.secondsLeft > 0 && a.secondsLeft <= 3600) ? formatDateTimeSeconds(validUntil) : formatDateTime(validUntil);
+}
+
 export function formatDate(iso: string | number): string {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? '—' : dateOnly.format(d);

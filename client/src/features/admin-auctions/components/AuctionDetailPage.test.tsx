@@ -5,7 +5,7 @@ import { Toaster } from '../../../components/ui/toast/Toaster';
 import { lastSocket, reconnect } from '../../../test/fake-socket';
 import { jsonResponse, resetAppState, sampleAdmin } from '../../../test/utils';
 import { useSession } from '../../auth';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateTime, formatDateTimeSeconds } from '../../../lib/format';
 import { injectLiveEvent, useLive } from '../../live';
 import { bidPlaced, makeAdminAuction, makeProduct, routeFetch } from '../testing';
 import { AuctionDetailPage } from './AuctionDetailPage';
@@ -157,12 +157,13 @@ describe('AuctionDetailPage', () => {
       expect(screen.getByTestId('valid-until').textContent).toBe(formatDateTime(auction.valid_until));
       const later = new Date(Date.parse(auction.valid_until) + 2 * 86_400_000).toISOString();
       act(() => injectLiveEvent({ event: 'auction:extended', data: { auction_id: 'AUC-1', valid_until: later, original_valid_until: auction.valid_until, server_time: T1 } }));
-      await waitFor(() => expect(screen.getByTestId('valid-until').textContent).toContain(formatDateTime(later)));
+      // Once moved, the end shows its seconds.
+      await waitFor(() => expect(screen.getByTestId('valid-until').textContent).toContain(formatDateTimeSeconds(later)));
       expect(within(screen.getByTestId('valid-until')).getByText('Extended')).toBeTruthy();
-      expect(screen.getByTestId('valid-until').textContent).toContain(`set for ${formatDateTime(auction.valid_until)}`);
+      expect(screen.getByTestId('valid-until').textContent).toContain(`set for ${formatDateTimeSeconds(auction.valid_until)}`);
       // Another auction's end is not this one's.
       act(() => injectLiveEvent({ event: 'auction:extended', data: { auction_id: 'AUC-9', valid_until: T2, original_valid_until: T2, server_time: T2 } }));
-      expect(screen.getByTestId('valid-until').textContent).toContain(formatDateTime(later));
+      expect(screen.getByTestId('valid-until').textContent).toContain(formatDateTimeSeconds(later));
     });
 
     it('ends a running auction early after a confirmation saying how early, and shows the answer: the sold lot with its amount and winner, the unsold one with its reason', async () => {

@@ -8,7 +8,7 @@ import { Icon } from '../../../components/ui/Icon';
 import { ConfirmDialog } from '../../../components/ui/Modal';
 import { Spinner } from '../../../components/ui/Spinner';
 import { StatusBadge } from '../../../components/ui/StatusBadge';
-import { formatCountdown, formatDateTime, formatDateTimeSeconds, formatRupees, secondsLeft } from '../../../lib/format';
+import { formatCountdown, formatDateTimeSeconds, formatEndTime, formatRupees, secondsLeft } from '../../../lib/format';
 import { holdClock, useClock } from '../../live';
 import { useAuctionDetail } from '../hooks/use-auction-detail';
 import { auctionStatus } from '../lib/forms';
@@ -117,7 +117,7 @@ export function AuctionDetailPage() {
         <dl className="ad-facts">
           <div>
             <dt>Valid Until</dt>
-            <dd data-testid="valid-until"><EndFact auction={auction} /></dd>
+            <dd data-testid="valid-until"><EndFact auction={auction} left={left} /></dd>
           </div>
           <div>
             <dt>Time Left</dt>
@@ -227,15 +227,16 @@ function BackLink() {
 }
 
 /** The current end; once soft close has moved it, marked Extended with the end that was set. */
-function EndFact({ auction: a }: { auction: AdminAuction }) {
-  if (!a.extended) return <>{formatDateTime(a.valid_until)}</>;
+function EndFact({ auction: a, left }: { auction: AdminAuction; left: number }) {
+  const end = formatEndTime(a.valid_until, { extended: a.extended, secondsLeft: left });
+  if (!a.extended) return <>{end}</>;
   return (
     <span className="ad-end">
       <span className="aa-end">
-        <span>{formatDateTime(a.valid_until)}</span>
+        <span>{end}</span>
         <Badge tone="warning">Extended</Badge>
       </span>
-      <span className="ad-end-was">set for {formatDateTime(a.original_valid_until)}</span>
+      <span className="ad-end-was">set for {formatDateTimeSeconds(a.original_valid_until)}</span>
     </span>
   );
 }

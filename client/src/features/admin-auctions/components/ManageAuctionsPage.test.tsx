@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Toaster } from '../../../components/ui/toast/Toaster';
 import { useSession } from '../../auth';
 import { injectLiveEvent } from '../../live';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateTime, formatDateTimeSeconds } from '../../../lib/format';
 import { resetAll } from '../../../lib/resource';
 import { jsonResponse, resetAppState, sampleAdmin } from '../../../test/utils';
 import { useAdminAuctions } from '../store/admin-auctions-store';
@@ -96,7 +96,7 @@ describe('ManageAuctionsPage', () => {
     const later = new Date(Date.parse(open.valid_until) + 120_000).toISOString();
     act(() => injectLiveEvent({ event: 'auction:extended', data: { auction_id: 'AUC-1', valid_until: later, original_valid_until: open.valid_until, server_time: later } }));
     expect(within(rowOf('Spring Sale')).getByText('Extended')).toBeTruthy();
-    expect(rowOf('Spring Sale').textContent).toContain(formatDateTime(later));
+    expect(rowOf('Spring Sale').textContent).toContain(formatDateTimeSeconds(later));
   });
 
   it('a running auction is ended early only after saying how early and what happens', async () => {

@@ -9,7 +9,7 @@ import { EmptyState } from '../../../components/ui/EmptyState';
 import { Icon } from '../../../components/ui/Icon';
 import { Spinner } from '../../../components/ui/Spinner';
 import { StatusBadge } from '../../../components/ui/StatusBadge';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateTime, formatEndTime, secondsLeft } from '../../../lib/format';
 import { holdClock, useClock } from '../../live';
 import { auctionStatus } from '../lib/forms';
 import { settleWording } from '../lib/settle';
@@ -122,7 +122,7 @@ function AuctionsTable({ auctions, now, busy, onDialog, empty }: {
   const columns: Column<AdminAuction>[] = [
     { key: 'id', header: 'ID', cell: (a) => <code className="aa-id">{a.id}</code> },
     { key: 'name', header: 'Name', cell: (a) => <Link className="aa-name-link" to={adminAuctionPath(a.id)}>{a.name}</Link> },
-    { key: 'end', header: 'End Date', className: 'num', cell: (a) => <EndDate auction={a} /> },
+    { key: 'end', header: 'End Date', className: 'num', cell: (a) => <EndDate auction={a} now={now} /> },
     { key: 'products', header: 'Products', align: 'end', className: 'num', cell: (a) => a.product_count },
     { key: 'status', header: 'Status', cell: (a) => <StatusBadge kind="auction" status={auctionStatus(a, now)} /> },
     {
@@ -178,11 +178,12 @@ function AuctionsTable({ auctions, now, busy, onDialog, empty }: {
 }
 
 /** The end, marked when soft close has moved it (the title says from when). */
-function EndDate({ auction: a }: { auction: Pick<AdminAuction, 'valid_until' | 'original_valid_until' | 'extended'> }) {
-  if (!a.extended) return <>{formatDateTime(a.valid_until)}</>;
+function EndDate({ auction: a, now }: { auction: Pick<AdminAuction, 'valid_until' | 'original_valid_until' | 'extended'>; now: number }) {
+  const end = formatEndTime(a.valid_until, { extended: a.extended, secondsLeft: secondsLeft(a.valid_until, now) });
+  if (!a.extended) return <>{end}</>;
   return (
     <span className="aa-end" title={`Soft close moved the end from ${formatDateTime(a.original_valid_until)}`}>
-      <span>{formatDateTime(a.valid_until)}</span>
+      <span>{end}</span>
       <Badge tone="warning">Extended</Badge>
     </span>
   );

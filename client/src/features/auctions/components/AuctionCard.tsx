@@ -2,7 +2,7 @@ import { useId, useRef } from 'react';
 import type { Auction } from '@auction/shared';
 import { Icon } from '../../../components/ui/Icon';
 import { auctionTimeStatus, StatusBadge } from '../../../components/ui/StatusBadge';
-import { countdownUrgent, formatCountdown, formatDateTime, formatRupees } from '../../../lib/format';
+import { countdownUrgent, formatCountdown, formatEndTime, formatRupees } from '../../../lib/format';
 import { mediaSrc } from '../../../lib/media';
 import { useLive } from '../../live';
 import { isEnded } from '../lib/rules';
@@ -73,7 +73,7 @@ export function AuctionCard({ auction, selected, onView }: AuctionCardProps) {
       <dl className="auc-meta">
         <div>
           <dt>Ends</dt>
-          <dd><time dateTime={auction.valid_until}>{formatDateTime(auction.valid_until)}</time></dd>
+          <dd><time dateTime={auction.valid_until}>{formatEndTime(auction.valid_until, { extended: auction.extended, secondsLeft: ended ? 0 : secs })}</time></dd>
         </div>
         <div>
           <dt>Time left</dt>

@@ -8,7 +8,7 @@ import { auctionTimeStatus, StatusBadge } from '../../../components/ui/StatusBad
 import { toast } from '../../../components/ui/toast/toast-store';
 import { browseLotPath, lotPath, paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
-import { countdownUrgent, formatCountdown, formatDateTime, formatRupees } from '../../../lib/format';
+import { countdownUrgent, formatCountdown, formatEndTime, formatRupees } from '../../../lib/format';
 import { useWatchAuctions } from '../../live';
 import { SaveStar } from '../../saved';
 import { bidAction, isEnded, softCloseText } from '../lib/rules';
@@ -161,7 +161,7 @@ function LotView({ product, auction, history, ready }: LotViewProps) {
               </div>
               <div>
                 <dt>Ends</dt>
-                <dd><time dateTime={auction.valid_until}>{formatDateTime(auction.valid_until)}</time></dd>
+                <dd><time dateTime={auction.valid_until}>{formatEndTime(auction.valid_until, { extended: auction.extended, secondsLeft: ended ? 0 : secs })}</time></dd>
               </div>
               <div>
                 <dt>Time left</dt>
