@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Account, dismissToasts, pathOf, shot, step, toastWith, unique, useE2E, waitForPath } from './browser.js';
+import { type Account, DESKTOP, dismissToasts, pathOf, shot, step, toastWith, unique, useE2E, waitForPath } from './browser.js';
 
 const e2e = useE2E();
 
@@ -179,6 +179,11 @@ describe('bidder journey', () => {
     await step('register for the seeded auction on /user/auctions', async () => {
       await openFromSidebar(page, 'Browse Auctions', '/user/auctions');
       await page.getByText(auctionName).first().waitFor();
+      // On a phone: the views keep their counts, and no empty "Select an Auction" box sits under the cards.
+      await page.setViewportSize({ width: 375, height: 800 });
+      expect(await page.getByRole('tab', { name: /^Active/ }).locator('.tab-count').isVisible()).toBe(true);
+      expect(await page.getByText('Select an Auction').isVisible()).toBe(false);
+      await page.setViewportSize(DESKTOP);
       await page.getByRole('button', { name: 'Register', exact: true }).first().click();
       await toastWith(page, 'Successfully registered for auction!').waitFor();
       await page.getByText('Registered', { exact: true }).first().waitFor();

@@ -28,7 +28,7 @@ const NO_PRODUCTS: Product[] = [];
 /** The selected auction's products, live: highest bids, the caller's standing, sold badges and the auction's end. */
 export function ProductsPanel({ auction, headingRef, onBid, onBuyNow, onClose, onShown }: ProductsPanelProps) {
   return (
-    <section className="card auc-panel" aria-labelledby="auc-panel-title">
+    <section className={`card auc-panel${auction ? '' : ' auc-panel-empty'}`} aria-labelledby="auc-panel-title">
       {auction ? (
         <PanelBody auction={auction} headingRef={headingRef} onBid={onBid} onBuyNow={onBuyNow} onClose={onClose} onShown={onShown} />
       ) : (
