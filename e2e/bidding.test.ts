@@ -179,6 +179,9 @@ describe('bidding rules in the browser', () => {
     await step('a bid of ₹1,000 leads, below the reserve', async () => {
       await lot(page, pentax.name).getByText('Reserve not met yet').waitFor();
       const modal = await openBid(page, pentax.name);
+      // The dialog says what a maximum does against an unmet reserve.
+      await modal.getByTestId('reserve-note').waitFor();
+      await shot(page, 'bidding-dialog-reserve');
       await modal.getByLabel('Your bid (₹)').fill('1000');
       await modal.getByRole('button', { name: 'Place Bid', exact: true }).click();
       await toastWith(page, 'Bid placed successfully!').waitFor();

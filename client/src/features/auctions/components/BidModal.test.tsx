@@ -205,6 +205,21 @@ describe('BidModal: minimum, one-tap amounts, maximum bids and the balance', () 
     expect(auctionProducts.get('AUC-1').data?.[0]).toMatchObject({ my_status: 'leading', my_max: 5000, min_next_bid: 1000 });
   });
 
+  it('says, under the maximum, that a maximum reaching an unmet reserve lifts the price straight to it; not once the reserve is met or without one', () => {
+    routeFetch({});
+    seed({ ...lamp, reserve_met: false }, ladder);
+    const view = renderModal;
+    view();
+    expect(dialog().getByTestId('reserve-note').textContent).toContain('a maximum that reaches it lifts the price straight to the reserve');
+    cleanup();
+    for (const reserve of [true, null]) {
+      seed({ ...lamp, reserve_met: reserve }, ladder);
+      view();
+      expect(dialog().queryByTestId('reserve-note')).toBeNull();
+      cleanup();
+    }
+  });
+
   it('refuses a maximum below the bid, or not a valid amount, on the maximum field', () => {
     const fetchMock = routeFetch({});
     renderModal();

@@ -1,5 +1,6 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { FormField } from '../../../components/ui/FormField';
+import { Icon } from '../../../components/ui/Icon';
 import { Modal } from '../../../components/ui/Modal';
 import { formatRupees } from '../../../lib/format';
 import { useResource } from '../../../lib/resource';
@@ -173,6 +174,11 @@ export function BidModal({ auctionId, productId, onClose }: BidModalProps) {
                 aria-describedby={errors.max ? `${maxId}-error ${maxId}-hint` : `${maxId}-hint`} />
               {errors.max && <p className="field-error" id={`${maxId}-error`}>{errors.max}</p>}
               <p className="auc-bid-hint" id={`${maxId}-hint`}>We'll bid for you up to this amount; all of it is held while you lead.</p>
+              {product.reserve_met === false && (
+                <p className="auc-bid-hint auc-bid-reserve" data-testid="reserve-note">
+                  <Icon name="info" size={14} /> <span>This lot's reserve is not met yet: a maximum that reaches it lifts the price straight to the reserve, so the lot can sell to you.</span>
+                </p>
+              )}
             </div>
             <p className="auc-bid-hint">The amount is held from your wallet while your bid leads.</p>
           </>
