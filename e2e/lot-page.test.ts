@@ -7,7 +7,7 @@
  * at 1280 and 375 px, each checked with axe-core (`shot`).
  */
 import { describe, expect, it } from 'vitest';
-import { dismissToasts, loginViaUi, makePhoto, shot, step, toastWith, unique, useE2E } from './browser.js';
+import { DESKTOP, dismissToasts, loginViaUi, makePhoto, shot, step, toastWith, unique, useE2E } from './browser.js';
 
 const e2e = useE2E();
 
@@ -61,6 +61,15 @@ describe('the lot page', () => {
       expect(await shown()).toBe(`${radio.name}, photo 1 of 3`);
       await expect.poll(() => gallery.locator('.lot-photo').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1600);
       await shot(page, 'lot-page');
+      // On a phone, scrolled down to the history, the price and the bid action are still in view.
+      await page.setViewportSize({ width: 375, height: 740 });
+      await page.getByRole('heading', { name: /^Bid history/ }).scrollIntoViewIfNeeded();
+      const bar = page.locator('.lot-actions-bar');
+      expect(await bar.getByRole('button', { name: /Place Bid|Register to bid/ }).isVisible()).toBe(true);
+      const box = (await bar.boundingBox())!;
+      expect(box.y + box.height).toBeLessThanOrEqual(740);
+      expect(box.y).toBeGreaterThan(600);
+      await page.setViewportSize(DESKTOP);
     });
 
     await step('the gallery moves by keyboard, thumbnail and swipe', async () => {

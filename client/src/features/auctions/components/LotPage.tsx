@@ -119,7 +119,7 @@ function LotView({ product, auction, history, ready }: LotViewProps) {
   const priceLabel = sold ? 'Sold for' : unbid ? 'Starting bid' : 'Highest bid';
 
   return (
-    <div className="page lot-page">
+    <div className={`page lot-page${auction && !ended && !sold ? ` lot-page-with-bar${buyNowPrice !== null && registered ? ' lot-page-with-bar-tall' : ''}` : ''}`}>
       <nav className="lot-crumbs" aria-label="Breadcrumb">
         <Link to={auction ? browseLotPath(auction.id, product.id) : paths.user.auctions} className="lot-back">
           <Icon name="arrow-left" size={16} />
@@ -181,7 +181,12 @@ function LotView({ product, auction, history, ready }: LotViewProps) {
             <p className="info-note lot-note"><Icon name="info" size={18} /> <span>Register for this auction to place bids.</span></p>
           )}
 
-          <div className="lot-actions">
+          {/* On phones, while the lot can be bid on, a bar fixed at the screen's bottom: its price and Place Bid stay in view. */}
+          <div className={`lot-actions${auction && !ended && !sold ? ' lot-actions-bar' : ''}`}>
+            <span className="lot-bar-price" aria-hidden="true">
+              <span className="lot-bar-label">{priceLabel}</span>
+              <strong>{formatRupees(unbid ? product.min_next_bid : product.highest_bid)}</strong>
+            </span>
             {auction && (
               <button type="button" className={`btn ${registered ? 'btn-primary' : 'btn-accent'} lot-bid`}
                 disabled={action.disabled || (registered ? !ready : registering)} title={action.reason}
