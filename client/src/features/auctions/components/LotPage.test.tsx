@@ -66,8 +66,11 @@ describe('LotPage', () => {
     expect(await screen.findByRole('heading', { level: 2, name: 'Rolex Datejust' })).toBeTruthy();
     expect(live.watch).toHaveBeenCalledWith('AUC-1');
     expect(screen.getByText(/1978, steel case\.\s+Serviced\./)).toBeTruthy();
-    expect(screen.getByText('Highest bid')).toBeTruthy();
+    expect(screen.getByText('Highest bid', { selector: '.lot-price p' })).toBeTruthy();
     expect(document.querySelector('.lot-amount')?.textContent).toBe('₹1,200');
+    // The phone's bid bar repeats the price for the eye only (hidden from assistive technology).
+    expect(document.querySelector('.lot-actions-bar .lot-bar-price')?.getAttribute('aria-hidden')).toBe('true');
+    expect(document.querySelector('.lot-bar-price')?.textContent).toBe('Highest bid₹1,200');
     expect(screen.getByText(/2 bids · Minimum next bid ₹1,201/)).toBeTruthy();
     expect(screen.getByText('Outbid — bid again')).toBeTruthy();
     expect(screen.getByText('Vintage Watches', { selector: '.lot-auction-name' })).toBeTruthy();
