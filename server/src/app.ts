@@ -166,6 +166,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       // Buffered JSON (see bufferedStdout), or LOG_FORMAT=pretty's readable lines for a person (npm run dev).
       stream: options.logStream ?? (config.logFormat === 'pretty' ? prettyStdout() : bufferedStdout()),
     },
+    // One line per request, written when it is answered (the onResponse hook below), not Fastify's two.
+    disableRequestLogging: true,
     bodyLimit: BODY_LIMIT,
     // No coercion ("1000" is not a number: a 400); `x-error` carries a field's human message.
     ajv: { customOptions: { coerceTypes: false, allErrors: false, verbose: true, keywords: [X_ERROR, X_MISSING] } },
@@ -293,6 +295,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       void reply.hijack();
       return;
     }
+    done();
+  });
+
+  // The request log: one line per request once answered, with the request line (tokens redacted),
+  // the status and the time taken; an upgrade to a WebSocket (never answered as such) when it starts.
+  app.addHook('onRequest', (req, _reply, done) => {
+    if (req.ws) req.log.info({ req }, 'websocket upgrade');
+    done();
+  });
+  app.addHook('onResponse', (req, reply, done) => {
+    req.log.info({ req, res: reply, responseTime: reply.elapsedTime }, 'request completed');
     done();
   });
 

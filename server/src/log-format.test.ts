@@ -11,7 +11,9 @@ describe('prettyLine', () => {
       .toBe('09:05:07.042 INFO  req-1 GET /api/auctions\n');
   });
 
-  it('a completed request: status and time taken', () => {
+  it('a completed request: the request line, status and time taken', () => {
+    expect(prettyLine(line({ reqId: 'req-1', req: { method: 'POST', url: '/api/bid', remoteAddress: '127.0.0.1' }, res: { statusCode: 201 }, responseTime: 3.456, msg: 'request completed' })))
+      .toBe('09:05:07.042 INFO  req-1 POST /api/bid → 201 in 3.5 ms\n');
     expect(prettyLine(line({ reqId: 'req-1', res: { statusCode: 201 }, responseTime: 3.456, msg: 'request completed' })))
       .toBe('09:05:07.042 INFO  req-1 → 201 in 3.5 ms\n');
   });

@@ -43,10 +43,12 @@ export function prettyLine(line: string, colour = false): string {
   const parts = [paint('2', clock(typeof rec.time === 'number' ? rec.time : Date.now())), paint(level.colour, level.label.padEnd(5))];
   if (rec.reqId !== undefined) parts.push(paint('2', str(rec.reqId)));
   const { req, res, err } = rec;
-  // Fastify's two lines per request: "incoming request" (the request line) and "request completed".
-  if (rec.msg === 'incoming request' && isObject(req)) parts.push(`${str(req.method)} ${str(req.url)}`);
-  else if (rec.msg === 'request completed' && isObject(res)) {
+  // The one line per request (app.ts): the request line, the status and the time taken.
+  if (rec.msg === 'request completed' && isObject(res)) {
+    if (isObject(req)) parts.push(`${str(req.method)} ${str(req.url)}`);
     parts.push(`→ ${str(res.statusCode)}${typeof rec.responseTime === 'number' ? ` in ${rec.responseTime.toFixed(1)} ms` : ''}`);
+  } else if (rec.msg === 'incoming request' && isObject(req)) {
+    parts.push(`${str(req.method)} ${str(req.url)}`);
   } else {
     if (rec.msg !== undefined) parts.push(str(rec.msg));
     if (isObject(req)) parts.push(`${str(req.method)} ${str(req.url)}`);

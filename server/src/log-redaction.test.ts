@@ -36,7 +36,7 @@ describe('request logs at the default level (info)', () => {
     expect(seen.length).toBeGreaterThan(0);
     expect(seen[0]!.req!.url).toBe('/api/ws?token=[redacted]');
     // The rest of the request line as Fastify logs it.
-    expect(seen[0]!.msg).toBe('incoming request');
+    expect(seen[0]!.msg).toBe('websocket upgrade');
     expect(seen[0]!.req).toMatchObject({ method: 'GET', host: expect.stringMatching(/^127\.0\.0\.1:\d+$/), remoteAddress: '127.0.0.1', remotePort: expect.any(Number) });
     // Nor the password of the sign-up, nor the bearer header of any request.
     expect(text).not.toContain(u.password);
@@ -82,6 +82,26 @@ describe('request logs at the default level (info)', () => {
     expect(text).not.toContain(u.token);
     expect(text).not.toContain('brand-new-pw');
     expect(text).not.toContain('wrong-password');
+  });
+});
+
+describe('one log line per request', () => {
+  it('each request answered writes one line with its request line, status and time; no "incoming request" line', async () => {
+    const lines: string[] = [];
+    const app = await makeApp({ logLevel: 'info' }, { logStream: { write: (line: string) => { lines.push(line); } } });
+    try {
+      await call(app, 'GET', '/api/time');
+      await call(app, 'POST', '/api/login', { username: 'nobody', password: 'wrong-pw' });
+      const requests = lines.map((l) => JSON.parse(l) as { msg?: string; req?: { method: string; url: string }; res?: { statusCode: number }; responseTime?: number })
+        .filter((l) => l.req !== undefined);
+      expect(requests.map((l) => [l.msg, l.req!.method, l.req!.url, l.res?.statusCode])).toEqual([
+        ['request completed', 'GET', '/api/time', 200],
+        ['request completed', 'POST', '/api/login', 400],
+      ]);
+      expect(requests.every((l) => typeof l.responseTime === 'number')).toBe(true);
+    } finally {
+      await app.close();
+    }
   });
 });
 
