@@ -12,7 +12,7 @@ import {
 import type { App, AppContext } from '../context.js';
 import { addProductImage, deleteProductImage, orderProductImages, tooManyImages } from '../domain/photos.js';
 import { AppError, unwrap } from '../errors.js';
-import { NotAnImage, renditionsOf } from '../media/renditions.js';
+import { ImageTooLarge, NotAnImage, renditionsOf } from '../media/renditions.js';
 import { presentImageDetail } from '../presenters/photos.js';
 import { callerOf } from './input.js';
 
@@ -78,6 +78,7 @@ export function imageRoutes(api: App, ctx: AppContext) {
         renditions = await renditionsOf(bytes);
       } catch (err) {
         if (err instanceof NotAnImage) throw new AppError('VALIDATION', NOT_AN_IMAGE, 'image');
+        if (err instanceof ImageTooLarge) throw new AppError('VALIDATION', err.message, 'image');
         throw err;
       }
       const cmd = { adminId, productId, ...renditions };
