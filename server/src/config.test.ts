@@ -7,7 +7,7 @@ describe('loadConfig', () => {
       port: 3000, host: '0.0.0.0', databaseUrl: './data/auction.db', jwtSecret: undefined, tokenTtl: '12h',
       adminSignup: 'open', autoSettle: true, corsOrigin: undefined, timeZone: 'Asia/Kolkata', logLevel: 'info',
       logFormat: 'json', rateLimit: true, liveFrameMs: 30, trustProxy: false, pgPool: 10, redisUrl: undefined, drainMs: 0,
-      softCloseS: 120, maxExtensionS: 3600, mediaMaxMb: 8,
+      softCloseS: 120, maxExtensionS: 3600, mediaMaxMb: 8, mediaConcurrency: 1, mediaQueue: 4,
     });
   });
 
@@ -17,9 +17,9 @@ describe('loadConfig', () => {
       ADMIN_SIGNUP: 'closed', AUTO_SETTLE: 'false', CORS_ORIGIN: 'https://a.example', TIMEZONE: 'UTC', LOG_LEVEL: 'warn',
       LOG_FORMAT: 'pretty', RATE_LIMIT: 'off', LIVE_FRAME_MS: '0', TRUST_PROXY: 'true', PG_POOL: '25',
       REDIS_URL: 'redis://cache.internal:6379', DRAIN_MS: '5000', SOFT_CLOSE_S: '60', MAX_EXTENSION_S: '600',
-      MEDIA_MAX_MB: '2',
+      MEDIA_MAX_MB: '2', MEDIA_CONCURRENCY: '3', MEDIA_QUEUE: '0',
     });
-    expect(c).toMatchObject({ softCloseS: 60, maxExtensionS: 600, mediaMaxMb: 2 });
+    expect(c).toMatchObject({ softCloseS: 60, maxExtensionS: 600, mediaMaxMb: 2, mediaConcurrency: 3, mediaQueue: 0 });
     expect(c).toMatchObject({ port: 8080, host: '127.0.0.1', databaseUrl: ':memory:', tokenTtl: '30m', adminSignup: 'closed', autoSettle: false, corsOrigin: 'https://a.example', timeZone: 'UTC', logLevel: 'warn', logFormat: 'pretty', rateLimit: false, liveFrameMs: 0, trustProxy: true, pgPool: 25, redisUrl: 'redis://cache.internal:6379', drainMs: 5000 });
   });
 
@@ -31,6 +31,8 @@ describe('loadConfig', () => {
     [{ MEDIA_MAX_MB: '0' }, /MEDIA_MAX_MB/],
     [{ MEDIA_MAX_MB: '1.5' }, /MEDIA_MAX_MB/],
     [{ MEDIA_MAX_MB: '65' }, /MEDIA_MAX_MB/],
+    [{ MEDIA_CONCURRENCY: '0' }, /MEDIA_CONCURRENCY/],
+    [{ MEDIA_QUEUE: '-1' }, /MEDIA_QUEUE/],
     [{ TOKEN_TTL: 'forever' }, /TOKEN_TTL/],
     [{ ADMIN_SIGNUP: 'maybe' }, /ADMIN_SIGNUP/],
     [{ TIMEZONE: 'Mars/Olympus' }, /TIMEZONE/],

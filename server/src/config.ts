@@ -32,6 +32,13 @@ export interface Config {
   maxExtensionS: number;
   /** The largest photo upload accepted, in MiB (docs/photos.md); 413 PAYLOAD_TOO_LARGE past it. */
   mediaMaxMb: number;
+  /**
+   * Photo renditions decoded at once by this process (docs/photos.md#the-media-queue): each takes a core
+   * while it runs, so on a small machine one leaves the event loop its own.
+   */
+  mediaConcurrency: number;
+  /** Uploads admitted beyond those running (being received or waiting for a turn); past them, 503 UNAVAILABLE. */
+  mediaQueue: number;
 }
 
 export class ConfigError extends Error {}
@@ -93,5 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     softCloseS: int('SOFT_CLOSE_S', 120, 0, 3600),
     maxExtensionS: int('MAX_EXTENSION_S', 3600, 0, 86_400),
     mediaMaxMb: int('MEDIA_MAX_MB', 8, 1, 64),
+    mediaConcurrency: int('MEDIA_CONCURRENCY', 1, 1, 64),
+    mediaQueue: int('MEDIA_QUEUE', 4, 0, 1000),
   };
 }

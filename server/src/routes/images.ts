@@ -4,7 +4,7 @@
  * are unguessable content hashes, cached for good).
  */
 import multipart from '@fastify/multipart';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
   IdParams, ImageOrderBody, ImageParams, ImageUploaded, LIMITS, MediaParams, MessageBody, ProductImages, errorResponses,
@@ -12,7 +12,8 @@ import {
 import type { App, AppContext } from '../context.js';
 import { addProductImage, deleteProductImage, orderProductImages, tooManyImages } from '../domain/photos.js';
 import { AppError, unwrap } from '../errors.js';
-import { NotAnImage, renditionsOf } from '../media/renditions.js';
+import { MediaQueue, type MediaTicket } from '../media/queue.js';
+import { ImageTooLarge, NotAnImage, renditionsOf } from '../media/renditions.js';
 import { presentImageDetail } from '../presenters/photos.js';
 import { callerOf } from './input.js';
 
@@ -39,12 +40,43 @@ async function imageField(req: FastifyRequest, maxBytes: number, maxMb: number):
   return image;
 }
 
+/** A place in the media queue for an upload, or 503 UNAVAILABLE with Retry-After (nothing of it read). */
+function admitted(queue: MediaQueue, reply: FastifyReply): MediaTicket {
+  const ticket = queue.admit();
+  if (ticket) return ticket;
+  const wait = queue.retryAfterS();
+  void reply.header('retry-after', String(wait));
+  throw new AppError('UNAVAILABLE', `Too many photos are being processed right now: try again in ${wait} second${wait === 1 ? '' : 's'}`);
+}
+
+/** The cheap refusals before an upload is read and decoded (the command checks them again, locked). */
+async function checkEditable(ctx: AppContext, adminId: number, productId: string): Promise<void> {
+  const product = await ctx.reads.product(productId, ctx.now());
+  if (!product) throw new AppError('NOT_FOUND', 'Product not found');
+  if (product.createdBy !== adminId) throw new AppError('FORBIDDEN', 'Only the admin who created this product may change its photos');
+  if (product.status === 'sold') throw new AppError('PRODUCT_SOLD', 'This product has been sold: its photos can no longer change');
+  if (product.images.length >= LIMITS.imagesPerProduct) unwrap(tooManyImages());
+}
+
+/** The renditions of an upload (on a libuv thread, outside any transaction); 400 VALIDATION on `image` when it is not a picture it may decode. */
+async function renditionsOfUpload(bytes: Buffer): Promise<Awaited<ReturnType<typeof renditionsOf>>> {
+  try {
+    return await renditionsOf(bytes);
+  } catch (err) {
+    if (err instanceof NotAnImage) throw new AppError('VALIDATION', NOT_AN_IMAGE, 'image');
+    if (err instanceof ImageTooLarge) throw new AppError('VALIDATION', err.message, 'image');
+    throw err;
+  }
+}
+
 export function imageRoutes(api: App, ctx: AppContext) {
   const { reads, commands, guard } = ctx;
   const tags = ['photos'];
   const security = [{ bearer: [] }];
   const maxMb = ctx.config.mediaMaxMb;
   const maxBytes = Math.floor(maxMb * 1024 * 1024);
+  // One per process (per app): renditions a few at a time, uploads admitted before their bodies are read.
+  const queue = new MediaQueue(ctx.config.mediaConcurrency, ctx.config.mediaQueue);
 
   // Multipart is parsed only here: every other route still answers 415 to anything but JSON.
   void api.register(async (scoped) => {
@@ -60,29 +92,22 @@ export function imageRoutes(api: App, ctx: AppContext) {
           + 'Stored as a WebP of at most 1,600 px and a 400 px thumbnail, metadata stripped.',
         consumes: ['multipart/form-data'],
         params: IdParams,
-        response: { 201: ImageUploaded, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
+        response: { 201: ImageUploaded, ...errorResponses(400, 401, 403, 404, 409, 413, 415, 503) },
       },
     }, async (req, reply) => {
       const adminId = callerOf(req).id;
       const productId = req.params.id;
-      // The cheap refusals before the upload is read and decoded (the command checks them again, locked).
-      const product = await reads.product(productId, ctx.now());
-      if (!product) throw new AppError('NOT_FOUND', 'Product not found');
-      if (product.createdBy !== adminId) throw new AppError('FORBIDDEN', 'Only the admin who created this product may change its photos');
-      if (product.status === 'sold') throw new AppError('PRODUCT_SOLD', 'This product has been sold: its photos can no longer change');
-      if (product.images.length >= LIMITS.imagesPerProduct) unwrap(tooManyImages());
-      const bytes = await imageField(req, maxBytes, maxMb);
-      let renditions;
+      // A place in the media queue first: a refused upload costs neither a read nor its body.
+      const ticket = admitted(queue, reply);
       try {
-        // Decoding and encoding run on libuv's threads, outside any transaction.
-        renditions = await renditionsOf(bytes);
-      } catch (err) {
-        if (err instanceof NotAnImage) throw new AppError('VALIDATION', NOT_AN_IMAGE, 'image');
-        throw err;
+        await checkEditable(ctx, adminId, productId);
+        const bytes = await imageField(req, maxBytes, maxMb);
+        const renditions = await ticket.run(() => renditionsOfUpload(bytes));
+        const { image } = unwrap(await commands.run((tx) => addProductImage(tx, { adminId, productId, ...renditions }, ctx.now())));
+        return reply.code(201).send({ image: presentImageDetail(image) });
+      } finally {
+        ticket.release();
       }
-      const cmd = { adminId, productId, ...renditions };
-      const { image } = unwrap(await commands.run((tx) => addProductImage(tx, cmd, ctx.now())));
-      return reply.code(201).send({ image: presentImageDetail(image) });
     });
 
     scope.delete('/admin/products/:id/images/:imageId', {
