@@ -4,10 +4,11 @@
  * per room; personal and catalogue events go out at once (docs/live-protocol.md).
  *
  * Publishing and delivering are two halves joined by a relay (relay.ts): this process publishes what
- * its own commits caused, and delivers to its own sockets whatever any process published (with one
- * process, the relay hands each message straight back). Product events carry versions; the hub
- * remembers the newest it delivered per room and product and drops an older or equal one, so every
- * socket sees a product's versions strictly increase even when two processes' frames interleave.
+ * its own commits caused, and delivers to its own sockets whatever any process published (the relay
+ * hands this process's own messages straight back, at once, whatever Redis does). Product events
+ * carry versions; the hub remembers the newest it delivered per room and product and drops an older
+ * or equal one, so every socket sees a product's versions strictly increase even when two processes'
+ * frames interleave.
  *
  * Fan-out is paced: a transport hands back a frame's delivery as a few slices of its sockets, and the
  * hub writes them about a millisecond of work at a time, letting HTTP requests in between. One
@@ -479,11 +480,11 @@ export class LiveHub {
     return this.transports.reduce((n, t) => n + t.roomSize(room) + t.roomSize(feed), 0);
   }
 
-  /** The watchers of an auction over every process (this process's own if the tally cannot answer). */
+  /** The watchers of an auction over every process (this process's own if the tally cannot answer now). */
   async watchers(auctionId: string): Promise<number> {
     const local = this.localWatchers(auctionId);
     try {
-      return await this.tally.report(auctionId, local);
+      return (await this.tally.report(auctionId, local)) ?? local;
     } catch (err) {
       this.opts.onError(err);
       return local;
@@ -524,10 +525,9 @@ export class LiveHub {
     }
   }
 
-  /** Closes the account's sockets here at once (even with Redis away) and, through the relay, everywhere. */
+  /** Closes the account's sockets here at once (even with Redis away: the relay delivers here first) and everywhere. */
   disconnectAccount(role: 'user' | 'admin', id: number, below = Infinity) {
-    this.sessions.revoke(role, id, below);
-    if (this.relay.kind !== 'local') this.relay.publish({ kind: 'disconnect', role, id, below });
+    this.relay.publish({ kind: 'disconnect', role, id, below });
   }
 
   /** Publishes what is pending, writes what is queued and closes this process's sockets (server closing). */

@@ -45,12 +45,15 @@ const frameOf = (room: string, ...events: RoomEvent[]): Relayed => {
   return { kind: 'frame', frame, json: JSON.stringify(frame) };
 };
 
-/** A relay whose messages the test delivers by hand, as another process's would arrive. */
+/**
+ * A relay whose other processes' messages the test delivers by hand, as they would arrive; what this
+ * process publishes is recorded and, as every relay does, delivered here at once.
+ */
 class HandRelay implements Relay {
   readonly kind = 'redis' as const;
   handler: ((msg: Relayed, fromSelf: boolean) => void) | null = null;
   published: Relayed[] = [];
-  publish(msg: Relayed) { this.published.push(msg); }
+  publish(msg: Relayed) { this.published.push(msg); this.handler?.(msg, true); }
   onMessage(handler: (msg: Relayed, fromSelf: boolean) => void) { this.handler = handler; }
   check() { return Promise.resolve('ok' as const); }
   close() { return Promise.resolve(); }
@@ -292,6 +295,35 @@ describe.runIf(redisAvailable)('Redis: frames and counts between processes', () 
     } finally {
       redis.disconnect();
     }
+  });
+
+  it('a process delivers what it publishes to its own sockets at once, and once: the echo from Redis is dropped', async () => {
+    const [a, b] = [await open(), await open()];
+    const ha = new LiveHub({ reads: noReads, now: Date.now, frameMs: 0, onError, relay: a });
+    const hb = new LiveHub({ reads: noReads, now: Date.now, frameMs: 0, onError, relay: b });
+    const [ra, rb] = [recorder(), recorder()];
+    ha.attach(ra.transport);
+    hb.attach(rb.transport);
+    // A personal event, a catalogue event (a deletion needs no read) and a room frame, committed on a.
+    ha.publish([{ type: 'wallet:updated', userId: 5, balance: 100 }, { type: 'auction:deleted', auctionId: 'X', ownerId: 1 }]);
+    ha.enqueue('auction:A', placed('P1', 1, 10));
+    // a's own sockets have them before any round trip to Redis.
+    // (With several processes a room's frame goes with its unmerged feed: `feed:A`.)
+    const rooms = (r: typeof ra) => r.frames.map((f) => f.room);
+    expect(ra.personal).toEqual([{ to: 5, event: 'wallet:updated' }, { to: 'all', event: 'auction:deleted' }]);
+    expect(rooms(ra)).toEqual(['feed:A', 'auction:A']);
+    await eventually(() => {
+      expect(rb.personal).toEqual([{ to: 5, event: 'wallet:updated' }, { to: 'all', event: 'auction:deleted' }]);
+      expect(rooms(rb)).toEqual(['feed:A', 'auction:A']);
+    });
+    // b's answer reaches a after a's own messages came back to it from Redis (one connection, in
+    // order): by then a would have delivered their echo, were it not dropped.
+    hb.publish([{ type: 'wallet:updated', userId: 6, balance: 7 }]);
+    await eventually(() => expect(ra.personal.map((p) => p.to)).toEqual([5, 'all', 6]));
+    expect(rooms(ra)).toEqual(['feed:A', 'auction:A']);
+    relays.splice(0);
+    await ha.close();
+    await hb.close();
   });
 
   it('two hubs: a frame published by one reaches both hubs\' sockets', async () => {

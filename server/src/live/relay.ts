@@ -1,16 +1,17 @@
 /**
  * How the live channel's messages reach every process (docs/architecture.md, "The live hub"). The process that commits a change
- * builds each room's frame once and publishes it once; every process, itself included, delivers what
- * it receives to its own sockets. One process needs no relay (`LocalRelay` hands a message straight
- * back); several share Redis pub/sub (`RedisRelay`): one channel, one message per frame, personal
- * event, catalogue event or disconnect, never one per socket or slice.
+ * builds each room's frame once and publishes it once; it delivers it to its own sockets at once, and
+ * every other process delivers what it receives to its own. One process needs no relay (`LocalRelay`
+ * hands a message straight back); several share Redis pub/sub (`RedisRelay`): one channel, one message
+ * per frame, personal event, catalogue event or disconnect, never one per socket or slice.
  *
  * Redis delivers one publisher's messages in the order they were published; messages of two
  * publishers may interleave, which is why product events carry versions (hub.ts drops stale ones).
  */
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Frame, PersonalEventMap } from '@auction/shared';
+import { closeRedis, failFastRedis, reportRedisErrors, withDeadline } from '../redis.js';
 
 export type PersonalEvent = { [K in keyof PersonalEventMap]: { event: K; data: PersonalEventMap[K] } }[keyof PersonalEventMap];
 
@@ -28,8 +29,9 @@ export type RelayHandler = (msg: Relayed, fromSelf: boolean) => void;
 
 export interface Relay {
   readonly kind: 'local' | 'redis';
+  /** Delivers `msg` to this process at once (the handler, `fromSelf`), and to every other process. */
   publish(msg: Relayed): void;
-  /** The one receiver of every message, this process's own included. */
+  /** The one receiver of every message, this process's own included (each delivered once). */
   onMessage(handler: RelayHandler): void;
   /** 'ok', or why Redis cannot be reached (for /api/health). */
   check(): Promise<'ok' | 'unreachable'>;
@@ -105,8 +107,19 @@ export interface RedisRelayOptions {
 }
 
 /**
+ * Publishes sent to Redis and not yet answered, at most: beyond it (Redis slow or hung, and its
+ * connection not yet dropped for it) a message reaches only this process's sockets, so nothing piles
+ * up in memory.
+ */
+export const MAX_UNANSWERED_PUBLISHES = 10_000;
+/** How long /api/health waits for Redis's answer. */
+const CHECK_DEADLINE_MS = 500;
+
+/**
  * Redis pub/sub. Two connections: a subscriber (which can do nothing else) and one for commands,
- * shared with the watcher tally and the rate limiter (`commands`).
+ * shared with the watcher tally (`commands`). Neither queues anything while Redis is away
+ * (server/src/redis.ts): this process's own messages reach its own sockets whatever Redis does, and
+ * what could not be published is counted (`unrelayed`), not kept.
  */
 export class RedisRelay implements Relay {
   readonly kind = 'redis';
@@ -115,17 +128,23 @@ export class RedisRelay implements Relay {
   readonly commands: Redis;
   private readonly subscriber: Redis;
   private readonly channel: string;
+  /** The wire prefix after the kind letter of this process's own messages (`|<node>|`). */
+  private readonly own: string;
   private handler: RelayHandler = () => undefined;
+  private unanswered = 0;
+  /** Messages that reached only this process (Redis away, or too slow). */
+  unrelayed = 0;
 
   private constructor(private readonly opts: RedisRelayOptions) {
     this.channel = `${CHANNEL_PREFIX}:${opts.namespace}`;
-    // Commands issued while Redis is away wait (up to a few reconnects) rather than fail at once.
-    const options = { lazyConnect: true, maxRetriesPerRequest: 3, enableAutoPipelining: true } as const;
-    this.commands = new Redis(opts.url, { ...options, connectionName: `auction-cmd-${this.node}` });
-    this.subscriber = new Redis(opts.url, { ...options, connectionName: `auction-sub-${this.node}` });
-    for (const c of [this.commands, this.subscriber]) c.on('error', (err: unknown) => opts.onError(err));
+    this.own = `|${this.node}|`;
+    this.commands = failFastRedis(opts.url, `auction-cmd-${this.node}`, { enableAutoPipelining: true });
+    this.subscriber = failFastRedis(opts.url, `auction-sub-${this.node}`);
+    for (const c of [this.commands, this.subscriber]) reportRedisErrors(c, opts.onError);
     this.subscriber.on('message', (channel: string, raw: string) => {
       if (channel !== this.channel) return;
+      // This process delivered its own messages when it published them: the echo is dropped unread.
+      if (raw.startsWith(this.own, 1)) return;
       let decoded;
       try {
         decoded = decode(raw);
@@ -133,7 +152,7 @@ export class RedisRelay implements Relay {
         opts.onError(err);
         return;
       }
-      if (decoded) this.handler(decoded.msg, decoded.origin === this.node);
+      if (decoded) this.handler(decoded.msg, false);
     });
   }
 
@@ -152,26 +171,41 @@ export class RedisRelay implements Relay {
   }
 
   publish(msg: Relayed) {
-    this.commands.publish(this.channel, encode(this.node, msg)).catch(this.opts.onError);
+    // This process's sockets first, at once: they never wait for (or miss out on) Redis.
+    this.handler(msg, true);
+    this.send(encode(this.node, msg));
+  }
+
+  private send(raw: string) {
+    if (this.commands.status !== 'ready' || this.unanswered >= MAX_UNANSWERED_PUBLISHES) {
+      this.unrelayed++;
+      return;
+    }
+    this.unanswered++;
+    this.commands.publish(this.channel, raw).then(() => {
+      this.unanswered--;
+    }, () => {
+      // The connection closed (or was dropped as hung) before Redis answered: the message may be lost.
+      this.unanswered--;
+      this.unrelayed++;
+    });
   }
 
   onMessage(handler: RelayHandler) {
     this.handler = handler;
   }
 
+  /** 'ok' when both connections are up and Redis answers a PING within CHECK_DEADLINE_MS. */
   async check(): Promise<'ok' | 'unreachable'> {
+    if (this.commands.status !== 'ready' || this.subscriber.status !== 'ready') return 'unreachable';
     try {
-      const pong = await Promise.race([
-        this.commands.ping(),
-        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), 1000).unref()),
-      ]);
-      return pong === 'PONG' ? 'ok' : 'unreachable';
+      return (await withDeadline(this.commands.ping(), CHECK_DEADLINE_MS)) === 'PONG' ? 'ok' : 'unreachable';
     } catch {
       return 'unreachable';
     }
   }
 
   async close() {
-    await Promise.allSettled([this.subscriber.quit(), this.commands.quit()]);
+    await Promise.all([closeRedis(this.subscriber), closeRedis(this.commands)]);
   }
 }
