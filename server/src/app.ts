@@ -188,7 +188,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (config.redisUrl) {
     const namespace = redisNamespace(config.databaseUrl);
     try {
-      redisRelay = await RedisRelay.open({ url: config.redisUrl, namespace, onError: onRedisError });
+      redisRelay = await RedisRelay.open({ url: config.redisUrl, namespace, onError: onRedisError, onRecovered: (what) => app.log.warn(what) });
       tally = await RedisTally.open(redisRelay.commands, redisRelay.node, namespace, onRedisError);
     } catch (err) {
       await redisRelay?.close();
@@ -349,6 +349,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     }
   });
   live.onForeignRevocation((role, id) => sessions.forget(role, id));
+  // After a relay gap a revocation elsewhere may have gone unheard: every account is read again.
+  live.onRelayGap(() => sessions.clear());
   attachSocketIo({ server: app.server, hub: live, tokens, reads, now, onError: logError, ...(config.corsOrigin ? { corsOrigin: config.corsOrigin } : {}) });
   const scheduler = new AuctionScheduler({
     reads, commands, events, now, autoSettle: config.autoSettle, log: app.log,

@@ -15,7 +15,7 @@
  * frame to a thousand sockets is ~12 ms of socket writes; in one piece it would stall every bid that
  * arrives meanwhile. Slices run strictly in order, so frames never overtake each other.
  */
-import { auctionRoom, feedRoom, type Frame, type PersonalEventMap, type RoomEvent } from '@auction/shared';
+import { auctionRoom, feedRoom, type Frame, type PersonalEventMap, type RoomEvent, type SocketEventMap } from '@auction/shared';
 import type { Reads } from '../db/index.js';
 import type { DomainEvent } from '../domain/events.js';
 import { liveAuction } from '../presenters/live.js';
@@ -31,7 +31,8 @@ export interface Transport {
    */
   frameSlices(frame: Frame, json: string): Array<() => void>;
   sendToUser<K extends keyof PersonalEventMap>(userId: number, event: K, data: PersonalEventMap[K]): void;
-  sendToAll<K extends keyof PersonalEventMap>(event: K, data: PersonalEventMap[K]): void;
+  /** To every authenticated socket of this transport: catalogue events, and `live:resync`. */
+  sendToAll<K extends keyof SocketEventMap>(event: K, data: SocketEventMap[K]): void;
   /** Sockets of this transport in a room. */
   roomSize(room: string): number;
   close(): void;
@@ -42,6 +43,13 @@ const PUMP_BUDGET_MS = 1;
 export const GAP_WAIT_MS = 250;
 /** How long a settled auction room's versions are remembered (late frames of other processes are dropped). */
 const FORGET_SETTLED_MS = 10_000;
+/**
+ * How long after a relay gap its re-read is sent: the gaps a Redis outage leaves (this process's
+ * subscription back, other processes' own announcements) come close together and cost one re-read.
+ */
+export const RESYNC_DELAY_MS = 200;
+/** Accounts whose session is read again at once after a relay gap (each read takes a pooled connection). */
+const RECHECK_BATCH = 4;
 
 type VersionedEvent = Extract<RoomEvent, { data: { version: number } }>;
 
@@ -133,6 +141,8 @@ export class LiveHub {
   private readonly sweeper: NodeJS.Timeout | null = null;
   private readonly foreignCatalogue = new Set<() => void>();
   private readonly foreignRevocations = new Set<(role: 'user' | 'admin', id: number) => void>();
+  private readonly gapListeners = new Set<() => void>();
+  private resyncTimer: NodeJS.Timeout | null = null;
   /** Relayed frames waiting for their room's next turn, merged (deliverFrame). */
   private readonly held = new Map<string, { buffer: RoomBuffer; serverTime: string; timer: NodeJS.Timeout }>();
   /** When this process last wrote a frame to each room's sockets (performance.now()). */
@@ -156,6 +166,7 @@ export class LiveHub {
     this.interval = opts.frameMs;
     this.utilization = opts.utilization ?? loopUtilization();
     this.relay.onMessage(this.deliver);
+    this.relay.onGap(this.relayGap);
     if (this.relay.kind !== 'local') {
       // Another process's sockets may have gone (it was killed): totals are re-checked now and then.
       this.sweeper = setInterval(() => { this.sweep().catch(opts.onError); }, HEARTBEAT_MS);
@@ -167,7 +178,10 @@ export class LiveHub {
     this.transports.push(transport);
   }
 
-  /** Calls `listener` when another process announces a catalogue change (the scheduler re-reads). */
+  /**
+   * Calls `listener` when another process announces a catalogue change (the scheduler re-reads), or
+   * may have announced one this process missed (after a relay gap).
+   */
   onForeignCatalogue(listener: () => void): () => void {
     this.foreignCatalogue.add(listener);
     return () => this.foreignCatalogue.delete(listener);
@@ -179,8 +193,50 @@ export class LiveHub {
     return () => this.foreignRevocations.delete(listener);
   }
 
+  /**
+   * Calls `listener` after a relay gap, before the sockets are told to re-read: what other processes
+   * published meanwhile (revocations among it) may be lost, so caches kept fresh by it are dropped.
+   */
+  onRelayGap(listener: () => void): () => void {
+    this.gapListeners.add(listener);
+    return () => this.gapListeners.delete(listener);
+  }
+
   serverTime() {
     return new Date(this.opts.now()).toISOString();
+  }
+
+  /** The relay may have lost messages of other processes (relay.ts, `onGap`): re-read soon, once for gaps close together. */
+  private readonly relayGap = () => {
+    if (this.resyncTimer) return;
+    this.resyncTimer = setTimeout(() => {
+      this.resyncTimer = null;
+      this.resync();
+    }, RESYNC_DELAY_MS);
+  };
+
+  /**
+   * After a relay gap: the caches that rely on other processes' news are dropped, every socket of both
+   * transports is told to re-read what it shows (`live:resync`, handled as a reconnect), and the
+   * sockets whose account was revoked or deactivated meanwhile are closed.
+   */
+  private resync() {
+    for (const listener of this.foreignCatalogue) listener();
+    for (const listener of this.gapListeners) listener();
+    const data = { server_time: this.serverTime() };
+    for (const t of this.transports) t.sendToAll('live:resync', data);
+    this.recheckAccounts().catch(this.opts.onError);
+  }
+
+  /** Reads the account of every socket here again; closes those opened with a token no longer valid. */
+  private async recheckAccounts() {
+    const accounts = this.sessions.accounts();
+    for (let i = 0; i < accounts.length; i += RECHECK_BATCH) {
+      await Promise.all(accounts.slice(i, i + RECHECK_BATCH).map(async ({ role, id }) => {
+        const row = await this.opts.reads.session(role, id);
+        this.sessions.revoke(role, id, row?.status === 'active' ? row.tokenVersion : Infinity);
+      }));
+    }
   }
 
   /** Committed domain events, in commit order. */
@@ -545,6 +601,7 @@ export class LiveHub {
    * watchers need it), then leaves the tally and the relay.
    */
   async close() {
+    if (this.resyncTimer) clearTimeout(this.resyncTimer);
     this.closeSockets();
     await Promise.allSettled([...this.announcing]);
     for (const g of this.gaps.values()) clearTimeout(g.timer);

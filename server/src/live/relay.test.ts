@@ -9,7 +9,7 @@ import type { Frame, RoomEvent } from '@auction/shared';
 import type { Reads } from '../db/index.js';
 import { redisAvailable, TEST_REDIS_URL } from '../db/testing.js';
 import { eventually } from '../test/live-helpers.js';
-import { GAP_WAIT_MS, LiveHub, MAX_FRAME_STRETCH, type Transport } from './hub.js';
+import { GAP_WAIT_MS, LiveHub, MAX_FRAME_STRETCH, RESYNC_DELAY_MS, type Transport } from './hub.js';
 import { decode, LocalRelay, RedisRelay, type Relay, type Relayed } from './relay.js';
 import { HEARTBEAT_TTL_MS, RedisTally } from './watchers.js';
 
@@ -55,6 +55,8 @@ class HandRelay implements Relay {
   published: Relayed[] = [];
   publish(msg: Relayed) { this.published.push(msg); this.handler?.(msg, true); }
   onMessage(handler: (msg: Relayed, fromSelf: boolean) => void) { this.handler = handler; }
+  gapListener: (() => void) | null = null;
+  onGap(listener: () => void) { this.gapListener = listener; }
   check() { return Promise.resolve('ok' as const); }
   close() { return Promise.resolve(); }
   arrive(msg: Relayed, fromSelf = false) { this.handler!(msg, fromSelf); }
@@ -134,6 +136,38 @@ describe('delivery: a product\'s versions only go forward on every socket', () =
     relay.arrive({ kind: 'disconnect', role: 'user', id: 5, below: Infinity });
     expect(closed).toEqual(['revoked']);
     expect(rec.personal).toEqual([{ to: 'all', event: 'auction:deleted' }, { to: 'all', event: 'auction:deleted' }, { to: 5, event: 'wallet:updated' }]);
+  });
+
+  it('after a relay gap: drops the caches kept by relayed news, tells every socket to re-read (once for gaps close together), closes sockets of accounts revoked meanwhile', async () => {
+    const relay = new HandRelay();
+    const sessions: Record<string, { status: 'active' | 'inactive'; tokenVersion: number }> = { 'user:1': { status: 'active', tokenVersion: 1 }, 'user:2': { status: 'inactive', tokenVersion: 1 }, 'admin:3': { status: 'active', tokenVersion: 5 } };
+    const reads = { session: (role: string, id: number) => Promise.resolve(sessions[`${role}:${id}`] ? { username: 'u', isOwner: false, ...sessions[`${role}:${id}`]! } : null) } as unknown as Reads;
+    const hub = new LiveHub({ reads, now: Date.now, frameMs: 0, onError, relay });
+    hubs.push(hub);
+    const rec = recorder();
+    hub.attach(rec.transport);
+    const order: string[] = [];
+    hub.onForeignCatalogue(() => order.push('catalogue'));
+    hub.onRelayGap(() => order.push('gap'));
+    const closed: string[] = [];
+    const open = (role: 'user' | 'admin', id: number, ver: number) => hub.sessions.add({}, { caller: role === 'user' ? { role, id, username: 'u' } : { role, id, username: 'a', isOwner: false }, ver, expiresAt: Date.now() + 60_000 }, () => { closed.push(`${role}:${id}@${ver}`); });
+    open('user', 1, 1);
+    open('user', 2, 1);
+    open('admin', 3, 4);
+    open('admin', 3, 5);
+    open('user', 9, 1);
+    // This process's subscription is back, and another process says it could not publish: one re-read.
+    relay.gapListener!();
+    await new Promise((r) => setTimeout(r, RESYNC_DELAY_MS / 2));
+    relay.gapListener!();
+    expect(rec.personal).toEqual([]);
+    await eventually(() => expect(rec.personal).toEqual([{ to: 'all', event: 'live:resync' }]), RESYNC_DELAY_MS * 3, 5);
+    expect(order).toEqual(['catalogue', 'gap']);
+    // Deactivated (user 2), gone (user 9) and opened with a revoked token (admin 3's older one): closed.
+    await eventually(() => expect(closed.sort()).toEqual(['admin:3@4', 'user:2@1', 'user:9@1']));
+    // A later gap is a new re-read.
+    relay.gapListener!();
+    await eventually(() => expect(rec.personal).toHaveLength(2), RESYNC_DELAY_MS * 3, 5);
   });
 
   it('writes at most one frame per room per LIVE_FRAME_MS to its sockets, merging what several processes sent meanwhile', async () => {

@@ -33,6 +33,11 @@ export interface Relay {
   publish(msg: Relayed): void;
   /** The one receiver of every message, this process's own included (each delivered once). */
   onMessage(handler: RelayHandler): void;
+  /**
+   * Calls `listener` when this process may have missed messages of other processes: its subscription
+   * was lost and is back, or another process could not publish for a while and says so.
+   */
+  onGap(listener: () => void): void;
   /** 'ok', or why Redis cannot be reached (for /api/health). */
   check(): Promise<'ok' | 'unreachable'>;
   close(): Promise<void>;
@@ -50,6 +55,9 @@ export class LocalRelay implements Relay {
   onMessage(handler: RelayHandler) {
     this.handler = handler;
   }
+
+  /** Nothing between processes, nothing to lose. */
+  onGap() {}
 
   check() {
     return Promise.resolve('ok' as const);
@@ -104,6 +112,8 @@ export interface RedisRelayOptions {
    */
   namespace: string;
   onError: (err: unknown) => void;
+  /** What recovered from a relay gap, for the log. */
+  onRecovered?: (what: string) => void;
 }
 
 /**
@@ -114,12 +124,20 @@ export interface RedisRelayOptions {
 export const MAX_UNANSWERED_PUBLISHES = 10_000;
 /** How long /api/health waits for Redis's answer. */
 const CHECK_DEADLINE_MS = 500;
+/** How often the subscriber pings Redis: a hung server is then noticed (its connection dropped) within ~3 s. */
+const SUBSCRIBER_PING_MS = 1000;
 
 /**
  * Redis pub/sub. Two connections: a subscriber (which can do nothing else) and one for commands,
  * shared with the watcher tally (`commands`). Neither queues anything while Redis is away
  * (server/src/redis.ts): this process's own messages reach its own sockets whatever Redis does, and
  * what could not be published is counted (`unrelayed`), not kept.
+ *
+ * Gaps (docs/live-protocol.md#re-reading-after-a-relay-gap): when the subscriber's connection was
+ * lost, what others published meanwhile never arrives; once it has subscribed again, `onGap`
+ * listeners hear of it. When messages could not be published, the other processes missed them: once
+ * the command connection is back, a resync message (`r|<origin>|<count>`) tells them, and their
+ * `onGap` listeners hear of it.
  */
 export class RedisRelay implements Relay {
   readonly kind = 'redis';
@@ -131,20 +149,40 @@ export class RedisRelay implements Relay {
   /** The wire prefix after the kind letter of this process's own messages (`|<node>|`). */
   private readonly own: string;
   private handler: RelayHandler = () => undefined;
+  private readonly gapListeners: (() => void)[] = [];
   private unanswered = 0;
-  /** Messages that reached only this process (Redis away, or too slow). */
+  /** Messages that reached only this process since the other processes were last told. */
   unrelayed = 0;
+  /** Subscribed now; `lost`: the subscription dropped and is not back yet. */
+  private subscribed = false;
+  private lost = false;
+  private readonly pinger: NodeJS.Timeout;
+  private announceTimer: NodeJS.Timeout | null = null;
 
   private constructor(private readonly opts: RedisRelayOptions) {
     this.channel = `${CHANNEL_PREFIX}:${opts.namespace}`;
     this.own = `|${this.node}|`;
     this.commands = failFastRedis(opts.url, `auction-cmd-${this.node}`, { enableAutoPipelining: true });
-    this.subscriber = failFastRedis(opts.url, `auction-sub-${this.node}`);
+    // Subscribing again is this class's own business: it must know when it is done (`resubscribe`).
+    this.subscriber = failFastRedis(opts.url, `auction-sub-${this.node}`, { autoResubscribe: false });
     for (const c of [this.commands, this.subscriber]) reportRedisErrors(c, opts.onError);
+    this.subscriber.on('close', () => {
+      if (!this.subscribed) return;
+      this.subscribed = false;
+      this.lost = true;
+    });
+    // After 'ready' has run its course (ioredis still sets the connection up in the same turn).
+    this.subscriber.on('ready', () => { if (this.lost) setImmediate(() => this.resubscribe()); });
+    this.commands.on('ready', () => this.announceGap());
+    this.pinger = setInterval(() => {
+      if (this.subscriber.status === 'ready') this.subscriber.ping().catch(() => undefined);
+    }, SUBSCRIBER_PING_MS);
+    this.pinger.unref();
     this.subscriber.on('message', (channel: string, raw: string) => {
       if (channel !== this.channel) return;
       // This process delivered its own messages when it published them: the echo is dropped unread.
       if (raw.startsWith(this.own, 1)) return;
+      if (raw.startsWith('r|')) return this.gap();
       let decoded;
       try {
         decoded = decode(raw);
@@ -162,12 +200,44 @@ export class RedisRelay implements Relay {
     try {
       await Promise.all([relay.commands.connect(), relay.subscriber.connect()]);
       await relay.subscriber.subscribe(relay.channel);
+      relay.subscribed = true;
     } catch (err) {
+      clearInterval(relay.pinger);
       relay.commands.disconnect();
       relay.subscriber.disconnect();
       throw err;
     }
     return relay;
+  }
+
+  private async resubscribe() {
+    if (!this.lost || this.subscriber.status !== 'ready') return;
+    try {
+      await this.subscriber.subscribe(this.channel);
+    } catch {
+      return; // Lost again before it was done: the next 'ready' tries again.
+    }
+    if (!this.lost) return;
+    this.lost = false;
+    this.subscribed = true;
+    this.opts.onRecovered?.('the live channel is subscribed to Redis again; messages of other processes published meanwhile are lost, sockets re-read');
+    this.gap();
+  }
+
+  private gap() {
+    for (const listener of this.gapListeners) listener();
+  }
+
+  /** Tells the other processes that messages of this one did not reach them (and may never). */
+  private announceGap() {
+    if (this.unrelayed === 0 || this.commands.status !== 'ready') return;
+    const missed = this.unrelayed;
+    this.unrelayed = 0;
+    this.commands.publish(this.channel, `r|${this.node}|${missed}`).then(() => {
+      this.opts.onRecovered?.(`${missed} live messages reached only this process while Redis was away or slow; the other processes were told to re-read`);
+    }, () => {
+      this.unrelayed += missed;
+    });
   }
 
   publish(msg: Relayed) {
@@ -177,22 +247,35 @@ export class RedisRelay implements Relay {
   }
 
   private send(raw: string) {
-    if (this.commands.status !== 'ready' || this.unanswered >= MAX_UNANSWERED_PUBLISHES) {
-      this.unrelayed++;
-      return;
-    }
+    if (this.commands.status !== 'ready' || this.unanswered >= MAX_UNANSWERED_PUBLISHES) return this.dropped();
     this.unanswered++;
     this.commands.publish(this.channel, raw).then(() => {
       this.unanswered--;
     }, () => {
       // The connection closed (or was dropped as hung) before Redis answered: the message may be lost.
       this.unanswered--;
-      this.unrelayed++;
+      this.dropped();
     });
+  }
+
+  /**
+   * A message reached only this process. The others are told once the connection is back ('ready'),
+   * or within a second if it never went (Redis answered with an error, or too many were unanswered).
+   */
+  private dropped() {
+    this.unrelayed++;
+    this.announceTimer ??= setTimeout(() => {
+      this.announceTimer = null;
+      this.announceGap();
+    }, SUBSCRIBER_PING_MS);
   }
 
   onMessage(handler: RelayHandler) {
     this.handler = handler;
+  }
+
+  onGap(listener: () => void) {
+    this.gapListeners.push(listener);
   }
 
   /** 'ok' when both connections are up and Redis answers a PING within CHECK_DEADLINE_MS. */
@@ -206,6 +289,8 @@ export class RedisRelay implements Relay {
   }
 
   async close() {
+    clearInterval(this.pinger);
+    if (this.announceTimer) clearTimeout(this.announceTimer);
     await Promise.all([closeRedis(this.subscriber), closeRedis(this.commands)]);
   }
 }
