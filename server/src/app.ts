@@ -41,6 +41,7 @@ import { LiveHub } from './live/hub.js';
 import { AuctionScheduler } from './live/scheduler.js';
 import { AuctionListCache } from './cache/auction-list.js';
 import { securityHeaders } from './plugins/security-headers.js';
+import { RateLimitCounters } from './plugins/rate-limit-store.js';
 import { attachSocketIo } from './live/socketio.js';
 import { wsFeed } from './live/ws.js';
 import { LocalRelay, RedisRelay, type Relay } from './live/relay.js';
@@ -185,11 +186,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   let relay: Relay = new LocalRelay();
   let tally: WatcherTally = localTally;
   let redisRelay: RedisRelay | null = null;
+  const onRedisError = (err: unknown) => app.log.error({ err }, 'redis');
   if (config.redisUrl) {
     const namespace = redisNamespace(config.databaseUrl);
-    const onRedisError = (err: unknown) => app.log.error({ err }, 'redis');
     try {
-      redisRelay = await RedisRelay.open({ url: config.redisUrl, namespace, onError: onRedisError });
+      redisRelay = await RedisRelay.open({ url: config.redisUrl, namespace, onError: onRedisError, onRecovered: (what) => app.log.warn(what) });
       tally = await RedisTally.open(redisRelay.commands, redisRelay.node, namespace, onRedisError);
     } catch (err) {
       await redisRelay?.close();
@@ -238,11 +239,32 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // costs a scrypt, and guessing must not go on by changing address. Null when RATE_LIMIT=off.
   let credentialRateLimit: onRequestAsyncHookHandler | null = null;
   if (config.rateLimit) {
+    // With several processes the counters live in Redis, so a limit holds over the whole cluster; while
+    // Redis is away (or slow to answer) each process counts on its own, and no request waits for it.
+    let counters: RateLimitCounters | null = null;
+    if (config.redisUrl && redisRelay) {
+      try {
+        counters = await RateLimitCounters.open({
+          url: config.redisUrl,
+          prefix: `auction-rl:${redisNamespace(config.databaseUrl)}:`,
+          name: `auction-limits-${redisRelay.node}`,
+          onError: onRedisError,
+          onChange: (degraded, err) => {
+            if (degraded) app.log.warn({ err }, 'rate limits: Redis is away or slow; counting in this process until it answers');
+            else app.log.info('rate limits: counting in Redis again');
+          },
+        });
+      } catch (err) {
+        await redisRelay.close();
+        await store.close();
+        throw new Error(`Redis at ${config.redisUrl} cannot be reached: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+      }
+      const opened = counters;
+      app.addHook('onClose', () => opened.close());
+    }
     await app.register(rateLimit, {
       global: false,
-      // With several processes the counters live in Redis, so a limit holds over the whole cluster;
-      // should Redis fail, requests go on unlimited rather than fail.
-      ...(redisRelay ? { redis: redisRelay.commands, nameSpace: `auction-rl:${redisNamespace(config.databaseUrl)}:`, skipOnError: true } : {}),
+      ...(counters ? { store: counters.store, skipOnError: true } : {}),
       errorResponseBuilder: (_req, ctx) => ({ statusCode: 429, code: 'RATE_LIMITED', message: `Too many attempts; try again in ${ctx.after}` }),
     });
     // Same store (Redis when shared) and options; the key is the caller's account, so users and admins
@@ -341,6 +363,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     }
   });
   live.onForeignRevocation((role, id) => sessions.forget(role, id));
+  // After a relay gap a revocation elsewhere may have gone unheard: every account is read again.
+  live.onRelayGap(() => sessions.clear());
   attachSocketIo({ server: app.server, hub: live, tokens, reads, now, onError: logError, ...(config.corsOrigin ? { corsOrigin: config.corsOrigin } : {}) });
   const scheduler = new AuctionScheduler({
     reads, commands, events, now, autoSettle: config.autoSettle, log: app.log,

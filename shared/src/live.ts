@@ -152,8 +152,23 @@ export interface NotificationNewData extends Stamped {
   unread: number;
 }
 
+/**
+ * `live:resync`: the server's process may have missed events of other processes (its link to them,
+ * Redis, was broken for a while and is back). Re-read what is shown, as after a reconnect
+ * (docs/live-protocol.md#re-reading-after-a-relay-gap). Sent to every socket of that process.
+ */
+export type ResyncData = Stamped;
+
+/** Events the server sends of its own accord, not for a committed change: to every socket of a process. */
+export interface ControlEventMap {
+  'live:resync': ResyncData;
+}
+
+/** Every event sent outside frames: personal, catalogue and control events. */
+export type SocketEventMap = PersonalEventMap & ControlEventMap;
+
 export type ServerToClientEvents = { frame: (frame: Frame) => void } & {
-  [K in keyof PersonalEventMap]: (data: PersonalEventMap[K]) => void;
+  [K in keyof SocketEventMap]: (data: SocketEventMap[K]) => void;
 };
 
 export type AckError = { code: string; message: string };

@@ -56,6 +56,20 @@ describe('SessionCache', () => {
     expect(reads.calls).toBe(2);
   });
 
+  it('clear (after a relay gap: a revocation elsewhere may have gone unheard) makes every next check read its account again', async () => {
+    const rows = new Map([[1, active], [2, active]]);
+    const reads = fakeReads(rows);
+    const cache = new SessionCache(reads);
+    await cache.session('user', 1);
+    await cache.session('admin', 2);
+    rows.set(1, { ...active, status: 'inactive' });
+    cache.clear();
+    expect(cache.size).toBe(0);
+    expect(await cache.session('user', 1)).toMatchObject({ status: 'inactive' });
+    await cache.session('admin', 2);
+    expect(reads.calls).toBe(4);
+  });
+
   it('a read that was in flight when the account changed is answered but not remembered', async () => {
     let release!: (row: SessionRow) => void;
     const reads = { session: vi.fn(() => new Promise<SessionRow | null>((r) => { release = r; })) };

@@ -48,6 +48,15 @@ export class SessionCache {
     this.rows.delete(`${role}:${id}`);
   }
 
+  /**
+   * Forgets every row: a revocation relayed from another process may have been lost (the relay had a
+   * gap, live/hub.ts `onRelayGap`).
+   */
+  clear() {
+    this.generation++;
+    this.rows.clear();
+  }
+
   /** How many rows are remembered, for tests. */
   get size() {
     return this.rows.size;

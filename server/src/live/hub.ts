@@ -4,17 +4,18 @@
  * per room; personal and catalogue events go out at once (docs/live-protocol.md).
  *
  * Publishing and delivering are two halves joined by a relay (relay.ts): this process publishes what
- * its own commits caused, and delivers to its own sockets whatever any process published (with one
- * process, the relay hands each message straight back). Product events carry versions; the hub
- * remembers the newest it delivered per room and product and drops an older or equal one, so every
- * socket sees a product's versions strictly increase even when two processes' frames interleave.
+ * its own commits caused, and delivers to its own sockets whatever any process published (the relay
+ * hands this process's own messages straight back, at once, whatever Redis does). Product events
+ * carry versions; the hub remembers the newest it delivered per room and product and drops an older
+ * or equal one, so every socket sees a product's versions strictly increase even when two processes'
+ * frames interleave.
  *
  * Fan-out is paced: a transport hands back a frame's delivery as a few slices of its sockets, and the
  * hub writes them about a millisecond of work at a time, letting HTTP requests in between. One
  * frame to a thousand sockets is ~12 ms of socket writes; in one piece it would stall every bid that
  * arrives meanwhile. Slices run strictly in order, so frames never overtake each other.
  */
-import { auctionRoom, feedRoom, type Frame, type PersonalEventMap, type RoomEvent } from '@auction/shared';
+import { auctionRoom, feedRoom, type Frame, type PersonalEventMap, type RoomEvent, type SocketEventMap } from '@auction/shared';
 import type { Reads } from '../db/index.js';
 import type { DomainEvent } from '../domain/events.js';
 import { liveAuction } from '../presenters/live.js';
@@ -30,7 +31,8 @@ export interface Transport {
    */
   frameSlices(frame: Frame, json: string): Array<() => void>;
   sendToUser<K extends keyof PersonalEventMap>(userId: number, event: K, data: PersonalEventMap[K]): void;
-  sendToAll<K extends keyof PersonalEventMap>(event: K, data: PersonalEventMap[K]): void;
+  /** To every authenticated socket of this transport: catalogue events, and `live:resync`. */
+  sendToAll<K extends keyof SocketEventMap>(event: K, data: SocketEventMap[K]): void;
   /** Sockets of this transport in a room. */
   roomSize(room: string): number;
   close(): void;
@@ -41,6 +43,13 @@ const PUMP_BUDGET_MS = 1;
 export const GAP_WAIT_MS = 250;
 /** How long a settled auction room's versions are remembered (late frames of other processes are dropped). */
 const FORGET_SETTLED_MS = 10_000;
+/**
+ * How long after a relay gap its re-read is sent: the gaps a Redis outage leaves (this process's
+ * subscription back, other processes' own announcements) come close together and cost one re-read.
+ */
+export const RESYNC_DELAY_MS = 200;
+/** Accounts whose session is read again at once after a relay gap (each read takes a pooled connection). */
+const RECHECK_BATCH = 4;
 
 type VersionedEvent = Extract<RoomEvent, { data: { version: number } }>;
 
@@ -132,6 +141,8 @@ export class LiveHub {
   private readonly sweeper: NodeJS.Timeout | null = null;
   private readonly foreignCatalogue = new Set<() => void>();
   private readonly foreignRevocations = new Set<(role: 'user' | 'admin', id: number) => void>();
+  private readonly gapListeners = new Set<() => void>();
+  private resyncTimer: NodeJS.Timeout | null = null;
   /** Relayed frames waiting for their room's next turn, merged (deliverFrame). */
   private readonly held = new Map<string, { buffer: RoomBuffer; serverTime: string; timer: NodeJS.Timeout }>();
   /** When this process last wrote a frame to each room's sockets (performance.now()). */
@@ -155,6 +166,7 @@ export class LiveHub {
     this.interval = opts.frameMs;
     this.utilization = opts.utilization ?? loopUtilization();
     this.relay.onMessage(this.deliver);
+    this.relay.onGap(this.relayGap);
     if (this.relay.kind !== 'local') {
       // Another process's sockets may have gone (it was killed): totals are re-checked now and then.
       this.sweeper = setInterval(() => { this.sweep().catch(opts.onError); }, HEARTBEAT_MS);
@@ -166,7 +178,10 @@ export class LiveHub {
     this.transports.push(transport);
   }
 
-  /** Calls `listener` when another process announces a catalogue change (the scheduler re-reads). */
+  /**
+   * Calls `listener` when another process announces a catalogue change (the scheduler re-reads), or
+   * may have announced one this process missed (after a relay gap).
+   */
   onForeignCatalogue(listener: () => void): () => void {
     this.foreignCatalogue.add(listener);
     return () => this.foreignCatalogue.delete(listener);
@@ -178,8 +193,50 @@ export class LiveHub {
     return () => this.foreignRevocations.delete(listener);
   }
 
+  /**
+   * Calls `listener` after a relay gap, before the sockets are told to re-read: what other processes
+   * published meanwhile (revocations among it) may be lost, so caches kept fresh by it are dropped.
+   */
+  onRelayGap(listener: () => void): () => void {
+    this.gapListeners.add(listener);
+    return () => this.gapListeners.delete(listener);
+  }
+
   serverTime() {
     return new Date(this.opts.now()).toISOString();
+  }
+
+  /** The relay may have lost messages of other processes (relay.ts, `onGap`): re-read soon, once for gaps close together. */
+  private readonly relayGap = () => {
+    if (this.resyncTimer) return;
+    this.resyncTimer = setTimeout(() => {
+      this.resyncTimer = null;
+      this.resync();
+    }, RESYNC_DELAY_MS);
+  };
+
+  /**
+   * After a relay gap: the caches that rely on other processes' news are dropped, every socket of both
+   * transports is told to re-read what it shows (`live:resync`, handled as a reconnect), and the
+   * sockets whose account was revoked or deactivated meanwhile are closed.
+   */
+  private resync() {
+    for (const listener of this.foreignCatalogue) listener();
+    for (const listener of this.gapListeners) listener();
+    const data = { server_time: this.serverTime() };
+    for (const t of this.transports) t.sendToAll('live:resync', data);
+    this.recheckAccounts().catch(this.opts.onError);
+  }
+
+  /** Reads the account of every socket here again; closes those opened with a token no longer valid. */
+  private async recheckAccounts() {
+    const accounts = this.sessions.accounts();
+    for (let i = 0; i < accounts.length; i += RECHECK_BATCH) {
+      await Promise.all(accounts.slice(i, i + RECHECK_BATCH).map(async ({ role, id }) => {
+        const row = await this.opts.reads.session(role, id);
+        this.sessions.revoke(role, id, row?.status === 'active' ? row.tokenVersion : Infinity);
+      }));
+    }
   }
 
   /** Committed domain events, in commit order. */
@@ -479,11 +536,11 @@ export class LiveHub {
     return this.transports.reduce((n, t) => n + t.roomSize(room) + t.roomSize(feed), 0);
   }
 
-  /** The watchers of an auction over every process (this process's own if the tally cannot answer). */
+  /** The watchers of an auction over every process (this process's own if the tally cannot answer now). */
   async watchers(auctionId: string): Promise<number> {
     const local = this.localWatchers(auctionId);
     try {
-      return await this.tally.report(auctionId, local);
+      return (await this.tally.report(auctionId, local)) ?? local;
     } catch (err) {
       this.opts.onError(err);
       return local;
@@ -524,10 +581,9 @@ export class LiveHub {
     }
   }
 
-  /** Closes the account's sockets here at once (even with Redis away) and, through the relay, everywhere. */
+  /** Closes the account's sockets here at once (even with Redis away: the relay delivers here first) and everywhere. */
   disconnectAccount(role: 'user' | 'admin', id: number, below = Infinity) {
-    this.sessions.revoke(role, id, below);
-    if (this.relay.kind !== 'local') this.relay.publish({ kind: 'disconnect', role, id, below });
+    this.relay.publish({ kind: 'disconnect', role, id, below });
   }
 
   /** Publishes what is pending, writes what is queued and closes this process's sockets (server closing). */
@@ -545,6 +601,7 @@ export class LiveHub {
    * watchers need it), then leaves the tally and the relay.
    */
   async close() {
+    if (this.resyncTimer) clearTimeout(this.resyncTimer);
     this.closeSockets();
     await Promise.allSettled([...this.announcing]);
     for (const g of this.gaps.values()) clearTimeout(g.timer);

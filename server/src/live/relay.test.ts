@@ -9,7 +9,7 @@ import type { Frame, RoomEvent } from '@auction/shared';
 import type { Reads } from '../db/index.js';
 import { redisAvailable, TEST_REDIS_URL } from '../db/testing.js';
 import { eventually } from '../test/live-helpers.js';
-import { GAP_WAIT_MS, LiveHub, MAX_FRAME_STRETCH, type Transport } from './hub.js';
+import { GAP_WAIT_MS, LiveHub, MAX_FRAME_STRETCH, RESYNC_DELAY_MS, type Transport } from './hub.js';
 import { decode, LocalRelay, RedisRelay, type Relay, type Relayed } from './relay.js';
 import { HEARTBEAT_TTL_MS, RedisTally } from './watchers.js';
 
@@ -45,13 +45,18 @@ const frameOf = (room: string, ...events: RoomEvent[]): Relayed => {
   return { kind: 'frame', frame, json: JSON.stringify(frame) };
 };
 
-/** A relay whose messages the test delivers by hand, as another process's would arrive. */
+/**
+ * A relay whose other processes' messages the test delivers by hand, as they would arrive; what this
+ * process publishes is recorded and, as every relay does, delivered here at once.
+ */
 class HandRelay implements Relay {
   readonly kind = 'redis' as const;
   handler: ((msg: Relayed, fromSelf: boolean) => void) | null = null;
   published: Relayed[] = [];
-  publish(msg: Relayed) { this.published.push(msg); }
+  publish(msg: Relayed) { this.published.push(msg); this.handler?.(msg, true); }
   onMessage(handler: (msg: Relayed, fromSelf: boolean) => void) { this.handler = handler; }
+  gapListener: (() => void) | null = null;
+  onGap(listener: () => void) { this.gapListener = listener; }
   check() { return Promise.resolve('ok' as const); }
   close() { return Promise.resolve(); }
   arrive(msg: Relayed, fromSelf = false) { this.handler!(msg, fromSelf); }
@@ -131,6 +136,38 @@ describe('delivery: a product\'s versions only go forward on every socket', () =
     relay.arrive({ kind: 'disconnect', role: 'user', id: 5, below: Infinity });
     expect(closed).toEqual(['revoked']);
     expect(rec.personal).toEqual([{ to: 'all', event: 'auction:deleted' }, { to: 'all', event: 'auction:deleted' }, { to: 5, event: 'wallet:updated' }]);
+  });
+
+  it('after a relay gap: drops the caches kept by relayed news, tells every socket to re-read (once for gaps close together), closes sockets of accounts revoked meanwhile', async () => {
+    const relay = new HandRelay();
+    const sessions: Record<string, { status: 'active' | 'inactive'; tokenVersion: number }> = { 'user:1': { status: 'active', tokenVersion: 1 }, 'user:2': { status: 'inactive', tokenVersion: 1 }, 'admin:3': { status: 'active', tokenVersion: 5 } };
+    const reads = { session: (role: string, id: number) => Promise.resolve(sessions[`${role}:${id}`] ? { username: 'u', isOwner: false, ...sessions[`${role}:${id}`]! } : null) } as unknown as Reads;
+    const hub = new LiveHub({ reads, now: Date.now, frameMs: 0, onError, relay });
+    hubs.push(hub);
+    const rec = recorder();
+    hub.attach(rec.transport);
+    const order: string[] = [];
+    hub.onForeignCatalogue(() => order.push('catalogue'));
+    hub.onRelayGap(() => order.push('gap'));
+    const closed: string[] = [];
+    const open = (role: 'user' | 'admin', id: number, ver: number) => hub.sessions.add({}, { caller: role === 'user' ? { role, id, username: 'u' } : { role, id, username: 'a', isOwner: false }, ver, expiresAt: Date.now() + 60_000 }, () => { closed.push(`${role}:${id}@${ver}`); });
+    open('user', 1, 1);
+    open('user', 2, 1);
+    open('admin', 3, 4);
+    open('admin', 3, 5);
+    open('user', 9, 1);
+    // This process's subscription is back, and another process says it could not publish: one re-read.
+    relay.gapListener!();
+    await new Promise((r) => setTimeout(r, RESYNC_DELAY_MS / 2));
+    relay.gapListener!();
+    expect(rec.personal).toEqual([]);
+    await eventually(() => expect(rec.personal).toEqual([{ to: 'all', event: 'live:resync' }]), RESYNC_DELAY_MS * 3, 5);
+    expect(order).toEqual(['catalogue', 'gap']);
+    // Deactivated (user 2), gone (user 9) and opened with a revoked token (admin 3's older one): closed.
+    await eventually(() => expect(closed.sort()).toEqual(['admin:3@4', 'user:2@1', 'user:9@1']));
+    // A later gap is a new re-read.
+    relay.gapListener!();
+    await eventually(() => expect(rec.personal).toHaveLength(2), RESYNC_DELAY_MS * 3, 5);
   });
 
   it('writes at most one frame per room per LIVE_FRAME_MS to its sockets, merging what several processes sent meanwhile', async () => {
@@ -292,6 +329,35 @@ describe.runIf(redisAvailable)('Redis: frames and counts between processes', () 
     } finally {
       redis.disconnect();
     }
+  });
+
+  it('a process delivers what it publishes to its own sockets at once, and once: the echo from Redis is dropped', async () => {
+    const [a, b] = [await open(), await open()];
+    const ha = new LiveHub({ reads: noReads, now: Date.now, frameMs: 0, onError, relay: a });
+    const hb = new LiveHub({ reads: noReads, now: Date.now, frameMs: 0, onError, relay: b });
+    const [ra, rb] = [recorder(), recorder()];
+    ha.attach(ra.transport);
+    hb.attach(rb.transport);
+    // A personal event, a catalogue event (a deletion needs no read) and a room frame, committed on a.
+    ha.publish([{ type: 'wallet:updated', userId: 5, balance: 100 }, { type: 'auction:deleted', auctionId: 'X', ownerId: 1 }]);
+    ha.enqueue('auction:A', placed('P1', 1, 10));
+    // a's own sockets have them before any round trip to Redis.
+    // (With several processes a room's frame goes with its unmerged feed: `feed:A`.)
+    const rooms = (r: typeof ra) => r.frames.map((f) => f.room);
+    expect(ra.personal).toEqual([{ to: 5, event: 'wallet:updated' }, { to: 'all', event: 'auction:deleted' }]);
+    expect(rooms(ra)).toEqual(['feed:A', 'auction:A']);
+    await eventually(() => {
+      expect(rb.personal).toEqual([{ to: 5, event: 'wallet:updated' }, { to: 'all', event: 'auction:deleted' }]);
+      expect(rooms(rb)).toEqual(['feed:A', 'auction:A']);
+    });
+    // b's answer reaches a after a's own messages came back to it from Redis (one connection, in
+    // order): by then a would have delivered their echo, were it not dropped.
+    hb.publish([{ type: 'wallet:updated', userId: 6, balance: 7 }]);
+    await eventually(() => expect(ra.personal.map((p) => p.to)).toEqual([5, 'all', 6]));
+    expect(rooms(ra)).toEqual(['feed:A', 'auction:A']);
+    relays.splice(0);
+    await ha.close();
+    await hb.close();
   });
 
   it('two hubs: a frame published by one reaches both hubs\' sockets', async () => {

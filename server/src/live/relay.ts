@@ -1,16 +1,17 @@
 /**
  * How the live channel's messages reach every process (docs/architecture.md, "The live hub"). The process that commits a change
- * builds each room's frame once and publishes it once; every process, itself included, delivers what
- * it receives to its own sockets. One process needs no relay (`LocalRelay` hands a message straight
- * back); several share Redis pub/sub (`RedisRelay`): one channel, one message per frame, personal
- * event, catalogue event or disconnect, never one per socket or slice.
+ * builds each room's frame once and publishes it once; it delivers it to its own sockets at once, and
+ * every other process delivers what it receives to its own. One process needs no relay (`LocalRelay`
+ * hands a message straight back); several share Redis pub/sub (`RedisRelay`): one channel, one message
+ * per frame, personal event, catalogue event or disconnect, never one per socket or slice.
  *
  * Redis delivers one publisher's messages in the order they were published; messages of two
  * publishers may interleave, which is why product events carry versions (hub.ts drops stale ones).
  */
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Frame, PersonalEventMap } from '@auction/shared';
+import { closeRedis, failFastRedis, reportRedisErrors, withDeadline } from '../redis.js';
 
 export type PersonalEvent = { [K in keyof PersonalEventMap]: { event: K; data: PersonalEventMap[K] } }[keyof PersonalEventMap];
 
@@ -28,9 +29,15 @@ export type RelayHandler = (msg: Relayed, fromSelf: boolean) => void;
 
 export interface Relay {
   readonly kind: 'local' | 'redis';
+  /** Delivers `msg` to this process at once (the handler, `fromSelf`), and to every other process. */
   publish(msg: Relayed): void;
-  /** The one receiver of every message, this process's own included. */
+  /** The one receiver of every message, this process's own included (each delivered once). */
   onMessage(handler: RelayHandler): void;
+  /**
+   * Calls `listener` when this process may have missed messages of other processes: its subscription
+   * was lost and is back, or another process could not publish for a while and says so.
+   */
+  onGap(listener: () => void): void;
   /** 'ok', or why Redis cannot be reached (for /api/health). */
   check(): Promise<'ok' | 'unreachable'>;
   close(): Promise<void>;
@@ -48,6 +55,9 @@ export class LocalRelay implements Relay {
   onMessage(handler: RelayHandler) {
     this.handler = handler;
   }
+
+  /** Nothing between processes, nothing to lose. */
+  onGap() {}
 
   check() {
     return Promise.resolve('ok' as const);
@@ -102,11 +112,32 @@ export interface RedisRelayOptions {
    */
   namespace: string;
   onError: (err: unknown) => void;
+  /** What recovered from a relay gap, for the log. */
+  onRecovered?: (what: string) => void;
 }
 
 /**
+ * Publishes sent to Redis and not yet answered, at most: beyond it (Redis slow or hung, and its
+ * connection not yet dropped for it) a message reaches only this process's sockets, so nothing piles
+ * up in memory.
+ */
+export const MAX_UNANSWERED_PUBLISHES = 10_000;
+/** How long /api/health waits for Redis's answer. */
+const CHECK_DEADLINE_MS = 500;
+/** How often the subscriber pings Redis: a hung server is then noticed (its connection dropped) within ~3 s. */
+const SUBSCRIBER_PING_MS = 1000;
+
+/**
  * Redis pub/sub. Two connections: a subscriber (which can do nothing else) and one for commands,
- * shared with the watcher tally and the rate limiter (`commands`).
+ * shared with the watcher tally (`commands`). Neither queues anything while Redis is away
+ * (server/src/redis.ts): this process's own messages reach its own sockets whatever Redis does, and
+ * what could not be published is counted (`unrelayed`), not kept.
+ *
+ * Gaps (docs/live-protocol.md#re-reading-after-a-relay-gap): when the subscriber's connection was
+ * lost, what others published meanwhile never arrives; once it has subscribed again, `onGap`
+ * listeners hear of it. When messages could not be published, the other processes missed them: once
+ * the command connection is back, a resync message (`r|<origin>|<count>`) tells them, and their
+ * `onGap` listeners hear of it.
  */
 export class RedisRelay implements Relay {
   readonly kind = 'redis';
@@ -115,17 +146,43 @@ export class RedisRelay implements Relay {
   readonly commands: Redis;
   private readonly subscriber: Redis;
   private readonly channel: string;
+  /** The wire prefix after the kind letter of this process's own messages (`|<node>|`). */
+  private readonly own: string;
   private handler: RelayHandler = () => undefined;
+  private readonly gapListeners: (() => void)[] = [];
+  private unanswered = 0;
+  /** Messages that reached only this process since the other processes were last told. */
+  unrelayed = 0;
+  /** Subscribed now; `lost`: the subscription dropped and is not back yet. */
+  private subscribed = false;
+  private lost = false;
+  private readonly pinger: NodeJS.Timeout;
+  private announceTimer: NodeJS.Timeout | null = null;
 
   private constructor(private readonly opts: RedisRelayOptions) {
     this.channel = `${CHANNEL_PREFIX}:${opts.namespace}`;
-    // Commands issued while Redis is away wait (up to a few reconnects) rather than fail at once.
-    const options = { lazyConnect: true, maxRetriesPerRequest: 3, enableAutoPipelining: true } as const;
-    this.commands = new Redis(opts.url, { ...options, connectionName: `auction-cmd-${this.node}` });
-    this.subscriber = new Redis(opts.url, { ...options, connectionName: `auction-sub-${this.node}` });
-    for (const c of [this.commands, this.subscriber]) c.on('error', (err: unknown) => opts.onError(err));
+    this.own = `|${this.node}|`;
+    this.commands = failFastRedis(opts.url, `auction-cmd-${this.node}`, { enableAutoPipelining: true });
+    // Subscribing again is this class's own business: it must know when it is done (`resubscribe`).
+    this.subscriber = failFastRedis(opts.url, `auction-sub-${this.node}`, { autoResubscribe: false });
+    for (const c of [this.commands, this.subscriber]) reportRedisErrors(c, opts.onError);
+    this.subscriber.on('close', () => {
+      if (!this.subscribed) return;
+      this.subscribed = false;
+      this.lost = true;
+    });
+    // After 'ready' has run its course (ioredis still sets the connection up in the same turn).
+    this.subscriber.on('ready', () => { if (this.lost) setImmediate(() => this.resubscribe()); });
+    this.commands.on('ready', () => this.announceGap());
+    this.pinger = setInterval(() => {
+      if (this.subscriber.status === 'ready') this.subscriber.ping().catch(() => undefined);
+    }, SUBSCRIBER_PING_MS);
+    this.pinger.unref();
     this.subscriber.on('message', (channel: string, raw: string) => {
       if (channel !== this.channel) return;
+      // This process delivered its own messages when it published them: the echo is dropped unread.
+      if (raw.startsWith(this.own, 1)) return;
+      if (raw.startsWith('r|')) return this.gap();
       let decoded;
       try {
         decoded = decode(raw);
@@ -133,7 +190,7 @@ export class RedisRelay implements Relay {
         opts.onError(err);
         return;
       }
-      if (decoded) this.handler(decoded.msg, decoded.origin === this.node);
+      if (decoded) this.handler(decoded.msg, false);
     });
   }
 
@@ -143,7 +200,9 @@ export class RedisRelay implements Relay {
     try {
       await Promise.all([relay.commands.connect(), relay.subscriber.connect()]);
       await relay.subscriber.subscribe(relay.channel);
+      relay.subscribed = true;
     } catch (err) {
+      clearInterval(relay.pinger);
       relay.commands.disconnect();
       relay.subscriber.disconnect();
       throw err;
@@ -151,27 +210,87 @@ export class RedisRelay implements Relay {
     return relay;
   }
 
+  private async resubscribe() {
+    if (!this.lost || this.subscriber.status !== 'ready') return;
+    try {
+      await this.subscriber.subscribe(this.channel);
+    } catch {
+      return; // Lost again before it was done: the next 'ready' tries again.
+    }
+    if (!this.lost) return;
+    this.lost = false;
+    this.subscribed = true;
+    this.opts.onRecovered?.('the live channel is subscribed to Redis again; messages of other processes published meanwhile are lost, sockets re-read');
+    this.gap();
+  }
+
+  private gap() {
+    for (const listener of this.gapListeners) listener();
+  }
+
+  /** Tells the other processes that messages of this one did not reach them (and may never). */
+  private announceGap() {
+    if (this.unrelayed === 0 || this.commands.status !== 'ready') return;
+    const missed = this.unrelayed;
+    this.unrelayed = 0;
+    this.commands.publish(this.channel, `r|${this.node}|${missed}`).then(() => {
+      this.opts.onRecovered?.(`${missed} live messages reached only this process while Redis was away or slow; the other processes were told to re-read`);
+    }, () => {
+      this.unrelayed += missed;
+    });
+  }
+
   publish(msg: Relayed) {
-    this.commands.publish(this.channel, encode(this.node, msg)).catch(this.opts.onError);
+    // This process's sockets first, at once: they never wait for (or miss out on) Redis.
+    this.handler(msg, true);
+    this.send(encode(this.node, msg));
+  }
+
+  private send(raw: string) {
+    if (this.commands.status !== 'ready' || this.unanswered >= MAX_UNANSWERED_PUBLISHES) return this.dropped();
+    this.unanswered++;
+    this.commands.publish(this.channel, raw).then(() => {
+      this.unanswered--;
+    }, () => {
+      // The connection closed (or was dropped as hung) before Redis answered: the message may be lost.
+      this.unanswered--;
+      this.dropped();
+    });
+  }
+
+  /**
+   * A message reached only this process. The others are told once the connection is back ('ready'),
+   * or within a second if it never went (Redis answered with an error, or too many were unanswered).
+   */
+  private dropped() {
+    this.unrelayed++;
+    this.announceTimer ??= setTimeout(() => {
+      this.announceTimer = null;
+      this.announceGap();
+    }, SUBSCRIBER_PING_MS);
   }
 
   onMessage(handler: RelayHandler) {
     this.handler = handler;
   }
 
+  onGap(listener: () => void) {
+    this.gapListeners.push(listener);
+  }
+
+  /** 'ok' when both connections are up and Redis answers a PING within CHECK_DEADLINE_MS. */
   async check(): Promise<'ok' | 'unreachable'> {
+    if (this.commands.status !== 'ready' || this.subscriber.status !== 'ready') return 'unreachable';
     try {
-      const pong = await Promise.race([
-        this.commands.ping(),
-        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), 1000).unref()),
-      ]);
-      return pong === 'PONG' ? 'ok' : 'unreachable';
+      return (await withDeadline(this.commands.ping(), CHECK_DEADLINE_MS)) === 'PONG' ? 'ok' : 'unreachable';
     } catch {
       return 'unreachable';
     }
   }
 
   async close() {
-    await Promise.allSettled([this.subscriber.quit(), this.commands.quit()]);
+    clearInterval(this.pinger);
+    if (this.announceTimer) clearTimeout(this.announceTimer);
+    await Promise.all([closeRedis(this.subscriber), closeRedis(this.commands)]);
   }
 }

@@ -87,6 +87,14 @@ export class SocketRegistry {
     if (sockets.size === 0) this.byAccount.delete(key);
   }
 
+  /** The accounts with a socket here. */
+  accounts(): { role: 'user' | 'admin'; id: number }[] {
+    return [...this.byAccount.keys()].map((key) => {
+      const [role, id] = key.split(':') as ['user' | 'admin', string];
+      return { role, id: Number(id) };
+    });
+  }
+
   /** Closes the account's sockets opened with a token version below `below`. */
   revoke(role: 'user' | 'admin', id: number, below: number) {
     const sockets = this.byAccount.get(accountKey(role, id));

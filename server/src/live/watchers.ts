@@ -9,10 +9,14 @@
  * counted there).
  */
 import type { Redis } from 'ioredis';
+import { withDeadline } from '../redis.js';
 
 export interface WatcherTally {
-  /** This process now has `local` watchers of `auctionId`; resolves with the count over every process. */
-  report(auctionId: string, local: number): Promise<number>;
+  /**
+   * This process now has `local` watchers of `auctionId`; resolves with the count over every process,
+   * or null when that cannot be known now (Redis away or slow: the caller goes on with its own count).
+   */
+  report(auctionId: string, local: number): Promise<number | null>;
   close(): Promise<void>;
 }
 
@@ -24,6 +28,8 @@ export const localTally: WatcherTally = {
 
 export const HEARTBEAT_MS = 1000;
 export const HEARTBEAT_TTL_MS = 3000;
+/** How long a watch's answer waits for the cluster-wide count before it gives this process's own. */
+export const REPORT_DEADLINE_MS = 100;
 /** A tally hash outlives its last change by a day, then Redis forgets it. */
 const TALLY_TTL_MS = 24 * 3600_000;
 
@@ -47,7 +53,8 @@ export class RedisTally implements WatcherTally {
 
   private constructor(private readonly redis: WithReport, private readonly node: string, private readonly namespace: string, onError: (err: unknown) => void) {
     this.prefix = `auction:node:${namespace}:`;
-    this.heartbeat = setInterval(() => { this.beat().catch(onError); }, HEARTBEAT_MS);
+    // While Redis is away there is nothing to refresh (and nothing to say about it every second).
+    this.heartbeat = setInterval(() => { if (redis.status === 'ready') this.beat().catch(onError); }, HEARTBEAT_MS);
     this.heartbeat.unref();
   }
 
@@ -62,13 +69,20 @@ export class RedisTally implements WatcherTally {
     return this.redis.set(this.prefix + this.node, '1', 'PX', HEARTBEAT_TTL_MS);
   }
 
-  async report(auctionId: string, local: number): Promise<number> {
-    return Number(await this.redis.watchersReport(`auction:watchers:${this.namespace}:${auctionId}`, this.node, local, this.prefix, TALLY_TTL_MS));
+  async report(auctionId: string, local: number): Promise<number | null> {
+    if (this.redis.status !== 'ready') return null;
+    const key = `auction:watchers:${this.namespace}:${auctionId}`;
+    try {
+      return Number(await withDeadline(this.redis.watchersReport(key, this.node, local, this.prefix, TALLY_TTL_MS), REPORT_DEADLINE_MS));
+    } catch {
+      // The hub's sweep reports again within HEARTBEAT_MS, and announces the total once Redis answers.
+      return null;
+    }
   }
 
   /** This process stops counting at once (its sockets are closing). */
   async close() {
     clearInterval(this.heartbeat);
-    await this.redis.del(this.prefix + this.node).catch(() => undefined);
+    if (this.redis.status === 'ready') await this.redis.del(this.prefix + this.node).catch(() => undefined);
   }
 }
