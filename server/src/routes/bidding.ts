@@ -15,9 +15,7 @@ export function biddingRoutes(app: App, ctx: AppContext) {
   const { reads, commands, guard } = ctx;
   const tags = ['bids'];
   const security = [{ bearer: [] }];
-  const bidLimit = ctx.config.rateLimit
-    ? { rateLimit: { max: 20, timeWindow: 1000, hook: 'preHandler' as const, keyGenerator: (req: { caller: { id: number } | null; ip: string }) => (req.caller ? `bid:${req.caller.id}` : req.ip) } }
-    : {};
+  const bidLimit = ctx.userLimit('bid');
 
   app.post('/bid', {
     onRequest: guard.user,
@@ -66,7 +64,8 @@ export function biddingRoutes(app: App, ctx: AppContext) {
 
   app.post('/rollback-bid', {
     onRequest: guard.user,
-    schema: { tags, security, summary: 'Cancel your leading bid: refund, and the best covered earlier bid leads again', body: RollbackBody, response: { 200: RolledBack, ...errorResponses(400, 401, 403, 404, 409) } },
+    config: ctx.userLimit('cancel'),
+    schema: { tags, security, summary: 'Cancel your leading bid: refund, and the best covered earlier bid leads again', body: RollbackBody, response: { 200: RolledBack, ...errorResponses(400, 401, 403, 404, 409, 429) } },
   }, async (req) => {
     const me = callerOf(req);
     assertNamesCaller(me, req.body.username, req.body.user_id);

@@ -23,7 +23,8 @@ export function walletRoutes(app: App, ctx: AppContext) {
 
   app.post('/wallet/topup', {
     onRequest: guard.user,
-    schema: { tags, security, summary: 'Add ₹10–₹1,00,000 to the wallet', body: TopUpBody, response: { 200: ToppedUp, ...errorResponses(400, 401, 403) } },
+    config: ctx.userLimit('topup'),
+    schema: { tags, security, summary: 'Add ₹10–₹1,00,000 to the wallet', body: TopUpBody, response: { 200: ToppedUp, ...errorResponses(400, 401, 403, 429) } },
   }, async (req) => {
     const amount = paise(req.body.amount, 'amount', TOPUP_MESSAGE);
     const userId = callerOf(req).id;
