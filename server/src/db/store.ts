@@ -186,6 +186,8 @@ export interface UnitOfWork {
    * cancelled a bid there.
    */
   reinstatementCandidates(cancelled: BidRow): Promise<Hold[]>;
+  /** How many bids the bidder has cancelled (status rolledback, reason CANCELLED) in this auction, and of them on this product. */
+  cancelsBy(userId: number, auctionId: string, productId: string): Promise<{ auction: number; lot: number }>;
   /** The bidder's leading bids (status success: auctions not yet settled), by product id. */
   leadingBidsOf(userId: number): Promise<BidRow[]>;
 

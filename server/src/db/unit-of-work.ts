@@ -155,6 +155,16 @@ export class SqlUnitOfWork implements UnitOfWork {
     );
   }
 
+  async cancelsBy(userId: number, auctionId: string, productId: string): Promise<{ auction: number; lot: number }> {
+    // bids_auction_idx (auction_id, status): an auction's cancelled bids, few by the rule they count for.
+    const row = await this.sql.get<{ auction: number; lot: number }>(
+      `select count(*) as auction, coalesce(sum(case when b.product_id = ? then 1 else 0 end), 0) as lot
+       from bids b where b.auction_id = ? and b.status = 'rolledback' and b.user_id = ? and b.reason = 'CANCELLED'`,
+      [productId, auctionId, userId],
+    );
+    return { auction: Number(row?.auction ?? 0), lot: Number(row?.lot ?? 0) };
+  }
+
   async leadingBidsOf(userId: number): Promise<BidRow[]> {
     if (!isStorableId(userId)) return [];
     return (await this.sql.all<BidRow>(`select ${columns.bid('b')} from bids b where b.user_id = ? and b.status = 'success' order by b.product_id`, [userId])).map(asBid);
