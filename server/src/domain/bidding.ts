@@ -136,7 +136,7 @@ export function decideCancel(s: CancelState, userId: number, now: number, cancel
   if (cancels.auction >= CANCELS_PER_AUCTION) {
     return refuse('CANCEL_NOT_ALLOWED', `You have already cancelled ${CANCELS_PER_AUCTION} bids in this auction; this bid can no longer be cancelled`);
   }
-  return { ok: true, ...decideRelease(s, 'CANCELLED', `Bid on ${productName} cancelled: hold released`) };
+  return { ok: true, ...decideRelease(s, 'CANCELLED', `Bid on ${productName} cancelled: hold released`, now) };
 }
 
 /**
@@ -144,7 +144,7 @@ export function decideCancel(s: CancelState, userId: number, now: number, cancel
  * `notes`, and the best candidate whose owner can still cover it leads again (bids that cannot be
  * covered are skipped). `s.wallets` must hold every candidate's wallet as it is now.
  */
-export function decideRelease(s: CancelState, reason: 'CANCELLED' | 'ACCOUNT_INACTIVE', notes: string): { changes: ChangeSet; events: (applied: Applied) => DomainEvent[]; next: Hold | null } {
+export function decideRelease(s: CancelState, reason: 'CANCELLED' | 'ACCOUNT_INACTIVE', notes: string, now: number): { changes: ChangeSet; events: (applied: Applied) => DomainEvent[]; next: Hold | null } {
   const { bid, auction, productName } = s;
   const next = s.candidates.find((c) => (s.wallets.get(c.userId)?.balance ?? 0) >= c.amount) ?? null;
   const changes: ChangeSet = {
@@ -161,7 +161,7 @@ export function decideRelease(s: CancelState, reason: 'CANCELLED' | 'ACCOUNT_INA
         ? `Bid on ${productName} reinstated: a higher bid was cancelled`
         : `Bid on ${productName} reinstated: the higher bidder's account was closed`,
     });
-    changes.notices = [reinstatedNotice(next.userId, { auctionId: bid.auctionId, productId: bid.productId, productName }, next.amount, reason)];
+    changes.notices = [reinstatedNotice(next.userId, { auctionId: bid.auctionId, productId: bid.productId, productName }, next.amount, reason, now)];
   }
   const highest = next?.amount ?? 0;
   const minNext = minNextBid({ rule: auction.incrementRule, startingPrice: s.lot.startingPrice, highest, hasBid: next !== null });
@@ -210,7 +210,7 @@ export async function cancelBid(tx: UnitOfWork, cmd: { userId: number; bidId: nu
  * bidder's wallet is locked no new bid of theirs can commit, and leads that appeared meanwhile are
  * released too. Run in the same transaction as the status change.
  */
-export async function releaseLeadsOf(tx: UnitOfWork, userId: number): Promise<{ changes: ChangeSet; events: (applied: Applied) => DomainEvent[] }> {
+export async function releaseLeadsOf(tx: UnitOfWork, userId: number, now: number): Promise<{ changes: ChangeSet; events: (applied: Applied) => DomainEvent[] }> {
   const before = await tx.leadingBidsOf(userId);
   const lots = new Map((await tx.lockProducts(before.map((b) => b.productId))).map((p) => [p.id, p]));
   const candidatesOf = new Map<string, Hold[]>();
@@ -227,7 +227,7 @@ export async function releaseLeadsOf(tx: UnitOfWork, userId: number): Promise<{ 
     for (const c of candidates) if (!wallets.has(c.userId)) for (const [id, w] of await tx.lockWallets([c.userId])) wallets.set(id, w);
     const release = decideRelease(
       { bid, productName: lot.name, lot, auction, bidCount: lot.bidCount, version: lot.version, candidates, wallets },
-      'ACCOUNT_INACTIVE', `Bid on ${lot.name} released: the account was deactivated`,
+      'ACCOUNT_INACTIVE', `Bid on ${lot.name} released: the account was deactivated`, now,
     );
     // The next leader's hold is taken now: a later lot sees their balance without it.
     if (release.next) {
@@ -312,7 +312,7 @@ export async function buyNow(tx: UnitOfWork, cmd: { userId: number; productId: s
   const outbid = leader && !self ? leader.userId : null;
   const followers = await tx.followersOf(auction.id, { productIds: [product.id], savers: true });
   changes.notices = [
-    ...(outbid === null ? [] : [outbidByBuyNowNotice(outbid, lot, price)]),
+    ...(outbid === null ? [] : [outbidByBuyNowNotice(outbid, lot, price, now)]),
     ...boughtNowNotices(followers, lot, price, outbid === null ? [buyer.id] : [buyer.id, outbid]),
   ];
   const applied = await tx.apply(changes, now);

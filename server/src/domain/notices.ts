@@ -18,6 +18,12 @@ const rupees = (paise: number) => formatRupees(toRupees(paise));
 export const ENDING_SOON_S = 600;
 /** `extended` is written at most once per bidder per auction per window of this length. */
 export const EXTENDED_WINDOW_MS = 5 * 60_000;
+/**
+ * A bidder's standing on a lot (outbid, reinstated) is told at most once per lot per window of this
+ * length (a clock minute): a second change in the window replaces the first notice, so it always says
+ * the latest standing and a bid-and-cancel flood cannot fill the bell.
+ */
+export const STANDING_WINDOW_MS = 60_000;
 
 /** One `notification:new` for every notice a change set wrote, with its user's unread count after. */
 export function noticeEvents(applied: Pick<Applied, 'notices'>): DomainEvent[] {
@@ -26,25 +32,33 @@ export function noticeEvents(applied: Pick<Applied, 'notices'>): DomainEvent[] {
 
 interface Lot { auctionId: string; productId: string; productName: string }
 
+/** The key a bidder's standing notices on a lot share within one STANDING_WINDOW_MS (see there). */
+const standing = (lot: Lot, now: number) => ({ dedupe: `standing:${lot.auctionId}:${lot.productId}:${Math.floor(now / STANDING_WINDOW_MS)}`, replace: true });
+
 /** The bidder whose lead was taken by a higher bid (`highest`: the new visible price, paise). */
-export function outbidNotice(userId: number, lot: Lot, highest: number): NoticeDraft {
-  return { userId, kind: 'outbid', title: `Outbid on ${lot.productName}`, body: `The highest bid is now ${rupees(highest)}.`, link: lotLink(lot.auctionId, lot.productId) };
+export function outbidNotice(userId: number, lot: Lot, highest: number, now: number): NoticeDraft {
+  return {
+    userId, kind: 'outbid', title: `Outbid on ${lot.productName}`, body: `The highest bid is now ${rupees(highest)}.`, link: lotLink(lot.auctionId, lot.productId),
+    ...standing(lot, now),
+  };
 }
 
 /** The leader of a lot someone bought at its buy-now price. */
-export function outbidByBuyNowNotice(userId: number, lot: Lot, price: number): NoticeDraft {
+export function outbidByBuyNowNotice(userId: number, lot: Lot, price: number, now: number): NoticeDraft {
   return {
     userId, kind: 'outbid', title: `Outbid on ${lot.productName}`,
     body: `It was bought at its buy-now price of ${rupees(price)}. Your hold is back in your wallet.`, link: lotLink(lot.auctionId, lot.productId),
+    ...standing(lot, now),
   };
 }
 
 /** The bidder whose earlier bid leads again (a higher bid was cancelled, or its bidder deactivated). */
-export function reinstatedNotice(userId: number, lot: Lot, amount: number, reason: 'CANCELLED' | 'ACCOUNT_INACTIVE'): NoticeDraft {
+export function reinstatedNotice(userId: number, lot: Lot, amount: number, reason: 'CANCELLED' | 'ACCOUNT_INACTIVE', now: number): NoticeDraft {
   const why = reason === 'CANCELLED' ? 'A higher bid was cancelled' : 'The higher bidder’s account was closed';
   return {
     userId, kind: 'reinstated', title: `You lead again on ${lot.productName}`,
     body: `${why}: your bid of ${rupees(amount)} is the highest again and is held from your wallet.`, link: lotLink(lot.auctionId, lot.productId),
+    ...standing(lot, now),
   };
 }
 

@@ -45,6 +45,23 @@ async function ledgerRows(token: string) {
   return res.json<{ transactions: unknown[] }>().transactions.length;
 }
 
+interface Notice { kind: string; created_at: string; link: string }
+async function notices(token: string) {
+  const res = await call(app, 'GET', '/api/notifications?limit=100', undefined, token);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<{ notifications: Notice[] }>().notifications;
+}
+const STANDING = ['outbid', 'reinstated'];
+/** How many standing notices (outbid, reinstated) each lot and clock minute holds. */
+function perLotMinute(list: Notice[]): number[] {
+  const counts = new Map<string, number>();
+  for (const n of list.filter((x) => STANDING.includes(x.kind))) {
+    const key = `${n.link} ${Math.floor(Date.parse(n.created_at) / 60_000)}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...counts.values()];
+}
+
 async function lot(token: string, productId: string) {
   const res = await call(app, 'GET', `/api/products/${productId}`, undefined, token);
   expect(res.statusCode, res.body).toBe(200);
@@ -52,7 +69,7 @@ async function lot(token: string, productId: string) {
 }
 
 describe('the bid-and-cancel loop', () => {
-  it('an attacker one step above a leader, cancelling every cycle: cancels stop at the rule, the leader’s ledger and the bid count stop growing, the end is not pushed to its cap', async () => {
+  it('an attacker one step above a leader, cancelling every cycle: cancels stop at the rule, the leader hears once per lot per minute, the leader’s ledger and the bid count stop growing, the end is not pushed to its cap', async () => {
     const admin = await start();
     // Two minutes left and a two-minute soft close: every bid that takes the lead moves the end.
     const { auctionId, productIds: [p], validUntil } = await auction(admin, { endsIn: 120_000, softClose: 120 });
@@ -83,6 +100,25 @@ describe('the bid-and-cancel loop', () => {
     // Each bid that took the lead moved the end two minutes past it: the last one, the (CANCELS_PER_LOT + 1)th, at 90 s a cycle.
     expect(end).toBe(validUntil - 120_000 + CANCELS_PER_LOT * 90_000 + 120_000);
     expect(end).toBeLessThan(validUntil + 3600_000);
+    // Each cycle's outbid and reinstatement (one minute) are one notice, saying the latest standing.
+    const told = await notices(leader.token);
+    expect(perLotMinute(told)).toEqual(Array.from({ length: CANCELS_PER_LOT + 1 }, () => 1));
+    expect(told.filter((n) => STANDING.includes(n.kind)).map((n) => n.kind)).toEqual(['outbid', ...Array.from({ length: CANCELS_PER_LOT }, () => 'reinstated')]);
+    await expectMoneyInvariant(app);
+  });
+
+  it('as fast as it goes (one minute): the leader gets one notice, the latest standing', async () => {
+    const admin = await start();
+    const { auctionId, productIds: [p] } = await auction(admin, { endsIn: 3600_000 });
+    const leader = await richBidder(app, 1000, [auctionId]);
+    const attacker = await richBidder(app, 100_000, [auctionId]);
+    expect((await bid(app, leader.token, p!, 100)).statusCode).toBe(201);
+    for (let cycle = 0; cycle < 20; cycle++) {
+      const placed = await bid(app, attacker.token, p!, 101 + cycle);
+      if (placed.statusCode === 201) await cancel(attacker.token, bidId(placed));
+    }
+    const told = await notices(leader.token);
+    expect(told.map((n) => n.kind)).toEqual(['outbid']);
     await expectMoneyInvariant(app);
   });
 });
