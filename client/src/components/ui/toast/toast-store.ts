@@ -7,11 +7,14 @@ export interface Toast {
   id: number;
   kind: ToastKind;
   message: string;
+  /** Toasts about one thing (a lot's standing) share a key: a new one replaces the one shown. */
+  key?: string;
 }
 
 interface ToastState {
   toasts: Toast[];
-  show: (kind: ToastKind, message: string) => number;
+  /** With `key`, a toast of that key already shown is replaced in place (its text, kind and timer). */
+  show: (kind: ToastKind, message: string, key?: string) => number;
   dismiss: (id: number) => void;
   clear: () => void;
 }
@@ -31,9 +34,16 @@ function stopTimer(id: number): void {
 export const useToasts = create<ToastState>()((set, get) => ({
   toasts: [],
 
-  show: (kind, message) => {
+  show: (kind, message, key) => {
+    const same = key === undefined ? undefined : get().toasts.find((t) => t.key === key);
+    if (same) {
+      stopTimer(same.id);
+      set({ toasts: get().toasts.map((t) => (t.id === same.id ? { ...t, kind, message } : t)) });
+      timers.set(same.id, setTimeout(() => get().dismiss(same.id), TOAST_MS));
+      return same.id;
+    }
     const id = nextId++;
-    const toasts = [...get().toasts, { id, kind, message }];
+    const toasts = [...get().toasts, { id, kind, message, ...(key === undefined ? {} : { key }) }];
     for (const dropped of toasts.slice(0, Math.max(0, toasts.length - MAX_TOASTS))) stopTimer(dropped.id);
     set({ toasts: toasts.slice(-MAX_TOASTS) });
     // Every toast auto-dismisses after TOAST_MS (5000 ms).
