@@ -122,8 +122,16 @@ export function extendedNotices(
   });
 }
 
-/** Bidders on and savers of an auction's lots, 10 minutes before its end: one per bidder per end. */
+/**
+ * An auction's "ending soon" is written at most once per bidder per clock hour in which it falls due
+ * (10 minutes before the end): an end edited again and again (or moved a little later) tells no one
+ * twice, while an end moved an hour or more later gets a notice of its own when it nears.
+ */
+export const ENDING_SOON_WINDOW_MS = 3_600_000;
+
+/** Bidders on and savers of an auction's lots, 10 minutes before its end: one per bidder per auction per hour (ENDING_SOON_WINDOW_MS). */
 export function endingSoonNotices(followers: readonly Follower[], a: { auctionId: string; auctionName: string; validUntil: number }): NoticeDraft[] {
+  const due = a.validUntil - ENDING_SOON_S * 1000;
   return lotsByUser(followers).map(([userId, lots]) => {
     const first = lots[0]!;
     const more = lots.length - 1;
@@ -131,7 +139,7 @@ export function endingSoonNotices(followers: readonly Follower[], a: { auctionId
       userId, kind: 'ending_soon' as const,
       title: `Ending soon: ${first.productName}${more > 0 ? ` and ${more} more` : ''}`,
       body: `${a.auctionName} ends in 10 minutes. Bids in the last minutes may extend it.`,
-      link: lotLink(a.auctionId, first.productId), dedupe: `ending_soon:${a.auctionId}:${a.validUntil}`,
+      link: lotLink(a.auctionId, first.productId), dedupe: `ending_soon:${a.auctionId}:${Math.floor(due / ENDING_SOON_WINDOW_MS)}`,
     };
   });
 }
@@ -148,7 +156,8 @@ function lotsByUser(followers: readonly Follower[]): [number, Follower[]][] {
 
 /**
  * The clock's "ending soon" (10 minutes before `validUntil`): a notice to each bidder on and saver of
- * the auction's lots, once per bidder and end (the dedupe key holds across restarts and processes).
+ * the auction's lots, once per bidder, auction and hour it falls due (the dedupe key holds across
+ * restarts, processes and edits of the end).
  * Nothing when the end has moved, the auction is gone or settled, or the end has passed.
  */
 export async function noticeEndingSoon(tx: UnitOfWork, cmd: { auctionId: string; validUntil: number }, now: number): Promise<Result<{ written: number; events: DomainEvent[] }>> {

@@ -239,6 +239,39 @@ describe('ending soon, from the clock', () => {
   }, 20_000);
 });
 
+describe('ending soon, when the end is edited', () => {
+  it('re-editing the end again and again tells a follower once; an end moved hours later is told again as it nears', async () => {
+    const admin = await start();
+    const { auctionId, productIds } = await auction(app, admin);
+    const asha = await richBidder(app, 1000, [auctionId]);
+    const meera = await richBidder(app, 1000, [auctionId]);
+    expect((await bid(app, asha.token, productIds[0]!, 100)).statusCode).toBe(201);
+    await save(meera.token, productIds[0]!);
+    // What the clock does at an end's 10-minute mark (server/src/live/scheduler.ts), at the clock's now.
+    const clockFires = async () => {
+      const end = Date.parse((await call(app, 'GET', `/api/admin/auction/${auctionId}`, undefined, admin.token)).json<{ valid_until: string }>().valid_until);
+      return app.ctx.commands.run((tx) => noticeEndingSoon(tx, { auctionId, validUntil: end }, clock.t));
+    };
+    const edit = async (validUntil: number) => {
+      const res = await call(app, 'PUT', `/api/admin/auction/${auctionId}`, { name: `Sale ${auctionId}`, valid_until: new Date(validUntil).toISOString(), product_ids: productIds }, admin.token);
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    // The seller sets the end just past 10 minutes away, 20 times in 30 s: each new end's mark is due at once.
+    for (let i = 0; i < 20; i++) {
+      await edit(clock.t + ENDING_SOON_S * 1000 + 1000);
+      clock.advance(1000);
+      await clockFires();
+      clock.advance(500);
+    }
+    for (const u of [asha, meera]) expect(await kinds(u.token)).toEqual(['ending_soon']);
+    // Moved two hours later: told again when that end nears.
+    await edit(clock.t + 2 * HOUR);
+    clock.advance(2 * HOUR - ENDING_SOON_S * 1000);
+    expect(await clockFires()).toMatchObject({ ok: true, written: 2 });
+    for (const u of [asha, meera]) expect(await kinds(u.token)).toEqual(['ending_soon', 'ending_soon']);
+  });
+});
+
 describe('the list, read and unread, retention', () => {
   it('newest first, paged with before and limit; mark some or all read; another bidder’s ids change nothing', async () => {
     const admin = await start();
