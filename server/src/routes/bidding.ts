@@ -1,7 +1,7 @@
 /** Bids: place, cancel, and the lists and figures around them. */
 import { Type } from 'typebox';
 import {
-  BID_MESSAGES, BidPlaced, BoughtNow, BuyNowBody, HighestBid, IdParams, PlaceBidBody, ProductBid, ProductKeyQuery, RollbackBody, RolledBack,
+  BID_MESSAGES, BidPlaced, BoughtNow, BuyNowBody, HighestBid, IdParams, PAGE_DEFAULT, PlaceBidBody, ProductBid, ProductBidsQuery, ProductKeyQuery, RollbackBody, RolledBack,
   TimeLeft, UserBid, errorResponses, toRupees,
 } from '@auction/shared';
 import type { App, AppContext } from '../context.js';
@@ -9,7 +9,7 @@ import { buyNow, cancelBid, placeBid } from '../domain/bidding.js';
 import { AppError, unwrap } from '../errors.js';
 import { presentProductBid, presentUserBid } from '../presenters/bids.js';
 import { presentTimeLeft } from '../presenters/catalogue.js';
-import { assertNamesCaller, callerOf, paise } from './input.js';
+import { assertNamesCaller, beforeId, callerOf, pageLimit, paise } from './input.js';
 
 export function biddingRoutes(app: App, ctx: AppContext) {
   const { reads, commands, guard } = ctx;
@@ -95,11 +95,15 @@ export function biddingRoutes(app: App, ctx: AppContext) {
 
   app.get('/bids', {
     onRequest: guard.any,
-    schema: { tags, security, summary: 'A product’s bids, newest first (bidders masked except for the auction’s admin)', querystring: ProductKeyQuery, response: { 200: Type.Array(ProductBid), ...errorResponses(400, 401, 404) } },
+    schema: {
+      tags, security, querystring: ProductBidsQuery, response: { 200: Type.Array(ProductBid), ...errorResponses(400, 401, 404) },
+      summary: `A product’s bids, newest first, a page at a time (bidders masked except for the auction’s admin): at most \`limit\` (1–100, default ${PAGE_DEFAULT}); the next page is \`before=\` the last \`bid_id\``,
+    },
   }, async (req) => {
     const me = callerOf(req);
+    const page = { before: beforeId(req.query.before), limit: pageLimit(req.query.limit, PAGE_DEFAULT) };
     const p = await product(req.query.product_key);
-    return (await reads.productBids(p.id)).map((b) => presentProductBid(b, me.role === 'admin' ? me.id : null));
+    return (await reads.productBids(p.id, page)).map((b) => presentProductBid(b, me.role === 'admin' ? me.id : null));
   });
 
   app.get('/highest-bid', {
