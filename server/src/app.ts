@@ -42,6 +42,7 @@ import { AuctionScheduler } from './live/scheduler.js';
 import { AuctionListCache } from './cache/auction-list.js';
 import { securityHeaders } from './plugins/security-headers.js';
 import { RateLimitCounters } from './plugins/rate-limit-store.js';
+import { userLimit } from './plugins/rate-limits.js';
 import { attachSocketIo } from './live/socketio.js';
 import { wsFeed } from './live/ws.js';
 import { LocalRelay, RedisRelay, type Relay } from './live/relay.js';
@@ -422,6 +423,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     guard: createGuards(app, tokens, sessions),
     authRateLimit: config.rateLimit ? { rateLimit: { max: 20, timeWindow: '1 minute' } } : {},
     credentialRateLimit,
+    userLimit: (name) => userLimit(config.rateLimit, name),
     events,
     live,
     auctionList,

@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import type { Reads, Store } from './db/index.js';
 import type { TokenService } from './auth/tokens.js';
 import type { Access } from './plugins/auth.js';
+import type { RouteLimitConfig, UserLimitName } from './plugins/rate-limits.js';
 import type { Commands } from './domain/commands.js';
 import type { EventBus } from './domain/events.js';
 import type { LiveHub } from './live/hub.js';
@@ -30,6 +31,8 @@ export interface AppContext {
    * account (429 RATE_LIMITED past that), beside `authRateLimit`'s per-IP limit. Null when RATE_LIMIT=off.
    */
   credentialRateLimit: onRequestAsyncHookHandler | null;
+  /** Route `config` for a per-account limit (plugins/rate-limits.ts: bids, cancels, top-ups…); empty when RATE_LIMIT=off. */
+  userLimit: (name: UserLimitName) => RouteLimitConfig;
   /** Committed domain events, for the live channel and the scheduler (published by `commands` only). */
   events: EventBus;
   /** `GET /auctions` from memory, invalidated by committed changes (cache/auction-list.ts). */

@@ -175,6 +175,16 @@ export interface LotHistoryView {
   userId: number;
   username: string;
   auto: boolean;
+  /** The bidder's number on the lot: 1, 2, 3… in the order of their first bid there. */
+  alias: number | null;
+}
+
+/** Where an entry stands in a lot's history (its order: amount, time, auto, bid id; all descending). */
+export interface LotHistoryKey {
+  amount: number;
+  createdAt: number;
+  auto: boolean;
+  bidId: number;
 }
 
 export class Reads {
@@ -413,13 +423,18 @@ export class Reads {
     );
   }
 
-  /** Every bid on a product, newest first, with the bidder's username and the auction's owner. */
-  async productBids(productId: string): Promise<ProductBidView[]> {
+  /**
+   * A page of a product's bids, newest first (by id: bids on a product are written under its lock, so
+   * ids follow commit order), older than `before` when given, with the bidder's username and the
+   * auction's owner.
+   */
+  async productBids(productId: string, page: { before: number | null; limit: number }): Promise<ProductBidView[]> {
+    const older = page.before !== null && page.before <= 2_147_483_647;
     return this.sql.all<ProductBidView>(
       `select b.id, b.auction_id as "auctionId", b.amount, b.status, b.created_at as "createdAt", u.username, a.created_by as "auctionOwner", b.buy_now as "buyNow"
       from bids b join users u on u.id = b.user_id join auctions a on a.id = b.auction_id
-      where b.product_id = ? order by b.id desc`,
-      [productId],
+      where b.product_id = ?${older ? ' and b.id < ?' : ''} order by b.id desc limit ?`,
+      older ? [productId, page.before, page.limit] : [productId, page.limit],
     );
   }
 
@@ -438,14 +453,37 @@ export class Reads {
     return (await this.sql.get<{ b: number }>('select wallet_balance as b from users where id = ?', [userId]))?.b ?? 0;
   }
 
-  /** The user's ledger, newest first, each row with its product's current name. */
-  async transactions(userId: number): Promise<TransactionView[]> {
+  /**
+   * A page of the user's ledger, newest first, each row with its product's current name: at most
+   * `limit` rows older than `before` (an id) when given. Keyset order by id (wallet_tx_user_idx): a
+   * user's rows are written under their wallet's lock, so ids follow commit order and a page after the
+   * first never sees a row written since the first was read.
+   */
+  async transactions(userId: number, page: { before: number | null; limit: number }): Promise<TransactionView[]> {
+    if (!isStorableId(userId)) return [];
+    // Past the largest id a row can have, "older than" is every row.
+    const older = page.before !== null && page.before <= 2_147_483_647;
     return this.sql.all<TransactionView>(
       `select ${columns.transaction('t')}, p.name as "productName"
       from wallet_transactions t left join products p on p.id = t.product_id
-      where t.user_id = ? order by t.id desc`,
+      where t.user_id = ?${older ? ' and t.id < ?' : ''} order by t.id desc limit ?`,
+      older ? [userId, page.before, page.limit] : [userId, page.limit],
+    );
+  }
+
+  /** The sums of the user's whole ledger by type (paise) and its row count: the wallet's exact figures. */
+  async ledgerTotals(userId: number): Promise<{ topup: number; bid: number; refund: number; count: number }> {
+    if (!isStorableId(userId)) return { topup: 0, bid: 0, refund: 0, count: 0 };
+    const row = await this.sql.get<{ topup: number; bid: number; refund: number; count: number }>(
+      `select coalesce(sum(case when t.type = 'topup' then t.amount else 0 end), 0) as topup,
+        coalesce(sum(case when t.type = 'bid' then t.amount else 0 end), 0) as bid,
+        coalesce(sum(case when t.type = 'refund' then t.amount else 0 end), 0) as refund,
+        count(*) as count
+      from wallet_transactions t where t.user_id = ?`,
       [userId],
     );
+    // PostgreSQL's sums of bigints are numerics: numbers here, whatever the driver's parsers.
+    return { topup: Number(row?.topup ?? 0), bid: Number(row?.bid ?? 0), refund: Number(row?.refund ?? 0), count: Number(row?.count ?? 0) };
   }
 
   // ---- admin figures ---------------------------------------------------------------------------
@@ -533,22 +571,35 @@ export class Reads {
   }
 
   /**
-   * A lot's history in one auction, highest first (then newest): its bids that were not refused, and
-   * the automatic raises of maximum bids (auto_bids), each with the bidder.
+   * A page of a lot's history in one auction, highest first (then newest; a bid before its own
+   * automatic raises at the same moment): its bids that were not refused, and the automatic raises of
+   * maximum bids (auto_bids), each with the bidder and their number on the lot (1, 2, 3… in the order
+   * of their first bid there). At most `limit` entries after `after` in that order, a keyset: an entry
+   * keeps its place however many are written meanwhile (its amount and time never change).
    */
-  async lotHistory(productId: string, auctionId: string): Promise<LotHistoryView[]> {
+  async lotHistory(productId: string, auctionId: string, page: { after: LotHistoryKey | null; limit: number }): Promise<LotHistoryView[]> {
+    const a = page.after;
+    const keyset = a === null ? '' : `where h.amount < ? or (h.amount = ? and (h.created_at < ? or (h.created_at = ? and (h.auto < ? or (h.auto = ? and h.bid_id < ?)))))`;
     const rows = await this.sql.all<Omit<LotHistoryView, 'auto'> & { auto: number }>(
-      `select b.id as "bidId", coalesce(b.placed_amount, b.amount) as amount, b.status, b.created_at as "createdAt", b.user_id as "userId", u.username, 0 as auto
-       from bids b join users u on u.id = b.user_id
-       where b.product_id = ? and b.auction_id = ? and b.status <> 'failed'
-       union all
-       select x.bid_id, x.amount, b.status, x.created_at, b.user_id, u.username, 1
-       from auto_bids x join bids b on b.id = x.bid_id join users u on u.id = b.user_id
-       where x.product_id = ? and b.auction_id = ?
-       order by 2 desc, 4 desc, 7 desc, 1 desc`,
-      [productId, auctionId, productId, auctionId],
+      `with h as (
+         select b.id as bid_id, coalesce(b.placed_amount, b.amount) as amount, b.status, b.created_at, b.user_id, 0 as auto
+         from bids b where b.product_id = ? and b.auction_id = ? and b.status <> 'failed'
+         union all
+         select x.bid_id, x.amount, b.status, x.created_at, b.user_id, 1
+         from auto_bids x join bids b on b.id = x.bid_id
+         where x.product_id = ? and b.auction_id = ?
+       ), f as (
+         select b.user_id, row_number() over (order by min(b.id)) as n
+         from bids b where b.product_id = ? and b.auction_id = ? and b.status <> 'failed' group by b.user_id
+       )
+       select h.bid_id as "bidId", h.amount, h.status, h.created_at as "createdAt", h.user_id as "userId", u.username, h.auto, f.n as alias
+       from h join users u on u.id = h.user_id left join f on f.user_id = h.user_id
+       ${keyset}
+       order by h.amount desc, h.created_at desc, h.auto desc, h.bid_id desc limit ?`,
+      [productId, auctionId, productId, auctionId, productId, auctionId,
+        ...(a === null ? [] : [a.amount, a.amount, a.createdAt, a.createdAt, a.auto ? 1 : 0, a.auto ? 1 : 0, a.bidId]), page.limit],
     );
-    return rows.map((r) => ({ ...r, auto: Boolean(r.auto) }));
+    return rows.map((r) => ({ ...r, auto: Boolean(Number(r.auto)), alias: r.alias === null ? null : Number(r.alias) }));
   }
 
   // ---- the money audit -------------------------------------------------------------------------

@@ -103,7 +103,7 @@ export interface ChangeSet {
   products?: { id: string; set: ProductChanges }[];
   auctions?: { id: string; set: AuctionChanges }[];
   // ---- notifications (issue 18) ----
-  /** Notices to write last, in this transaction (docs/notifications.md); one with a `dedupe` key already written is skipped. */
+  /** Notices to write last, in this transaction (docs/notifications.md); one with a `dedupe` key already written is skipped (or, with `replace`, replaces it). */
   notices?: NoticeDraft[];
 }
 
@@ -115,8 +115,13 @@ export interface NoticeDraft {
   title: string;
   body: string;
   link: string;
-  /** Written at most once per user with this key (e.g. `ending_soon:{auctionId}:{validUntil}`); null or left out: always. */
+  /** Written at most once per user with this key (e.g. `won:{auctionId}:{productId}`); null or left out: always. */
   dedupe?: string | null;
+  /**
+   * With `dedupe`: a notice the user already has under this key is replaced by this one (the same row
+   * and id, its kind, title, body and link; unread again, dated now) instead of this one being skipped.
+   */
+  replace?: boolean;
 }
 
 /** A notice written, with its user's unread count after the change (for `notification:new`). */
@@ -134,8 +139,13 @@ export interface Follower {
   bid: boolean;
 }
 
-/** How many notices a bidder keeps; older ones are pruned in the transaction that writes a new one. */
+/**
+ * How many notices a bidder keeps, pruned in the transaction that writes a new one: the notices it
+ * writes stay, then final outcomes (FINAL_NOTICE_KINDS) before the rest, the newest of each first.
+ */
 export const NOTICES_KEPT = 500;
+/** What a bidder must not lose to a flood of other notices: how their lots ended. */
+export const FINAL_NOTICE_KINDS = ['won', 'lost', 'unsold'] as const;
 // ---- end notifications ---------------------------------------------------------------------------
 
 export interface Applied {
@@ -144,7 +154,7 @@ export interface Applied {
   transactions: TransactionRow[];
   /** The last balance of every wallet that moved. */
   balances: Map<number, number>;
-  /** The notices written (issue 18), in order; those a `dedupe` key skipped are left out. */
+  /** The notices written (issue 18), in order of id; those a `dedupe` key skipped are left out, those replaced are in with their own id. */
   notices: AppliedNotice[];
 }
 
@@ -186,6 +196,8 @@ export interface UnitOfWork {
    * cancelled a bid there.
    */
   reinstatementCandidates(cancelled: BidRow): Promise<Hold[]>;
+  /** How many bids the bidder has cancelled (status rolledback, reason CANCELLED) in this auction, and of them on this product. */
+  cancelsBy(userId: number, auctionId: string, productId: string): Promise<{ auction: number; lot: number }>;
   /** The bidder's leading bids (status success: auctions not yet settled), by product id. */
   leadingBidsOf(userId: number): Promise<BidRow[]>;
 

@@ -7,7 +7,7 @@ import type { Dialect, Param, SqlRunner } from './sql.js';
 import { asAdmin, asBid, columns, isStorableId, type AccountStatus, type AdminRow, type AuctionRow, type BidRow, type ProductRow, type Role, type TransactionRow, type UserRow } from './rows.js';
 import type { Applied, ChangeSet, Hold, UnitOfWork, Wallet } from './store.js';
 import { notificationColumns, type NotificationRow } from './rows.js';
-import { NOTICES_KEPT, type AppliedNotice, type Follower, type NoticeDraft } from './store.js';
+import { FINAL_NOTICE_KINDS, NOTICES_KEPT, type AppliedNotice, type Follower, type NoticeDraft } from './store.js';
 import type { ProductImageRow } from './store.js';
 
 const ACCOUNT_TABLE: Record<Role, string> = { user: 'users', admin: 'admins' };
@@ -153,6 +153,16 @@ export class SqlUnitOfWork implements UnitOfWork {
        order by b.amount desc, b.id asc`,
       [cancelled.productId, cancelled.auctionId, cancelled.userId],
     );
+  }
+
+  async cancelsBy(userId: number, auctionId: string, productId: string): Promise<{ auction: number; lot: number }> {
+    // bids_auction_idx (auction_id, status): an auction's cancelled bids, few by the rule they count for.
+    const row = await this.sql.get<{ auction: number; lot: number }>(
+      `select count(*) as auction, coalesce(sum(case when b.product_id = ? then 1 else 0 end), 0) as lot
+       from bids b where b.auction_id = ? and b.status = 'rolledback' and b.user_id = ? and b.reason = 'CANCELLED'`,
+      [productId, auctionId, userId],
+    );
+    return { auction: Number(row?.auction ?? 0), lot: Number(row?.lot ?? 0) };
   }
 
   async leadingBidsOf(userId: number): Promise<BidRow[]> {
@@ -382,32 +392,45 @@ export class SqlUnitOfWork implements UnitOfWork {
   }
 
   /**
-   * Writes notices (one statement per 500), skipping those whose `dedupe` key the user has already;
-   * then, per user written to, keeps the newest NOTICES_KEPT and counts what is unread. Users in
+   * Writes notices (one statement per 500): those whose `dedupe` key the user has already are skipped,
+   * or with `replace` replace that notice in place (within one change set the first of a key wins, or
+   * with `replace` the last). Then, per user written to, keeps NOTICES_KEPT (see there: the notices just
+   * written, then final outcomes, then the rest, newest first) and counts what is unread. Users in
    * ascending id order, as every writer takes them.
    */
   private async writeNotices(drafts: readonly NoticeDraft[], now: number): Promise<AppliedNotice[]> {
     if (drafts.length === 0) return [];
-    const seen = new Set<string>();
-    const ordered = drafts
-      .filter((d) => {
-        if (d.dedupe === undefined || d.dedupe === null) return true;
-        const key = `${d.userId}|${d.dedupe}`;
-        if (seen.has(key)) return false;
-        seen.add(key);
-        return true;
-      })
-      .map((d, i) => ({ d, i }))
+    const byKey = new Map<string, number>();
+    const kept: (NoticeDraft | null)[] = [];
+    for (const d of drafts) {
+      if (d.dedupe === undefined || d.dedupe === null) { kept.push(d); continue; }
+      const key = `${d.userId}|${d.dedupe}`;
+      const at = byKey.get(key);
+      if (at === undefined) { byKey.set(key, kept.length); kept.push(d); continue; }
+      if (d.replace) { kept[at] = null; byKey.set(key, kept.length); kept.push(d); }
+    }
+    const ordered = kept
+      .flatMap((d, i) => (d === null ? [] : [{ d, i }]))
       .sort((a, b) => a.d.userId - b.d.userId || a.i - b.i)
       .map((x) => x.d);
     const rows: NotificationRow[] = [];
-    for (let at = 0; at < ordered.length; at += 500) {
-      const chunk = ordered.slice(at, at + 500);
-      rows.push(...await this.sql.all<NotificationRow>(
-        `insert into notifications (user_id, kind, title, body, link, dedupe, created_at) values ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}
-         on conflict do nothing returning ${notificationColumns('notifications')}`,
-        chunk.flatMap((d) => [d.userId, d.kind, d.title, d.body, d.link, d.dedupe ?? null, now]),
-      ));
+    // Two statements at most: a replaced notice keeps its row (and id), anything else is inserted or skipped.
+    const conflict = {
+      skip: 'on conflict do nothing',
+      replace: `on conflict (user_id, dedupe) where dedupe is not null do update set
+        kind = excluded.kind, title = excluded.title, body = excluded.body, link = excluded.link, read_at = null, created_at = excluded.created_at`,
+    };
+    // Replacing first: the standing notices come first in every change set that has both kinds.
+    for (const mode of ['replace', 'skip'] as const) {
+      const mine = ordered.filter((d) => (mode === 'replace') === Boolean(d.replace && d.dedupe));
+      for (let at = 0; at < mine.length; at += 500) {
+        const chunk = mine.slice(at, at + 500);
+        rows.push(...await this.sql.all<NotificationRow>(
+          `insert into notifications (user_id, kind, title, body, link, dedupe, created_at) values ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}
+           ${conflict[mode]} returning ${notificationColumns('notifications')}`,
+          chunk.flatMap((d) => [d.userId, d.kind, d.title, d.body, d.link, d.dedupe ?? null, now]),
+        ));
+      }
     }
     if (rows.length === 0) return [];
     rows.sort((a, b) => a.id - b.id);
@@ -422,13 +445,20 @@ export class SqlUnitOfWork implements UnitOfWork {
       users,
     );
     const unread = new Map<number, number>();
+    const finals = FINAL_NOTICE_KINDS.map((k) => `'${k}'`).join(', ');
     for (const st of stats) {
       let left = Number(st.unread);
-      if (Number(st.total) > NOTICES_KEPT) {
+      const excess = Number(st.total) - NOTICES_KEPT;
+      if (excess > 0) {
+        // The oldest of the rest first, then the oldest final outcomes, and only then (a change that wrote
+        // more than NOTICES_KEPT for one user) the oldest of those written just now.
+        const written = rows.filter((r) => r.userId === st.userId).map((r) => r.id);
         const gone = await this.sql.all<{ unread: number }>(
-          `delete from notifications where user_id = ? and id <= (select n.id from notifications n where n.user_id = ? order by n.id desc limit 1 offset ${NOTICES_KEPT})
+          `delete from notifications where id in (
+             select n.id from notifications n where n.user_id = ?
+             order by case when n.id in (${marks(written.length)}) then 2 when n.kind in (${finals}) then 1 else 0 end, n.id limit ?)
            returning case when read_at is null then 1 else 0 end as unread`,
-          [st.userId, st.userId],
+          [st.userId, ...written, excess],
         );
         left -= gone.reduce((n, g) => n + Number(g.unread), 0);
       }

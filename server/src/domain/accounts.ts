@@ -126,7 +126,7 @@ export async function setUserStatus(tx: UnitOfWork, cmd: { userId: number; statu
     return user ? { ok: true, user, events: [] } : refuse('NOT_FOUND', 'User not found');
   }
   // A deactivated bidder never wins: their leading holds are released first (refund, reinstatement).
-  const release = await releaseLeadsOf(tx, cmd.userId);
+  const release = await releaseLeadsOf(tx, cmd.userId, now);
   const user = await tx.setUserStatus(cmd.userId, 'inactive');
   if (!user) return refuse('NOT_FOUND', 'User not found');
   const applied = await tx.apply(release.changes, now);

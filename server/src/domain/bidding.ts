@@ -108,16 +108,35 @@ interface CancelState {
 }
 
 /**
- * Cancelling a leading bid (docs/money.md), decided: the refund, then the best candidate whose owner can
- * still cover it leads again (bids that cannot be covered are skipped).
+ * How many of their bids a bidder may cancel on one lot, and in one auction (docs/bidding.md#cancelling-a-bid).
+ * A bid and its cancel cost the lot's leader an outbid and a reinstatement, two ledger rows and, late in
+ * a soft-close auction, an extension of its end: without a bound, a bid-and-cancel loop did all of that
+ * for free as often as the bidder liked.
  */
-export function decideCancel(s: CancelState, userId: number, now: number): Result<{ changes: ChangeSet; events: (applied: Applied) => DomainEvent[]; next: Hold | null }> {
+export const CANCELS_PER_LOT = 3;
+export const CANCELS_PER_AUCTION = 6;
+
+/** The bidder's cancelled bids so far: in the auction, and of them on the lot. */
+export interface CancelCount { auction: number; lot: number }
+
+/**
+ * Cancelling a leading bid (docs/money.md), decided: the refund, then the best candidate whose owner can
+ * still cover it leads again (bids that cannot be covered are skipped). Refused once the bidder has
+ * cancelled CANCELS_PER_LOT bids on the lot or CANCELS_PER_AUCTION in the auction.
+ */
+export function decideCancel(s: CancelState, userId: number, now: number, cancels: CancelCount): Result<{ changes: ChangeSet; events: (applied: Applied) => DomainEvent[]; next: Hold | null }> {
   const { bid, auction, productName } = s;
   if (bid.userId !== userId) return refuse('FORBIDDEN', 'You can only cancel your own bids');
   if (bid.status !== 'success') return refuse('BID_NOT_ACTIVE', 'Only an active (leading) bid can be cancelled');
   if (auction.settledAt !== null) return refuse('AUCTION_SETTLED', 'This auction has been settled');
   if (now >= auction.validUntil) return refuse('AUCTION_ENDED', 'This auction has ended; bids can no longer be cancelled');
-  return { ok: true, ...decideRelease(s, 'CANCELLED', `Bid on ${productName} cancelled: hold released`) };
+  if (cancels.lot >= CANCELS_PER_LOT) {
+    return refuse('CANCEL_NOT_ALLOWED', `You have already cancelled ${CANCELS_PER_LOT} bids on ${productName}; this bid can no longer be cancelled`);
+  }
+  if (cancels.auction >= CANCELS_PER_AUCTION) {
+    return refuse('CANCEL_NOT_ALLOWED', `You have already cancelled ${CANCELS_PER_AUCTION} bids in this auction; this bid can no longer be cancelled`);
+  }
+  return { ok: true, ...decideRelease(s, 'CANCELLED', `Bid on ${productName} cancelled: hold released`, now) };
 }
 
 /**
@@ -125,7 +144,7 @@ export function decideCancel(s: CancelState, userId: number, now: number): Resul
  * `notes`, and the best candidate whose owner can still cover it leads again (bids that cannot be
  * covered are skipped). `s.wallets` must hold every candidate's wallet as it is now.
  */
-export function decideRelease(s: CancelState, reason: 'CANCELLED' | 'ACCOUNT_INACTIVE', notes: string): { changes: ChangeSet; events: (applied: Applied) => DomainEvent[]; next: Hold | null } {
+export function decideRelease(s: CancelState, reason: 'CANCELLED' | 'ACCOUNT_INACTIVE', notes: string, now: number): { changes: ChangeSet; events: (applied: Applied) => DomainEvent[]; next: Hold | null } {
   const { bid, auction, productName } = s;
   const next = s.candidates.find((c) => (s.wallets.get(c.userId)?.balance ?? 0) >= c.amount) ?? null;
   const changes: ChangeSet = {
@@ -142,7 +161,7 @@ export function decideRelease(s: CancelState, reason: 'CANCELLED' | 'ACCOUNT_INA
         ? `Bid on ${productName} reinstated: a higher bid was cancelled`
         : `Bid on ${productName} reinstated: the higher bidder's account was closed`,
     });
-    changes.notices = [reinstatedNotice(next.userId, { auctionId: bid.auctionId, productId: bid.productId, productName }, next.amount, reason)];
+    changes.notices = [reinstatedNotice(next.userId, { auctionId: bid.auctionId, productId: bid.productId, productName }, next.amount, reason, now)];
   }
   const highest = next?.amount ?? 0;
   const minNext = minNextBid({ rule: auction.incrementRule, startingPrice: s.lot.startingPrice, highest, hasBid: next !== null });
@@ -170,11 +189,14 @@ export async function cancelBid(tx: UnitOfWork, cmd: { userId: number; bidId: nu
   const locked = await tx.lockProduct(seen.bid.productId);
   const current = await tx.bidWithContext(cmd.bidId);
   if (!current) return refuse('NOT_FOUND', 'Bid not found');
-  const candidates = current.bid.status === 'success' ? await tx.reinstatementCandidates(current.bid) : [];
+  const active = current.bid.status === 'success';
+  const candidates = active ? await tx.reinstatementCandidates(current.bid) : [];
   const wallets = await tx.lockWallets([cmd.userId, ...candidates.map((c) => c.userId)]);
+  // Counted once the canceller's wallet is locked: their cancels (on any lot) run one at a time, each counting the others.
+  const cancels = active ? await tx.cancelsBy(cmd.userId, current.bid.auctionId, current.bid.productId) : { auction: 0, lot: 0 };
   // A deleted lot holds no leading bid (deleting refunded it): the decision refuses before using it.
   const lot = locked?.product ?? { startingPrice: 0, reservePrice: null, buyNowPrice: null, status: 'available' as const, bidCount: 0, version: 0 };
-  const decision = decideCancel({ ...current, lot, bidCount: lot.bidCount, version: lot.version, candidates, wallets }, cmd.userId, now);
+  const decision = decideCancel({ ...current, lot, bidCount: lot.bidCount, version: lot.version, candidates, wallets }, cmd.userId, now, cancels);
   if (!decision.ok) return decision;
   const applied = await tx.apply(decision.changes, now);
   return { ok: true, balance: applied.balances.get(cmd.userId)!, highest: decision.next?.amount ?? 0, reinstated: decision.next, events: decision.events(applied) };
@@ -188,7 +210,7 @@ export async function cancelBid(tx: UnitOfWork, cmd: { userId: number; bidId: nu
  * bidder's wallet is locked no new bid of theirs can commit, and leads that appeared meanwhile are
  * released too. Run in the same transaction as the status change.
  */
-export async function releaseLeadsOf(tx: UnitOfWork, userId: number): Promise<{ changes: ChangeSet; events: (applied: Applied) => DomainEvent[] }> {
+export async function releaseLeadsOf(tx: UnitOfWork, userId: number, now: number): Promise<{ changes: ChangeSet; events: (applied: Applied) => DomainEvent[] }> {
   const before = await tx.leadingBidsOf(userId);
   const lots = new Map((await tx.lockProducts(before.map((b) => b.productId))).map((p) => [p.id, p]));
   const candidatesOf = new Map<string, Hold[]>();
@@ -205,7 +227,7 @@ export async function releaseLeadsOf(tx: UnitOfWork, userId: number): Promise<{ 
     for (const c of candidates) if (!wallets.has(c.userId)) for (const [id, w] of await tx.lockWallets([c.userId])) wallets.set(id, w);
     const release = decideRelease(
       { bid, productName: lot.name, lot, auction, bidCount: lot.bidCount, version: lot.version, candidates, wallets },
-      'ACCOUNT_INACTIVE', `Bid on ${lot.name} released: the account was deactivated`,
+      'ACCOUNT_INACTIVE', `Bid on ${lot.name} released: the account was deactivated`, now,
     );
     // The next leader's hold is taken now: a later lot sees their balance without it.
     if (release.next) {
@@ -290,7 +312,7 @@ export async function buyNow(tx: UnitOfWork, cmd: { userId: number; productId: s
   const outbid = leader && !self ? leader.userId : null;
   const followers = await tx.followersOf(auction.id, { productIds: [product.id], savers: true });
   changes.notices = [
-    ...(outbid === null ? [] : [outbidByBuyNowNotice(outbid, lot, price)]),
+    ...(outbid === null ? [] : [outbidByBuyNowNotice(outbid, lot, price, now)]),
     ...boughtNowNotices(followers, lot, price, outbid === null ? [buyer.id] : [buyer.id, outbid]),
   ];
   const applied = await tx.apply(changes, now);

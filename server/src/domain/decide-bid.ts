@@ -163,7 +163,7 @@ export function decideBid(s: BidState, ask: BidAsk, now: number): Result<Accepte
       notes: self ? `Hold released: you raised your bid on ${product.name}` : `Outbid on ${product.name}: hold released`,
     });
     // The bidder whose lead was taken is told (docs/notifications.md); not one raising their own lead.
-    if (!self) changes.notices = [outbidNotice(leader.userId, { auctionId: auction.id, productId: product.id, productName: product.name }, price)];
+    if (!self) changes.notices = [outbidNotice(leader.userId, { auctionId: auction.id, productId: product.id, productName: product.name }, price, now)];
   }
   // The hold names the lot as it was described when bid on (a sold lot cannot be edited afterwards).
   changes.moves!.push({

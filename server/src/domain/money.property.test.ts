@@ -24,7 +24,7 @@ import { describe, expect, it } from 'vitest';
 import { openStore, type Store, type UnitOfWork } from '../db/index.js';
 import { freshTestDatabase, testStoreKind, type TestDatabase } from '../db/testing.js';
 import { setUserStatus } from './accounts.js';
-import { buyNow, cancelBid, placeBid, topUp } from './bidding.js';
+import { CANCELS_PER_AUCTION, CANCELS_PER_LOT, buyNow, cancelBid, placeBid, topUp } from './bidding.js';
 import { createAuction, createProduct, deleteAuction, deleteProduct, registerForAuction, settleAuction, updateAuction } from './catalogue.js';
 
 const MIN = 60_000;
@@ -563,11 +563,14 @@ async function run(w: World, cmd: Command) {
         break;
       }
       const a = before.auctions[target.auction_id]!;
+      // The bidder's cancels so far in the auction, and of them on the lot (docs/bidding.md#cancelling-a-bid).
+      const cancelled = before.bids.filter((b) => b.user_id === userId && b.auction_id === target.auction_id && b.status === 'rolledback' && b.reason === 'CANCELLED');
       const reasons = [
         ...(target.user_id !== userId ? ['FORBIDDEN'] : []),
         ...(target.status !== 'success' ? ['BID_NOT_ACTIVE'] : []),
         ...(a.settled_at !== null ? ['AUCTION_SETTLED'] : []),
         ...(now >= a.valid_until ? ['AUCTION_ENDED'] : []),
+        ...(cancelled.filter((b) => b.product_id === target.product_id).length >= CANCELS_PER_LOT || cancelled.length >= CANCELS_PER_AUCTION ? ['CANCEL_NOT_ALLOWED'] : []),
       ];
       if (reasons.length > 0) {
         expectRefused(r, reasons);

@@ -18,6 +18,12 @@ const rupees = (paise: number) => formatRupees(toRupees(paise));
 export const ENDING_SOON_S = 600;
 /** `extended` is written at most once per bidder per auction per window of this length. */
 export const EXTENDED_WINDOW_MS = 5 * 60_000;
+/**
+ * A bidder's standing on a lot (outbid, reinstated) is told at most once per lot per window of this
+ * length (a clock minute): a second change in the window replaces the first notice, so it always says
+ * the latest standing and a bid-and-cancel flood cannot fill the bell.
+ */
+export const STANDING_WINDOW_MS = 60_000;
 
 /** One `notification:new` for every notice a change set wrote, with its user's unread count after. */
 export function noticeEvents(applied: Pick<Applied, 'notices'>): DomainEvent[] {
@@ -26,25 +32,33 @@ export function noticeEvents(applied: Pick<Applied, 'notices'>): DomainEvent[] {
 
 interface Lot { auctionId: string; productId: string; productName: string }
 
+/** The key a bidder's standing notices on a lot share within one STANDING_WINDOW_MS (see there). */
+const standing = (lot: Lot, now: number) => ({ dedupe: `standing:${lot.auctionId}:${lot.productId}:${Math.floor(now / STANDING_WINDOW_MS)}`, replace: true });
+
 /** The bidder whose lead was taken by a higher bid (`highest`: the new visible price, paise). */
-export function outbidNotice(userId: number, lot: Lot, highest: number): NoticeDraft {
-  return { userId, kind: 'outbid', title: `Outbid on ${lot.productName}`, body: `The highest bid is now ${rupees(highest)}.`, link: lotLink(lot.auctionId, lot.productId) };
+export function outbidNotice(userId: number, lot: Lot, highest: number, now: number): NoticeDraft {
+  return {
+    userId, kind: 'outbid', title: `Outbid on ${lot.productName}`, body: `The highest bid is now ${rupees(highest)}.`, link: lotLink(lot.auctionId, lot.productId),
+    ...standing(lot, now),
+  };
 }
 
 /** The leader of a lot someone bought at its buy-now price. */
-export function outbidByBuyNowNotice(userId: number, lot: Lot, price: number): NoticeDraft {
+export function outbidByBuyNowNotice(userId: number, lot: Lot, price: number, now: number): NoticeDraft {
   return {
     userId, kind: 'outbid', title: `Outbid on ${lot.productName}`,
     body: `It was bought at its buy-now price of ${rupees(price)}. Your hold is back in your wallet.`, link: lotLink(lot.auctionId, lot.productId),
+    ...standing(lot, now),
   };
 }
 
 /** The bidder whose earlier bid leads again (a higher bid was cancelled, or its bidder deactivated). */
-export function reinstatedNotice(userId: number, lot: Lot, amount: number, reason: 'CANCELLED' | 'ACCOUNT_INACTIVE'): NoticeDraft {
+export function reinstatedNotice(userId: number, lot: Lot, amount: number, reason: 'CANCELLED' | 'ACCOUNT_INACTIVE', now: number): NoticeDraft {
   const why = reason === 'CANCELLED' ? 'A higher bid was cancelled' : 'The higher bidder’s account was closed';
   return {
     userId, kind: 'reinstated', title: `You lead again on ${lot.productName}`,
     body: `${why}: your bid of ${rupees(amount)} is the highest again and is held from your wallet.`, link: lotLink(lot.auctionId, lot.productId),
+    ...standing(lot, now),
   };
 }
 
@@ -108,8 +122,16 @@ export function extendedNotices(
   });
 }
 
-/** Bidders on and savers of an auction's lots, 10 minutes before its end: one per bidder per end. */
+/**
+ * An auction's "ending soon" is written at most once per bidder per clock hour in which it falls due
+ * (10 minutes before the end): an end edited again and again (or moved a little later) tells no one
+ * twice, while an end moved an hour or more later gets a notice of its own when it nears.
+ */
+export const ENDING_SOON_WINDOW_MS = 3_600_000;
+
+/** Bidders on and savers of an auction's lots, 10 minutes before its end: one per bidder per auction per hour (ENDING_SOON_WINDOW_MS). */
 export function endingSoonNotices(followers: readonly Follower[], a: { auctionId: string; auctionName: string; validUntil: number }): NoticeDraft[] {
+  const due = a.validUntil - ENDING_SOON_S * 1000;
   return lotsByUser(followers).map(([userId, lots]) => {
     const first = lots[0]!;
     const more = lots.length - 1;
@@ -117,7 +139,7 @@ export function endingSoonNotices(followers: readonly Follower[], a: { auctionId
       userId, kind: 'ending_soon' as const,
       title: `Ending soon: ${first.productName}${more > 0 ? ` and ${more} more` : ''}`,
       body: `${a.auctionName} ends in 10 minutes. Bids in the last minutes may extend it.`,
-      link: lotLink(a.auctionId, first.productId), dedupe: `ending_soon:${a.auctionId}:${a.validUntil}`,
+      link: lotLink(a.auctionId, first.productId), dedupe: `ending_soon:${a.auctionId}:${Math.floor(due / ENDING_SOON_WINDOW_MS)}`,
     };
   });
 }
@@ -134,7 +156,8 @@ function lotsByUser(followers: readonly Follower[]): [number, Follower[]][] {
 
 /**
  * The clock's "ending soon" (10 minutes before `validUntil`): a notice to each bidder on and saver of
- * the auction's lots, once per bidder and end (the dedupe key holds across restarts and processes).
+ * the auction's lots, once per bidder, auction and hour it falls due (the dedupe key holds across
+ * restarts, processes and edits of the end).
  * Nothing when the end has moved, the auction is gone or settled, or the end has passed.
  */
 export async function noticeEndingSoon(tx: UnitOfWork, cmd: { auctionId: string; validUntil: number }, now: number): Promise<Result<{ written: number; events: DomainEvent[] }>> {

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { NotificationNewData } from '@auction/shared';
 import { freshTestDatabase, redisAvailable, TEST_REDIS_URL, testStoreKind } from '../db/testing.js';
-import { bid, call, createAuction, makeApp, richBidder, signUpAdmin } from '../test/helpers.js';
+import { bid, call, createAuction, makeApp, makeClock, richBidder, signUpAdmin } from '../test/helpers.js';
 import { connect, connectWs, eventually, listen } from '../test/live-helpers.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -14,8 +14,8 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function liveApp(overrides: Parameters<typeof makeApp>[0] = {}) {
-  const app = await makeApp(overrides);
+async function liveApp(overrides: Parameters<typeof makeApp>[0] = {}, options: Parameters<typeof makeApp>[1] = {}) {
+  const app = await makeApp(overrides, options);
   cleanups.push(async () => { await app.close(); });
   const base = await listen(app);
   return { app, base };
@@ -29,7 +29,9 @@ async function client(base: string, token: string) {
 
 describe('notification:new', () => {
   it('reaches the bidder’s sockets (socket.io and /api/ws) with the unread count, and no one else’s', async () => {
-    const { app, base } = await liveApp();
+    // Each round a minute later: a bidder's standing on a lot is told once per minute (docs/notifications.md).
+    const clock = makeClock(Date.now());
+    const { app, base } = await liveApp({}, { now: clock.now });
     const admin = await signUpAdmin(app);
     const { auctionId, productIds: [p] } = await createAuction(app, admin.token);
     const asha = await richBidder(app, 5000, [auctionId]);
@@ -58,11 +60,13 @@ describe('notification:new', () => {
     await eventually(() => expect(ashaWs.messages).toContainEqual({ event: 'notification:new', data: first }));
 
     // A second one: the count goes up; marked read, the next one counts from there.
+    clock.advance(60_000);
     expect((await bid(app, asha.token, p!, 1100)).statusCode).toBe(201);
     expect((await bid(app, ravi.token, p!, 1200)).statusCode).toBe(201);
     await eventually(() => expect(ashaIo.personalOf('notification:new')).toHaveLength(2));
     expect((ashaIo.personalOf('notification:new')[1] as NotificationNewData).unread).toBe(2);
     expect((await call(app, 'POST', '/api/notifications/read', {}, asha.token)).json()).toEqual({ unread: 0 });
+    clock.advance(60_000);
     expect((await bid(app, asha.token, p!, 1300)).statusCode).toBe(201);
     expect((await bid(app, ravi.token, p!, 1400)).statusCode).toBe(201);
     await eventually(() => expect(ashaIo.personalOf('notification:new')).toHaveLength(3));

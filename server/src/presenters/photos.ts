@@ -14,15 +14,18 @@ export function presentImageDetail(i: ProductImageRow): ProductImageDetail {
  * bid on the lot (the same numbers for every viewer: the caller's own number is simply not shown).
  */
 export function presentLotHistory(rows: LotHistoryView[], viewer: { userId: number | null; auctionAdmin: boolean }): LotHistoryEntry[] {
-  const firstBid = new Map<number, number>();
-  for (const r of rows) if (!r.auto) firstBid.set(r.userId, Math.min(firstBid.get(r.userId) ?? Infinity, r.bidId));
-  const alias = new Map([...firstBid].sort((a, b) => a[1] - b[1]).map(([userId], i) => [userId, `Bidder ${i + 1}`]));
   const bidderOf = (r: LotHistoryView) => {
     if (viewer.userId !== null && r.userId === viewer.userId) return 'You';
     if (viewer.auctionAdmin) return r.username;
-    return alias.get(r.userId) ?? 'Bidder';
+    // Numbered by the store over the whole lot, so every page of the history agrees.
+    return r.alias === null ? 'Bidder' : `Bidder ${r.alias}`;
   };
   return rows.map((r) => ({
     bid_id: r.bidId, amount: toRupees(r.amount), status: r.status, timestamp: iso(r.createdAt), bidder: bidderOf(r), auto: r.auto,
   }));
+}
+
+/** The cursor of a lot's history after this entry (`next_before`): its place in the order, as text. */
+export function presentLotHistoryCursor(r: Pick<LotHistoryView, 'amount' | 'createdAt' | 'auto' | 'bidId'>): string {
+  return `${r.amount}.${r.createdAt}.${r.auto ? 1 : 0}.${r.bidId}`;
 }

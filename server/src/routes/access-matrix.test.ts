@@ -313,6 +313,16 @@ const TABLE: Record<string, Case[]> = {
       for (const b of bidders) expect(b, `bidder shown to ${who}`).toBe(expected);
     },
   }],
+  'GET /api/products/{id}/bids': [{
+    request: (fx) => ({ url: `/api/products/${fx.p0}/bids` }),
+    expect: anyRole(200),
+    check: (who, res, fx) => {
+      const bidders = res.json<{ bids: { bidder: string }[] }>().bids.map((b) => b.bidder);
+      expect(bidders.length).toBeGreaterThan(0);
+      const expected = who === 'user' ? 'You' : who === 'admin' ? fx.acct.user.username : 'Bidder 1';
+      for (const b of bidders) expect(b, `bidder shown to ${who}`).toBe(expected);
+    },
+  }],
 
   // saved lots and notifications (issue 18): the bidder's own only
   'GET /api/saved': [{ request: () => ({ url: '/api/saved' }), expect: userRole(200) }],

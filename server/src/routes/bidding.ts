@@ -1,7 +1,7 @@
 /** Bids: place, cancel, and the lists and figures around them. */
 import { Type } from 'typebox';
 import {
-  BID_MESSAGES, BidPlaced, BoughtNow, BuyNowBody, HighestBid, IdParams, PlaceBidBody, ProductBid, ProductKeyQuery, RollbackBody, RolledBack,
+  BID_MESSAGES, BidPlaced, BoughtNow, BuyNowBody, HighestBid, IdParams, PAGE_DEFAULT, PlaceBidBody, ProductBid, ProductBidsQuery, ProductKeyQuery, RollbackBody, RolledBack,
   TimeLeft, UserBid, errorResponses, toRupees,
 } from '@auction/shared';
 import type { App, AppContext } from '../context.js';
@@ -9,16 +9,14 @@ import { buyNow, cancelBid, placeBid } from '../domain/bidding.js';
 import { AppError, unwrap } from '../errors.js';
 import { presentProductBid, presentUserBid } from '../presenters/bids.js';
 import { presentTimeLeft } from '../presenters/catalogue.js';
-import { assertNamesCaller, callerOf, paise, readableProduct } from './input.js';
+import { assertNamesCaller, beforeId, callerOf, pageLimit, paise, readableProduct } from './input.js';
 import type { Caller } from '../domain/accounts.js';
 
 export function biddingRoutes(app: App, ctx: AppContext) {
   const { reads, commands, guard } = ctx;
   const tags = ['bids'];
   const security = [{ bearer: [] }];
-  const bidLimit = ctx.config.rateLimit
-    ? { rateLimit: { max: 20, timeWindow: 1000, hook: 'preHandler' as const, keyGenerator: (req: { caller: { id: number } | null; ip: string }) => (req.caller ? `bid:${req.caller.id}` : req.ip) } }
-    : {};
+  const bidLimit = ctx.userLimit('bid');
 
   app.post('/bid', {
     onRequest: guard.user,
@@ -67,7 +65,8 @@ export function biddingRoutes(app: App, ctx: AppContext) {
 
   app.post('/rollback-bid', {
     onRequest: guard.user,
-    schema: { tags, security, summary: 'Cancel your leading bid: refund, and the best covered earlier bid leads again', body: RollbackBody, response: { 200: RolledBack, ...errorResponses(400, 401, 403, 404, 409) } },
+    config: ctx.userLimit('cancel'),
+    schema: { tags, security, summary: 'Cancel your leading bid: refund, and the best covered earlier bid leads again', body: RollbackBody, response: { 200: RolledBack, ...errorResponses(400, 401, 403, 404, 409, 429) } },
   }, async (req) => {
     const me = callerOf(req);
     assertNamesCaller(me, req.body.username, req.body.user_id);
@@ -93,11 +92,15 @@ export function biddingRoutes(app: App, ctx: AppContext) {
 
   app.get('/bids', {
     onRequest: guard.any,
-    schema: { tags, security, summary: 'A product’s bids, newest first (bidders masked except for the auction’s admin)', querystring: ProductKeyQuery, response: { 200: Type.Array(ProductBid), ...errorResponses(400, 401, 404) } },
+    schema: {
+      tags, security, querystring: ProductBidsQuery, response: { 200: Type.Array(ProductBid), ...errorResponses(400, 401, 404) },
+      summary: `A product’s bids, newest first, a page at a time (bidders masked except for the auction’s admin): at most \`limit\` (1–100, default ${PAGE_DEFAULT}); the next page is \`before=\` the last \`bid_id\``,
+    },
   }, async (req) => {
     const me = callerOf(req);
+    const page = { before: beforeId(req.query.before), limit: pageLimit(req.query.limit, PAGE_DEFAULT) };
     const p = await product(req.query.product_key, me);
-    return (await reads.productBids(p.id)).map((b) => presentProductBid(b, me.role === 'admin' ? me.id : null));
+    return (await reads.productBids(p.id, page)).map((b) => presentProductBid(b, me.role === 'admin' ? me.id : null));
   });
 
   app.get('/highest-bid', {

@@ -1,5 +1,6 @@
 /** Edge conversions: what a schema cannot say (2 decimals, date-times in TIMEZONE) becomes a 400 here. */
 import { hasAtMostTwoDecimals, parseDateTime, toPaise } from '@auction/shared';
+import type { LotHistoryKey } from '../db/index.js';
 import type { Caller } from '../domain/accounts.js';
 import { namesCaller } from '../domain/accounts.js';
 import { AppError } from '../errors.js';
@@ -42,4 +43,25 @@ export function productReadableBy(product: { auctionId: string | null; createdBy
 export function readableProduct<P extends { auctionId: string | null; createdBy: number }>(product: P | null, caller: Caller): P {
   if (!product || !productReadableBy(product, caller)) throw new AppError('NOT_FOUND', 'Product not found');
   return product;
+}
+
+/** A page's `limit` (digits, checked by the schema), or the default. */
+export function pageLimit(text: string | undefined, fallback: number): number {
+  return text === undefined ? fallback : Number(text);
+}
+
+/** A page's `before` id (digits, checked by the schema), or null. */
+export function beforeId(text: string | undefined): number | null {
+  return text === undefined ? null : Number(text);
+}
+
+/**
+ * Where a lot's history goes on from: the `next_before` of the page before, `amount.time.auto.bidId`
+ * (presentLotHistoryCursor). The schema checks its form; a bid id no row can have is refused here.
+ */
+export function lotHistoryKey(text: string | undefined): LotHistoryKey | null {
+  if (text === undefined) return null;
+  const [amount, createdAt, auto, bidId] = text.split('.').map(Number) as [number, number, number, number];
+  if (bidId > 2_147_483_647) throw new AppError('VALIDATION', 'before must be the next_before of a page of this history', 'before');
+  return { amount, createdAt, auto: auto === 1, bidId };
 }

@@ -153,7 +153,8 @@ describe('each kind, from the real event, exactly once', () => {
     const top = await bid(app, ravi.token, productId, 200);
     expect((await call(app, 'POST', '/api/rollback-bid', { bid_id: top.json<{ bid: { bid_id: number } }>().bid.bid_id }, ravi.token)).statusCode).toBe(200);
     const ashas = await inbox(asha.token);
-    expect(ashas.notifications.map((n) => n.kind)).toEqual(['reinstated', 'outbid']);
+    // Outbid a moment before: that notice now says the latest standing (one per lot per minute, below).
+    expect(ashas.notifications.map((n) => n.kind)).toEqual(['reinstated']);
     expect(ashas.notifications[0]).toMatchObject({
       title: `You lead again on Leica ${productId}`, body: 'A higher bid was cancelled: your bid of ₹100 is the highest again and is held from your wallet.',
       link: link(auctionId, productId),
@@ -238,18 +239,51 @@ describe('ending soon, from the clock', () => {
   }, 20_000);
 });
 
+describe('ending soon, when the end is edited', () => {
+  it('re-editing the end again and again tells a follower once; an end moved hours later is told again as it nears', async () => {
+    const admin = await start();
+    const { auctionId, productIds } = await auction(app, admin);
+    const asha = await richBidder(app, 1000, [auctionId]);
+    const meera = await richBidder(app, 1000, [auctionId]);
+    expect((await bid(app, asha.token, productIds[0]!, 100)).statusCode).toBe(201);
+    await save(meera.token, productIds[0]!);
+    // What the clock does at an end's 10-minute mark (server/src/live/scheduler.ts), at the clock's now.
+    const clockFires = async () => {
+      const end = Date.parse((await call(app, 'GET', `/api/admin/auction/${auctionId}`, undefined, admin.token)).json<{ valid_until: string }>().valid_until);
+      return app.ctx.commands.run((tx) => noticeEndingSoon(tx, { auctionId, validUntil: end }, clock.t));
+    };
+    const edit = async (validUntil: number) => {
+      const res = await call(app, 'PUT', `/api/admin/auction/${auctionId}`, { name: `Sale ${auctionId}`, valid_until: new Date(validUntil).toISOString(), product_ids: productIds }, admin.token);
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    // The seller sets the end just past 10 minutes away, 20 times in 30 s: each new end's mark is due at once.
+    for (let i = 0; i < 20; i++) {
+      await edit(clock.t + ENDING_SOON_S * 1000 + 1000);
+      clock.advance(1000);
+      await clockFires();
+      clock.advance(500);
+    }
+    for (const u of [asha, meera]) expect(await kinds(u.token)).toEqual(['ending_soon']);
+    // Moved two hours later: told again when that end nears.
+    await edit(clock.t + 2 * HOUR);
+    clock.advance(2 * HOUR - ENDING_SOON_S * 1000);
+    expect(await clockFires()).toMatchObject({ ok: true, written: 2 });
+    for (const u of [asha, meera]) expect(await kinds(u.token)).toEqual(['ending_soon', 'ending_soon']);
+  });
+});
+
 describe('the list, read and unread, retention', () => {
   it('newest first, paged with before and limit; mark some or all read; another bidder’s ids change nothing', async () => {
     const admin = await start();
     const { auctionId, productId } = await auction(app, admin);
     const asha = await richBidder(app, 10_000, [auctionId]);
     const ravi = await richBidder(app, 10_000, [auctionId]);
-    // Five outbids for Asha (and four for Ravi), one a second.
+    // Five outbids for Asha (and four for Ravi), one bid every 30 s: each outbid in a minute of its own.
     for (let i = 0; i < 5; i++) {
       expect((await bid(app, asha.token, productId, 100 + 2 * i)).statusCode).toBe(201);
-      clock.advance(1000);
+      clock.advance(30_000);
       expect((await bid(app, ravi.token, productId, 101 + 2 * i)).statusCode).toBe(201);
-      clock.advance(1000);
+      clock.advance(30_000);
     }
     const all = await inbox(asha.token);
     expect(all.unread).toBe(5);
@@ -315,5 +349,90 @@ describe('the list, read and unread, retention', () => {
     expect(titles.at(-1)).toBe('Old 21');
     // Ravi's own notices are his own count.
     expect((await inbox(ravi.token)).unread).toBe(0);
+  });
+});
+
+describe('standing notices: at most one per lot per minute, saying the latest standing', () => {
+  it('an outbid, then a reinstatement in the same minute: one notice, now "You lead again", unread again, pushed again under the same id; the next minute is a new one', async () => {
+    const admin = await start();
+    const { auctionId, productId } = await auction(app, admin);
+    const asha = await richBidder(app, 5000, [auctionId]);
+    const ravi = await richBidder(app, 5000, [auctionId]);
+    const pushed: { id: number; kind: string; unread: number }[] = [];
+    app.ctx.events.subscribe((list) => {
+      for (const e of list) if (e.type === 'notification:new' && e.userId === asha.user.id) pushed.push({ id: e.notification.id, kind: e.notification.kind, unread: e.unread });
+    });
+    expect((await bid(app, asha.token, productId, 100)).statusCode).toBe(201);
+    const top = await bid(app, ravi.token, productId, 200);
+    const outbid = (await inbox(asha.token)).notifications;
+    expect(outbid.map((n) => n.kind)).toEqual(['outbid']);
+    // Asha reads it; 20 s later Ravi cancels.
+    expect((await call(app, 'POST', '/api/notifications/read', {}, asha.token)).json()).toEqual({ unread: 0 });
+    clock.advance(20_000);
+    expect((await call(app, 'POST', '/api/rollback-bid', { bid_id: top.json<{ bid: { bid_id: number } }>().bid.bid_id }, ravi.token)).statusCode).toBe(200);
+    const got = await inbox(asha.token);
+    expect(got.unread).toBe(1);
+    expect(got.notifications).toEqual([{
+      id: outbid[0]!.id, kind: 'reinstated', title: `You lead again on Leica ${productId}`,
+      body: 'A higher bid was cancelled: your bid of ₹100 is the highest again and is held from your wallet.',
+      link: link(auctionId, productId), created_at: new Date(clock.t).toISOString(), read: false,
+    }]);
+    // The live notice came twice with one id: the bell replaces it rather than adding a second.
+    expect(pushed).toEqual([{ id: outbid[0]!.id, kind: 'outbid', unread: 1 }, { id: outbid[0]!.id, kind: 'reinstated', unread: 1 }]);
+    // The next minute: a notice of its own.
+    clock.advance(60_000);
+    expect((await bid(app, ravi.token, productId, 300)).statusCode).toBe(201);
+    expect((await inbox(asha.token)).notifications.map((n) => [n.kind, n.read])).toEqual([['outbid', false], ['reinstated', false]]);
+    await expectMoneyInvariant(app);
+  });
+
+  it('standing notices on different lots are separate; a bidder’s other notices are not touched', async () => {
+    const admin = await start();
+    const { auctionId, productIds: [p, q] } = await auction(app, admin, { products: 2 });
+    const asha = await richBidder(app, 5000, [auctionId]);
+    const ravi = await richBidder(app, 5000, [auctionId]);
+    for (const lot of [p!, q!]) expect((await bid(app, asha.token, lot, 100)).statusCode).toBe(201);
+    for (const lot of [p!, q!]) expect((await bid(app, ravi.token, lot, 200)).statusCode).toBe(201);
+    expect((await bid(app, asha.token, p!, 300)).statusCode).toBe(201);
+    expect((await bid(app, ravi.token, p!, 400)).statusCode).toBe(201);
+    const got = (await inbox(asha.token)).notifications;
+    // Newest first by id: the notice on p, written first, was replaced in place by the second outbid there.
+    expect(got.map((n) => [n.kind, n.link, n.body])).toEqual([
+      ['outbid', link(auctionId, q!), 'The highest bid is now ₹200.'],
+      ['outbid', link(auctionId, p!), 'The highest bid is now ₹400.'],
+    ]);
+  });
+
+  it('a won notice survives a flood: pruning to 500 drops other notices before final outcomes', async () => {
+    const admin = await start();
+    const { auctionId, productId: p } = await auction(app, admin);
+    const asha = await richBidder(app, 10_000, [auctionId]);
+    const ravi = await richBidder(app, 10_000, [auctionId]);
+    expect((await bid(app, asha.token, p, 100)).statusCode).toBe(201);
+    expect((await call(app, 'POST', `/api/admin/auction/${auctionId}/settle`, undefined, admin.token)).statusCode).toBe(200);
+    const won = (await inbox(asha.token)).notifications;
+    expect(won.map((n) => n.kind)).toEqual(['won']);
+    // A flood of standing notices afterwards: 520 (each its own lot and minute, ten changes a minute), then real ones.
+    for (let minute = 0; minute < 52; minute++) {
+      clock.advance(60_000);
+      for (let i = 0; i < 10; i++) {
+        const notice = { userId: asha.user.id, kind: 'outbid' as const, title: `Flood ${minute}.${i}`, body: 'Flood', link: '/', dedupe: `standing:X:L${i}:${minute}`, replace: true };
+        await app.ctx.store.transaction((tx) => tx.apply({ notices: [notice] }, clock.t));
+      }
+    }
+    const { auctionId: next, productIds: [r] } = await auction(app, admin);
+    for (const u of [asha, ravi]) expect((await call(app, 'POST', '/api/auctions/register', { auction_id: next }, u.token)).statusCode).toBe(200);
+    expect((await bid(app, asha.token, r!, 100)).statusCode).toBe(201);
+    expect((await bid(app, ravi.token, r!, 200)).statusCode).toBe(201);
+    const all: NoticeJson[] = [];
+    for (let before = ''; ;) {
+      const page = (await inbox(asha.token, `?limit=100${before}`)).notifications;
+      if (page.length === 0) break;
+      all.push(...page);
+      before = `&before=${page.at(-1)!.id}`;
+    }
+    expect(all).toHaveLength(500);
+    expect(all[0]).toMatchObject({ kind: 'outbid', body: 'The highest bid is now ₹200.' });
+    expect(all.filter((n) => n.kind === 'won')).toEqual([won[0]]);
   });
 });

@@ -30,10 +30,11 @@ export function notificationRoutes(app: App, ctx: AppContext) {
 
   app.post('/notifications/read', {
     onRequest: guard.user,
+    config: ctx.userLimit('markRead'),
     schema: {
       tags, security, summary: 'Mark the caller’s notices read: those of `ids` (other accounts’ ids change nothing), or all of them',
       body: MarkNotificationsReadBody,
-      response: { 200: UnreadCount, ...errorResponses(400, 401, 403) },
+      response: { 200: UnreadCount, ...errorResponses(400, 401, 403, 429) },
     },
   }, async (req) => {
     const cmd = { userId: callerOf(req).id, ids: req.body.ids ?? null };

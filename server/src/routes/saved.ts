@@ -27,9 +27,10 @@ export function savedRoutes(app: App, ctx: AppContext) {
 
   app.put('/saved/:productId', {
     onRequest: guard.user,
+    config: ctx.userLimit('saved'),
     schema: {
       tags, security, summary: 'Save a lot (idempotent): its bidders’ notices reach the caller too', params: SavedLotParams,
-      response: { 204: Type.Null({ description: 'Saved' }), ...errorResponses(400, 401, 403, 404) },
+      response: { 204: Type.Null({ description: 'Saved' }), ...errorResponses(400, 401, 403, 404, 429) },
     },
   }, async (req, reply) => {
     const cmd = { userId: callerOf(req).id, productId: req.params.productId };
@@ -39,9 +40,10 @@ export function savedRoutes(app: App, ctx: AppContext) {
 
   app.delete('/saved/:productId', {
     onRequest: guard.user,
+    config: ctx.userLimit('saved'),
     schema: {
       tags, security, summary: 'Forget a saved lot (idempotent)', params: SavedLotParams,
-      response: { 204: Type.Null({ description: 'Not saved' }), ...errorResponses(400, 401, 403, 404) },
+      response: { 204: Type.Null({ description: 'Not saved' }), ...errorResponses(400, 401, 403, 404, 429) },
     },
   }, async (req, reply) => {
     const cmd = { userId: callerOf(req).id, productId: req.params.productId };

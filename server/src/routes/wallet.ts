@@ -1,10 +1,10 @@
 /** The bidder's wallet: balance, top-up, history. */
-import { TOPUP_MESSAGE, ToppedUp, TopUpBody, Transactions, WalletBalance, WalletBody, errorResponses, formatRupees, toRupees } from '@auction/shared';
+import { TOPUP_MESSAGE, TRANSACTIONS_PAGE_DEFAULT, ToppedUp, TopUpBody, Transactions, TransactionsQuery, WalletBalance, WalletBody, errorResponses, formatRupees, toRupees } from '@auction/shared';
 import type { App, AppContext } from '../context.js';
 import { topUp } from '../domain/bidding.js';
 import { unwrap } from '../errors.js';
 import { presentTransaction } from '../presenters/bids.js';
-import { assertNamesCaller, callerOf, paise } from './input.js';
+import { assertNamesCaller, beforeId, callerOf, pageLimit, paise } from './input.js';
 
 export function walletRoutes(app: App, ctx: AppContext) {
   const { reads, commands, guard } = ctx;
@@ -23,7 +23,8 @@ export function walletRoutes(app: App, ctx: AppContext) {
 
   app.post('/wallet/topup', {
     onRequest: guard.user,
-    schema: { tags, security, summary: 'Add ₹10–₹1,00,000 to the wallet', body: TopUpBody, response: { 200: ToppedUp, ...errorResponses(400, 401, 403) } },
+    config: ctx.userLimit('topup'),
+    schema: { tags, security, summary: 'Add ₹10–₹1,00,000 to the wallet', body: TopUpBody, response: { 200: ToppedUp, ...errorResponses(400, 401, 403, 429) } },
   }, async (req) => {
     const amount = paise(req.body.amount, 'amount', TOPUP_MESSAGE);
     const userId = callerOf(req).id;
@@ -33,6 +34,21 @@ export function walletRoutes(app: App, ctx: AppContext) {
 
   app.get('/wallet/transactions', {
     onRequest: guard.user,
-    schema: { tags, security, summary: 'The caller’s ledger, newest first', response: { 200: Transactions, ...errorResponses(401, 403) } },
-  }, async (req) => ({ transactions: (await reads.transactions(callerOf(req).id)).map(presentTransaction) }));
+    schema: {
+      tags, security,
+      summary: `The caller’s ledger, newest first, a page at a time (\`before\`: older than this id, the \`next_before\` of the page before; \`limit\`: 1–100, default ${TRANSACTIONS_PAGE_DEFAULT}), with the whole ledger’s totals`,
+      querystring: TransactionsQuery,
+      response: { 200: Transactions, ...errorResponses(400, 401, 403) },
+    },
+  }, async (req) => {
+    const me = callerOf(req).id;
+    const limit = pageLimit(req.query.limit, TRANSACTIONS_PAGE_DEFAULT);
+    const [rows, totals] = await Promise.all([reads.transactions(me, { before: beforeId(req.query.before), limit: limit + 1 }), reads.ledgerTotals(me)]);
+    const page = rows.slice(0, limit);
+    return {
+      transactions: page.map(presentTransaction),
+      next_before: rows.length > limit ? String(page.at(-1)!.id) : null,
+      totals: { topup: toRupees(totals.topup), bid: toRupees(totals.bid), refund: toRupees(totals.refund), count: totals.count },
+    };
+  });
 }

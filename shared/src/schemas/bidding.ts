@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { LIMITS } from '../limits.js';
 import { bidTooLowFor, minNextBid } from '../bidding-rules.js';
 import { toPaise, toRupees } from '../money.js';
-import { CallerRef, IdRef, Rupees, X_MISSING } from './common.js';
+import { BeforeId, CallerRef, IdRef, PageLimit, Rupees, X_MISSING } from './common.js';
 
 export const BID_MESSAGES = { invalid: 'Please enter a valid bid amount' } as const;
 
@@ -84,6 +84,13 @@ export type ProductBid = Static<typeof ProductBid>;
 
 export const ProductKeyQuery = Type.Object({
   product_key: IdRef('product_key', 'product_key is required'),
+});
+
+/** `GET /bids?product_key=`: one page, newest first; the next page is `before=` the last `bid_id`. */
+export const ProductBidsQuery = Type.Object({
+  product_key: IdRef('product_key', 'product_key is required'),
+  before: Type.Optional(BeforeId('a bid id')),
+  limit: Type.Optional(PageLimit()),
 });
 
 export const HighestBid = Type.Object({ highest_bid: Type.Number() });

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { LIMITS } from '../limits.js';
-import { DateTimeText, Id, IdParams, IdRef, Rupees, VisibleText, X_ERROR, X_MISSING } from './common.js';
+import { DateTimeText, Id, IdParams, IdRef, PAGE_DEFAULT, PageLimit, Rupees, VisibleText, X_ERROR, X_MISSING } from './common.js';
 import { BidStatus } from './bidding.js';
 
 /** The fixed sentences for missing catalogue fields (the admin forms show the same words). */
@@ -230,10 +230,31 @@ export const LotHistoryEntry = Type.Object({
 });
 export type LotHistoryEntry = Static<typeof LotHistoryEntry>;
 
-/** `GET /products/{id}`: the product shape, its auction and its history, highest first. */
+/** History entries `GET /products/{id}` carries; the rest come from `GET /products/{id}/bids`. */
+export const LOT_HISTORY_PAGE = PAGE_DEFAULT;
+
+/** The `before` of a lot's history: an opaque cursor (the `next_before` of the page before). */
+export const LotHistoryQuery = Type.Object({
+  before: Type.Optional(Type.String({
+    maxLength: 64, pattern: '^[0-9]{1,15}\\.[0-9]{1,15}\\.[01]\\.[0-9]{1,10}$', [X_ERROR]: 'before must be the next_before of a page of this history',
+    description: 'Only entries after this one in the order shown: the `next_before` of the page before',
+  })),
+  limit: Type.Optional(PageLimit(LOT_HISTORY_PAGE)),
+});
+export type LotHistoryQuery = Static<typeof LotHistoryQuery>;
+
+/** `GET /products/{id}/bids`: one page of a lot's history. */
+export const LotHistoryPage = Type.Object({
+  bids: Type.Array(LotHistoryEntry, { description: 'Highest first (then newest)' }),
+  next_before: Type.Union([Type.String(), Type.Null()], { description: 'The `before` of the next page; null on the last' }),
+});
+export type LotHistoryPage = Static<typeof LotHistoryPage>;
+
+/** `GET /products/{id}`: the product shape, its auction and the first page of its history, highest first. */
 export const LotPage = Type.Object({
   ...Product.properties,
   auction: Type.Union([Auction, Type.Null()], { description: 'Null while the product is in no auction' }),
-  bids: Type.Array(LotHistoryEntry, { description: 'The bids in its current auction (refused attempts left out) and automatic raises, highest first' }),
+  bids: Type.Array(LotHistoryEntry, { description: `The bids in its current auction (refused attempts left out) and automatic raises, highest first: the first ${LOT_HISTORY_PAGE}` }),
+  bids_next_before: Type.Union([Type.String(), Type.Null()], { description: 'More entries: `GET /products/{id}/bids?before=` this; null when `bids` is all of them' }),
 });
 export type LotPage = Static<typeof LotPage>;

@@ -140,3 +140,19 @@ export const HealthBody = Type.Object({
   scheduler: Type.Union([Type.Literal('active'), Type.Literal('standby')]),
 });
 export const TimeBody = Type.Object({ server_time: Type.String({ description: 'ISO-8601 UTC' }) });
+
+/** Keyset pages (docs/architecture.md#paged-lists): at most this many rows per page, and the default. */
+export const PAGE_MAX = 100;
+export const PAGE_DEFAULT = 50;
+
+/** `?limit=`: a whole number from 1 to PAGE_MAX, as text (query strings are text). */
+export const PageLimit = (defaultLimit: number = PAGE_DEFAULT) => Type.String({
+  maxLength: 3, pattern: '^(?:[1-9][0-9]?|100)$', [X_ERROR]: `limit must be a whole number from 1 to ${PAGE_MAX}`,
+  description: `At most this many (1–${PAGE_MAX}, default ${defaultLimit})`,
+});
+
+/** `?before=`: a row id as text (the `next_before` of the page before). */
+export const BeforeId = (what: string) => Type.String({
+  maxLength: 15, pattern: '^[0-9]{1,15}$', [X_ERROR]: `before must be ${what}`,
+  description: 'Only rows older than this id: the `next_before` of the page before',
+});

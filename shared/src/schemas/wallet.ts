@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { LIMITS } from '../limits.js';
 import { formatRupees } from '../money.js';
-import { CallerRef, Rupees } from './common.js';
+import { BeforeId, CallerRef, PAGE_DEFAULT, PageLimit, Rupees } from './common.js';
 
 export const TOPUP_MESSAGE = `Enter an amount between ${formatRupees(LIMITS.topupMinRupees)} and ${formatRupees(LIMITS.topupMaxRupees)}`;
 
@@ -38,5 +38,27 @@ export type Transaction = Static<typeof Transaction>;
 
 export const ToppedUp = Type.Object({ message: Type.String(), wallet_balance: Type.Number(), transaction: Transaction });
 export type ToppedUp = Static<typeof ToppedUp>;
-export const Transactions = Type.Object({ transactions: Type.Array(Transaction) });
+/** Rows per page of `GET /wallet/transactions` unless `limit` says otherwise. */
+export const TRANSACTIONS_PAGE_DEFAULT = PAGE_DEFAULT;
+
+export const TransactionsQuery = Type.Object({
+  before: Type.Optional(BeforeId('a transaction id')),
+  limit: Type.Optional(PageLimit(TRANSACTIONS_PAGE_DEFAULT)),
+});
+export type TransactionsQuery = Static<typeof TransactionsQuery>;
+
+/** The whole ledger's sums, in rupees, whatever page is read: the wallet's figures stay exact (docs/money.md). */
+export const LedgerTotals = Type.Object({
+  topup: Type.Number({ description: 'Σ topup: Total Added' }),
+  bid: Type.Number({ description: 'Σ bid (holds taken, payments)' }),
+  refund: Type.Number({ description: 'Σ refund (holds released)' }),
+  count: Type.Integer({ description: 'How many rows the ledger has' }),
+}, { description: 'Total Spent = bid − refund; the balance = topup + refund − bid' });
+export type LedgerTotals = Static<typeof LedgerTotals>;
+
+export const Transactions = Type.Object({
+  transactions: Type.Array(Transaction, { description: 'Newest first: one page' }),
+  next_before: Type.Union([Type.String(), Type.Null()], { description: 'The `before` of the next (older) page; null on the last page' }),
+  totals: LedgerTotals,
+});
 export type Transactions = Static<typeof Transactions>;

@@ -26,6 +26,15 @@ describe('notifications model', () => {
     expect(withNew(next, makeNotice({ id: 3 }), 5).notifications).toHaveLength(3);
   });
 
+  it('a notice sent again under its id (a later standing on the same lot) replaces it where it is, unread again', () => {
+    const start: NotificationFeed = { notifications: [makeNotice({ id: 4, kind: 'extended' }), makeNotice({ id: 3, read: true })], unread: 0, more: false };
+    const lead = makeNotice({ id: 3, kind: 'reinstated', title: 'You lead again on Leica M6', body: 'A higher bid was cancelled.', minutesAgo: 0 });
+    const next = withNew(start, lead, 1);
+    expect(next.notifications.map((n) => [n.id, n.kind, n.read])).toEqual([[4, 'extended', false], [3, 'reinstated', false]]);
+    expect(next.notifications[1]).toEqual(lead);
+    expect(next.unread).toBe(1);
+  });
+
   it('an older page is appended after the notice it was read before, unless the feed moved meanwhile', () => {
     const start = feed([5, 4], 0);
     const next = withOlderPage(start, [makeNotice({ id: 4 }), makeNotice({ id: 3 })], 4, 2);

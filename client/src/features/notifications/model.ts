@@ -14,10 +14,18 @@ export interface NotificationFeed {
   more: boolean;
 }
 
-/** A `notification:new`: the notice on top (once), the count from the event. */
+/**
+ * A `notification:new`: the notice on top, the count from the event. An id already shown is that notice
+ * changed (a bidder's standing on a lot is told once per lot per minute: the server replaces the notice
+ * and sends it again, docs/notifications.md): it is replaced where it is, never shown twice.
+ */
 export function withNew(feed: NotificationFeed, notification: Notification, unread: number): NotificationFeed {
-  if (feed.notifications.some((n) => n.id === notification.id)) return feed.unread === unread ? feed : { ...feed, unread };
-  return { ...feed, notifications: [notification, ...feed.notifications], unread };
+  const at = feed.notifications.findIndex((n) => n.id === notification.id);
+  if (at === -1) return { ...feed, notifications: [notification, ...feed.notifications], unread };
+  const shown = feed.notifications[at]!;
+  const same = (Object.keys(notification) as (keyof Notification)[]).every((k) => shown[k] === notification[k]);
+  if (same) return feed.unread === unread ? feed : { ...feed, unread };
+  return { ...feed, notifications: feed.notifications.map((n, i) => (i === at ? notification : n)), unread };
 }
 
 /**

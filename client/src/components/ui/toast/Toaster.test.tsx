@@ -99,6 +99,29 @@ describe('toasts', () => {
     expect(screen.queryAllByRole('status')).toHaveLength(0);
   });
 
+  it('a toast with the key of one shown replaces it in place, on a fresh timer', () => {
+    render(<Toaster />);
+    act(() => {
+      useToasts.getState().show('warning', 'You were outbid on Lamp', 'lot:A:1');
+      toast.info('Something else');
+    });
+    act(() => {
+      vi.advanceTimersByTime(3000);
+    });
+    act(() => {
+      useToasts.getState().show('info', 'Your bid on Lamp is leading again', 'lot:A:1');
+      useToasts.getState().show('warning', 'You were outbid on Clock', 'lot:A:2');
+    });
+    expect(screen.getAllByRole('status').map((el) => [el.className, el.textContent])).toEqual([
+      ['toast toast-info', 'Your bid on Lamp is leading again'], ['toast toast-info', 'Something else'], ['toast toast-warning', 'You were outbid on Clock'],
+    ]);
+    act(() => {
+      vi.advanceTimersByTime(2000);
+    });
+    // The replaced one lives 5 s from its replacement; the other went at its own time.
+    expect(screen.getAllByRole('status').map((el) => el.textContent)).toEqual(['Your bid on Lamp is leading again', 'You were outbid on Clock']);
+  });
+
   it('closes a toast with its dismiss button', () => {
     render(<Toaster />);
     act(() => {

@@ -9,11 +9,14 @@ export interface Toast {
   message: string;
   /** When it was shown (Date.now()). */
   at: number;
+  /** Toasts about one thing (a lot's standing) share a key: a new one replaces the one shown. */
+  key?: string;
 }
 
 interface ToastState {
   toasts: Toast[];
-  show: (kind: ToastKind, message: string) => number;
+  /** With `key`, a toast of that key already shown is replaced in place (its text, kind and timer). */
+  show: (kind: ToastKind, message: string, key?: string) => number;
   dismiss: (id: number) => void;
   /** The page changed: toasts of the page left go; those the navigation itself brought (just shown) stay. */
   leavePage: (now?: number) => void;
@@ -40,13 +43,20 @@ function stopTimer(id: number): void {
 export const useToasts = create<ToastState>()((set, get) => ({
   toasts: [],
 
-  show: (kind, message) => {
+  show: (kind, message, key) => {
+    const same = key === undefined ? undefined : get().toasts.find((t) => t.key === key);
+    if (same) {
+      stopTimer(same.id);
+      set({ toasts: get().toasts.map((t) => (t.id === same.id ? { ...t, kind, message, at: Date.now() } : t)) });
+      timers.set(same.id, setTimeout(() => get().dismiss(same.id), TOAST_MS));
+      return same.id;
+    }
     const id = nextId++;
     // The same words again (a retry failing twice, a burst of one error) replace the toast shown,
     // with a fresh timer, instead of piling up.
-    const same = get().toasts.filter((t) => t.kind === kind && t.message === message);
-    for (const t of same) stopTimer(t.id);
-    const toasts = [...get().toasts.filter((t) => !same.includes(t)), { id, kind, message, at: Date.now() }];
+    const repeated = get().toasts.filter((t) => t.kind === kind && t.message === message);
+    for (const t of repeated) stopTimer(t.id);
+    const toasts = [...get().toasts.filter((t) => !repeated.includes(t)), { id, kind, message, at: Date.now(), ...(key === undefined ? {} : { key }) }];
     for (const dropped of toasts.slice(0, Math.max(0, toasts.length - MAX_TOASTS))) stopTimer(dropped.id);
     set({ toasts: toasts.slice(-MAX_TOASTS) });
     // Every toast auto-dismisses after TOAST_MS (5000 ms).

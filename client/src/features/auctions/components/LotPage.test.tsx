@@ -17,7 +17,7 @@ const photos = [1, 2, 3].map((n) => ({ id: n, url: `/media/full${n}.webp`, thumb
 const rolex = makeProduct({ id: 'P-1', name: 'Rolex Datejust', description: '1978, steel case.\nServiced.', highest_bid: 1200, bid_count: 2, images: photos, saved: false });
 const entry = (over: Partial<LotHistoryEntry>): LotHistoryEntry => ({ bid_id: 1, amount: 1000, status: 'outbid', timestamp: T0, bidder: 'Bidder 1', auto: false, ...over });
 const history = [entry({ bid_id: 2, amount: 1200, status: 'success', bidder: 'Bidder 2' }), entry({ bid_id: 1, amount: 1000, bidder: 'You' })];
-const page = (product: Product, over: Partial<LotPageData> = {}): LotPageData => ({ ...product, auction: watches, bids: history, ...over });
+const page = (product: Product, over: Partial<LotPageData> = {}): LotPageData => ({ ...product, auction: watches, bids: history, bids_next_before: null, ...over });
 
 function routes(lot: LotPageData | ReturnType<typeof jsonResponse> = page(rolex), products: Product[] = [rolex]) {
   return routeFetch({

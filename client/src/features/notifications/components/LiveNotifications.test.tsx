@@ -51,6 +51,20 @@ describe('LiveNotifications', () => {
     expect(toast?.textContent).toContain('CAM-1');
   });
 
+  it('one toast per lot: an outbid then a reinstatement there shows the latest; another lot has its own', () => {
+    render(<><LiveNotifications /><Toaster /></>);
+    act(() => {
+      for (let i = 0; i < 10; i++) {
+        injectLiveEvent({ event: 'bid:outbid', data: { auction_id: 'A-1', product_id: 'CAM-1', product_name: 'Vintage Camera', highest_bid: 101 + i, server_time } });
+        injectLiveEvent({ event: 'bid:reinstated', data: { auction_id: 'A-1', product_id: 'CAM-1', amount: 100, server_time } });
+      }
+      injectLiveEvent({ event: 'bid:outbid', data: { auction_id: 'A-1', product_id: 'LAMP-2', product_name: 'Brass Lamp', highest_bid: 50, server_time } });
+    });
+    expect(screen.getAllByRole('status').map((el) => el.textContent)).toEqual([
+      expect.stringContaining('Your bid of ₹100 on CAM-1 is leading again'), expect.stringContaining('You were outbid on Brass Lamp'),
+    ]);
+  });
+
   it('names the product when the page knows it: from the open auction, else from the user’s bids', () => {
     auctionProducts.set('A-1', [{
       id: 'CAM-1', name: 'Vintage Camera', description: '', status: 'available', auction_id: 'A-1', highest_bid: 700, bid_count: 2, version: 2,

@@ -18,7 +18,8 @@ export function LiveNotifications() {
   useEffect(() => {
     const stop = onLive((e) => {
       const note = notificationFor(e, knownName);
-      if (note) useToasts.getState().show(note.kind, note.message);
+      // One toast per lot at a time: a flood of outbids and reinstatements shows only the latest.
+      if (note) useToasts.getState().show(note.kind, note.message, note.key);
     });
     return () => {
       stop();

@@ -89,6 +89,22 @@ describe('NotificationsBell', () => {
     ]);
   });
 
+  it('a notice sent again under its id (the latest standing on that lot) replaces the one listed, read or not', async () => {
+    renderBell({ [FIRST]: [page([{ ...outbid, read: true }, won], 0)] });
+    const p = await (async () => {
+      fireEvent.click(bell());
+      await waitFor(() => expect(within(panel()).getAllByRole('listitem')).toHaveLength(2));
+      return within(panel());
+    })();
+    const lead = makeNotice({ id: outbid.id, kind: 'reinstated', title: 'You lead again on Leica M6', body: 'A higher bid was cancelled: your bid of ₹900 is the highest again.', minutesAgo: 0 });
+    act(() => injectLiveEvent({ event: 'notification:new', data: { notification: lead, unread: 1, server_time } }));
+    const items = p.getAllByRole('listitem');
+    expect(items.map((li) => li.querySelector('.notif-title')?.textContent)).toEqual(['Unread: You lead again on Leica M6', 'You won Brass Lamp']);
+    expect(items[0]!.className).toContain('notif-unread');
+    expect(within(items[0]!).getByText('Just now')).toBeTruthy();
+    expect(bell().getAttribute('aria-label')).toBe('Notifications, 1 unread');
+  });
+
   it('has no badge at 0 and caps it at 99+', async () => {
     renderBell({ [FIRST]: [page([], 0)] });
     fireEvent.click(bell());
