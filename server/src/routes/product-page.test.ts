@@ -99,6 +99,7 @@ describe('GET /api/products/{id}', () => {
     // A bidder or another admin who knows or guesses its id reads nothing of it, by any route.
     for (const token of [asha.token, otherAdmin.token]) {
       expectError(await call(app, 'GET', `/api/products/${p!}`, undefined, token), 404, 'NOT_FOUND');
+      expectError(await call(app, 'GET', `/api/products/${p!}/bids`, undefined, token), 404, 'NOT_FOUND');
       for (const route of ['bids', 'highest-bid', 'time-left']) {
         expectError(await call(app, 'GET', `/api/${route}?product_key=${p!}`, undefined, token), 404, 'NOT_FOUND');
       }
