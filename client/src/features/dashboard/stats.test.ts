@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { totalsOf } from '../wallet';
 import { balanceFromTransactions, countActiveBids, countFailedBids, countMyBids, dashboardStats, describeTransaction, isEnded, isEndingSoon, totalSpent } from './stats';
 
 const NOW = Date.parse('2026-05-01T12:00:00Z');
@@ -56,20 +57,20 @@ describe('countMyBids / countFailedBids / countActiveBids', () => {
 
 describe('totalSpent', () => {
   it('is Σ bid − Σ refund, ignoring top-ups', () => {
-    expect(totalSpent([tx('topup', 5000), tx('bid', 500), tx('refund', 500), tx('bid', 700)])).toBe(700);
-    expect(totalSpent([tx('topup', 5000)])).toBe(0);
-    expect(totalSpent([])).toBe(0);
+    expect(totalSpent(totalsOf([tx('topup', 5000), tx('bid', 500), tx('refund', 500), tx('bid', 700)]))).toBe(700);
+    expect(totalSpent(totalsOf([tx('topup', 5000)]))).toBe(0);
+    expect(totalSpent(totalsOf([]))).toBe(0);
   });
 
   it('adds in paise, so decimals stay exact', () => {
-    expect(totalSpent([tx('bid', 0.1), tx('bid', 0.2)])).toBe(0.3);
-    expect(totalSpent([tx('bid', 300.55), tx('refund', 100.15)])).toBe(200.4);
+    expect(totalSpent(totalsOf([tx('bid', 0.1), tx('bid', 0.2)]))).toBe(0.3);
+    expect(totalSpent(totalsOf([tx('bid', 300.55), tx('refund', 100.15)]))).toBe(200.4);
   });
 });
 
 describe('balanceFromTransactions', () => {
   it('is Σ topup + Σ refund − Σ bid', () => {
-    expect(balanceFromTransactions([tx('topup', 2000), tx('bid', 500), tx('refund', 500), tx('bid', 600)])).toBe(1400);
+    expect(balanceFromTransactions(totalsOf([tx('topup', 2000), tx('bid', 500), tx('refund', 500), tx('bid', 600)]))).toBe(1400);
   });
 });
 
@@ -83,14 +84,14 @@ describe('dashboardStats', () => {
         auction(30 * 60_000, { status: 'settled' }),
       ],
       bids: [{ status: 'success' }, { status: 'outbid' }, { status: 'failed' }],
-      transactions: [tx('topup', 2000), tx('bid', 400), tx('refund', 400), tx('bid', 500)],
+      totals: totalsOf([tx('topup', 2000), tx('bid', 400), tx('refund', 400), tx('bid', 500)]),
       now: NOW,
     });
     expect(stats).toEqual({ activeAuctions: 2, endingSoon: 1, myBids: 2, failedBids: 1, activeBids: 1, totalSpent: 500, registeredAuctions: 2 });
   });
 
   it('is all zeros for empty lists', () => {
-    expect(dashboardStats({ auctions: [], bids: [], transactions: [], now: NOW }))
+    expect(dashboardStats({ auctions: [], bids: [], totals: null, now: NOW }))
       .toEqual({ activeAuctions: 0, endingSoon: 0, myBids: 0, failedBids: 0, activeBids: 0, totalSpent: 0, registeredAuctions: 0 });
   });
 });
@@ -108,7 +109,7 @@ describe('describeTransaction', () => {
   it('reads a type it does not know as a bid, like the Wallet page', () => {
     expect(describeTransaction({ type: 'fee' as 'bid', meta: { notes: null, product_id: null } }))
       .toEqual({ label: 'Bid', description: 'Bid placed', signed: 'minus' });
-    expect(balanceFromTransactions([tx('topup', 1000), { type: 'fee' as 'bid', amount: 100 }])).toBe(900);
+    expect(balanceFromTransactions(totalsOf([tx('topup', 1000), { type: 'fee' as 'bid', amount: 100 }]))).toBe(900);
   });
 
   it('prefers the notes and adds the product id when the notes do not name it', () => {

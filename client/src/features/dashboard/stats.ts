@@ -4,7 +4,7 @@
  * bids that did not fail, while the My Bids page's Total Bids counts every row: the card says how many
  * failed bids it leaves out, so the two figures read as one (issue 16).
  */
-import { ENDING_SOON_SECONDS, type Auction, type Transaction, type UserBid } from '@auction/shared';
+import { ENDING_SOON_SECONDS, type Auction, type LedgerTotals, type UserBid } from '@auction/shared';
 import { balanceFromLedger, isCredit, transactionDescription, transactionTypeLabel, walletStats } from '../wallet';
 
 export const RECENT_COUNT = 5;
@@ -64,9 +64,9 @@ export function wonBids<B extends Pick<UserBid, 'status'>>(bids: readonly B[]): 
   return bids.filter((b) => b.status === 'won');
 }
 
-/** Σ bid − Σ refund: the money now held by leading bids or paid for won ones (the Wallet page's own rule). */
-export function totalSpent(transactions: readonly Pick<Transaction, 'type' | 'amount'>[]): number {
-  return walletStats(transactions).totalSpent;
+/** Σ bid − Σ refund over the whole ledger (its totals): the money now held by leading bids or paid for won ones (the Wallet page's own rule); 0 while unknown. */
+export function totalSpent(totals: LedgerTotals | null): number {
+  return totals === null ? 0 : walletStats(totals).totalSpent;
 }
 
 /** Σ topup + Σ refund − Σ bid: the balance when the balance call fails (docs/money.md). */
@@ -75,17 +75,18 @@ export const balanceFromTransactions = balanceFromLedger;
 export function dashboardStats(input: {
   auctions: readonly Pick<Auction, 'valid_until' | 'status' | 'registered'>[];
   bids: readonly Pick<UserBid, 'status'>[];
-  transactions: readonly Pick<Transaction, 'type' | 'amount'>[];
+  /** The whole ledger's totals (the server's), null while unknown. */
+  totals: LedgerTotals | null;
   now: number;
 }): DashboardStats {
-  const { auctions, bids, transactions, now } = input;
+  const { auctions, bids, totals, now } = input;
   return {
     activeAuctions: auctions.filter((a) => !isEnded(a, now)).length,
     endingSoon: auctions.filter((a) => isEndingSoon(a, now)).length,
     myBids: countMyBids(bids),
     failedBids: countFailedBids(bids),
     activeBids: countActiveBids(bids),
-    totalSpent: totalSpent(transactions),
+    totalSpent: totalSpent(totals),
     registeredAuctions: auctions.filter((a) => a.registered).length,
   };
 }

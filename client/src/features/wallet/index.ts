@@ -1,9 +1,9 @@
 // The wallet feature's public surface: the dashboard reuses the store and the numbers from here.
-export { walletBalance, walletLedger, walletBalanceOf, setWalletBalance, useWalletView, useTopUp } from './store/wallet-store';
+export { walletBalance, walletLedger, walletBalanceOf, setWalletBalance, useWalletView, useTopUp, loadMoreTransactions } from './store/wallet-store';
 export type { WalletView, WalletFigures, TopUpState, ActionResult } from './store/wallet-store';
 export {
-  walletStats, balanceFromLedger, describeTransaction, transactionDescription, transactionTypeLabel, signedAmount, signedAmountText, isCredit,
+  walletStats, balanceFromLedger, totalsOf, describeTransaction, transactionDescription, transactionTypeLabel, signedAmount, signedAmountText, isCredit,
   validateTopUp,
 } from './model';
-export type { TransactionText, WalletStats } from './model';
+export type { Ledger, TransactionText, WalletStats } from './model';
 export { WalletPage } from './components/WalletPage';

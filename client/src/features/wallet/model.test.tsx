@@ -3,13 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { formatRupees } from '../../lib/format';
 import {
   addedMessage, balanceFromLedger, describeTransaction, isCredit, quickAddQuestion, signedAmount, signedAmountText, transactionDescription,
-  transactionTypeLabel, validateTopUp, walletStats,
+  transactionTypeLabel, totalsOf, validateTopUp, walletStats, withFirstPage, withOlderPage, type Ledger,
 } from './model';
 import { makeTx } from './testing';
 
 const RULE = 'Enter an amount between ₹10 and ₹1,00,000';
 
-describe('walletStats and the balance fallback (DESIGN §7)', () => {
+describe('walletStats and the balance fallback (DESIGN §7), from the ledger\'s totals', () => {
   const ledger = [
     makeTx('topup', 5000), makeTx('topup', 1000.1),
     makeTx('bid', 2500), makeTx('bid', 800.2),
@@ -17,13 +17,13 @@ describe('walletStats and the balance fallback (DESIGN §7)', () => {
   ];
 
   it('Total Added = Σ topup; Total Spent = Σ bid − Σ refund; count = rows', () => {
-    expect(walletStats(ledger)).toEqual({ totalAdded: 6000.1, totalSpent: 2500, count: 5 });
+    expect(walletStats(totalsOf(ledger))).toEqual({ totalAdded: 6000.1, totalSpent: 2500, count: 5 });
   });
 
   it('balance fallback = Σ topup + Σ refund − Σ bid, exact to the paisa', () => {
-    expect(balanceFromLedger(ledger)).toBe(3500.1);
-    expect(balanceFromLedger([makeTx('topup', 0.1), makeTx('topup', 0.2)])).toBe(0.3);
-    expect(balanceFromLedger([])).toBe(0);
+    expect(balanceFromLedger(totalsOf(ledger))).toBe(3500.1);
+    expect(balanceFromLedger(totalsOf([makeTx('topup', 0.1), makeTx('topup', 0.2)]))).toBe(0.3);
+    expect(balanceFromLedger(totalsOf([]))).toBe(0);
   });
 });
 
@@ -62,7 +62,7 @@ describe('amount sign', () => {
     const ledger = [makeTx('refund', 800.25), makeTx('bid', 800.25), makeTx('bid', 0.1), makeTx('topup', 1000.2)];
     expect(ledger.map(signedAmount)).toEqual([800.25, -800.25, -0.1, 1000.2]);
     const paise = ledger.reduce((sum, t) => sum + Math.round(signedAmount(t) * 100), 0);
-    expect(paise / 100).toBe(balanceFromLedger(ledger));
+    expect(paise / 100).toBe(balanceFromLedger(totalsOf(ledger)));
   });
 });
 
@@ -75,8 +75,8 @@ describe('a transaction type this client does not know', () => {
     expect(signedAmountText(odd, formatRupees)).toBe('−₹250');
     expect(describeTransaction(odd)).toBe('Bid placed · Product: P-7');
     expect(signedAmount(odd)).toBe(-250);
-    expect(walletStats([makeTx('topup', 1000), odd])).toEqual({ totalAdded: 1000, totalSpent: 250, count: 2 });
-    expect(balanceFromLedger([makeTx('topup', 1000), odd])).toBe(750);
+    expect(walletStats(totalsOf([makeTx('topup', 1000), odd]))).toEqual({ totalAdded: 1000, totalSpent: 250, count: 2 });
+    expect(balanceFromLedger(totalsOf([makeTx('topup', 1000), odd]))).toBe(750);
   });
 });
 
@@ -102,5 +102,28 @@ describe('validateTopUp (spec §5)', () => {
 
   it('asks before a quick add, naming the amount', () => {
     expect(quickAddQuestion(2000, formatRupees)).toBe('Add ₹2,000 to your wallet? The money is available for bidding at once; a top-up cannot be undone.');
+  });
+});
+
+describe('the ledger shown, page by page', () => {
+  const tx = (id: number) => makeTx('topup', id, { _id: String(id) });
+  const totals = { topup: 0, bid: 0, refund: 0, count: 0 };
+  const ledger = (ids: number[], nextBefore: string | null): Ledger => ({ transactions: ids.map(tx), nextBefore, totals });
+
+  it('an older page is added below when the ledger shown still ends where it was read; duplicates skipped', () => {
+    const shown = ledger([9, 8], '8');
+    expect(withOlderPage(shown, ledger([8, 7, 6], '6'), '8').transactions.map((t) => t._id)).toEqual(['9', '8', '7', '6']);
+    expect(withOlderPage(shown, ledger([7], null), '8').nextBefore).toBeNull();
+    expect(withOlderPage(shown, ledger([3], null), '4')).toBe(shown);
+  });
+
+  it('the newest page read again keeps the older rows loaded when it reaches them; after a gap, the new page alone', () => {
+    const shown = ledger([9, 8, 7, 6], '6');
+    expect(withFirstPage(shown, ledger([11, 10, 9], '9'))).toEqual(ledger([11, 10, 9, 8, 7, 6], '6'));
+    // More new rows than a page: the page does not reach the rows shown.
+    expect(withFirstPage(shown, ledger([13, 12, 11], '11'))).toEqual(ledger([13, 12, 11], '11'));
+    // The whole ledger in one page, or nothing shown yet: the page.
+    expect(withFirstPage(shown, ledger([10, 9, 8, 7, 6, 5], null))).toEqual(ledger([10, 9, 8, 7, 6, 5], null));
+    expect(withFirstPage(undefined, ledger([2, 1], '1'))).toEqual(ledger([2, 1], '1'));
   });
 });

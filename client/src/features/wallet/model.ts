@@ -1,5 +1,5 @@
 /** The pure rules of the wallet: its numbers (docs/money.md, "The numbers the screens show"), how a row reads, and the top-up bounds. */
-import { LIMITS, TOPUP_MESSAGE, toPaise, toRupees, type Transaction } from '@auction/shared';
+import { LIMITS, TOPUP_MESSAGE, toPaise, toRupees, type LedgerTotals, type Transaction } from '@auction/shared';
 import { statusBadge, type BadgeLook } from '../../components/ui/StatusBadge';
 
 export { TOPUP_MESSAGE };
@@ -26,15 +26,57 @@ function sums(transactions: readonly Movement[]) {
   return paise;
 }
 
-export function walletStats(transactions: readonly Movement[]): WalletStats {
+/** The totals of these rows (when they are the whole ledger: a server that does not page sent them all). */
+export function totalsOf(transactions: readonly Movement[]): LedgerTotals {
   const p = sums(transactions);
-  return { totalAdded: toRupees(p.topup), totalSpent: toRupees(p.bid - p.refund), count: transactions.length };
+  return { topup: toRupees(p.topup), bid: toRupees(p.bid), refund: toRupees(p.refund), count: transactions.length };
 }
 
-/** The balance when the balance call fails: Σ topup + Σ refund − Σ bid (docs/money.md). */
-export function balanceFromLedger(transactions: readonly Movement[]): number {
-  const p = sums(transactions);
-  return toRupees(p.topup + p.refund - p.bid);
+/** Whether an answer's `totals` has the shape of the ledger's totals. */
+export function isTotals(value: unknown): value is LedgerTotals {
+  if (typeof value !== 'object' || value === null) return false;
+  const t = value as Record<string, unknown>;
+  return ['topup', 'bid', 'refund', 'count'].every((k) => typeof t[k] === 'number');
+}
+
+/** The wallet's numbers from the whole ledger's totals (the server's: exact whatever page is loaded). */
+export function walletStats(totals: LedgerTotals): WalletStats {
+  return { totalAdded: totals.topup, totalSpent: toRupees(toPaise(totals.bid) - toPaise(totals.refund)), count: totals.count };
+}
+
+/** The balance when the balance call fails: Σ topup + Σ refund − Σ bid (docs/money.md), from the ledger's totals. */
+export function balanceFromLedger(totals: LedgerTotals): number {
+  return toRupees(toPaise(totals.topup) + toPaise(totals.refund) - toPaise(totals.bid));
+}
+
+/** A page of the ledger as shown: the newest rows loaded so far, where the next page starts, the totals. */
+export interface Ledger {
+  transactions: Transaction[];
+  nextBefore: string | null;
+  totals: LedgerTotals;
+}
+
+const idOf = (t: Pick<Transaction, '_id'>) => (/^\d+$/.test(t._id) ? Number(t._id) : NaN);
+
+/**
+ * The newest page read again, over what is shown: ledger rows never change, so older rows already
+ * loaded stay, after the new page, when the page reaches them (the rows newer than the oldest shown
+ * are all in it); after a gap (more new rows than a page) the new page alone.
+ */
+export function withFirstPage(shown: Ledger | undefined, page: Ledger): Ledger {
+  if (!shown || page.nextBefore === null || page.transactions.length === 0) return page;
+  const oldest = idOf(page.transactions.at(-1)!);
+  const newestShown = shown.transactions.length === 0 ? NaN : idOf(shown.transactions[0]!);
+  if (!(newestShown >= oldest)) return page;
+  const tail = shown.transactions.filter((t) => idOf(t) < oldest);
+  return tail.length === 0 ? page : { ...page, transactions: [...page.transactions, ...tail], nextBefore: shown.nextBefore };
+}
+
+/** An older page, read with `before`: appended when the ledger shown still ends there (else dropped), duplicates skipped. */
+export function withOlderPage(shown: Ledger, page: Ledger, before: string): Ledger {
+  if (shown.nextBefore !== before) return shown;
+  const known = new Set(shown.transactions.map((t) => t._id));
+  return { ...shown, transactions: [...shown.transactions, ...page.transactions.filter((t) => !known.has(t._id))], nextBefore: page.nextBefore, totals: page.totals };
 }
 
 /** Money in (+, green) for top-ups and refunds, out (−, red) for bids. */

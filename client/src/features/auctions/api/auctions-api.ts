@@ -1,4 +1,4 @@
-import type { Auction, BidPlaced, BoughtNow, BuyNowBody, LotPage, MessageBody, PlaceBidBody, Product, RegisterForAuctionBody } from '@auction/shared';
+import type { Auction, BidPlaced, BoughtNow, BuyNowBody, LotHistoryPage, LotPage, MessageBody, PlaceBidBody, Product, RegisterForAuctionBody } from '@auction/shared';
 import { api } from '../../../lib/api-client';
 
 /** The bidder-side auction calls, always with the user token. */
@@ -15,6 +15,9 @@ export const auctionsApi = {
   products: (auctionId: string) => api.get<Product[]>(`/auctions/${encodeURIComponent(auctionId)}/products`, asUser),
   /** The lot page: the product with its auction and its history, highest first (GET /products/{id}). */
   lot: (productId: string) => api.get<LotPage>(`/products/${encodeURIComponent(productId)}`, asUser),
+  /** More of a lot's history: the page after `before` (a page's `next_before`), at most `limit` entries (GET /products/{id}/bids). */
+  lotHistory: (productId: string, before: string, limit?: number) =>
+    api.get<LotHistoryPage>(`/products/${encodeURIComponent(productId)}/bids`, { ...asUser, query: { before, ...(limit === undefined ? {} : { limit }) } }),
   register: (auctionId: string) =>
     api.post<MessageBody>('/auctions/register', { auction_id: auctionId } satisfies RegisterForAuctionBody, asUser),
   bid: (productId: string, { amount, max }: BidAsk) =>

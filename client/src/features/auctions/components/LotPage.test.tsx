@@ -135,6 +135,49 @@ describe('LotPage', () => {
     expect(after).toBe(1);
   });
 
+  it('a long history: Load more (a button the keyboard reaches) adds the next page; a re-read after a live bid reads as far again', async () => {
+    const older = [entry({ bid_id: 0, amount: 900, bidder: 'Bidder 2' }), entry({ bid_id: -1, amount: 800, bidder: 'Bidder 1' })];
+    const pages: LotHistoryEntry[][] = [older.slice(0, 1), older.slice(1)];
+    let served = 0;
+    const fetch = routeFetch({
+      'GET /api/products/P-1': jsonResponse(200, page(rolex, { bids_next_before: '100000.1.0.1' })),
+      'GET /api/products/P-1/bids': () => {
+        const bids = pages[served % 2]!;
+        served++;
+        return jsonResponse(200, { bids, next_before: served % 2 === 1 ? '90000.1.0.0' : null });
+      },
+      'GET /api/auctions': jsonResponse(200, [watches]),
+      'GET /api/auctions/AUC-1/products': jsonResponse(200, [rolex]),
+      'POST /api/wallet': jsonResponse(200, { wallet_balance: 5000, on_hold: 0 }),
+    });
+    renderPage();
+    await screen.findByRole('heading', { level: 2, name: 'Rolex Datejust' });
+    expect(historyEntries()).toHaveLength(2);
+    expect(screen.getByRole('heading', { level: 2, name: /Bid history/ }).textContent).toBe('Bid history (2+)');
+    const more = screen.getByRole('button', { name: 'Load more' });
+    expect(more.tagName).toBe('BUTTON');
+    more.focus();
+    fireEvent.click(more);
+    await waitFor(() => expect(historyEntries()).toHaveLength(3));
+    const url = (n: number) => fetch.mock.calls.filter(([u]) => u.startsWith('/api/products/P-1/bids'))[n]![0];
+    expect(url(0)).toBe('/api/products/P-1/bids?before=100000.1.0.1');
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Load more' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(historyEntries()).toHaveLength(4));
+    expect(url(1)).toBe('/api/products/P-1/bids?before=90000.1.0.0');
+    const whoAndHowMuch = [...document.querySelectorAll('.lot-entry')].map((li) => `${li.querySelector('.lot-entry-bidder')!.textContent} ${li.querySelector('.lot-entry-amount')!.textContent}`);
+    expect(whoAndHowMuch).toEqual(['Bidder 2 ₹1,200', 'You ₹1,000', 'Bidder 2 ₹900', 'Bidder 1 ₹800']);
+    expect(screen.getByRole('heading', { level: 2, name: /Bid history/ }).textContent).toBe('Bid history (4)');
+    expect(document.activeElement).toBe(screen.getByText('All bids shown'));
+
+    // A live bid: the lot is read again, as far as it is shown (two more requests, the last asking for what is left).
+    act(() => injectLiveEvent(placedEvent({ bid_id: 3, highest_bid: 1400, bid_count: 3, version: 3 })));
+    await waitFor(() => expect(callsTo(fetch, 'GET', '/api/products/P-1')).toHaveLength(2), { timeout: 3000 });
+    await waitFor(() => expect(served).toBe(4));
+    expect(url(2)).toBe('/api/products/P-1/bids?before=100000.1.0.1&limit=2');
+    await waitFor(() => expect(historyEntries()).toHaveLength(4));
+  });
+
   it('Place Bid opens the bid dialog on this lot; Share copies the address', async () => {
     routes();
     renderPage();

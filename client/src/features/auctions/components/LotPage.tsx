@@ -3,6 +3,7 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import type { Auction, Product } from '@auction/shared';
 import { EmptyState } from '../../../components/ui/EmptyState';
 import { Icon } from '../../../components/ui/Icon';
+import { LoadMore } from '../../../components/ui/LoadMore';
 import { Spinner } from '../../../components/ui/Spinner';
 import { auctionTimeStatus, StatusBadge } from '../../../components/ui/StatusBadge';
 import { toast } from '../../../components/ui/toast/toast-store';
@@ -13,7 +14,7 @@ import { useWatchAuctions } from '../../live';
 import { SaveStar } from '../../saved';
 import { bidAction, isEnded, softCloseText } from '../lib/rules';
 import { useAuctionActions, useAuctionList, useAuctionProducts } from '../store/auctions-store';
-import { useLotPage } from '../store/lot-store';
+import { loadMoreLotHistory, useLotPage } from '../store/lot-store';
 import { BidModal } from './BidModal';
 import { BuyNowDialog } from './BuyNowDialog';
 import { ExtendedMark } from './ExtendedMark';
@@ -23,6 +24,8 @@ import { LotState } from './LotState';
 import { useSecondsLeft } from './use-seconds-left';
 import './auctions.css';
 import './lot.css';
+
+export const HISTORY_MORE_FAILED = 'Could not load more of the bid history';
 
 /**
  * /auctions/:auctionId/products/:productId, a lot's own page (where notices and the star's lists
@@ -73,7 +76,10 @@ export function LotPage() {
   const product: Product = live ?? lot;
   const auction: Auction | null = inAuction ? listed ?? lot.auction : null;
   // The dialogs follow the auction's live products and the list: they open once both have arrived.
-  return <LotView product={product} auction={auction} history={lot.bids} ready={live !== undefined && listed !== undefined} />;
+  return (
+    <LotView product={product} auction={auction} history={lot.bids} more={(lot.bids_next_before ?? null) !== null}
+      onLoadMore={() => loadMoreLotHistory(productId)} ready={live !== undefined && listed !== undefined} />
+  );
 }
 
 interface LotViewProps {
@@ -81,11 +87,14 @@ interface LotViewProps {
   /** Null: the lot is in no auction now (it came back unsold). */
   auction: Auction | null;
   history: Parameters<typeof LotHistory>[0]['entries'];
+  /** More of the history is there to load. */
+  more: boolean;
+  onLoadMore: () => Promise<void>;
   /** The live data the bid and buy-now dialogs read has arrived. */
   ready: boolean;
 }
 
-function LotView({ product, auction, history, ready }: LotViewProps) {
+function LotView({ product, auction, history, more, onLoadMore, ready }: LotViewProps) {
   const titleId = useId();
   const historyId = useId();
   const descriptionId = useId();
@@ -213,9 +222,10 @@ function LotView({ product, auction, history, ready }: LotViewProps) {
         </section>
         <section className="card lot-history" aria-labelledby={historyId}>
           <h2 id={historyId} className="card-title">
-            Bid history {history.length > 0 && <span className="lot-history-count">({history.length})</span>}
+            Bid history {history.length > 0 && <span className="lot-history-count">({history.length}{more ? '+' : ''})</span>}
           </h2>
           <LotHistory entries={history} titleId={historyId} />
+          {history.length > 0 && <LoadMore shown={history.length} more={more} onLoadMore={onLoadMore} noun="bids" failed={HISTORY_MORE_FAILED} />}
         </section>
       </div>
 

@@ -9,7 +9,7 @@
 import type { LotPage } from '@auction/shared';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { ApiError, errorText } from '../../../lib/api-client';
-import { createResource, invalidate, useResource, type UseResource } from '../../../lib/resource';
+import { createResource, invalidate, useResource, type Resource, type UseResource } from '../../../lib/resource';
 import { onLive, onReconnect, type LiveEvent } from '../../live';
 import { auctionsApi } from '../api/auctions-api';
 
@@ -17,7 +17,35 @@ export const LOT_FAILED = 'Failed to load this lot';
 /** The longest a shown history waits for a bid that has already changed the numbers above it. */
 export const LOT_REREAD_MS = 600;
 
-export const lotPage = createResource<string, LotPage>('lot-page', (productId) => auctionsApi.lot(productId));
+/** Entries read per request when a read of the lot catches up with the history shown (the server's most). */
+const HISTORY_STEP = 100;
+
+/**
+ * The lot's read, and as much of its history as is shown: a history that "Load more" lengthened is
+ * read again as far (the first page with the lot, the rest from GET /products/{id}/bids), so every
+ * entry shown says how it stands now (a reinstated bid may be far down).
+ */
+export const lotPage: Resource<string, LotPage> = createResource<string, LotPage>('lot-page', async (productId): Promise<LotPage> => {
+  const shown = lotPage.get(productId).data?.bids.length ?? 0;
+  const lot = await auctionsApi.lot(productId);
+  const bids = [...lot.bids];
+  let next = lot.bids_next_before ?? null;
+  while (next !== null && bids.length < shown) {
+    const page = await auctionsApi.lotHistory(productId, next, Math.min(HISTORY_STEP, shown - bids.length));
+    bids.push(...page.bids);
+    next = page.next_before;
+  }
+  return { ...lot, bids, bids_next_before: next };
+});
+
+/** Reads the page of the lot's history after the last entry shown and adds it below. */
+export async function loadMoreLotHistory(productId: string): Promise<void> {
+  const before = lotPage.get(productId).data?.bids_next_before ?? null;
+  if (before === null) return;
+  const page = await auctionsApi.lotHistory(productId, before);
+  // Only onto the history it was read after (a re-read meanwhile may have moved on).
+  lotPage.patch(productId, (lot) => (lot.bids_next_before !== before ? lot : { ...lot, bids: [...lot.bids, ...page.bids], bids_next_before: page.next_before }));
+}
 
 /** The lot page's read: on mount (a failure other than "not found" toasted), again after live changes. */
 export function useLotPage(productId: string): UseResource<LotPage> {

@@ -137,6 +137,13 @@ describe('UserDashboardPage', () => {
     expect(within(panel).queryByText('Auction A6')).toBeNull();
   });
 
+  it('Total Spent covers the whole ledger (the server’s totals), not only the newest rows it lists', async () => {
+    stubApi({ transactions: jsonResponse(200, { transactions: TRANSACTIONS.slice(0, 2), next_before: 't7', totals: { topup: 3000, bid: 12_500.5, refund: 2500.25, count: 90 } }) });
+    renderDashboard();
+    await waitLoaded();
+    expect(statValue('Total Spent')).toBe('₹10,000.25');
+  });
+
   it('lists the first five transactions signed and coloured', async () => {
     stubApi();
     renderDashboard();

@@ -23,8 +23,8 @@ export function UserDashboardPage() {
   const name = useSession((s) => s.user?.name || s.user?.username || 'User');
   const navigate = useNavigate();
   const now = useClock((s) => s.now);
-  const { loading, auctions, bids, transactions, balance } = useDashboardData();
-  const stats = useMemo(() => dashboardStats({ auctions, bids, transactions, now }), [auctions, bids, transactions, now]);
+  const { loading, auctions, bids, transactions, totals, balance } = useDashboardData();
+  const stats = useMemo(() => dashboardStats({ auctions, bids, totals, now }), [auctions, bids, totals, now]);
   const won = useMemo(() => wonBids(bids), [bids]);
 
   const value = (v: string | number) => (loading ? <span className="dash-skeleton" aria-label="Loading" /> : v);

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import type { Auction, LiveAuction, Transaction, UserBid } from '@auction/shared';
+import type { Auction, LedgerTotals, LiveAuction, Transaction, UserBid } from '@auction/shared';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { createResource, invalidate, useResource, type ResourceState } from '../../../lib/resource';
 import { myBids } from '../../bids';
@@ -11,7 +11,10 @@ export interface DashboardState {
   loading: boolean;
   auctions: Auction[];
   bids: UserBid[];
+  /** The ledger's newest rows. */
   transactions: Transaction[];
+  /** The whole ledger's totals, null while unknown. */
+  totals: LedgerTotals | null;
   /** The wallet balance, null while unknown. */
   balance: number | null;
 }
@@ -79,6 +82,8 @@ onLive((e) => {
 // Events sent while the socket was down are lost: read the list again (bids and wallet re-read themselves).
 onReconnect(() => invalidate(dashboardAuctions.name));
 
+const NO_TRANSACTIONS: Transaction[] = [];
+
 const settled = (r: ResourceState<unknown>) => r.status === 'success' || r.status === 'error';
 
 /**
@@ -112,7 +117,8 @@ export function useDashboardData(): DashboardState {
     loading,
     auctions: auctions.data ?? [],
     bids: bids.data ?? [],
-    transactions: ledger.data ?? [],
+    transactions: ledger.data?.transactions ?? NO_TRANSACTIONS,
+    totals: ledger.data?.totals ?? null,
     balance: walletBalanceOf(balance, ledger).balance,
   };
 }

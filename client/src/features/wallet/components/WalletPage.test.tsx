@@ -225,4 +225,86 @@ describe('WalletPage', () => {
     expect(blobs).toHaveLength(1);
     click.mockRestore();
   });
+
+  describe('a ledger longer than a page', () => {
+    // Five rows, ids 1–5; the server sends two at a time, newest first, with the whole ledger's totals.
+    const rows = [5, 4, 3, 2, 1].map((id) => makeTx(id === 1 ? 'topup' : id % 2 === 0 ? 'bid' : 'refund', id === 1 ? 9000 : 100 * id, { _id: String(id) }));
+    const totals = { topup: 9000, bid: 600, refund: 800, count: 5 };
+    const pageOf = (from: number, before: string | null) => jsonResponse(200, { transactions: rows.slice(from, from + 2), next_before: before, totals });
+
+    function paged(extra: Record<string, Parameters<typeof routeFetch>[0][string]> = {}) {
+      return routeFetch({
+        'POST /api/wallet': [jsonResponse(200, { wallet_balance: 9200, on_hold: 0 })],
+        'GET /api/wallet/transactions': [pageOf(0, '4')],
+        'GET /api/wallet/transactions?before=4': [pageOf(2, '2')],
+        'GET /api/wallet/transactions?before=2': [pageOf(4, null)],
+        ...extra,
+      });
+    }
+
+    it('the totals are the server’s, not the sum of the rows loaded', async () => {
+      paged();
+      renderPage();
+      await waitFor(() => expect(screen.getAllByRole('row').slice(1)).toHaveLength(2));
+      expect(stat('Total Added')).toBe('₹9,000');
+      expect(screen.getByText('Showing 2 of 5 transactions')).toBeTruthy();
+    });
+
+    it('Load more (a button the keyboard reaches) adds the next page below, then says all are shown and keeps the focus there', async () => {
+      const api = paged();
+      renderPage();
+      await waitFor(() => expect(screen.getAllByRole('row').slice(1)).toHaveLength(2));
+      const more = screen.getByRole('button', { name: 'Load more' });
+      expect(more.tagName).toBe('BUTTON');
+      more.focus();
+      fireEvent.click(more);
+      await waitFor(() => expect(screen.getAllByRole('row').slice(1)).toHaveLength(4));
+      expect(screen.getByText('Showing 4 of 5 transactions')).toBeTruthy();
+      expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Load more' }));
+      fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
+      await waitFor(() => expect(screen.getAllByRole('row').slice(1)).toHaveLength(5));
+      expect(screen.getAllByRole('row').slice(1).map((r) => r.querySelector('.wallet-amount')!.textContent)).toEqual(
+        ['Credit +₹500', 'Debit −₹400', 'Credit +₹300', 'Debit −₹200', 'Credit +₹9,000'],
+      );
+      expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
+      const end = screen.getByText('All 5 transactions shown');
+      expect(document.activeElement).toBe(end);
+      expect(api.calls('GET /api/wallet/transactions?before=4')).toHaveLength(1);
+      expect(api.calls('GET /api/wallet/transactions?before=2')).toHaveLength(1);
+    });
+
+    it('a live change reads the newest page again and keeps the older rows loaded below it', async () => {
+      const newer = makeTx('topup', 50, { _id: '6' });
+      paged({ 'GET /api/wallet/transactions': [pageOf(0, '4'), jsonResponse(200, { transactions: [newer, rows[0]], next_before: '5', totals: { ...totals, topup: 9050, count: 6 } })] });
+      renderPage();
+      await waitFor(() => expect(screen.getAllByRole('row').slice(1)).toHaveLength(2));
+      fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
+      await waitFor(() => expect(screen.getAllByRole('row').slice(1)).toHaveLength(4));
+      act(() => injectLiveEvent({ event: 'wallet:updated', data: { wallet_balance: 9250, server_time: '2026-03-01T10:00:00.000Z' } }));
+      await waitFor(() => expect(screen.getAllByRole('row').slice(1)).toHaveLength(5), { timeout: 3000 });
+      expect(stat('Total Added')).toBe('₹9,050');
+      expect(screen.getByText('Showing 5 of 6 transactions')).toBeTruthy();
+    });
+
+    it('Download CSV writes every row, reading the pages not loaded', async () => {
+      const blobs: Blob[] = [];
+      vi.stubGlobal('URL', Object.assign(Object.create(URL) as typeof URL, {
+        createObjectURL: (b: Blob) => { blobs.push(b); return 'blob:test'; },
+        revokeObjectURL: () => undefined,
+      }));
+      const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+      const api = paged({
+        'GET /api/wallet/transactions?limit=100': [jsonResponse(200, { transactions: rows.slice(0, 3), next_before: '3', totals })],
+        'GET /api/wallet/transactions?before=3&limit=100': [jsonResponse(200, { transactions: rows.slice(3), next_before: null, totals })],
+      });
+      renderPage();
+      await waitFor(() => expect(screen.getAllByRole('row').slice(1)).toHaveLength(2));
+      fireEvent.click(screen.getByRole('button', { name: 'Download CSV' }));
+      await toastWith('CSV downloaded', 'success');
+      const text = new TextDecoder().decode(new Uint8Array(await blobs[0]!.arrayBuffer()));
+      expect(text.split('\r\n').slice(1).map((line) => line.split(',')[0])).toEqual(['5', '4', '3', '2', '1']);
+      expect(api.calls('GET /api/wallet/transactions?before=3&limit=100')).toHaveLength(1);
+      click.mockRestore();
+    });
+  });
 });

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { EmptyState } from '../../../components/ui/EmptyState';
 import { Icon } from '../../../components/ui/Icon';
+import { LoadMore } from '../../../components/ui/LoadMore';
 import { ConfirmDialog } from '../../../components/ui/Modal';
 import { Spinner } from '../../../components/ui/Spinner';
 import { StatCard } from '../../../components/ui/StatCard';
@@ -8,8 +9,10 @@ import { toast } from '../../../components/ui/toast/toast-store';
 import { formatRupees } from '../../../lib/format';
 import { CSV_FILENAME, transactionsCsv } from '../csv';
 import { downloadText } from '../../../lib/csv';
+import { errorText, isSessionEnded } from '../../../lib/api-client';
+import { fetchWholeLedger } from '../api/wallet-api';
 import { addedMessage, quickAddQuestion, walletStats } from '../model';
-import { useTopUp, useWalletView } from '../store/wallet-store';
+import { loadMoreTransactions, useTopUp, useWalletView } from '../store/wallet-store';
 import { AddFundsModal } from './AddFundsModal';
 import { QuickAdd } from './QuickAdd';
 import { TransactionsTable } from './TransactionsTable';
@@ -17,10 +20,12 @@ import './wallet.css';
 
 export const NO_TRANSACTIONS = 'No transactions found. Add funds to start bidding!';
 export const ON_HOLD_HINT = 'Held by your leading bids; back in your wallet when you’re outbid';
+export const LOAD_MORE_FAILED = 'Could not load older transactions';
+export const CSV_FAILED = 'Could not download your transactions';
 
 /** /user/wallet: balance, what leading bids hold, top-ups and the ledger with its CSV export. */
 export function WalletPage() {
-  const { balance, balanceSource, onHold, transactions, loaded, loading, error, reload } = useWalletView();
+  const { balance, balanceSource, onHold, transactions, totals, more, loaded, loading, error, reload } = useWalletView();
   const toppingUp = useTopUp((s) => s.toppingUp);
   const topUp = useTopUp((s) => s.topUp);
   const [adding, setAdding] = useState(false);
@@ -39,16 +44,28 @@ export function WalletPage() {
     else toast.error(result.error);
   }
 
-  function downloadCsv() {
+  const [exporting, setExporting] = useState(false);
+
+  /** Every row, not only those loaded: read from the server 100 at a time, then written as one file. */
+  async function downloadCsv() {
+    if (exporting) return;
     if (transactions.length === 0) {
       toast.warning('No transactions to export');
       return;
     }
-    downloadText(CSV_FILENAME, transactionsCsv(transactions));
-    toast.success('CSV downloaded');
+    setExporting(true);
+    try {
+      const all = more ? (await fetchWholeLedger()).transactions : transactions;
+      downloadText(CSV_FILENAME, transactionsCsv(all));
+      toast.success('CSV downloaded');
+    } catch (err) {
+      if (!isSessionEnded(err)) toast.error(errorText(err, CSV_FAILED));
+    } finally {
+      setExporting(false);
+    }
   }
 
-  const stats = walletStats(transactions);
+  const stats = totals === null ? null : walletStats(totals);
   const known = loaded || transactions.length > 0;
   const show = (n: number | string) => (known ? n : '—');
   const rupees = (n: number | null) => (n === null ? '—' : formatRupees(n));
@@ -72,7 +89,7 @@ export function WalletPage() {
       <section className="stat-grid wallet-stats" aria-label="Wallet summary">
         <StatCard label="Available" value={rupees(balance)} icon="wallet" tone="success" hint="Ready to bid or spend" />
         <StatCard label="On hold" value={rupees(onHold)} icon="gavel" tone="warning" hint={ON_HOLD_HINT} />
-        <StatCard label="Total Added" value={show(formatRupees(stats.totalAdded))} icon="plus" tone="info" hint="All your top-ups" />
+        <StatCard label="Total Added" value={show(stats === null ? '—' : formatRupees(stats.totalAdded))} icon="plus" tone="info" hint="All your top-ups" />
       </section>
 
       <QuickAdd busy={toppingUp} pending={quickPending} onAdd={setQuickAmount} />
@@ -84,8 +101,8 @@ export function WalletPage() {
             <button type="button" className="btn btn-outline btn-sm" onClick={reload} disabled={loading} aria-busy={loading}>
               <Icon name="refresh" size={16} /> {loading ? 'Refreshing…' : 'Refresh'}
             </button>
-            <button type="button" className="btn btn-primary btn-sm" onClick={downloadCsv}>
-              <Icon name="download" size={16} /> Download CSV
+            <button type="button" className="btn btn-primary btn-sm" onClick={() => void downloadCsv()} aria-busy={exporting}>
+              <Icon name="download" size={16} /> {exporting ? 'Preparing CSV…' : 'Download CSV'}
             </button>
           </div>
         </div>
@@ -100,7 +117,10 @@ export function WalletPage() {
         ) : transactions.length === 0 ? (
           !error && <EmptyState icon="wallet" title={NO_TRANSACTIONS} />
         ) : (
-          <TransactionsTable transactions={transactions} />
+          <>
+            <TransactionsTable transactions={transactions} />
+            <LoadMore shown={transactions.length} total={totals?.count ?? null} more={more} onLoadMore={loadMoreTransactions} noun="transactions" failed={LOAD_MORE_FAILED} />
+          </>
         )}
       </section>
 

@@ -113,7 +113,7 @@ describe('wallet store', () => {
       'GET /api/wallet/transactions': [jsonResponse(200, { transactions: [tx] })],
     });
     walletBalance.set(undefined, { wallet_balance: 1000, on_hold: 250 });
-    walletLedger.set(undefined, [makeTx('topup', 1000)]);
+    walletLedger.set(undefined, { transactions: [makeTx('topup', 1000)], nextBefore: null, totals: { topup: 1000, bid: 0, refund: 0, count: 1 } });
 
     expect(await useTopUp.getState().topUp(5)).toEqual({ ok: false, error: 'Enter an amount between ₹10 and ₹1,00,000' });
     expect(api.calls('POST /api/wallet/topup')).toHaveLength(0);
@@ -122,8 +122,10 @@ describe('wallet store', () => {
     expect(JSON.parse(api.calls('POST /api/wallet/topup')[0]![1]!.body as string)).toEqual({ amount: 500 });
     // A top-up moves no hold: On hold is kept, and the balance is not read again for it.
     expect(walletBalance.get().data).toEqual({ wallet_balance: 1500, on_hold: 250 });
-    expect(walletLedger.get().data![0]).toEqual(tx);
-    expect(walletLedger.get().data).toHaveLength(2);
+    expect(walletLedger.get().data!.transactions[0]).toEqual(tx);
+    expect(walletLedger.get().data!.transactions).toHaveLength(2);
+    // The totals follow the new row at once (the re-read confirms them).
+    expect(walletLedger.get().data!.totals).toEqual({ topup: 1500, bid: 0, refund: 0, count: 2 });
   });
 
   it('keeps a live balance that arrived while a top-up was on its way', async () => {

@@ -8,12 +8,12 @@
  * balance is unknown too (null, shown as a dash).
  */
 import { create } from 'zustand';
-import type { Transaction } from '@auction/shared';
+import { toPaise, toRupees, type LedgerTotals, type Transaction } from '@auction/shared';
 import { errorText } from '../../../lib/api-client';
-import { createResource, invalidate, useResource } from '../../../lib/resource';
+import { createResource, invalidate, useResource, type Resource } from '../../../lib/resource';
 import { onLive, onReconnect, type LiveEvent } from '../../live';
-import { fetchBalance, fetchTransactions, postTopUp, type WalletFigures } from '../api/wallet-api';
-import { balanceFromLedger, validateTopUp } from '../model';
+import { fetchBalance, fetchLedgerPage, postTopUp, type WalletFigures } from '../api/wallet-api';
+import { balanceFromLedger, validateTopUp, withFirstPage, withOlderPage, type Ledger } from '../model';
 
 export type ActionResult = { ok: true } | { ok: false; error: string };
 
@@ -25,8 +25,20 @@ export type { WalletFigures };
 
 /** The caller's balance and what their leading bids hold, in rupees. */
 export const walletBalance = createResource<void, WalletFigures>('wallet-balance', () => fetchBalance());
-/** The caller's ledger, newest first. */
-export const walletLedger = createResource<void, Transaction[]>('wallet-ledger', () => fetchTransactions());
+/**
+ * The caller's ledger as shown: its newest page, the older pages "Load more" added, and the whole
+ * ledger's totals. Read again (a live change, a reconnect), the newest page is read and the older rows
+ * shown stay below it (withFirstPage).
+ */
+export const walletLedger: Resource<void, Ledger> = createResource<void, Ledger>('wallet-ledger', async (): Promise<Ledger> => withFirstPage(walletLedger.get().data, await fetchLedgerPage()));
+
+/** Reads the page older than the last row shown and adds it below. */
+export async function loadMoreTransactions(): Promise<void> {
+  const before = walletLedger.get().data?.nextBefore;
+  if (before === null || before === undefined) return;
+  const page = await fetchLedgerPage({ before });
+  walletLedger.patch(undefined, (ledger) => withOlderPage(ledger, page, before));
+}
 
 const NO_TRANSACTIONS: Transaction[] = [];
 
@@ -36,7 +48,12 @@ export interface WalletView {
   balanceSource: 'server' | 'ledger' | null;
   /** Held by the caller's leading bids; null while unknown (the balance call failed or has not answered). */
   onHold: number | null;
+  /** The rows loaded so far, newest first. */
   transactions: Transaction[];
+  /** The whole ledger's totals (the server's), null until read. */
+  totals: LedgerTotals | null;
+  /** Older rows are there to load ("Load more"). */
+  more: boolean;
   /** True once a ledger has come from the server (an empty one included). */
   loaded: boolean;
   /** The ledger is being read. */
@@ -57,10 +74,10 @@ let balanceSets = 0;
  */
 export function walletBalanceOf(
   balance: { data: WalletFigures | undefined; status: string },
-  ledger: { data: Transaction[] | undefined; status: string },
+  ledger: { data: Ledger | undefined; status: string },
 ): Pick<WalletView, 'balance' | 'balanceSource' | 'onHold'> {
   if (balance.data !== undefined) return { balance: balance.data.wallet_balance, balanceSource: 'server', onHold: balance.data.on_hold };
-  if (balance.status === 'error' && ledger.data !== undefined) return { balance: balanceFromLedger(ledger.data), balanceSource: 'ledger', onHold: null };
+  if (balance.status === 'error' && ledger.data !== undefined) return { balance: balanceFromLedger(ledger.data.totals), balanceSource: 'ledger', onHold: null };
   return { balance: null, balanceSource: null, onHold: null };
 }
 
@@ -83,7 +100,9 @@ export function useWalletView(): WalletView {
   const { refetch: refetchLedger } = ledger;
   return {
     ...walletBalanceOf(balance, ledger),
-    transactions: ledger.data ?? NO_TRANSACTIONS,
+    transactions: ledger.data?.transactions ?? NO_TRANSACTIONS,
+    totals: ledger.data?.totals ?? null,
+    more: (ledger.data?.nextBefore ?? null) !== null,
     loaded: ledger.data !== undefined,
     loading: ledger.fetching,
     error: ledger.error === undefined ? null : errorText(ledger.error, LEDGER_FAILED),
@@ -113,7 +132,11 @@ export const useTopUp = create<TopUpState>()((set, get) => ({
       if (before === balanceSets) setWalletBalance(res.wallet_balance, { holdsChanged: false });
       // Another balance came meanwhile and may be older or newer than this answer: read it again.
       else invalidate(walletBalance.name, REFETCH_DELAY_MS);
-      walletLedger.patch(undefined, (txs) => (txs.some((t) => t._id === res.transaction._id) ? txs : [res.transaction, ...txs]));
+      walletLedger.patch(undefined, (ledger) => (ledger.transactions.some((t) => t._id === res.transaction._id) ? ledger : {
+        ...ledger,
+        transactions: [res.transaction, ...ledger.transactions],
+        totals: { ...ledger.totals, topup: toRupees(toPaise(ledger.totals.topup) + toPaise(res.transaction.amount)), count: ledger.totals.count + 1 },
+      }));
       set({ toppingUp: false });
       invalidate(walletLedger.name, REFETCH_DELAY_MS);
       return { ok: true };
