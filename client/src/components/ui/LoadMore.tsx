@@ -33,17 +33,19 @@ export function LoadMore({ shown, total = null, more, onLoadMore, noun, failed }
   const hadFocus = useRef(false);
 
   useEffect(() => {
-    if (!more && hadFocus.current) end.current?.focus();
+    if (more || !hadFocus.current || !end.current) return;
+    end.current.focus();
     hadFocus.current = false;
-  }, [more]);
+  }, [more, loaded]);
 
   async function load() {
     if (loading) return;
     hadFocus.current = document.activeElement === button.current;
     setLoading(true);
+    // Before the page comes: the list may say it has ended in the same render as the page lands.
+    setLoaded(true);
     try {
       await onLoadMore();
-      setLoaded(true);
     } catch (err) {
       if (!isSessionEnded(err)) toast.error(failed);
     } finally {
