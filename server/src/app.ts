@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import pino from 'pino';
-import Fastify, { type FastifyRequest, type onRequestAsyncHookHandler } from 'fastify';
+import Fastify, { LogController, type FastifyRequest, type onRequestAsyncHookHandler } from 'fastify';
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -168,8 +168,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       // Buffered JSON (see bufferedStdout), or LOG_FORMAT=pretty's readable lines for a person (npm run dev).
       stream: options.logStream ?? (config.logFormat === 'pretty' ? prettyStdout() : bufferedStdout()),
     },
-    // One line per request, written when it is answered (the onResponse hook below), not Fastify's two.
-    disableRequestLogging: true,
+    // One line per request, written when it is answered (the onResponse hook below), not Fastify's two;
+    // errors are logged by our own error handler (plugins/errors.ts).
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
     // No coercion ("1000" is not a number: a 400); `x-error` carries a field's human message.
     ajv: { customOptions: { coerceTypes: false, allErrors: false, verbose: true, keywords: [X_ERROR, X_MISSING] } },
