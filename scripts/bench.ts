@@ -22,7 +22,9 @@
  * peak (VmHWM) in `server_peak_rss_mb`.
  * Prints a table (stdout) and the issue 15 goals check (stderr), neither with `--quiet`, then one JSON
  * line, last on stdout, with every figure, lost/out-of-order events over all runs, and `invariant_ok` from a full money
- * audit. Rate limits are off for its server. `--server-args "…"` passes Node flags to the server it
+ * audit. Rate limits are off for its server, and so is the cap on connections per address
+ * (MAX_CONNECTIONS_PER_IP=0: every watcher and load connection comes from 127.0.0.1; a server given
+ * with `--url` needs the same). `--server-args "…"` passes Node flags to the server it
  * starts (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` for a profile of the whole run).
  *
  * The store: a temporary SQLite file by default; with `DATABASE_URL=postgres://…` a fresh schema in
@@ -91,7 +93,8 @@ async function startServer(): Promise<Server> {
   const databaseUrl = postgres?.url ?? path.join(dir, 'bench.db');
   const server = await spawnServer({
     args: [...opt['server-args'].split(' ').filter(Boolean), 'server/dist/index.js'],
-    env: { DATABASE_URL: databaseUrl, JWT_SECRET: randomBytes(32).toString('hex') },
+    // The watchers and the load all come from 127.0.0.1: no cap per address (docs/deploy.md).
+    env: { DATABASE_URL: databaseUrl, JWT_SECRET: randomBytes(32).toString('hex'), MAX_CONNECTIONS_PER_IP: '0' },
     stdio: 'inherit',
   });
   return {
@@ -137,7 +140,8 @@ async function main() {
     return (await api('POST', `${prefix}/login`, { username, password: 'bench123' })).token as string;
   };
 
-  log(`setup: ${N.bidders} bidders, ${Math.max(0, N.readers - N.bidders)} more read users, ${N.products} products, ${N.watchers} watchers, order ${ORDER}`);
+  log(`setup: ${N.bidders} bidders, ${Math.max(0, N.readers - N.bidders)} more read users, ${N.products} products, ${N.watchers} watchers, order ${ORDER}`
+    + `${opt.url ? '' : '; rate limits and the cap on connections per address are off (RATE_LIMIT=off, MAX_CONNECTIONS_PER_IP=0)'}`);
   const admin = await signUp('admin', `bench_admin_${tag}`);
   const productIds: string[] = [];
   for (let i = 0; i < N.products; i++) {

@@ -43,6 +43,7 @@ import { AuctionListCache } from './cache/auction-list.js';
 import { securityHeaders } from './plugins/security-headers.js';
 import { RateLimitCounters } from './plugins/rate-limit-store.js';
 import { userLimit } from './plugins/rate-limits.js';
+import { answerClientError, guardConnections, serverTimeouts } from './plugins/connections.js';
 import { attachSocketIo } from './live/socketio.js';
 import { wsFeed } from './live/ws.js';
 import { LocalRelay, RedisRelay, type Relay } from './live/relay.js';
@@ -175,6 +176,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // No coercion ("1000" is not a number: a 400); `x-error` carries a field's human message.
     ajv: { customOptions: { coerceTypes: false, allErrors: false, verbose: true, keywords: [X_ERROR, X_MISSING] } },
     forceCloseConnections: 'idle',
+    // Slow requests and idle kept-alive connections are closed (plugins/connections.ts, docs/deploy.md).
+    ...serverTimeouts(config),
+    clientErrorHandler: answerClientError,
     // Requests that arrive while closing get our own 503 in the usual error shape (the onRequest hook below).
     return503OnClosing: false,
     // Behind a reverse proxy the client's address is in X-Forwarded-For (rate limits are per IP).
@@ -182,6 +186,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // A URL refused before routing still gets the error shape and the security headers.
     frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // Bodies that trickle, and connections over the per-address and process caps, are closed.
+  const unguard = guardConnections(app.server, config, app.log);
+  app.addHook('onClose', async () => { unguard(); });
 
   const store = await openStore(config.databaseUrl, { pgPool: config.pgPool });
   // Several processes share live events, watcher counts and rate limits over Redis (docs/deploy.md).

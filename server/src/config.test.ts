@@ -8,6 +8,7 @@ describe('loadConfig', () => {
       adminSignup: 'open', autoSettle: true, corsOrigin: undefined, timeZone: 'Asia/Kolkata', logLevel: 'info',
       logFormat: 'json', rateLimit: true, liveFrameMs: 30, trustProxy: false, pgPool: 10, redisUrl: undefined, drainMs: 0,
       softCloseS: 120, maxExtensionS: 3600, mediaMaxMb: 8, mediaConcurrency: 1, mediaQueue: 4,
+      requestTimeoutS: 20, minBodyRateKbS: 16, keepAliveTimeoutS: 10, maxConnectionsPerIp: 128, maxConnections: null,
     });
   });
 
@@ -18,8 +19,10 @@ describe('loadConfig', () => {
       LOG_FORMAT: 'pretty', RATE_LIMIT: 'off', LIVE_FRAME_MS: '0', TRUST_PROXY: 'true', PG_POOL: '25',
       REDIS_URL: 'redis://cache.internal:6379', DRAIN_MS: '5000', SOFT_CLOSE_S: '60', MAX_EXTENSION_S: '600',
       MEDIA_MAX_MB: '2', MEDIA_CONCURRENCY: '3', MEDIA_QUEUE: '0',
+      REQUEST_TIMEOUT_S: '5', MIN_BODY_RATE_KB_S: '64', KEEP_ALIVE_TIMEOUT_S: '75', MAX_CONNECTIONS_PER_IP: '0', MAX_CONNECTIONS: '5000',
     });
     expect(c).toMatchObject({ softCloseS: 60, maxExtensionS: 600, mediaMaxMb: 2, mediaConcurrency: 3, mediaQueue: 0 });
+    expect(c).toMatchObject({ requestTimeoutS: 5, minBodyRateKbS: 64, keepAliveTimeoutS: 75, maxConnectionsPerIp: 0, maxConnections: 5000 });
     expect(c).toMatchObject({ port: 8080, host: '127.0.0.1', databaseUrl: ':memory:', tokenTtl: '30m', adminSignup: 'closed', autoSettle: false, corsOrigin: 'https://a.example', timeZone: 'UTC', logLevel: 'warn', logFormat: 'pretty', rateLimit: false, liveFrameMs: 0, trustProxy: true, pgPool: 25, redisUrl: 'redis://cache.internal:6379', drainMs: 5000 });
   });
 
@@ -33,6 +36,11 @@ describe('loadConfig', () => {
     [{ MEDIA_MAX_MB: '65' }, /MEDIA_MAX_MB/],
     [{ MEDIA_CONCURRENCY: '0' }, /MEDIA_CONCURRENCY/],
     [{ MEDIA_QUEUE: '-1' }, /MEDIA_QUEUE/],
+    [{ REQUEST_TIMEOUT_S: '0' }, /REQUEST_TIMEOUT_S/],
+    [{ MIN_BODY_RATE_KB_S: '0' }, /MIN_BODY_RATE_KB_S/],
+    [{ KEEP_ALIVE_TIMEOUT_S: '0' }, /KEEP_ALIVE_TIMEOUT_S/],
+    [{ MAX_CONNECTIONS_PER_IP: '-1' }, /MAX_CONNECTIONS_PER_IP/],
+    [{ MAX_CONNECTIONS: '0' }, /MAX_CONNECTIONS/],
     [{ TOKEN_TTL: 'forever' }, /TOKEN_TTL/],
     [{ ADMIN_SIGNUP: 'maybe' }, /ADMIN_SIGNUP/],
     [{ TIMEZONE: 'Mars/Olympus' }, /TIMEZONE/],

@@ -39,6 +39,19 @@ export interface Config {
   mediaConcurrency: number;
   /** Uploads admitted beyond those running (being received or waiting for a turn); past them, 503 UNAVAILABLE. */
   mediaQueue: number;
+  /**
+   * Slow clients (docs/deploy.md#slow-clients-and-connection-limits): a request's headers must arrive
+   * within this many seconds, and so must its body, unless it keeps arriving at `minBodyRateKbS`.
+   */
+  requestTimeoutS: number;
+  /** KiB a second that earn a body a second more than `requestTimeoutS` (a photo over a slow line). */
+  minBodyRateKbS: number;
+  /** An idle kept-alive connection is closed after this many seconds. */
+  keepAliveTimeoutS: number;
+  /** Connections one client address may hold at once, websockets included (0: no cap; not applied with TRUST_PROXY). */
+  maxConnectionsPerIp: number;
+  /** Connections the process holds at once; null: the open-file limit less 256 (connections.ts). */
+  maxConnections: number | null;
 }
 
 export class ConfigError extends Error {}
@@ -102,5 +115,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mediaMaxMb: int('MEDIA_MAX_MB', 8, 1, 64),
     mediaConcurrency: int('MEDIA_CONCURRENCY', 1, 1, 64),
     mediaQueue: int('MEDIA_QUEUE', 4, 0, 1000),
+    requestTimeoutS: int('REQUEST_TIMEOUT_S', 20, 1, 300),
+    minBodyRateKbS: int('MIN_BODY_RATE_KB_S', 16, 1, 1_048_576),
+    keepAliveTimeoutS: int('KEEP_ALIVE_TIMEOUT_S', 10, 1, 3600),
+    maxConnectionsPerIp: int('MAX_CONNECTIONS_PER_IP', 128, 0, 1_000_000),
+    maxConnections: env.MAX_CONNECTIONS?.trim() ? int('MAX_CONNECTIONS', 0, 1, 10_000_000) : null,
   };
 }

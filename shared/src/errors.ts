@@ -27,8 +27,12 @@ export const ERROR_STATUS = {
   TOO_MANY_IMAGES: 409,
   /** Only the scheduler meets it: a bid moved the end (soft close) after it looked. */
   AUCTION_NOT_ENDED: 409,
+  /** A request's headers or body took too long to arrive (docs/deploy.md#slow-clients-and-connection-limits); the connection is closed. */
+  REQUEST_TIMEOUT: 408,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  /** The request's headers are over Node's 16 KiB; the connection is closed. */
+  HEADERS_TOO_LARGE: 431,
   RATE_LIMITED: 429,
   INTERNAL: 500,
   UNAVAILABLE: 503,
