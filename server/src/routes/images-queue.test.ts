@@ -122,10 +122,12 @@ describe('photo uploads at once while bidders bid', () => {
     }
     expect(busiest).toBeLessThanOrEqual(1);
 
-    // On a machine shared with other work, a few milliseconds of scheduling noise can double a p99 of
-    // 20 ms: 150 ms is allowed over the baseline whatever it was.
+    // The stall this guards against was 1.6–3 s of bids waiting behind renditions. The whole suite runs
+    // files in parallel on two cores, so scheduling noise alone can add a few hundred milliseconds to a
+    // p99: a stall is anything past 2× the baseline and 600 ms over it (the figures for a quiet machine
+    // are in docs/performance.md, measured by the benchmark, not here).
     const p99 = { alone: percentile(alone, 99), during: percentile(during, 99) };
     const figures = `bid p99 ${p99.alone.toFixed(1)} ms alone (${alone.length} bids), ${p99.during.toFixed(1)} ms during the uploads (${during.length} bids)`;
-    expect(p99.during, figures).toBeLessThanOrEqual(Math.max(2 * p99.alone, p99.alone + 150));
+    expect(p99.during, figures).toBeLessThanOrEqual(Math.max(2 * p99.alone, p99.alone + 600));
   });
 });
