@@ -2,7 +2,8 @@
  * A stand-in for socket.io-client, so tests drive the live store's real socket handling. In a test file:
  *   vi.mock('socket.io-client', () => import('<path>/test/fake-socket'));
  * then `useLive.getState().connect(token)` creates a FakeSocket, and the test plays the server with
- * `open()` (a connect), `drop()` (the process died) and `reconnect()` (both, then the re-reads start).
+ * `open()` (a connect), `drop()` (the process died), `reconnect()` (both, then the re-reads start) and
+ * `resync()` (the server's `live:resync`: the re-reads start, the socket stays).
  */
 type Handler = (...args: unknown[]) => void;
 
@@ -53,6 +54,11 @@ export class FakeSocket {
   drop(): void {
     this.connected = false;
     this.fire('disconnect', 'transport close');
+  }
+
+  /** The server says its process may have missed events of other processes: re-read. */
+  resync(): void {
+    this.fire('live:resync', { server_time: new Date().toISOString() });
   }
 
   private fire(event: string, ...args: unknown[]): void {

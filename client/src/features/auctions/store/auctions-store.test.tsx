@@ -358,6 +358,16 @@ describe('auctions store', () => {
       expect(products()).toMatchObject({ status: 'success', fetching: false });
     });
 
+    it('the server\'s live:resync (its process missed events of others) re-reads the list and the products on screen, as a reconnect does', async () => {
+      const { fetchMock, serverNow } = await loadedAndConnected();
+      // Bids placed through another process while Redis was away: their events never came.
+      serverNow([makeAuction()], [makeProduct({ highest_bid: 1000, bid_count: 3 })]);
+      act(() => lastSocket().resync());
+      await waitFor(() => expect(products().data?.[0]).toMatchObject({ highest_bid: 1000, bid_count: 3, version: 3 }));
+      await waitFor(() => expect(callsTo(fetchMock, 'GET', '/api/auctions')).toHaveLength(2));
+      expect(callsTo(fetchMock, 'GET', '/api/auctions/AUC-1/products')).toHaveLength(2);
+    });
+
     it('reads nothing again on the first connect', async () => {
       const { fetchMock } = await loadedAndConnected();
       await new Promise((resolve) => setTimeout(resolve, 10));

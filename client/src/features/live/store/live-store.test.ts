@@ -100,6 +100,22 @@ describe('live store reconnects', () => {
     expect(reconnects).not.toHaveBeenCalled();
   });
 
+  it('notifies on the server\'s live:resync as on a reconnect, without watching again (the socket kept its rooms)', async () => {
+    useLive.getState().connect('tok');
+    useLive.getState().watch('AUC-1');
+    const s = lastSocket();
+    s.open();
+    await flush();
+    s.resync();
+    expect(reconnects).toHaveBeenCalledTimes(1);
+    expect(s.watches()).toEqual(['AUC-1']);
+    expect(useLive.getState().status).toBe('live');
+    // A socket this store has let go of re-reads nothing.
+    useLive.getState().disconnect();
+    s.resync();
+    expect(reconnects).toHaveBeenCalledTimes(1);
+  });
+
   it('stops notifying a listener once it unsubscribes', async () => {
     useLive.getState().connect('tok');
     lastSocket().open();

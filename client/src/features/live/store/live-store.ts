@@ -2,7 +2,8 @@
  * The tab's one live connection (docs/live-protocol.md): a socket owned by this store, reconnecting with
  * backoff and re-watching what it watched. Frames are unpacked here; features subscribe to events,
  * and to reconnects, after which they re-read what they show (events sent while down are lost:
- * docs/live-protocol.md#reconnecting).
+ * docs/live-protocol.md#reconnecting). The server's `live:resync` (its process may have missed events
+ * of other processes) is handled as a reconnect.
  */
 import { io, type Socket } from 'socket.io-client';
 import { create } from 'zustand';
@@ -40,8 +41,10 @@ export function onLive(listener: Listener): () => void {
 
 /**
  * Called each time the socket is back after a drop (never on its first connect), once its rooms are
- * watched again. The server does not replay what was published meanwhile, possibly by another process
- * (docs/live-protocol.md#reconnecting): re-read from the API what is shown. Returns the unsubscribe function.
+ * watched again, and each time the server says its process may have missed events (`live:resync`,
+ * docs/live-protocol.md#re-reading-after-a-relay-gap). The server does not replay what was published
+ * meanwhile, possibly by another process (docs/live-protocol.md#reconnecting): re-read from the API
+ * what is shown. Returns the unsubscribe function.
  */
 export function onReconnect(listener: () => void): () => void {
   reconnectListeners.add(listener);
@@ -115,6 +118,8 @@ export const useLive = create<LiveState>()((set) => ({
       // A refused token will not get better by retrying; the next API call's 401 ends the session.
       if (err.message === 'UNAUTHENTICATED') s.disconnect();
     });
+    // The socket and its rooms stayed; what was published meanwhile elsewhere may not have reached it.
+    s.on('live:resync', () => { if (socket === s) notifyReconnect(); });
     s.on('frame', (frame) => { for (const e of frame.events) dispatch(e); });
     for (const name of PERSONAL) {
       (s.on as (ev: string, fn: (data: unknown) => void) => void)(name, (data) => dispatch({ event: name, data } as LiveEvent));
