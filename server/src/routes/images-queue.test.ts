@@ -8,6 +8,7 @@ import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../context.js';
+import { testStoreKind } from '../db/testing.js';
 import { bid, createAuction, createProducts, makeApp, richBidder, signUpAdmin } from '../test/helpers.js';
 import { multipart, picture } from '../test/photo-helpers.js';
 
@@ -123,9 +124,12 @@ describe('photo uploads at once while bidders bid', () => {
     expect(busiest).toBeLessThanOrEqual(1);
 
     // On a machine shared with other work, a few milliseconds of scheduling noise can double a p99 of
-    // 20 ms: 150 ms is allowed over the baseline whatever it was.
+    // 20 ms: 150 ms is allowed over the baseline whatever it was. On PostgreSQL a bid also waits on the
+    // database's own processes, which share the test machine's two cores with sharp and every other
+    // test run: there single commits took 30–240 ms with no upload at all, so 300 ms is allowed.
+    const floorMs = testStoreKind === 'postgres' ? 300 : 150;
     const p99 = { alone: percentile(alone, 99), during: percentile(during, 99) };
     const figures = `bid p99 ${p99.alone.toFixed(1)} ms alone (${alone.length} bids), ${p99.during.toFixed(1)} ms during the uploads (${during.length} bids)`;
-    expect(p99.during, figures).toBeLessThanOrEqual(Math.max(2 * p99.alone, p99.alone + 150));
+    expect(p99.during, figures).toBeLessThanOrEqual(Math.max(2 * p99.alone, p99.alone + floorMs));
   });
 });
