@@ -110,7 +110,7 @@ function watchBodies(server: Server, limits: Limits): () => void {
   const bytesPerMs = (limits.minBodyRateKbS * 1024) / 1000;
   const arriving = new Set<Arriving>();
   server.on('request', (req: IncomingMessage) => {
-    // A request without a body is complete as soon as its headers are parsed (the next check drops it).
+    // Without a length or chunks there is no body: the request is whole once its headers are.
     if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return;
     arriving.add({ req, deadline: Date.now() + limits.requestTimeoutS * 1000, bytesRead: req.socket.bytesRead });
   });
