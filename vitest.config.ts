@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { postgresMissing, redisMissing, TEST_POSTGRES_URL, TEST_REDIS_URL } from './server/src/db/testing.js';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
@@ -5,7 +6,7 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
 const shared = fileURLToPath(new URL('./shared/src/index.ts', import.meta.url));
 
 /**
- * The server suites that run on BOTH stores (DESIGN §10): the API integration tests, the access
+ * The server suites that run on BOTH stores (docs/architecture.md): the API integration tests, the access
  * matrix, the fuzzer, the money property test, the live channel and the read caches. The `server` project runs them on
  * SQLite; `server-postgres` runs the same files with TEST_STORE=postgres (a fresh schema per app).
  */
@@ -21,7 +22,7 @@ if (missing) {
   console.warn(`\n${why}. Set TEST_POSTGRES_URL or start PostgreSQL to run them.\n`);
 }
 
-// Redis joins several processes (DESIGN §10): the multi-process suites need it and PostgreSQL.
+// Redis joins several processes (docs/architecture.md): the multi-process suites need it and PostgreSQL.
 const redisGone = await redisMissing();
 if (redisGone) {
   const why = `Multi-process suites skipped: Redis at ${TEST_REDIS_URL} is not reachable (${redisGone})`;
@@ -41,6 +42,10 @@ const POSTGRES_PROJECT: TestProjectInlineConfiguration = {
 export default defineConfig({
   resolve: { alias: { '@auction/shared': shared } },
   test: {
+    // Vitest's default (one worker less than the cores) is a single worker on a two-core machine, where
+    // the server suites spend much of their time waiting on PostgreSQL and timers: two at once there.
+    // The e2e files run one at a time after the rest (fileParallelism: false below).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         extends: true,

@@ -36,6 +36,7 @@ import { userAdminRoutes } from './routes/users.js';
 import { savedRoutes } from './routes/saved.js';
 import { notificationRoutes } from './routes/notifications.js';
 import { Commands } from './domain/commands.js';
+import { setPasswordHashCost } from './auth/passwords.js';
 import { EventBus } from './domain/events.js';
 import { LiveHub } from './live/hub.js';
 import { AuctionScheduler } from './live/scheduler.js';
@@ -160,6 +161,7 @@ function serializeError(err: Error) {
 
 /** The whole server, ready to `listen` or to `inject` into; nothing listens yet (tests build it on a fresh database). */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
+  setPasswordHashCost(config.passwordHashCost);
   const app = Fastify({
     logger: {
       level: config.logLevel,

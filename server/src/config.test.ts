@@ -2,13 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.js';
 
 describe('loadConfig', () => {
-  it('has the defaults of DESIGN §2', () => {
+  it('has the documented defaults (README, Configuration)', () => {
     expect(loadConfig({})).toEqual({
       port: 3000, host: '0.0.0.0', databaseUrl: './data/auction.db', jwtSecret: undefined, tokenTtl: '12h',
       adminSignup: 'open', autoSettle: true, corsOrigin: undefined, timeZone: 'Asia/Kolkata', logLevel: 'info',
       logFormat: 'json', rateLimit: true, liveFrameMs: 30, trustProxy: false, pgPool: 10, redisUrl: undefined, drainMs: 0,
       softCloseS: 120, maxExtensionS: 3600, mediaMaxMb: 8, mediaConcurrency: 1, mediaQueue: 4,
       requestTimeoutS: 20, minBodyRateKbS: 16, keepAliveTimeoutS: 10, maxConnectionsPerIp: 128, maxConnections: null,
+      passwordHashCost: 14,
     });
   });
 
@@ -20,7 +21,9 @@ describe('loadConfig', () => {
       REDIS_URL: 'redis://cache.internal:6379', DRAIN_MS: '5000', SOFT_CLOSE_S: '60', MAX_EXTENSION_S: '600',
       MEDIA_MAX_MB: '2', MEDIA_CONCURRENCY: '3', MEDIA_QUEUE: '0',
       REQUEST_TIMEOUT_S: '5', MIN_BODY_RATE_KB_S: '64', KEEP_ALIVE_TIMEOUT_S: '75', MAX_CONNECTIONS_PER_IP: '0', MAX_CONNECTIONS: '5000',
+      PASSWORD_HASH_COST: '16',
     });
+    expect(c.passwordHashCost).toBe(16);
     expect(c).toMatchObject({ softCloseS: 60, maxExtensionS: 600, mediaMaxMb: 2, mediaConcurrency: 3, mediaQueue: 0 });
     expect(c).toMatchObject({ requestTimeoutS: 5, minBodyRateKbS: 64, keepAliveTimeoutS: 75, maxConnectionsPerIp: 0, maxConnections: 5000 });
     expect(c).toMatchObject({ port: 8080, host: '127.0.0.1', databaseUrl: ':memory:', tokenTtl: '30m', adminSignup: 'closed', autoSettle: false, corsOrigin: 'https://a.example', timeZone: 'UTC', logLevel: 'warn', logFormat: 'pretty', rateLimit: false, liveFrameMs: 0, trustProxy: true, pgPool: 25, redisUrl: 'redis://cache.internal:6379', drainMs: 5000 });
@@ -51,6 +54,8 @@ describe('loadConfig', () => {
     [{ DRAIN_MS: '-1' }, /DRAIN_MS/],
     [{ LIVE_FRAME_MS: '-5' }, /LIVE_FRAME_MS/],
     [{ PG_POOL: '0' }, /PG_POOL/],
+    [{ PASSWORD_HASH_COST: '9' }, /PASSWORD_HASH_COST/],
+    [{ PASSWORD_HASH_COST: '21' }, /PASSWORD_HASH_COST/],
     [{ LOG_FORMAT: 'fancy' }, /LOG_FORMAT/],
   ])('refuses %j with a message naming the variable', (env, re) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);

@@ -52,6 +52,8 @@ export interface Config {
   maxConnectionsPerIp: number;
   /** Connections the process holds at once; null: the open-file limit less 256 (connections.ts). */
   maxConnections: number | null;
+  /** log2 of scrypt's N for new password hashes (14: N = 16384, ~50 ms of CPU a hash). */
+  passwordHashCost: number;
 }
 
 export class ConfigError extends Error {}
@@ -119,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     minBodyRateKbS: int('MIN_BODY_RATE_KB_S', 16, 1, 1_048_576),
     keepAliveTimeoutS: int('KEEP_ALIVE_TIMEOUT_S', 10, 1, 3600),
     maxConnectionsPerIp: int('MAX_CONNECTIONS_PER_IP', 128, 0, 1_000_000),
+    passwordHashCost: int('PASSWORD_HASH_COST', 14, 10, 20),
     maxConnections: env.MAX_CONNECTIONS?.trim() ? int('MAX_CONNECTIONS', 0, 1, 10_000_000) : null,
   };
 }

@@ -1,6 +1,6 @@
 import { randomBytes, scryptSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { hashPassword, verifyPassword } from './passwords.js';
+import { hashPassword, setPasswordHashCost, verifyPassword } from './passwords.js';
 
 describe('password hashing on its own thread', () => {
   it('verifies the right password only, with NFKC-equal spellings equal', async () => {
@@ -27,5 +27,20 @@ describe('password hashing on its own thread', () => {
     const checks = await Promise.all(passwords.map((p, i) => verifyPassword(p, hashes[(i + 1) % 8]!)));
     expect(checks).toEqual(Array<boolean>(8).fill(false));
     expect(await Promise.all(passwords.map((p, i) => verifyPassword(p, hashes[i]!)))).toEqual(Array<boolean>(8).fill(true));
+  });
+
+  it('makes new hashes at the configured cost; hashes made at another cost still verify', async () => {
+    const before = await hashPassword('kept-secret');
+    setPasswordHashCost(10);
+    try {
+      const cheap = await hashPassword('new-secret');
+      expect(cheap).toMatch(/^scrypt\$1024\$8\$1\$/);
+      expect(await verifyPassword('new-secret', cheap)).toBe(true);
+      expect(await verifyPassword('kept-secret', before)).toBe(true);
+      expect(await verifyPassword('kept-secreT', before)).toBe(false);
+    } finally {
+      setPasswordHashCost(14);
+    }
+    expect(await hashPassword('x')).toMatch(/^scrypt\$16384\$/);
   });
 });

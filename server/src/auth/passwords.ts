@@ -11,7 +11,16 @@ import { randomBytes, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 
 const KEY_LENGTH = 64;
-const PARAMS = { N: 16384, r: 8, p: 1 } as const;
+let PARAMS = { N: 16384, r: 8, p: 1 };
+
+/**
+ * The cost of new hashes: N = 2^log2N (PASSWORD_HASH_COST, 14 by default). Hashes already stored keep
+ * the parameters they were made with, so a change applies to new and changed passwords only. The test
+ * suites lower it (each sign-up and sign-in of a test otherwise spends ~100 ms of CPU on hashing).
+ */
+export function setPasswordHashCost(log2N: number): void {
+  PARAMS = { ...PARAMS, N: 2 ** log2N };
+}
 
 /** The thread's whole program (evaluated, so it runs the same from the sources and from dist/). */
 const WORKER_SOURCE = `

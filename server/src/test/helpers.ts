@@ -14,7 +14,8 @@ export const TEST_SECRET = 'test-secret-that-is-at-least-32-characters-long';
 export function testConfig(overrides: Partial<Config> = {}): Config {
   // A small pool: many test apps may be open at once against one PostgreSQL. Soft close off: the
   // spec's timing tests bid up to the last moment; the soft-close tests turn it on (softCloseS).
-  return { ...loadConfig({}), databaseUrl: ':memory:', logLevel: 'silent', jwtSecret: TEST_SECRET, rateLimit: false, pgPool: 4, softCloseS: 0, ...overrides };
+  // Password hashes at the lowest cost: the suites sign up thousands of accounts.
+  return { ...loadConfig({}), databaseUrl: ':memory:', logLevel: 'silent', jwtSecret: TEST_SECRET, rateLimit: false, pgPool: 4, softCloseS: 0, passwordHashCost: 10, ...overrides };
 }
 
 /**
