@@ -59,7 +59,7 @@ export default defineConfig({
       ...(missing ? [] : [POSTGRES_PROJECT]),
       {
         extends: true,
-        test: { name: 'client', include: ['client/src/**/*.test.{ts,tsx}'], environment: 'jsdom' },
+        test: { name: 'client', include: ['client/src/**/*.test.{ts,tsx}'], environment: 'jsdom', setupFiles: ['./client/src/test/setup.ts'] },
       },
       {
         extends: true,

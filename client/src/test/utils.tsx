@@ -2,6 +2,7 @@ import { useLocation } from 'react-router-dom';
 import { vi } from 'vitest';
 import { useToasts } from '../components/ui/toast/toast-store';
 import { useSession } from '../features/auth';
+import { freezeClock } from '../features/live';
 import { registerNavigate } from '../lib/api-client';
 import { resetAll } from '../lib/resource';
 
@@ -76,4 +77,9 @@ export function routeFetch(routes: Record<string, FetchAnswer[]>) {
       return typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
     },
   };
+}
+
+/** Puts the server-corrected clock at `now` (ms) and keeps it there: countdowns read exactly what the test set. */
+export function setServerNow(now: number): void {
+  freezeClock(now);
 }

@@ -4,8 +4,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../../components/ui/toast/Toaster';
 import { formatDateTime } from '../../../lib/format';
 import { lastSocket, reconnect } from '../../../test/fake-socket';
-import { jsonResponse, resetAppState } from '../../../test/utils';
-import { injectLiveEvent, useClock, useLive } from '../../live';
+import { jsonResponse, resetAppState, setServerNow } from '../../../test/utils';
+import { injectLiveEvent, useLive } from '../../live';
 import {
   LocationSearchProbe, NOW, callsTo, inHours, liveAuction, makeAuction, makeProduct, placedEvent, routeFetch, setUpUser, soldEvent, tearDownStores,
 } from '../test/fixtures';
@@ -139,7 +139,7 @@ describe('BrowseAuctionsPage', () => {
     expect(names()).toEqual(['Rare Coins']);
     // An auction that ends moves from Active to Ended as the clock gets there.
     showView(/^Active/);
-    act(() => useClock.setState({ now: NOW + 30 * 60_000 }));
+    act(() => setServerNow(NOW + 30 * 60_000));
     expect(names()).toEqual(['Vintage Watches']);
     showView(/^Ended/);
     expect(names()).toEqual(['Old Maps', 'Rare Coins']);
@@ -151,10 +151,10 @@ describe('BrowseAuctionsPage', () => {
     const m = within(await findCard('Old Maps'));
     expect(button(card('Old Maps'), 'Register').disabled).toBe(false);
 
-    act(() => useClock.setState({ now: NOW + 61_000 }));
+    act(() => setServerNow(NOW + 61_000));
     expect(m.getByRole('timer').textContent).toBe('28m 59s');
 
-    act(() => useClock.setState({ now: NOW + 30 * 60_000 }));
+    act(() => setServerNow(NOW + 30 * 60_000));
     showView(/^Ended/);
     const ended = within(card('Old Maps'));
     expect(ended.getByRole('timer').textContent).toBe('Ended');
@@ -559,7 +559,7 @@ describe('BrowseAuctionsPage: the bidder’s own state, buy now, countdowns and 
     const p = await openProducts('Closing Lots');
     expect(p.getByText('Ends in 5m 01s').className).not.toContain('auc-countdown-urgent');
 
-    act(() => useClock.setState({ now: NOW + 56_000 }));
+    act(() => setServerNow(NOW + 56_000));
     expect(c.getByRole('timer').textContent).toBe('4m 05s');
     expect(c.getByRole('timer').parentElement?.className).toContain('auc-countdown-urgent');
     expect(p.getByText('Ends in 4m 05s').className).toContain('auc-countdown-urgent');

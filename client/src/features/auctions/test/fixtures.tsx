@@ -2,9 +2,9 @@
 import type { Auction, BidPlaced, BidPlacedData, BidRolledBackData, LiveAuction, Product, ProductSoldData } from '@auction/shared';
 import { useLocation } from 'react-router-dom';
 import { vi } from 'vitest';
-import { jsonResponse, sampleUser } from '../../../test/utils';
+import { jsonResponse, sampleUser, setServerNow } from '../../../test/utils';
 import { useSession } from '../../auth';
-import { useClock, useLive, type LiveEvent } from '../../live';
+import { useLive, type LiveEvent } from '../../live';
 import { useAuctionActions, useExtensions } from '../store/auctions-store';
 
 /** The server-corrected "now" every test starts at. */
@@ -129,7 +129,7 @@ export function setUpUser() {
   localStorage.setItem('token', 'u-tok');
   localStorage.setItem('user', JSON.stringify(sampleUser));
   useSession.setState({ ready: true, user: sampleUser, userToken: 'u-tok' });
-  useClock.setState({ now: NOW, offset: 0 });
+  setServerNow(NOW);
   const watch = vi.fn();
   const unwatch = vi.fn();
   useLive.setState({ status: 'live', watchers: {}, watch, unwatch });

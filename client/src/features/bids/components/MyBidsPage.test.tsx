@@ -2,8 +2,8 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Toaster } from '../../../components/ui/toast/Toaster';
-import { jsonResponse, LocationProbe, resetAppState } from '../../../test/utils';
-import { injectLiveEvent, useClock } from '../../live';
+import { jsonResponse, LocationProbe, resetAppState, setServerNow } from '../../../test/utils';
+import { injectLiveEvent } from '../../live';
 import { makeBid, routeFetch } from '../testing';
 import { MyBidsPage } from './MyBidsPage';
 
@@ -117,7 +117,7 @@ describe('MyBidsPage', () => {
 
   it('offers Cancel only while the bid’s auction is open, and takes it away when the auction ends', async () => {
     const now = Date.parse('2026-03-01T12:00:00.000Z');
-    useClock.setState({ now, offset: 0 });
+    setServerNow(now);
     const auction = (id: string, endsInMs: number) => ({
       id, name: id, valid_until: new Date(now + endsInMs).toISOString(), product_ids: [], registrations: [7], registered: true, product_count: 1, status: 'active',
     });
@@ -135,7 +135,7 @@ describe('MyBidsPage', () => {
     expect(within(rowOf('Ming Vase')).getByRole('button', { name: /Cancel bid/ })).toBeTruthy();
     expect(api.calls('GET /api/auctions')).toHaveLength(1);
 
-    act(() => useClock.setState({ now: now + 60_000 }));
+    act(() => setServerNow(now + 60_000));
     expect(within(rowOf('Ming Vase')).queryByRole('button')).toBeNull();
     expect(within(rowOf('Ming Vase')).getByText('N/A')).toBeTruthy();
   });

@@ -3,9 +3,9 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../../components/ui/toast/Toaster';
 import { lastSocket, reconnect } from '../../../test/fake-socket';
-import { jsonResponse, resetAppState, sampleUser } from '../../../test/utils';
+import { jsonResponse, resetAppState, sampleUser, setServerNow } from '../../../test/utils';
 import { useSession } from '../../auth';
-import { injectLiveEvent, useClock, useLive } from '../../live';
+import { injectLiveEvent, useLive } from '../../live';
 import { UserDashboardPage } from './UserDashboardPage';
 
 vi.mock('socket.io-client', () => import('../../../test/fake-socket'));
@@ -90,7 +90,7 @@ describe('UserDashboardPage', () => {
     resetAppState();
     useSession.setState({ ready: true, user: sampleUser, userToken: 'u-tok' });
     localStorage.setItem('token', 'u-tok');
-    useClock.setState({ now: NOW, offset: 0 });
+    setServerNow(NOW);
   });
   afterEach(() => {
     cleanup();

@@ -13,6 +13,9 @@ interface ClockState {
   sync: () => Promise<void>;
 }
 
+/** Set by tests that put the clock at a moment of their own (freezeClock): nothing else moves it. */
+let frozen = false;
+
 export const useClock = create<ClockState>()((set) => ({
   offset: 0,
   now: Date.now(),
@@ -23,7 +26,7 @@ export const useClock = create<ClockState>()((set) => ({
       const received = Date.now();
       // The server read its clock about halfway through the round trip.
       const offset = Date.parse(server_time) - (sent + received) / 2;
-      set({ offset, now: Date.now() + offset });
+      if (!frozen) set({ offset, now: Date.now() + offset });
     } catch {
       // Keep the local clock: countdowns are still right to within the machine's drift.
     }
@@ -33,12 +36,18 @@ export const useClock = create<ClockState>()((set) => ({
 let timer: ReturnType<typeof setInterval> | null = null;
 let listeners = 0;
 
+/** For tests: now is `at` (ms, server time) until set again; the tick and server syncs no longer move it. */
+export function freezeClock(at: number): void {
+  frozen = true;
+  useClock.setState({ now: at, offset: at - Date.now() });
+}
+
 /** Starts the shared tick (and a server sync) for as long as at least one caller holds it. */
 export function holdClock(): () => void {
   listeners += 1;
   if (!timer) {
     void useClock.getState().sync();
-    timer = setInterval(() => useClock.setState((s) => ({ now: Date.now() + s.offset })), 1000);
+    timer = setInterval(() => { if (!frozen) useClock.setState((s) => ({ now: Date.now() + s.offset })); }, 1000);
   }
   return () => {
     listeners -= 1;

@@ -3,10 +3,10 @@ import { MemoryRouter } from 'react-router-dom';
 import type { Auction, Product } from '@auction/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../../components/ui/toast/Toaster';
-import { jsonResponse, resetAppState, routeFetch, sampleUser, type FetchAnswer } from '../../../test/utils';
+import { jsonResponse, resetAppState, routeFetch, sampleUser, type FetchAnswer, setServerNow } from '../../../test/utils';
 import { auctionProducts, BrowseAuctionsPage } from '../../auctions';
 import { useSession } from '../../auth';
-import { useClock, useLive } from '../../live';
+import { useLive } from '../../live';
 import { makeSavedLot } from '../testing';
 import { SavedPage } from './SavedPage';
 
@@ -65,7 +65,7 @@ describe('the save star on a lot', () => {
     localStorage.setItem('token', 'u-tok');
     localStorage.setItem('user', JSON.stringify(sampleUser));
     useSession.setState({ ready: true, user: sampleUser, userToken: 'u-tok' });
-    useClock.setState({ now: NOW, offset: 0 });
+    setServerNow(NOW);
     useLive.setState({ status: 'live', watchers: {}, watch: vi.fn(), unwatch: vi.fn() });
   });
   afterEach(() => {

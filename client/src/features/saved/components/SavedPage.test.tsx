@@ -3,10 +3,10 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import type { Auction } from '@auction/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../../components/ui/toast/Toaster';
-import { jsonResponse, resetAppState, routeFetch, sampleUser, type FetchAnswer } from '../../../test/utils';
+import { jsonResponse, resetAppState, routeFetch, sampleUser, type FetchAnswer, setServerNow } from '../../../test/utils';
 import { auctionProducts } from '../../auctions';
 import { useSession } from '../../auth';
-import { injectLiveEvent, useClock, useLive } from '../../live';
+import { injectLiveEvent, useLive } from '../../live';
 import { makeSavedLot } from '../testing';
 import { SavedPage } from './SavedPage';
 
@@ -66,7 +66,7 @@ describe('SavedPage', () => {
     localStorage.setItem('token', 'u-tok');
     localStorage.setItem('user', JSON.stringify(sampleUser));
     useSession.setState({ ready: true, user: sampleUser, userToken: 'u-tok' });
-    useClock.setState({ now: NOW, offset: 0 });
+    setServerNow(NOW);
   });
   afterEach(() => {
     cleanup();
