@@ -106,8 +106,19 @@ describe('photo uploads at once while bidders bid', () => {
     let busiest = 0;
     const sampler = setInterval(() => { busiest = Math.max(busiest, sharp.counters().process); }, 5);
     let uploadsDone = false;
-    const uploading = Promise.all(products.map(upload)).finally(() => { uploadsDone = true; });
+    let refusedOne = false;
+    const uploading = Promise.all(products.map((p) => upload(p).then((r) => { if (r.statusCode === 503) refusedOne = true; return r; })))
+      .finally(() => { uploadsDone = true; });
+    // While the queue is full, an upload to a product that does not exist is told so (404), not to retry.
+    const missing = (async () => {
+      while (!refusedOne && !uploadsDone) await new Promise((r) => setTimeout(r, 5));
+      expect(uploadsDone, 'the queue was still full').toBe(false);
+      return upload('NO-SUCH-PRODUCT');
+    })();
     const during = await bidUntil(() => uploadsDone);
+    const unknown = await missing;
+    expect(unknown.statusCode, unknown.body).toBe(404);
+    expect(unknown.json()).toMatchObject({ code: 'NOT_FOUND' });
     const answers = await uploading;
     clearInterval(sampler);
     alone.push(...await bidUntil(forMs(1000)));

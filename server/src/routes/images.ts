@@ -97,10 +97,11 @@ export function imageRoutes(api: App, ctx: AppContext) {
     }, async (req, reply) => {
       const adminId = callerOf(req).id;
       const productId = req.params.id;
-      // A place in the media queue first: a refused upload costs neither a read nor its body.
+      // The product's own refusals first (a 404 is a 404 however busy the queue), then a place in the
+      // media queue: an upload the queue refuses costs one product read and none of its body.
+      await checkEditable(ctx, adminId, productId);
       const ticket = admitted(queue, reply);
       try {
-        await checkEditable(ctx, adminId, productId);
         const bytes = await imageField(req, maxBytes, maxMb);
         const renditions = await ticket.run(() => renditionsOfUpload(bytes));
         const { image } = unwrap(await commands.run((tx) => addProductImage(tx, { adminId, productId, ...renditions }, ctx.now())));
