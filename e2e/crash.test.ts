@@ -100,14 +100,16 @@ async function killMidStormAndRestart(store: CrashStore, name: string) {
   cleanups.push(async () => { await first.stop('SIGKILL'); });
   const market = await openMarket(first.url, name, { products: 4, bidders: 16 });
   // An auction that ends a few seconds from now, i.e. while the server is down, with a leading bid.
-  const late = await createAuction(first.url, market.adminToken, `${name}-late`, 1, 5000);
+  const late = await createAuction(first.url, market.adminToken, `${name}-late`, 1, 8000);
   const winner = market.bidders[0]!;
   expect((await api(first.url, 'POST', '/auctions/register', { auction_id: late.auctionId }, winner.token)).status).toBe(200);
   const lateBid = await api(first.url, 'POST', '/bid', { product_id: late.productIds[0], bid_amount: 777 }, winner.token);
   expect(lateBid.status).toBe(201);
 
   const storm = bidStorm(first.url, market, CONCURRENCY);
-  await waitFor(() => storm.accepted.length >= 300, 15_000, '300 accepted bids');
+  // 300 accepted bids, or fewer (50 at least) when a loaded machine would otherwise reach the late
+  // auction's end before the kill.
+  await waitFor(() => storm.accepted.length >= 300 || (storm.accepted.length >= 50 && Date.now() > late.validUntil - 2500), 15_000, '300 accepted bids');
   const inFlight = storm.inFlight;
   const killedAt = Date.now();
   await first.stop('SIGKILL');
