@@ -208,6 +208,11 @@ export interface UnitOfWork {
    * cancelled a bid there.
    */
   reinstatementCandidates(cancelled: BidRow): Promise<Hold[]>;
+  /**
+   * The best top (a maximum, else the amount) among the `outbid` bids on the product in the auction of
+   * bidders other than `userId` who may still lead there (as reinstatementCandidates); null when none.
+   */
+  runnerUpTop(productId: string, auctionId: string, userId: number): Promise<number | null>;
   /** The automatic raises (not cancelled) of these bids, by id. */
   autoRaisesOf(bidIds: readonly number[]): Promise<AutoRaise[]>;
   /**

@@ -29,6 +29,15 @@ const IMAGE_COLUMNS = 'i.id, i.product_id as "productId", i.position, i.image_na
 /** A hold's columns from `bids b`. */
 const HOLD = 'b.id as "bidId", b.user_id as "userId", b.amount, b.max_amount as "maxAmount"';
 
+/**
+ * From `bids b`: the outbid bids on a product (?) in an auction (?) of bidders other than one (?) who
+ * may still lead there: active, registered, and never cancelled a bid on it in that auction.
+ */
+const MAY_LEAD = `join users u on u.id = b.user_id
+  join registrations r on r.auction_id = b.auction_id and r.user_id = b.user_id
+  where b.product_id = ? and b.auction_id = ? and b.status = 'outbid' and b.user_id <> ? and u.status = 'active'
+    and not exists (select 1 from bids c where c.product_id = b.product_id and c.auction_id = b.auction_id and c.user_id = b.user_id and c.status = 'rolledback')`;
+
 /** `set a = ?, b = ?, updated_at = ?` and its values, for the keys present in `set` (in a fixed order). */
 function assignments(set: Record<string, Param | undefined>, names: Record<string, string>, now: number): { text: string; values: Param[] } {
   const parts: string[] = [];
@@ -145,14 +154,14 @@ export class SqlUnitOfWork implements UnitOfWork {
 
   async reinstatementCandidates(cancelled: BidRow): Promise<Hold[]> {
     return this.sql.all<Hold>(
-      `select ${HOLD} from bids b
-       join users u on u.id = b.user_id
-       join registrations r on r.auction_id = b.auction_id and r.user_id = b.user_id
-       where b.product_id = ? and b.auction_id = ? and b.status = 'outbid' and b.user_id <> ? and u.status = 'active'
-         and not exists (select 1 from bids c where c.product_id = b.product_id and c.auction_id = b.auction_id and c.user_id = b.user_id and c.status = 'rolledback')
-       order by b.amount desc, b.id asc`,
+      `select ${HOLD} from bids b ${MAY_LEAD} order by b.amount desc, b.id asc`,
       [cancelled.productId, cancelled.auctionId, cancelled.userId],
     );
+  }
+
+  async runnerUpTop(productId: string, auctionId: string, userId: number): Promise<number | null> {
+    const row = await this.sql.get<{ top: number | null }>(`select max(coalesce(b.max_amount, b.amount)) as top from bids b ${MAY_LEAD}`, [productId, auctionId, userId]);
+    return row?.top === null || row?.top === undefined ? null : Number(row.top);
   }
 
   async autoRaisesOf(bidIds: readonly number[]): Promise<AutoRaise[]> {

@@ -63,7 +63,9 @@ export async function placeBid(tx: UnitOfWork, cmd: BidCommand, now: number): Pr
   if (!bidder) return refuse('NOT_FOUND', 'User not found');
   const registered = await tx.isRegistered(auction.id, userId);
 
-  const state = { bidder, registered, product, auction, leader: leader && { ...leader, username: wallets.get(leader.userId)?.username ?? '' } };
+  // Raising one's own maximum: the runner-up's top prices it (a price held at the old maximum gets its step).
+  const runnerUp = leader?.userId === userId ? await tx.runnerUpTop(product.id, auction.id, userId) : null;
+  const state = { bidder, registered, product, auction, runnerUp, leader: leader && { ...leader, username: wallets.get(leader.userId)?.username ?? '' } };
   const decision = decideBid(state, ask, now);
   if (!decision.ok) {
     if (decision.recorded !== false) await tx.apply(refusedBid(state, ask, decision), now);

@@ -19,6 +19,8 @@ export interface BidState {
   product: Pick<ProductRow, 'id' | 'name' | 'status' | 'bidCount' | 'version' | 'startingPrice' | 'reservePrice' | 'buyNowPrice'>;
   auction: Pick<AuctionRow, 'id' | 'name' | 'validUntil' | 'originalValidUntil' | 'settledAt' | 'createdBy' | 'incrementRule' | 'softCloseS' | 'maxExtensionS'>;
   leader: (Hold & { username: string }) | null;
+  /** When the bidder leads: the best top among the other bids that may still lead (UnitOfWork.runnerUpTop). */
+  runnerUp?: number | null;
 }
 
 /** What the bidder asked: a plain bid (`amount`), a maximum (`max`), or both (`amount` ≤ `max`). Paise. */
@@ -88,7 +90,12 @@ export function decideBid(s: BidState, ask: BidAsk, now: number): Result<Accepte
     if (newMax <= current) return notABid(refuse('BID_TOO_LOW', `Your new maximum must be more than your current maximum of ${formatRupees(toRupees(current))}`));
     const extra = newMax - heldBy(leader);
     if (bidder.balance < extra) return notABid(short(bidder.balance + heldBy(leader)));
-    const price = meetReserve(leader.amount, newMax, reserve);
+    // A price held at the old maximum (less than one step above the runner-up) gets the step it lacked,
+    // as far as the new maximum goes: the price is what the rule gives against the runner-up, so a
+    // cancel later prices it the same way (docs/bidding.md#maximum-bids).
+    const runner = s.runnerUp ?? null;
+    const stepped = runner === null ? leader.amount : Math.max(leader.amount, Math.min(newMax, runner + incrementStep(auction.incrementRule, runner)));
+    const price = meetReserve(stepped, newMax, reserve);
     const raised = price !== leader.amount;
     // An automatic raise (to the reserve) is a bid of the lot's count; a raise of the maximum alone is not.
     const bidCount = product.bidCount + (raised ? 1 : 0);
