@@ -179,6 +179,17 @@ describe('a leader never bids against itself', () => {
     await expectMoneyInvariant(app);
   });
 
+  it('a price held at the old maximum (a tie) gets the step above the runner-up it lacked when the maximum is raised', async () => {
+    const admin = await start();
+    const { productId, auctionId } = await lot(admin);
+    const [a, b] = [await richBidder(app, 10_000, [auctionId]), await richBidder(app, 10_000, [auctionId])];
+    await proxy(b.token, productId, 2400);
+    await proxy(a.token, productId, 3900);
+    expect((await proxy(b.token, productId, 3900)).json()).toMatchObject({ leading: false, highest_bid: 3900 });
+    expect((await proxy(a.token, productId, 4500)).json()).toMatchObject({ leading: true, highest_bid: 3901, max_amount: 4500 });
+    await expectMoneyInvariant(app);
+  });
+
   it('a leader without a maximum who bids again places a new plain bid at that amount, as before', async () => {
     const admin = await start();
     const { productId, auctionId } = await lot(admin);
