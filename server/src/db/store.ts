@@ -102,7 +102,6 @@ export type AuctionChanges = Partial<Pick<AuctionRow, 'name' | 'validUntil' | 'o
  * Every changed product and auction gets `updated_at` = the command's time.
  */
 export interface ChangeSet {
-  /** Status changes; `amount` and `maxAmount` when a price moves (an automatic raise, a reinstatement as a plain bid). */
   /** Status changes; `amount` and `maxAmount` when a price moves (an automatic raise, a leader priced again after a cancel). */
   bids?: { id: number; status: BidStatus; reason?: string | null; amount?: number; maxAmount?: number | null }[];
   /** `extendedFrom`/`extendedTo`: the end the bid moved its auction from by soft close, and the end it set. */
