@@ -492,7 +492,9 @@ export class Reads {
     return this.sql.all<AuctionReportRow>(
       `select a.id, a.name, a.valid_until as "validUntil", a.settled_at as "settledAt",
         (select count(*) from products p where p.auction_id = a.id and p.deleted_at is null) as "productCount",
-        (select count(*) from bids b where b.auction_id = a.id and b.status <> 'failed') as "bidCount",
+        -- The lots' bid counts (docs/bidding.md#the-bid-count), from the rows: kept for lots that left the auction unsold.
+        ((select count(*) from bids b where b.auction_id = a.id and b.status not in ('failed', 'rolledback'))
+          + (select count(*) from auto_bids x join bids b on b.id = x.bid_id where b.auction_id = a.id and x.status = 'accepted')) as "bidCount",
         (select coalesce(sum(b.amount), 0) from bids b where b.auction_id = a.id and b.status = 'won') as revenue,
         (select coalesce(sum(b.amount), 0) from bids b where b.auction_id = a.id and b.status = 'success') as pending
       from auctions a
@@ -520,10 +522,12 @@ export class Reads {
         (select count(*) from auctions a where a.created_by = ? and a.deleted_at is null and a.settled_at is null and a.valid_until > ?) as "activeAuctions",
         (select count(*) from products p where p.created_by = ? and p.deleted_at is null) as "totalProducts",
         (select count(*) from products p where p.created_by = ? and p.deleted_at is null and p.auction_id is null) as "unassignedProducts",
-        (select count(*) from bids b join auctions a on a.id = b.auction_id where a.created_by = ? and a.deleted_at is null and b.status <> 'failed') as "totalBids",
+        ((select count(*) from bids b join auctions a on a.id = b.auction_id where a.created_by = ? and a.deleted_at is null and b.status not in ('failed', 'rolledback'))
+          + (select count(*) from auto_bids x join bids b on b.id = x.bid_id join auctions a on a.id = b.auction_id
+             where a.created_by = ? and a.deleted_at is null and x.status = 'accepted')) as "totalBids",
         (select coalesce(sum(b.amount), 0) from bids b join auctions a on a.id = b.auction_id where a.created_by = ? and b.status = 'won') as revenue,
         (select coalesce(sum(b.amount), 0) from bids b join auctions a on a.id = b.auction_id where a.created_by = ? and b.status = 'success') as pending`,
-      [adminId, adminId, now, adminId, adminId, adminId, adminId, adminId],
+      [adminId, adminId, now, adminId, adminId, adminId, adminId, adminId, adminId],
     );
     if (!row) throw new Error('store: admin stats returned no row');
     return row;
@@ -572,8 +576,9 @@ export class Reads {
 
   /**
    * A page of a lot's history in one auction, highest first (then newest; a bid before its own
-   * automatic raises at the same moment): its bids that were not refused, and the automatic raises of
-   * maximum bids (auto_bids), each with the bidder and their number on the lot (1, 2, 3… in the order
+   * automatic raises at the same moment): its bids that were not refused (cancelled ones included,
+   * status `rolledback`), and the automatic raises of maximum bids (auto_bids; `rolledback` when
+   * cancelled with the bid they answered), each with the bidder and their number on the lot (1, 2, 3… in the order
    * of their first bid there). At most `limit` entries after `after` in that order, a keyset: an entry
    * keeps its place however many are written meanwhile (its amount and time never change).
    */
@@ -585,7 +590,7 @@ export class Reads {
          select b.id as bid_id, coalesce(b.placed_amount, b.amount) as amount, b.status, b.created_at, b.user_id, 0 as auto
          from bids b where b.product_id = ? and b.auction_id = ? and b.status <> 'failed'
          union all
-         select x.bid_id, x.amount, b.status, x.created_at, b.user_id, 1
+         select x.bid_id, x.amount, case when x.status = 'rolledback' then 'rolledback' else b.status end, x.created_at, b.user_id, 1
          from auto_bids x join bids b on b.id = x.bid_id
          where x.product_id = ? and b.auction_id = ?
        ), f as (

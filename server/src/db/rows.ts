@@ -93,6 +93,9 @@ export interface BidRow {
   /** Paise: a proxy bid's maximum; null for a plain bid. */
   maxAmount: number | null;
   buyNow: boolean;
+  /** Epoch ms: the end this bid moved its auction from by soft close, and the end it set; null when it moved none. */
+  extendedFrom: number | null;
+  extendedTo: number | null;
   status: BidStatus;
   /** Error code of a refused attempt (`failed`), or why a hold was released. */
   reason: string | null;
@@ -143,7 +146,7 @@ export const columns = {
   admin: (t: string) => `${t}.id, ${t}.username, ${t}.name, ${t}.mobile_number as "mobileNumber", ${t}.password_hash as "passwordHash", ${t}.is_owner as "isOwner", ${t}.status, ${t}.token_version as "tokenVersion", ${t}.created_at as "createdAt"`,
   auction: (t: string) => `${t}.id, ${t}.name, ${t}.valid_until as "validUntil", ${t}.original_valid_until as "originalValidUntil", ${t}.increment_rule as "incrementRule", ${t}.soft_close_s as "softCloseS", ${t}.max_extension_s as "maxExtensionS", ${t}.created_by as "createdBy", ${t}.created_at as "createdAt", ${t}.updated_at as "updatedAt", ${t}.settled_at as "settledAt", ${t}.deleted_at as "deletedAt"`,
   product: (t: string) => `${t}.id, ${t}.name, ${t}.description, ${t}.created_by as "createdBy", ${t}.auction_id as "auctionId", ${t}.status, ${t}.bid_count as "bidCount", ${t}.version, ${t}.starting_price as "startingPrice", ${t}.reserve_price as "reservePrice", ${t}.buy_now_price as "buyNowPrice", ${t}.sold_price as "soldPrice", ${t}.winner_id as "winnerId", ${t}.created_at as "createdAt", ${t}.updated_at as "updatedAt", ${t}.deleted_at as "deletedAt"`,
-  bid: (t: string) => `${t}.id, ${t}.user_id as "userId", ${t}.product_id as "productId", ${t}.auction_id as "auctionId", ${t}.amount, ${t}.max_amount as "maxAmount", ${t}.buy_now as "buyNow", ${t}.status, ${t}.reason, ${t}.created_at as "createdAt", ${t}.updated_at as "updatedAt"`,
+  bid: (t: string) => `${t}.id, ${t}.user_id as "userId", ${t}.product_id as "productId", ${t}.auction_id as "auctionId", ${t}.amount, ${t}.max_amount as "maxAmount", ${t}.buy_now as "buyNow", ${t}.extended_from as "extendedFrom", ${t}.extended_to as "extendedTo", ${t}.status, ${t}.reason, ${t}.created_at as "createdAt", ${t}.updated_at as "updatedAt"`,
   transaction: (t: string) => `${t}.id, ${t}.user_id as "userId", ${t}.type, ${t}.amount, ${t}.bid_id as "bidId", ${t}.product_id as "productId", ${t}.notes, ${t}.created_at as "createdAt"`,
 };
 

@@ -65,6 +65,14 @@ export const heldBy = (h: Pick<Hold, 'amount' | 'maxAmount'>): number => h.maxAm
 /** A leading proxy's top: its maximum, or its price for a plain bid. */
 export const topOf = heldBy;
 
+/** An automatic raise of a maximum bid (a row of the lot's history; no money moved). */
+export interface AutoRaise {
+  id: number;
+  bidId: number;
+  /** Paise: the price it raised the bid to. */
+  amount: number;
+}
+
 /** A bidder's wallet as a command sees it, locked until commit. */
 export interface Wallet {
   id: number;
@@ -94,11 +102,14 @@ export type AuctionChanges = Partial<Pick<AuctionRow, 'name' | 'validUntil' | 'o
  * Every changed product and auction gets `updated_at` = the command's time.
  */
 export interface ChangeSet {
-  /** Status changes; `amount` and `maxAmount` when a price moves (an automatic raise, a reinstatement as a plain bid). */
+  /** Status changes; `amount` and `maxAmount` when a price moves (an automatic raise, a leader priced again after a cancel). */
   bids?: { id: number; status: BidStatus; reason?: string | null; amount?: number; maxAmount?: number | null }[];
-  newBid?: { userId: number; productId: string; auctionId: string; amount: number; maxAmount?: number | null; buyNow?: boolean; status: BidStatus; reason: string | null };
+  /** `extendedFrom`/`extendedTo`: the end the bid moved its auction from by soft close, and the end it set. */
+  newBid?: { userId: number; productId: string; auctionId: string; amount: number; maxAmount?: number | null; buyNow?: boolean; status: BidStatus; reason: string | null; extendedFrom?: number | null; extendedTo?: number | null };
   /** Automatic raises of leading proxies (history only: no money moves), written after the bids. */
   autoBids?: { bidId: number; productId: string; amount: number }[];
+  /** Ids of automatic raises cancelled with the bid they answered (status `rolledback`), written after the bids. */
+  autoBidsRolledBack?: number[];
   moves?: LedgerMove[];
   products?: { id: string; set: ProductChanges }[];
   auctions?: { id: string; set: AuctionChanges }[];
@@ -196,6 +207,18 @@ export interface UnitOfWork {
    * cancelled a bid there.
    */
   reinstatementCandidates(cancelled: BidRow): Promise<Hold[]>;
+  /**
+   * The best top (a maximum, else the amount) among the `outbid` bids on the product in the auction of
+   * bidders other than `userId` who may still lead there (as reinstatementCandidates); null when none.
+   */
+  runnerUpTop(productId: string, auctionId: string, userId: number): Promise<number | null>;
+  /** The automatic raises (not cancelled) of these bids, by id. */
+  autoRaisesOf(bidIds: readonly number[]): Promise<AutoRaise[]>;
+  /**
+   * The lot's bid count in an auction as the rows say it (docs/bidding.md#the-bid-count): its bids
+   * that were accepted and not cancelled, and the automatic raises of its maximums not cancelled.
+   */
+  lotBidCount(productId: string, auctionId: string): Promise<number>;
   /** How many bids the bidder has cancelled (status rolledback, reason CANCELLED) in this auction, and of them on this product. */
   cancelsBy(userId: number, auctionId: string, productId: string): Promise<{ auction: number; lot: number }>;
   /** The bidder's leading bids (status success: auctions not yet settled), by product id. */

@@ -5,7 +5,7 @@
  */
 import type { Dialect, Param, SqlRunner } from './sql.js';
 import { asAdmin, asBid, columns, isStorableId, type AccountStatus, type AdminRow, type AuctionRow, type BidRow, type ProductRow, type Role, type TransactionRow, type UserRow } from './rows.js';
-import type { Applied, ChangeSet, Hold, UnitOfWork, Wallet } from './store.js';
+import type { Applied, AutoRaise, ChangeSet, Hold, UnitOfWork, Wallet } from './store.js';
 import { notificationColumns, type NotificationRow } from './rows.js';
 import { FINAL_NOTICE_KINDS, NOTICES_KEPT, type AppliedNotice, type Follower, type NoticeDraft } from './store.js';
 import type { ProductImageRow } from './store.js';
@@ -28,6 +28,15 @@ const AUCTION_COLUMNS: Record<string, string> = {
 const IMAGE_COLUMNS = 'i.id, i.product_id as "productId", i.position, i.image_name as "imageName", i.thumb_name as "thumbName", i.width, i.height';
 /** A hold's columns from `bids b`. */
 const HOLD = 'b.id as "bidId", b.user_id as "userId", b.amount, b.max_amount as "maxAmount"';
+
+/**
+ * From `bids b`: the outbid bids on a product (?) in an auction (?) of bidders other than one (?) who
+ * may still lead there: active, registered, and never cancelled a bid on it in that auction.
+ */
+const MAY_LEAD = `join users u on u.id = b.user_id
+  join registrations r on r.auction_id = b.auction_id and r.user_id = b.user_id
+  where b.product_id = ? and b.auction_id = ? and b.status = 'outbid' and b.user_id <> ? and u.status = 'active'
+    and not exists (select 1 from bids c where c.product_id = b.product_id and c.auction_id = b.auction_id and c.user_id = b.user_id and c.status = 'rolledback')`;
 
 /** `set a = ?, b = ?, updated_at = ?` and its values, for the keys present in `set` (in a fixed order). */
 function assignments(set: Record<string, Param | undefined>, names: Record<string, string>, now: number): { text: string; values: Param[] } {
@@ -145,14 +154,31 @@ export class SqlUnitOfWork implements UnitOfWork {
 
   async reinstatementCandidates(cancelled: BidRow): Promise<Hold[]> {
     return this.sql.all<Hold>(
-      `select ${HOLD} from bids b
-       join users u on u.id = b.user_id
-       join registrations r on r.auction_id = b.auction_id and r.user_id = b.user_id
-       where b.product_id = ? and b.auction_id = ? and b.status = 'outbid' and b.user_id <> ? and u.status = 'active'
-         and not exists (select 1 from bids c where c.product_id = b.product_id and c.auction_id = b.auction_id and c.user_id = b.user_id and c.status = 'rolledback')
-       order by b.amount desc, b.id asc`,
+      `select ${HOLD} from bids b ${MAY_LEAD} order by b.amount desc, b.id asc`,
       [cancelled.productId, cancelled.auctionId, cancelled.userId],
     );
+  }
+
+  async runnerUpTop(productId: string, auctionId: string, userId: number): Promise<number | null> {
+    const row = await this.sql.get<{ top: number | null }>(`select max(coalesce(b.max_amount, b.amount)) as top from bids b ${MAY_LEAD}`, [productId, auctionId, userId]);
+    return row?.top === null || row?.top === undefined ? null : Number(row.top);
+  }
+
+  async autoRaisesOf(bidIds: readonly number[]): Promise<AutoRaise[]> {
+    if (bidIds.length === 0) return [];
+    return this.sql.all<AutoRaise>(
+      `select x.id, x.bid_id as "bidId", x.amount from auto_bids x where x.bid_id in (${marks(bidIds.length)}) and x.status = 'accepted' order by x.id`,
+      bidIds,
+    );
+  }
+
+  async lotBidCount(productId: string, auctionId: string): Promise<number> {
+    const row = await this.sql.get<{ n: number }>(
+      `select (select count(*) from bids b where b.product_id = ? and b.auction_id = ? and b.status not in ('failed', 'rolledback'))
+        + (select count(*) from auto_bids x join bids b on b.id = x.bid_id where x.product_id = ? and b.auction_id = ? and x.status = 'accepted') as n`,
+      [productId, auctionId, productId, auctionId],
+    );
+    return Number(row?.n ?? 0);
   }
 
   async cancelsBy(userId: number, auctionId: string, productId: string): Promise<{ auction: number; lot: number }> {
@@ -307,9 +333,10 @@ export class SqlUnitOfWork implements UnitOfWork {
     if (changes.newBid) {
       const b = changes.newBid;
       const row = await this.sql.get<BidRow>(
-        `insert into bids (user_id, product_id, auction_id, amount, placed_amount, max_amount, buy_now, status, reason, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        `insert into bids (user_id, product_id, auction_id, amount, placed_amount, max_amount, buy_now, status, reason, extended_from, extended_to, created_at, updated_at)
+         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          returning ${columns.bid('bids')}`,
-        [b.userId, b.productId, b.auctionId, b.amount, b.amount, b.maxAmount ?? null, b.buyNow ?? false, b.status, b.reason, now, now],
+        [b.userId, b.productId, b.auctionId, b.amount, b.amount, b.maxAmount ?? null, b.buyNow ?? false, b.status, b.reason, b.extendedFrom ?? null, b.extendedTo ?? null, now, now],
       );
       if (!row) throw new Error('store: insert of a bid returned no row');
       newBid = asBid(row);
@@ -317,6 +344,8 @@ export class SqlUnitOfWork implements UnitOfWork {
     for (const a of changes.autoBids ?? []) {
       await this.sql.run('insert into auto_bids (bid_id, product_id, amount, created_at) values (?, ?, ?, ?)', [a.bidId, a.productId, a.amount, now]);
     }
+    const undone = changes.autoBidsRolledBack ?? [];
+    if (undone.length > 0) await this.sql.run(`update auto_bids set status = 'rolledback' where id in (${marks(undone.length)})`, undone);
     const transactions: TransactionRow[] = [];
     const balances = new Map<number, number>();
     for (const m of changes.moves ?? []) {

@@ -5,11 +5,12 @@
  * change set. Run them through `Commands`, which publishes their events after the commit.
  */
 import { formatRupees, minNextBid, toRupees } from '@auction/shared';
-import { heldBy, type Applied, type AuctionRow, type BidRow, type ChangeSet, type Hold, type ProductRow, type TransactionRow, type UnitOfWork, type Wallet } from '../db/index.js';
+import { heldBy, type Applied, type AuctionRow, type AutoRaise, type BidRow, type ChangeSet, type Hold, type ProductRow, type TransactionRow, type UnitOfWork, type Wallet } from '../db/index.js';
 import { refuse, type Result } from '../errors.js';
 import { buyNowAvailable, decideBid, refusedBid, type BidAsk } from './decide-bid.js';
 import type { DomainEvent } from './events.js';
 import { walletEvents } from './wallets.js';
+import { nextLeader } from './reprice.js';
 import { boughtNowNotices, extendedNotices, noticeEvents, outbidByBuyNowNotice, reinstatedNotice } from './notices.js';
 
 export interface BidCommand {
@@ -62,7 +63,9 @@ export async function placeBid(tx: UnitOfWork, cmd: BidCommand, now: number): Pr
   if (!bidder) return refuse('NOT_FOUND', 'User not found');
   const registered = await tx.isRegistered(auction.id, userId);
 
-  const state = { bidder, registered, product, auction, leader: leader && { ...leader, username: wallets.get(leader.userId)?.username ?? '' } };
+  // Raising one's own maximum: the runner-up's top prices it (a price held at the old maximum gets its step).
+  const runnerUp = leader?.userId === userId ? await tx.runnerUpTop(product.id, auction.id, userId) : null;
+  const state = { bidder, registered, product, auction, runnerUp, leader: leader && { ...leader, username: wallets.get(leader.userId)?.username ?? '' } };
   const decision = decideBid(state, ask, now);
   if (!decision.ok) {
     if (decision.recorded !== false) await tx.apply(refusedBid(state, ask, decision), now);
@@ -96,14 +99,17 @@ export interface CancelledBid {
 interface CancelState {
   bid: BidRow;
   productName: string;
-  /** The lot's pricing, for the figures the live event carries. */
+  /** The lot's pricing, for its new leader's price and the figures the live event carries. */
   lot: Pick<ProductRow, 'startingPrice' | 'reservePrice' | 'buyNowPrice' | 'status'>;
-  auction: Pick<AuctionRow, 'validUntil' | 'settledAt' | 'createdBy' | 'incrementRule'>;
+  auction: Pick<AuctionRow, 'id' | 'validUntil' | 'originalValidUntil' | 'settledAt' | 'createdBy' | 'incrementRule'>;
+  /** The lot's bid count before this change, as its rows say (UnitOfWork.lotBidCount). */
   bidCount: number;
   /** The product's version before this change (docs/live-protocol.md#versions-and-applying-events). */
   version: number;
-  /** Best first; see UnitOfWork.reinstatementCandidates. */
+  /** The bids that may lead again; see UnitOfWork.reinstatementCandidates. */
   candidates: Hold[];
+  /** The automatic raises (not cancelled) of the bid that stops leading and of every candidate. */
+  autoRaises: AutoRaise[];
   wallets: Map<number, Wallet>;
 }
 
@@ -124,7 +130,7 @@ export interface CancelCount { auction: number; lot: number }
  * still cover it leads again (bids that cannot be covered are skipped). Refused once the bidder has
  * cancelled CANCELS_PER_LOT bids on the lot or CANCELS_PER_AUCTION in the auction.
  */
-export function decideCancel(s: CancelState, userId: number, now: number, cancels: CancelCount): Result<{ changes: ChangeSet; events: (applied: Applied) => DomainEvent[]; next: Hold | null }> {
+export function decideCancel(s: CancelState, userId: number, now: number, cancels: CancelCount): Result<{ changes: ChangeSet; events: (applied: Applied) => DomainEvent[]; next: Hold | null; held: number }> {
   const { bid, auction, productName } = s;
   if (bid.userId !== userId) return refuse('FORBIDDEN', 'You can only cancel your own bids');
   if (bid.status !== 'success') return refuse('BID_NOT_ACTIVE', 'Only an active (leading) bid can be cancelled');
@@ -136,45 +142,63 @@ export function decideCancel(s: CancelState, userId: number, now: number, cancel
   if (cancels.auction >= CANCELS_PER_AUCTION) {
     return refuse('CANCEL_NOT_ALLOWED', `You have already cancelled ${CANCELS_PER_AUCTION} bids in this auction; this bid can no longer be cancelled`);
   }
-  return { ok: true, ...decideRelease(s, 'CANCELLED', `Bid on ${productName} cancelled: hold released`, now) };
+  return { ok: true, ...decideRelease(s, 'CANCELLED', `Bid on ${productName} cancelled: hold released`, now, true) };
 }
+
+/** A cancel moves the end back no closer than this to the moment of the cancel. */
+export const UNDO_EXTENSION_FLOOR_MS = 60_000;
 
 /**
  * A leading bid stops leading (cancelled, or its bidder deactivated): its hold is refunded with
- * `notes`, and the best candidate whose owner can still cover it leads again (bids that cannot be
- * covered are skipped). `s.wallets` must hold every candidate's wallet as it is now.
+ * `notes`, its automatic raises are cancelled with it, and the lot stands as it would had the bid
+ * never been placed (docs/bidding.md#cancelling-a-bid): the best remaining bid leads, priced against
+ * the others that remain (`nextLeader`), its automatic raises above that price cancelled too. With
+ * `undoExtension` (a cancel), an extension of the end that this bid made is undone while the end is
+ * still the one it set, never to less than UNDO_EXTENSION_FLOOR_MS after `now`. `s.wallets` must hold
+ * every candidate's wallet as it is now.
  */
-export function decideRelease(s: CancelState, reason: 'CANCELLED' | 'ACCOUNT_INACTIVE', notes: string, now: number): { changes: ChangeSet; events: (applied: Applied) => DomainEvent[]; next: Hold | null } {
-  const { bid, auction, productName } = s;
-  const next = s.candidates.find((c) => (s.wallets.get(c.userId)?.balance ?? 0) >= c.amount) ?? null;
+export function decideRelease(
+  s: CancelState, reason: 'CANCELLED' | 'ACCOUNT_INACTIVE', notes: string, now: number, undoExtension = false,
+): { changes: ChangeSet; events: (applied: Applied) => DomainEvent[]; next: Hold | null; held: number } {
+  const { bid, auction, productName, lot } = s;
+  const found = nextLeader(s.candidates, (userId) => s.wallets.get(userId)?.balance ?? 0, { rule: auction.incrementRule, startingPrice: lot.startingPrice, reservePrice: lot.reservePrice });
+  const next = found?.hold ?? null;
+  const undone = s.autoRaises.filter((x) => x.bidId === bid.id || (next !== null && x.bidId === next.bidId && x.amount > next.amount)).map((x) => x.id);
+  const bidCount = Math.max(0, s.bidCount - 1 - undone.length);
+  const back = undoExtension && bid.extendedTo !== null && bid.extendedFrom !== null && auction.validUntil === bid.extendedTo
+    ? Math.min(auction.validUntil, Math.max(bid.extendedFrom, now + UNDO_EXTENSION_FLOOR_MS)) : auction.validUntil;
   const changes: ChangeSet = {
     bids: [{ id: bid.id, status: 'rolledback', reason }],
     moves: [{ userId: bid.userId, type: 'refund', amount: heldBy(bid), bidId: bid.id, productId: bid.productId, notes }],
-    products: [{ id: bid.productId, set: { version: s.version + 1 } }],
+    products: [{ id: bid.productId, set: { version: s.version + 1, bidCount } }],
+    ...(undone.length > 0 ? { autoBidsRolledBack: undone } : {}),
+    ...(back !== auction.validUntil ? { auctions: [{ id: auction.id, set: { validUntil: back } }] } : {}),
   };
-  if (next) {
-    // Back at the amount it had reached, as a plain bid (docs/bidding.md#maximum-bids).
-    changes.bids!.push({ id: next.bidId, status: 'success', maxAmount: null });
+  if (found && next) {
+    // It leads again holding its whole maximum (docs/bidding.md#cancelling-a-bid).
+    changes.bids!.push({ id: next.bidId, status: 'success', amount: next.amount, maxAmount: next.maxAmount });
     changes.moves!.push({
-      userId: next.userId, type: 'bid', amount: next.amount, bidId: next.bidId, productId: bid.productId,
-      notes: reason === 'CANCELLED'
+      userId: next.userId, type: 'bid', amount: found.held, bidId: next.bidId, productId: bid.productId,
+      notes: (reason === 'CANCELLED'
         ? `Bid on ${productName} reinstated: a higher bid was cancelled`
-        : `Bid on ${productName} reinstated: the higher bidder's account was closed`,
+        : `Bid on ${productName} reinstated: the higher bidder's account was closed`)
+        + (found.lowered ? `; maximum lowered to ${formatRupees(toRupees(found.held))}, what your wallet holds` : ''),
     });
     changes.notices = [reinstatedNotice(next.userId, { auctionId: bid.auctionId, productId: bid.productId, productName }, next.amount, reason, now)];
   }
   const highest = next?.amount ?? 0;
-  const minNext = minNextBid({ rule: auction.incrementRule, startingPrice: s.lot.startingPrice, highest, hasBid: next !== null });
+  const minNext = minNextBid({ rule: auction.incrementRule, startingPrice: lot.startingPrice, highest, hasBid: next !== null });
   const events = (applied: Applied): DomainEvent[] => [
     {
-      type: 'bid:rolledback', auctionId: bid.auctionId, ownerId: auction.createdBy, productId: bid.productId, highest, bidCount: s.bidCount, version: s.version + 1,
-      minNext, reserveMet: s.lot.reservePrice === null ? null : next !== null && highest >= s.lot.reservePrice, buyNowAvailable: buyNowAvailable(s.lot, next?.amount ?? null),
+      type: 'bid:rolledback', auctionId: bid.auctionId, ownerId: auction.createdBy, productId: bid.productId, highest, bidCount, version: s.version + 1,
+      minNext, reserveMet: lot.reservePrice === null ? null : next !== null && highest >= lot.reservePrice, buyNowAvailable: buyNowAvailable(lot, next?.amount ?? null),
     },
+    ...(back !== auction.validUntil ? [{ type: 'auction:extended' as const, auctionId: auction.id, ownerId: auction.createdBy, validUntil: back, originalValidUntil: auction.originalValidUntil }] : []),
     ...(next ? [{ type: 'bid:reinstated' as const, userId: next.userId, auctionId: bid.auctionId, productId: bid.productId, amount: next.amount }] : []),
     ...walletEvents(applied),
     ...noticeEvents(applied),
   ];
-  return { changes, events, next };
+  return { changes, events, next, held: found?.held ?? 0 };
 }
 
 /**
@@ -194,9 +218,11 @@ export async function cancelBid(tx: UnitOfWork, cmd: { userId: number; bidId: nu
   const wallets = await tx.lockWallets([cmd.userId, ...candidates.map((c) => c.userId)]);
   // Counted once the canceller's wallet is locked: their cancels (on any lot) run one at a time, each counting the others.
   const cancels = active ? await tx.cancelsBy(cmd.userId, current.bid.auctionId, current.bid.productId) : { auction: 0, lot: 0 };
+  const autoRaises = active ? await tx.autoRaisesOf([current.bid.id, ...candidates.map((c) => c.bidId)]) : [];
+  const bidCount = active ? await tx.lotBidCount(current.bid.productId, current.bid.auctionId) : 0;
   // A deleted lot holds no leading bid (deleting refunded it): the decision refuses before using it.
   const lot = locked?.product ?? { startingPrice: 0, reservePrice: null, buyNowPrice: null, status: 'available' as const, bidCount: 0, version: 0 };
-  const decision = decideCancel({ ...current, lot, bidCount: lot.bidCount, version: lot.version, candidates, wallets }, cmd.userId, now, cancels);
+  const decision = decideCancel({ ...current, lot, bidCount, version: lot.version, candidates, autoRaises, wallets }, cmd.userId, now, cancels);
   if (!decision.ok) return decision;
   const applied = await tx.apply(decision.changes, now);
   return { ok: true, balance: applied.balances.get(cmd.userId)!, highest: decision.next?.amount ?? 0, reinstated: decision.next, events: decision.events(applied) };
@@ -225,14 +251,16 @@ export async function releaseLeadsOf(tx: UnitOfWork, userId: number, now: number
     if (!lot || !auction) continue;
     const candidates = candidatesOf.get(bid.productId) ?? await tx.reinstatementCandidates(bid);
     for (const c of candidates) if (!wallets.has(c.userId)) for (const [id, w] of await tx.lockWallets([c.userId])) wallets.set(id, w);
+    const autoRaises = await tx.autoRaisesOf([bid.id, ...candidates.map((c) => c.bidId)]);
+    const bidCount = await tx.lotBidCount(bid.productId, bid.auctionId);
     const release = decideRelease(
-      { bid, productName: lot.name, lot, auction, bidCount: lot.bidCount, version: lot.version, candidates, wallets },
+      { bid, productName: lot.name, lot, auction, bidCount, version: lot.version, candidates, autoRaises, wallets },
       'ACCOUNT_INACTIVE', `Bid on ${lot.name} released: the account was deactivated`, now,
     );
     // The next leader's hold is taken now: a later lot sees their balance without it.
     if (release.next) {
       const w = wallets.get(release.next.userId)!;
-      wallets.set(w.id, { ...w, balance: w.balance - release.next.amount });
+      wallets.set(w.id, { ...w, balance: w.balance - release.held });
     }
     decided.push(release);
   }
@@ -241,6 +269,7 @@ export async function releaseLeadsOf(tx: UnitOfWork, userId: number, now: number
     bids: decided.flatMap((d) => d.changes.bids ?? []),
     moves: decided.flatMap((d) => d.changes.moves ?? []),
     products: decided.flatMap((d) => d.changes.products ?? []),
+    autoBidsRolledBack: decided.flatMap((d) => d.changes.autoBidsRolledBack ?? []),
     notices: decided.flatMap((d) => d.changes.notices ?? []),
   };
   return {

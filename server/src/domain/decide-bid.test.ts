@@ -78,3 +78,21 @@ describe('decideBid', () => {
     expect(decideBid(state({ endsAt: NOW + 1 }), plain(100), NOW).ok).toBe(true);
   });
 });
+
+describe('decideBid: a leader never bids against itself; the bid count counts automatic raises', () => {
+  it('a plain bid above the leader’s own maximum raises the maximum: the difference held, no new bid, the price and the count stay', () => {
+    const own = { bidId: 9, userId: 1, amount: 30_100, maxAmount: 500_000 };
+    const d = accepted({ balance: 100_000, leader: own }, 600_000);
+    expect(d).toMatchObject({ highest: 30_100, leading: true, max: 600_000 });
+    expect(d.changes.newBid).toBeUndefined();
+    expect(d.changes.bids).toEqual([{ id: 9, status: 'success', maxAmount: 600_000 }]);
+    expect(d.changes.moves!.map((m) => [m.type, m.amount])).toEqual([['bid', 100_000]]);
+    expect(d.changes.products).toEqual([{ id: 'P1', set: { version: 6 } }]);
+  });
+
+  it('a bid answered by the leader’s maximum counts twice (the bid and the automatic raise); beating a maximum below its top too', () => {
+    const proxy = { bidId: 9, userId: 2, amount: 10_000, maxAmount: 500_000 };
+    expect(accepted({ leader: proxy }, 30_000).changes.products).toEqual([{ id: 'P1', set: { bidCount: 5, version: 6 } }]);
+    expect(accepted({ leader: proxy, balance: 1_000_000 }, 600_000).changes.products).toEqual([{ id: 'P1', set: { bidCount: 5, version: 6 } }]);
+  });
+});

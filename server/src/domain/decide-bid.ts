@@ -11,6 +11,7 @@ import { refuse, type Refusal, type Result } from '../errors.js';
 import type { DomainEvent } from './events.js';
 import { walletEvents } from './wallets.js';
 import { noticeEvents, outbidNotice } from './notices.js';
+import { meetReserve } from './reprice.js';
 
 export interface BidState {
   bidder: Wallet;
@@ -18,6 +19,8 @@ export interface BidState {
   product: Pick<ProductRow, 'id' | 'name' | 'status' | 'bidCount' | 'version' | 'startingPrice' | 'reservePrice' | 'buyNowPrice'>;
   auction: Pick<AuctionRow, 'id' | 'name' | 'validUntil' | 'originalValidUntil' | 'settledAt' | 'createdBy' | 'incrementRule' | 'softCloseS' | 'maxExtensionS'>;
   leader: (Hold & { username: string }) | null;
+  /** When the bidder leads: the best top among the other bids that may still lead (UnitOfWork.runnerUpTop). */
+  runnerUp?: number | null;
 }
 
 /** What the bidder asked: a plain bid (`amount`), a maximum (`max`), or both (`amount` ≤ `max`). Paise. */
@@ -46,13 +49,6 @@ export const pricingOf = (s: Pick<BidState, 'product' | 'auction'>, leader: Pick
   rule: s.auction.incrementRule, startingPrice: s.product.startingPrice, highest: leader?.amount ?? 0, hasBid: leader !== null,
 });
 
-/**
- * A proxy leading at `price` with top `top` rises to the reserve when its top reaches it (as eBay
- * does): a maximum at or above the reserve never loses the lot to it; one below it stays where it is.
- */
-function meetReserve(price: number, top: number, reserve: number | null): number {
-  return reserve !== null && price < reserve && top >= reserve ? reserve : price;
-}
 
 /** The end after a bid that took the lead at `now`: moved by soft close, or unchanged. */
 export function softCloseEnd(a: BidState['auction'], now: number): number {
@@ -86,25 +82,35 @@ export function decideBid(s: BidState, ask: BidAsk, now: number): Result<Accepte
   const self = leader?.userId === bidder.id;
   const top = ask.max ?? ask.amount!;
 
-  // The leader raising their own maximum: the difference is held; the price does not move.
-  if (self && ask.max !== null) {
+  // The leader raising their own maximum: the difference is held; the price does not move. A plain bid
+  // above the maximum of a leader who holds one raises that maximum to it (nobody bids against themselves).
+  const newMax = !self ? null : ask.max ?? (leader.maxAmount !== null && ask.amount! > leader.maxAmount ? ask.amount : null);
+  if (self && newMax !== null) {
     const current = topOf(leader);
-    if (ask.max <= current) return notABid(refuse('BID_TOO_LOW', `Your new maximum must be more than your current maximum of ${formatRupees(toRupees(current))}`));
-    const extra = ask.max - heldBy(leader);
+    if (newMax <= current) return notABid(refuse('BID_TOO_LOW', `Your new maximum must be more than your current maximum of ${formatRupees(toRupees(current))}`));
+    const extra = newMax - heldBy(leader);
     if (bidder.balance < extra) return notABid(short(bidder.balance + heldBy(leader)));
-    const price = meetReserve(leader.amount, ask.max, reserve);
+    // A price held at the old maximum (less than one step above the runner-up) gets the step it lacked,
+    // as far as the new maximum goes: the price is what the rule gives against the runner-up, so a
+    // cancel later prices it the same way (docs/bidding.md#maximum-bids).
+    const runner = s.runnerUp ?? null;
+    const stepped = runner === null ? leader.amount : Math.max(leader.amount, Math.min(newMax, runner + incrementStep(auction.incrementRule, runner)));
+    const price = meetReserve(stepped, newMax, reserve);
+    const raised = price !== leader.amount;
+    // An automatic raise (to the reserve) is a bid of the lot's count; a raise of the maximum alone is not.
+    const bidCount = product.bidCount + (raised ? 1 : 0);
     const changes: ChangeSet = {
-      bids: [{ id: leader.bidId, status: 'success', maxAmount: ask.max, ...(price !== leader.amount ? { amount: price } : {}) }],
-      moves: [{ userId: bidder.id, type: 'bid', amount: extra, bidId: leader.bidId, productId: product.id, notes: `Maximum bid on ${product.name} raised to ${formatRupees(toRupees(ask.max))}` }],
-      products: [{ id: product.id, set: { version: product.version + 1 } }],
-      ...(price !== leader.amount ? { autoBids: [{ bidId: leader.bidId, productId: product.id, amount: price }] } : {}),
+      bids: [{ id: leader.bidId, status: 'success', maxAmount: newMax, ...(raised ? { amount: price } : {}) }],
+      moves: [{ userId: bidder.id, type: 'bid', amount: extra, bidId: leader.bidId, productId: product.id, notes: `Maximum bid on ${product.name} raised to ${formatRupees(toRupees(newMax))}` }],
+      products: [{ id: product.id, set: { version: product.version + 1, ...(raised ? { bidCount } : {}) } }],
+      ...(raised ? { autoBids: [{ bidId: leader.bidId, productId: product.id, amount: price }] } : {}),
     };
     const after = minNextBid({ ...pricing, highest: price });
     const events = (applied: Applied): DomainEvent[] => [
-      ...(price !== leader.amount ? [placed(s, { bidId: leader.bidId, bidderId: bidder.id, bidder: bidder.username, price, auto: true, bidCount: product.bidCount, minNext: after, at: now })] : []),
+      ...(raised ? [placed(s, { bidId: leader.bidId, bidderId: bidder.id, bidder: bidder.username, price, auto: true, bidCount, minNext: after, at: now })] : []),
       ...walletEvents(applied),
     ];
-    return { ok: true, changes, events, highest: price, leading: true, max: ask.max, minNext: after, shown: { bidId: leader.bidId, amount: price } };
+    return { ok: true, changes, events, highest: price, leading: true, max: newMax, minNext: after, shown: { bidId: leader.bidId, amount: price } };
   }
 
   // Every other bid must reach the lot's minimum (for a maximum alone, the maximum must).
@@ -119,12 +125,13 @@ export function decideBid(s: BidState, ask: BidAsk, now: number): Result<Accepte
   if (bidder.balance + ownHold < top) return short(bidder.balance + ownHold);
 
   const leaderTop = leader ? topOf(leader) : 0;
-  const bidCount = product.bidCount + 1;
+  // The lot's count: every bid accepted, and every automatic raise (docs/bidding.md#the-bid-count).
   const version = product.version + 1;
 
   // The leader is a proxy whose top this bid does not beat: it stays, its price rises to answer.
   if (leader && !self && top <= leaderTop) {
     const price = meetReserve(Math.min(leaderTop, Math.max(leader.amount, top + incrementStep(auction.incrementRule, top))), leaderTop, reserve);
+    const bidCount = product.bidCount + 2;
     const after = minNextBid({ ...pricing, highest: price });
     const changes: ChangeSet = {
       bids: [{ id: leader.bidId, status: 'success', amount: price }],
@@ -146,16 +153,18 @@ export function decideBid(s: BidState, ask: BidAsk, now: number): Result<Accepte
   );
   const after = minNextBid({ ...pricing, highest: price, hasBid: true });
   const end = self ? auction.validUntil : softCloseEnd(auction, now);
+  const extended = end !== auction.validUntil ? { extendedFrom: auction.validUntil, extendedTo: end } : {};
+  // A proxy beaten here reached its top on the way (its history shows it, a reinstatement uses it).
+  const reached = leader !== null && leaderTop > leader.amount && !self;
+  const bidCount = product.bidCount + (reached ? 2 : 1);
   const changes: ChangeSet = {
-    newBid: { userId: bidder.id, productId: product.id, auctionId: auction.id, amount: price, maxAmount: ask.max, status: 'success', reason: null },
+    newBid: { userId: bidder.id, productId: product.id, auctionId: auction.id, amount: price, maxAmount: ask.max, status: 'success', reason: null, ...extended },
     moves: [],
     products: [{ id: product.id, set: { bidCount, version } }],
     ...(end !== auction.validUntil ? { auctions: [{ id: auction.id, set: { validUntil: end } }] } : {}),
   };
   if (leader) {
     // Release the old hold first, so raising one's own lead never passes through a negative balance.
-    // A proxy beaten here reached its top on the way (its history shows it, a reinstatement uses it).
-    const reached = leaderTop > leader.amount && !self;
     changes.bids = [{ id: leader.bidId, status: 'outbid', ...(reached ? { amount: leaderTop } : {}) }];
     if (reached) changes.autoBids = [{ bidId: leader.bidId, productId: product.id, amount: leaderTop }];
     changes.moves!.push({

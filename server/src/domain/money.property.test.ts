@@ -313,6 +313,48 @@ function pricingOf(s: Snapshot, productId: string) {
   return { rule: s.auctions[p.auction_id!]!.increment_rule, startingPrice: p.starting_price, highest: leader?.amount ?? 0, hasBid: leader !== null };
 }
 
+/**
+ * Who leads once `gone` stops leading (docs/bidding.md#cancelling-a-bid), as the model sees it: among the
+ * outbid bids on the lot in its auction by other active, registered bidders who never cancelled there,
+ * each bidder's best stands at its top (a plain bid at its amount, only if `balances` covers it; a
+ * maximum at min(maximum, balance), only if that reaches the opening price); the highest top leads
+ * (ties: the earliest), a plain bid at its amount, a maximum at min(top, max(opening, runner-up's top
+ * + step)), lifted to the reserve its top reaches.
+ */
+function modelNextLeader(s: Snapshot, gone: BidRow, balances: Record<number, number>) {
+  const p = s.products[gone.product_id]!;
+  const rule = s.auctions[gone.auction_id]!.increment_rule;
+  const opening = minNextBid({ rule, startingPrice: p.starting_price, highest: 0, hasBid: false });
+  const cancelledHere = (u: number) => s.bids.some((b) => b.user_id === u && b.product_id === gone.product_id && b.auction_id === gone.auction_id && b.status === 'rolledback');
+  const best = new Map<number, { b: BidRow; top: number }>();
+  for (const b of s.bids) {
+    if (b.product_id !== gone.product_id || b.auction_id !== gone.auction_id || b.status !== 'outbid' || b.user_id === gone.user_id) continue;
+    if (!s.active[b.user_id] || !s.registrations.has(`${b.auction_id}:${b.user_id}`) || cancelledHere(b.user_id)) continue;
+    const can = balances[b.user_id]!;
+    const top = b.max_amount === null ? b.amount : Math.min(b.max_amount, can);
+    if (b.max_amount === null ? can < top : top < opening) continue;
+    const seen = best.get(b.user_id);
+    if (!seen || top > seen.top || (top === seen.top && b.id < seen.b.id)) best.set(b.user_id, { b, top });
+  }
+  const [first, runner] = [...best.values()].sort((x, y) => y.top - x.top || x.b.id - y.b.id);
+  if (!first) return null;
+  const reserve = p.reserve_price;
+  const proxyPrice = Math.min(first.top, Math.max(opening, runner ? runner.top + incrementStep(rule, runner.top) : opening));
+  const price = first.b.max_amount === null ? first.top : reserve !== null && proxyPrice < reserve && first.top >= reserve ? reserve : proxyPrice;
+  const max = first.b.max_amount === null ? null : first.top;
+  return { bid: first.b, price, max, held: max ?? price };
+}
+
+/** The best top among the outbid bids on the leader's lot of other bidders who may still lead there. */
+function runnerUpTop(s: Snapshot, leader: BidRow): number | null {
+  const cancelledHere = (u: number) => s.bids.some((b) => b.user_id === u && b.product_id === leader.product_id && b.auction_id === leader.auction_id && b.status === 'rolledback');
+  const tops = s.bids
+    .filter((b) => b.product_id === leader.product_id && b.auction_id === leader.auction_id && b.status === 'outbid' && b.user_id !== leader.user_id
+      && s.active[b.user_id] && s.registrations.has(`${b.auction_id}:${b.user_id}`) && !cancelledHere(b.user_id))
+    .map(heldBy);
+  return tops.length === 0 ? null : Math.max(...tops);
+}
+
 function resolveProduct(w: World, s: Snapshot, spec: ProductSpec): string {
   const pool = spec.pick === 'leading' ? w.productIds.filter((id) => leaderOf(s, id))
     : spec.pick === 'open' ? w.productIds.filter((id) => {
@@ -417,8 +459,10 @@ async function run(w: World, cmd: Command) {
       const minNext = minNextBid(pricing);
       const top = max ?? amount!;
       const balance = before.balances[userId]!;
-      // The leader naming a new maximum raises it; everything else is a bid that must reach the minimum.
-      const raiseMax = self && max !== null;
+      // The leader naming a new maximum raises it, and so does a plain bid above the maximum a leader
+      // holds (nobody bids against themselves); everything else is a bid that must reach the minimum.
+      const newMax = !self ? null : max ?? (leader.max_amount !== null && amount! > leader.max_amount ? amount : null);
+      const raiseMax = self && newMax !== null;
       const gate = [
         ...(before.active[userId] ? [] : ['ACCOUNT_INACTIVE']),
         ...(p.status === 'sold' ? ['PRODUCT_SOLD'] : []),
@@ -433,7 +477,7 @@ async function run(w: World, cmd: Command) {
       const reasons = [
         ...gate,
         ...(raiseMax
-          ? [...(max <= heldBy(leader) ? ['BID_TOO_LOW'] : []), ...(balance < max - heldBy(leader) ? ['INSUFFICIENT_FUNDS'] : [])]
+          ? [...(newMax <= heldBy(leader) ? ['BID_TOO_LOW'] : []), ...(balance < newMax - heldBy(leader) ? ['INSUFFICIENT_FUNDS'] : [])]
           : [
             ...((amount ?? max!) < minNext ? ['BID_TOO_LOW'] : []),
             ...(self && leader.max_amount !== null && top <= leader.max_amount ? ['BID_TOO_LOW'] : []),
@@ -467,12 +511,14 @@ async function run(w: World, cmd: Command) {
       let ledger = 0;
       let end = a.valid_until;
       if (raiseMax) {
-        // The difference is held; the price moves only to meet the reserve.
-        highest = meet(leader.amount, max);
-        balances[userId] = balance - (max - heldBy(leader));
-        bids[leader.id] = { max_amount: max, amount: highest };
+        // The difference is held; the price moves only to meet the reserve, or to give a price held at
+        // the old maximum the step above the runner-up it lacked (as far as the new maximum goes).
+        const runner = runnerUpTop(before, leader);
+        highest = meet(runner === null ? leader.amount : Math.max(leader.amount, Math.min(newMax, runner + step(runner))), newMax);
+        balances[userId] = balance - (newMax - heldBy(leader));
+        bids[leader.id] = { max_amount: newMax, amount: highest };
         ledger = 1;
-        note('bid:ok-raised-max');
+        note(max === null ? 'bid:ok-plain-raised-max' : 'bid:ok-raised-max');
       } else if (leader && !self && top <= heldBy(leader)) {
         // The leader's maximum answers at once: one step above the challenger, capped at the maximum.
         highest = meet(Math.min(heldBy(leader), Math.max(leader.amount, top + step(top))), heldBy(leader));
@@ -579,25 +625,18 @@ async function run(w: World, cmd: Command) {
       }
       expect(r.ok, why(`cancel should be accepted: ${r.ok ? '' : r.code}`)).toBe(true);
       if (!r.ok) break;
-      // Reinstated: the highest (then earliest) outbid bid on this product in this auction, by another
-      // active, registered user who never cancelled on it here, whose balance still covers it.
-      const cancelledHere = (u: number) => before.bids.some((b) => b.user_id === u && b.product_id === target.product_id && b.auction_id === target.auction_id && b.status === 'rolledback');
-      const next = before.bids
-        .filter((b) => b.product_id === target.product_id && b.auction_id === target.auction_id && b.status === 'outbid' && b.user_id !== userId
-          && before.active[b.user_id] && before.registrations.has(`${b.auction_id}:${b.user_id}`) && !cancelledHere(b.user_id))
-        .sort((x, y) => y.amount - x.amount || x.id - y.id)
-        .find((b) => before.balances[b.user_id]! >= b.amount) ?? null;
-      note(next ? 'cancel:ok-reinstated' : 'cancel:ok-none-left');
+      // The lot as it would stand without the cancelled bid (modelNextLeader), its maximum kept.
+      const next = modelNextLeader(before, target, before.balances);
+      note(next ? (next.max !== null ? 'cancel:ok-reinstated-max' : 'cancel:ok-reinstated') : 'cancel:ok-none-left');
       const balances: Record<number, number> = { [userId]: before.balances[userId]! + heldBy(target) };
       const statuses: Record<number, string | Partial<BidRow>> = { [target.id]: 'rolledback' };
       if (next) {
-        // Back at the amount it reached, as a plain bid.
-        balances[next.user_id] = before.balances[next.user_id]! - next.amount;
-        statuses[next.id] = { status: 'success', max_amount: null };
+        balances[next.bid.user_id] = before.balances[next.bid.user_id]! - next.held;
+        statuses[next.bid.id] = { status: 'success', amount: next.price, max_amount: next.max };
       }
       expectOnly(before, after, { balances, bids: statuses }, why);
       expect({ balance: r.balance, highest: r.highest, reinstated: r.reinstated?.bidId ?? null }, why('the command reports the new state'))
-        .toEqual({ balance: balances[userId], highest: next?.amount ?? 0, reinstated: next?.id ?? null });
+        .toEqual({ balance: balances[userId], highest: next?.price ?? 0, reinstated: next?.bid.id ?? null });
       expect(after.ledgerRows).toBe(before.ledgerRows + (next ? 2 : 1));
       break;
     }
@@ -790,20 +829,15 @@ async function run(w: World, cmd: Command) {
       const balances: Record<number, number> = { ...before.balances };
       const statuses: Record<number, string | Partial<BidRow>> = {};
       const leads = before.bids.filter((b) => b.user_id === userId && b.status === 'success').sort((x, y) => (x.product_id < y.product_id ? -1 : 1));
-      const gone = (u: number, b: { product_id: string; auction_id: string }) => before.bids.some((c) => c.user_id === u && c.product_id === b.product_id && c.auction_id === b.auction_id && c.status === 'rolledback');
       let ledger = 0;
       for (const lead of leads) {
         balances[userId] = balances[userId]! + heldBy(lead);
         statuses[lead.id] = 'rolledback';
         ledger++;
-        const next = before.bids
-          .filter((b) => b.product_id === lead.product_id && b.auction_id === lead.auction_id && b.status === 'outbid' && b.user_id !== userId
-            && before.active[b.user_id] && before.registrations.has(`${b.auction_id}:${b.user_id}`) && !gone(b.user_id, b))
-          .sort((x, y) => y.amount - x.amount || x.id - y.id)
-          .find((b) => balances[b.user_id]! >= b.amount) ?? null;
+        const next = modelNextLeader(before, lead, balances);
         if (next) {
-          balances[next.user_id] = balances[next.user_id]! - next.amount;
-          statuses[next.id] = { status: 'success', max_amount: null };
+          balances[next.bid.user_id] = balances[next.bid.user_id]! - next.held;
+          statuses[next.bid.id] = { status: 'success', amount: next.price, max_amount: next.max };
           ledger++;
         }
       }
@@ -869,7 +903,7 @@ describe(`money model (${testStoreKind}): any sequence of commands keeps every p
       'bid:ok-first', 'bid:ok-outbid-other', 'bid:ok-raised-own', 'bid:BID_TOO_LOW', 'bid:INSUFFICIENT_FUNDS', 'bid:NOT_REGISTERED', 'bid:AUCTION_ENDED',
       'cancel:ok-reinstated', 'cancel:ok-none-left', 'cancel:FORBIDDEN', 'cancel:BID_NOT_ACTIVE', 'deactivate:released',
       'settle:ok-sold', 'deleteAuction:ok-refunded', 'deleteProduct:ok-refunded', 'updateAuction:ok', 'updateAuction:PRODUCT_HAS_BIDS', 'createAuction:ok', 'register:ok',
-      'bid:ok-max', 'bid:ok-proxy-answered', 'bid:ok-raised-max', 'bid:ok-extended', 'buyNow:ok', 'buyNow:BUY_NOW_UNAVAILABLE', 'settle:ok-reserve-not-met',
+      'bid:ok-max', 'bid:ok-proxy-answered', 'bid:ok-raised-max', 'bid:ok-plain-raised-max', 'cancel:ok-reinstated-max', 'bid:ok-extended', 'buyNow:ok', 'buyNow:BUY_NOW_UNAVAILABLE', 'settle:ok-reserve-not-met',
     ]) expect(outcomes[key] ?? 0, `outcome ${key} was reached`).toBeGreaterThan(0);
     for (const t of ['status', 'advance', 'pastEnd']) expect(seen[t] ?? 0, `command ${t} was exercised`).toBeGreaterThan(0);
   }, TIMEOUT);

@@ -253,7 +253,7 @@ describe('maximum (proxy) bids: the worked examples of docs/bidding.md', () => {
     expect(await balanceOf(app, asha.token)).toBe(1000);
   });
 
-  it('cancelling a leading maximum refunds all of it; the earlier bid comes back at what it reached, as a plain bid', async () => {
+  it('cancelling a leading maximum refunds all of it; the earlier maximum leads again as a maximum, at the price it had without the cancelled bid', async () => {
     const admin = await start();
     const { productId, auctionId } = await lot(admin);
     const [asha, ravi] = [await richBidder(app, 3000, [auctionId]), await richBidder(app, 3000, [auctionId])];
@@ -263,9 +263,10 @@ describe('maximum (proxy) bids: the worked examples of docs/bidding.md', () => {
     const ravisLead = (await myBids(ravi.token))[0]!;
     const cancel = await call(app, 'POST', '/api/rollback-bid', { bid_id: (ravisLead as unknown as { bid_id: number }).bid_id }, ravi.token);
     expect(cancel.statusCode, cancel.body).toBe(200);
-    expect(cancel.json()).toMatchObject({ wallet_balance: 3000, highest_bid: 700 });
+    // No other bid remains: Asha's maximum leads at the opening price again, holding all of itself.
+    expect(cancel.json()).toMatchObject({ wallet_balance: 3000, highest_bid: 1 });
     expect(await balanceOf(app, asha.token)).toBe(2300);
-    expect((await myBids(asha.token))[0]).toMatchObject({ status: 'success', amount: 700, max_amount: null });
+    expect((await myBids(asha.token))[0]).toMatchObject({ status: 'success', amount: 1, max_amount: 700 });
     await expectMoneyInvariant(app);
   });
 });

@@ -69,7 +69,7 @@ describe('reads: GET /api/admin/auction/{id}, all_auctions, auctions/my, auction
 describe('figures: GET /api/admin/stats, /api/admin/reports, /api/admin/settings', () => {
   withApp();
 
-  it('stats and reports after a known scenario (revenue = Σ won, pending = Σ leading, bids exclude failed)', async () => {
+  it('stats and reports after a known scenario (revenue = Σ won, pending = Σ leading, bids exclude failed and cancelled)', async () => {
     const admin = await signUpAdmin(app);
     const other = await signUpAdmin(app);
     const { auctionId: A1, productIds: [a0, a1, a2] } = await newAuction(admin.token, { products: 3, endsIn: 10 * HOUR });
@@ -84,7 +84,7 @@ describe('figures: GET /api/admin/stats, /api/admin/reports, /api/admin/settings
     expectError(await bid(app, x.token, a0!, 120), 409, 'BID_TOO_LOW'); // failed: not counted
     expectError(await bid(app, y.token, a1!, 5000), 402, 'INSUFFICIENT_FUNDS'); // failed: not counted
     await placeBid(x.token, a1!, 200);
-    const cancelled = await placeBid(y.token, a2!, 60);
+    const cancelled = await placeBid(y.token, a2!, 60); // cancelled: not counted
     expect((await call(app, 'POST', '/api/rollback-bid', { bid_id: cancelled.bid_id }, y.token)).statusCode).toBe(200);
     await placeBid(x.token, b0!, 300);
     await placeBid(x.token, o0!, 77); // another admin's auction: not in these figures
@@ -92,7 +92,7 @@ describe('figures: GET /api/admin/stats, /api/admin/reports, /api/admin/settings
     expect((await call(app, 'POST', `/api/admin/auction/${A2}/settle`, undefined, admin.token)).statusCode).toBe(200);
 
     expect((await get('/api/admin/stats', admin.token)).json()).toEqual({
-      total_auctions: 2, active_auctions: 1, total_products: 5, unassigned_products: 1, total_bids: 5, revenue: 300, pending: 350,
+      total_auctions: 2, active_auctions: 1, total_products: 5, unassigned_products: 1, total_bids: 4, revenue: 300, pending: 350,
     });
     expect((await get('/api/admin/stats', other.token)).json()).toEqual({
       total_auctions: 1, active_auctions: 1, total_products: 1, unassigned_products: 0, total_bids: 1, revenue: 0, pending: 77,
@@ -102,7 +102,7 @@ describe('figures: GET /api/admin/stats, /api/admin/reports, /api/admin/settings
     expect(Object.keys(reports).sort()).toEqual(['auctions', 'products']);
     expect(reports.auctions).toHaveLength(2);
     expect(byId(reports.auctions)).toEqual({
-      [A1]: { id: A1, name: `Auction ${A1}`, valid_until: iso(START + 10 * HOUR), status: 'active', product_count: 3, bid_count: 4, revenue: 0, pending: 350 },
+      [A1]: { id: A1, name: `Auction ${A1}`, valid_until: iso(START + 10 * HOUR), status: 'active', product_count: 3, bid_count: 3, revenue: 0, pending: 350 },
       [A2]: { id: A2, name: `Auction ${A2}`, valid_until: iso(START + HOUR), status: 'settled', product_count: 1, bid_count: 1, revenue: 300, pending: 0 },
     });
     expect(reports.products).toHaveLength(5);
@@ -111,7 +111,7 @@ describe('figures: GET /api/admin/stats, /api/admin/reports, /api/admin/settings
     expect(byId(reports.products)).toEqual({
       [a0!]: row(a0!, 'available', A1, 2, 150),
       [a1!]: row(a1!, 'available', A1, 1, 200),
-      [a2!]: row(a2!, 'available', A1, 1, 0),
+      [a2!]: row(a2!, 'available', A1, 0, 0), // its one bid was cancelled
       [b0!]: row(b0!, 'sold', A2, 1, 300),
       [u0!]: row(u0!, 'unassigned', null, 0, 0),
     });

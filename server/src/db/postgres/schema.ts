@@ -136,6 +136,13 @@ export const bids = pgTable('bids', {
    * history shows this for the bid itself. Null on bids placed before it was kept: `amount` stands in.
    */
   placedAmount: int53('placed_amount'),
+  /**
+   * Epoch ms: the end of the auction before this bid moved it by soft close, and the end it set; null
+   * when it moved nothing. A cancel of the bid moves the end back while it is still the one it set
+   * (docs/bidding.md#cancelling-a-bid).
+   */
+  extendedFrom: int53('extended_from'),
+  extendedTo: int53('extended_to'),
   /** Bought at the buy-now price (status `won` at once). */
   buyNow: boolean('buy_now').notNull().default(false),
   status: text('status', { enum: bidStatuses }).notNull(),
@@ -163,6 +170,8 @@ export const autoBids = pgTable('auto_bids', {
   bidId: integer('bid_id').notNull().references(() => bids.id),
   productId: text('product_id').notNull(),
   amount: int53('amount').notNull(),
+  /** `rolledback` once cancelled with the bid it answered (docs/bidding.md#cancelling-a-bid); else `accepted`. */
+  status: text('status', { enum: ['accepted', 'rolledback'] }).notNull().default('accepted'),
   createdAt: int53('created_at').notNull(),
 }, (t) => [
   index('auto_bids_product_idx').on(t.productId, t.id),

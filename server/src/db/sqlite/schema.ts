@@ -133,6 +133,13 @@ export const bids = sqliteTable('bids', {
    * history shows this for the bid itself. Null on bids placed before it was kept: `amount` stands in.
    */
   placedAmount: integer('placed_amount'),
+  /**
+   * Epoch ms: the end of the auction before this bid moved it by soft close, and the end it set; null
+   * when it moved nothing. A cancel of the bid moves the end back while it is still the one it set
+   * (docs/bidding.md#cancelling-a-bid).
+   */
+  extendedFrom: integer('extended_from'),
+  extendedTo: integer('extended_to'),
   /** Bought at the buy-now price (status `won` at once). */
   buyNow: integer('buy_now', { mode: 'boolean' }).notNull().default(false),
   status: text('status', { enum: bidStatuses }).notNull(),
@@ -160,6 +167,8 @@ export const autoBids = sqliteTable('auto_bids', {
   bidId: integer('bid_id').notNull().references(() => bids.id),
   productId: text('product_id').notNull(),
   amount: integer('amount').notNull(),
+  /** `rolledback` once cancelled with the bid it answered (docs/bidding.md#cancelling-a-bid); else `accepted`. */
+  status: text('status', { enum: ['accepted', 'rolledback'] }).notNull().default('accepted'),
   createdAt: integer('created_at').notNull(),
 }, (t) => [
   index('auto_bids_product_idx').on(t.productId, t.id),
