@@ -5,7 +5,7 @@
  * change set. Run them through `Commands`, which publishes their events after the commit.
  */
 import { formatRupees, minNextBid, toRupees } from '@auction/shared';
-import { heldBy, type Applied, type AuctionRow, type BidRow, type ChangeSet, type Hold, type ProductRow, type TransactionRow, type UnitOfWork, type Wallet } from '../db/index.js';
+import { heldBy, stepsOf, type Applied, type AuctionRow, type BidRow, type ChangeSet, type Hold, type ProductRow, type TransactionRow, type UnitOfWork, type Wallet } from '../db/index.js';
 import { refuse, type Result } from '../errors.js';
 import { buyNowAvailable, decideBid, refusedBid, type BidAsk } from './decide-bid.js';
 import type { DomainEvent } from './events.js';
@@ -98,7 +98,7 @@ interface CancelState {
   productName: string;
   /** The lot's pricing, for the figures the live event carries. */
   lot: Pick<ProductRow, 'startingPrice' | 'reservePrice' | 'buyNowPrice' | 'status'>;
-  auction: Pick<AuctionRow, 'validUntil' | 'settledAt' | 'createdBy' | 'incrementRule'>;
+  auction: Pick<AuctionRow, 'validUntil' | 'settledAt' | 'createdBy' | 'incrementRule' | 'incrementAmount' | 'incrementTiers' | 'cancelPolicy'>;
   bidCount: number;
   /** The product's version before this change (docs/live-protocol.md#versions-and-applying-events). */
   version: number;
@@ -116,13 +116,26 @@ interface CancelState {
 export const CANCELS_PER_LOT = 3;
 export const CANCELS_PER_AUCTION = 6;
 
+/** The `strict` cancel policy: a bid may be cancelled only this soon after it was placed, and never this close to the end. */
+export const STRICT_CANCEL_WINDOW_MS = 10 * 60_000;
+export const STRICT_NO_CANCEL_BEFORE_END_MS = 60 * 60_000;
+
+/** Why the auction's cancel policy refuses cancelling `bid` now, in the bidder's words; null when it allows it. */
+export function strictCancelRefusal(auction: Pick<AuctionRow, 'cancelPolicy' | 'validUntil'>, bid: Pick<BidRow, 'createdAt'>, now: number): string | null {
+  if (auction.cancelPolicy !== 'strict') return null;
+  if (auction.validUntil - now < STRICT_NO_CANCEL_BEFORE_END_MS) return 'Bids in this auction cannot be cancelled in its last hour';
+  if (now - bid.createdAt > STRICT_CANCEL_WINDOW_MS) return 'Bids in this auction can be cancelled only within 10 minutes of being placed; this bid can no longer be cancelled';
+  return null;
+}
+
 /** The bidder's cancelled bids so far: in the auction, and of them on the lot. */
 export interface CancelCount { auction: number; lot: number }
 
 /**
  * Cancelling a leading bid (docs/money.md), decided: the refund, then the best candidate whose owner can
  * still cover it leads again (bids that cannot be covered are skipped). Refused once the bidder has
- * cancelled CANCELS_PER_LOT bids on the lot or CANCELS_PER_AUCTION in the auction.
+ * cancelled CANCELS_PER_LOT bids on the lot or CANCELS_PER_AUCTION in the auction, and when the
+ * auction's `strict` cancel policy forbids it (`strictCancelRefusal`).
  */
 export function decideCancel(s: CancelState, userId: number, now: number, cancels: CancelCount): Result<{ changes: ChangeSet; events: (applied: Applied) => DomainEvent[]; next: Hold | null }> {
   const { bid, auction, productName } = s;
@@ -130,6 +143,8 @@ export function decideCancel(s: CancelState, userId: number, now: number, cancel
   if (bid.status !== 'success') return refuse('BID_NOT_ACTIVE', 'Only an active (leading) bid can be cancelled');
   if (auction.settledAt !== null) return refuse('AUCTION_SETTLED', 'This auction has been settled');
   if (now >= auction.validUntil) return refuse('AUCTION_ENDED', 'This auction has ended; bids can no longer be cancelled');
+  const strict = strictCancelRefusal(auction, bid, now);
+  if (strict) return refuse('CANCEL_NOT_ALLOWED', strict);
   if (cancels.lot >= CANCELS_PER_LOT) {
     return refuse('CANCEL_NOT_ALLOWED', `You have already cancelled ${CANCELS_PER_LOT} bids on ${productName}; this bid can no longer be cancelled`);
   }
@@ -164,7 +179,7 @@ export function decideRelease(s: CancelState, reason: 'CANCELLED' | 'ACCOUNT_INA
     changes.notices = [reinstatedNotice(next.userId, { auctionId: bid.auctionId, productId: bid.productId, productName }, next.amount, reason, now)];
   }
   const highest = next?.amount ?? 0;
-  const minNext = minNextBid({ rule: auction.incrementRule, startingPrice: s.lot.startingPrice, highest, hasBid: next !== null });
+  const minNext = minNextBid({ steps: stepsOf(auction), startingPrice: s.lot.startingPrice, highest, hasBid: next !== null });
   const events = (applied: Applied): DomainEvent[] => [
     {
       type: 'bid:rolledback', auctionId: bid.auctionId, ownerId: auction.createdBy, productId: bid.productId, highest, bidCount: s.bidCount, version: s.version + 1,

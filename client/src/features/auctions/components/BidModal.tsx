@@ -53,7 +53,7 @@ export function BidModal({ auctionId, productId, onClose }: BidModalProps) {
   const unbid = highest <= 0;
   const minimum = product.min_next_bid;
   const amount = typed ?? String(minimum);
-  const quick = quickBids(product, auction.increment_rule, QUICK_BIDS);
+  const quick = quickBids(product, auction, QUICK_BIDS);
   const leading = product.my_status === 'leading';
   const closedReason = product.status === 'sold' ? 'This product has been sold.' : isEnded(auction, secs) ? 'This auction has ended.' : null;
 
@@ -64,7 +64,7 @@ export function BidModal({ auctionId, productId, onClose }: BidModalProps) {
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (sending || closedReason || !product || !auction) return;
-    const check = checkBid({ amount, max }, product, auction.increment_rule);
+    const check = checkBid({ amount, max }, product, auction);
     if (!check.ok) {
       setErrors({ [check.field]: check.error });
       focus(check.field === 'amount' ? amountId : maxId);
