@@ -119,3 +119,9 @@ export function bidTooLowFor(amount: number, p: LotPricing): string | null {
   const min = minNextBid(p);
   return amount < min ? `Bid must be at least ${formatRupees(toRupees(min))}` : null;
 }
+
+/** The `strict` cancel policy in the bidder's words (docs/bidding.md#cancelling-a-bid). */
+export const STRICT_CANCEL_WORDS = 'In this auction a bid can be cancelled only within 10 minutes of placing it, and never in the auction’s last hour.';
+
+/** Whether bidders may cancel a leading bid until the end, or only under the strict rule. */
+export type CancelPolicy = 'until_end' | 'strict';

@@ -100,7 +100,7 @@ export function catalogueRoutes(app: App, ctx: AppContext) {
     const adminId = callerOf(req).id;
     const defaults = { softCloseS: ctx.config.softCloseS, maxExtensionS: ctx.config.maxExtensionS };
     const r = unwrap(await commands.run((tx) => createAuction(tx, { adminId, input, defaults }, ctx.now())));
-    return reply.code(201).send({ message: 'Auction created successfully!', auction: await auctionView(r.auction.id) });
+    return reply.code(201).send({ message: 'Auction created successfully!', auction: await auctionView(r.auction.id, adminId) });
   });
 
   app.put('/admin/auction/:id', {
@@ -111,7 +111,7 @@ export function catalogueRoutes(app: App, ctx: AppContext) {
     const input = { name, validUntil: dateTime(valid_until, 'valid_until', ctx.config.timeZone), ...(product_ids ? { productIds: product_ids } : {}), ...rulesInput(req.body) };
     const cmd = { adminId: callerOf(req).id, auctionId: req.params.id, input };
     const r = unwrap(await commands.run((tx) => updateAuction(tx, cmd, ctx.now())));
-    return { message: 'Auction updated successfully!', auction: await auctionView(r.auctionId) };
+    return { message: 'Auction updated successfully!', auction: await auctionView(r.auctionId, cmd.adminId) };
   });
 
   app.delete('/admin/auction/:id', {

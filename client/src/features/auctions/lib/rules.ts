@@ -1,6 +1,6 @@
 /** The browse page's pure rules: search and filter, the bid checks and amounts, when bidding is open, a lot's state lines. */
 import {
-  BID_MESSAGES, ENDING_SOON_SECONDS, LIMITS, auctionSteps, bidTooLowFor, formatRupees, hasAtMostTwoDecimals, nextBids, toPaise, toRupees,
+  BID_MESSAGES, ENDING_SOON_SECONDS, LIMITS, auctionSteps, stepsInWords, bidTooLowFor, formatRupees, hasAtMostTwoDecimals, nextBids, toPaise, toRupees,
   type Auction, type LotPricing, type Product,
 } from '@auction/shared';
 import { formatDuration } from '../../../lib/format';
@@ -106,6 +106,13 @@ export function checkBid(form: BidForm, lot: LotForBid, auction: StepFields): Bi
 export function softCloseText(auction: Pick<Auction, 'soft_close_s' | 'max_extension_s'>): string | null {
   if (auction.soft_close_s <= 0 || auction.max_extension_s <= 0) return null;
   return `Bids in the last ${formatDuration(auction.soft_close_s)} extend the auction (by up to ${formatDuration(auction.max_extension_s)} in all)`;
+}
+
+/** The auction's steps in words: "Bids go up in ₹50 steps", or its tiers spelled out. */
+export function stepsText(auction: StepFields): string {
+  const steps = auctionSteps(auction);
+  const words = stepsInWords(steps);
+  return words.endsWith(' steps') && !words.includes(',') ? `Bids go up in ${words}` : `Bids go up in steps of ${words}`;
 }
 
 /** An auction is over once the server says so or the clock reaches its end. */
