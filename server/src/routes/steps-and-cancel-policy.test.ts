@@ -160,6 +160,16 @@ describe('steps the seller chooses', () => {
   });
 });
 
+describe('the OpenAPI document', () => {
+  it('publishes the step and cancel-policy fields on auction bodies and shapes', async () => {
+    await start();
+    const doc = JSON.stringify((await call(app, 'GET', '/api/docs/json')).json());
+    for (const field of ['increment_amount', 'increment_tiers', 'cancel_policy', 'bidder_cancels']) expect(doc).toContain(`"${field}"`);
+    expect(doc).toContain('"custom"');
+    expect(doc).toContain('"strict"');
+  });
+});
+
 describe('cancel policy', () => {
   it('strict: a bid may be cancelled within 10 minutes of being placed, not after', async () => {
     const admin = await start();
