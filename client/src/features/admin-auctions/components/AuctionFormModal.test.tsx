@@ -101,7 +101,7 @@ describe('Create Auction modal', () => {
     fireEvent.click(within(dialog).getByRole('checkbox', { name: /Ming Vase/ }));
 
     const rule = within(dialog).getByLabelText<HTMLSelectElement>('Increment rule');
-    expect([...rule.options].map((o) => o.text)).toEqual(['Flat (the same step at every price)', 'Ladder (steps grow with the price)', 'Custom (your own tiers)']);
+    expect([...rule.options].map((o) => o.text)).toEqual(['Flat (one step)', 'Ladder (grows with the price)', 'Custom (your price bands)']);
     expect(rule.value).toBe('flat');
     fireEvent.change(rule, { target: { value: 'ladder' } });
     const soft = within(dialog).getByLabelText<HTMLInputElement>('Soft close (seconds)');

@@ -85,7 +85,7 @@ export function StepFields({ idPrefix, value, onChange, error, locked }: {
               ) : (
                 <span className="aa-tier-part aa-tier-rest">{i === 0 ? 'At every price' : 'Above that'}</span>
               )}
-              <label className="aa-tier-part">
+              <label className="aa-tier-part aa-tier-step">
                 <span>step ₹</span>
                 <input className="input aa-tier-input" inputMode="decimal" autoComplete="off" value={tier.step} disabled={locked}
                   aria-label={`Band ${i + 1}: step (₹)`} onChange={(e) => setTier(i, { step: e.target.value })} />

@@ -6,9 +6,9 @@
 import { formatRupees, LADDER, LADDER_TOP_STEP, toRupees, type AdminAuction, type IncrementRule } from '@auction/shared';
 
 export const INCREMENT_LABELS: Record<IncrementRule, string> = {
-  flat: 'Flat (the same step at every price)',
-  ladder: 'Ladder (steps grow with the price)',
-  custom: 'Custom (your own tiers)',
+  flat: 'Flat (one step)',
+  ladder: 'Ladder (grows with the price)',
+  custom: 'Custom (your price bands)',
 };
 
 /** The rule in a few words, for the detail page. */
