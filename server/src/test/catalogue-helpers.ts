@@ -28,7 +28,8 @@ export interface AuctionJson {
   id: string; name: string; valid_until: string; product_ids: string[]; registrations: number[]; product_count: number;
   status: 'active' | 'ended' | 'settled'; created_by: number; created_at: string; settled_at: string | null;
   original_valid_until: string; increment_rule: 'flat' | 'ladder' | 'custom'; increment_amount: number;
-  increment_tiers: { below: number | null; step: number }[]; cancel_policy: 'until_end' | 'strict'; soft_close_s: number; max_extension_s: number; extended: boolean;
+  increment_tiers: { below: number | null; step: number }[]; cancel_policy: 'until_end' | 'strict'; soft_close_s: number;
+  bidder_cancels?: { user_id: number; username: string; cancels: number }[]; max_extension_s: number; extended: boolean;
 }
 interface TransactionJson { _id: string; type: 'topup' | 'bid' | 'refund'; amount: number; timestamp: string; meta: { notes: string | null; product_id: string | null } }
 interface UserBidJson { bid_id: number; product_id: string; auction_id: string; amount: number; status: string }
