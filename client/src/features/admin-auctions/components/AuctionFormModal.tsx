@@ -21,7 +21,7 @@ type Props =
   | { mode: 'create'; onClose: () => void; onSaved?: () => void }
   /**
    * Edit; `withProducts` false is the detail page's short form (no product list), which says itself
-   * whether a lot has bids (`ruleLocked`: the increment rule can no longer change).
+   * whether a lot has bids (`ruleLocked`: steps and the cancel policy can no longer change).
    */
   | { mode: 'edit'; auction: AdminAuction; withProducts?: boolean; ruleLocked?: boolean; onClose: () => void; onSaved?: (auction: AdminAuction) => void };
 

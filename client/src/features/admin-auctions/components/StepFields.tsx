@@ -66,9 +66,9 @@ export function StepFields({ idPrefix, value, onChange, error, locked }: {
             placeholder="1"
             onChange={(e) => set({ incrementAmount: e.target.value })}
             aria-invalid={error ? true : undefined}
-            aria-describedby={error ? errorId : undefined}
+            aria-describedby={error ? `${idPrefix}-amount-hint ${errorId}` : `${idPrefix}-amount-hint`}
           />
-          <p className="aa-hint">From ₹1 to ₹1,00,000. With ₹50, a lot at ₹1,000 takes bids from ₹1,050.</p>
+          <p className="aa-hint" id={`${idPrefix}-amount-hint`}>From ₹1 to ₹1,00,000. With ₹50, a lot at ₹1,000 takes bids from ₹1,050.</p>
         </div>
       )}
 
