@@ -96,7 +96,10 @@ export function unique(prefix: string): string {
 /** A product as seeded: prices in rupees (docs/bidding.md#lot-pricing), all optional. */
 export interface SeedProduct { id: string; name: string; description?: string; starting_price?: number; reserve_price?: number | null; buy_now_price?: number | null }
 /** An auction's rules (docs/bidding.md): left out, the server's defaults. */
-export interface SeedRules { increment_rule?: 'flat' | 'ladder'; soft_close_s?: number; max_extension_s?: number }
+export interface SeedRules {
+  increment_rule?: 'flat' | 'ladder' | 'custom'; increment_amount?: number; increment_tiers?: { below?: number | null; step: number }[];
+  cancel_policy?: 'until_end' | 'strict'; soft_close_s?: number; max_extension_s?: number;
+}
 
 /** The seed helpers for one server. Every call goes through the public API with the right token. */
 export function createSeed(baseUrl: string) {

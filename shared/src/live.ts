@@ -121,7 +121,7 @@ export interface WalletUpdatedData extends Stamped {
  * An auction's summary as `GET /auctions` shows it, minus the per-caller `registered` and `registrations`
  * and minus the product list (a client showing the products reads them again).
  */
-export interface LiveAuction extends Stamped, Pick<Auction, 'original_valid_until' | 'increment_rule' | 'soft_close_s' | 'max_extension_s' | 'extended'> {
+export interface LiveAuction extends Stamped, Pick<Auction, 'original_valid_until' | 'increment_rule' | 'increment_amount' | 'increment_tiers' | 'cancel_policy' | 'soft_close_s' | 'max_extension_s' | 'extended'> {
   id: string;
   name: string;
   valid_until: string;

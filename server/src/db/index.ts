@@ -24,7 +24,7 @@ export { sqliteFile } from './sqlite/store.js';
 export type { Election, Store, StoreKind, UnitOfWork, ChangeSet, Applied, AutoRaise, Hold, Wallet, LedgerMove } from './store.js';
 export type * from './rows.js';
 export type * from './reads.js';
-export { bidStatuses } from './rows.js';
+export { bidStatuses, stepsOf, storedTiers } from './rows.js';
 export { heldBy, topOf } from './store.js';
 export type { ProductImageRow } from './store.js';
 // Saved lots and notifications (issue 18).

@@ -5,7 +5,7 @@
 import type { Dialect, Param, SqlRunner } from './sql.js';
 import { notificationColumns, type NotificationRow } from './rows.js';
 import type { ProductImageRow } from './store.js';
-import { asAdmin, columns, isStorableId, type AccountStatus, type AdminRow, type BidStatus, type IncrementRule, type ProductStatus, type Role, type TransactionRow, type UserRow } from './rows.js';
+import { asAdmin, columns, isStorableId, type AccountStatus, type AdminRow, type BidStatus, type CancelPolicy, type IncrementRule, type ProductStatus, type Role, type TransactionRow, type UserRow } from './rows.js';
 
 export interface AuctionView {
   id: string;
@@ -13,6 +13,11 @@ export interface AuctionView {
   validUntil: number;
   originalValidUntil: number;
   incrementRule: IncrementRule;
+  /** Paise (see AuctionRow). */
+  incrementAmount: number;
+  /** As stored (see AuctionRow and `stepsOf`). */
+  incrementTiers: string | null;
+  cancelPolicy: CancelPolicy;
   softCloseS: number;
   maxExtensionS: number;
   createdBy: number;
@@ -45,8 +50,10 @@ export interface ProductView {
   startingPrice: number;
   reservePrice: number | null;
   buyNowPrice: number | null;
-  /** Its auction's increment rule (flat when unassigned) and whether that auction is over (ended or settled). */
+  /** Its auction's steps (flat ₹1 when unassigned; see AuctionRow) and whether that auction is over (ended or settled). */
   incrementRule: IncrementRule;
+  incrementAmount: number;
+  incrementTiers: string | null;
   auctionOver: boolean;
   /** Its photos in order (the first is the cover). */
   images: ProductImageView[];
@@ -232,6 +239,7 @@ export class Reads {
     const productOrder = `p.created_at, ${d.insertionOrder('p')}`;
     const rows = await this.sql.all<Omit<AuctionView, 'productIds' | 'registrations' | 'cover'> & { productIds: string; registrations: string; cover: string | null }>(
       `select a.id, a.name, a.valid_until as "validUntil", a.original_valid_until as "originalValidUntil", a.increment_rule as "incrementRule",
+        a.increment_amount as "incrementAmount", a.increment_tiers as "incrementTiers", a.cancel_policy as "cancelPolicy",
         a.soft_close_s as "softCloseS", a.max_extension_s as "maxExtensionS", a.created_by as "createdBy", a.created_at as "createdAt", a.settled_at as "settledAt",
         ${d.jsonArray('p.id', `from products p where ${lots}`, productOrder)} as "productIds",
         ${d.jsonArray('r.user_id', 'from registrations r where r.auction_id = a.id', 'r.user_id')} as "registrations",
@@ -250,6 +258,17 @@ export class Reads {
       // PostgreSQL's sum of integers is a bigint: a number here, whatever the driver's parsers.
       highest: Number(r.highest), bidCount: Number(r.bidCount),
     }));
+  }
+
+  /** Every bidder who bid in an auction (refused attempts aside) and how many of their bids there they cancelled, most first. */
+  async bidderCancels(auctionId: string): Promise<{ userId: number; username: string; cancels: number }[]> {
+    const rows = await this.sql.all<{ userId: number; username: string; cancels: number }>(
+      `select u.id as "userId", u.username, sum(case when b.status = 'rolledback' and b.reason = 'CANCELLED' then 1 else 0 end) as cancels
+       from bids b join users u on u.id = b.user_id where b.auction_id = ? and b.status <> 'failed'
+       group by u.id, u.username order by cancels desc, u.username`,
+      [auctionId],
+    );
+    return rows.map((r) => ({ ...r, cancels: Number(r.cancels) }));
   }
 
   async auction(id: string): Promise<AuctionView | null> {
@@ -288,7 +307,7 @@ export class Reads {
     return `select p.id, p.name, p.description, p.status, p.auction_id as "auctionId", p.bid_count as "bidCount", p.version, p.created_by as "createdBy",
         coalesce(b.amount, 0) as highest, case when b.id is null then 0 else 1 end as "hasBid",
         p.starting_price as "startingPrice", p.reserve_price as "reservePrice", p.buy_now_price as "buyNowPrice",
-        coalesce(a.increment_rule, 'flat') as "incrementRule",
+        coalesce(a.increment_rule, 'flat') as "incrementRule", coalesce(a.increment_amount, 100) as "incrementAmount", a.increment_tiers as "incrementTiers",
         case when a.settled_at is not null or a.valid_until <= ? then 1 else 0 end as "auctionOver",
         ${this.dialect.jsonArray(IMAGE_ENTRY, 'from product_images i where i.product_id = p.id', 'i.position, i.id')} as images
       from products p left join bids b on b.product_id = p.id and b.status in ('success', 'won')

@@ -3,10 +3,12 @@
  * milliseconds since the epoch (UTC), ids of accounts and bids are integers, of auctions and
  * products the admin's own text.
  */
+import type { StepTier, Steps } from '@auction/shared';
 export type AccountStatus = 'active' | 'inactive';
 export type Role = 'user' | 'admin';
 export const bidStatuses = ['success', 'outbid', 'failed', 'rolledback', 'won', 'unsold'] as const;
-export type IncrementRule = 'flat' | 'ladder';
+export type IncrementRule = 'flat' | 'ladder' | 'custom';
+export type CancelPolicy = 'until_end' | 'strict';
 export type BidStatus = (typeof bidStatuses)[number];
 export type ProductStatus = 'available' | 'sold';
 export type LedgerType = 'topup' | 'bid' | 'refund';
@@ -47,6 +49,11 @@ export interface AuctionRow {
   /** The end the admin set. */
   originalValidUntil: number;
   incrementRule: IncrementRule;
+  /** Paise: the `flat` rule's step. */
+  incrementAmount: number;
+  /** The `custom` rule's tiers as stored: JSON `[{ below, step }]` in paise (see `stepsOf`), or null. */
+  incrementTiers: string | null;
+  cancelPolicy: CancelPolicy;
   /** Soft close window in seconds; 0 = off. */
   softCloseS: number;
   /** How far past `originalValidUntil` soft close may move the end, in seconds. */
@@ -144,11 +151,20 @@ export const notificationColumns = (t: string) =>
 export const columns = {
   user: (t: string) => `${t}.id, ${t}.username, ${t}.name, ${t}.mobile_number as "mobileNumber", ${t}.password_hash as "passwordHash", ${t}.wallet_balance as "walletBalance", ${t}.status, ${t}.token_version as "tokenVersion", ${t}.created_at as "createdAt"`,
   admin: (t: string) => `${t}.id, ${t}.username, ${t}.name, ${t}.mobile_number as "mobileNumber", ${t}.password_hash as "passwordHash", ${t}.is_owner as "isOwner", ${t}.status, ${t}.token_version as "tokenVersion", ${t}.created_at as "createdAt"`,
-  auction: (t: string) => `${t}.id, ${t}.name, ${t}.valid_until as "validUntil", ${t}.original_valid_until as "originalValidUntil", ${t}.increment_rule as "incrementRule", ${t}.soft_close_s as "softCloseS", ${t}.max_extension_s as "maxExtensionS", ${t}.created_by as "createdBy", ${t}.created_at as "createdAt", ${t}.updated_at as "updatedAt", ${t}.settled_at as "settledAt", ${t}.deleted_at as "deletedAt"`,
+  auction: (t: string) => `${t}.id, ${t}.name, ${t}.valid_until as "validUntil", ${t}.original_valid_until as "originalValidUntil", ${t}.increment_rule as "incrementRule", ${t}.increment_amount as "incrementAmount", ${t}.increment_tiers as "incrementTiers", ${t}.cancel_policy as "cancelPolicy", ${t}.soft_close_s as "softCloseS", ${t}.max_extension_s as "maxExtensionS", ${t}.created_by as "createdBy", ${t}.created_at as "createdAt", ${t}.updated_at as "updatedAt", ${t}.settled_at as "settledAt", ${t}.deleted_at as "deletedAt"`,
   product: (t: string) => `${t}.id, ${t}.name, ${t}.description, ${t}.created_by as "createdBy", ${t}.auction_id as "auctionId", ${t}.status, ${t}.bid_count as "bidCount", ${t}.version, ${t}.starting_price as "startingPrice", ${t}.reserve_price as "reservePrice", ${t}.buy_now_price as "buyNowPrice", ${t}.sold_price as "soldPrice", ${t}.winner_id as "winnerId", ${t}.created_at as "createdAt", ${t}.updated_at as "updatedAt", ${t}.deleted_at as "deletedAt"`,
   bid: (t: string) => `${t}.id, ${t}.user_id as "userId", ${t}.product_id as "productId", ${t}.auction_id as "auctionId", ${t}.amount, ${t}.max_amount as "maxAmount", ${t}.buy_now as "buyNow", ${t}.extended_from as "extendedFrom", ${t}.extended_to as "extendedTo", ${t}.status, ${t}.reason, ${t}.created_at as "createdAt", ${t}.updated_at as "updatedAt"`,
   transaction: (t: string) => `${t}.id, ${t}.user_id as "userId", ${t}.type, ${t}.amount, ${t}.bid_id as "bidId", ${t}.product_id as "productId", ${t}.notes, ${t}.created_at as "createdAt"`,
 };
+
+/** An auction's steps (paise) from its stored columns: what `incrementStep` and `minNextBid` take. */
+export function stepsOf(a: { incrementRule: IncrementRule; incrementAmount: number; incrementTiers: string | null }): Steps {
+  return { rule: a.incrementRule, amount: Number(a.incrementAmount), tiers: a.incrementTiers === null ? [] : (JSON.parse(a.incrementTiers) as StepTier[]) };
+}
+
+/** Custom tiers as stored (JSON), or null when there are none. */
+export const storedTiers = (tiers: readonly StepTier[] | undefined): string | null | undefined =>
+  tiers === undefined ? undefined : tiers.length === 0 ? null : JSON.stringify(tiers.map((t) => ({ below: t.below, step: t.step })));
 
 /** SQLite reads booleans back as 0/1. */
 export const asBid = (row: BidRow): BidRow => ({ ...row, buyNow: Boolean(row.buyNow) });

@@ -93,7 +93,7 @@ export interface LedgerMove {
 }
 
 export type ProductChanges = Partial<Pick<ProductRow, 'name' | 'description' | 'auctionId' | 'status' | 'soldPrice' | 'winnerId' | 'bidCount' | 'version' | 'deletedAt' | 'startingPrice' | 'reservePrice' | 'buyNowPrice'>>;
-export type AuctionChanges = Partial<Pick<AuctionRow, 'name' | 'validUntil' | 'originalValidUntil' | 'incrementRule' | 'softCloseS' | 'maxExtensionS' | 'settledAt' | 'deletedAt'>>;
+export type AuctionChanges = Partial<Pick<AuctionRow, 'name' | 'validUntil' | 'originalValidUntil' | 'incrementRule' | 'incrementAmount' | 'incrementTiers' | 'cancelPolicy' | 'softCloseS' | 'maxExtensionS' | 'settledAt' | 'deletedAt'>>;
 
 /**
  * What a decision writes, applied in this order by `UnitOfWork.apply`: bid status changes (a leader
@@ -227,7 +227,7 @@ export interface UnitOfWork {
   /** Without prices: starting at 0, no reserve, no buy-now. */
   insertProduct(row: { id: string; name: string; description: string; createdBy: number; now: number } & Partial<Pick<ProductRow, 'startingPrice' | 'reservePrice' | 'buyNowPrice'>>): Promise<ProductRow | null>;
   /** Without rules: flat steps, no soft close. */
-  insertAuction(row: { id: string; name: string; validUntil: number; createdBy: number; now: number } & Partial<Pick<AuctionRow, 'incrementRule' | 'softCloseS' | 'maxExtensionS'>>): Promise<AuctionRow | null>;
+  insertAuction(row: { id: string; name: string; validUntil: number; createdBy: number; now: number } & Partial<Pick<AuctionRow, 'incrementRule' | 'incrementAmount' | 'incrementTiers' | 'cancelPolicy' | 'softCloseS' | 'maxExtensionS'>>): Promise<AuctionRow | null>;
   /** Resolves false when the user was registered already. */
   register(auctionId: string, userId: number, now: number): Promise<boolean>;
 

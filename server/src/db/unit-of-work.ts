@@ -22,6 +22,7 @@ const PRODUCT_COLUMNS: Record<string, string> = {
 };
 const AUCTION_COLUMNS: Record<string, string> = {
   name: 'name', validUntil: 'valid_until', originalValidUntil: 'original_valid_until', incrementRule: 'increment_rule',
+  incrementAmount: 'increment_amount', incrementTiers: 'increment_tiers', cancelPolicy: 'cancel_policy',
   softCloseS: 'soft_close_s', maxExtensionS: 'max_extension_s', settledAt: 'settled_at', deletedAt: 'deleted_at',
 };
 /** A product image's columns from `product_images i` (photos, issue 18). */
@@ -204,12 +205,15 @@ export class SqlUnitOfWork implements UnitOfWork {
     )) ?? null;
   }
 
-  async insertAuction(row: { id: string; name: string; validUntil: number; createdBy: number; now: number } & Partial<Pick<AuctionRow, 'incrementRule' | 'softCloseS' | 'maxExtensionS'>>) {
+  async insertAuction(row: { id: string; name: string; validUntil: number; createdBy: number; now: number } & Partial<Pick<AuctionRow, 'incrementRule' | 'incrementAmount' | 'incrementTiers' | 'cancelPolicy' | 'softCloseS' | 'maxExtensionS'>>) {
     return (await this.sql.get<AuctionRow>(
-      `insert into auctions (id, name, valid_until, original_valid_until, increment_rule, soft_close_s, max_extension_s, created_by, created_at, updated_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `insert into auctions (id, name, valid_until, original_valid_until, increment_rule, increment_amount, increment_tiers, cancel_policy, soft_close_s, max_extension_s, created_by, created_at, updated_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        on conflict do nothing returning ${columns.auction('auctions')}`,
-      [row.id, row.name, row.validUntil, row.validUntil, row.incrementRule ?? 'flat', row.softCloseS ?? 0, row.maxExtensionS ?? 3600, row.createdBy, row.now, row.now],
+      [
+        row.id, row.name, row.validUntil, row.validUntil, row.incrementRule ?? 'flat', row.incrementAmount ?? 100, row.incrementTiers ?? null,
+        row.cancelPolicy ?? 'until_end', row.softCloseS ?? 0, row.maxExtensionS ?? 3600, row.createdBy, row.now, row.now,
+      ],
     )) ?? null;
   }
 

@@ -5,7 +5,7 @@
  * change set. Run them through `Commands`, which publishes their events after the commit.
  */
 import { formatRupees, minNextBid, toRupees } from '@auction/shared';
-import { heldBy, type Applied, type AuctionRow, type AutoRaise, type BidRow, type ChangeSet, type Hold, type ProductRow, type TransactionRow, type UnitOfWork, type Wallet } from '../db/index.js';
+import { heldBy, stepsOf, type Applied, type AuctionRow, type AutoRaise, type BidRow, type ChangeSet, type Hold, type ProductRow, type TransactionRow, type UnitOfWork, type Wallet } from '../db/index.js';
 import { refuse, type Result } from '../errors.js';
 import { buyNowAvailable, decideBid, refusedBid, type BidAsk } from './decide-bid.js';
 import type { DomainEvent } from './events.js';
@@ -101,7 +101,7 @@ interface CancelState {
   productName: string;
   /** The lot's pricing, for its new leader's price and the figures the live event carries. */
   lot: Pick<ProductRow, 'startingPrice' | 'reservePrice' | 'buyNowPrice' | 'status'>;
-  auction: Pick<AuctionRow, 'id' | 'validUntil' | 'originalValidUntil' | 'settledAt' | 'createdBy' | 'incrementRule'>;
+  auction: Pick<AuctionRow, 'id' | 'validUntil' | 'originalValidUntil' | 'settledAt' | 'createdBy' | 'incrementRule' | 'incrementAmount' | 'incrementTiers' | 'cancelPolicy'>;
   /** The lot's bid count before this change, as its rows say (UnitOfWork.lotBidCount). */
   bidCount: number;
   /** The product's version before this change (docs/live-protocol.md#versions-and-applying-events). */
@@ -122,13 +122,26 @@ interface CancelState {
 export const CANCELS_PER_LOT = 3;
 export const CANCELS_PER_AUCTION = 6;
 
+/** The `strict` cancel policy: a bid may be cancelled only this soon after it was placed, and never this close to the end. */
+export const STRICT_CANCEL_WINDOW_MS = 10 * 60_000;
+export const STRICT_NO_CANCEL_BEFORE_END_MS = 60 * 60_000;
+
+/** Why the auction's cancel policy refuses cancelling `bid` now, in the bidder's words; null when it allows it. */
+export function strictCancelRefusal(auction: Pick<AuctionRow, 'cancelPolicy' | 'validUntil'>, bid: Pick<BidRow, 'createdAt'>, now: number): string | null {
+  if (auction.cancelPolicy !== 'strict') return null;
+  if (auction.validUntil - now < STRICT_NO_CANCEL_BEFORE_END_MS) return 'Bids in this auction cannot be cancelled in its last hour';
+  if (now - bid.createdAt > STRICT_CANCEL_WINDOW_MS) return 'Bids in this auction can be cancelled only within 10 minutes of being placed; this bid can no longer be cancelled';
+  return null;
+}
+
 /** The bidder's cancelled bids so far: in the auction, and of them on the lot. */
 export interface CancelCount { auction: number; lot: number }
 
 /**
  * Cancelling a leading bid (docs/money.md), decided: the refund, then the best candidate whose owner can
  * still cover it leads again (bids that cannot be covered are skipped). Refused once the bidder has
- * cancelled CANCELS_PER_LOT bids on the lot or CANCELS_PER_AUCTION in the auction.
+ * cancelled CANCELS_PER_LOT bids on the lot or CANCELS_PER_AUCTION in the auction, and when the
+ * auction's `strict` cancel policy forbids it (`strictCancelRefusal`).
  */
 export function decideCancel(s: CancelState, userId: number, now: number, cancels: CancelCount): Result<{ changes: ChangeSet; events: (applied: Applied) => DomainEvent[]; next: Hold | null; held: number }> {
   const { bid, auction, productName } = s;
@@ -136,6 +149,8 @@ export function decideCancel(s: CancelState, userId: number, now: number, cancel
   if (bid.status !== 'success') return refuse('BID_NOT_ACTIVE', 'Only an active (leading) bid can be cancelled');
   if (auction.settledAt !== null) return refuse('AUCTION_SETTLED', 'This auction has been settled');
   if (now >= auction.validUntil) return refuse('AUCTION_ENDED', 'This auction has ended; bids can no longer be cancelled');
+  const strict = strictCancelRefusal(auction, bid, now);
+  if (strict) return refuse('CANCEL_NOT_ALLOWED', strict);
   if (cancels.lot >= CANCELS_PER_LOT) {
     return refuse('CANCEL_NOT_ALLOWED', `You have already cancelled ${CANCELS_PER_LOT} bids on ${productName}; this bid can no longer be cancelled`);
   }
@@ -161,7 +176,7 @@ export function decideRelease(
   s: CancelState, reason: 'CANCELLED' | 'ACCOUNT_INACTIVE', notes: string, now: number, undoExtension = false,
 ): { changes: ChangeSet; events: (applied: Applied) => DomainEvent[]; next: Hold | null; held: number } {
   const { bid, auction, productName, lot } = s;
-  const found = nextLeader(s.candidates, (userId) => s.wallets.get(userId)?.balance ?? 0, { rule: auction.incrementRule, startingPrice: lot.startingPrice, reservePrice: lot.reservePrice });
+  const found = nextLeader(s.candidates, (userId) => s.wallets.get(userId)?.balance ?? 0, { steps: stepsOf(auction), startingPrice: lot.startingPrice, reservePrice: lot.reservePrice });
   const next = found?.hold ?? null;
   const undone = s.autoRaises.filter((x) => x.bidId === bid.id || (next !== null && x.bidId === next.bidId && x.amount > next.amount)).map((x) => x.id);
   const bidCount = Math.max(0, s.bidCount - 1 - undone.length);
@@ -187,7 +202,7 @@ export function decideRelease(
     changes.notices = [reinstatedNotice(next.userId, { auctionId: bid.auctionId, productId: bid.productId, productName }, next.amount, reason, now)];
   }
   const highest = next?.amount ?? 0;
-  const minNext = minNextBid({ rule: auction.incrementRule, startingPrice: lot.startingPrice, highest, hasBid: next !== null });
+  const minNext = minNextBid({ steps: stepsOf(auction), startingPrice: lot.startingPrice, highest, hasBid: next !== null });
   const events = (applied: Applied): DomainEvent[] => [
     {
       type: 'bid:rolledback', auctionId: bid.auctionId, ownerId: auction.createdBy, productId: bid.productId, highest, bidCount, version: s.version + 1,

@@ -24,7 +24,7 @@
 import { minNextBid } from '@auction/shared';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../db/index.js';
+import { openStore, stepsOf, type Store } from '../db/index.js';
 import { freshTestDatabase, testStoreKind, type TestDatabase } from '../db/testing.js';
 import { cancelBid, placeBid, topUp } from './bidding.js';
 import { createAuction, createProduct, registerForAuction } from './catalogue.js';
@@ -111,7 +111,7 @@ async function expectInvariant(why: () => string) {
 
 /** The ask a step makes on the lot as it stands: a plain bid, a maximum, or a leader's higher maximum. */
 function askOf(lot: Lot, step: Extract<Step, { t: 'bid' }>, leader: Leader | null): { amount: number | null; max: number | null } {
-  const minNext = minNextBid({ rule: lot.rule, startingPrice: lot.starting, highest: leader?.amount ?? 0, hasBid: leader !== null });
+  const minNext = minNextBid({ steps: stepsOf({ incrementRule: lot.rule, incrementAmount: 100, incrementTiers: null }), startingPrice: lot.starting, highest: leader?.amount ?? 0, hasBid: leader !== null });
   if (lot.bidders[step.user] === 'plain') return { amount: minNext + step.extra, max: null };
   if (leader?.user === step.user && leader.max !== null) return { amount: null, max: leader.max + Math.max(step.extra, 1) };
   return { amount: null, max: minNext + step.extra };

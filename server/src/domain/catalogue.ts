@@ -3,8 +3,8 @@
  * changes what they made. Deletions are soft, and every hold they release is refunded through the
  * ledger. Locks are taken auction first, then products by ascending id, then wallets (store.ts).
  */
-import { formatRupees, toRupees } from '@auction/shared';
-import { heldBy, type AuctionRow, type ChangeSet, type Hold, type IncrementRule, type ProductRow, type UnitOfWork } from '../db/index.js';
+import { FLAT_STEP, formatRupees, toRupees, type StepTier } from '@auction/shared';
+import { heldBy, stepsOf, storedTiers, type AuctionRow, type CancelPolicy, type ChangeSet, type Hold, type IncrementRule, type ProductRow, type UnitOfWork } from '../db/index.js';
 import { refuse, type Refusal, type Result } from '../errors.js';
 import type { DomainEvent } from './events.js';
 import { walletEvents } from './wallets.js';
@@ -114,8 +114,13 @@ export interface AuctionInput {
   /** Epoch ms. */
   validUntil: number;
   productIds: string[];
-  /** Left out: flat, and the configured soft close (docs/bidding.md). */
+  /** Left out: flat ₹1, until_end, and the configured soft close (docs/bidding.md); on an edit, what it was. */
   incrementRule?: IncrementRule;
+  /** Paise: the flat rule's step. */
+  incrementAmount?: number;
+  /** Paise: the custom rule's tiers, already checked well formed (`tiersProblem`). */
+  incrementTiers?: StepTier[];
+  cancelPolicy?: CancelPolicy;
   softCloseS?: number;
   maxExtensionS?: number;
 }
@@ -128,6 +133,16 @@ export interface RuleDefaults {
 
 const mustBeFuture = () => refuse('VALIDATION', 'valid_until must be in the future', 'valid_until');
 
+/** Custom steps need tiers: given now, or kept from before. */
+const needsTiers = (rule: IncrementRule, tiers: string | null | undefined) =>
+  rule === 'custom' && !tiers ? refuse('VALIDATION', 'increment_tiers must list the tiers of custom steps', 'increment_tiers') : null;
+
+/** The steps bidders bid by, as text to compare: only the part the rule uses. */
+const stepsKey = (a: Pick<AuctionRow, 'incrementRule' | 'incrementAmount' | 'incrementTiers'>) => {
+  const steps = stepsOf(a);
+  return JSON.stringify([steps.rule, steps.rule === 'flat' ? steps.amount : null, steps.rule === 'custom' ? steps.tiers : null]);
+};
+
 export async function createAuction(tx: UnitOfWork, cmd: { adminId: number; input: AuctionInput; defaults?: RuleDefaults }, now: number): Promise<Result<{ auction: AuctionRow; events: DomainEvent[] }>> {
   const { adminId, input } = cmd;
   if (input.validUntil <= now) return mustBeFuture();
@@ -136,9 +151,13 @@ export async function createAuction(tx: UnitOfWork, cmd: { adminId: number; inpu
   if (await tx.auctionIdTaken(input.id)) return taken();
   const refusal = checkAssignable(await tx.lockProducts(productIds), adminId, productIds);
   if (refusal) return refusal;
+  const incrementTiers = storedTiers(input.incrementTiers) ?? null;
+  const noTiers = needsTiers(input.incrementRule ?? 'flat', incrementTiers);
+  if (noTiers) return noTiers;
   const auction = await tx.insertAuction({
     id: input.id, name: input.name.trim(), validUntil: input.validUntil, createdBy: adminId, now,
-    incrementRule: input.incrementRule ?? 'flat', softCloseS: input.softCloseS ?? cmd.defaults?.softCloseS ?? 0, maxExtensionS: input.maxExtensionS ?? cmd.defaults?.maxExtensionS ?? 3600,
+    incrementRule: input.incrementRule ?? 'flat', incrementAmount: input.incrementAmount ?? FLAT_STEP, incrementTiers, cancelPolicy: input.cancelPolicy ?? 'until_end',
+    softCloseS: input.softCloseS ?? cmd.defaults?.softCloseS ?? 0, maxExtensionS: input.maxExtensionS ?? cmd.defaults?.maxExtensionS ?? 3600,
   });
   if (!auction) return taken();
   await tx.apply({ products: assign(productIds, auction.id) }, now);
@@ -160,12 +179,23 @@ export async function updateAuction(
 
   // An edit of the end is the admin's new end: soft close starts counting from it again.
   const endMoved = input.validUntil !== current.validUntil;
-  const rules = { incrementRule: input.incrementRule, softCloseS: input.softCloseS, maxExtensionS: input.maxExtensionS };
-  if (input.incrementRule !== undefined && input.incrementRule !== current.incrementRule) {
-    // Steps are part of the terms bidders bid on.
+  const rules = {
+    incrementRule: input.incrementRule, incrementAmount: input.incrementAmount, incrementTiers: storedTiers(input.incrementTiers),
+    cancelPolicy: input.cancelPolicy, softCloseS: input.softCloseS, maxExtensionS: input.maxExtensionS,
+  };
+  const next = {
+    incrementRule: rules.incrementRule ?? current.incrementRule, incrementAmount: rules.incrementAmount ?? current.incrementAmount,
+    incrementTiers: rules.incrementTiers === undefined ? current.incrementTiers : rules.incrementTiers,
+  };
+  const noTiers = needsTiers(next.incrementRule, next.incrementTiers);
+  if (noTiers) return noTiers;
+  const stepsChange = stepsKey(next) !== stepsKey(current);
+  if (stepsChange || (rules.cancelPolicy !== undefined && rules.cancelPolicy !== current.cancelPolicy)) {
+    // Steps and the cancel policy are part of the terms bidders bid on (docs/bidding.md).
     const products = await tx.lockProductsOf(auctionId);
     const bid = (await tx.leaders(products.map((p) => p.id)))[0];
-    if (bid) return refuse('PRODUCT_HAS_BIDS', `Product ${bid.productId} has bids: the increment rule can no longer change`, 'increment_rule');
+    const what = stepsChange ? 'the bid steps' : 'the cancel policy';
+    if (bid) return refuse('PRODUCT_HAS_BIDS', `Product ${bid.productId} has bids: ${what} can no longer change`, stepsChange ? 'increment_rule' : 'cancel_policy');
   }
   const changes: ChangeSet = {
     auctions: [{

@@ -11,7 +11,7 @@ const state = (k: Knobs = {}): BidState => ({
   product: { id: 'P1', name: 'Vase', status: k.sold ? 'sold' : 'available', bidCount: 3, version: 5, startingPrice: 0, reservePrice: null, buyNowPrice: null },
   auction: {
     id: 'A1', name: 'Spring', validUntil: k.endsAt ?? NOW + 60_000, originalValidUntil: k.endsAt ?? NOW + 60_000, settledAt: k.settled ? NOW - 1 : null, createdBy: 7,
-    incrementRule: 'flat', softCloseS: 0, maxExtensionS: 3600,
+    incrementRule: 'flat', incrementAmount: 100, incrementTiers: null, softCloseS: 0, maxExtensionS: 3600,
   },
   leader: k.leader ? { maxAmount: null, username: 'ravi', ...k.leader } : null,
 });

@@ -6,7 +6,7 @@
  * and soft close are all decided here.
  */
 import { bidTooLowFor, formatRupees, incrementStep, minNextBid, toRupees, type LotPricing } from '@auction/shared';
-import { heldBy, topOf, type Applied, type AuctionRow, type ChangeSet, type Hold, type ProductRow, type Wallet } from '../db/index.js';
+import { heldBy, stepsOf, topOf, type Applied, type AuctionRow, type ChangeSet, type Hold, type ProductRow, type Wallet } from '../db/index.js';
 import { refuse, type Refusal, type Result } from '../errors.js';
 import type { DomainEvent } from './events.js';
 import { walletEvents } from './wallets.js';
@@ -17,7 +17,7 @@ export interface BidState {
   bidder: Wallet;
   registered: boolean;
   product: Pick<ProductRow, 'id' | 'name' | 'status' | 'bidCount' | 'version' | 'startingPrice' | 'reservePrice' | 'buyNowPrice'>;
-  auction: Pick<AuctionRow, 'id' | 'name' | 'validUntil' | 'originalValidUntil' | 'settledAt' | 'createdBy' | 'incrementRule' | 'softCloseS' | 'maxExtensionS'>;
+  auction: Pick<AuctionRow, 'id' | 'name' | 'validUntil' | 'originalValidUntil' | 'settledAt' | 'createdBy' | 'incrementRule' | 'incrementAmount' | 'incrementTiers' | 'softCloseS' | 'maxExtensionS'>;
   leader: (Hold & { username: string }) | null;
   /** When the bidder leads: the best top among the other bids that may still lead (UnitOfWork.runnerUpTop). */
   runnerUp?: number | null;
@@ -46,7 +46,7 @@ export interface AcceptedBid {
 }
 
 export const pricingOf = (s: Pick<BidState, 'product' | 'auction'>, leader: Pick<Hold, 'amount'> | null): LotPricing => ({
-  rule: s.auction.incrementRule, startingPrice: s.product.startingPrice, highest: leader?.amount ?? 0, hasBid: leader !== null,
+  steps: stepsOf(s.auction), startingPrice: s.product.startingPrice, highest: leader?.amount ?? 0, hasBid: leader !== null,
 });
 
 
@@ -94,7 +94,7 @@ export function decideBid(s: BidState, ask: BidAsk, now: number): Result<Accepte
     // as far as the new maximum goes: the price is what the rule gives against the runner-up, so a
     // cancel later prices it the same way (docs/bidding.md#maximum-bids).
     const runner = s.runnerUp ?? null;
-    const stepped = runner === null ? leader.amount : Math.max(leader.amount, Math.min(newMax, runner + incrementStep(auction.incrementRule, runner)));
+    const stepped = runner === null ? leader.amount : Math.max(leader.amount, Math.min(newMax, runner + incrementStep(pricing.steps, runner)));
     const price = meetReserve(stepped, newMax, reserve);
     const raised = price !== leader.amount;
     // An automatic raise (to the reserve) is a bid of the lot's count; a raise of the maximum alone is not.
@@ -130,7 +130,7 @@ export function decideBid(s: BidState, ask: BidAsk, now: number): Result<Accepte
 
   // The leader is a proxy whose top this bid does not beat: it stays, its price rises to answer.
   if (leader && !self && top <= leaderTop) {
-    const price = meetReserve(Math.min(leaderTop, Math.max(leader.amount, top + incrementStep(auction.incrementRule, top))), leaderTop, reserve);
+    const price = meetReserve(Math.min(leaderTop, Math.max(leader.amount, top + incrementStep(pricing.steps, top))), leaderTop, reserve);
     const bidCount = product.bidCount + 2;
     const after = minNextBid({ ...pricing, highest: price });
     const changes: ChangeSet = {
@@ -148,7 +148,7 @@ export function decideBid(s: BidState, ask: BidAsk, now: number): Result<Accepte
   // The bidder leads: a plain bid at its amount, a proxy at the least that beats the old leader's top.
   const floor = ask.amount ?? minNext;
   const price = ask.max === null ? ask.amount! : meetReserve(
-    Math.min(ask.max, Math.max(floor, leader ? leaderTop + incrementStep(auction.incrementRule, leaderTop) : floor)),
+    Math.min(ask.max, Math.max(floor, leader ? leaderTop + incrementStep(pricing.steps, leaderTop) : floor)),
     ask.max, reserve,
   );
   const after = minNextBid({ ...pricing, highest: price, hasBid: true });

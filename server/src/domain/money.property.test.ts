@@ -21,7 +21,7 @@
 import { incrementStep, minNextBid } from '@auction/shared';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { openStore, type Store, type UnitOfWork } from '../db/index.js';
+import { openStore, stepsOf, type Store, type UnitOfWork } from '../db/index.js';
 import { freshTestDatabase, testStoreKind, type TestDatabase } from '../db/testing.js';
 import { setUserStatus } from './accounts.js';
 import { CANCELS_PER_AUCTION, CANCELS_PER_LOT, buyNow, cancelBid, placeBid, topUp } from './bidding.js';
@@ -122,7 +122,7 @@ interface ProductRow {
 }
 interface AuctionRow {
   id: string; created_by: number; valid_until: number; settled_at: number | null; deleted_at: number | null;
-  original_valid_until: number; increment_rule: 'flat' | 'ladder'; soft_close_s: number; max_extension_s: number;
+  original_valid_until: number; increment_rule: 'flat' | 'ladder' | 'custom'; increment_amount: number; increment_tiers: string | null; soft_close_s: number; max_extension_s: number;
 }
 interface Snapshot {
   balances: Record<number, number>;
@@ -228,7 +228,7 @@ class World {
       this.rows<{ id: number; wallet_balance: number; status: string }>('select id, wallet_balance, status from users order by id'),
       this.rows<BidRow>('select id, user_id, product_id, auction_id, amount, max_amount, buy_now, status, reason from bids order by id'),
       this.rows<ProductRow>('select id, created_by, auction_id, status, sold_price, winner_id, deleted_at, starting_price, reserve_price, buy_now_price from products'),
-      this.rows<AuctionRow>('select id, created_by, valid_until, settled_at, deleted_at, original_valid_until, increment_rule, soft_close_s, max_extension_s from auctions'),
+      this.rows<AuctionRow>('select id, created_by, valid_until, settled_at, deleted_at, original_valid_until, increment_rule, increment_amount, increment_tiers, soft_close_s, max_extension_s from auctions'),
       this.rows<{ k: string }>(`select auction_id || ':' || cast(user_id as text) as k from registrations`),
       this.rows<{ n: number }>('select count(*) as n from wallet_transactions'),
     ]);
@@ -310,7 +310,9 @@ const heldBy = (b: Pick<BidRow, 'amount' | 'max_amount'>) => b.max_amount ?? b.a
 function pricingOf(s: Snapshot, productId: string) {
   const p = s.products[productId]!;
   const leader = leaderOf(s, productId);
-  return { rule: s.auctions[p.auction_id!]!.increment_rule, startingPrice: p.starting_price, highest: leader?.amount ?? 0, hasBid: leader !== null };
+  const a = s.auctions[p.auction_id!]!;
+  const steps = stepsOf({ incrementRule: a.increment_rule, incrementAmount: a.increment_amount, incrementTiers: a.increment_tiers });
+  return { steps, startingPrice: p.starting_price, highest: leader?.amount ?? 0, hasBid: leader !== null };
 }
 
 /**
@@ -323,8 +325,9 @@ function pricingOf(s: Snapshot, productId: string) {
  */
 function modelNextLeader(s: Snapshot, gone: BidRow, balances: Record<number, number>) {
   const p = s.products[gone.product_id]!;
-  const rule = s.auctions[gone.auction_id]!.increment_rule;
-  const opening = minNextBid({ rule, startingPrice: p.starting_price, highest: 0, hasBid: false });
+  const a = s.auctions[gone.auction_id]!;
+  const steps = stepsOf({ incrementRule: a.increment_rule, incrementAmount: a.increment_amount, incrementTiers: a.increment_tiers });
+  const opening = minNextBid({ steps, startingPrice: p.starting_price, highest: 0, hasBid: false });
   const cancelledHere = (u: number) => s.bids.some((b) => b.user_id === u && b.product_id === gone.product_id && b.auction_id === gone.auction_id && b.status === 'rolledback');
   const best = new Map<number, { b: BidRow; top: number }>();
   for (const b of s.bids) {
@@ -339,7 +342,7 @@ function modelNextLeader(s: Snapshot, gone: BidRow, balances: Record<number, num
   const [first, runner] = [...best.values()].sort((x, y) => y.top - x.top || x.b.id - y.b.id);
   if (!first) return null;
   const reserve = p.reserve_price;
-  const proxyPrice = Math.min(first.top, Math.max(opening, runner ? runner.top + incrementStep(rule, runner.top) : opening));
+  const proxyPrice = Math.min(first.top, Math.max(opening, runner ? runner.top + incrementStep(steps, runner.top) : opening));
   const price = first.b.max_amount === null ? first.top : reserve !== null && proxyPrice < reserve && first.top >= reserve ? reserve : proxyPrice;
   const max = first.b.max_amount === null ? null : first.top;
   return { bid: first.b, price, max, held: max ?? price };
@@ -502,7 +505,7 @@ async function run(w: World, cmd: Command) {
       const reserve = p.reserve_price;
       // A maximum at or above the reserve lifts its price to the reserve.
       const meet = (price: number, t: number) => (reserve !== null && price < reserve && t >= reserve ? reserve : price);
-      const step = (x: number) => incrementStep(pricing.rule, x);
+      const step = (x: number) => incrementStep(pricing.steps, x);
       const balances: Record<number, number> = {};
       const bids: Record<number, Partial<BidRow>> = {};
       const newBids: Omit<BidRow, 'id'>[] = [];

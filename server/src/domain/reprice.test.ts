@@ -1,8 +1,9 @@
+import { FLAT_STEPS } from '@auction/shared';
 import { describe, expect, it } from 'vitest';
 import type { Hold } from '../db/index.js';
 import { nextLeader } from './reprice.js';
 
-const flat = { rule: 'flat' as const, startingPrice: 0, reservePrice: null };
+const flat = { steps: FLAT_STEPS, startingPrice: 0, reservePrice: null };
 const rich = () => 10_000_000;
 const bid = (bidId: number, userId: number, amount: number, maxAmount: number | null = null): Hold => ({ bidId, userId, amount, maxAmount });
 
@@ -33,7 +34,7 @@ describe('nextLeader (docs/bidding.md#cancelling-a-bid)', () => {
   });
 
   it('ladder steps: one step above the runner-up at its level, capped at the maximum', () => {
-    const ladder = { ...flat, rule: 'ladder' as const };
+    const ladder = { ...flat, steps: { rule: 'ladder' as const, amount: 100, tiers: [] } };
     expect(nextLeader([bid(2, 20, 600_000, 600_000), bid(1, 10, 200_000)], rich, ladder)?.hold.amount).toBe(205_000);
     expect(nextLeader([bid(2, 20, 202_000, 202_000), bid(1, 10, 200_000)], rich, ladder)?.hold.amount).toBe(202_000);
   });

@@ -3,11 +3,11 @@
  * price: the lot as it would stand had that bid never been placed (docs/bidding.md#cancelling-a-bid).
  * A pure function of the bids that remain and what their bidders' wallets can hold now.
  */
-import { incrementStep, minNextBid, type IncrementRule } from '@auction/shared';
+import { incrementStep, minNextBid, type Steps } from '@auction/shared';
 import type { Hold } from '../db/index.js';
 
 export interface LotTerms {
-  rule: IncrementRule;
+  steps: Steps;
   /** Paise. */
   startingPrice: number;
   reservePrice: number | null;
@@ -46,7 +46,7 @@ export function meetReserve(price: number, top: number, reserve: number | null):
  * bidder's wallet balance now (what they can hold).
  */
 export function nextLeader(candidates: readonly Hold[], balance: (userId: number) => number, lot: LotTerms): NextLeader | null {
-  const opening = minNextBid({ rule: lot.rule, startingPrice: lot.startingPrice, highest: 0, hasBid: false });
+  const opening = minNextBid({ steps: lot.steps, startingPrice: lot.startingPrice, highest: 0, hasBid: false });
   const best = new Map<number, { c: Hold; top: number; plain: boolean }>();
   for (const c of candidates) {
     const can = balance(c.userId);
@@ -61,7 +61,7 @@ export function nextLeader(candidates: readonly Hold[], balance: (userId: number
   if (!first) return null;
   const runner = ranked[1];
   const price = first.plain ? first.top : meetReserve(
-    Math.min(first.top, Math.max(opening, runner ? runner.top + incrementStep(lot.rule, runner.top) : opening)),
+    Math.min(first.top, Math.max(opening, runner ? runner.top + incrementStep(lot.steps, runner.top) : opening)),
     first.top, lot.reservePrice,
   );
   const maxAmount = first.plain ? null : first.top;

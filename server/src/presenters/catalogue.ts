@@ -1,5 +1,5 @@
 import { minNextBid, toRupees, type AdminAuction, type Auction, type Product } from '@auction/shared';
-import type { AuctionView, MyStanding, ProductView } from '../db/index.js';
+import { stepsOf, type AuctionView, type MyStanding, type ProductView } from '../db/index.js';
 import { buyNowAvailable } from '../domain/decide-bid.js';
 import { auctionStatus, iso, secondsLeft as secondsLeftOf } from './format.js';
 
@@ -20,17 +20,24 @@ export function presentAuction(
 
 /** The auction's rules as every shape shows them (docs/bidding.md). */
 function rulesOf(a: AuctionView) {
+  const steps = stepsOf(a);
   return {
-    original_valid_until: iso(a.originalValidUntil), increment_rule: a.incrementRule, soft_close_s: a.softCloseS,
+    original_valid_until: iso(a.originalValidUntil), increment_rule: a.incrementRule, increment_amount: toRupees(steps.amount),
+    increment_tiers: steps.tiers.map((t) => ({ below: t.below === null ? null : toRupees(t.below), step: toRupees(t.step) })),
+    cancel_policy: a.cancelPolicy, soft_close_s: a.softCloseS,
     max_extension_s: a.maxExtensionS, extended: a.validUntil > a.originalValidUntil,
   };
 }
 
-export function presentAdminAuction(a: AuctionView, now: number): AdminAuction {
+/** A bidder's count of cancelled bids in an auction, for its seller (docs/bidding.md#cancelling-a-bid). */
+export interface BidderCancels { userId: number; username: string; cancels: number }
+
+export function presentAdminAuction(a: AuctionView, now: number, cancels?: BidderCancels[]): AdminAuction {
   return {
     id: a.id, name: a.name, valid_until: iso(a.validUntil), product_ids: a.productIds, registrations: a.registrations,
     product_count: a.productIds.length, status: auctionStatus(a, now), created_by: a.createdBy, created_at: iso(a.createdAt),
     settled_at: a.settledAt === null ? null : iso(a.settledAt), ...rulesOf(a),
+    ...(cancels ? { bidder_cancels: cancels.map((c) => ({ user_id: c.userId, username: c.username, cancels: c.cancels })) } : {}),
   };
 }
 
@@ -57,7 +64,7 @@ export function presentProduct(p: ProductView, viewer: ProductViewer = null): Pr
     id: p.id, name: p.name, description: p.description, status: p.status, auction_id: p.auctionId,
     highest_bid: toRupees(p.highest), bid_count: p.bidCount, version: p.version,
     starting_price: toRupees(p.startingPrice),
-    min_next_bid: toRupees(minNextBid({ rule: p.incrementRule, startingPrice: p.startingPrice, highest: p.highest, hasBid: p.hasBid })),
+    min_next_bid: toRupees(minNextBid({ steps: stepsOf(p), startingPrice: p.startingPrice, highest: p.highest, hasBid: p.hasBid })),
     reserve_met: p.reservePrice === null ? null : p.hasBid && p.highest >= p.reservePrice,
     buy_now_price: buyNow === null ? null : toRupees(buyNow),
     my_status: myStatus(p, standing),

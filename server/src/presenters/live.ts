@@ -58,6 +58,6 @@ export const liveWallet = (e: Of<'wallet:updated'>, server_time: string): Person
  * a client showing the auction's products reads them again.
  */
 export function liveAuction(view: AuctionView, now: number, server_time: string): LiveAuction {
-  const { id, name, valid_until, product_count, status, original_valid_until, increment_rule, soft_close_s, max_extension_s, extended } = presentAuction(view, null, now);
-  return { id, name, valid_until, product_count, status, original_valid_until, increment_rule, soft_close_s, max_extension_s, extended, server_time };
+  const { id, name, valid_until, product_count, status, original_valid_until, increment_rule, increment_amount, increment_tiers, cancel_policy, soft_close_s, max_extension_s, extended } = presentAuction(view, null, now);
+  return { id, name, valid_until, product_count, status, original_valid_until, increment_rule, increment_amount, increment_tiers, cancel_policy, soft_close_s, max_extension_s, extended, server_time };
 }

@@ -117,8 +117,8 @@ const VALID_BODY: Record<string, () => Record<string, unknown>> = {
   'POST /api/wallet/topup': () => ({ amount: 10 }),
   'POST /api/admin/product': () => ({ id: uniqueName('AB'), name: 'Abuse product', description: 'd' }),
   'PUT /api/admin/product/{id}': () => ({ name: 'n', description: 'd' }),
-  'POST /api/admin/auction': () => ({ id: uniqueName('AB'), name: 'n', valid_until: inHours(2), product_ids: ['nope'] }),
-  'PUT /api/admin/auction/{id}': () => ({ name: 'n', valid_until: inHours(2), product_ids: ['nope'] }),
+  'POST /api/admin/auction': () => ({ id: uniqueName('AB'), name: 'n', valid_until: inHours(2), product_ids: ['nope'], ...STEPS }),
+  'PUT /api/admin/auction/{id}': () => ({ name: 'n', valid_until: inHours(2), product_ids: ['nope'], ...STEPS }),
   'PATCH /api/admin/users/{id}': () => ({ status: 'active' }),
   'PUT /api/admin/profile': () => ({ name: 'Owner', mobile_number: '9876543210' }),
   // Notifications (issue 18).
@@ -128,6 +128,9 @@ const VALID_BODY: Record<string, () => Record<string, unknown>> = {
   // here: its path id is probed below, and JSON over 64 KiB is still 413. Its own limits (MEDIA_MAX_MB,
   // one file in the field image, bytes that decode) are tested in images.test.ts.
 };
+
+/** Seller-chosen steps, so that the bounds of each tier's fields are probed too. */
+const STEPS = { increment_rule: 'custom', increment_amount: 5, increment_tiers: [{ below: 1000, step: 10 }, { step: 50 }], cancel_policy: 'strict' };
 
 /** Path parameters: '1' fits both id shapes (text ids, numeric user ids); unknown targets answer 404. */
 const url = (op: Operation, override: Record<string, string> = {}) => {
@@ -157,6 +160,11 @@ function outOfBounds(field: string, s: Schema, valid: unknown, unbounded: string
       else out.push([`${field} with too many items`, Array.from({ length: v.maxItems + 1 }, () => item), field]);
       if (v.items) {
         for (const [what, bad, f] of outOfBounds(`${field}.0`, v.items, item, unbounded)) out.push([what, [bad], f]);
+      }
+    } else if (v.type === 'object' && v.properties) {
+      const fields = (valid ?? {}) as Record<string, unknown>;
+      for (const [key, sub] of Object.entries(v.properties)) {
+        for (const [what, bad, f] of outOfBounds(`${field}.${key}`, sub, fields[key], unbounded)) out.push([what, { ...fields, [key]: bad }, f]);
       }
     } else if (v.type !== 'boolean' && v.type !== 'null') {
       unbounded.push(`${field}: type ${v.type ?? 'unknown'} is not checked here`);

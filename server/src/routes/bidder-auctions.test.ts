@@ -27,7 +27,7 @@ describe('GET /api/auctions', () => {
     const list = res.json();
     expect(list.map((a: { id: string }) => a.id)).toEqual([newer.auctionId, older.auctionId]);
     // Created without rules: flat steps, soft close as configured (off in tests), the default cap, not extended.
-    const rules = (validUntil: string) => ({ original_valid_until: validUntil, increment_rule: 'flat', soft_close_s: 0, max_extension_s: 3600, extended: false });
+    const rules = (validUntil: string) => ({ original_valid_until: validUntil, increment_rule: 'flat', increment_amount: 1, increment_tiers: [], cancel_policy: 'until_end', soft_close_s: 0, max_extension_s: 3600, extended: false });
     expect(list[1]).toEqual({
       id: older.auctionId, name: `Auction ${older.auctionId}`, valid_until: iso(clock.t - 1000 + 3 * HOUR),
       product_ids: older.productIds, registrations: [asha.user.id], registered: true, product_count: 2, status: 'active',

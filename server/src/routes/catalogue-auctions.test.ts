@@ -22,6 +22,7 @@ describe('auctions: POST /api/admin/auction', () => {
     const auction: AuctionJson = {
       id: 'Diwali-2026', name: 'Diwali sale', valid_until: '2026-11-25T10:00:00.000Z', product_ids: [p!, q!].sort(), registrations: [], product_count: 2,
       status: 'active', created_by: admin.admin.id, created_at: iso(START), settled_at: null, ...defaultRules('2026-11-25T10:00:00.000Z'),
+      bidder_cancels: [],
     };
     const body = res.json<{ message: string; auction: AuctionJson }>();
     expect({ ...body, auction: { ...body.auction, product_ids: [...body.auction.product_ids].sort() } }).toEqual({ message: 'Auction created successfully!', auction });

@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import {
   AdminAuction, AuctionSaved, CreateAuctionBody, CreateProductBody, IdParams, MessageBody, Product, ProductSaved,
-  Settled, UpdateAuctionBody, UpdateProductBody, errorResponses,
+  Settled, UpdateAuctionBody, UpdateProductBody, errorResponses, tiersProblem,
 } from '@auction/shared';
 import type { App, AppContext } from '../context.js';
 import { createAuction, createProduct, deleteAuction, deleteProduct, settleAuction, updateAuction, updateProduct } from '../domain/catalogue.js';
@@ -20,19 +20,31 @@ function pricingInput(body: { starting_price?: number; reserve_price?: number | 
   };
 }
 
-/** Auction rules from a body (left out: undefined, so defaults or current values apply). */
-function rulesInput(body: { increment_rule?: 'flat' | 'ladder'; soft_close_s?: number; max_extension_s?: number }) {
-  return { incrementRule: body.increment_rule, softCloseS: body.soft_close_s, maxExtensionS: body.max_extension_s };
+/** Auction rules from a body, money in paise (left out: undefined, so defaults or current values apply). */
+function rulesInput(body: Pick<CreateAuctionBody, 'increment_rule' | 'increment_amount' | 'increment_tiers' | 'cancel_policy' | 'soft_close_s' | 'max_extension_s'>) {
+  const tiers = body.increment_tiers?.map((t) => ({
+    below: t.below === undefined || t.below === null ? null : paise(t.below, 'increment_tiers', 'increment_tiers: each "below" must have at most 2 decimals'),
+    step: paise(t.step, 'increment_tiers', 'increment_tiers: each step must have at most 2 decimals'),
+  }));
+  const problem = tiers && tiersProblem(tiers);
+  if (problem) throw new AppError('VALIDATION', problem, 'increment_tiers');
+  return {
+    incrementRule: body.increment_rule,
+    incrementAmount: body.increment_amount === undefined ? undefined : paise(body.increment_amount, 'increment_amount'),
+    incrementTiers: tiers, cancelPolicy: body.cancel_policy, softCloseS: body.soft_close_s, maxExtensionS: body.max_extension_s,
+  };
 }
 
 export function catalogueRoutes(app: App, ctx: AppContext) {
   const { reads, commands, guard } = ctx;
   const tags = ['admin catalogue'];
   const security = [{ bearer: [] }];
-  const auctionView = async (id: string) => {
+  /** `sellerId`: the caller, who sees each bidder's count of cancels when the auction is theirs. */
+  const auctionView = async (id: string, sellerId?: number) => {
     const view = await reads.auction(id);
     if (!view) throw new AppError('NOT_FOUND', 'Auction not found');
-    return presentAdminAuction(view, ctx.now());
+    const cancels = sellerId === view.createdBy ? await reads.bidderCancels(id) : undefined;
+    return presentAdminAuction(view, ctx.now(), cancels);
   };
   const productView = async (id: string, adminId: number) => {
     const view = await reads.product(id, ctx.now());
@@ -88,7 +100,7 @@ export function catalogueRoutes(app: App, ctx: AppContext) {
     const adminId = callerOf(req).id;
     const defaults = { softCloseS: ctx.config.softCloseS, maxExtensionS: ctx.config.maxExtensionS };
     const r = unwrap(await commands.run((tx) => createAuction(tx, { adminId, input, defaults }, ctx.now())));
-    return reply.code(201).send({ message: 'Auction created successfully!', auction: await auctionView(r.auction.id) });
+    return reply.code(201).send({ message: 'Auction created successfully!', auction: await auctionView(r.auction.id, adminId) });
   });
 
   app.put('/admin/auction/:id', {
@@ -99,7 +111,7 @@ export function catalogueRoutes(app: App, ctx: AppContext) {
     const input = { name, validUntil: dateTime(valid_until, 'valid_until', ctx.config.timeZone), ...(product_ids ? { productIds: product_ids } : {}), ...rulesInput(req.body) };
     const cmd = { adminId: callerOf(req).id, auctionId: req.params.id, input };
     const r = unwrap(await commands.run((tx) => updateAuction(tx, cmd, ctx.now())));
-    return { message: 'Auction updated successfully!', auction: await auctionView(r.auctionId) };
+    return { message: 'Auction updated successfully!', auction: await auctionView(r.auctionId, cmd.adminId) };
   });
 
   app.delete('/admin/auction/:id', {
@@ -122,8 +134,8 @@ export function catalogueRoutes(app: App, ctx: AppContext) {
 
   app.get('/admin/auction/:id', {
     onRequest: guard.admin,
-    schema: { tags, security, summary: 'One auction (any admin may read it)', params: IdParams, response: { 200: AdminAuction, ...errorResponses(401, 403, 404) } },
-  }, async (req) => auctionView(req.params.id));
+    schema: { tags, security, summary: 'One auction (any admin may read it); its creator also sees each bidder’s count of cancelled bids', params: IdParams, response: { 200: AdminAuction, ...errorResponses(401, 403, 404) } },
+  }, async (req) => auctionView(req.params.id, callerOf(req).id));
 
   app.get('/admin/all_auctions', {
     onRequest: guard.admin,

@@ -238,7 +238,11 @@ const SEEDS: Record<string, (w: World, k: number) => string> = {
   buy_now_price: (_w, k) => pick(k, [null, 50, 500, 6]),
   // Twice bid_amount's value for the same k (a maximum at or above the bid).
   max_amount: (_w, k) => pick(k, [303, 304, 2000, 100, 42, 40, 20_000, 199_999.98, 1_000_000, 1_000_000_000]),
-  increment_rule: (_w, k) => pick(k, ['flat', 'ladder']),
+  increment_rule: (_w, k) => pick(k, ['flat', 'ladder', 'custom']),
+  increment_amount: (_w, k) => pick(k, [1, 50, 100_000, 2.5]),
+  // Always well formed, so that custom steps (any k) have their tiers.
+  increment_tiers: (_w, k) => ['[{"below":1000,"step":10},{"step":50}]', '[{"step":5}]', '[{"below":100,"step":1},{"below":5000,"step":25},{"below":null,"step":100}]'][k % 3]!,
+  cancel_policy: (_w, k) => pick(k, ['until_end', 'strict']),
   soft_close_s: (_w, k) => pick(k, [0, 120, 3600]),
   max_extension_s: (_w, k) => pick(k, [3600, 0, 600]),
   // Notifications to mark read (issue 18): none, some, or ids that may not be the caller's.
@@ -360,7 +364,7 @@ const { node: nodeArb } = fc.letrec<{ node: Node }>((tie) => ({
   ),
 }));
 /** One value per field of the route, by position (no route has more). */
-const FIELD_SLOTS = 8;
+const FIELD_SLOTS = 10;
 /** What replaces a field's valid value: a hostile value, a value near its rules, another real id, or nothing. */
 const mutationNode: fc.Arbitrary<Node | null> = fc.oneof(
   { weight: 2, arbitrary: numberNode },

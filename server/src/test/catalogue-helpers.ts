@@ -27,7 +27,9 @@ export interface ProductJson {
 export interface AuctionJson {
   id: string; name: string; valid_until: string; product_ids: string[]; registrations: number[]; product_count: number;
   status: 'active' | 'ended' | 'settled'; created_by: number; created_at: string; settled_at: string | null;
-  original_valid_until: string; increment_rule: 'flat' | 'ladder'; soft_close_s: number; max_extension_s: number; extended: boolean;
+  original_valid_until: string; increment_rule: 'flat' | 'ladder' | 'custom'; increment_amount: number;
+  increment_tiers: { below: number | null; step: number }[]; cancel_policy: 'until_end' | 'strict'; soft_close_s: number;
+  bidder_cancels?: { user_id: number; username: string; cancels: number }[]; max_extension_s: number; extended: boolean;
 }
 interface TransactionJson { _id: string; type: 'topup' | 'bid' | 'refund'; amount: number; timestamp: string; meta: { notes: string | null; product_id: string | null } }
 interface UserBidJson { bid_id: number; product_id: string; auction_id: string; amount: number; status: string }
@@ -93,7 +95,8 @@ export const productJson = (id: string, over: Partial<ProductJson> = {}, viewer:
 
 /** The rules every auction shape shows for an auction created without any (testConfig: SOFT_CLOSE_S=0), ending at `validUntil`. */
 export const defaultRules = (validUntil: string) => ({
-  original_valid_until: validUntil, increment_rule: 'flat' as const, soft_close_s: 0, max_extension_s: 3600, extended: false,
+  original_valid_until: validUntil, increment_rule: 'flat' as const, increment_amount: 1, increment_tiers: [], cancel_policy: 'until_end' as const,
+  soft_close_s: 0, max_extension_s: 3600, extended: false,
 });
 
 export function expectValidation(res: LightMyRequestResponse, field: string, message: string) {

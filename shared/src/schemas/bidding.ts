@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { LIMITS } from '../limits.js';
-import { bidTooLowFor, minNextBid } from '../bidding-rules.js';
+import { FLAT_STEPS, bidTooLowFor, minNextBid } from '../bidding-rules.js';
 import { toPaise, toRupees } from '../money.js';
 import { BeforeId, CallerRef, IdRef, PageLimit, Rupees, X_MISSING } from './common.js';
 
@@ -8,7 +8,7 @@ export const BID_MESSAGES = { invalid: 'Please enter a valid bid amount' } as co
 
 /** The smallest bid accepted over `highest` (rupees; 0 = no bid) with ₹1 steps and no starting price. */
 export function minimumBid(highest: number): number {
-  return toRupees(minNextBid({ rule: 'flat', startingPrice: 0, highest: toPaise(highest), hasBid: highest > 0 }));
+  return toRupees(minNextBid({ steps: FLAT_STEPS, startingPrice: 0, highest: toPaise(highest), hasBid: highest > 0 }));
 }
 
 /**
@@ -17,7 +17,7 @@ export function minimumBid(highest: number): number {
  * `bidTooLowFor` (bidding-rules.ts), which the server's decision uses.
  */
 export function bidTooLow(amount: number, highest: number): string | null {
-  return bidTooLowFor(toPaise(amount), { rule: 'flat', startingPrice: 0, highest: toPaise(highest), hasBid: highest > 0 });
+  return bidTooLowFor(toPaise(amount), { steps: FLAT_STEPS, startingPrice: 0, highest: toPaise(highest), hasBid: highest > 0 });
 }
 
 export const BidStatus = Type.Union([

@@ -2,6 +2,8 @@ import { Type, type Static } from 'typebox';
 import { LIMITS } from '../limits.js';
 import { DateTimeText, Id, IdParams, IdRef, PAGE_DEFAULT, PageLimit, Rupees, VisibleText, X_ERROR, X_MISSING } from './common.js';
 import { BidStatus } from './bidding.js';
+import { FLAT_STEP, STEP_MAX, TIERS_MAX, type IncrementRule, type Steps } from '../bidding-rules.js';
+import { toPaise } from '../money.js';
 
 /** The fixed sentences for missing catalogue fields (the admin forms show the same words). */
 export const CATALOGUE_MESSAGES = {
@@ -81,12 +83,31 @@ export type UpdateProductBody = Static<typeof UpdateProductBody>;
 export const ProductSaved = Type.Object({ message: Type.String(), product: Product });
 export type ProductSaved = Static<typeof ProductSaved>;
 
-/** `flat` (₹1 steps) or `ladder` (docs/bidding.md#increments); bidding-rules.ts has the steps. */
-const IncrementRuleField = Type.Union([Type.Literal('flat'), Type.Literal('ladder')], { [X_ERROR]: 'increment_rule must be flat or ladder' });
+/** `flat`, `ladder` or `custom` (docs/bidding.md#increments); bidding-rules.ts has the steps. */
+const IncrementRuleField = Type.Union([Type.Literal('flat'), Type.Literal('ladder'), Type.Literal('custom')], { [X_ERROR]: 'increment_rule must be flat, ladder or custom' });
 
-/** Optional auction rules on create and edit (docs/bidding.md); defaults: flat, SOFT_CLOSE_S, MAX_EXTENSION_S. */
+const stepRupees = (what: string) => Rupees({ minimum: 1, maximum: STEP_MAX / 100, message: `${what} must be an amount in rupees from 1 to ${STEP_MAX / 100}, with at most 2 decimals` });
+
+/** Custom steps: ascending `below`, the last tier without one (checked beyond the schema by `tiersProblem`). */
+const IncrementTiersField = Type.Array(Type.Object({
+  below: Type.Optional(Type.Union([
+    Rupees({ exclusiveMinimum: 0, maximum: LIMITS.bidMaxRupees, message: `increment_tiers: each "below" must be an amount in rupees above 0 and at most ${LIMITS.bidMaxRupees}, with at most 2 decimals` }),
+    Type.Null(),
+  ], { description: 'Rupees: this tier’s step applies while the highest bid is below this; left out (or null) on the last tier' })),
+  step: stepRupees('increment_tiers: each step'),
+}), { minItems: 1, maxItems: TIERS_MAX, [X_ERROR]: `increment_tiers must list 1 to ${TIERS_MAX} tiers, each { below, step } in rupees` });
+
+const CancelPolicyField = Type.Union([Type.Literal('until_end'), Type.Literal('strict')], {
+  [X_ERROR]: 'cancel_policy must be until_end or strict',
+  description: 'until_end: a leading bid may be cancelled until the end; strict: only within 10 minutes of being placed and never in the last hour (docs/bidding.md#cancelling-a-bid)',
+});
+
+/** Optional auction rules on create and edit (docs/bidding.md); defaults: flat ₹1, SOFT_CLOSE_S, MAX_EXTENSION_S, until_end. */
 const Rules = {
   increment_rule: Type.Optional(IncrementRuleField),
+  increment_amount: Type.Optional({ ...stepRupees('increment_amount'), description: 'Rupees: the step of the flat rule (default 1)' }),
+  increment_tiers: Type.Optional({ ...IncrementTiersField, description: 'The custom rule’s tiers, ascending; required with increment_rule custom' }),
+  cancel_policy: Type.Optional(CancelPolicyField),
   soft_close_s: Type.Optional(Type.Integer({ minimum: 0, maximum: 3600, [X_ERROR]: 'soft_close_s must be a whole number of seconds from 0 to 3600' })),
   max_extension_s: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400, [X_ERROR]: 'max_extension_s must be a whole number of seconds from 0 to 86400' })),
 };
@@ -95,10 +116,22 @@ const Rules = {
 const RuleFields = {
   original_valid_until: Type.String({ description: 'ISO-8601 UTC: the end the admin set; valid_until is the current end' }),
   increment_rule: IncrementRuleField,
+  increment_amount: Type.Number({ description: 'Rupees: the flat rule’s step' }),
+  increment_tiers: Type.Array(Type.Object({ below: Type.Union([Type.Number(), Type.Null()]), step: Type.Number() }), { description: 'Rupees: the custom rule’s tiers (empty unless set)' }),
+  cancel_policy: CancelPolicyField,
   soft_close_s: Type.Integer(),
   max_extension_s: Type.Integer(),
   extended: Type.Boolean({ description: 'Whether soft close has moved the end' }),
 };
+
+/** An auction's steps in paise, from any auction shape (rupees): what `incrementStep` and `minNextBid` take. */
+export function auctionSteps(a: { increment_rule: IncrementRule; increment_amount?: number; increment_tiers?: readonly { below: number | null; step: number }[] }): Steps {
+  return {
+    rule: a.increment_rule,
+    amount: a.increment_amount === undefined ? FLAT_STEP : toPaise(a.increment_amount),
+    tiers: (a.increment_tiers ?? []).map((t) => ({ below: t.below === null ? null : toPaise(t.below), step: toPaise(t.step) })),
+  };
+}
 
 export const AuctionStatus = Type.Union([Type.Literal('active'), Type.Literal('ended'), Type.Literal('settled')]);
 export type AuctionStatus = Static<typeof AuctionStatus>;
@@ -163,6 +196,11 @@ export const AdminAuction = Type.Object({
   created_at: Type.String(),
   settled_at: Type.Union([Type.String(), Type.Null()]),
   ...RuleFields,
+  bidder_cancels: Type.Optional(Type.Array(Type.Object({
+    user_id: Type.Integer(),
+    username: Type.String(),
+    cancels: Type.Integer({ description: 'Bids this bidder cancelled in this auction' }),
+  }), { description: 'Only in GET /admin/auction/{id}, for the admin who created it: every bidder who bid in it, with how many bids they cancelled, most first' })),
 });
 export type AdminAuction = Static<typeof AdminAuction>;
 

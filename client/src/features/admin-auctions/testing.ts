@@ -7,7 +7,7 @@ export function makeAdminAuction(over: Partial<AdminAuction> = {}): AdminAuction
     id: 'AUC-1', name: 'Spring Sale', valid_until: validUntil,
     product_ids: ['P-1'], registrations: [], product_count: 1, status: 'active', created_by: 1,
     created_at: '2026-03-01T10:00:00.000Z', settled_at: null,
-    original_valid_until: validUntil, increment_rule: 'flat', soft_close_s: 120, max_extension_s: 3600, extended: false,
+    original_valid_until: validUntil, increment_rule: 'flat', increment_amount: 1, increment_tiers: [], cancel_policy: 'until_end', soft_close_s: 120, max_extension_s: 3600, extended: false,
     ...over,
   };
 }
@@ -46,7 +46,8 @@ export function bidRolledBack(over: Partial<BidRolledBackData> = {}): BidRolledB
 export function liveSummary(a: AdminAuction, over: Partial<LiveAuction> = {}): LiveAuction {
   return {
     id: a.id, name: a.name, valid_until: a.valid_until, product_count: a.product_count, status: a.status, server_time: a.created_at,
-    original_valid_until: a.original_valid_until, increment_rule: a.increment_rule, soft_close_s: a.soft_close_s, max_extension_s: a.max_extension_s,
+    original_valid_until: a.original_valid_until, increment_rule: a.increment_rule, increment_amount: a.increment_amount, increment_tiers: a.increment_tiers,
+    cancel_policy: a.cancel_policy, soft_close_s: a.soft_close_s, max_extension_s: a.max_extension_s,
     extended: a.extended, ...over,
   };
 }

@@ -56,7 +56,7 @@ export interface SystemItem {
 export function systemItems(s: AdminSettings): SystemItem[] {
   return [
     { label: 'Default auction duration', value: `${DEFAULT_DURATION_DAYS} days`, note: 'Create Auction proposes an end this far ahead' },
-    { label: 'Minimum bid increment', value: formatRupees(s.min_increment), note: 'The default (flat) rule; an auction may use the ladder instead, whose steps grow with the price' },
+    { label: 'Minimum bid increment', value: formatRupees(s.min_increment), note: 'The default step (flat ₹1); each auction may choose its own flat step, the ladder (steps grow with the price) or its own price bands' },
     { label: 'Auto settlement', value: s.auto_settle ? 'Enabled' : 'Disabled', tone: s.auto_settle ? 'success' : 'neutral', note: 'Auctions settle by themselves when they end' },
     { label: 'Notifications', value: 'Enabled', tone: 'success', note: 'Bidders are told live when they are outbid, win or lead again' },
     { label: 'Soft close', value: s.soft_close_s === 0 ? 'Off' : `${durationText(s.soft_close_s)}, up to ${durationText(s.max_extension_s)}`, note: 'New auctions: a late leading bid extends the end by this much, at most this far' },

@@ -52,7 +52,13 @@ export const auctions = sqliteTable('auctions', {
   validUntil: integer('valid_until').notNull(),
   /** The end the admin set (an edit of the end resets it); soft close never moves past it + `maxExtensionS`. */
   originalValidUntil: integer('original_valid_until').notNull().default(0),
-  incrementRule: text('increment_rule', { enum: ['flat', 'ladder'] }).notNull().default('flat'),
+  incrementRule: text('increment_rule', { enum: ['flat', 'ladder', 'custom'] }).notNull().default('flat'),
+  /** Paise: the `flat` rule's step (₹1 to ₹1,00,000). */
+  incrementAmount: integer('increment_amount').notNull().default(100),
+  /** The `custom` rule's tiers as JSON `[{ below, step }]` in paise, ascending, the last with `below` null; null when never set. */
+  incrementTiers: text('increment_tiers'),
+  /** `until_end` or `strict` (docs/bidding.md#cancelling-a-bid). */
+  cancelPolicy: text('cancel_policy', { enum: ['until_end', 'strict'] }).notNull().default('until_end'),
   /** A bid taking the lead with less than this many seconds left moves the end to now + this; 0 = off. */
   softCloseS: integer('soft_close_s').notNull().default(0),
   maxExtensionS: integer('max_extension_s').notNull().default(3600),
@@ -63,7 +69,8 @@ export const auctions = sqliteTable('auctions', {
   deletedAt: integer('deleted_at'),
 }, (t) => [
   index('auctions_created_by_idx').on(t.createdBy),
-  check('auctions_increment_ck', sql`${t.incrementRule} in ('flat', 'ladder')`),
+  check('auctions_increment_ck', sql`${t.incrementRule} in ('flat', 'ladder', 'custom') and ${t.incrementAmount} between 100 and 10000000`),
+  check('auctions_cancel_policy_ck', sql`${t.cancelPolicy} in ('until_end', 'strict')`),
   check('auctions_soft_close_ck', sql`${t.softCloseS} >= 0 and ${t.maxExtensionS} >= 0`),
   // The scheduler's question: which live auctions end next?
   index('auctions_open_end_idx').on(t.validUntil).where(sql`${t.settledAt} is null and ${t.deletedAt} is null`),

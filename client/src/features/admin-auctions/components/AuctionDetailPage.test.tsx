@@ -106,6 +106,23 @@ describe('AuctionDetailPage', () => {
     const mine = (over: Parameters<typeof makeAdminAuction>[0] = {}) =>
       makeAdminAuction({ created_by: sampleAdmin.id, product_ids: ['P-1', 'P-2'], product_count: 2, increment_rule: 'ladder', soft_close_s: 120, max_extension_s: 3600, ...over });
 
+    it('shows the seller’s steps, a strict cancel policy and each bidder’s count of cancels', async () => {
+      routeFetch({
+        'GET /api/admin/auction/AUC-1': [jsonResponse(200, mine({
+          increment_rule: 'flat', increment_amount: 50, cancel_policy: 'strict',
+          bidder_cancels: [{ user_id: 7, username: 'asha', cancels: 2 }, { user_id: 8, username: 'ravi', cancels: 0 }],
+        }))],
+        'GET /api/admin/auction/AUC-1/products': [jsonResponse(200, [makeProduct({ id: 'P-1' })])],
+        'GET /api/bids?product_key=P-1': [jsonResponse(200, [])],
+      });
+      renderPage();
+      await screen.findByRole('heading', { name: 'Spring Sale' });
+      expect(screen.getByTestId('steps').textContent).toBe('₹50 steps');
+      expect(screen.getByTestId('cancel-policy').textContent).toBe('Strict');
+      const table = within(screen.getByRole('region', { name: 'Bidders and their cancels' }));
+      expect(table.getAllByRole('row').map((r) => r.textContent)).toEqual(['BidderBids cancelled', 'asha2', 'ravi0']);
+    });
+
     it('shows the auction’s rules, each lot’s prices and its reserve status while open', async () => {
       routeFetch({
         'GET /api/admin/auction/AUC-1': [jsonResponse(200, mine())],

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { sumRupees, type AdminAuction, type Product, type Settled } from '@auction/shared';
+import { STRICT_CANCEL_WORDS, auctionSteps, stepsInWords, sumRupees, type AdminAuction, type Product, type Settled } from '@auction/shared';
 import { paths } from '../../../config/paths';
 import { Badge } from '../../../components/ui/Badge';
 import { EmptyState } from '../../../components/ui/EmptyState';
@@ -15,6 +15,7 @@ import { auctionStatus } from '../lib/forms';
 import { settleWording } from '../lib/settle';
 import { winnerOf, type FeedEntry } from '../lib/live-feed';
 import { describeSoftClose, INCREMENT_SHORT, ladderSteps } from '../lib/rules';
+import { BidderCancels } from './BidderCancels';
 import { useAdminAuctionActions } from '../store/admin-auctions-store';
 import { AuctionFormModal } from './AuctionFormModal';
 import './admin-auctions.css';
@@ -133,7 +134,15 @@ export function AuctionDetailPage() {
           </div>
           <div>
             <dt>Increments</dt>
-            <dd title={auction.increment_rule === 'ladder' ? ladderSteps() : 'Every bid at least ₹1 above the highest'}>{INCREMENT_SHORT[auction.increment_rule]}</dd>
+            <dd title={auction.increment_rule === 'ladder' ? ladderSteps() : undefined} data-testid="steps">
+              {auction.increment_rule === 'ladder' ? INCREMENT_SHORT.ladder : stepsInWords(auctionSteps(auction))}
+            </dd>
+          </div>
+          <div>
+            <dt>Cancelling</dt>
+            <dd title={auction.cancel_policy === 'strict' ? STRICT_CANCEL_WORDS : 'A bidder may cancel a leading bid until the auction ends'} data-testid="cancel-policy">
+              {auction.cancel_policy === 'strict' ? 'Strict' : 'Until the end'}
+            </dd>
           </div>
           <div>
             <dt>Soft close</dt>
@@ -200,6 +209,8 @@ export function AuctionDetailPage() {
           )}
         </section>
       </div>
+
+      {auction.bidder_cancels && <BidderCancels rows={auction.bidder_cancels} strict={auction.cancel_policy === 'strict'} />}
 
       {editing && (
         <AuctionFormModal mode="edit" auction={auction} withProducts={false} ruleLocked={ruleLocked} onClose={() => setEditing(false)} onSaved={replaceAuction} />

@@ -68,6 +68,7 @@ describe('Create Auction modal', () => {
     await waitFor(() => expect(onClose).toHaveBeenCalled());
     expect(api.body('POST /api/admin/auction')).toEqual({
       id: 'spring', name: 'Spring Sale', valid_until: new Date('2030-05-01T18:30').toISOString(), product_ids: ['P-2'], increment_rule: 'flat',
+      increment_amount: 1, cancel_policy: 'until_end',
     });
     expect(screen.getByText('Auction created successfully!')).toBeTruthy();
     expect(useAdminAuctions.getState().auctions.map((a) => a.id)).toEqual(['spring', 'older']);
@@ -100,7 +101,7 @@ describe('Create Auction modal', () => {
     fireEvent.click(within(dialog).getByRole('checkbox', { name: /Ming Vase/ }));
 
     const rule = within(dialog).getByLabelText<HTMLSelectElement>('Increment rule');
-    expect([...rule.options].map((o) => o.text)).toEqual(['₹1 steps (flat)', 'Ladder (steps grow with the price)']);
+    expect([...rule.options].map((o) => o.text)).toEqual(['Flat (one step)', 'Ladder (grows with the price)', 'Custom (your price bands)']);
     expect(rule.value).toBe('flat');
     fireEvent.change(rule, { target: { value: 'ladder' } });
     const soft = within(dialog).getByLabelText<HTMLInputElement>('Soft close (seconds)');
@@ -120,7 +121,7 @@ describe('Create Auction modal', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Create Auction' }));
     await waitFor(() => expect(onClose).toHaveBeenCalled());
     expect(api.body('POST /api/admin/auction')).toEqual({
-      id: 'ladder-sale', name: 'Ladder Sale', valid_until: expect.any(String), product_ids: ['P-1'], increment_rule: 'ladder', soft_close_s: 45,
+      id: 'ladder-sale', name: 'Ladder Sale', valid_until: expect.any(String), product_ids: ['P-1'], increment_rule: 'ladder', cancel_policy: 'until_end', soft_close_s: 45,
     });
   });
 
@@ -195,12 +196,96 @@ describe('Edit Auction modal: the rules', () => {
     const dialog = screen.getByRole('dialog', { name: 'Edit Auction' });
     await within(dialog).findByRole('checkbox', { name: /Ming Vase/ });
     expect(within(dialog).getByLabelText<HTMLSelectElement>('Increment rule').disabled).toBe(true);
-    expect(within(dialog).getByText('The increment rule is fixed once a lot has bids.')).toBeTruthy();
+    expect(within(dialog).getByText('Bid steps and the cancel policy are fixed once a lot has bids.')).toBeTruthy();
+    expect(within(dialog).getByRole<HTMLInputElement>('radio', { name: /Strict/ }).disabled).toBe(true);
     fireEvent.change(within(dialog).getByLabelText('Soft close (seconds)'), { target: { value: '90' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
     await waitFor(() => expect(onSaved).toHaveBeenCalled());
     const sent = api.body('PUT /api/admin/auction/AUC-1') as Record<string, unknown>;
     expect(sent).toMatchObject({ soft_close_s: 90, product_ids: ['P-1'] });
     expect(sent).not.toHaveProperty('increment_rule');
+    expect(sent).not.toHaveProperty('cancel_policy');
+  });
+});
+
+describe('Auction form: bid steps and cancel policy', () => {
+  beforeEach(() => {
+    resetAppState();
+  });
+  afterEach(() => {
+    cleanup();
+    resetAppState();
+  });
+
+  async function fillCreate(dialog: HTMLElement) {
+    await within(dialog).findByRole('checkbox', { name: /Ming Vase/ });
+    fireEvent.change(within(dialog).getByLabelText('Auction ID'), { target: { value: 'steps-sale' } });
+    fireEvent.change(within(dialog).getByLabelText('Auction Name'), { target: { value: 'Steps Sale' } });
+    fireEvent.click(within(dialog).getByRole('checkbox', { name: /Ming Vase/ }));
+  }
+  const created = () => routeFetch({
+    'GET /api/admin/products/unassigned': [jsonResponse(200, unassigned)],
+    'POST /api/admin/auction': [(body) => jsonResponse(201, { message: 'Auction created successfully!', auction: makeAdminAuction({ ...(body as object) }) })],
+  });
+
+  it('flat: the step amount (₹1 by default) is sent with a strict cancel policy; an amount out of range is refused here', async () => {
+    const api = created();
+    const { dialog, onClose } = renderCreate();
+    await fillCreate(dialog);
+    const amount = within(dialog).getByLabelText<HTMLInputElement>('Step (₹)');
+    expect(amount.value).toBe('1');
+    expect(within(dialog).getByRole<HTMLInputElement>('radio', { name: /Until the end/ }).checked).toBe(true);
+    fireEvent.change(amount, { target: { value: '0.5' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create Auction' }));
+    expect(within(dialog).getByRole('alert').textContent).toBe('The step must be an amount from ₹1 to ₹1,00,000, with at most 2 decimals');
+    expect(api.calls('POST /api/admin/auction')).toHaveLength(0);
+
+    fireEvent.change(amount, { target: { value: '50' } });
+    fireEvent.click(within(dialog).getByRole('radio', { name: /Strict/ }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create Auction' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(api.body('POST /api/admin/auction')).toMatchObject({ increment_rule: 'flat', increment_amount: 50, cancel_policy: 'strict' });
+    expect(api.body('POST /api/admin/auction')).not.toHaveProperty('increment_tiers');
+  });
+
+  it('custom: price bands can be added and removed; they are checked as the server checks them and sent in rupees', async () => {
+    const api = created();
+    const { dialog, onClose } = renderCreate();
+    await fillCreate(dialog);
+    fireEvent.change(within(dialog).getByLabelText('Increment rule'), { target: { value: 'custom' } });
+    expect(within(dialog).queryByLabelText('Step (₹)')).toBeNull();
+    // Starts from ₹10 below ₹1,000, then ₹50.
+    expect(within(dialog).getAllByTestId('tier-row')).toHaveLength(2);
+    expect(within(dialog).getByLabelText<HTMLInputElement>('Band 1: highest bid below (₹)').value).toBe('1000');
+    expect(within(dialog).queryByLabelText('Band 2: highest bid below (₹)')).toBeNull();
+
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add a price band' }));
+    expect(within(dialog).getAllByTestId('tier-row')).toHaveLength(3);
+    fireEvent.change(within(dialog).getByLabelText('Band 2: highest bid below (₹)'), { target: { value: '500' } });
+    fireEvent.change(within(dialog).getByLabelText('Band 2: step (₹)'), { target: { value: '25' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create Auction' }));
+    expect(within(dialog).getByRole('alert').textContent).toBe('Custom steps: "below" amounts must go up from band to band, but band 2 (₹500) is not above band 1 (₹1,000)');
+    expect(api.calls('POST /api/admin/auction')).toHaveLength(0);
+
+    fireEvent.change(within(dialog).getByLabelText('Band 2: highest bid below (₹)'), { target: { value: '5000' } });
+    fireEvent.change(within(dialog).getByLabelText('Band 3: step (₹)'), { target: { value: '100' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Remove band 1' }));
+    expect(within(dialog).getAllByTestId('tier-row')).toHaveLength(2);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create Auction' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(api.body('POST /api/admin/auction')).toMatchObject({
+      increment_rule: 'custom', increment_tiers: [{ below: 5000, step: 25 }, { step: 100 }], cancel_policy: 'until_end',
+    });
+  });
+
+  it('editing starts from the auction’s own steps and policy', () => {
+    routeFetch({});
+    const custom = makeAdminAuction({ increment_rule: 'custom', increment_tiers: [{ below: 200, step: 5 }, { below: null, step: 20 }], cancel_policy: 'strict' });
+    render(<><AuctionFormModal mode="edit" auction={custom} withProducts={false} onClose={() => undefined} /><Toaster /></>);
+    const dialog = screen.getByRole('dialog', { name: 'Edit Auction' });
+    expect(within(dialog).getByLabelText<HTMLSelectElement>('Increment rule').value).toBe('custom');
+    expect(within(dialog).getByLabelText<HTMLInputElement>('Band 1: highest bid below (₹)').value).toBe('200');
+    expect(within(dialog).getByLabelText<HTMLInputElement>('Band 2: step (₹)').value).toBe('20');
+    expect(within(dialog).getByRole<HTMLInputElement>('radio', { name: /Strict/ }).checked).toBe(true);
   });
 });

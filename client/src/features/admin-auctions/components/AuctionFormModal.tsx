@@ -14,27 +14,32 @@ import { useRuleDefaults } from '../hooks/use-rule-defaults';
 import { MAX_EXTENSION_MAX_S, SOFT_CLOSE_MAX_S, parseSeconds } from '../lib/rules';
 import { useAdminAuctionActions } from '../store/admin-auctions-store';
 import { RuleFields, type RuleErrors, type RulesDraft } from './RuleFields';
+import { checkSteps, stepsDraft, type StepsBody } from '../lib/steps';
 import './admin-auctions.css';
 
 type Props =
   | { mode: 'create'; onClose: () => void; onSaved?: () => void }
   /**
    * Edit; `withProducts` false is the detail page's short form (no product list), which says itself
-   * whether a lot has bids (`ruleLocked`: the increment rule can no longer change).
+   * whether a lot has bids (`ruleLocked`: steps and the cancel policy can no longer change).
    */
   | { mode: 'edit'; auction: AdminAuction; withProducts?: boolean; ruleLocked?: boolean; onClose: () => void; onSaved?: (auction: AdminAuction) => void };
 
-type Rules = Pick<CreateAuctionBody, 'increment_rule' | 'soft_close_s' | 'max_extension_s'>;
+type Rules = Pick<CreateAuctionBody, 'soft_close_s' | 'max_extension_s'> & { steps: StepsBody };
 
 /** The rule fields as the body sends them (a blank seconds field is left out), or what is wrong with them. */
-function checkRules(d: RulesDraft): { ok: true; rules: Rules } | { ok: false; errors: RuleErrors } {
+function checkRules(d: RulesDraft, stepsLocked: boolean): { ok: true; rules: Rules } | { ok: false; errors: RuleErrors } {
   const soft = parseSeconds(d.softClose, 'Soft close', SOFT_CLOSE_MAX_S);
   const max = parseSeconds(d.maxExtension, 'Max extension', MAX_EXTENSION_MAX_S);
-  if (!soft.ok || !max.ok) return { ok: false, errors: { softClose: soft.ok ? undefined : soft.error, maxExtension: max.ok ? undefined : max.error } };
+  // Frozen steps are not checked (nor sent): they can only be the ones the auction has.
+  const steps = stepsLocked ? { ok: true as const, body: {} } : checkSteps(d);
+  if (!soft.ok || !max.ok || !steps.ok) {
+    return { ok: false, errors: { softClose: soft.ok ? undefined : soft.error, maxExtension: max.ok ? undefined : max.error, steps: steps.ok ? undefined : steps.error } };
+  }
   return {
     ok: true,
     rules: {
-      increment_rule: d.incrementRule,
+      steps: steps.body,
       ...(soft.value === undefined ? {} : { soft_close_s: soft.value }),
       ...(max.value === undefined ? {} : { max_extension_s: max.value }),
     },
@@ -63,7 +68,7 @@ export function AuctionFormModal(props: Props) {
   const [selected, setSelected] = useState<string[]>(editing?.product_ids ?? []);
   // Create: flat steps and blank seconds (the server's defaults); edit: the auction's rules.
   const [rules, setRules] = useState<RulesDraft>({
-    incrementRule: editing?.increment_rule ?? 'flat',
+    ...stepsDraft(editing),
     softClose: editing ? String(editing.soft_close_s) : '',
     maxExtension: editing ? String(editing.max_extension_s) : '',
   });
@@ -114,13 +119,12 @@ export function AuctionFormModal(props: Props) {
       setRuleErrors({});
       return;
     }
-    const checked = checkRules(rules);
+    const checked = checkRules(rules, ruleLocked);
     setRuleErrors(checked.ok ? {} : checked.errors);
     if (!checked.ok) return;
     setSaving(true);
-    // A frozen rule is not sent: it could only be the one the auction has.
-    const { increment_rule, ...seconds } = checked.rules;
-    const body = { name: name.trim(), valid_until: fromLocalInput(validUntil), ...(ruleLocked ? {} : { increment_rule }), ...seconds };
+    const { steps, ...seconds } = checked.rules;
+    const body = { name: name.trim(), valid_until: fromLocalInput(validUntil), ...steps, ...seconds };
     if (props.mode === 'create') {
       const ok = await create({ id: id.trim(), ...body, product_ids: selected });
       setSaving(false);

@@ -1,15 +1,15 @@
-import type { IncrementRule } from '@auction/shared';
 import type { RuleDefaults } from '../hooks/use-rule-defaults';
-import { INCREMENT_LABELS, formatSeconds, ladderSteps } from '../lib/rules';
+import { formatSeconds } from '../lib/rules';
+import { StepFields, type StepsDraft } from './StepFields';
 
-export interface RulesDraft {
-  incrementRule: IncrementRule;
+export interface RulesDraft extends StepsDraft {
   /** Seconds as typed; blank: the server's default (create) or the current value (edit). */
   softClose: string;
   maxExtension: string;
 }
 
 export interface RuleErrors {
+  steps?: string | undefined;
   softClose?: string | undefined;
   maxExtension?: string | undefined;
 }
@@ -28,13 +28,13 @@ const MAX_EXTENSION_PRESETS: Preset[] = [
 
 const whole = (text: string): number | null => (/^\d+$/.test(text.trim()) ? Number(text.trim()) : null);
 
-/** The auction form's bidding rules: the increment rule, soft close and its maximum extension. */
+/** The auction form's bidding rules: the bid steps, the cancel policy, soft close and its maximum extension. */
 export function RuleFields({ idPrefix, value, onChange, errors, ruleLocked, editing, defaults }: {
   idPrefix: string;
   value: RulesDraft;
   onChange: (next: RulesDraft) => void;
   errors: RuleErrors;
-  /** A lot has bids: the server refuses another increment rule. */
+  /** A lot has bids: the server refuses other steps or another cancel policy. */
   ruleLocked: boolean;
   editing: boolean;
   /** The server's defaults, when known (create only). */
@@ -54,22 +54,7 @@ export function RuleFields({ idPrefix, value, onChange, errors, ruleLocked, edit
   return (
     <fieldset className="aa-rules">
       <legend className="field-label aa-rules-legend">Bidding rules</legend>
-      <div className="field">
-        <label className="field-label" htmlFor={`${idPrefix}-rule`}>Increment rule</label>
-        <select
-          id={`${idPrefix}-rule`}
-          className="input aa-select"
-          value={value.incrementRule}
-          disabled={ruleLocked}
-          aria-describedby={`${idPrefix}-rule-hint`}
-          onChange={(e) => onChange({ ...value, incrementRule: e.target.value as IncrementRule })}
-        >
-          {(Object.keys(INCREMENT_LABELS) as IncrementRule[]).map((rule) => <option key={rule} value={rule}>{INCREMENT_LABELS[rule]}</option>)}
-        </select>
-        <p className="aa-hint" id={`${idPrefix}-rule-hint`}>
-          {ruleLocked ? 'The increment rule is fixed once a lot has bids.' : value.incrementRule === 'ladder' ? `Steps: ${ladderSteps()}.` : 'Every bid at least ₹1 above the highest.'}
-        </p>
-      </div>
+      <StepFields idPrefix={idPrefix} value={value} onChange={(steps) => onChange({ ...value, ...steps })} error={errors.steps} locked={ruleLocked} />
       <div className="aa-rules-row">
         <SecondsField
           id={`${idPrefix}-soft`}

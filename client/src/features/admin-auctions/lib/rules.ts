@@ -6,12 +6,13 @@
 import { formatRupees, LADDER, LADDER_TOP_STEP, toRupees, type AdminAuction, type IncrementRule } from '@auction/shared';
 
 export const INCREMENT_LABELS: Record<IncrementRule, string> = {
-  flat: '₹1 steps (flat)',
-  ladder: 'Ladder (steps grow with the price)',
+  flat: 'Flat (one step)',
+  ladder: 'Ladder (grows with the price)',
+  custom: 'Custom (your price bands)',
 };
 
 /** The rule in a few words, for the detail page. */
-export const INCREMENT_SHORT: Record<IncrementRule, string> = { flat: '₹1 steps', ladder: 'Ladder' };
+export const INCREMENT_SHORT: Record<IncrementRule, string> = { flat: 'Flat', ladder: 'Ladder', custom: 'Custom' };
 
 /** "under ₹1,000: ₹10 · under ₹5,000: ₹50 · … · above: ₹1,000", the ladder's steps. */
 export function ladderSteps(): string {

@@ -92,7 +92,8 @@ export function handleAdminAuctionsLiveEvent(e: LiveEvent): void {
     if (!fetching && !data?.some((a) => a.id === d.id)) return;
     changeOne(d.id, (a) => ({
       ...a, name: d.name, valid_until: d.valid_until, product_count: d.product_count, status: d.status,
-      original_valid_until: d.original_valid_until, increment_rule: d.increment_rule, soft_close_s: d.soft_close_s,
+      original_valid_until: d.original_valid_until, increment_rule: d.increment_rule, increment_amount: d.increment_amount,
+      increment_tiers: d.increment_tiers, cancel_policy: d.cancel_policy, soft_close_s: d.soft_close_s,
       max_extension_s: d.max_extension_s, extended: d.extended,
     }));
     invalidate(adminAuctionsList.name, RELOAD_MS);

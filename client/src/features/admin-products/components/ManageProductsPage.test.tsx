@@ -16,7 +16,7 @@ const product = (id: string, over: Partial<Product> = {}): Product => ({
 const auction = (id: string, productIds: string[]): AdminAuction => ({
   id, name: `Auction ${id}`, valid_until: '2030-01-01T00:00:00.000Z', product_ids: productIds, registrations: [], product_count: productIds.length,
   status: 'active', created_by: 1, created_at: '2026-01-01T00:00:00.000Z', settled_at: null,
-  original_valid_until: '2030-01-01T00:00:00.000Z', increment_rule: 'flat', soft_close_s: 120, max_extension_s: 3600, extended: false,
+  original_valid_until: '2030-01-01T00:00:00.000Z', increment_rule: 'flat', increment_amount: 1, increment_tiers: [], cancel_policy: 'until_end', soft_close_s: 120, max_extension_s: 3600, extended: false,
 });
 
 const toasts = () => useToasts.getState().toasts.map((t) => `${t.kind}: ${t.message}`);

@@ -329,3 +329,46 @@ describe('bidding from the page', () => {
     expect(toasts()).toContain('Bid placed successfully!');
   });
 });
+
+describe('BidModal: the seller’s steps', () => {
+  beforeEach(() => {
+    resetAppState();
+    setUpUser();
+  });
+  afterEach(() => {
+    cleanup();
+    tearDownStores();
+    resetAppState();
+  });
+
+  it('flat ₹50: the minimum and the one-tap amounts go up in ₹50, and the dialog says so', () => {
+    seed(
+      makeProduct({ id: 'P-1', name: 'Brass Lamp', highest_bid: 1200, bid_count: 2, min_next_bid: 1250 }),
+      makeAuction({ id: 'AUC-1', registered: true, registrations: [7], valid_until: inHours(5), increment_rule: 'flat', increment_amount: 50 }),
+    );
+    routeFetch({});
+    renderModal();
+    expect(amountInput().value).toBe('1250');
+    expect(quickAmounts().map((b) => b.textContent)).toEqual(['₹1,250', '₹1,300', '₹1,350']);
+    expect(dialog().getByTestId('bid-steps').textContent).toBe('Bids go up in ₹50 steps.');
+    bid('1249');
+    expect(dialog().getByText('Bid must be at least ₹1,250')).toBeTruthy();
+    expect(dialog().queryByTestId('strict-cancel')).toBeNull();
+  });
+
+  it('custom tiers: one-tap amounts cross a band as the tiers say; a strict cancel policy is stated', () => {
+    seed(
+      makeProduct({ id: 'P-1', name: 'Brass Lamp', highest_bid: 4900, bid_count: 2, min_next_bid: 5000 }),
+      makeAuction({
+        id: 'AUC-1', registered: true, registrations: [7], valid_until: inHours(5), cancel_policy: 'strict',
+        increment_rule: 'custom', increment_tiers: [{ below: 5000, step: 100 }, { below: null, step: 500 }],
+      }),
+    );
+    routeFetch({});
+    renderModal();
+    expect(amountInput().value).toBe('5000');
+    expect(quickAmounts().map((b) => b.textContent)).toEqual(['₹5,000', '₹5,500', '₹6,000']);
+    expect(dialog().getByTestId('bid-steps').textContent).toBe('Bids go up in steps of ₹100 below ₹5,000, then ₹500.');
+    expect(dialog().getByTestId('strict-cancel').textContent).toMatch(/only within 10 minutes of placing it, and never in the auction’s last hour/);
+  });
+});

@@ -1,11 +1,12 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
+import { STRICT_CANCEL_WORDS } from '@auction/shared';
 import { FormField } from '../../../components/ui/FormField';
 import { Icon } from '../../../components/ui/Icon';
 import { Modal } from '../../../components/ui/Modal';
 import { formatRupees } from '../../../lib/format';
 import { useResource } from '../../../lib/resource';
 import { walletBalance } from '../../wallet';
-import { checkBid, isEnded, quickBids } from '../lib/rules';
+import { checkBid, isEnded, quickBids, stepsText } from '../lib/rules';
 import { useAuctionActions, useAuctionList, useAuctionProducts } from '../store/auctions-store';
 import { useSecondsLeft } from './use-seconds-left';
 
@@ -53,7 +54,7 @@ export function BidModal({ auctionId, productId, onClose }: BidModalProps) {
   const unbid = highest <= 0;
   const minimum = product.min_next_bid;
   const amount = typed ?? String(minimum);
-  const quick = quickBids(product, auction.increment_rule, QUICK_BIDS);
+  const quick = quickBids(product, auction, QUICK_BIDS);
   const leading = product.my_status === 'leading';
   const closedReason = product.status === 'sold' ? 'This product has been sold.' : isEnded(auction, secs) ? 'This auction has ended.' : null;
 
@@ -64,7 +65,7 @@ export function BidModal({ auctionId, productId, onClose }: BidModalProps) {
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (sending || closedReason || !product || !auction) return;
-    const check = checkBid({ amount, max }, product, auction.increment_rule);
+    const check = checkBid({ amount, max }, product, auction);
     if (!check.ok) {
       setErrors({ [check.field]: check.error });
       focus(check.field === 'amount' ? amountId : maxId);
@@ -162,6 +163,7 @@ export function BidModal({ auctionId, productId, onClose }: BidModalProps) {
                 </button>
               ))}
             </div>
+            <p className="auc-bid-hint auc-bid-steps" data-testid="bid-steps">{stepsText(auction)}.</p>
             <div className="field">
               <label className="field-label" htmlFor={maxId}>Maximum bid (₹, optional)</label>
               <input id={maxId} className={`input${errors.max ? ' input-invalid' : ''}`} type="number" inputMode="decimal" min={minimum} step={0.01}
@@ -181,6 +183,7 @@ export function BidModal({ auctionId, productId, onClose }: BidModalProps) {
               )}
             </div>
             <p className="auc-bid-hint">The amount is held from your wallet while your bid leads.</p>
+            {auction.cancel_policy === 'strict' && <p className="auc-bid-hint" data-testid="strict-cancel">{STRICT_CANCEL_WORDS}</p>}
           </>
         )}
       </form>

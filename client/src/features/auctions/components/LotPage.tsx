@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import type { Auction, Product } from '@auction/shared';
+import { STRICT_CANCEL_WORDS, type Auction, type Product } from '@auction/shared';
 import { EmptyState } from '../../../components/ui/EmptyState';
 import { Icon } from '../../../components/ui/Icon';
 import { LoadMore } from '../../../components/ui/LoadMore';
@@ -12,7 +12,7 @@ import { ApiError } from '../../../lib/api-client';
 import { countdownUrgent, formatCountdown, formatEndTime, formatRupees } from '../../../lib/format';
 import { useWatchAuctions } from '../../live';
 import { SaveStar } from '../../saved';
-import { bidAction, isEnded, softCloseText } from '../lib/rules';
+import { bidAction, isEnded, softCloseText, stepsText } from '../lib/rules';
 import { useAuctionActions, useAuctionList, useAuctionProducts } from '../store/auctions-store';
 import { loadMoreLotHistory, useLotPage } from '../store/lot-store';
 import { BidModal } from './BidModal';
@@ -185,6 +185,8 @@ function LotView({ product, auction, history, more, onLoadMore, ready }: LotView
             <p className="info-note lot-note"><Icon name="info" size={18} /> <span>This lot is not in an auction right now.</span></p>
           )}
           {softClose && !ended && <p className="auc-panel-rule lot-rule"><Icon name="clock" size={14} /> {softClose}</p>}
+          {auction && !ended && !sold && <p className="auc-panel-rule lot-rule" data-testid="lot-steps"><Icon name="bids" size={14} /> {stepsText(auction)}</p>}
+          {auction?.cancel_policy === 'strict' && !ended && !sold && <p className="auc-panel-rule lot-rule"><Icon name="info" size={14} /> {STRICT_CANCEL_WORDS}</p>}
 
           {auction && !registered && !ended && (
             <p className="info-note lot-note"><Icon name="info" size={18} /> <span>Register for this auction to place bids.</span></p>

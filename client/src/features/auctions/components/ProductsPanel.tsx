@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useRef, useState, type Ref } from 'react';
-import type { Auction, Product } from '@auction/shared';
+import { STRICT_CANCEL_WORDS, type Auction, type Product } from '@auction/shared';
 import { EmptyState } from '../../../components/ui/EmptyState';
 import { Icon } from '../../../components/ui/Icon';
 import { Spinner } from '../../../components/ui/Spinner';
 import { auctionTimeStatus, StatusBadge } from '../../../components/ui/StatusBadge';
 import { countdownUrgent, formatCountdown, formatRupees } from '../../../lib/format';
 import { useWatchAuctions } from '../../live';
-import { isEnded, softCloseText } from '../lib/rules';
+import { isEnded, softCloseText, stepsText } from '../lib/rules';
 import { useAuctionActions, useAuctionProducts } from '../store/auctions-store';
 import { ExtendedMark } from './ExtendedMark';
 import { ProductRow } from './ProductRow';
@@ -115,6 +115,8 @@ function PanelBody({ auction, headingRef, onBid, onBuyNow, onClose, onShown }: P
           {softClose && !ended && (
             <p className="auc-panel-rule"><Icon name="clock" size={14} /> {softClose}</p>
           )}
+          {!ended && <p className="auc-panel-rule"><Icon name="bids" size={14} /> {stepsText(auction)}</p>}
+          {auction.cancel_policy === 'strict' && !ended && <p className="auc-panel-rule"><Icon name="info" size={14} /> {STRICT_CANCEL_WORDS}</p>}
         </div>
         <button type="button" className="icon-btn" aria-label="Close products" onClick={onClose}>
           <Icon name="close" size={18} />

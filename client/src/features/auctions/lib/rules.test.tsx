@@ -1,7 +1,10 @@
 import type { Product } from '@auction/shared';
 import { describe, expect, it } from 'vitest';
 import { makeAuction, makeProduct } from '../test/fixtures';
-import { bidAction, browseView, checkBid, filterAuctions, quickBids, reserveNote, softCloseText, standingOf } from './rules';
+import { bidAction, browseView, checkBid, filterAuctions, quickBids, reserveNote, softCloseText, standingOf, type StepFields } from './rules';
+
+const FLAT: StepFields = { increment_rule: 'flat', increment_amount: 1, increment_tiers: [] };
+const LADDER: StepFields = { increment_rule: 'ladder' };
 
 describe('browseView', () => {
   const NOW = Date.parse('2026-11-24T00:00:00.000Z');
@@ -51,55 +54,55 @@ describe('checkBid', () => {
 
   it('refuses empty, non-numeric, zero, negative and over-precise amounts', () => {
     for (const raw of ['', '   ', 'abc', '0', '-5', '10.123', 'Infinity', '1e12']) {
-      expect(checkBid(bidOnly(raw), lot(), 'flat')).toEqual({ ok: false, field: 'amount', error: 'Please enter a valid bid amount' });
+      expect(checkBid(bidOnly(raw), lot(), FLAT)).toEqual({ ok: false, field: 'amount', error: 'Please enter a valid bid amount' });
     }
-    expect(checkBid({ amount: '', max: 'abc' }, lot(), 'flat')).toEqual({ ok: false, field: 'max', error: 'Please enter a valid maximum bid' });
+    expect(checkBid({ amount: '', max: 'abc' }, lot(), FLAT)).toEqual({ ok: false, field: 'max', error: 'Please enter a valid maximum bid' });
   });
 
   it('refuses amounts not above the highest bid, with the amount in en-IN format', () => {
-    expect(checkBid(bidOnly('100000'), lot({ highest_bid: 100000 }), 'flat')).toMatchObject({ ok: false, error: 'Bid must be higher than current highest bid of ₹1,00,000' });
-    expect(checkBid(bidOnly('50'), lot({ highest_bid: 300.5 }), 'flat')).toMatchObject({ ok: false, error: 'Bid must be higher than current highest bid of ₹300.5' });
+    expect(checkBid(bidOnly('100000'), lot({ highest_bid: 100000 }), FLAT)).toMatchObject({ ok: false, error: 'Bid must be higher than current highest bid of ₹1,00,000' });
+    expect(checkBid(bidOnly('50'), lot({ highest_bid: 300.5 }), FLAT)).toMatchObject({ ok: false, error: 'Bid must be higher than current highest bid of ₹300.5' });
   });
 
   it('asks for the next step of the auction’s rule, worded as the server words it', () => {
-    expect(checkBid(bidOnly('1000.5'), lot({ highest_bid: 1000 }), 'flat')).toMatchObject({ ok: false, error: 'Bid must be at least ₹1,001' });
-    expect(checkBid(bidOnly('1001'), lot({ highest_bid: 1000 }), 'ladder')).toMatchObject({ ok: false, error: 'Bid must be at least ₹1,050' });
-    expect(checkBid(bidOnly('1050'), lot({ highest_bid: 1000 }), 'ladder')).toEqual({ ok: true, ask: { amount: 1050 } });
+    expect(checkBid(bidOnly('1000.5'), lot({ highest_bid: 1000 }), FLAT)).toMatchObject({ ok: false, error: 'Bid must be at least ₹1,001' });
+    expect(checkBid(bidOnly('1001'), lot({ highest_bid: 1000 }), LADDER)).toMatchObject({ ok: false, error: 'Bid must be at least ₹1,050' });
+    expect(checkBid(bidOnly('1050'), lot({ highest_bid: 1000 }), LADDER)).toEqual({ ok: true, ask: { amount: 1050 } });
   });
 
   it('asks for the starting price before the first bid', () => {
-    expect(checkBid(bidOnly('499'), lot({ starting_price: 500 }), 'ladder')).toMatchObject({ ok: false, error: 'Bid must be at least ₹500' });
-    expect(checkBid(bidOnly('500'), lot({ starting_price: 500 }), 'ladder')).toEqual({ ok: true, ask: { amount: 500 } });
+    expect(checkBid(bidOnly('499'), lot({ starting_price: 500 }), LADDER)).toMatchObject({ ok: false, error: 'Bid must be at least ₹500' });
+    expect(checkBid(bidOnly('500'), lot({ starting_price: 500 }), LADDER)).toEqual({ ok: true, ask: { amount: 500 } });
   });
 
   it('accepts the minimum and above', () => {
-    expect(checkBid(bidOnly('1001'), lot({ highest_bid: 1000 }), 'flat')).toEqual({ ok: true, ask: { amount: 1001 } });
-    expect(checkBid(bidOnly(' 1 '), lot(), 'flat')).toEqual({ ok: true, ask: { amount: 1 } });
-    expect(checkBid(bidOnly('1234.56'), lot(), 'flat')).toEqual({ ok: true, ask: { amount: 1234.56 } });
+    expect(checkBid(bidOnly('1001'), lot({ highest_bid: 1000 }), FLAT)).toEqual({ ok: true, ask: { amount: 1001 } });
+    expect(checkBid(bidOnly(' 1 '), lot(), FLAT)).toEqual({ ok: true, ask: { amount: 1 } });
+    expect(checkBid(bidOnly('1234.56'), lot(), FLAT)).toEqual({ ok: true, ask: { amount: 1234.56 } });
   });
 
   it('sends a maximum with the bid, or alone (then the maximum must reach the minimum), never below the bid', () => {
-    expect(checkBid({ amount: '1001', max: '5000' }, lot({ highest_bid: 1000 }), 'flat')).toEqual({ ok: true, ask: { amount: 1001, max: 5000 } });
-    expect(checkBid({ amount: '', max: '5000' }, lot({ highest_bid: 1000 }), 'flat')).toEqual({ ok: true, ask: { max: 5000 } });
-    expect(checkBid({ amount: '', max: '900' }, lot({ highest_bid: 1000 }), 'flat')).toEqual({ ok: false, field: 'max', error: 'Bid must be higher than current highest bid of ₹1,000' });
-    expect(checkBid({ amount: '2000', max: '1500' }, lot({ highest_bid: 1000 }), 'flat')).toEqual({ ok: false, field: 'max', error: 'Your maximum bid must be at least your bid' });
+    expect(checkBid({ amount: '1001', max: '5000' }, lot({ highest_bid: 1000 }), FLAT)).toEqual({ ok: true, ask: { amount: 1001, max: 5000 } });
+    expect(checkBid({ amount: '', max: '5000' }, lot({ highest_bid: 1000 }), FLAT)).toEqual({ ok: true, ask: { max: 5000 } });
+    expect(checkBid({ amount: '', max: '900' }, lot({ highest_bid: 1000 }), FLAT)).toEqual({ ok: false, field: 'max', error: 'Bid must be higher than current highest bid of ₹1,000' });
+    expect(checkBid({ amount: '2000', max: '1500' }, lot({ highest_bid: 1000 }), FLAT)).toEqual({ ok: false, field: 'max', error: 'Your maximum bid must be at least your bid' });
   });
 
   it('lets the leader raise their maximum alone (above the current one), and refuses a bid their maximum already covers', () => {
     const leader = lot({ highest_bid: 1000, my_status: 'leading', my_max: 3000 });
-    expect(checkBid({ amount: '1001', max: '4000' }, leader, 'flat')).toEqual({ ok: true, ask: { max: 4000 } });
-    expect(checkBid({ amount: '1001', max: '3000' }, leader, 'flat')).toEqual({ ok: false, field: 'max', error: 'Your new maximum must be more than your current maximum of ₹3,000' });
-    expect(checkBid(bidOnly('2500'), leader, 'flat')).toEqual({ ok: false, field: 'amount', error: 'Your maximum bid of ₹3,000 already covers this amount' });
-    expect(checkBid(bidOnly('3500'), leader, 'flat')).toEqual({ ok: true, ask: { amount: 3500 } });
+    expect(checkBid({ amount: '1001', max: '4000' }, leader, FLAT)).toEqual({ ok: true, ask: { max: 4000 } });
+    expect(checkBid({ amount: '1001', max: '3000' }, leader, FLAT)).toEqual({ ok: false, field: 'max', error: 'Your new maximum must be more than your current maximum of ₹3,000' });
+    expect(checkBid(bidOnly('2500'), leader, FLAT)).toEqual({ ok: false, field: 'amount', error: 'Your maximum bid of ₹3,000 already covers this amount' });
+    expect(checkBid(bidOnly('3500'), leader, FLAT)).toEqual({ ok: true, ask: { amount: 3500 } });
   });
 });
 
 describe('quickBids', () => {
   it('are the next three acceptable amounts, one step apart as the rule goes, across a ladder threshold', () => {
-    expect(quickBids(makeProduct({ highest_bid: 980 }), 'ladder')).toEqual([990, 1000, 1050]);
-    expect(quickBids(makeProduct({ highest_bid: 980 }), 'flat')).toEqual([981, 982, 983]);
-    expect(quickBids(makeProduct({ starting_price: 4950 }), 'ladder')).toEqual([4950, 5000, 5100]);
-    expect(quickBids(makeProduct(), 'flat')).toEqual([1, 2, 3]);
+    expect(quickBids(makeProduct({ highest_bid: 980 }), LADDER)).toEqual([990, 1000, 1050]);
+    expect(quickBids(makeProduct({ highest_bid: 980 }), FLAT)).toEqual([981, 982, 983]);
+    expect(quickBids(makeProduct({ starting_price: 4950 }), LADDER)).toEqual([4950, 5000, 5100]);
+    expect(quickBids(makeProduct(), FLAT)).toEqual([1, 2, 3]);
   });
 });
 

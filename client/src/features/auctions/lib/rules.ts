@@ -1,7 +1,7 @@
 /** The browse page's pure rules: search and filter, the bid checks and amounts, when bidding is open, a lot's state lines. */
 import {
-  BID_MESSAGES, ENDING_SOON_SECONDS, LIMITS, bidTooLowFor, formatRupees, hasAtMostTwoDecimals, nextBids, toPaise, toRupees,
-  type Auction, type IncrementRule, type LotPricing, type Product,
+  BID_MESSAGES, ENDING_SOON_SECONDS, LIMITS, auctionSteps, stepsInWords, bidTooLowFor, formatRupees, hasAtMostTwoDecimals, nextBids, toPaise, toRupees,
+  type Auction, type LotPricing, type Product,
 } from '@auction/shared';
 import { formatDuration } from '../../../lib/format';
 import type { BidAsk } from '../api/auctions-api';
@@ -33,14 +33,17 @@ export function filterAuctions(auctions: readonly Auction[], query: string, regi
 /** The fields of a lot the bid rules read. */
 export type LotForBid = Pick<Product, 'highest_bid' | 'starting_price' | 'my_status' | 'my_max'>;
 
+/** The fields of an auction that say its steps (fields an older server leaves out mean ₹1 steps). */
+export type StepFields = Parameters<typeof auctionSteps>[0];
+
 /** A lot's pricing for the shared rules (bidding-rules.ts), in paise: it has a bid once its highest is above 0. */
-export function lotPricing(product: Pick<Product, 'highest_bid' | 'starting_price'>, rule: IncrementRule): LotPricing {
-  return { rule, startingPrice: toPaise(product.starting_price), highest: toPaise(product.highest_bid), hasBid: product.highest_bid > 0 };
+export function lotPricing(product: Pick<Product, 'highest_bid' | 'starting_price'>, auction: StepFields): LotPricing {
+  return { steps: auctionSteps(auction), startingPrice: toPaise(product.starting_price), highest: toPaise(product.highest_bid), hasBid: product.highest_bid > 0 };
 }
 
-/** The dialog's one-tap amounts: the next `count` acceptable bids, one step apart as the auction's rule goes (rupees). */
-export function quickBids(product: Pick<Product, 'highest_bid' | 'starting_price'>, rule: IncrementRule, count = 3): number[] {
-  return nextBids(lotPricing(product, rule), count).map(toRupees);
+/** The dialog's one-tap amounts: the next `count` acceptable bids, one step apart as the auction's steps go (rupees). */
+export function quickBids(product: Pick<Product, 'highest_bid' | 'starting_price'>, auction: StepFields, count = 3): number[] {
+  return nextBids(lotPricing(product, auction), count).map(toRupees);
 }
 
 export const MAX_MESSAGES = {
@@ -68,7 +71,7 @@ function readAmount(text: string): number | null {
  * a bid, a maximum, or both (the bid at most the maximum). The leader raising their own maximum sends
  * the maximum alone, which must be above the current one.
  */
-export function checkBid(form: BidForm, lot: LotForBid, rule: IncrementRule): BidCheck {
+export function checkBid(form: BidForm, lot: LotForBid, auction: StepFields): BidCheck {
   const amountText = form.amount.trim();
   const maxText = form.max.trim();
   if (amountText === '' && maxText === '') return { ok: false, field: 'amount', error: BID_MESSAGES.invalid };
@@ -87,7 +90,7 @@ export function checkBid(form: BidForm, lot: LotForBid, rule: IncrementRule): Bi
   }
 
   const first = amount ?? max!;
-  const tooLow = bidTooLowFor(toPaise(first), lotPricing(lot, rule));
+  const tooLow = bidTooLowFor(toPaise(first), lotPricing(lot, auction));
   if (tooLow) return { ok: false, field: amount === null ? 'max' : 'amount', error: tooLow };
   if (leading && lot.my_max !== null && toPaise(first) <= toPaise(lot.my_max)) {
     return { ok: false, field: 'amount', error: `Your maximum bid of ${formatRupees(lot.my_max)} already covers this amount` };
@@ -103,6 +106,13 @@ export function checkBid(form: BidForm, lot: LotForBid, rule: IncrementRule): Bi
 export function softCloseText(auction: Pick<Auction, 'soft_close_s' | 'max_extension_s'>): string | null {
   if (auction.soft_close_s <= 0 || auction.max_extension_s <= 0) return null;
   return `Bids in the last ${formatDuration(auction.soft_close_s)} extend the auction (by up to ${formatDuration(auction.max_extension_s)} in all)`;
+}
+
+/** The auction's steps in words: "Bids go up in ₹50 steps", or its tiers spelled out. */
+export function stepsText(auction: StepFields): string {
+  const steps = auctionSteps(auction);
+  const words = stepsInWords(steps);
+  return words.endsWith(' steps') && !words.includes(',') ? `Bids go up in ${words}` : `Bids go up in steps of ${words}`;
 }
 
 /** An auction is over once the server says so or the clock reaches its end. */

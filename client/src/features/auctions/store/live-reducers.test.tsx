@@ -88,7 +88,7 @@ describe('applyLiveEvent', () => {
     expect(after.auctions[0]).toEqual({
       id: 'AUC-NEW', name: 'Rare Coins', valid_until: inHours(72), product_ids: [], product_count: 2,
       status: 'active', registered: false, registrations: [],
-      original_valid_until: inHours(72), increment_rule: 'flat', soft_close_s: 0, max_extension_s: 3600, extended: false,
+      original_valid_until: inHours(72), increment_rule: 'flat', increment_amount: 1, increment_tiers: [], cancel_policy: 'until_end', soft_close_s: 0, max_extension_s: 3600, extended: false,
       // Live summaries carry no prices or photos: none yet, until the list is read.
       highest_bid: 0, bid_count: 0, cover: null,
     });
@@ -103,7 +103,7 @@ describe('applyLiveEvent', () => {
     expect(auction(after, 'AUC-1')).toEqual({
       id: 'AUC-1', name: 'Watches & Clocks', valid_until: inHours(5), product_ids: ['P-1'], product_count: 2,
       status: 'active', registered: true, registrations: [7],
-      original_valid_until: inHours(5), increment_rule: 'ladder', soft_close_s: 120, max_extension_s: 3600, extended: false,
+      original_valid_until: inHours(5), increment_rule: 'ladder', increment_amount: 1, increment_tiers: [], cancel_policy: 'until_end', soft_close_s: 120, max_extension_s: 3600, extended: false,
       highest_bid: 900, bid_count: 3, cover: { url: '/media/c.webp', thumb_url: '/media/t.webp' },
     });
     expect(auction(after, 'AUC-1')).not.toHaveProperty('server_time');

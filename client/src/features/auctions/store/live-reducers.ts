@@ -64,8 +64,12 @@ function endAuction(auctions: Auction[], auctionId: string, status: 'ended' | 's
  * store reads the products again); a new auction goes first (the list is newest first).
  */
 export function upsertAuction(auctions: Auction[], live: LiveAuction): Auction[] {
-  const { id, name, valid_until, product_count, status, original_valid_until, increment_rule, soft_close_s, max_extension_s, extended } = live;
-  const summary = { id, name, valid_until, product_count, status, original_valid_until, increment_rule, soft_close_s, max_extension_s, extended };
+  const {
+    id, name, valid_until, product_count, status, original_valid_until, increment_rule, increment_amount, increment_tiers, cancel_policy, soft_close_s, max_extension_s, extended,
+  } = live;
+  const summary = {
+    id, name, valid_until, product_count, status, original_valid_until, increment_rule, increment_amount, increment_tiers, cancel_policy, soft_close_s, max_extension_s, extended,
+  };
   const index = auctions.findIndex((a) => a.id === id);
   const current = auctions[index];
   if (!current) return [{ ...summary, product_ids: [], registered: false, registrations: [], highest_bid: 0, bid_count: 0, cover: null }, ...auctions];

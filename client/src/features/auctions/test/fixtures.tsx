@@ -19,7 +19,7 @@ export function makeAuction(over: Partial<Auction> = {}): Auction {
   return {
     id: 'AUC-1', name: 'Vintage Watches', valid_until, product_ids: ['P-1'], registrations: [],
     registered: false, product_count: 1, status: 'active',
-    original_valid_until: valid_until, increment_rule: 'flat', soft_close_s: 0, max_extension_s: 3600, extended: false,
+    original_valid_until: valid_until, increment_rule: 'flat', increment_amount: 1, increment_tiers: [], cancel_policy: 'until_end', soft_close_s: 0, max_extension_s: 3600, extended: false,
     highest_bid: 0, bid_count: 0, cover: null, ...over,
   };
 }
@@ -75,7 +75,7 @@ export function liveAuction(over: Partial<LiveAuction> = {}): LiveAuction {
   const valid_until = over.valid_until ?? inHours(72);
   return {
     id: 'AUC-1', name: 'Vintage Watches', valid_until, product_count: 1, status: 'active', server_time: T0,
-    original_valid_until: valid_until, increment_rule: 'flat', soft_close_s: 0, max_extension_s: 3600, extended: false, ...over,
+    original_valid_until: valid_until, increment_rule: 'flat', increment_amount: 1, increment_tiers: [], cancel_policy: 'until_end', soft_close_s: 0, max_extension_s: 3600, extended: false, ...over,
   };
 }
 

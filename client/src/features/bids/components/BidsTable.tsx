@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { Link } from 'react-router-dom';
-import type { Auction, UserBid } from '@auction/shared';
+import { STRICT_CANCEL_WORDS, type Auction, type UserBid } from '@auction/shared';
 import { DataTable, type Column } from '../../../components/ui/DataTable';
 import { StatusBadge } from '../../../components/ui/StatusBadge';
 import { lotPath } from '../../../config/paths';
@@ -18,6 +18,7 @@ interface BidsTableProps {
 /** The bid history; below 720 px each row becomes a card headed by the product (DataTable). */
 export function BidsTable({ bids, cancellingId, onCancel }: BidsTableProps) {
   const ended = useEndedAuctions();
+  const strict = useStrictAuctions();
   const cancellable = (bid: UserBid) => bid.status === 'success' && !ended.has(bid.auction_id);
 
   const columns: Column<UserBid>[] = [
@@ -72,15 +73,18 @@ export function BidsTable({ bids, cancellingId, onCancel }: BidsTableProps) {
       // On a card, a row without an action says nothing: leave it out.
       hiddenOnCard: (bid) => !cancellable(bid),
       cell: (bid) => cancellable(bid) ? (
-        <button
-          type="button"
-          className="btn btn-sm bids-cancel-btn"
-          onClick={() => onCancel(bid)}
-          disabled={cancellingId !== null}
-          aria-label={`Cancel bid of ${formatRupees(bid.amount)} on ${bid.product_name}`}
-        >
-          {cancellingId === bid.bid_id ? 'Cancelling…' : 'Cancel'}
-        </button>
+        <span className="bids-cancel-stack">
+          <button
+            type="button"
+            className="btn btn-sm bids-cancel-btn"
+            onClick={() => onCancel(bid)}
+            disabled={cancellingId !== null}
+            aria-label={`Cancel bid of ${formatRupees(bid.amount)} on ${bid.product_name}`}
+          >
+            {cancellingId === bid.bid_id ? 'Cancelling…' : 'Cancel'}
+          </button>
+          {strict.has(bid.auction_id) && <span className="bids-cell-sub" title={STRICT_CANCEL_WORDS}>Strict: within 10 min, not in the last hour</span>}
+        </span>
       ) : (
         <span className="muted" aria-label="No action available" title={bid.status === 'success' ? 'The auction has ended' : undefined}>N/A</span>
       ),
@@ -100,6 +104,12 @@ export function BidsTable({ bids, cancellingId, onCancel }: BidsTableProps) {
 }
 
 const NO_AUCTIONS: Auction[] = [];
+
+/** The ids of the auctions with the strict cancel policy (docs/bidding.md#cancelling-a-bid). */
+function useStrictAuctions(): ReadonlySet<string> {
+  const auctions = useAuctionList({ read: false }).data ?? NO_AUCTIONS;
+  return useMemo(() => new Set(auctions.filter((a) => a.cancel_policy === 'strict').map((a) => a.id)), [auctions]);
+}
 
 /**
  * The ids of the auctions that have ended (bids can be cancelled only before the auction ends). An

@@ -140,6 +140,23 @@ describe('MyBidsPage', () => {
     expect(within(rowOf('Ming Vase')).getByText('N/A')).toBeTruthy();
   });
 
+  it('says under Cancel when the bid’s auction cancels strictly', async () => {
+    const now = Date.parse('2026-03-01T12:00:00.000Z');
+    setServerNow(now);
+    const auction = (id: string, cancel_policy: string) => ({
+      id, name: id, valid_until: new Date(now + 3_600_000 * 5).toISOString(), product_ids: [], registrations: [7], registered: true, product_count: 1, status: 'active', cancel_policy,
+    });
+    const lamp = makeBid({ bid_id: 5, product_name: 'Brass Lamp', auction_id: 'A-2', status: 'success' });
+    routeFetch({
+      'GET /api/user-bids': [jsonResponse(200, [leading, lamp])],
+      'GET /api/auctions': [jsonResponse(200, [auction('A-1', 'until_end'), auction('A-2', 'strict')])],
+    });
+    renderPage();
+    await screen.findByText('Ming Vase');
+    await waitFor(() => expect(within(rowOf('Brass Lamp')).getByText('Strict: within 10 min, not in the last hour')).toBeTruthy());
+    expect(within(rowOf('Ming Vase')).queryByText(/Strict/)).toBeNull();
+  });
+
   it('asks first, sends nothing when the question is declined, then cancels, refunds and says so', async () => {
     const api = routeFetch({
       'GET /api/user-bids': [jsonResponse(200, [leading, tooLow]), jsonResponse(200, [{ ...leading, status: 'rolledback', reason: 'CANCELLED' }, tooLow])],

@@ -64,7 +64,7 @@ export function MyBidsPage() {
 
       <p className="info-note">
         <Icon name="info" size={18} className="info-note-icon" />
-        <span>Active bids can be cancelled before the auction ends; the amount is refunded to your wallet immediately.</span>
+        <span>Active bids can be cancelled before the auction ends; the amount is refunded to your wallet immediately. Auctions with strict cancelling allow it only within 10 minutes of placing the bid, and never in their last hour.</span>
       </p>
 
       <section className="card" aria-labelledby="bids-history-title">

@@ -14,7 +14,7 @@ const NOW = Date.parse('2026-05-01T12:00:00Z');
 const HOUR = 3600_000;
 const iso = (offset: number) => new Date(NOW + offset).toISOString();
 
-const RULES = { increment_rule: 'flat' as const, soft_close_s: 120, max_extension_s: 1800, extended: false };
+const RULES = { increment_rule: 'flat' as const, increment_amount: 1, increment_tiers: [], cancel_policy: 'until_end' as const, soft_close_s: 120, max_extension_s: 1800, extended: false };
 const auction = (id: string, endsIn: number, registered = false) => ({
   id, name: `Auction ${id}`, valid_until: iso(endsIn), original_valid_until: iso(endsIn), ...RULES, product_ids: [],
   registrations: registered ? [7] : [], registered, product_count: 1, status: endsIn > 0 ? 'active' : 'ended',

@@ -14,7 +14,7 @@ const NOW = Date.parse('2026-06-01T10:00:00.000Z');
 const auction: Auction = {
   id: 'AUC-1', name: 'Camera Classics', valid_until: new Date(NOW + 72 * 3_600_000).toISOString(), product_ids: ['LEICA', 'ROLLEI'],
   registrations: [7], registered: true, product_count: 2, status: 'active', original_valid_until: new Date(NOW + 72 * 3_600_000).toISOString(),
-  increment_rule: 'flat', soft_close_s: 0, max_extension_s: 3600, extended: false, highest_bid: 0, bid_count: 0, cover: null,
+  increment_rule: 'flat', increment_amount: 1, increment_tiers: [], cancel_policy: 'until_end', soft_close_s: 0, max_extension_s: 3600, extended: false, highest_bid: 0, bid_count: 0, cover: null,
 };
 const leica = makeSavedLot({ id: 'LEICA', name: 'Leica M6', auction_id: 'AUC-1', highest_bid: 900, bid_count: 2, version: 2, saved: false });
 const rollei = makeSavedLot({ id: 'ROLLEI', name: 'Rolleiflex 2.8F', auction_id: 'AUC-1', saved: true });

@@ -14,7 +14,7 @@ const NOW = Date.parse('2026-06-01T10:00:00.000Z');
 const at = (hours: number) => new Date(NOW + hours * 3_600_000).toISOString();
 const auction = (id: string, hours: number): Auction => ({
   id, name: id === 'AUC-1' ? 'Camera Fair' : `Sale ${id}`, valid_until: at(hours), product_ids: [], registrations: [7], registered: true, product_count: 1,
-  status: hours > 0 ? 'active' : 'ended', original_valid_until: at(hours), increment_rule: 'flat', soft_close_s: 0, max_extension_s: 3600, extended: false,
+  status: hours > 0 ? 'active' : 'ended', original_valid_until: at(hours), increment_rule: 'flat', increment_amount: 1, increment_tiers: [], cancel_policy: 'until_end', soft_close_s: 0, max_extension_s: 3600, extended: false,
   highest_bid: 0, bid_count: 0, cover: null,
 });
 
