@@ -172,7 +172,7 @@ describe('LotPage', () => {
 
     // A live bid: the lot is read again, as far as it is shown (two more requests, the last asking for what is left).
     act(() => injectLiveEvent(placedEvent({ bid_id: 3, highest_bid: 1400, bid_count: 3, version: 3 })));
-    await waitFor(() => expect(callsTo(fetch, 'GET', '/api/products/P-1')).toHaveLength(2), { timeout: 3000 });
+    await waitFor(() => expect(callsTo(fetch, 'GET', '/api/products/P-1')).toHaveLength(2));
     await waitFor(() => expect(served).toBe(4));
     expect(url(2)).toBe('/api/products/P-1/bids?before=100000.1.0.1&limit=2');
     await waitFor(() => expect(historyEntries()).toHaveLength(4));

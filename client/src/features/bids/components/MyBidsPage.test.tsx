@@ -187,7 +187,7 @@ describe('MyBidsPage', () => {
     expect(stat('Active Bids')).toBe('0');
     expect(stat('Failed / Cancelled')).toBe('2');
     // The list is re-read to confirm.
-    await waitFor(() => expect(api.calls('GET /api/user-bids')).toHaveLength(2), { timeout: 3000 });
+    await waitFor(() => expect(api.calls('GET /api/user-bids')).toHaveLength(2));
   });
 
   it("shows the server's error when the cancel is refused", async () => {

@@ -54,7 +54,7 @@ describe('bids store', () => {
     expect(bids()[0]!.status).toBe('won');
 
     // One re-read for the burst.
-    await vi.waitFor(() => expect(api.calls('GET /api/user-bids')).toHaveLength(2), { timeout: 3000 });
+    await vi.waitFor(() => expect(api.calls('GET /api/user-bids')).toHaveLength(2));
     await new Promise((r) => setTimeout(r, 350));
     expect(api.calls('GET /api/user-bids')).toHaveLength(2);
   });
@@ -98,7 +98,7 @@ describe('bids store', () => {
     expect(api.calls('GET /api/user-bids')).toHaveLength(1);
 
     reconnect();
-    await vi.waitFor(() => expect(bids()[0]!.status).toBe('outbid'), { timeout: 3000 });
+    await vi.waitFor(() => expect(bids()[0]!.status).toBe('outbid'));
     expect(api.calls('GET /api/user-bids')).toHaveLength(2);
   });
 });

@@ -178,7 +178,7 @@ describe('SavedPage', () => {
     await screen.findByText(/You're the highest bidder/);
     act(() => injectLiveEvent({ event: 'bid:outbid', data: { auction_id: 'AUC-1', product_id: 'LEICA', product_name: 'Leica M6', highest_bid: 2100, server_time: at(0) } }));
     expect(within(row('LEICA')).getByText(/Outbid — bid again/)).toBeTruthy();
-    await waitFor(() => expect(api.calls('GET /api/saved')).toHaveLength(2), { timeout: 2000 });
+    await waitFor(() => expect(api.calls('GET /api/saved')).toHaveLength(2));
     await waitFor(() => expect(within(row('LEICA')).getByText('₹2,100')).toBeTruthy());
   });
 

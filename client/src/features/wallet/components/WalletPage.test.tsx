@@ -102,7 +102,7 @@ describe('WalletPage', () => {
     act(() => injectLiveEvent({ event: 'wallet:updated', data: { server_time: '2026-03-01T10:00:00.000Z', wallet_balance: 5000 } }));
     expect(stat('Available')).toBe('₹5,000');
     expect(screen.getByText('₹5,000', { selector: '.wallet-hero-value' })).toBeTruthy();
-    await waitFor(() => expect(stat('On hold')).toBe('₹0'), { timeout: 3000 });
+    await waitFor(() => expect(stat('On hold')).toBe('₹0'));
     expect(api.calls('POST /api/wallet')).toHaveLength(2);
   });
 
@@ -281,7 +281,7 @@ describe('WalletPage', () => {
       fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
       await waitFor(() => expect(screen.getAllByRole('row').slice(1)).toHaveLength(4));
       act(() => injectLiveEvent({ event: 'wallet:updated', data: { wallet_balance: 9250, server_time: '2026-03-01T10:00:00.000Z' } }));
-      await waitFor(() => expect(screen.getAllByRole('row').slice(1)).toHaveLength(5), { timeout: 3000 });
+      await waitFor(() => expect(screen.getAllByRole('row').slice(1)).toHaveLength(5));
       expect(stat('Total Added')).toBe('₹9,050');
       expect(screen.getByText('Showing 5 of 6 transactions')).toBeTruthy();
     });

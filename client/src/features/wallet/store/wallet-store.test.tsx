@@ -79,8 +79,8 @@ describe('wallet store', () => {
     });
     // The balance at once; the holds as they were until the re-read answers.
     expect(result.current).toMatchObject({ balance: 5000, onHold: 700 });
-    await vi.waitFor(() => expect(result.current.onHold).toBe(0), { timeout: 3000 });
-    await vi.waitFor(() => expect(result.current.transactions).toEqual(after), { timeout: 3000 });
+    await vi.waitFor(() => expect(result.current.onHold).toBe(0));
+    await vi.waitFor(() => expect(result.current.transactions).toEqual(after));
     expect(result.current.balance).toBe(5000);
     await new Promise((r) => setTimeout(r, 350));
     expect(api.calls('POST /api/wallet')).toHaveLength(2);
