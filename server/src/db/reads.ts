@@ -92,10 +92,29 @@ export interface ProductBidView {
   buyNow: boolean | number;
 }
 
-/** A ledger row with the name of its product (null without one, or when the product row is gone). */
+/** A ledger row with the name of its product (null without one, or when the product row is gone) and what it means to the bidder. */
 export interface TransactionView extends TransactionRow {
   productName: string | null;
+  kind: LedgerKind;
+  buyNow: boolean | number | null;
 }
+
+export type LedgerKind = 'topup' | 'hold' | 'release' | 'payment' | 'unused_refund';
+
+/**
+ * A ledger row's kind (docs/money.md#ledger-kinds), from its type and its bid, for `t` joined to its bid
+ * as `b`. A bid that is not won only ever held and released. For a won bid, the `bid` rows after its
+ * last release that precedes its last `bid` row are what it paid (settling writes release then payment;
+ * a buy-now pays at once; rows written before settling wrote a payment: the hold that became it), and
+ * a `refund` after its last `bid` row gave back the unused part of a maximum (such older rows only).
+ */
+const LAST_BID_ROW = `(select max(h.id) from wallet_transactions h where h.bid_id = t.bid_id and h.type = 'bid')`;
+const LEDGER_KIND = `case
+    when t.type = 'topup' then 'topup'
+    when t.type = 'bid' then case when b.status = 'won' and t.id > coalesce((select max(r.id) from wallet_transactions r
+      where r.bid_id = t.bid_id and r.type = 'refund' and r.id < ${LAST_BID_ROW}), 0) then 'payment' else 'hold' end
+    else case when b.status = 'won' and t.id > ${LAST_BID_ROW} then 'unused_refund' else 'release' end
+  end`;
 
 export interface AuctionReportRow {
   id: string; name: string; validUntil: number; settledAt: number | null;
@@ -464,26 +483,28 @@ export class Reads {
     // Past the largest id a row can have, "older than" is every row.
     const older = page.before !== null && page.before <= 2_147_483_647;
     return this.sql.all<TransactionView>(
-      `select ${columns.transaction('t')}, p.name as "productName"
-      from wallet_transactions t left join products p on p.id = t.product_id
+      `select ${columns.transaction('t')}, p.name as "productName", ${LEDGER_KIND} as kind, b.buy_now as "buyNow"
+      from wallet_transactions t left join products p on p.id = t.product_id left join bids b on b.id = t.bid_id
       where t.user_id = ?${older ? ' and t.id < ?' : ''} order by t.id desc limit ?`,
       older ? [userId, page.before, page.limit] : [userId, page.limit],
     );
   }
 
-  /** The sums of the user's whole ledger by type (paise) and its row count: the wallet's exact figures. */
-  async ledgerTotals(userId: number): Promise<{ topup: number; bid: number; refund: number; count: number }> {
-    if (!isStorableId(userId)) return { topup: 0, bid: 0, refund: 0, count: 0 };
-    const row = await this.sql.get<{ topup: number; bid: number; refund: number; count: number }>(
-      `select coalesce(sum(case when t.type = 'topup' then t.amount else 0 end), 0) as topup,
-        coalesce(sum(case when t.type = 'bid' then t.amount else 0 end), 0) as bid,
-        coalesce(sum(case when t.type = 'refund' then t.amount else 0 end), 0) as refund,
-        count(*) as count
-      from wallet_transactions t where t.user_id = ?`,
+  /** The sums of the user's whole ledger by type (paise), its row count, and what was spent (payments less unused refunds): the wallet's exact figures. */
+  async ledgerTotals(userId: number): Promise<{ topup: number; bid: number; refund: number; count: number; spent: number }> {
+    if (!isStorableId(userId)) return { topup: 0, bid: 0, refund: 0, count: 0, spent: 0 };
+    const row = await this.sql.get<{ topup: number; bid: number; refund: number; count: number; spent: number }>(
+      `select coalesce(sum(case when x.type = 'topup' then x.amount else 0 end), 0) as topup,
+        coalesce(sum(case when x.type = 'bid' then x.amount else 0 end), 0) as bid,
+        coalesce(sum(case when x.type = 'refund' then x.amount else 0 end), 0) as refund,
+        count(*) as count,
+        coalesce(sum(case when x.kind = 'payment' then x.amount when x.kind = 'unused_refund' then -x.amount else 0 end), 0) as spent
+      from (select t.type, t.amount, ${LEDGER_KIND} as kind
+        from wallet_transactions t left join bids b on b.id = t.bid_id where t.user_id = ?) x`,
       [userId],
     );
     // PostgreSQL's sums of bigints are numerics: numbers here, whatever the driver's parsers.
-    return { topup: Number(row?.topup ?? 0), bid: Number(row?.bid ?? 0), refund: Number(row?.refund ?? 0), count: Number(row?.count ?? 0) };
+    return { topup: Number(row?.topup ?? 0), bid: Number(row?.bid ?? 0), refund: Number(row?.refund ?? 0), count: Number(row?.count ?? 0), spent: Number(row?.spent ?? 0) };
   }
 
   // ---- admin figures ---------------------------------------------------------------------------
