@@ -48,6 +48,8 @@ export interface ProductView {
   /** Its auction's increment rule (flat when unassigned) and whether that auction is over (ended or settled). */
   incrementRule: IncrementRule;
   auctionOver: boolean;
+  /** The username of the bidder who won or bought it (`winner_id`), null when none. */
+  winner: string | null;
   /** Its photos in order (the first is the cover). */
   images: ProductImageView[];
 }
@@ -307,11 +309,11 @@ export class Reads {
     return `select p.id, p.name, p.description, p.status, p.auction_id as "auctionId", p.bid_count as "bidCount", p.version, p.created_by as "createdBy",
         coalesce(b.amount, 0) as highest, case when b.id is null then 0 else 1 end as "hasBid",
         p.starting_price as "startingPrice", p.reserve_price as "reservePrice", p.buy_now_price as "buyNowPrice",
-        coalesce(a.increment_rule, 'flat') as "incrementRule",
+        coalesce(a.increment_rule, 'flat') as "incrementRule", w.username as winner,
         case when a.settled_at is not null or a.valid_until <= ? then 1 else 0 end as "auctionOver",
         ${this.dialect.jsonArray(IMAGE_ENTRY, 'from product_images i where i.product_id = p.id', 'i.position, i.id')} as images
       from products p left join bids b on b.product_id = p.id and b.status in ('success', 'won')
-        left join auctions a on a.id = p.auction_id
+        left join auctions a on a.id = p.auction_id left join users w on w.id = p.winner_id
       where ${where} order by ${order}`;
   }
 

@@ -127,3 +127,23 @@ describe('wallet ledger kinds', () => {
     expect(res.json<{ transaction: Transaction }>().transaction).toMatchObject({ type: 'topup', kind: 'topup', amount: 250, meta: { buy_now: false } });
   });
 });
+
+describe('the admin’s products of an auction name a sold lot’s winner', () => {
+  it('winner: the username for the owner, on sold lots only; never for another admin', async () => {
+    const clock = makeClock();
+    app = await makeApp({ autoSettle: false }, { now: clock.now });
+    const admin = await signUpAdmin(app);
+    const other = await signUpAdmin(app);
+    const won = await lot(admin, clock.t);
+    const open = await lot(admin, clock.t);
+    const asha = await richBidder(app, 10_000, [won.auctionId, open.auctionId]);
+    expect((await bid(app, asha.token, won.productId, 300)).statusCode).toBe(201);
+    expect((await bid(app, asha.token, open.productId, 300)).statusCode).toBe(201);
+    expect((await call(app, 'POST', `/api/admin/auction/${won.auctionId}/settle`, undefined, admin.token)).statusCode).toBe(200);
+
+    const products = async (auctionId: string, token: string) => (await call(app, 'GET', `/api/admin/auction/${auctionId}/products`, undefined, token)).json<{ id: string; winner?: string | null }[]>();
+    expect((await products(won.auctionId, admin.token))[0]).toMatchObject({ id: won.productId, winner: asha.username });
+    expect((await products(open.auctionId, admin.token))[0]).toMatchObject({ id: open.productId, winner: null });
+    expect((await products(won.auctionId, other.token))[0]).not.toHaveProperty('winner');
+  });
+});
