@@ -267,10 +267,10 @@ describe('bidder journey', () => {
       const rows = lines.map(csvCells);
       // Newest first: refund 700 (cancelled), bid 700, refund 500 (outbid), bid 500, quick add 1000, top-up 5000.
       expect(rows.map((r) => [r[2], r[4], r[5], r[6], r[7]])).toEqual([
-        ['Refund', productId, productName, '700', '700'],
-        ['Bid', productId, productName, '700', '-700'],
-        ['Refund', productId, productName, '500', '500'],
-        ['Bid', productId, productName, '500', '-500'],
+        ['Released', productId, productName, '700', '700'],
+        ['On hold', productId, productName, '700', '-700'],
+        ['Released', productId, productName, '500', '500'],
+        ['On hold', productId, productName, '500', '-500'],
         ['Top-up', '', '', '1000', '1000'],
         ['Top-up', '', '', '5000', '5000'],
       ]);

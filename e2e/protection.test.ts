@@ -75,7 +75,8 @@ describe('user dashboard', () => {
     // The bids that did not fail; the refused one is named as left out (My Bids' Total Bids counts it).
     expect(await statValue('My Bids').textContent()).toBe('1');
     expect(await e2e.page.locator('.stat-card').filter({ has: e2e.page.getByText('My Bids', { exact: true }) }).locator('.stat-hint').textContent()).toBe('1 active · 1 failed not counted');
-    expect(await statValue('Total Spent').textContent()).toBe('₹500');
+    // A leading bid's hold is not spending (docs/money.md#ledger-kinds).
+    expect(await statValue('Total Spent').textContent()).toBe('₹0');
     expect(await statValue('Registered Auctions').textContent()).toBe('1');
 
     const auctions = page.getByRole('region', { name: 'Recent Auctions' });

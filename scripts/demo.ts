@@ -1,9 +1,15 @@
 /**
  * `npm run demo`: a live platform to look at. Starts the server on a fresh demo database (or uses
  * `--url` of a running one), seeds an admin, the bidder accounts offered to visitors and auctions
- * ending over the next minutes, then keeps simulated bidders bidding at a human pace and lists each
- * auction afresh (same catalogue, new end) when it ends, so countdowns, live bids and automatic
- * settlement are there whenever someone looks. Runs until Ctrl-C, or `--minutes N` of simulation.
+ * ending over the next minutes (lots with photos drawn here and uploaded as a seller would, and
+ * starting prices that suit them), then keeps simulated bidders bidding at a human pace and lists each
+ * auction again when it ends, so countdowns, live bids and settlement are there whenever someone looks.
+ * Runs until Ctrl-C, or `--minutes N` of simulation.
+ *
+ * Ended auctions do not pile up: the first KEEP_SETTLED that end are settled (winners, sold lots); after
+ * that an ended auction is deleted before it is settled (its holds refunded) and its lots are listed
+ * again, photos and all, in a new auction. A server that settles by itself (`--url` of one with
+ * AUTO_SETTLE on) settles every auction before the demo can replace it: there they do pile up.
  *
  * The simulated bidders have accounts of their own: a visitor signed in as `meera` must never be told
  * "You were outbid" about a bid she did not place. DEMO_MINUTE_MS (default 60000) makes the demo's
@@ -14,6 +20,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { lotPhoto } from './lib/demo-photos.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const { values: args } = parseArgs({
@@ -36,11 +43,29 @@ const MINUTE_MS = Number(process.env.DEMO_MINUTE_MS ?? 60_000);
 /** Every wallet starts with this, and a simulated bidder that runs short gets it again. */
 const FUNDS = 100_000;
 
-const CATALOGUE: { name: string; endsInMin: number; products: [string, string][] }[] = [
-  { name: 'Vintage Cameras', endsInMin: 2, products: [['Leica M3 (1956)', 'Rangefinder with 50mm Summicron'], ['Rolleiflex 2.8F', 'Twin-lens reflex, serviced']] },
-  { name: 'Mughal Miniatures', endsInMin: 4, products: [['Court Scene, c. 1780', 'Opaque watercolour on paper'], ['Hunting Party', 'Gold leaf detailing'], ['Portrait of a Noble', 'Framed, with provenance']] },
-  { name: 'Classic Watches', endsInMin: 7, products: [['HMT Janata', 'Hand-wound, 1970s'], ['Omega Seamaster 1962', 'Automatic, original dial']] },
-  { name: 'Handloom Textiles', endsInMin: 12, products: [['Kanjeevaram Silk Saree', 'Pure zari border'], ['Pashmina Shawl', 'Hand-embroidered, Kashmir']] },
+/** How many ended auctions the demo settles; later ones are replaced (see above). */
+export const KEEP_SETTLED = 3;
+
+interface Lot { code: string; name: string; description: string; /** Starting price in rupees, what such a lot opens at. */ start: number }
+/** Each entry: its auction's readable id stem, colour (the photos'), end and lots. */
+export const CATALOGUE: { code: string; name: string; colour: string; endsInMin: number; lots: Lot[] }[] = [
+  { code: 'CAMERAS', name: 'Vintage Cameras', colour: '#b45309', endsInMin: 2, lots: [
+    { code: 'LEICA-M3', name: 'Leica M3 (1956)', description: 'Rangefinder with 50mm Summicron', start: 45_000 },
+    { code: 'ROLLEIFLEX', name: 'Rolleiflex 2.8F', description: 'Twin-lens reflex, serviced', start: 28_000 },
+  ] },
+  { code: 'MINIATURES', name: 'Mughal Miniatures', colour: '#047857', endsInMin: 4, lots: [
+    { code: 'COURT-SCENE', name: 'Court Scene, c. 1780', description: 'Opaque watercolour on paper', start: 18_000 },
+    { code: 'HUNTING-PARTY', name: 'Hunting Party', description: 'Gold leaf detailing', start: 12_000 },
+    { code: 'NOBLE-PORTRAIT', name: 'Portrait of a Noble', description: 'Framed, with provenance', start: 22_000 },
+  ] },
+  { code: 'WATCHES', name: 'Classic Watches', colour: '#1d4ed8', endsInMin: 7, lots: [
+    { code: 'HMT-JANATA', name: 'HMT Janata', description: 'Hand-wound, 1970s', start: 2_500 },
+    { code: 'OMEGA-SEAMASTER', name: 'Omega Seamaster 1962', description: 'Automatic, original dial', start: 60_000 },
+  ] },
+  { code: 'TEXTILES', name: 'Handloom Textiles', colour: '#be185d', endsInMin: 12, lots: [
+    { code: 'KANJEEVARAM', name: 'Kanjeevaram Silk Saree', description: 'Pure zari border', start: 15_000 },
+    { code: 'PASHMINA', name: 'Pashmina Shawl', description: 'Hand-embroidered, Kashmir', start: 8_000 },
+  ] },
 ];
 
 type Json = Record<string, unknown>;
@@ -107,18 +132,32 @@ async function main() {
   for (const name of SIMULATED_BIDDERS) simulated.push(await account('user', name, SIMULATED_PASSWORD, `${name[4]!.toUpperCase()}${name.slice(5)} (simulated)`));
   for (const a of [...visitors, ...simulated]) await as(a, 'POST', '/wallet/topup', { amount: FUNDS });
 
-  const stamp = Date.now().toString(36).slice(-4);
-  /** Lists catalogue entry `entry` (again): fresh lots, a new end, every demo bidder registered. */
-  const list = async (entry: number, round: number, minutesFromNow: number): Promise<Listing> => {
+  // Readable ids (LEICA-M3, CAMERAS-1); on a server that may hold an earlier demo's, with this run's stamp.
+  const stamp = args.url ? `-${Date.now().toString(36).slice(-4).toUpperCase()}` : '';
+  /** Each lot's starting price in rupees, by product id (the simulation bids from it). */
+  const startOf = new Map<string, number>();
+  /** Lot `lot` of entry `c` in its `round`-th listing: created with its starting price and its photo. */
+  const createLot = async (c: (typeof CATALOGUE)[number], lot: Lot, round: number): Promise<string> => {
+    const id = `${lot.code}${round > 1 ? `-${round}` : ''}${stamp}`;
+    const res = await as(admin, 'POST', '/admin/product', { id, name: lot.name, description: lot.description, starting_price: lot.start });
+    if (res.status !== 201) throw new DemoError(`cannot create product ${id}: ${why(res)}`);
+    startOf.set(id, lot.start);
+    // The photo goes up as a seller's would; a refused one (the media queue busy) leaves the lot without.
+    const form = new FormData();
+    form.append('image', new Blob([new Uint8Array(await lotPhoto(lot.name, c.name, c.colour))], { type: 'image/png' }), `${lot.code.toLowerCase()}.png`);
+    const photo = await fetch(`${server.api}/api/admin/products/${encodeURIComponent(id)}/images`, { method: 'POST', headers: { authorization: `Bearer ${admin.token}` }, body: form });
+    if (photo.status !== 201) console.log(`${time()}  photo of ${id} refused (HTTP ${photo.status})`);
+    return id;
+  };
+  /**
+   * Lists catalogue entry `entry` (again): its lots (`reuse`: the lots of a replaced listing, else new
+   * ones), a new end, every demo bidder registered.
+   */
+  const list = async (entry: number, round: number, minutesFromNow: number, reuse?: string[]): Promise<Listing> => {
     const c = CATALOGUE[entry]!;
-    const productIds: string[] = [];
-    for (const [j, [name, description]] of c.products.entries()) {
-      const id = `D${stamp}-${entry}${j}-${round}`;
-      const res = await as(admin, 'POST', '/admin/product', { id, name, description });
-      if (res.status !== 201) throw new DemoError(`cannot create product ${id}: ${why(res)}`);
-      productIds.push(id);
-    }
-    const id = `DEMO-${stamp}-${entry + 1}-${round}`;
+    const productIds: string[] = reuse ?? [];
+    if (!reuse) for (const lot of c.lots) productIds.push(await createLot(c, lot, round));
+    const id = `${c.code}-${round}${stamp}`;
     const endsAt = Date.now() + minutesFromNow * MINUTE_MS;
     const res = await as(admin, 'POST', '/admin/auction', { id, name: c.name, valid_until: new Date(endsAt).toISOString(), product_ids: productIds });
     if (res.status !== 201) throw new DemoError(`cannot create auction ${id}: ${why(res)}`);
@@ -129,12 +168,32 @@ async function main() {
   };
   const listings: Listing[] = [];
   for (const [i, c] of CATALOGUE.entries()) listings.push(await list(i, 1, c.endsInMin));
+  let settled = 0;
+  /**
+   * The next listing of an ended one: settled (while fewer than KEEP_SETTLED were) and listed with new
+   * lots, else deleted unsettled and its lots listed again. An auction the server settled already
+   * cannot be deleted: it counts as settled.
+   */
+  const relist = async (l: Listing): Promise<{ next: Listing; how: string }> => {
+    const c = CATALOGUE[l.entry]!;
+    if (settled >= KEEP_SETTLED) {
+      const del = await as(admin, 'DELETE', `/admin/auction/${l.id}`);
+      if (del.status === 200) return { next: await list(l.entry, l.round + 1, c.endsInMin, l.productIds), how: 'replaced (its lots listed again)' };
+      if (del.body.code !== 'AUCTION_SETTLED') throw new DemoError(`cannot delete auction ${l.id}: ${why(del)}`);
+    } else {
+      const res = await as(admin, 'POST', `/admin/auction/${l.id}/settle`);
+      if (res.status !== 200 && res.body.code !== 'AUCTION_SETTLED') throw new DemoError(`cannot settle auction ${l.id}: ${why(res)}`);
+    }
+    settled += 1;
+    return { next: await list(l.entry, l.round + 1, c.endsInMin), how: 'settled' };
+  };
 
   const unit = MINUTE_MS === 60_000 ? 'min' : `× ${MINUTE_MS} ms`;
   console.log(`\nDemo running at ${server.url}${server.allInterfaces ? ' (reachable on all network interfaces)' : ''}`);
   console.log(`  admin:   ${DEMO_ADMIN} / ${DEMO_PASSWORD}   (${server.url}/admin/login)`);
   console.log(`  bidders: ${DEMO_BIDDERS.join(', ')} / ${DEMO_PASSWORD}   (${server.url}/user/login): funded with ₹${FUNDS.toLocaleString('en-IN')} and registered for every auction`);
-  console.log(`  auctions end in ${CATALOGUE.map((c) => `${c.endsInMin} ${unit}`).join(', ')}, and each is listed again when it ends;`);
+  console.log(`  auctions end in ${CATALOGUE.map((c) => `${c.endsInMin} ${unit}`).join(', ')}, and each is listed again when it ends`);
+  console.log(`  (the first ${KEEP_SETTLED} to end are settled; later ones are replaced by a new listing of the same lots, so few ended auctions stay);`);
   console.log(`  simulated bidders (${SIMULATED_BIDDERS.join(', ')}) bid every few seconds${minutes === null ? '' : ` for ${minutes} ${unit}`}. Ctrl-C to stop.\n`);
 
   const stopAt = minutes === null ? Infinity : Date.now() + minutes * MINUTE_MS;
@@ -146,9 +205,9 @@ async function main() {
     for (const [i, l] of listings.entries()) {
       if (l.endsAt > Date.now()) continue;
       const c = CATALOGUE[l.entry]!;
-      const next = await list(l.entry, l.round + 1, c.endsInMin);
+      const { next, how } = await relist(l);
       listings[i] = next;
-      console.log(`${time()}  ${c.name} ended (${l.id}); listed again as ${next.id}, ending in ${c.endsInMin} ${unit}`);
+      console.log(`${time()}  ${c.name} ended (${l.id}, ${how}); listed again as ${next.id}, ending in ${c.endsInMin} ${unit}`);
     }
     // Simulated bidders, like people, only bid where the auction is still open.
     const open = listings.filter((l) => l.endsAt > Date.now() + 1000 * pace);
@@ -156,7 +215,11 @@ async function main() {
     const productId = pick(pick(open).productIds);
     const bidder = pick(simulated);
     const highest = Number((await as(bidder, 'GET', `/highest-bid?product_key=${productId}`)).body.highest_bid ?? 0);
-    const amount = (highest === 0 ? 500 : highest) + 10 * (1 + Math.floor(Math.random() * 25));
+    // The first bid opens at the starting price; then a raise of 1–6 % of the price, in round rupees.
+    const start = startOf.get(productId) ?? 500;
+    const step = start >= 10_000 ? 100 : 10;
+    const raise = Math.max(step, Math.round((highest * (0.01 + Math.random() * 0.05)) / step) * step);
+    const amount = highest === 0 ? start : highest + raise;
     const res = await as(bidder, 'POST', '/bid', { product_id: productId, bid_amount: amount });
     const what = res.status === 201 ? 'bid' : `refused (${String(res.body.code)})`;
     console.log(`${time()}  ${bidder.username.padEnd(9)} ${what.padEnd(28)} ₹${amount.toLocaleString('en-IN')} on ${productId}`);
@@ -197,7 +260,11 @@ async function startOwnServer(port: number): Promise<{ url: string; api: string;
   await probePort(host, port).catch(cannotListen);
   const dbFile = path.join(ROOT, 'data', 'demo.db');
   for (const suffix of ['', '-wal', '-shm']) fs.rmSync(dbFile + suffix, { force: true });
-  const app = await buildApp({ ...config, databaseUrl: dbFile, port, logLevel: process.env.LOG_LEVEL ?? 'warn' });
+  // The demo settles and replaces its auctions itself (KEEP_SETTLED), and the sign-in pages name its accounts.
+  const app = await buildApp({
+    ...config, databaseUrl: dbFile, port, logLevel: process.env.LOG_LEVEL ?? 'warn', autoSettle: false,
+    demo: { admin: DEMO_ADMIN, bidders: DEMO_BIDDERS, password: DEMO_PASSWORD },
+  });
   await app.listen({ port, host }).catch(cannotListen);
   const stop = () => { void app.close().then(() => process.exit(0)); };
   process.on('SIGINT', stop);

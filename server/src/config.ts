@@ -1,7 +1,16 @@
 import { isValidTimeZone } from '@auction/shared';
 
 /** Every setting (README.md, Configuration), read once from the environment and validated at start. */
+/** The accounts `npm run demo` offers visitors; the sign-in pages show them (README.md, Demo). */
+export interface DemoAccounts {
+  admin: string;
+  bidders: string[];
+  password: string;
+}
+
 export interface Config {
+  /** Set only by `npm run demo` for the server it starts (never from the environment): the demo's sign-in hint. */
+  demo?: DemoAccounts | null;
   port: number;
   host: string;
   databaseUrl: string;

@@ -55,6 +55,8 @@ export interface ProductView {
   incrementAmount: number;
   incrementTiers: string | null;
   auctionOver: boolean;
+  /** The username of the bidder who won or bought it (`winner_id`), null when none. */
+  winner: string | null;
   /** Its photos in order (the first is the cover). */
   images: ProductImageView[];
 }
@@ -99,10 +101,29 @@ export interface ProductBidView {
   buyNow: boolean | number;
 }
 
-/** A ledger row with the name of its product (null without one, or when the product row is gone). */
+/** A ledger row with the name of its product (null without one, or when the product row is gone) and what it means to the bidder. */
 export interface TransactionView extends TransactionRow {
   productName: string | null;
+  kind: LedgerKind;
+  buyNow: boolean | number | null;
 }
+
+export type LedgerKind = 'topup' | 'hold' | 'release' | 'payment' | 'unused_refund';
+
+/**
+ * A ledger row's kind (docs/money.md#ledger-kinds), from its type and its bid, for `t` joined to its bid
+ * as `b`. A bid that is not won only ever held and released. For a won bid, the `bid` rows after its
+ * last release that precedes its last `bid` row are what it paid (settling writes release then payment;
+ * a buy-now pays at once; rows written before settling wrote a payment: the hold that became it), and
+ * a `refund` after its last `bid` row gave back the unused part of a maximum (such older rows only).
+ */
+const LAST_BID_ROW = `(select max(h.id) from wallet_transactions h where h.bid_id = t.bid_id and h.type = 'bid')`;
+const LEDGER_KIND = `case
+    when t.type = 'topup' then 'topup'
+    when t.type = 'bid' then case when b.status = 'won' and t.id > coalesce((select max(r.id) from wallet_transactions r
+      where r.bid_id = t.bid_id and r.type = 'refund' and r.id < ${LAST_BID_ROW}), 0) then 'payment' else 'hold' end
+    else case when b.status = 'won' and t.id > ${LAST_BID_ROW} then 'unused_refund' else 'release' end
+  end`;
 
 export interface AuctionReportRow {
   id: string; name: string; validUntil: number; settledAt: number | null;
@@ -307,11 +328,11 @@ export class Reads {
     return `select p.id, p.name, p.description, p.status, p.auction_id as "auctionId", p.bid_count as "bidCount", p.version, p.created_by as "createdBy",
         coalesce(b.amount, 0) as highest, case when b.id is null then 0 else 1 end as "hasBid",
         p.starting_price as "startingPrice", p.reserve_price as "reservePrice", p.buy_now_price as "buyNowPrice",
-        coalesce(a.increment_rule, 'flat') as "incrementRule", coalesce(a.increment_amount, 100) as "incrementAmount", a.increment_tiers as "incrementTiers",
+        coalesce(a.increment_rule, 'flat') as "incrementRule", coalesce(a.increment_amount, 100) as "incrementAmount", a.increment_tiers as "incrementTiers", w.username as winner,
         case when a.settled_at is not null or a.valid_until <= ? then 1 else 0 end as "auctionOver",
         ${this.dialect.jsonArray(IMAGE_ENTRY, 'from product_images i where i.product_id = p.id', 'i.position, i.id')} as images
       from products p left join bids b on b.product_id = p.id and b.status in ('success', 'won')
-        left join auctions a on a.id = p.auction_id
+        left join auctions a on a.id = p.auction_id left join users w on w.id = p.winner_id
       where ${where} order by ${order}`;
   }
 
@@ -483,26 +504,28 @@ export class Reads {
     // Past the largest id a row can have, "older than" is every row.
     const older = page.before !== null && page.before <= 2_147_483_647;
     return this.sql.all<TransactionView>(
-      `select ${columns.transaction('t')}, p.name as "productName"
-      from wallet_transactions t left join products p on p.id = t.product_id
+      `select ${columns.transaction('t')}, p.name as "productName", ${LEDGER_KIND} as kind, b.buy_now as "buyNow"
+      from wallet_transactions t left join products p on p.id = t.product_id left join bids b on b.id = t.bid_id
       where t.user_id = ?${older ? ' and t.id < ?' : ''} order by t.id desc limit ?`,
       older ? [userId, page.before, page.limit] : [userId, page.limit],
     );
   }
 
-  /** The sums of the user's whole ledger by type (paise) and its row count: the wallet's exact figures. */
-  async ledgerTotals(userId: number): Promise<{ topup: number; bid: number; refund: number; count: number }> {
-    if (!isStorableId(userId)) return { topup: 0, bid: 0, refund: 0, count: 0 };
-    const row = await this.sql.get<{ topup: number; bid: number; refund: number; count: number }>(
-      `select coalesce(sum(case when t.type = 'topup' then t.amount else 0 end), 0) as topup,
-        coalesce(sum(case when t.type = 'bid' then t.amount else 0 end), 0) as bid,
-        coalesce(sum(case when t.type = 'refund' then t.amount else 0 end), 0) as refund,
-        count(*) as count
-      from wallet_transactions t where t.user_id = ?`,
+  /** The sums of the user's whole ledger by type (paise), its row count, and what was spent (payments less unused refunds): the wallet's exact figures. */
+  async ledgerTotals(userId: number): Promise<{ topup: number; bid: number; refund: number; count: number; spent: number }> {
+    if (!isStorableId(userId)) return { topup: 0, bid: 0, refund: 0, count: 0, spent: 0 };
+    const row = await this.sql.get<{ topup: number; bid: number; refund: number; count: number; spent: number }>(
+      `select coalesce(sum(case when x.type = 'topup' then x.amount else 0 end), 0) as topup,
+        coalesce(sum(case when x.type = 'bid' then x.amount else 0 end), 0) as bid,
+        coalesce(sum(case when x.type = 'refund' then x.amount else 0 end), 0) as refund,
+        count(*) as count,
+        coalesce(sum(case when x.kind = 'payment' then x.amount when x.kind = 'unused_refund' then -x.amount else 0 end), 0) as spent
+      from (select t.type, t.amount, ${LEDGER_KIND} as kind
+        from wallet_transactions t left join bids b on b.id = t.bid_id where t.user_id = ?) x`,
       [userId],
     );
     // PostgreSQL's sums of bigints are numerics: numbers here, whatever the driver's parsers.
-    return { topup: Number(row?.topup ?? 0), bid: Number(row?.bid ?? 0), refund: Number(row?.refund ?? 0), count: Number(row?.count ?? 0) };
+    return { topup: Number(row?.topup ?? 0), bid: Number(row?.bid ?? 0), refund: Number(row?.refund ?? 0), count: Number(row?.count ?? 0), spent: Number(row?.spent ?? 0) };
   }
 
   // ---- admin figures ---------------------------------------------------------------------------

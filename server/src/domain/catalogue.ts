@@ -251,7 +251,7 @@ export interface Settlement {
 
 /**
  * Settling, decided (docs/bidding.md#settling): every leading bid that reaches its lot's reserve wins
- * (its hold becomes the payment, and a proxy's unused maximum is refunded as its own ledger row) and the
+ * (its hold is released and its price paid, two ledger rows: docs/money.md#ledger-kinds) and the
  * lot is sold; a leading bid below the reserve is `unsold` and refunded; lots without a bid, or below
  * their reserve, go back to unassigned; lots already bought at their buy-now price stay sold. Settling
  * before the end moves the end to now.
@@ -288,9 +288,13 @@ export function decideSettlement(
       continue;
     }
     changes.bids!.push({ id: l.bidId, status: 'won' });
-    if (heldBy(l) > l.amount) {
-      changes.moves!.push({ userId: l.userId, type: 'refund', amount: heldBy(l) - l.amount, bidId: l.bidId, productId: p.id, notes: `Unused part of your maximum bid on ${p.name}` });
-    }
+    // The hold is released and the price paid as two rows of the winning bid, so the ledger shows the
+    // payment itself (docs/money.md#ledger-kinds). The balance moves by hold − price, as it must: a
+    // maximum's unused part comes back, a plain bid's balance does not change.
+    changes.moves!.push(
+      { userId: l.userId, type: 'refund', amount: heldBy(l), bidId: l.bidId, productId: p.id, notes: `Hold released: you won ${p.name}` },
+      { userId: l.userId, type: 'bid', amount: l.amount, bidId: l.bidId, productId: p.id, notes: `Won ${p.name} for ${formatRupees(toRupees(l.amount))}` },
+    );
     changes.products!.push({ id: p.id, set: { status: 'sold', soldPrice: l.amount, winnerId: l.userId, version: p.version + 1 } });
     sold.push({ productId: p.id, amount: l.amount });
     events.push({ type: 'product:sold', auctionId: auction.id, ownerId: auction.createdBy, productId: p.id, amount: l.amount, version: p.version + 1, buyNow: false });

@@ -19,10 +19,15 @@ export function presentProductBid(b: ProductBidView, viewerAdminId: number | nul
   };
 }
 
-/** A ledger row; `product_name` is null for a row read without its product's name (a top-up has none). */
-export function presentTransaction(t: TransactionRow & { productName?: string | null }): Transaction {
+const KIND_OF_TYPE = { topup: 'topup', bid: 'hold', refund: 'release' } as const;
+
+/**
+ * A ledger row; `product_name` is null for a row read without its product's name (a top-up has none).
+ * A row read without its kind (a top-up just written) takes its type's plain meaning.
+ */
+export function presentTransaction(t: TransactionRow & { productName?: string | null; kind?: Transaction['kind']; buyNow?: boolean | number | null }): Transaction {
   return {
-    _id: String(t.id), type: t.type, amount: toRupees(t.amount), timestamp: iso(t.createdAt),
-    meta: { notes: t.notes, product_id: t.productId, product_name: t.productName ?? null },
+    _id: String(t.id), type: t.type, kind: t.kind ?? KIND_OF_TYPE[t.type], amount: toRupees(t.amount), timestamp: iso(t.createdAt),
+    meta: { notes: t.notes, product_id: t.productId, product_name: t.productName ?? null, buy_now: Boolean(t.buyNow) },
   };
 }

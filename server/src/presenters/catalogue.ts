@@ -69,7 +69,7 @@ export function presentProduct(p: ProductView, viewer: ProductViewer = null): Pr
     buy_now_price: buyNow === null ? null : toRupees(buyNow),
     my_status: myStatus(p, standing),
     my_max: standing?.status === 'success' && standing.maxAmount !== null ? toRupees(standing.maxAmount) : null,
-    ...(owner ? { reserve_price: p.reservePrice === null ? null : toRupees(p.reservePrice) } : {}),
+    ...(owner ? { reserve_price: p.reservePrice === null ? null : toRupees(p.reservePrice), winner: p.status === 'sold' ? p.winner : null } : {}),
     images: p.images.map((i) => ({ id: i.id, url: mediaUrl(i.imageName), thumb_url: mediaUrl(i.thumbName) })),
     ...(viewer !== null && 'standing' in viewer && viewer.saved !== undefined ? { saved: viewer.saved } : {}),
   };

@@ -34,7 +34,7 @@ describe('POST /api/wallet/topup', () => {
     expect(min.statusCode, min.body).toBe(200);
     expect(min.json()).toEqual({
       message: 'Added ₹10 to your wallet', wallet_balance: 10,
-      transaction: { _id: expect.any(String), type: 'topup', amount: 10, timestamp: iso(clock.t), meta: { notes: null, product_id: null, product_name: null } },
+      transaction: { _id: expect.any(String), type: 'topup', kind: 'topup', amount: 10, timestamp: iso(clock.t), meta: { notes: null, product_id: null, product_name: null, buy_now: false } },
     });
     const max = await call(app, 'POST', '/api/wallet/topup', { amount: 100_000 }, u.token);
     expect(max.json()).toMatchObject({ message: 'Added ₹1,00,000 to your wallet', wallet_balance: 100_010 });
@@ -84,8 +84,8 @@ describe('GET /api/wallet/transactions', () => {
     for (const t of txs) {
       expect(typeof t._id).toBe('string');
       expect(t._id).toMatch(/^\d+$/);
-      expect(Object.keys(t).sort()).toEqual(['_id', 'amount', 'meta', 'timestamp', 'type']);
-      expect(Object.keys(t.meta).sort()).toEqual(['notes', 'product_id', 'product_name']);
+      expect(Object.keys(t).sort()).toEqual(['_id', 'amount', 'kind', 'meta', 'timestamp', 'type']);
+      expect(Object.keys(t.meta).sort()).toEqual(['buy_now', 'notes', 'product_id', 'product_name']);
     }
     expect(Number(txs[0]!._id)).toBeGreaterThan(Number(txs[1]!._id));
     expect(txs[0]!.meta.notes).toEqual(expect.stringContaining('Outbid'));

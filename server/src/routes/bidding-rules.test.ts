@@ -54,7 +54,7 @@ async function productAs(token: string, auctionId: string, productId: string): P
 }
 
 const myBids = async (token: string) => (await call(app, 'GET', '/api/user-bids', undefined, token)).json<{ amount: number; status: string; max_amount: number | null; reason: string | null; buy_now: boolean }[]>();
-const ledger = async (token: string) => (await call(app, 'GET', '/api/wallet/transactions', undefined, token)).json<{ transactions: { type: string; amount: number; meta: { notes: string | null } }[] }>().transactions;
+const ledger = async (token: string) => (await call(app, 'GET', '/api/wallet/transactions', undefined, token)).json<{ transactions: { type: string; kind: string; amount: number; meta: { notes: string | null } }[] }>().transactions;
 
 describe('lot pricing', () => {
   it('starting, reserve and buy-now prices: checked, shown to the owner, secret from bidders, frozen once bid on', async () => {
@@ -168,10 +168,13 @@ describe('maximum (proxy) bids: the worked examples of docs/bidding.md', () => {
     expect((await myBids(asha.token))[0]).toMatchObject({ status: 'outbid', amount: 1000, max_amount: 1000 });
     await expectMoneyInvariant(app);
 
-    // Settled: Meera pays ₹1,001 and gets the unused ₹499 back as its own ledger row.
+    // Settled: Meera's ₹1,500 hold is released and she pays ₹1,001 (two rows, docs/money.md#ledger-kinds): the unused ₹499 is back.
     expect((await call(app, 'POST', `/api/admin/auction/${auctionId}/settle`, undefined, admin.token)).json()).toMatchObject({ sold: [{ product_id: productId, amount: 1001 }], unsold: [] });
     expect(await balanceOf(app, meera.token)).toBe(999);
-    expect((await ledger(meera.token))[0]).toMatchObject({ type: 'refund', amount: 499, meta: { notes: expect.stringMatching(/^Unused part of your maximum bid/) } });
+    expect((await ledger(meera.token)).slice(0, 2)).toMatchObject([
+      { type: 'bid', kind: 'payment', amount: 1001, meta: { notes: expect.stringMatching(/^Won /) } },
+      { type: 'refund', kind: 'release', amount: 1500 },
+    ]);
     const audit = await expectMoneyInvariant(app);
     expect(audit.paid).toBe(1001_00);
   });

@@ -22,7 +22,7 @@ describe('products: POST /api/admin/product, PUT/DELETE /api/admin/product/{id},
     const product = {
       id: 'Vase_01.a-b', name: 'Ming vase', description: 'Blue and white porcelain', status: 'available', auction_id: null, highest_bid: 0, bid_count: 0, version: 0,
       // No pricing given: no starting price, reserve or buy-now price; the first bid must be at least ₹1; the creator sees the (absent) reserve.
-      starting_price: 0, min_next_bid: 1, reserve_met: null, buy_now_price: null, my_status: null, my_max: null, reserve_price: null, images: [],
+      starting_price: 0, min_next_bid: 1, reserve_met: null, buy_now_price: null, my_status: null, my_max: null, reserve_price: null, winner: null, images: [],
     };
     expect(res.json()).toEqual({ message: 'Product created', product });
     expect(await unassigned(admin.token)).toEqual([product]);
@@ -148,7 +148,8 @@ describe('products: POST /api/admin/product, PUT/DELETE /api/admin/product/{id},
     const won = (await call(app, 'GET', '/api/user-bids', undefined, asha.token)).json<{ product_name: string; status: string }[]>();
     expect(won).toEqual([expect.objectContaining({ product_name: `Product ${p}`, status: 'won' })]);
     const holds = (await call(app, 'GET', '/api/wallet/transactions', undefined, asha.token)).json<{ transactions: { type: string; meta: { notes: string | null } }[] }>().transactions;
-    expect(holds.filter((t) => t.type === 'bid').map((t) => t.meta.notes)).toEqual([`Bid on Product ${p}`]);
+    // The hold, then the payment settling wrote (docs/money.md#ledger-kinds): both name the lot as it was sold.
+    expect(holds.filter((t) => t.type === 'bid').map((t) => t.meta.notes)).toEqual([`Won Product ${p} for ₹700`, `Bid on Product ${p}`]);
     expect(await adminProducts(auctionId, admin.token)).toEqual([productJson(p!, { status: 'sold', auction_id: auctionId, highest_bid: 700, bid_count: 1 })]);
     expect(await balanceOf(app, asha.token)).toBe(300);
     await expectMoneyInvariant(app);

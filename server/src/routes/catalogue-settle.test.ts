@@ -43,8 +43,8 @@ describe('settle: POST /api/admin/auction/{id}/settle', () => {
     expect((await bidsOf(asha.token)).map((b) => [b.bid_id, b.status])).toEqual([[ashaOnQ.bid_id, 'won'], [ashaOnP.bid_id, 'outbid']]);
     expect((await bidsOf(ravi.token)).map((b) => [b.bid_id, b.status])).toEqual([[raviOnP.bid_id, 'won']]);
     expect([await balanceOf(app, asha.token), await balanceOf(app, ravi.token)]).toEqual([750, 599.5]);
-    // The hold became the payment: no new ledger row.
-    expect((await transactionsOf(ravi.token)).map((t) => [t.type, t.amount])).toEqual([['bid', 400.5], ['topup', 1000]]);
+    // The hold is released and the price paid: two rows whose sum leaves the balance where the hold had it (docs/money.md#ledger-kinds).
+    expect((await transactionsOf(ravi.token)).map((t) => [t.type, t.amount])).toEqual([['bid', 400.5], ['refund', 400.5], ['bid', 400.5], ['topup', 1000]]);
     const audit = await expectMoneyInvariant(app);
     expect([audit.held, audit.paid]).toEqual([0, 65050]);
 

@@ -1,4 +1,4 @@
-import { HealthBody, TimeBody } from '@auction/shared';
+import { DemoBody, HealthBody, TimeBody } from '@auction/shared';
 import type { App, AppContext } from '../context.js';
 
 export function systemRoutes(app: App, ctx: AppContext) {
@@ -14,6 +14,10 @@ export function systemRoutes(app: App, ctx: AppContext) {
       scheduler: ctx.scheduler.active ? 'active' : 'standby',
     });
   });
+
+  app.get('/demo', {
+    schema: { tags: ['system'], summary: 'The demo accounts to sign in with, when this server runs `npm run demo`; null otherwise', response: { 200: DemoBody } },
+  }, async () => ({ demo: ctx.config.demo ?? null }));
 
   app.get('/time', {
     schema: { tags: ['system'], summary: 'Server clock, for client countdown offsets', response: { 200: TimeBody } },

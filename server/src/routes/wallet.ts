@@ -48,7 +48,7 @@ export function walletRoutes(app: App, ctx: AppContext) {
     return {
       transactions: page.map(presentTransaction),
       next_before: rows.length > limit ? String(page.at(-1)!.id) : null,
-      totals: { topup: toRupees(totals.topup), bid: toRupees(totals.bid), refund: toRupees(totals.refund), count: totals.count },
+      totals: { topup: toRupees(totals.topup), bid: toRupees(totals.bid), refund: toRupees(totals.refund), count: totals.count, spent: toRupees(totals.spent) },
     };
   });
 }

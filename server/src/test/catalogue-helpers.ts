@@ -87,7 +87,8 @@ export const productJson = (id: string, over: Partial<ProductJson> = {}, viewer:
     // The version's own rules are tested with bids (bidder-bidding.test.ts); here any version will do.
     id, name: `Product ${id}`, description: `Description of ${id}`, status: 'available', auction_id: null, highest_bid: 0, bid_count: 0, version: expect.any(Number) as number,
     starting_price: 0, min_next_bid: highest > 0 ? highest + 1 : 1, reserve_met: null, buy_now_price: null, my_status: null, my_max: null, images: [],
-    ...(viewer === 'owner' ? { reserve_price: null } : {}),
+    // The owner sees who won a sold lot (its username; the exact name is tested in wallet-ledger.test.ts).
+    ...(viewer === 'owner' ? { reserve_price: null, winner: over.status === 'sold' ? expect.any(String) as string : null } : {}),
     ...over,
   };
   return product;

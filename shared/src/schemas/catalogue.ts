@@ -48,6 +48,7 @@ export const Product = Type.Object({
   my_status: Type.Union([Type.Literal('leading'), Type.Literal('outbid'), Type.Literal('won'), Type.Literal('lost'), Type.Null()], { description: 'The calling bidder’s own state on this lot in its current auction; null when they never bid there (and for admins)' }),
   my_max: Type.Union([Type.Number(), Type.Null()], { description: 'The calling bidder’s maximum while they lead by proxy, else null' }),
   reserve_price: Type.Optional(Type.Union([Type.Number(), Type.Null()], { description: 'Rupees; only for the admin who owns the product' })),
+  winner: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'The username of the bidder who won or bought a sold lot (null otherwise); only for the admin who owns the product' })),
   images: Type.Array(ProductImage, { description: 'Photos in order; the first is the cover' }),
   saved: Type.Optional(Type.Boolean({ description: 'For a bidder: whether they saved this lot' })),
 });

@@ -141,6 +141,15 @@ export const HealthBody = Type.Object({
 });
 export const TimeBody = Type.Object({ server_time: Type.String({ description: 'ISO-8601 UTC' }) });
 
+/** `GET /api/demo`: the demo's sign-in accounts when this server is `npm run demo`'s, else null. */
+export const DemoBody = Type.Object({
+  demo: Type.Union([
+    Type.Object({ admin: Type.String(), bidders: Type.Array(Type.String()), password: Type.String() }),
+    Type.Null(),
+  ]),
+});
+export type DemoBody = Static<typeof DemoBody>;
+
 /** Keyset pages (docs/architecture.md#paged-lists): at most this many rows per page, and the default. */
 export const PAGE_MAX = 100;
 export const PAGE_DEFAULT = 50;

@@ -23,15 +23,28 @@ export type WalletBalance = Static<typeof WalletBalance>;
 
 export const TransactionType = Type.Union([Type.Literal('topup'), Type.Literal('bid'), Type.Literal('refund')]);
 
+/**
+ * What a ledger row means to the bidder, derived by the server (docs/money.md#ledger-kinds): `topup`
+ * (money added), `hold` (a leading bid's amount set aside), `release` (a hold given back), `payment`
+ * (a win or a buy-now: money spent), `unused_refund` (rows written before payments had rows of their
+ * own: the unused part of a winning maximum).
+ */
+export const TransactionKind = Type.Union([
+  Type.Literal('topup'), Type.Literal('hold'), Type.Literal('release'), Type.Literal('payment'), Type.Literal('unused_refund'),
+]);
+export type TransactionKind = Static<typeof TransactionKind>;
+
 export const Transaction = Type.Object({
   _id: Type.String(),
   type: TransactionType,
+  kind: TransactionKind,
   amount: Type.Number({ description: 'Positive rupees; `type` gives the sign' }),
   timestamp: Type.String(),
   meta: Type.Object({
     notes: Type.Union([Type.String(), Type.Null()]),
     product_id: Type.Union([Type.String(), Type.Null()]),
     product_name: Type.Union([Type.String(), Type.Null()], { description: 'The name of `product_id` as the product is named now; null without a product' }),
+    buy_now: Type.Boolean({ description: 'The row belongs to a purchase at the buy-now price' }),
   }),
 });
 export type Transaction = Static<typeof Transaction>;
@@ -53,7 +66,8 @@ export const LedgerTotals = Type.Object({
   bid: Type.Number({ description: 'Σ bid (holds taken, payments)' }),
   refund: Type.Number({ description: 'Σ refund (holds released)' }),
   count: Type.Integer({ description: 'How many rows the ledger has' }),
-}, { description: 'Total Spent = bid − refund; the balance = topup + refund − bid' });
+  spent: Type.Number({ description: 'Σ payment − Σ unused_refund: money paid for wins and buy-nows, holds not counted (Total Spent)' }),
+}, { description: 'Total Spent = spent; the balance = topup + refund − bid; bid − refund = what is held now plus what was paid' });
 export type LedgerTotals = Static<typeof LedgerTotals>;
 
 export const Transactions = Type.Object({

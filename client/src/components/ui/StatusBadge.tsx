@@ -42,6 +42,14 @@ const BADGES = {
     bid: { label: 'Bid', tone: 'info' },
     refund: { label: 'Refund', tone: 'neutral' },
   },
+  // A ledger row's meaning to the bidder (docs/money.md#ledger-kinds).
+  ledger: {
+    topup: { label: 'Top-up', tone: 'success' },
+    hold: { label: 'On hold', tone: 'warning' },
+    release: { label: 'Released', tone: 'neutral' },
+    payment: { label: 'Payment', tone: 'info' },
+    unused_refund: { label: 'Refund', tone: 'neutral' },
+  },
 } as const satisfies Record<string, Record<string, BadgeLook>>;
 
 export type StatusKind = keyof typeof BADGES;
@@ -51,7 +59,7 @@ export type StatusOf<K extends StatusKind> = keyof (typeof BADGES)[K] & string;
  * What a status this client does not know reads as: a bid as failed, an auction as ended, a product as
  * available, a user as inactive, a ledger row as a bid (as the wallet's sums count it).
  */
-const UNKNOWN: { [K in StatusKind]: StatusOf<K> } = { bid: 'failed', auction: 'ended', product: 'available', user: 'inactive', transaction: 'bid' };
+const UNKNOWN: { [K in StatusKind]: StatusOf<K> } = { bid: 'failed', auction: 'ended', product: 'available', user: 'inactive', transaction: 'bid', ledger: 'hold' };
 
 /** The label and colour of a status of `kind`. */
 export function statusBadge<K extends StatusKind>(kind: K, status: string): BadgeLook {

@@ -10,7 +10,7 @@ const auction = (endsInMs: number, extra: { status?: 'active' | 'ended' | 'settl
   status: extra.status ?? (endsInMs > 0 ? 'active' as const : 'ended' as const),
   registered: extra.registered ?? false,
 });
-const tx = (type: 'topup' | 'bid' | 'refund', amount: number) => ({ type, amount });
+const tx = (type: 'topup' | 'bid' | 'refund', amount: number, kind?: 'payment' | 'unused_refund') => ({ type, amount, kind });
 
 describe('isEnded / isEndingSoon', () => {
   it('reads an auction as ended once its end has passed, even if the list said active', () => {
@@ -56,15 +56,16 @@ describe('countMyBids / countFailedBids / countActiveBids', () => {
 });
 
 describe('totalSpent', () => {
-  it('is Σ bid − Σ refund, ignoring top-ups', () => {
-    expect(totalSpent(totalsOf([tx('topup', 5000), tx('bid', 500), tx('refund', 500), tx('bid', 700)]))).toBe(700);
+  it('is what payments cost (wins, buy-nows), not holds, ignoring top-ups', () => {
+    expect(totalSpent(totalsOf([tx('topup', 5000), tx('bid', 500), tx('refund', 500), tx('bid', 700)]))).toBe(0);
+    expect(totalSpent(totalsOf([tx('topup', 5000), tx('bid', 700), tx('refund', 700), tx('bid', 600, 'payment')]))).toBe(600);
     expect(totalSpent(totalsOf([tx('topup', 5000)]))).toBe(0);
     expect(totalSpent(totalsOf([]))).toBe(0);
   });
 
   it('adds in paise, so decimals stay exact', () => {
-    expect(totalSpent(totalsOf([tx('bid', 0.1), tx('bid', 0.2)]))).toBe(0.3);
-    expect(totalSpent(totalsOf([tx('bid', 300.55), tx('refund', 100.15)]))).toBe(200.4);
+    expect(totalSpent(totalsOf([tx('bid', 0.1, 'payment'), tx('bid', 0.2, 'payment')]))).toBe(0.3);
+    expect(totalSpent(totalsOf([tx('bid', 300.55, 'payment'), tx('refund', 100.15, 'unused_refund')]))).toBe(200.4);
   });
 });
 
@@ -84,7 +85,7 @@ describe('dashboardStats', () => {
         auction(30 * 60_000, { status: 'settled' }),
       ],
       bids: [{ status: 'success' }, { status: 'outbid' }, { status: 'failed' }],
-      totals: totalsOf([tx('topup', 2000), tx('bid', 400), tx('refund', 400), tx('bid', 500)]),
+      totals: totalsOf([tx('topup', 2000), tx('bid', 400), tx('refund', 400), tx('bid', 500, 'payment')]),
       now: NOW,
     });
     expect(stats).toEqual({ activeAuctions: 2, endingSoon: 1, myBids: 2, failedBids: 1, activeBids: 1, totalSpent: 500, registeredAuctions: 2 });

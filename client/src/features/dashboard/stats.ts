@@ -5,7 +5,7 @@
  * failed bids it leaves out, so the two figures read as one (issue 16).
  */
 import { ENDING_SOON_SECONDS, type Auction, type LedgerTotals, type UserBid } from '@auction/shared';
-import { balanceFromLedger, isCredit, transactionDescription, transactionTypeLabel, walletStats } from '../wallet';
+import { balanceFromLedger, isCredit, transactionBadge, transactionDescription, walletStats } from '../wallet';
 
 export const RECENT_COUNT = 5;
 /** How many won lots the dashboard lists (the newest; My Bids has them all). */
@@ -64,7 +64,7 @@ export function wonBids<B extends Pick<UserBid, 'status'>>(bids: readonly B[]): 
   return bids.filter((b) => b.status === 'won');
 }
 
-/** Σ bid − Σ refund over the whole ledger (its totals): the money now held by leading bids or paid for won ones (the Wallet page's own rule); 0 while unknown. */
+/** What wins and buy-nows cost, from the whole ledger's totals (the Wallet page's own rule: payments only, not holds); 0 while unknown. */
 export function totalSpent(totals: LedgerTotals | null): number {
   return totals === null ? 0 : walletStats(totals).totalSpent;
 }
@@ -111,5 +111,5 @@ export function describeTransaction(t: Parameters<typeof transactionDescription>
   const { text, productId, productName } = transactionDescription(t);
   const product = productSuffix(text, productId, productName);
   const description = product ? `${text} · ${product}` : text;
-  return { label: transactionTypeLabel(t.type).label, description, signed: isCredit(t.type) ? 'plus' : 'minus' };
+  return { label: transactionBadge(t).label, description, signed: isCredit(t.type) ? 'plus' : 'minus' };
 }

@@ -6,7 +6,7 @@
  */
 import { toPaise, toRupees, type Transaction } from '@auction/shared';
 import { csvDocument, type CsvValue } from '../../lib/csv';
-import { signedAmount, transactionDescription, transactionTypeLabel } from './model';
+import { signedAmount, transactionBadge, transactionDescription } from './model';
 
 export { csvCell } from '../../lib/csv';
 
@@ -32,7 +32,7 @@ export function transactionsCsv(transactions: readonly Transaction[]): string {
   return csvDocument(CSV_COLUMNS, transactions.map((t, i): CsvValue[] => {
     const { text, productId, productName } = transactionDescription(t);
     return [
-      t._id, csvDateTime(t.timestamp), transactionTypeLabel(t.type).label, text, productId, productName,
+      t._id, csvDateTime(t.timestamp), transactionBadge(t).label, text, productId, productName,
       t.amount, signedAmount(t), balances[i],
     ];
   }));

@@ -2,7 +2,7 @@
 export { walletBalance, walletLedger, walletBalanceOf, setWalletBalance, useWalletView, useTopUp, loadMoreTransactions } from './store/wallet-store';
 export type { WalletView, WalletFigures, TopUpState, ActionResult } from './store/wallet-store';
 export {
-  walletStats, balanceFromLedger, totalsOf, describeTransaction, transactionDescription, transactionTypeLabel, signedAmount, signedAmountText, isCredit,
+  walletStats, balanceFromLedger, totalsOf, describeTransaction, transactionDescription, transactionTypeLabel, transactionBadge, ledgerKind, ledgerWords, signedAmount, signedAmountText, isCredit,
   validateTopUp,
 } from './model';
 export type { Ledger, TransactionText, WalletStats } from './model';

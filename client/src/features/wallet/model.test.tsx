@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { formatRupees } from '../../lib/format';
 import {
   addedMessage, balanceFromLedger, describeTransaction, isCredit, quickAddQuestion, signedAmount, signedAmountText, transactionDescription,
-  transactionTypeLabel, totalsOf, validateTopUp, walletStats, withFirstPage, withOlderPage, type Ledger,
+  transactionBadge, transactionTypeLabel, ledgerKind, totalsOf, validateTopUp, walletStats, withFirstPage, withOlderPage, type Ledger,
 } from './model';
 import { makeTx } from './testing';
 
@@ -16,8 +16,16 @@ describe('walletStats and the balance fallback (DESIGN §7), from the ledger\'s 
     makeTx('refund', 800.2),
   ];
 
-  it('Total Added = Σ topup; Total Spent = Σ bid − Σ refund; count = rows', () => {
-    expect(walletStats(totalsOf(ledger))).toEqual({ totalAdded: 6000.1, totalSpent: 2500, count: 5 });
+  it('Total Added = Σ topup; Total Spent = payments only (holds are not spent); count = rows', () => {
+    expect(walletStats(totalsOf(ledger))).toEqual({ totalAdded: 6000.1, totalSpent: 0, count: 5 });
+    const won = [...ledger, makeTx('refund', 2500, { kind: 'release' }), makeTx('bid', 2000.3, { kind: 'payment' })];
+    expect(walletStats(totalsOf(won))).toEqual({ totalAdded: 6000.1, totalSpent: 2000.3, count: 7 });
+    // Older rows: a win's hold read as its payment, the unused part of a maximum given back after it.
+    const older = [makeTx('bid', 900.1, { kind: 'payment' }), makeTx('refund', 300.05, { kind: 'unused_refund' })];
+    expect(walletStats(totalsOf(older)).totalSpent).toBe(600.05);
+    // The server's totals win over the rows loaded; totals without `spent` count nothing as spent.
+    expect(walletStats({ topup: 10, bid: 5, refund: 0, count: 2, spent: 5 }).totalSpent).toBe(5);
+    expect(walletStats({ topup: 10, bid: 5, refund: 0, count: 2 } as never).totalSpent).toBe(0);
   });
 
   it('balance fallback = Σ topup + Σ refund − Σ bid, exact to the paisa', () => {
@@ -43,7 +51,7 @@ describe('describeTransaction', () => {
 
   it('names the product beside its id when the server sent the name', () => {
     const hold = makeTx('bid', 5, { notes: 'Bid on Brass Lamp', product_id: 'P-1', product_name: 'Brass Lamp' });
-    expect(transactionDescription(hold)).toEqual({ text: 'Bid on Brass Lamp', productId: 'P-1', productName: 'Brass Lamp', product: 'Brass Lamp (P-1)' });
+    expect(transactionDescription(hold)).toEqual({ text: 'Bid on Brass Lamp', detail: null, productId: 'P-1', productName: 'Brass Lamp', product: 'Brass Lamp (P-1)' });
     expect(describeTransaction(hold)).toBe('Bid on Brass Lamp · Product: Brass Lamp (P-1)');
     // A name without a product id names nothing; a row from a server without names reads as before.
     expect(transactionDescription(makeTx('topup', 5, { product_name: 'Stray' })).product).toBeNull();
@@ -66,6 +74,37 @@ describe('amount sign', () => {
   });
 });
 
+describe('ledger kinds: a row in a bidder’s words', () => {
+  const lamp = { product_id: 'P-1', product_name: 'Teak armchair' };
+
+  it('says what each kind of row did, with the lot, and keeps the notes as the reason', () => {
+    const rows = [
+      makeTx('topup', 5000, { kind: 'topup' }),
+      makeTx('bid', 5000, { ...lamp, kind: 'hold', notes: 'Bid on Teak armchair' }),
+      makeTx('refund', 5000, { ...lamp, kind: 'release', notes: 'Outbid on Teak armchair: hold released' }),
+      makeTx('bid', 5000, { ...lamp, kind: 'payment', notes: 'Won Teak armchair for ₹5,000' }),
+      makeTx('bid', 7000, { ...lamp, kind: 'payment', buy_now: true }),
+      makeTx('refund', 100, { ...lamp, kind: 'unused_refund' }),
+    ];
+    expect(rows.map((t) => transactionDescription(t).text)).toEqual([
+      'Added to wallet', 'On hold: bid on Teak armchair', 'Released: bid on Teak armchair', 'Won: Teak armchair', 'Bought now: Teak armchair',
+      'Unused maximum returned: Teak armchair',
+    ]);
+    expect(rows.map((t) => transactionBadge(t).label)).toEqual(['Top-up', 'On hold', 'Released', 'Payment', 'Payment', 'Refund']);
+    expect(transactionDescription(rows[2]!).detail).toBe('Outbid on Teak armchair: hold released');
+    // The sign still follows the type: a payment is money out, a release money in.
+    expect(rows.map((t) => signedAmountText(t, formatRupees))).toEqual(['+₹5,000', '−₹5,000', '+₹5,000', '−₹5,000', '−₹7,000', '+₹100']);
+  });
+
+  it('names a lot by its id without a name, and a kind this client does not know by the row’s type', () => {
+    expect(transactionDescription(makeTx('bid', 5, { product_id: 'P-9', kind: 'hold' })).text).toBe('On hold: bid on P-9');
+    expect(transactionDescription(makeTx('refund', 5, { kind: 'release' })).text).toBe('Released: bid on a lot');
+    const odd = makeTx('refund', 5, { product_id: 'P-9', kind: 'fee' as never });
+    expect(ledgerKind(odd)).toBe('release');
+    expect(transactionDescription(odd).text).toBe('Released: bid on P-9');
+  });
+});
+
 describe('a transaction type this client does not know', () => {
   const odd = { ...makeTx('bid', 250, { product_id: 'P-7' }), type: 'fee' as Transaction['type'] };
 
@@ -75,7 +114,7 @@ describe('a transaction type this client does not know', () => {
     expect(signedAmountText(odd, formatRupees)).toBe('−₹250');
     expect(describeTransaction(odd)).toBe('Bid placed · Product: P-7');
     expect(signedAmount(odd)).toBe(-250);
-    expect(walletStats(totalsOf([makeTx('topup', 1000), odd]))).toEqual({ totalAdded: 1000, totalSpent: 250, count: 2 });
+    expect(walletStats(totalsOf([makeTx('topup', 1000), odd]))).toEqual({ totalAdded: 1000, totalSpent: 0, count: 2 });
     expect(balanceFromLedger(totalsOf([makeTx('topup', 1000), odd]))).toBe(750);
   });
 });
@@ -107,7 +146,7 @@ describe('validateTopUp (spec §5)', () => {
 
 describe('the ledger shown, page by page', () => {
   const tx = (id: number) => makeTx('topup', id, { _id: String(id) });
-  const totals = { topup: 0, bid: 0, refund: 0, count: 0 };
+  const totals = { topup: 0, bid: 0, refund: 0, count: 0, spent: 0 };
   const ledger = (ids: number[], nextBefore: string | null): Ledger => ({ transactions: ids.map(tx), nextBefore, totals });
 
   it('an older page is added below when the ledger shown still ends where it was read; duplicates skipped', () => {

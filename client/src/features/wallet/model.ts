@@ -1,5 +1,5 @@
 /** The pure rules of the wallet: its numbers (docs/money.md, "The numbers the screens show"), how a row reads, and the top-up bounds. */
-import { LIMITS, TOPUP_MESSAGE, toPaise, toRupees, type LedgerTotals, type Transaction } from '@auction/shared';
+import { LIMITS, TOPUP_MESSAGE, toPaise, toRupees, type LedgerTotals, type Transaction, type TransactionKind } from '@auction/shared';
 import { statusBadge, type BadgeLook } from '../../components/ui/StatusBadge';
 
 export { TOPUP_MESSAGE };
@@ -7,7 +7,7 @@ export { TOPUP_MESSAGE };
 export interface WalletStats {
   /** Σ topup. */
   totalAdded: number;
-  /** Σ bid − Σ refund: the money now held by leading bids or paid for won ones. */
+  /** What wins and buy-nows cost: payments only, never holds (docs/money.md#ledger-kinds). */
   totalSpent: number;
   count: number;
 }
@@ -20,28 +20,49 @@ function kindOf(type: string): Transaction['type'] {
   return type === 'topup' || type === 'refund' ? type : 'bid';
 }
 
-function sums(transactions: readonly Movement[]) {
-  const paise = { topup: 0, bid: 0, refund: 0 };
-  for (const t of transactions) paise[kindOf(t.type)] += toPaise(t.amount);
+const KINDS: readonly string[] = ['topup', 'hold', 'release', 'payment', 'unused_refund'] satisfies TransactionKind[];
+
+/**
+ * What a row means to the bidder: the server's `kind` (docs/money.md#ledger-kinds); a row without one
+ * (or with one this client does not know) reads by its type: a top-up, a hold, or a release.
+ */
+export function ledgerKind(t: { type: string; kind?: string | null }): TransactionKind {
+  if (typeof t.kind === 'string' && KINDS.includes(t.kind)) return t.kind as TransactionKind;
+  const type = kindOf(t.type);
+  return type === 'topup' ? 'topup' : type === 'refund' ? 'release' : 'hold';
+}
+
+type Counted = Movement & { kind?: string | null };
+
+function sums(transactions: readonly Counted[]) {
+  const paise = { topup: 0, bid: 0, refund: 0, spent: 0 };
+  for (const t of transactions) {
+    paise[kindOf(t.type)] += toPaise(t.amount);
+    const kind = ledgerKind(t);
+    if (kind === 'payment') paise.spent += toPaise(t.amount);
+    if (kind === 'unused_refund') paise.spent -= toPaise(t.amount);
+  }
   return paise;
 }
 
 /** The totals of these rows (when they are the whole ledger: a server that does not page sent them all). */
-export function totalsOf(transactions: readonly Movement[]): LedgerTotals {
+export function totalsOf(transactions: readonly Counted[]): LedgerTotals {
   const p = sums(transactions);
-  return { topup: toRupees(p.topup), bid: toRupees(p.bid), refund: toRupees(p.refund), count: transactions.length };
+  return { topup: toRupees(p.topup), bid: toRupees(p.bid), refund: toRupees(p.refund), count: transactions.length, spent: toRupees(p.spent) };
 }
 
-/** Whether an answer's `totals` has the shape of the ledger's totals. */
+/** Whether an answer's `totals` has the shape of the ledger's totals (`spent` may be missing: see walletStats). */
 export function isTotals(value: unknown): value is LedgerTotals {
   if (typeof value !== 'object' || value === null) return false;
   const t = value as Record<string, unknown>;
   return ['topup', 'bid', 'refund', 'count'].every((k) => typeof t[k] === 'number');
 }
 
-/** The wallet's numbers from the whole ledger's totals (the server's: exact whatever page is loaded). */
+/** The wallet's numbers from the whole ledger's totals (the server's: exact whatever page is loaded); Total Spent is payments only. */
 export function walletStats(totals: LedgerTotals): WalletStats {
-  return { totalAdded: totals.topup, totalSpent: toRupees(toPaise(totals.bid) - toPaise(totals.refund)), count: totals.count };
+  // Totals without `spent` (a server before ledger kinds) count nothing as spent rather than counting holds.
+  const spent = typeof totals.spent === 'number' && Number.isFinite(totals.spent) ? totals.spent : 0;
+  return { totalAdded: totals.topup, totalSpent: spent, count: totals.count };
 }
 
 /** The balance when the balance call fails: Σ topup + Σ refund − Σ bid (docs/money.md), from the ledger's totals. */
@@ -98,31 +119,54 @@ export function transactionTypeLabel(type: Transaction['type']): BadgeLook {
   return statusBadge('transaction', kindOf(type));
 }
 
+/** A row's badge: its kind's (Top-up, On hold, Released, Payment, Refund) when the server sent one, else its type's. */
+export function transactionBadge(t: { type: Transaction['type']; kind?: string | null }): BadgeLook {
+  return t.kind ? statusBadge('ledger', ledgerKind(t)) : transactionTypeLabel(t.type);
+}
+
 const FALLBACK_TEXT: Record<Transaction['type'], string> = { bid: 'Bid placed', topup: 'Wallet top-up', refund: 'Bid refund' };
 
 /** What a row says, with the product it is about (its name when the server sent it). */
 export interface TransactionText {
   text: string;
+  /** Why the row was written (its notes), shown under the words; null for rows read as their notes. */
+  detail: string | null;
   productId: string | null;
   productName: string | null;
   /** `Brass Lamp (P-1)`, or the id alone when the name is unknown; null without a product. */
   product: string | null;
 }
 
-type Described = Pick<Transaction, 'type'> & { meta?: Partial<Transaction['meta']> | null };
+type Described = Pick<Transaction, 'type'> & { kind?: string | null; meta?: Partial<Transaction['meta']> | null };
 
-/** The notes, otherwise Bid placed / Wallet top-up (Bid refund for refunds); plus the product when present. */
+/** What a row of this kind says about the lot `what`: "On hold: bid on Teak armchair", "Won: Teak armchair". */
+export function ledgerWords(kind: TransactionKind, what: string, buyNow = false): string {
+  switch (kind) {
+    case 'topup': return 'Added to wallet';
+    case 'hold': return `On hold: bid on ${what}`;
+    case 'release': return `Released: bid on ${what}`;
+    case 'payment': return buyNow ? `Bought now: ${what}` : `Won: ${what}`;
+    case 'unused_refund': return `Unused maximum returned: ${what}`;
+  }
+}
+
+/**
+ * A row with a `kind` (docs/money.md#ledger-kinds) reads in words of its kind and lot, its notes
+ * beside them as `detail` (why it was written); a row without one reads as its notes, otherwise Bid
+ * placed / Wallet top-up (Bid refund for refunds). Either way with the product when present.
+ */
 export function transactionDescription(t: Described): TransactionText {
   // `meta` is read defensively: a row without it (or from a server without product names) still reads as its type.
-  const notes = t.meta?.notes?.trim();
+  const notes = t.meta?.notes?.trim() || null;
   const productId = t.meta?.product_id?.trim() || null;
   const productName = (productId && t.meta?.product_name?.trim()) || null;
-  return {
-    text: notes || FALLBACK_TEXT[kindOf(t.type)],
-    productId,
-    productName,
-    product: productId && productName ? `${productName} (${productId})` : productId,
-  };
+  const product = productId && productName ? `${productName} (${productId})` : productId;
+  if (t.kind) {
+    const kind = ledgerKind(t);
+    const text = ledgerWords(kind, productName ?? productId ?? 'a lot', t.meta?.buy_now === true);
+    return { text, detail: kind === 'topup' && notes === null ? null : notes, productId, productName, product };
+  }
+  return { text: notes || FALLBACK_TEXT[kindOf(t.type)], detail: null, productId, productName, product };
 }
 
 /** The description as one line (screen readers, exports, tests). */

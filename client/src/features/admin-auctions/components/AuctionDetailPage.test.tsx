@@ -162,6 +162,22 @@ describe('AuctionDetailPage', () => {
       expect(manual!.textContent).not.toContain('auto');
     });
 
+    it('shows each automatic raise as its own row at its own time, in version order, even when the events cross', async () => {
+      routes(sampleAdmin.id, 'asha');
+      renderPage();
+      await screen.findByRole('heading', { name: 'Spring Sale' });
+      const T3 = '2026-03-01T10:08:00.000Z';
+      // Ravi's maximum takes the lead (version 2), then rises by itself twice; the second raise arrives first.
+      act(() => injectLiveEvent({ event: 'bid:placed', data: bidPlaced({ bid_id: 7, highest_bid: 600, version: 2, bidder: 'ravi_k', timestamp: T1 }) }));
+      act(() => injectLiveEvent({ event: 'bid:placed', data: bidPlaced({ bid_id: 7, highest_bid: 800, version: 4, bidder: 'ravi_k', auto: true, timestamp: T3 }) }));
+      act(() => injectLiveEvent({ event: 'bid:placed', data: bidPlaced({ bid_id: 7, highest_bid: 700, version: 3, bidder: 'ravi_k', auto: true, timestamp: T2 }) }));
+      await waitFor(() => expect(feedItems()).toHaveLength(4));
+      const lines = feedItems().map((li) => li.querySelector('.ad-feed-line')!.textContent);
+      expect(lines).toEqual(['ravi_k bid ₹800auto', 'ravi_k bid ₹700auto', 'ravi_k bid ₹600', 'asha bid ₹500']);
+      expect(feedItems().map((li) => li.querySelector('time')!.getAttribute('datetime'))).toEqual([T3, T2, T1, T0]);
+      expect(feedItems().map((li) => li.querySelector('.badge')!.textContent)).toEqual(['Active', 'Active', 'Active', 'Outbid']);
+    });
+
     it('auction:extended moves the end shown and marks it Extended', async () => {
       const auction = mine();
       routeFetch({
@@ -222,6 +238,22 @@ describe('AuctionDetailPage', () => {
       expect(screen.getByTestId('outcome-P-1').textContent).toBe('Won by asha');
       expect(screen.getByTestId('outcome-P-2').textContent).toBe('Not sold: reserve not met');
       expect(within(document.querySelector<HTMLElement>('li.ad-product[data-product-id="P-2"]')!).getByText('Unassigned')).toBeTruthy();
+    });
+
+    it('names a sold lot’s winner from the product’s own `winner`, whatever bids the page read', async () => {
+      routeFetch({
+        'GET /api/admin/auction/AUC-1': [jsonResponse(200, mine({ status: 'settled', settled_at: T2 }))],
+        'GET /api/admin/auction/AUC-1/products': [jsonResponse(200, [
+          makeProduct({ id: 'P-1', status: 'sold', highest_bid: 5000, bid_count: 80, version: 80, winner: 'kabir' }),
+          makeProduct({ id: 'P-2', name: 'Brass Lamp' }),
+        ])],
+        // The newest bids read do not reach the winning one (a long history, paged).
+        'GET /api/bids?product_key=P-1': [jsonResponse(200, [bid({ bid_id: 90, amount: 4000, status: 'outbid', bidder: 'zoya' })])],
+        'GET /api/bids?product_key=P-2': [jsonResponse(200, [])],
+      });
+      renderPage();
+      await screen.findByRole('heading', { name: 'Spring Sale' });
+      await waitFor(() => expect(screen.getByTestId('outcome-P-1').textContent).toBe('Won by kabir'));
     });
 
     it('names the winner of a sold lot from the bids read, and a buy-now buyer as such', async () => {

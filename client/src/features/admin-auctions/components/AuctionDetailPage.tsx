@@ -157,7 +157,7 @@ export function AuctionDetailPage() {
         </dl>
       </section>
 
-      {settleView && <Settlement view={settleView} feed={feed} boughtNow={boughtNow} />}
+      {settleView && <Settlement view={settleView} feed={feed} products={products} boughtNow={boughtNow} />}
 
       {!isCreator && (
         <p className="info-note" role="note">
@@ -179,7 +179,7 @@ export function AuctionDetailPage() {
                   key={p.id}
                   product={p}
                   open={st !== 'settled'}
-                  winner={winnerOf(feed, p.id)}
+                  winner={winnerOf(feed, p.id, products)}
                   boughtNow={boughtNow.includes(p.id)}
                   unsold={unsoldReasons.get(p.id)}
                 />
@@ -199,7 +199,7 @@ export function AuctionDetailPage() {
             <ol className="ad-feed" aria-live={isCreator ? 'polite' : undefined} aria-label="Bids, newest first">
               {feed.map((f) => (
                 <FeedItem
-                  key={f.bid_id}
+                  key={f.key}
                   entry={f}
                   productName={names.get(f.product_id) ?? f.product_id}
                   buyNow={f.buy_now === true || (f.status === 'won' && boughtNow.includes(f.product_id))}
@@ -252,14 +252,14 @@ function EndFact({ auction: a, left }: { auction: AdminAuction; left: number }) 
   );
 }
 
-/** Who won a lot: "Bought now by asha" for a buy-now, else "Won by asha" (the name once its bids are read). */
-function winnerText(winner: FeedEntry | undefined, boughtNow: boolean): string {
-  if (boughtNow) return winner ? `Bought now by ${winner.bidder}` : 'Bought now';
-  return winner ? `Won by ${winner.bidder}` : 'Sold';
+/** Who won a lot: "Bought now by asha" for a buy-now, else "Won by asha" (once the name is known). */
+function winnerText(winner: string | undefined, boughtNow: boolean): string {
+  if (boughtNow) return winner ? `Bought now by ${winner}` : 'Bought now';
+  return winner ? `Won by ${winner}` : 'Sold';
 }
 
 /** The settle answer: the lots sold, for how much and to whom, and the lots not sold, and why. */
-function Settlement({ view, feed, boughtNow }: { view: SettleView; feed: readonly FeedEntry[]; boughtNow: readonly string[] }) {
+function Settlement({ view, feed, products, boughtNow }: { view: SettleView; feed: readonly FeedEntry[]; products: readonly Product[]; boughtNow: readonly string[] }) {
   const { answer, names } = view;
   const name = (id: string) => names.get(id) ?? id;
   return (
@@ -277,7 +277,7 @@ function Settlement({ view, feed, boughtNow }: { view: SettleView; feed: readonl
                 <li key={s.product_id} className="ad-settle-item" data-product-id={s.product_id}>
                   <span className="ad-settle-name">{name(s.product_id)}</span>
                   <strong className="num">{formatRupees(s.amount)}</strong>
-                  <span className="ad-settle-who">{winnerText(winnerOf(feed, s.product_id), boughtNow.includes(s.product_id))}</span>
+                  <span className="ad-settle-who">{winnerText(winnerOf(feed, s.product_id, products), boughtNow.includes(s.product_id))}</span>
                 </li>
               ))}
             </ul>
@@ -314,7 +314,7 @@ function ProductItem({ product: p, open, winner, boughtNow, unsold }: {
   product: Product;
   /** The auction is not settled yet. */
   open: boolean;
-  winner: FeedEntry | undefined;
+  winner: string | undefined;
   boughtNow: boolean;
   /** Not sold at this page's settle, and why. */
   unsold: Settled['unsold'][number]['reason'] | undefined;

@@ -44,6 +44,11 @@ export const adminAuctionDetail = createResource<string, DetailData>('admin-auct
 /** Folds one change into the page shown and into the reply on its way. */
 const fold = (auctionId: string, action: DetailAction) => adminAuctionDetail.patch(auctionId, (d) => detailReducer(d, action) ?? d);
 
+/** The auction's products read again and folded in (a failure keeps what is shown). */
+function rereadProducts(auctionId: string) {
+  adminApi.products(auctionId).then((products) => fold(auctionId, { type: 'products', products }), () => undefined);
+}
+
 const isNotFound = (err: unknown) => err instanceof ApiError && err.status === 404;
 
 onReconnect(() => invalidate(adminAuctionDetail.name));
@@ -66,6 +71,8 @@ export function useAuctionDetail(auctionId: string): AuctionDetail {
   useEffect(() => onLive((e) => {
     if (!('auction_id' in e.data) || e.data.auction_id !== auctionId) return;
     fold(auctionId, { type: 'live', event: e });
+    // A sale names no winner: read the products again for it (their `winner`).
+    if (e.event === 'product:sold' || e.event === 'auction:settled') rereadProducts(auctionId);
     // A cancelled lead may reinstate an older bid, and a buy-now is a bid no event names: read that product's bids again.
     if (e.event === 'bid:rolledback' || (e.event === 'product:sold' && e.data.buy_now)) {
       const productId = e.data.product_id;
@@ -83,6 +90,7 @@ export function useAuctionDetail(auctionId: string): AuctionDetail {
 
   const settled = useCallback((answer: Settled, auction: AdminAuction | null) => {
     fold(auctionId, { type: 'settled', answer, auction });
+    rereadProducts(auctionId);
   }, [auctionId]);
 
   const shown: DetailStatus = isNotFound(error) ? 'not-found' : data !== undefined ? 'ready' : status === 'error' ? 'error' : 'loading';

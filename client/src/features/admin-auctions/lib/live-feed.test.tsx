@@ -7,7 +7,7 @@ const T0 = '2026-03-01T10:00:00.000Z';
 const T1 = '2026-03-01T10:05:00.000Z';
 const T2 = '2026-03-01T10:09:00.000Z';
 
-const entry = (over: Partial<FeedEntry>): FeedEntry => ({ bid_id: 1, product_id: 'P-1', amount: 500, bidder: 'asha', timestamp: T0, status: 'success', ...over });
+const entry = (over: Partial<FeedEntry>): FeedEntry => ({ key: `b${over.bid_id ?? 1}`, bid_id: 1, product_id: 'P-1', amount: 500, bidder: 'asha', timestamp: T0, status: 'success', ...over });
 
 function data(): DetailData {
   return {
@@ -152,13 +152,55 @@ describe('the bidding rules in the detail data', () => {
     expect(d.boughtNow).toEqual(['P-1']);
     // The buyer's bid comes with the product's bids, read again.
     const read = detailReducer(d, { type: 'bids', productId: 'P-1', bids: [entry({ bid_id: 3, amount: 2000, bidder: 'meera', status: 'won', timestamp: T2 }), entry({ status: 'outbid' })] });
-    expect(winnerOf(read!.feed, 'P-1')).toMatchObject({ bid_id: 3, bidder: 'meera' });
+    expect(winnerOf(read!.feed, 'P-1')).toBe('meera');
   });
 
-  it('a re-read of one product’s bids keeps the automatic marks seen live', () => {
+  it('a re-read of one product’s bids keeps the automatic raises seen live, as rows of their own', () => {
     const d = applyDetailEvent(data(), placed({ auto: true }));
     const read = detailReducer(d, { type: 'bids', productId: 'P-1', bids: [entry({ bid_id: 2, amount: 750, timestamp: T1 }), entry({ status: 'outbid' })] });
-    expect(read!.feed.map((f) => [f.bid_id, f.auto ?? false])).toEqual([[2, true], [1, false]]);
+    expect(read!.feed.map((f) => [f.bid_id, f.auto ?? false])).toEqual([[2, true], [2, false], [1, false]]);
+  });
+});
+
+describe('automatic raises in the admin feed', () => {
+  const T3 = '2026-03-01T10:09:00.000Z';
+  // Ravi's maximum leads at ₹600 (version 2), then rises by itself twice at the same moment (versions 3 and 4).
+  const ravi = placed({ bid_id: 5, amount: 600, highest_bid: 600, bid_count: 2, version: 2, bidder: 'ravi_k', timestamp: T1 });
+  const raise = (version: number, amount: number) => placed({ bid_id: 5, amount, highest_bid: amount, bid_count: version, version, bidder: 'ravi_k', auto: true, timestamp: T3 });
+
+  it('each raise is a row at its own time, marked automatic, newest version first; the bid it raised stays leading', () => {
+    let d = applyDetailEvent(data(), ravi);
+    d = applyDetailEvent(d, raise(3, 700));
+    d = applyDetailEvent(d, raise(4, 800));
+    expect(d.feed.map((f) => [f.key, f.amount, f.auto ?? false, f.timestamp, f.status])).toEqual([
+      ['a5@4', 800, true, T3, 'success'],
+      ['a5@3', 700, true, T3, 'success'],
+      ['b5', 600, false, T1, 'success'],
+      ['b1', 500, false, T0, 'outbid'],
+    ]);
+    expect(d.products[0]).toMatchObject({ highest_bid: 800, version: 4 });
+    // The same raise again (a repeated frame) adds nothing.
+    expect(applyDetailEvent(d, raise(4, 800))).toBe(d);
+  });
+
+  it('raises that arrive out of order are placed by version and never move the lot back', () => {
+    let d = applyDetailEvent(data(), ravi);
+    d = applyDetailEvent(d, raise(4, 800));
+    d = applyDetailEvent(d, raise(3, 700));
+    expect(d.feed.map((f) => f.key)).toEqual(['a5@4', 'a5@3', 'b5', 'b1']);
+    expect(d.feed.map((f) => f.status)).toEqual(['success', 'success', 'success', 'outbid']);
+    expect(d.products[0]).toMatchObject({ highest_bid: 800, version: 4 });
+  });
+
+  it('the settlement marks the winning bid’s rows won; the winner is the product’s own when the server sent it', () => {
+    let d = applyDetailEvent(applyDetailEvent(data(), ravi), raise(3, 700));
+    d = applyDetailEvent(d, { event: 'product:sold', data: { auction_id: 'AUC-1', product_id: 'P-1', amount: 700, version: 4, buy_now: false, server_time: T3 } });
+    expect(d.feed.filter((f) => f.bid_id === 5).map((f) => f.status)).toEqual(['won', 'won']);
+    expect(winnerOf(d.feed, 'P-1')).toBe('ravi_k');
+    // A lot whose winning bid the feed never read: the product's `winner` names it.
+    const read = detailReducer(d, { type: 'products', products: [{ ...d.products[0]!, winner: 'zoya' }, { ...d.products[1]!, status: 'sold', winner: 'kabir' }] })!;
+    expect(winnerOf(read.feed, 'P-2', read.products)).toBe('kabir');
+    expect(winnerOf(read.feed, 'P-1', read.products)).toBe('zoya');
   });
 
   it('auction:extended moves the end and marks the auction extended', () => {
@@ -179,7 +221,7 @@ describe('the bidding rules in the detail data', () => {
     expect(after.auction.status).toBe('settled');
     expect(after.products[0]).toMatchObject({ status: 'sold', highest_bid: 500 });
     expect(after.feed.map((f) => [f.bid_id, f.status])).toEqual([[1, 'won'], [4, 'unsold']]);
-    expect(winnerOf(after.feed, 'P-1')?.bidder).toBe('asha');
+    expect(winnerOf(after.feed, 'P-1')).toBe('asha');
   });
 
   it('boughtNowOf: a lot sold before the settle, or a won bid marked buy_now', () => {

@@ -1,12 +1,16 @@
 /**
  * The auction detail page's data and the pure reducer that folds the admin room's live events into
  * it (docs/live-protocol.md): products with their highest bid, bid count and pricing state, the bid feed
- * (newest first) and the lots bought at their buy-now price.
+ * (newest first) and the lots bought at their buy-now price. Every automatic raise of a maximum bid
+ * (`bid:placed` with `auto`) is a row of its own at its own time; a lot's rows that carry a version
+ * are ordered by it (docs/live-protocol.md#versions-and-applying-events).
  */
 import type { AdminAuction, Product, ProductBid, Settled } from '@auction/shared';
 import type { LiveEvent } from '../../live';
 
 export interface FeedEntry {
+  /** One row of the feed: `b<bid id>` for a bid, `a<bid id>@<version>` for an automatic raise of it. */
+  key: string;
   bid_id: number;
   product_id: string;
   amount: number;
@@ -14,8 +18,10 @@ export interface FeedEntry {
   bidder: string;
   timestamp: string;
   status: string;
-  /** An automatic raise of the leader's maximum bid (live `bid:placed`; a re-read keeps the mark). */
+  /** An automatic raise of the leader's maximum bid (live `bid:placed`; a re-read keeps these rows). */
   auto?: boolean;
+  /** The lot's version after this change, for rows that came live. */
+  version?: number;
   /** Bought at the buy-now price. */
   buy_now?: boolean;
 }
@@ -32,29 +38,41 @@ export type DetailAction =
   | { type: 'loaded'; data: DetailData }
   | { type: 'auction'; auction: AdminAuction }
   | { type: 'bids'; productId: string; bids: FeedEntry[] }
+  | { type: 'products'; products: Product[] }
   | { type: 'settled'; answer: Settled; auction: AdminAuction | null }
   | { type: 'live'; event: LiveEvent };
 
 /** `GET /bids` marks a bought-now bid (`buy_now`) where the server says so. */
 type ListedBid = ProductBid & { buy_now?: boolean };
 
-const newestFirst = (a: FeedEntry, b: FeedEntry) => Date.parse(b.timestamp) - Date.parse(a.timestamp) || b.bid_id - a.bid_id;
+/**
+ * Newest first: two rows of one lot that both know their version by version (the order the lot's
+ * changes committed in, whatever the clocks say), others by time; at one moment the later version,
+ * then an automatic raise after the bid it answered, then the higher bid id.
+ */
+function newestFirst(a: FeedEntry, b: FeedEntry): number {
+  if (a.product_id === b.product_id && a.version !== undefined && b.version !== undefined && a.version !== b.version) return b.version - a.version;
+  return Date.parse(b.timestamp) - Date.parse(a.timestamp) || (b.version ?? -1) - (a.version ?? -1)
+    || Number(b.auto === true) - Number(a.auto === true) || b.bid_id - a.bid_id;
+}
+
+const bidKey = (bidId: number) => `b${bidId}`;
 
 /** The bids of one product in this auction as feed entries (failed attempts are not bids in the feed). */
 export function toFeed(productId: string, auctionId: string, bids: readonly ListedBid[]): FeedEntry[] {
   return bids
     .filter((b) => b.auction_id === auctionId && b.status !== 'failed')
     .map((b) => ({
-      bid_id: b.bid_id, product_id: productId, amount: b.amount, bidder: b.bidder, timestamp: b.timestamp, status: b.status,
+      key: bidKey(b.bid_id), bid_id: b.bid_id, product_id: productId, amount: b.amount, bidder: b.bidder, timestamp: b.timestamp, status: b.status,
       ...(b.buy_now ? { buy_now: true } : {}),
     }));
 }
 
-/** Several products' bids as one feed, newest first, each bid once. */
+/** Several products' bids as one feed, newest first, each row once. */
 export function mergeFeeds(...lists: readonly (readonly FeedEntry[])[]): FeedEntry[] {
-  const byId = new Map<number, FeedEntry>();
-  for (const list of lists) for (const e of list) byId.set(e.bid_id, e);
-  return [...byId.values()].sort(newestFirst);
+  const byKey = new Map<string, FeedEntry>();
+  for (const list of lists) for (const e of list) byKey.set(e.key, e);
+  return [...byKey.values()].sort(newestFirst);
 }
 
 /**
@@ -67,9 +85,14 @@ export function boughtNowOf(auction: AdminAuction, products: readonly Product[],
   return [...ids];
 }
 
-/** The bid that won a lot, once it is known (the won bid of the feed). */
-export function winnerOf(feed: readonly FeedEntry[], productId: string): FeedEntry | undefined {
-  return feed.find((f) => f.product_id === productId && f.status === 'won');
+/**
+ * Who won a lot: the product's `winner` as the server read it (sold lots, for their owner), else the
+ * bidder of the won bid in the feed (a lot sold since the page read its products).
+ */
+export function winnerOf(feed: readonly FeedEntry[], productId: string, products: readonly Product[] = []): string | undefined {
+  const winner = products.find((p) => p.id === productId)?.winner;
+  if (winner) return winner;
+  return feed.find((f) => f.product_id === productId && f.status === 'won')?.bidder;
 }
 
 /** Product events may arrive out of order (docs/live-protocol.md#versions-and-applying-events): one no newer than the version shown is stale. */
@@ -98,9 +121,9 @@ function insertEntry(feed: readonly FeedEntry[], entry: FeedEntry): FeedEntry[] 
   return at < 0 ? [...feed, entry] : [...feed.slice(0, at), entry, ...feed.slice(at)];
 }
 
-/** The leading bid of `productId` (status success) takes `status`. */
-const leadBecomes = (feed: readonly FeedEntry[], productId: string, status: string) =>
-  feed.map((f) => (f.product_id === productId && f.status === 'success' ? { ...f, status } : f));
+/** The leading bid of `productId` (status success; all its rows, its automatic raises too) takes `status`; `except` keeps one bid's rows as they are. */
+const leadBecomes = (feed: readonly FeedEntry[], productId: string, status: string, except?: number) =>
+  feed.map((f) => (f.product_id === productId && f.status === 'success' && f.bid_id !== except ? { ...f, status } : f));
 
 function endAuction(data: DetailData, status: 'ended' | 'settled'): DetailData {
   if (data.auction.status === 'settled' || data.auction.status === status) return data;
@@ -113,25 +136,29 @@ export function applyDetailEvent(data: DetailData, e: LiveEvent): DetailData {
   switch (e.event) {
     case 'bid:placed': {
       const d = e.data;
-      if (data.feed.some((f) => f.bid_id === d.bid_id)) return data;
+      // A bid is one row; each automatic raise of it is another row, one per version.
+      const key = d.auto ? `a${d.bid_id}@${d.version}` : bidKey(d.bid_id);
+      if (data.feed.some((f) => f.key === key)) return data;
       const entry: FeedEntry = {
-        bid_id: d.bid_id, product_id: d.product_id, amount: d.amount, bidder: d.bidder, timestamp: d.timestamp, status: 'success',
+        key, bid_id: d.bid_id, product_id: d.product_id, amount: d.amount, bidder: d.bidder, timestamp: d.timestamp, status: 'success', version: d.version,
         ...(d.auto ? { auto: true } : {}),
       };
       // Rule: every new bid joins the feed, but a stale one (version not newer) moves neither the product's numbers nor its lead.
       if (isStale(data.products, d.product_id, d.version)) {
         const product = data.products.find((p) => p.id === d.product_id);
-        const status = product?.highest_bid !== d.amount ? 'outbid' : product.status === 'sold' ? 'won' : 'success';
+        // A late raise takes the status its bid's other rows show; a late bid is outbid unless it is what the lot shows.
+        const same = data.feed.find((f) => f.bid_id === d.bid_id);
+        const status = same ? same.status : product?.highest_bid !== d.amount ? 'outbid' : product.status === 'sold' ? 'won' : 'success';
         return { ...data, feed: insertEntry(data.feed, { ...entry, status }) };
       }
-      // The new bid leads; whoever led that product before was outbid.
+      // The new bid leads; whoever led that product before was outbid (a raise leaves its own bid's rows leading).
       return {
         ...data,
         products: patchProduct(data.products, d.product_id, {
           highest_bid: d.highest_bid, bid_count: d.bid_count, version: d.version, min_next_bid: d.min_next_bid, reserve_met: d.reserve_met,
           buy_now_price: buyNowPrice(data.products, d.product_id, d.buy_now_available),
         }),
-        feed: [entry, ...leadBecomes(data.feed, d.product_id, 'outbid')],
+        feed: insertEntry(leadBecomes(data.feed, d.product_id, 'outbid', d.bid_id), entry),
       };
     }
     case 'bid:rolledback': {
@@ -193,11 +220,26 @@ export function detailReducer(state: DetailData | null, action: DetailAction): D
       return state && { ...state, auction: action.auction };
     case 'bids': {
       if (!state) return null;
-      // A re-read knows nothing of automatic raises: the marks seen live stay.
-      const auto = new Set(state.feed.filter((f) => f.auto).map((f) => f.bid_id));
-      const bids = action.bids.map((b) => (auto.has(b.bid_id) ? { ...b, auto: true } : b));
+      // A re-read lists bids, not automatic raises: the raise rows seen live stay, taking their bid's status as read.
+      const bids = action.bids;
+      const statusOf = new Map(bids.map((b) => [b.bid_id, b.status]));
+      const raises = state.feed
+        .filter((f) => f.product_id === action.productId && f.auto)
+        .map((f) => ({ ...f, status: statusOf.get(f.bid_id) ?? f.status }));
       const boughtNow = bids.some((b) => b.buy_now) && !state.boughtNow.includes(action.productId) ? [...state.boughtNow, action.productId] : state.boughtNow;
-      return { ...state, boughtNow, feed: mergeFeeds(state.feed.filter((f) => f.product_id !== action.productId), bids) };
+      return { ...state, boughtNow, feed: mergeFeeds(state.feed.filter((f) => f.product_id !== action.productId), bids, raises) };
+    }
+    case 'products': {
+      if (!state) return null;
+      // Products read again (after a sale or the settlement): a newer version replaces the lot shown; otherwise only its winner is taken.
+      const fresh = new Map(action.products.map((p) => [p.id, p]));
+      const products = state.products.map((p) => {
+        const read = fresh.get(p.id);
+        if (!read) return p;
+        if (read.version > p.version) return read;
+        return read.winner ? { ...p, winner: read.winner } : p;
+      });
+      return { ...state, products };
     }
     case 'settled':
       return state && applySettlement(state, action.answer, action.auction);

@@ -85,8 +85,9 @@ describe('LoginPage', () => {
 
     await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/user/dashboard'));
     expect(await toastText()).toContain('Login successful!');
-    expect(fetchMock.mock.calls[0]?.[0]).toBe('/api/login');
-    expect(sentBody(fetchMock)).toEqual({ username: 'asha', password: 'secret1' });
+    // The first call is the page's demo read (components/demo/DemoHint.tsx), then the login.
+    expect(fetchMock.mock.calls.map((c) => c[0])).toEqual(['/api/demo', '/api/login']);
+    expect(sentBody(fetchMock, 1)).toEqual({ username: 'asha', password: 'secret1' });
     expect(localStorage.getItem('token')).toBe('u-tok');
     expect(useSession.getState().user?.name).toBe('Asha Rao');
   });
@@ -98,8 +99,8 @@ describe('LoginPage', () => {
 
     await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/admin/dashboard'));
     expect(await toastText()).toContain('Admin login successful!');
-    expect(fetchMock.mock.calls[0]?.[0]).toBe('/api/admin/login');
-    expect(sentBody(fetchMock)).toEqual({ username: 'ravi', password: 'secret1', role: 'admin' });
+    expect(fetchMock.mock.calls.map((c) => c[0])).toEqual(['/api/demo', '/api/admin/login']);
+    expect(sentBody(fetchMock, 1)).toEqual({ username: 'ravi', password: 'secret1', role: 'admin' });
     expect(localStorage.getItem('admin_token')).toBe('a-tok');
   });
 
@@ -109,7 +110,8 @@ describe('LoginPage', () => {
     fireEvent.change(screen.getByLabelText('Username'), { target: { value: '   ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Login' }));
 
-    expect(fetchMock).not.toHaveBeenCalled();
+    // Only the demo read: no login call.
+    expect(fetchMock.mock.calls.map((c) => c[0])).toEqual(['/api/demo']);
     expect(screen.getByText('Username is required')).toBeTruthy();
     expect(screen.getByText('Password is required')).toBeTruthy();
     expect(screen.getByLabelText('Username').getAttribute('aria-invalid')).toBe('true');

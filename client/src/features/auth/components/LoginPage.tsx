@@ -9,6 +9,7 @@ import { toast } from '../../../components/ui/toast/toast-store';
 import { errorText } from '../../../lib/api-client';
 import { loginAdmin, loginUser } from '../api/auth-api';
 import { useSession } from '../store/session-store';
+import { DemoHint } from '../../../components/demo/DemoHint';
 import { AuthLayout } from './AuthLayout';
 import { missingFields } from './required';
 
@@ -106,6 +107,7 @@ export function LoginPage({ portal }: { portal: Portal }) {
           </p>
         )}
       </form>
+      <DemoHint portal={portal} />
     </AuthLayout>
   );
 }

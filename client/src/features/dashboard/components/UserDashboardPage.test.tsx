@@ -111,7 +111,8 @@ describe('UserDashboardPage', () => {
     // The bids that did not fail; two of them lead, and the failed one is named as left out.
     expect(statValue('My Bids')).toBe('3');
     expect(screen.getByText('My Bids', { selector: '.stat-label' }).parentElement?.querySelector('.stat-hint')?.textContent).toBe('2 active · 1 failed not counted');
-    expect(statValue('Total Spent')).toBe('₹1,000');
+    // Holds are not spent: these rows (holds and releases) paid for nothing.
+    expect(statValue('Total Spent')).toBe('₹0');
     expect(statValue('Registered Auctions')).toBe('3');
 
     const urls = fetchMock.mock.calls.map((c) => c[0]);
@@ -138,7 +139,7 @@ describe('UserDashboardPage', () => {
   });
 
   it('Total Spent covers the whole ledger (the server’s totals), not only the newest rows it lists', async () => {
-    stubApi({ transactions: jsonResponse(200, { transactions: TRANSACTIONS.slice(0, 2), next_before: 't7', totals: { topup: 3000, bid: 12_500.5, refund: 2500.25, count: 90 } }) });
+    stubApi({ transactions: jsonResponse(200, { transactions: TRANSACTIONS.slice(0, 2), next_before: 't7', totals: { topup: 3000, bid: 12_500.5, refund: 2500.25, count: 90, spent: 10_000.25 } }) });
     renderDashboard();
     await waitLoaded();
     expect(statValue('Total Spent')).toBe('₹10,000.25');

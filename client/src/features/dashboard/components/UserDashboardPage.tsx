@@ -53,7 +53,7 @@ export function UserDashboardPage() {
         <StatCard label="Active Auctions" value={value(stats.activeAuctions)} icon="gavel" tone="primary" />
         <StatCard label="Ending Soon" value={value(stats.endingSoon)} icon="bolt" tone="warning" hint="Within 24 hours" />
         <StatCard label="My Bids" value={value(stats.myBids)} icon="bids" tone="info" hint={loading ? undefined : myBidsHint(stats)} />
-        <StatCard label="Total Spent" value={value(formatRupees(stats.totalSpent))} icon="wallet" tone="danger" hint="Held or paid" />
+        <StatCard label="Total Spent" value={value(formatRupees(stats.totalSpent))} icon="wallet" tone="danger" hint="Wins and buy-nows" />
         <StatCard label="Registered Auctions" value={value(stats.registeredAuctions)} icon="check" tone="success" />
       </section>
 

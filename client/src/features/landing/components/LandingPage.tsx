@@ -4,6 +4,7 @@ import { BrandMark } from '../../../components/ui/BrandMark';
 import { Icon } from '../../../components/ui/Icon';
 import type { IconName } from '../../../components/ui/Icon';
 import './landing.css';
+import { DemoHint } from '../../../components/demo/DemoHint';
 
 // The tagline and the three features: fixed product texts, kept word for word.
 const TAGLINE = 'Professional auction platform for seamless bidding and comprehensive administrative control.';
@@ -39,6 +40,7 @@ export function LandingPage() {
               </Link>
               <Link to={paths.user.login} className="btn btn-outline-light btn-lg">Login as User</Link>
             </div>
+            <DemoHint />
           </div>
         </section>
 

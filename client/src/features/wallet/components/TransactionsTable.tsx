@@ -1,11 +1,16 @@
 import type { Transaction } from '@auction/shared';
 import { DataTable, type Column } from '../../../components/ui/DataTable';
-import { StatusBadge } from '../../../components/ui/StatusBadge';
+import { Badge } from '../../../components/ui/Badge';
 import { formatDateTime, formatRupees } from '../../../lib/format';
-import { isCredit, signedAmountText, transactionDescription } from '../model';
+import { isCredit, signedAmountText, transactionBadge, transactionDescription } from '../model';
+
+function KindBadge({ t }: { t: Transaction }) {
+  const { label, tone } = transactionBadge(t);
+  return <Badge tone={tone}>{label}</Badge>;
+}
 
 const COLUMNS: Column<Transaction>[] = [
-  { key: 'type', header: 'Type', area: 'type', cell: (t) => <StatusBadge kind="transaction" status={t.type} /> },
+  { key: 'type', header: 'Type', area: 'type', cell: (t) => <KindBadge t={t} /> },
   {
     key: 'amount', header: 'Amount', area: 'amount', align: 'end',
     className: (t) => `num wallet-amount ${isCredit(t.type) ? 'amount-plus' : 'amount-minus'}`,
@@ -23,10 +28,11 @@ const COLUMNS: Column<Transaction>[] = [
   {
     key: 'description', header: 'Description', area: 'desc', className: 'wallet-desc',
     cell: (t) => {
-      const { text, product } = transactionDescription(t);
+      const { text, detail, product } = transactionDescription(t);
       return (
         <div className="wallet-desc-stack">
-          <span>{text}</span>
+          <span className="wallet-desc-main">{text}</span>
+          {detail && <span className="wallet-desc-sub">{detail}</span>}
           {product && <span className="wallet-desc-sub">Product: {product}</span>}
         </div>
       );

@@ -66,7 +66,8 @@ describe('WalletPage', () => {
     expect(stat('Available')).toBe('₹5,000');
     expect(stat('On hold')).toBe('₹0');
     expect(stat('Total Added')).toBe('₹5,000');
-    expect(screen.queryByText('Total Spent')).toBeNull();
+    // Holds are not spending: only payments (wins, buy-nows) count, and this ledger has none.
+    expect(stat('Total Spent')).toBe('₹0');
 
     const rows = screen.getAllByRole('row').slice(1);
     expect(rows).toHaveLength(3);
@@ -79,6 +80,30 @@ describe('WalletPage', () => {
     expect(within(rows[2]!).queryByText(/^Product:/)).toBeNull();
     expect(rows[1]!.querySelector('.amount-minus')!.textContent).toContain('−₹800');
     expect(within(rows[2]!).getByText('Wallet top-up')).toBeTruthy();
+  });
+
+  it('reads a ledger with kinds in a bidder’s words: holds as holds, their release, a win as a payment; Total Spent counts payments only', async () => {
+    const chair = { product_id: 'P-CHAIR', product_name: 'Teak armchair' };
+    const rows = [
+      makeTx('bid', 5000, { _id: 'k5', ...chair, kind: 'payment', notes: 'Won Teak armchair for ₹5,000' }),
+      makeTx('refund', 8000, { _id: 'k4', ...chair, kind: 'release', notes: 'Hold released: you won Teak armchair' }),
+      makeTx('bid', 8000, { _id: 'k3', ...chair, kind: 'hold', notes: 'Maximum bid on Teak armchair: up to ₹8,000 held' }),
+      makeTx('topup', 10000, { _id: 'k1', kind: 'topup' }),
+    ];
+    routeFetch({
+      'POST /api/wallet': [jsonResponse(200, { wallet_balance: 5000, on_hold: 0 })],
+      'GET /api/wallet/transactions': [jsonResponse(200, { transactions: rows, next_before: null, totals: { topup: 10000, bid: 13000, refund: 8000, count: 4, spent: 5000 } })],
+    });
+    renderPage();
+    await waitFor(() => expect(stat('Total Spent')).toBe('₹5,000'));
+    const shown = screen.getAllByRole('row').slice(1);
+    expect(shown.map((r) => r.querySelector('.wallet-desc-main')?.textContent)).toEqual([
+      'Won: Teak armchair', 'Released: bid on Teak armchair', 'On hold: bid on Teak armchair', 'Added to wallet',
+    ]);
+    expect(shown.map((r) => r.querySelector('.badge')?.textContent)).toEqual(['Payment', 'Released', 'On hold', 'Top-up']);
+    expect(shown[0]!.querySelector('.amount-minus')!.textContent).toContain('−₹5,000');
+    expect(within(shown[1]!).getByText('Hold released: you won Teak armchair')).toBeTruthy();
+    expect(stat('Total Added')).toBe('₹10,000');
   });
 
   it('shows Available and On hold from the wallet answer, with what On hold means', async () => {

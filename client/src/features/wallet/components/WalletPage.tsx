@@ -90,6 +90,7 @@ export function WalletPage() {
         <StatCard label="Available" value={rupees(balance)} icon="wallet" tone="success" hint="Ready to bid or spend" />
         <StatCard label="On hold" value={rupees(onHold)} icon="gavel" tone="warning" hint={ON_HOLD_HINT} />
         <StatCard label="Total Added" value={show(stats === null ? '—' : formatRupees(stats.totalAdded))} icon="plus" tone="info" hint="All your top-ups" />
+        <StatCard label="Total Spent" value={show(stats === null ? '—' : formatRupees(stats.totalSpent))} icon="check" tone="danger" hint="Wins and buy-nows; holds are not spent" />
       </section>
 
       <QuickAdd busy={toppingUp} pending={quickPending} onAdd={setQuickAmount} />

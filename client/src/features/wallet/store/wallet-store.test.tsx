@@ -113,7 +113,7 @@ describe('wallet store', () => {
       'GET /api/wallet/transactions': [jsonResponse(200, { transactions: [tx] })],
     });
     walletBalance.set(undefined, { wallet_balance: 1000, on_hold: 250 });
-    walletLedger.set(undefined, { transactions: [makeTx('topup', 1000)], nextBefore: null, totals: { topup: 1000, bid: 0, refund: 0, count: 1 } });
+    walletLedger.set(undefined, { transactions: [makeTx('topup', 1000)], nextBefore: null, totals: { topup: 1000, bid: 0, refund: 0, count: 1, spent: 0 } });
 
     expect(await useTopUp.getState().topUp(5)).toEqual({ ok: false, error: 'Enter an amount between ₹10 and ₹1,00,000' });
     expect(api.calls('POST /api/wallet/topup')).toHaveLength(0);
@@ -125,7 +125,7 @@ describe('wallet store', () => {
     expect(walletLedger.get().data!.transactions[0]).toEqual(tx);
     expect(walletLedger.get().data!.transactions).toHaveLength(2);
     // The totals follow the new row at once (the re-read confirms them).
-    expect(walletLedger.get().data!.totals).toEqual({ topup: 1500, bid: 0, refund: 0, count: 2 });
+    expect(walletLedger.get().data!.totals).toEqual({ topup: 1500, bid: 0, refund: 0, count: 2, spent: 0 });
   });
 
   it('keeps a live balance that arrived while a top-up was on its way', async () => {
