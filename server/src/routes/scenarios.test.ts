@@ -23,7 +23,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const SECOND = 1000;
 
 interface UserBidJson { bid_id: number; product_id: string; amount: number; timestamp: string; status: string; reason: string | null }
-interface TxJson { _id: string; type: string; amount: number; timestamp: string; meta: { notes: string | null; product_id: string | null } }
+interface TxJson { _id: string; type: string; kind: string; amount: number; timestamp: string; meta: { notes: string | null; product_id: string | null } }
 
 const bidsOf = async (token: string) => (await call(app, 'GET', '/api/user-bids', undefined, token)).json<UserBidJson[]>();
 const txsOf = async (token: string) => (await call(app, 'GET', '/api/wallet/transactions', undefined, token)).json<{ transactions: TxJson[] }>().transactions;
@@ -219,8 +219,10 @@ describe('4. settlement', () => {
     expect(await bidById(asha.token, a2.id)).toMatchObject({ status: 'won', amount: 500 });
     expect(await bidById(asha.token, a1.id)).toMatchObject({ status: 'outbid' });
     await expectBalances([[asha, 500], [ravi, 599.5]]);
-    // The hold became the payment: no new ledger row.
-    expect((await txsOf(ravi.token)).map((t) => [t.type, t.amount])).toEqual([['bid', 400.5], ['topup', 1000]]);
+    // The hold is released and the price taken as a payment: the balance does not move (docs/money.md#ledger-kinds).
+    expect((await txsOf(ravi.token)).map((t) => [t.type, t.kind, t.amount])).toEqual([
+      ['bid', 'payment', 400.5], ['refund', 'release', 400.5], ['bid', 'hold', 400.5], ['topup', 'topup', 1000],
+    ]);
 
     const listed = (await call(app, 'GET', '/api/auctions', undefined, asha.token)).json();
     expect(listed).toEqual([expect.objectContaining({ id: auctionId, status: 'settled', valid_until: iso(settledAt), product_ids: [p1, p2], product_count: 2 })]);
