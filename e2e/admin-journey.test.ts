@@ -1,5 +1,5 @@
 /**
- * The admin journey in a real Chromium (spec §2 admin screens, §5 confirmations, §8 toasts; DESIGN §7):
+ * The admin journey in a real Chromium (the admin screens, their confirmations and toasts):
  * register and log in as an admin through the UI, add two products and create an auction from the
  * dashboard's modals, watch a bidder's bid (placed through the API) arrive live on the detail page with
  * the bidder's username, end the auction early after the confirmation, and see the row as Settled. A second

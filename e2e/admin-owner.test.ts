@@ -1,5 +1,5 @@
 /**
- * The platform owner's admin pages in a real Chromium (DESIGN §5, §7): Users with real data, a
+ * The platform owner's admin pages in a real Chromium: Users with real data, a
  * deactivation that locks the bidder out at once, Settings that really saves, Reports with revenue
  * from a settled sale and both CSV exports, and Manage Products add/edit/delete through the UI.
  * The owner is the first admin registered on this file's fresh server.
@@ -58,7 +58,7 @@ describe('platform owner', () => {
     const { page, seed } = e2e;
     await step('the owner signs in and opens Users from the sidebar', async () => {
       await loginViaUi(page, 'admin', owner.username, owner.password);
-      // Desktop width: the sidebar is open; the owner's sidebar lists Users (DESIGN §7).
+      // Desktop width: the sidebar is open; the owner's sidebar lists Users.
       await page.getByRole('navigation', { name: 'Admin Portal' }).getByRole('link', { name: 'Users' }).click();
       await waitForPath(page, '/admin/users');
     });

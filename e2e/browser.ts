@@ -198,7 +198,7 @@ export async function waitForPath(page: Page, pathname: string, timeout = UI_TIM
   await page.waitForURL((url) => url.pathname === pathname, { timeout });
 }
 
-/** The four session keys of spec §3, as stored in the page's localStorage. */
+/** The four session keys (`token`, `admin_token`, `user`, `admin`), as stored in the page's localStorage. */
 export async function storedSession(page: Page): Promise<Record<'token' | 'admin_token' | 'user' | 'admin', string | null>> {
   return page.evaluate(() => ({
     token: localStorage.getItem('token'),

@@ -1,5 +1,5 @@
 /**
- * Real server processes sharing one PostgreSQL and one Redis (DESIGN §10): three processes on three
+ * Real server processes sharing one PostgreSQL and one Redis (docs/deploy.md): three processes on three
  * ports (as three machines behind a balancer), one of them killed mid-storm, then the one keeping the
  * clock killed too; and `npm run cluster` itself (node:cluster, one port), including its refusals.
  */

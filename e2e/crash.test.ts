@@ -254,8 +254,8 @@ describe('a request that arrives on a busy keep-alive connection during shutdown
     }
   });
 
-  // A closing server answers in the DESIGN §3 shape (app.ts: return503OnClosing off, its own hook).
-  it('answers it with the DESIGN §3 shape: code UNAVAILABLE and Retry-After', () => {
+  // A closing server answers in the API's error shape, `{ error, message, code }` (app.ts: return503OnClosing off, its own hook).
+  it('answers it with the API\'s error shape: code UNAVAILABLE and Retry-After', () => {
     const refused = answers[1]!;
     expect(JSON.parse(refused.body)).toMatchObject({ code: 'UNAVAILABLE' });
     expect(refused.headers['retry-after']).toBeDefined();

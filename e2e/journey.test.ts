@@ -1,6 +1,6 @@
 /**
- * The full bidder journey in a real Chromium, written against the spec's visible texts and roles
- * (spec §2, §5, §8): register, log in, top up, register for an auction, bid, get outbid live, see it
+ * The full bidder journey in a real Chromium, written against the spec's visible texts and roles:
+ * register, log in, top up, register for an auction, bid, get outbid live, see it
  * in My Bids, bid again and cancel with a refund, find the refund in the wallet and download the CSV
  * (its signed amounts sum to the balance), and find on the dashboard the bids that did not fail, the failed one named.
  * A second bidder acts through the API. Each step is named, so a failure says where the journey broke.

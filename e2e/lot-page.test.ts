@@ -1,5 +1,5 @@
 /**
- * The lot page in a real Chromium against the production server (DESIGN §9.6–9.7): Browse shows the
+ * The lot page in a real Chromium against the production server (docs/photos.md#the-lot-page): Browse shows the
  * auction's cover and highest bid; a lot's name leads to its page, whose gallery moves by keyboard,
  * by thumbnail and by swipe; a rival's bid elsewhere lands live in the price and the history (as
  * "Bidder 1"); a bid from the page's dialog leads (as "You"); a maximum bid answers the next bid

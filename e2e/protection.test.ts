@@ -1,6 +1,6 @@
 /**
  * In a real Chromium against the production server: route protection, logging in through the form,
- * the user dashboard with seeded numbers and live updates, the 401 path and logout (spec §2, §4, §8).
+ * the user dashboard with seeded numbers and live updates, the 401 path and logout.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Account, dismissToasts, loginViaUi, pathOf, shot, storedSession, toastWith, unique, useE2E, waitForPath } from './browser.js';

@@ -1,5 +1,5 @@
 /**
- * Saved lots and notifications in a real Chromium against the production server (DESIGN §9.6–9.7):
+ * Saved lots and notifications in a real Chromium against the production server (docs/notifications.md):
  * a lot with a real photo is starred in Browse and found on the Saved page with its cover; an outbid that
  * happens in another browser (a rival bidding on the lot's page) lights the bell, whose notice opens the lot's page and is
  * read; the lot is unsaved again. Every page on the way is screenshotted at 1280 and 375 px and checked

@@ -100,7 +100,7 @@ describe('the production server log (info, the default level)', () => {
   });
 });
 
-describe('npm start in a terminal (issue 16)', () => {
+describe('npm start in a terminal', () => {
   it('says where to open it once listening (the JSON log too), and a second server on the taken port says so in one line and exits 1', async () => {
     const first = await startServer({ LOG_LEVEL: 'info' });
     try {

@@ -92,7 +92,7 @@ export async function openMarket(url: string, tag: string, opts: { products: num
   return { adminToken, auctionId, productIds, bidders };
 }
 
-/** Refusals that the server records as a `failed` bid (DESIGN §4). */
+/** Refusals that the server records as a `failed` bid (docs/money.md#bid-statuses). */
 export const RECORDED_REFUSALS = new Set(['BID_TOO_LOW', 'INSUFFICIENT_FUNDS', 'NOT_REGISTERED', 'AUCTION_ENDED', 'AUCTION_SETTLED', 'PRODUCT_SOLD', 'ACCOUNT_INACTIVE']);
 
 export interface Storm {

@@ -3,7 +3,7 @@
  * generator. Opens N socket.io clients on one auction and counts, per product and version, how many
  * watchers hold it (or a newer one) and when the last one got there; asked about a `product@version`,
  * it answers once every watcher has.
- * Watchers get state (DESIGN §6): a process may skip a version that a newer one supersedes, so a
+ * Watchers get state (docs/live-protocol.md#frames): a process may skip a version that a newer one supersedes, so a
  * bid counts as delivered to a watcher once that watcher shows its version or a newer one. A version
  * that goes back is counted as out of order. Talks to the parent over IPC.
  *
@@ -65,7 +65,7 @@ async function start(m: Start) {
   const batch = 100;
   for (let i = 0; i < m.watchers; i += batch) {
     await Promise.all(Array.from({ length: Math.min(batch, m.watchers - i) }, async () => {
-      // 20 sockets per account at most (DESIGN §6): the watchers take the accounts in turn.
+      // 20 sockets per account at most (docs/live-protocol.md#socket-lifetime-and-limits): the watchers take the accounts in turn.
       const token = m.tokens[sockets.length % m.tokens.length];
       const s: Socket<ServerToClientEvents, ClientToServerEvents> = io(m.url, { auth: { token }, transports: ['websocket'], forceNew: true, reconnection: false });
       sockets.push(s);

@@ -20,7 +20,7 @@
  * The server's resident memory (VmRSS) after each phase is in `rss_mb` (boot = once it answers, start =
  * after the setup, open_loop = after the first run, end = after the last one; null with `--url`), its
  * peak (VmHWM) in `server_peak_rss_mb`.
- * Prints a table (stdout) and the issue 15 goals check (stderr), neither with `--quiet`, then one JSON
+ * Prints a table (stdout) and the goals check (stderr; the goals are in docs/performance.md#hardening-watchers-get-state-steady-tails-fast-reads-2026-11-24), neither with `--quiet`, then one JSON
  * line, last on stdout, with every figure, lost/out-of-order events over all runs, and `invariant_ok` from a full money
  * audit. Rate limits are off for its server, and so is the cap on connections per address
  * (MAX_CONNECTIONS_PER_IP=0: every watcher and load connection comes from 127.0.0.1; a server given
@@ -151,7 +151,7 @@ async function main() {
   }
   const auctionId = `BA-${tag}`;
   await api('POST', '/admin/auction', { id: auctionId, name: 'Bench auction', valid_until: new Date(Date.now() + 3600e3).toISOString(), product_ids: productIds }, admin);
-  // An account may hold at most 20 live sockets (DESIGN §6): the watchers share accounts 20 at a time.
+  // An account may hold at most 20 live sockets (docs/live-protocol.md#socket-lifetime-and-limits): the watchers share accounts 20 at a time.
   const watcherAccounts = Math.max(1, Math.ceil(Math.max(N.watchers, N.idleWatchers) / 20));
   const watcherTokens: string[] = [];
   for (let i = 0; i < watcherAccounts; i += 10) {
@@ -413,7 +413,7 @@ async function main() {
   process.exit(0);
 }
 
-/** The independent probe's goals (issue 15), against this run's figures. */
+/** The independent probe's goals (docs/performance.md#hardening-watchers-get-state-steady-tails-fast-reads-2026-11-24), against this run's figures. */
 function printGoals(r: {
   order: string; watchers: number; open_rate: number; storm_bid_rps: number; storm_ratio: number | null; storm_nowatch_rps: number | null;
   ceiling_rps: number; health_rps: number; read_ratio: number; bid_p99_runs_ms: (number | null)[]; broadcast_p99_runs_ms: (number | null)[];

@@ -32,7 +32,7 @@ import { imageRoutes, mediaRoutes } from './routes/images.js';
 import { productPageRoutes } from './routes/product-page.js';
 import { walletRoutes } from './routes/wallet.js';
 import { userAdminRoutes } from './routes/users.js';
-// Saved lots and notifications (issue 18; docs/notifications.md).
+// Saved lots and notifications (docs/notifications.md).
 import { savedRoutes } from './routes/saved.js';
 import { notificationRoutes } from './routes/notifications.js';
 import { Commands } from './domain/commands.js';
@@ -129,7 +129,7 @@ const QUERY_PARAM = /([?&])([^=&#?\s]+)=([^&#\s]*)/g;
 
 /**
  * The text with the value of every query parameter named `token` replaced: the plain WebSocket feed
- * takes its JWT as `/api/ws?token=…`, and no log line may hold a token (issue 14). A value runs to the
+ * takes its JWT as `/api/ws?token=…`, and no log line may hold a token. A value runs to the
  * next `&`, as the query parser reads it; another parameter's value is searched too (`?a=b?token=…`).
  */
 export function redactTokens(text: string): string {
@@ -247,7 +247,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       allowedHeaders: ['authorization', 'content-type'],
     });
   }
-  // Credential changes (issue 14) are limited per account as well as per IP: a wrong current password
+  // Credential changes are limited per account as well as per IP: a wrong current password
   // costs a scrypt, and guessing must not go on by changing address. Null when RATE_LIMIT=off.
   let credentialRateLimit: onRequestAsyncHookHandler | null = null;
   if (config.rateLimit) {
@@ -449,7 +449,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     systemRoutes(api, ctx);
     accountRoutes(api, ctx);
     catalogueRoutes(api, ctx);
-    // Photos (multipart, in a scope of its own) and the lot page (issue 18; docs/photos.md).
+    // Photos (multipart, in a scope of its own) and the lot page (docs/photos.md).
     imageRoutes(api, ctx);
     productPageRoutes(api, ctx);
     auctionRoutes(api, ctx);
@@ -457,7 +457,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     walletRoutes(api, ctx);
     adminRoutes(api, ctx);
     userAdminRoutes(api, ctx);
-    // Saved lots and notifications (issue 18; docs/notifications.md).
+    // Saved lots and notifications (docs/notifications.md).
     savedRoutes(api, ctx);
     notificationRoutes(api, ctx);
     wsFeed(api, ctx, live);

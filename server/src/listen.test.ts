@@ -1,4 +1,4 @@
-/** What `npm start` and the demo say when they listen, or cannot (issue 16). */
+/** What `npm start` and the demo say when they listen, or cannot. */
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { listeningLine, listenProblem, openableUrl, probePort } from './listen.js';

@@ -1,4 +1,4 @@
-/** What `npm start` and `npm run demo` tell a person when they listen, or cannot (issue 16). */
+/** What `npm start` and `npm run demo` tell a person when they listen, or cannot. */
 import net, { type AddressInfo } from 'node:net';
 
 /** Bound addresses that mean every interface: no browser opens them, so the URL names this machine. */

@@ -1,4 +1,4 @@
-/** LOG_FORMAT=pretty (issue 16): pino's JSON lines as one readable line each, for `npm run dev`. */
+/** LOG_FORMAT=pretty: pino's JSON lines as one readable line each, for `npm run dev`. */
 import { describe, expect, it } from 'vitest';
 import { prettyLine } from './log-format.js';
 

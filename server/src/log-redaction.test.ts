@@ -1,5 +1,5 @@
 /**
- * Issue 14 (B): no log line holds a token. The plain WebSocket feed takes its JWT as
+ * No log line holds a token. The plain WebSocket feed takes its JWT as
  * `/api/ws?token=…`, and Fastify logs every request's URL at `info`: the request serializer logs the
  * URL with every `token` query parameter's value replaced, the rest of the request line unchanged.
  */

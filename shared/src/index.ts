@@ -9,6 +9,6 @@ export * from './schemas/catalogue.js';
 export * from './schemas/bidding.js';
 export * from './schemas/wallet.js';
 export * from './schemas/admin.js';
-// Saved lots and notifications (issue 18).
+// Saved lots and notifications.
 export * from './schemas/notifications.js';
 export * from './live.js';

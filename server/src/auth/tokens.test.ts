@@ -1,5 +1,5 @@
 /**
- * Tokens (issue 8 item 2), beyond what accounts.test.ts and live.test.ts already prove (tampered
+ * Tokens, beyond what accounts.test.ts and live.test.ts already prove (tampered
  * signature, another key, `alg: none` and an expired token at the HTTP edge): the token service on its
  * own, expiry of tokens the service remembers as verified, revocation of every older session, and
  * the key file.

@@ -1,6 +1,6 @@
 /**
  * `GET /api/auctions` from memory. The list (every auction with its product ids, its cover, and its
- * lots' highest bid and bid count: DESIGN §9.7) is read once and kept until a committed change could
+ * lots' highest bid and bid count: Browse's cards, docs/architecture.md#caches) is read once and kept until a committed change could
  * alter it:
  *
  * - A catalogue change (any domain event of this process but the bid, wallet and notice traffic

@@ -25,7 +25,7 @@ export interface AuctionView {
   settledAt: number | null;
   productIds: string[];
   registrations: number[];
-  /** Browse (DESIGN §9.7): the cover of its first product, in product order, that has a photo; null when none has one. */
+  /** Browse's card: the cover of its first product, in product order, that has a photo; null when none has one. */
   cover: { imageName: string; thumbName: string } | null;
   /** Paise: the highest leading (or, once sold, winning) bid among its lots; 0 when none has one. */
   highest: number;
@@ -174,7 +174,7 @@ export interface OpenAuction {
 
 const parseList = <T>(json: string | T[]): T[] => (typeof json === 'string' ? (JSON.parse(json) as T[]) : json);
 
-// ---- photos (issue 18; docs/photos.md): a product's photos travel in its row as `id:image:thumb` texts
+// ---- photos (docs/photos.md): a product's photos travel in its row as `id:image:thumb` texts
 // (one portable JSON array of strings; media names are hex hashes, so `:` cannot occur in them).
 const IMAGE_ENTRY = "cast(i.id as text) || ':' || i.image_name || ':' || i.thumb_name";
 const imageOf = (entry: string): ProductImageView => {
@@ -389,7 +389,7 @@ export class Reads {
     return rows.map((r) => r.id);
   }
 
-  // ---- saved lots and notifications (issue 18; docs/notifications.md) ---------------------------
+  // ---- saved lots and notifications (docs/notifications.md) ------------------------------------
 
   /**
    * The products a bidder saved (not deleted), the most recently saved first; a lot that went back
@@ -600,7 +600,7 @@ export class Reads {
     return (await this.usersForOwner('u.id = ?', [id]))[0] ?? null;
   }
 
-  // ---- photos and the lot page (issue 18; docs/photos.md) -------------------------------------
+  // ---- photos and the lot page (docs/photos.md) ----------------------------------------------
 
   /** A product's photos in order (the cover first), with their sizes. */
   async productImages(productId: string): Promise<ProductImageRow[]> {

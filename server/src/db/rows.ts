@@ -123,7 +123,7 @@ export interface TransactionRow {
   createdAt: number;
 }
 
-// ---- notifications (issue 18: saved lots and notifications) ------------------------------------
+// ---- notifications (saved lots and notifications) ----------------------------------------------
 export const notificationKinds = ['outbid', 'won', 'lost', 'reinstated', 'ending_soon', 'extended', 'unsold', 'bought_now'] as const;
 export type NotificationKind = (typeof notificationKinds)[number];
 

@@ -113,12 +113,12 @@ export interface ChangeSet {
   moves?: LedgerMove[];
   products?: { id: string; set: ProductChanges }[];
   auctions?: { id: string; set: AuctionChanges }[];
-  // ---- notifications (issue 18) ----
+  // ---- notifications ----
   /** Notices to write last, in this transaction (docs/notifications.md); one with a `dedupe` key already written is skipped (or, with `replace`, replaces it). */
   notices?: NoticeDraft[];
 }
 
-// ---- notifications (issue 18) ------------------------------------------------------------------
+// ---- notifications -----------------------------------------------------------------------------
 /** A notice a change writes for one bidder (docs/notifications.md). */
 export interface NoticeDraft {
   userId: number;
@@ -165,7 +165,7 @@ export interface Applied {
   transactions: TransactionRow[];
   /** The last balance of every wallet that moved. */
   balances: Map<number, number>;
-  /** The notices written (issue 18), in order of id; those a `dedupe` key skipped are left out, those replaced are in with their own id. */
+  /** The notices written, in order of id; those a `dedupe` key skipped are left out, those replaced are in with their own id. */
   notices: AppliedNotice[];
 }
 
@@ -243,7 +243,7 @@ export interface UnitOfWork {
   setUserStatus(id: number, status: AccountStatus): Promise<UserRow | null>;
   updateAdminProfile(id: number, name: string, mobileNumber: string): Promise<AdminRow | null>;
 
-  // ---- saved lots and notifications (issue 18) ----
+  // ---- saved lots and notifications ----
   /** Who follows the live lots of an auction (only `productIds` when given): bidders (bids that did not fail there) and, with `savers`, those who saved them. One row per user and lot, by user then lot. */
   followersOf(auctionId: string, opts?: { productIds?: readonly string[]; savers?: boolean }): Promise<Follower[]>;
   /** Whether a live (not deleted) product has this id. */
@@ -256,7 +256,7 @@ export interface UnitOfWork {
   /** Marks the user's unread notices read (only `ids` when given; others' ids change nothing); the unread count after. */
   markNotificationsRead(userId: number, ids: readonly number[] | null, now: number): Promise<number>;
 
-  // ---- photos (issue 18; docs/photos.md) ----------------------------------------------------------
+  // ---- photos (docs/photos.md) --------------------------------------------------------------------
   /** A product's photos in order (the cover first), with their sizes. */
   productImages(productId: string): Promise<ProductImageRow[]>;
   /** Stores a rendition under its name (its content's hash); the same bytes again change nothing. */
@@ -272,7 +272,7 @@ export interface UnitOfWork {
   apply(changes: ChangeSet, now: number): Promise<Applied>;
 }
 
-/** A product photo with its renditions' names and the full rendition's size (photos, issue 18). */
+/** A product photo with its renditions' names and the full rendition's size (photos). */
 export interface ProductImageRow {
   id: number;
   productId: string;

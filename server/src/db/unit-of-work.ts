@@ -25,7 +25,7 @@ const AUCTION_COLUMNS: Record<string, string> = {
   incrementAmount: 'increment_amount', incrementTiers: 'increment_tiers', cancelPolicy: 'cancel_policy',
   softCloseS: 'soft_close_s', maxExtensionS: 'max_extension_s', settledAt: 'settled_at', deletedAt: 'deleted_at',
 };
-/** A product image's columns from `product_images i` (photos, issue 18). */
+/** A product image's columns from `product_images i` (photos). */
 const IMAGE_COLUMNS = 'i.id, i.product_id as "productId", i.position, i.image_name as "imageName", i.thumb_name as "thumbName", i.width, i.height';
 /** A hold's columns from `bids b`. */
 const HOLD = 'b.id as "bidId", b.user_id as "userId", b.amount, b.max_amount as "maxAmount"';
@@ -269,7 +269,7 @@ export class SqlUnitOfWork implements UnitOfWork {
     return admin ? asAdmin(admin) : null;
   }
 
-  // ---- photos (issue 18; docs/photos.md) ----------------------------------------------------------
+  // ---- photos (docs/photos.md) --------------------------------------------------------------------
 
   async productImages(productId: string): Promise<ProductImageRow[]> {
     return this.sql.all<ProductImageRow>(
@@ -379,7 +379,7 @@ export class SqlUnitOfWork implements UnitOfWork {
     return { newBid, transactions, balances, notices };
   }
 
-  // ---- saved lots and notifications (issue 18; docs/notifications.md) ---------------------------
+  // ---- saved lots and notifications (docs/notifications.md) ------------------------------------
 
   async followersOf(auctionId: string, opts: { productIds?: readonly string[]; savers?: boolean } = {}): Promise<Follower[]> {
     const ids = opts.productIds;

@@ -64,7 +64,7 @@ describe('decideBid', () => {
     expect(refusal({ balance: 50_000, leader: other }, 60_100)?.code).toBe('INSUFFICIENT_FUNDS');
   });
 
-  it('refuses in the order of DESIGN §4', () => {
+  it('refuses in a fixed order: inactive account, sold, settled, ended, not registered, funds', () => {
     expect(refusal({ active: false, sold: true }, 100)?.code).toBe('ACCOUNT_INACTIVE');
     expect(refusal({ sold: true, settled: true }, 100)?.code).toBe('PRODUCT_SOLD');
     expect(refusal({ settled: true, endsAt: NOW }, 100)?.code).toBe('AUCTION_SETTLED');

@@ -473,7 +473,7 @@ async function run(w: World, cmd: Command) {
         ...(now >= a.valid_until ? ['AUCTION_ENDED'] : []),
         ...(before.registrations.has(`${a.id}:${userId}`) ? [] : ['NOT_REGISTERED']),
       ];
-      // A leader's refused change to their own maximum is not a bid (issue 27): nothing is recorded.
+      // A leader's refused change to their own maximum is not a bid: nothing is recorded.
       // A plain bid below the lot's minimum is checked before the "already covered" rule, and is a bid.
       const ownMaxChange = gate.length === 0 && (raiseMax
         || (self && leader.max_amount !== null && (amount ?? max!) >= minNext && top <= leader.max_amount));

@@ -1,5 +1,5 @@
 /**
- * Product photos (docs/photos.md, DESIGN §9.5): the product's admin adds, deletes and orders them
+ * Product photos (docs/photos.md): the product's admin adds, deletes and orders them
  * until the product is sold. The renditions are made before the transaction (media/renditions.ts);
  * each command locks the product row, so two uploads to one product count its photos one at a time.
  * A change to a lot's photos may change its auction's cover on Browse (`GET /api/auctions`): each

@@ -1,5 +1,5 @@
 /**
- * Watchers get state, admins get every event (DESIGN §6): in an auction room a frame carries, per
+ * Watchers get state, admins get every event (docs/live-protocol.md#frames): in an auction room a frame carries, per
  * product, only the newest bid event; the owner's admin room and an admin's `/api/ws?feed=all` socket
  * get every one, in version order. Real sockets against a listening app, bids in flight at once.
  */

@@ -1,5 +1,5 @@
 /**
- * Several server processes on one PostgreSQL and one Redis (DESIGN §10), as three apps in this test
+ * Several server processes on one PostgreSQL and one Redis (docs/deploy.md), as three apps in this test
  * process: each has its own HTTP server, sockets, hub, relay connection, scheduler and election, and
  * they share only what real processes share. (e2e/cluster.test.ts runs real processes, and kills one.)
  */

@@ -1,6 +1,6 @@
 /**
  * The hub's two halves without a server: what it publishes, what it delivers (versions never go
- * back), and the Redis relay and watcher tally between several hubs (DESIGN §6, §10).
+ * back), and the Redis relay and watcher tally between several hubs (docs/live-protocol.md#several-processes).
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The auction clock with more auctions ending soon than it reads at a time (issue 14, finding 9):
+ * The auction clock with more auctions ending soon than it reads at a time:
  * every auction gets its notices, its end and its settlement, however many end at once, while it holds
  * a bounded window in memory. The batch is 3 here (200 in production).
  */

@@ -1,6 +1,6 @@
 /**
- * A live socket lives no longer than its token and within its limits (DESIGN §6; issue 14, findings
- * 1 and 11): closed at the token's expiry and when a password change revokes it (socket.io and
+ * A live socket lives no longer than its token and within its limits
+ * (docs/live-protocol.md#socket-lifetime-and-limits): closed at the token's expiry and when a password change revokes it (socket.io and
  * /api/ws, bidders and admins), at most SOCKET_LIMITS.perAccount per account (the oldest closed), a
  * bounded message rate and number of watched auctions, and a bounded number of connections per
  * address waiting to authenticate.
@@ -186,7 +186,7 @@ describe('limits per account and per socket', () => {
   }, 30_000);
 });
 
-describe('one client cannot make every socket pay for its actions (issue 14, finding 5)', () => {
+describe('one client cannot make every socket pay for its actions', () => {
   it('renaming products of a 500-product auction sends each socket small summaries, merged per frame, with no product list', async () => {
     const { app, base } = await live();
     const admin = await signUpAdmin(app);

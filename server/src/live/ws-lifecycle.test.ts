@@ -1,5 +1,5 @@
 /**
- * The plain WebSocket feed's lifetime rules (DESIGN §6; issue 14, findings 4 and 6): messages sent
+ * The plain WebSocket feed's lifetime rules (docs/live-protocol.md#socket-lifetime-and-limits): messages sent
  * while authentication is still running wait for it instead of being refused, and a peer that stops
  * answering pings is closed.
  */

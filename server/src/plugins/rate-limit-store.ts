@@ -1,6 +1,6 @@
 /**
  * Rate-limit counters for @fastify/rate-limit's `store` option when several processes share Redis
- * (DESIGN §10): a limit holds over the whole cluster while Redis answers, and over each process while
+ * (docs/deploy.md#when-redis-goes-away): a limit holds over the whole cluster while Redis answers, and over each process while
  * it does not. No request ever waits for Redis longer than LIMIT_DEADLINE_MS.
  *
  * Every count is also kept in this process's memory. When Redis is away (its connection not ready),

@@ -1,4 +1,4 @@
-/** Photos and the lot page (docs/photos.md, DESIGN §9.5–9.6). */
+/** Photos and the lot page (docs/photos.md). */
 import { toRupees, type LotHistoryEntry, type ProductImageDetail } from '@auction/shared';
 import type { LotHistoryView, ProductImageRow } from '../db/index.js';
 import { mediaUrl } from './catalogue.js';

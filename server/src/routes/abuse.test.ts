@@ -1,5 +1,5 @@
 /**
- * Abuse limits (issue 8 item 3): rate limits, the body limit, bounds on every input, safe ids, and the
+ * Abuse limits: rate limits, the body limit, bounds on every input, safe ids, and the
  * security headers on every answer. Where it can, the test walks the live OpenAPI document, so a new
  * route or field without a bound fails here. (CSV export is the client's, tested there.)
  */
@@ -39,7 +39,7 @@ function expectSecurityHeaders(res: LightMyRequestResponse, where: string) {
   expect(res.headers['x-powered-by'], where).toBeUndefined();
 }
 
-/** DESIGN §3's error body, with the code's own status. */
+/** The error body (`{ error, message, code }`, README.md#api), with the code's own status. */
 function expectErrorShape(res: LightMyRequestResponse, where: string) {
   expect(res.headers['content-type'], where).toMatch(/^application\/json/);
   const body = res.json<{ error: unknown; message: unknown; code: ErrorCode }>();
@@ -57,7 +57,7 @@ async function hit(app: App, opts: InjectOptions & { token?: string | undefined 
   const where = `${opts.method ?? 'GET'} ${opts.url as string} → ${res.statusCode}`;
   expectSecurityHeaders(res, where);
   if (!allow5xx) expect(res.statusCode, `${where} ${res.body.slice(0, 200)}`).toBeLessThan(500);
-  // /api/health answers its own body when the database is down (DESIGN §3).
+  // /api/health answers its own body when the database is down.
   if (res.statusCode >= 400 && opts.method !== 'HEAD' && opts.url !== '/api/health') expectErrorShape(res, where);
   return res;
 }
@@ -121,7 +121,7 @@ const VALID_BODY: Record<string, () => Record<string, unknown>> = {
   'PUT /api/admin/auction/{id}': () => ({ name: 'n', valid_until: inHours(2), product_ids: ['nope'], ...STEPS }),
   'PATCH /api/admin/users/{id}': () => ({ status: 'active' }),
   'PUT /api/admin/profile': () => ({ name: 'Owner', mobile_number: '9876543210' }),
-  // Notifications (issue 18).
+  // Notifications.
   'POST /api/notifications/read': () => ({ ids: [1] }),
   'PUT /api/admin/products/{id}/images/order': () => ({ ids: [1] }),
   // POST /api/admin/products/{id}/images takes multipart/form-data, not JSON, so it has no JSON body
@@ -228,7 +228,7 @@ describe('inputs: every string, number and list the API takes is bounded (genera
   });
 });
 
-describe('inputs: DESIGN §3 limits at and just past the edge', () => {
+describe('inputs: limits at and just past the edge', () => {
   let app: App;
   let owner: Awaited<ReturnType<typeof signUpAdmin>>;
   let user: Awaited<ReturnType<typeof richBidder>>;
@@ -359,7 +359,7 @@ describe('inputs: DESIGN §3 limits at and just past the edge', () => {
     expect((await place(2.01)).statusCode).toBe(201);
   });
 
-  it('top-ups: ₹10 to ₹1,00,000 with at most 2 decimals, in spec §5’s words', async () => {
+  it('top-ups: ₹10 to ₹1,00,000 with at most 2 decimals, in the specification’s words', async () => {
     const u = await signUpUser(app);
     const topUp = (amount: unknown) => send(app, 'POST', '/api/wallet/topup', { amount }, u.token);
     for (const amount of [0, -10, 9.99, 10.001, LIMITS.topupMaxRupees + 0.01, 1e9, '50', null]) {

@@ -1,6 +1,6 @@
 /**
- * Access control, route by route (issue 8 item 1): every API route × every kind of caller, with the
- * status DESIGN §3 and §5 give. The routes come from the live route table (the app's OpenAPI document,
+ * Access control, route by route: every API route × every kind of caller, with the
+ * status its role and ownership give (401 without a valid token, 403 for the wrong role or not the owner). The routes come from the live route table (the app's OpenAPI document,
  * cross-checked against every route Fastify serves), so a route added without an entry here fails.
  *
  * Targets (bids, auctions, products, wallets) belong to `user` and to `admin`, their creator; each cell
@@ -57,7 +57,7 @@ interface Case {
   refreshesToken?: boolean;
 }
 
-// ---- expectations, by role (DESIGN §3: 401 only for a missing/invalid/revoked token, 403 for the wrong role or not the owner)
+// ---- expectations, by role (401 only for a missing/invalid/revoked token, 403 for the wrong role or not the owner)
 
 const everyone = (s: Outcome): Expected => ({ none: s, expired: s, user: s, otherUser: s, admin: s, otherAdmin: s, owner: s, deactivated: s });
 const signedIn = (allowed: Partial<Record<Exclude<Signed, 'deactivated'>, Outcome>>): Expected =>
@@ -321,7 +321,7 @@ const TABLE: Record<string, Case[]> = {
     check: historyBidders,
   }],
 
-  // saved lots and notifications (issue 18): the bidder's own only
+  // saved lots and notifications: the bidder's own only
   'GET /api/saved': [{ request: () => ({ url: '/api/saved' }), expect: userRole(200) }],
   'PUT /api/saved/{productId}': [{ request: (fx) => ({ url: `/api/saved/${fx.p0}` }), expect: userRole(204) }],
   'DELETE /api/saved/{productId}': [{ request: (fx) => ({ url: `/api/saved/${fx.p0}` }), expect: userRole(204) }],
@@ -385,7 +385,7 @@ const DEFAULT_CODE: Record<number, string> = { 400: 'VALIDATION', 401: 'UNAUTHEN
 
 /** Every row of every table: a refused call must leave this unchanged. */
 const TABLES = { admins: 'id', auctions: 'id', bids: 'id', products: 'id', registrations: 'auction_id, user_id', users: 'id', wallet_transactions: 'id', media: 'name', product_images: 'id',
-  // Saved lots and notifications (issue 18).
+  // Saved lots and notifications.
   saved_lots: 'user_id, product_id', notifications: 'id' };
 
 async function snapshot(app: App): Promise<string> {

@@ -41,7 +41,7 @@ export function auctionRoutes(app: App, ctx: AppContext) {
     const [products, standings, savedIds] = await Promise.all([
       reads.productsOfAuction(req.params.id, ctx.now()),
       caller.role === 'user' ? reads.myStandings(caller.id, req.params.id) : Promise.resolve([]),
-      // The caller's saved lots (issue 18): one indexed read, as the standings.
+      // The caller's saved lots: one indexed read, as the standings.
       caller.role === 'user' ? reads.savedIn(caller.id, req.params.id) : Promise.resolve([]),
     ]);
     const mine = new Map(standings.map((s) => [s.productId, s]));

@@ -72,7 +72,7 @@ describe('GET /api/auctions', () => {
   });
 });
 
-describe('GET /api/auctions: Browse cards (DESIGN §9.7): the cover, the highest bid, the bid count', () => {
+describe('GET /api/auctions: Browse cards: the cover, the highest bid, the bid count', () => {
   type Card = { id: string; cover: { url: string; thumb_url: string } | null; highest_bid: number; bid_count: number; product_ids: string[] };
   const cardOf = async (token: string, auctionId: string) =>
     (await call(app, 'GET', '/api/auctions', undefined, token)).json<Card[]>().find((a) => a.id === auctionId)!;

@@ -109,7 +109,7 @@ describe('POST /api/bid: placing', () => {
     const u = await richBidder(app, 1000, [auctionId]);
     expectError(await bid(app, u.token, loose!, 100), 409, 'PRODUCT_NOT_AVAILABLE');
     expect(await myBids(u.token)).toEqual([]);
-    // A draft is its admin's alone (issue 27): the bidder reads nothing of it; its admin sees no bids.
+    // A draft is its admin's alone: the bidder reads nothing of it; its admin sees no bids.
     expectError(await call(app, 'GET', `/api/bids?product_key=${loose}`, undefined, u.token), 404, 'NOT_FOUND');
     expect((await call(app, 'GET', `/api/bids?product_key=${loose}`, undefined, admin.token)).json()).toEqual([]);
     expect(await balanceOf(app, u.token)).toBe(1000);

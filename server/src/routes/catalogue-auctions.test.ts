@@ -118,7 +118,7 @@ describe('auctions: PUT /api/admin/auction/{id}', () => {
     const [add] = await createProducts(app, admin.token, 1);
     const asha = await richBidder(app, 1000, [auctionId]);
     await placeBid(asha.token, keep!, 120);
-    // A bid that was cancelled does not count as "has bids" (DESIGN §4: has a success bid).
+    // A bid that was cancelled does not count as "has bids" ("has bids" means has a `success` bid).
     const cancelled = await placeBid(asha.token, drop!, 80);
     expect((await call(app, 'POST', '/api/rollback-bid', { bid_id: cancelled.bid_id }, asha.token)).statusCode).toBe(200);
 

@@ -13,7 +13,7 @@ import {
 describe('reads: GET /api/admin/auction/{id}, all_auctions, auctions/my, auction_products/{id}, auction/{id}/products', () => {
   withApp();
 
-  it('any admin reads any auction and its products; lists are scoped as DESIGN §3 says; unknown ids are 404', async () => {
+  it('any admin reads any auction and its products; all_auctions lists every admin’s auctions, auctions/my the caller’s own; unknown ids are 404', async () => {
     const admin = await signUpAdmin(app);
     const other = await signUpAdmin(app);
     const { auctionId: a1, productIds: [p, q] } = await newAuction(admin.token, { products: 2 });

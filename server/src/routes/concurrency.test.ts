@@ -1,5 +1,5 @@
 /**
- * Concurrency over real HTTP (DESIGN §4): a listening server, global fetch, many requests in flight at
+ * Concurrency over real HTTP (docs/money.md#one-transaction-per-change): a listening server, global fetch, many requests in flight at
  * once. After every scenario the money must be right to the paisa: Σ topups = Σ balances + Σ held +
  * Σ paid, per user as well as in total, every bid's ledger nets to its hold, every accepted bid was at
  * least ₹1 above the one it beat, and no response was a 5xx.

@@ -1,5 +1,5 @@
 /**
- * Issue 14 (A): password changes are rate-limited like login. Per IP: 20 a minute (as login and
+ * Password changes are rate-limited like login. Per IP: 20 a minute (as login and
  * register). Per account: 10 attempts per 15 minutes, keyed on the authenticated caller, so a new
  * address does not reset it and one account's guessing does not lock out another account.
  */

@@ -1,5 +1,5 @@
 /**
- * Fuzzing every API route (issue 8): random and hostile input to each route of the app's own OpenAPI
+ * Fuzzing every API route: random and hostile input to each route of the app's own OpenAPI
  * document (a new route is fuzzed the day it is added), in its own method. Every input goes to every
  * route, each request as nobody (no token, or a forged one), as a funded bidder registered for an open
  * auction with bids in it, and as the platform owner.
@@ -12,9 +12,9 @@
  * (real ids, boundary values) and replaces a field or two, so requests reach the rules and the money.
  *
  * Per request: never a 5xx; a 4xx is `{ error, message, code }` with string fields, `message` the
- * same text as `error`, and a catalog code with that status (DESIGN §3); a 4xx moves no money (Σ
+ * same text as `error`, and a catalog code with that status (shared/src/errors.ts); a 4xx moves no money (Σ
  * balances, ledger rows, bids per status: count and sum; a refused bid may only add its own `failed`
- * row, DESIGN §4), nor does any GET; nothing is added to the built-in prototypes. Per input: the money
+ * row, docs/money.md#bid-statuses), nor does any GET; nothing is added to the built-in prototypes. Per input: the money
  * audit holds.
  *
  * FUZZ_RUNS=n multiplies the number of inputs; FUZZ_SEED (and FUZZ_PATH) replay a failure;
@@ -245,7 +245,7 @@ const SEEDS: Record<string, (w: World, k: number) => string> = {
   cancel_policy: (_w, k) => pick(k, ['until_end', 'strict']),
   soft_close_s: (_w, k) => pick(k, [0, 120, 3600]),
   max_extension_s: (_w, k) => pick(k, [3600, 0, 600]),
-  // Notifications to mark read (issue 18): none, some, or ids that may not be the caller's.
+  // Notifications to mark read: none, some, or ids that may not be the caller's.
   ids: (_w, k) => ['[]', '[1]', '[1, 2, 3]', '[999999]'][k % 4]!,
 };
 
@@ -557,11 +557,11 @@ async function sendAndCheck(app: App, route: Route, req: Rendered, who: Who, w: 
   try { body = JSON.parse(res.body); } catch { body = res.body; }
   expect(body, `error shape:\n${where}`).toMatchObject({ error: expect.any(String), message: expect.any(String), code: expect.any(String) });
   const { code, error, message } = body as { code: string; error: string; message: string };
-  // DESIGN §3: a code of the catalog, with its status; `message` is the same text as `error`.
+  // A code of the catalog (shared/src/errors.ts), with its status; `message` is the same text as `error`.
   expect(ERROR_STATUS[code as keyof typeof ERROR_STATUS], `code ${code} is in the catalog with this status:\n${where}`).toBe(res.statusCode);
   expect(message, `message repeats error:\n${where}`).toBe(error);
 
-  // A refusal moves no money; a refused bid may only add its own `failed` row (DESIGN §4).
+  // A refusal moves no money; a refused bid may only add its own `failed` row (docs/money.md#bid-statuses).
   const after = await moneyState(app);
   const failedAdded = (after.bids.failed?.n ?? 0) - (before.bids.failed?.n ?? 0);
   const { failed: _a, ...keptAfter } = after.bids;

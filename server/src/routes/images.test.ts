@@ -1,4 +1,4 @@
-/** Product photos (docs/photos.md, DESIGN §9.5): upload, renditions, serving, limits, delete and order. */
+/** Product photos (docs/photos.md): upload, renditions, serving, limits, delete and order. */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import sharp from 'sharp';

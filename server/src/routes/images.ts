@@ -1,5 +1,5 @@
 /**
- * Product photos (docs/photos.md, DESIGN §9.5): upload, delete and order under /api (the product's
+ * Product photos (docs/photos.md): upload, delete and order under /api (the product's
  * admin), and the renditions themselves at GET /media/{name}.webp (public, outside /api: the names
  * are unguessable content hashes, cached for good).
  */

@@ -33,7 +33,7 @@ export function callerOf(req: { caller: Caller | null }): Caller {
 /**
  * Whether the caller may read a product by its id: a product in an auction (open, ended or sold) is
  * public to signed-in callers; one in no auction is its admin's draft (never listed, or unsold and
- * back with its seller), which anyone else is told does not exist (issue 27).
+ * back with its seller), which anyone else is told does not exist.
  */
 export function productReadableBy(product: { auctionId: string | null; createdBy: number }, caller: Caller): boolean {
   return product.auctionId !== null || (caller.role === 'admin' && caller.id === product.createdBy);

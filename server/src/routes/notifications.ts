@@ -1,4 +1,4 @@
-/** A bidder's notifications (DESIGN §9.6, docs/notifications.md): newest first, paged by id; marking read. */
+/** A bidder's notifications (docs/notifications.md): newest first, paged by id; marking read. */
 import {
   MarkNotificationsReadBody, NOTIFICATIONS_PAGE_DEFAULT, Notifications, NotificationsQuery, UnreadCount, errorResponses,
 } from '@auction/shared';

@@ -146,7 +146,7 @@ describe('a lot’s history', () => {
       expect((await call(app, 'POST', '/api/admin/product', { id, name: 'Loose', description: 'd' }, admin.token)).statusCode).toBe(201);
       return [id];
     })();
-    // A draft is its admin's alone (issue 27): a bidder is told it does not exist; its admin sees no history.
+    // A draft is its admin's alone: a bidder is told it does not exist; its admin sees no history.
     expectError(await call(app, 'GET', `/api/products/${loose}/bids`, undefined, u.token), 404, 'NOT_FOUND');
     expect(await get<HistoryPage>(`/api/products/${loose}/bids`, admin.token)).toEqual({ bids: [], next_before: null });
     expect((await get<LotJson>(`/api/products/${loose}`, admin.token)).bids_next_before).toBeNull();

@@ -1,4 +1,4 @@
-/** The lot page, GET /api/products/{id} (DESIGN §9.6): the product, its auction and its history. */
+/** The lot page, GET /api/products/{id} (docs/photos.md#the-lot-page): the product, its auction and its history. */
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../context.js';

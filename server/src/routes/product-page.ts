@@ -1,4 +1,4 @@
-/** The lot page (DESIGN §9.6): one product with its auction and its history, for any signed-in caller. */
+/** The lot page (docs/photos.md#the-lot-page): one product with its auction and its history, for any signed-in caller. */
 import { IdParams, LOT_HISTORY_PAGE, LotHistoryPage, LotHistoryQuery, LotPage, errorResponses } from '@auction/shared';
 import type { LotHistoryKey, LotHistoryView, Reads } from '../db/index.js';
 import type { App, AppContext } from '../context.js';

@@ -1,5 +1,5 @@
 /**
- * Saved lots (DESIGN §9.6) through the HTTP API on both stores: save and unsave are idempotent (204),
+ * Saved lots (docs/notifications.md#saved-lots) through the HTTP API on both stores: save and unsave are idempotent (204),
  * an unknown or deleted product is 404, admins are refused, `GET /api/saved` lists product shapes with
  * the caller's standing, and product lists carry `saved` for a bidder.
  */

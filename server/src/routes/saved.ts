@@ -1,4 +1,4 @@
-/** Saved lots (DESIGN §9.6): a bidder's starred lots, and the notices they bring (docs/notifications.md). */
+/** Saved lots (docs/notifications.md#saved-lots): a bidder's starred lots, and the notices they bring (docs/notifications.md). */
 import { Type } from 'typebox';
 import { Product, SavedLotParams, errorResponses } from '@auction/shared';
 import type { App, AppContext } from '../context.js';

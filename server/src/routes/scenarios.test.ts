@@ -1,5 +1,5 @@
 /**
- * Bidder stories through the HTTP API, each checked to the paisa (DESIGN §4): outbid refunds, cancel
+ * Bidder stories through the HTTP API, each checked to the paisa (docs/money.md): outbid refunds, cancel
  * with reinstatement, settlement, the end of an auction, deletions, equal amounts. Every story ends with
  * the money invariant Σ topups = Σ balances + Σ held + Σ paid.
  */
@@ -300,7 +300,7 @@ describe('6. deletions release holds', () => {
     expectError(await call(app, 'POST', '/api/auctions/register', { auction_id: auctionId }, asha.token), 404, 'NOT_FOUND');
     expectError(await bid(app, asha.token, p1!, 900), 409, 'PRODUCT_NOT_AVAILABLE');
     expectError(await cancel(asha.token, a1.id), 409, 'BID_NOT_ACTIVE');
-    // Back with its admin as a draft: only they read it (issue 27), with no highest bid.
+    // Back with its admin as a draft: only they read it, with no highest bid.
     expectError(await call(app, 'GET', `/api/highest-bid?product_key=${p1!}`, undefined, asha.token), 404, 'NOT_FOUND');
     expect(await highestOf(admin.token, p1!)).toBe(0);
     const unassigned = (await call(app, 'GET', '/api/admin/products/unassigned', undefined, admin.token)).json();

@@ -1,6 +1,6 @@
 /**
  * Shared setup of the bidder API suites (routes/bidder-*.test.ts): the bidder's side of the API,
- * endpoint by endpoint (DESIGN §3, §4; spec §5): success shapes, every error code a bidder can meet,
+ * endpoint by endpoint (README.md#api, docs/money.md, docs/bidding.md): success shapes, every error code a bidder can meet,
  * and the rule that a refusal is recorded as a `failed` bid and never debited. Runs on a movable clock
  * so that ends, timestamps and countdowns are exact. `app` and `clock` are live bindings: `withApp()`
  * replaces them before each test, and the helpers below always use the current ones.

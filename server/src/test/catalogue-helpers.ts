@@ -1,6 +1,6 @@
 /**
- * Shared setup of the admin catalogue API suites (routes/catalogue-*.test.ts; DESIGN §3, §4, §5;
- * spec §5): products, auctions, settlement, and the admin figures built on them, all through HTTP.
+ * Shared setup of the admin catalogue API suites (routes/catalogue-*.test.ts; README.md#api,
+ * docs/money.md, docs/bidding.md): products, auctions, settlement, and the admin figures built on them, all through HTTP.
  * Every test runs on a fresh in-memory database with a clock the test moves (2026-11-24T00:00Z at the
  * start), so times and statuses are exact. `app` and `clock` are live bindings: `withApp()` replaces
  * them before each test (or each describe), and the helpers below always use the current ones.
@@ -21,7 +21,7 @@ export interface ProductJson {
   /** Only for the admin who owns the product. */
   reserve_price?: number | null;
   images: { id: number; url: string; thumb_url: string }[];
-  /** For a bidder: whether they saved the lot (issue 18). */
+  /** For a bidder: whether they saved the lot. */
   saved?: boolean;
 }
 export interface AuctionJson {
@@ -34,7 +34,7 @@ export interface AuctionJson {
 interface TransactionJson { _id: string; type: 'topup' | 'bid' | 'refund'; amount: number; timestamp: string; meta: { notes: string | null; product_id: string | null } }
 interface UserBidJson { bid_id: number; product_id: string; auction_id: string; amount: number; status: string }
 
-// Spec §5's words, and the server's own sentences for the rules spec §5 does not word (DESIGN §3: "names the field and why").
+// The specification's fixed wording for these refusals, and the server's own sentences for the rules it does not word (naming the field and why).
 export const FILL_PRODUCT = 'Please fill all fields';
 export const FILL_PRODUCT_EDIT = 'Fill required fields';
 export const FILL_AUCTION = 'Please fill all fields and select at least one product';

@@ -223,7 +223,7 @@ export const RegisterForAuctionBody = Type.Object({
 });
 export type RegisterForAuctionBody = Static<typeof RegisterForAuctionBody>;
 
-// ---- photos and the lot page (issue 18; docs/photos.md, DESIGN §9.5–9.6) -------------------------
+// ---- photos and the lot page (docs/photos.md) ---------------------------------------------------
 
 /** A photo as its upload, delete and order answers give it: the product shape's fields plus its size. */
 export const ProductImageDetail = Type.Object({

@@ -1,4 +1,4 @@
-/** Saved lots and notifications (DESIGN §9.6, docs/notifications.md). */
+/** Saved lots and notifications (docs/notifications.md). */
 import { Type, type Static } from 'typebox';
 import { LIMITS } from '../limits.js';
 import { X_ERROR } from './common.js';

@@ -98,7 +98,7 @@ export function priceBody(prices: Prices, product?: Pick<Product, 'starting_pric
   };
 }
 
-// ---- photos (DESIGN §9.5) -----------------------------------------------------------------------
+// ---- photos (docs/photos.md) --------------------------------------------------------------------
 
 /** What the server takes: recognised by the bytes there; here the browser's type is a first check. */
 export const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;

@@ -5,7 +5,7 @@ import { makeBid } from './testing';
 
 const stamp = { server_time: '2026-03-01T10:00:00.000Z' };
 
-describe('bidStats (DESIGN §7)', () => {
+describe('bidStats', () => {
   it('counts every row, success as active, failed + rolledback together, and sums success + won amounts', () => {
     const bids = [
       makeBid({ status: 'success', amount: 1500.5 }),
@@ -22,7 +22,7 @@ describe('bidStats (DESIGN §7)', () => {
     expect(bidStats([makeBid({ amount: 0.1 }), makeBid({ amount: 0.2 })]).totalAmount).toBe(0.3);
   });
 
-  it('counts an unknown status as failed (spec §4)', () => {
+  it('counts an unknown status as failed', () => {
     const odd = makeBid({ status: 'expired' as UserBid['status'], amount: 400 });
     expect(bidStats([odd, makeBid({ status: 'outbid' })])).toEqual({ total: 2, active: 0, failedOrCancelled: 1, totalAmount: 0 });
   });

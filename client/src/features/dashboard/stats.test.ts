@@ -76,7 +76,7 @@ describe('balanceFromTransactions', () => {
 });
 
 describe('dashboardStats', () => {
-  it('computes the five cards of DESIGN §7', () => {
+  it('computes the dashboard\'s five cards', () => {
     const stats = dashboardStats({
       auctions: [
         auction(2 * HOUR, { registered: true }),

@@ -2,7 +2,7 @@
  * The user dashboard's numbers, as docs/money.md ("The numbers the screens show") defines them, as
  * pure functions of what the server returned and the server-corrected `now` (ms). My Bids counts the
  * bids that did not fail, while the My Bids page's Total Bids counts every row: the card says how many
- * failed bids it leaves out, so the two figures read as one (issue 16).
+ * failed bids it leaves out, so the two figures read as one.
  */
 import { ENDING_SOON_SECONDS, type Auction, type LedgerTotals, type UserBid } from '@auction/shared';
 import { balanceFromLedger, isCredit, transactionBadge, transactionDescription, walletStats } from '../wallet';

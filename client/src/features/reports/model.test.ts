@@ -20,7 +20,7 @@ describe('reports model', () => {
     expect(reportStats({ auctions: [], products: [] })).toEqual({ totalAuctions: 0, activeAuctions: 0, totalProducts: 0, revenue: 0, pending: 0 });
   });
 
-  it('names the files per tab (spec §9)', () => {
+  it('names the files per tab', () => {
     expect(reportFilename('auctions')).toBe('auctions-report.csv');
     expect(reportFilename('products')).toBe('products-report.csv');
   });

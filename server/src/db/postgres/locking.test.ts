@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL store's locking promises (DESIGN §10), proved against a second, independent
+ * The PostgreSQL store's locking promises (docs/architecture.md#the-store-serversrcdb), proved against a second, independent
  * connection that takes row locks by hand:
  * - a bid locks its product first and reads everything else after the lock: a change committed by
  *   whoever held the product meanwhile is what the bid is decided on;

@@ -15,7 +15,7 @@ export const updateProduct = (id: string, body: UpdateProductBody) =>
   api.put<ProductSaved>(`/admin/product/${encodeURIComponent(id)}`, body, as);
 export const deleteProduct = (id: string) => api.delete<MessageBody>(`/admin/product/${encodeURIComponent(id)}`, as);
 
-// A product's photos (DESIGN §9.5): each call changes them at once on the server.
+// A product's photos (docs/photos.md): each call changes them at once on the server.
 const imagesPath = (productId: string) => `/admin/products/${encodeURIComponent(productId)}/images`;
 /** POST …/images: one file, multipart, in the field `image`. */
 export function uploadImage(productId: string, file: File, signal?: AbortSignal) {

@@ -25,7 +25,7 @@ function renderPage() {
   return render(<MemoryRouter><ManageProductsPage /></MemoryRouter>);
 }
 
-describe('validateProduct (spec §5)', () => {
+describe('validateProduct', () => {
   it('needs id, name and description when adding and name and description when editing', () => {
     expect(validateProduct({ id: '', name: 'a', description: 'b' }, 'add')).toEqual({ ok: false, error: 'Please fill all fields' });
     expect(validateProduct({ id: 'x', name: '  ', description: 'b' }, 'add')).toEqual({ ok: false, error: 'Please fill all fields' });
@@ -299,7 +299,7 @@ describe('ManageProductsPage', () => {
     expect(await screen.findByText('No unassigned products')).toBeTruthy();
   });
 
-  it('stays quiet when a 401 ends the session (spec §4)', async () => {
+  it('stays quiet when a 401 ends the session', async () => {
     const navigate = vi.fn();
     registerNavigate(navigate);
     const gone = () => jsonResponse(401, { error: 'Please sign in', message: 'Please sign in', code: 'UNAUTHENTICATED' });

@@ -25,7 +25,7 @@ const hasFiles = (e: DragEvent) => [...e.dataTransfer.types].includes('Files');
 let nextKey = 1;
 
 /**
- * A product's photos (DESIGN §9.5), changed at once on the server: add by drag and drop or "Choose
+ * A product's photos (docs/photos.md), changed at once on the server: add by drag and drop or "Choose
  * photos" (one upload at a time, each with its preview and its own outcome), reorder by dragging or by
  * the Move buttons (the first photo is the cover), delete after a small confirm. Nothing can change
  * once the product is sold. Every change has the admin's product lists read again.

@@ -45,7 +45,7 @@ describe('MyBidsPage', () => {
     resetAppState();
   });
 
-  it('shows the stats, the rows with DESIGN labels and the failure reason, and Cancel only on active bids', async () => {
+  it('shows the stats, the rows with their status labels and the failure reason, and Cancel only on active bids', async () => {
     routeFetch({ 'GET /api/user-bids': [jsonResponse(200, [leading, tooLow, won])] });
     renderPage();
 
@@ -101,7 +101,7 @@ describe('MyBidsPage', () => {
     expect(stat('Total Amount')).toBe('₹11,700');
   });
 
-  it('treats a status it does not know as failed: red Failed badge, N/A, counted in Failed / Cancelled (spec §4)', async () => {
+  it('treats a status it does not know as failed: red Failed badge, N/A, counted in Failed / Cancelled', async () => {
     const odd = makeBid({ bid_id: 9, product_name: 'Odd Vase', amount: 300, status: 'expired' as typeof leading.status });
     routeFetch({ 'GET /api/user-bids': [jsonResponse(200, [leading, odd])] });
     renderPage();

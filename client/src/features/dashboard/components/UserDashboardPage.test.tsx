@@ -282,7 +282,7 @@ describe('UserDashboardPage', () => {
       expect(within(cards[1]!).queryByText('Bought now')).toBeNull();
       expect(within(wonPanel()).getByText('2 lots')).toBeTruthy();
       expect(within(wonPanel()).queryByText('Nothing won yet')).toBeNull();
-      // The unsold lot did not fail: My Bids counts it (DESIGN: the bids that did not fail).
+      // The unsold lot did not fail: My Bids counts it (it counts the bids that did not fail: docs/money.md#the-numbers-the-screens-show).
       expect(statValue('My Bids')).toBe('4');
 
       fireEvent.click(within(wonPanel()).getByRole('button', { name: 'View All' }));

@@ -15,7 +15,7 @@ import './notifications.css';
 export const LOAD_MORE_FAILED = 'Could not load older notifications';
 
 /**
- * The bidder's bell in the header (DESIGN §9.7): the unread count as a badge, live, and on click the
+ * The bidder's bell in the header (docs/notifications.md): the unread count as a badge, live, and on click the
  * latest notices in a popover (a full-width sheet on phones). Escape, the close button and a click
  * outside close it; focus moves into it and, unless the click went elsewhere, back to the bell.
  */

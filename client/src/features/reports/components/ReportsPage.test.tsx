@@ -92,7 +92,7 @@ describe('ReportsPage', () => {
     await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(3));
   });
 
-  it('stays quiet when a 401 ends the session (spec §4)', async () => {
+  it('stays quiet when a 401 ends the session', async () => {
     const navigate = vi.fn();
     registerNavigate(navigate);
     mockFetch(jsonResponse(401, { error: 'Please sign in', message: 'Please sign in', code: 'UNAUTHENTICATED' }));

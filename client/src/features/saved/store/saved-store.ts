@@ -1,5 +1,5 @@
 /**
- * Saved lots (DESIGN §9.6): the caller's list (GET /saved, the `saved-lots` resource of lib/resource.ts)
+ * Saved lots (docs/notifications.md#saved-lots): the caller's list (GET /saved, the `saved-lots` resource of lib/resource.ts)
  * and the star that adds and removes a lot. A toggle shows at once, everywhere the lot is on screen: the
  * `saved` flag of the auctions feature's `auctionProducts` and `lotPage`, and the saved list, are patched. Then
  * PUT or DELETE /saved/{id} goes out; a failure puts back what the server still has and toasts, and

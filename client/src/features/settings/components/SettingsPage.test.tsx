@@ -22,7 +22,7 @@ function fillPassword(current: string, next: string, confirm: string) {
   fireEvent.click(screen.getByRole('button', { name: 'Change Password' }));
 }
 
-describe('validatePasswordChange (spec §5)', () => {
+describe('validatePasswordChange', () => {
   it('checks the match first, then the length', () => {
     expect(validatePasswordChange({ current: 'old', next: 'abcdef', confirm: 'abcdeg' })).toEqual({ confirm: 'New passwords do not match' });
     expect(validatePasswordChange({ current: 'old', next: 'abc', confirm: 'abc' })).toEqual({ next: 'Password must be at least 6 characters long' });
@@ -30,7 +30,7 @@ describe('validatePasswordChange (spec §5)', () => {
   });
 });
 
-describe('systemItems (spec §9, DESIGN §7)', () => {
+describe('systemItems', () => {
   it('shows what the server really does', () => {
     const rows = systemItems({ ...settings, auto_settle: false, admin_signup: 'open', timezone: 'UTC' });
     expect(rows.find((r) => r.label === 'Auto settlement')).toMatchObject({ value: 'Disabled', tone: 'neutral' });
@@ -64,7 +64,7 @@ describe('SettingsPage', () => {
     const panel = screen.getByRole('region', { name: 'System Settings' });
     await within(panel).findByText('Asia/Kolkata');
     const value = (label: string) => within(panel).getByText(label).parentElement!.querySelector('dd')!.textContent;
-    // Spec §9's four first, with the values in force.
+    // The four the specification names first, with the values in force.
     expect([...panel.querySelectorAll('dt')].map((dt) => dt.textContent).slice(0, 4))
       .toEqual(['Default auction duration', 'Minimum bid increment', 'Auto settlement', 'Notifications']);
     expect(value('Default auction duration')).toBe('7 days');
