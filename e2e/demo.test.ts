@@ -1,5 +1,5 @@
 /**
- * `npm run demo` (issue 16) against the real server process, with the demo's minute shortened to a
+ * `npm run demo` against the real server process, with the demo's minute shortened to a
  * second: the simulated bidders bid with accounts of their own (a visitor signed in as one of the
  * README's bidders is never outbid on a bid she did not place), and every auction that ends is listed
  * again: the first KEEP_SETTLED settled, later ones replaced (deleted unsettled, their lots listed

@@ -323,7 +323,7 @@ export async function settleAuction(tx: UnitOfWork, cmd: { auctionId: string; ad
   const products = await tx.lockProductsOf(auction.id);
   const leaders = await tx.leaders(products.map((p) => p.id));
   await tx.lockWallets(leaders.map((l) => l.userId));
-  // The settlement's time is read once every lot is locked (issue 27): a bid or buy-now that held a
+  // The settlement's time is read once every lot is locked: a bid or buy-now that held a
   // lot meanwhile (PostgreSQL: this waited for it) committed before now, never after the settled time.
   const now = clock();
   const bidders = await tx.followersOf(auction.id);

@@ -1,5 +1,5 @@
 /**
- * Per-account request limits (docs/architecture.md#rate-limits): what a signed-in bidder can repeat
+ * Per-account request limits (docs/architecture.md, "Rate limits"): what a signed-in bidder can repeat
  * cheaply, each counted per account (not per address, so a bidder behind a shared address is not
  * limited by a neighbour) over a fixed window, 429 RATE_LIMITED with Retry-After past it. All of them
  * are off with RATE_LIMIT=off, as the per-address limits of login and registration are.

@@ -150,7 +150,7 @@ export const DemoBody = Type.Object({
 });
 export type DemoBody = Static<typeof DemoBody>;
 
-/** Keyset pages (docs/architecture.md#paged-lists): at most this many rows per page, and the default. */
+/** Keyset pages (docs/architecture.md, "Paged lists"): at most this many rows per page, and the default. */
 export const PAGE_MAX = 100;
 export const PAGE_DEFAULT = 50;
 

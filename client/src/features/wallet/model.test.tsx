@@ -9,7 +9,7 @@ import { makeTx } from './testing';
 
 const RULE = 'Enter an amount between ₹10 and ₹1,00,000';
 
-describe('walletStats and the balance fallback (DESIGN §7), from the ledger\'s totals', () => {
+describe('walletStats and the balance fallback, from the ledger\'s totals', () => {
   const ledger = [
     makeTx('topup', 5000), makeTx('topup', 1000.1),
     makeTx('bid', 2500), makeTx('bid', 800.2),
@@ -119,7 +119,7 @@ describe('a transaction type this client does not know', () => {
   });
 });
 
-describe('validateTopUp (spec §5)', () => {
+describe('validateTopUp', () => {
   it.each(['10', '100000', '10.5', '99999.99', ' 500 '])('accepts %j', (input) => {
     expect(validateTopUp(input)).toEqual({ ok: true, amount: Number(input.trim()) });
   });

@@ -1,5 +1,5 @@
 /**
- * What the settle action says (DESIGN §9.8): on an auction still running it ends bidding early, and
+ * What the settle action says (docs/bidding.md): on an auction still running it ends bidding early, and
  * says so with how early; on an ended one it settles, in the spec's words.
  */
 import { secondsLeft } from '../../../lib/format';

@@ -21,7 +21,7 @@ const card = (name: string) => within(screen.getByRole('article', { name }));
 describe('LandingPage', () => {
   afterEach(cleanup);
 
-  it('shows the tagline and the three features of spec §1, word for word', () => {
+  it('shows the tagline and the three features the spec words, word for word', () => {
     renderLanding();
     expect(screen.getByText('Professional auction platform for seamless bidding and comprehensive administrative control.')).toBeTruthy();
     const features = screen.getAllByRole('heading', { level: 3 }).map((h) => h.textContent);
