@@ -1,5 +1,5 @@
 /**
- * One process of several keeps the auction clock (docs/architecture.md#the-scheduler-and-its-election-serverliveschedulerts): a PostgreSQL session advisory lock,
+ * One process of several keeps the auction clock (docs/architecture.md#the-scheduler-and-its-election-serversrcliveschedulerts): a PostgreSQL session advisory lock,
  * tried every second. Stores here stand for processes on one database schema.
  */
 import pg from 'pg';
