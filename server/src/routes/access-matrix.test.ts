@@ -108,6 +108,7 @@ const TABLE: Record<string, Case[]> = {
   // public
   'GET /api/health': [{ request: () => ({ url: '/api/health' }), expect: everyone(200) }],
   'GET /api/time': [{ request: () => ({ url: '/api/time' }), expect: everyone(200) }],
+  'GET /api/demo': [{ request: () => ({ url: '/api/demo' }), expect: everyone(200) }],
   'POST /api/register': [{ request: () => ({ url: '/api/register', body: newAccount() }), expect: everyone(201) }],
   'POST /api/login': [{ request: (fx) => ({ url: '/api/login', body: { username: fx.acct.user.username, password: PASSWORD } }), expect: everyone(200) }],
   'POST /api/admin/register': [{ request: () => ({ url: '/api/admin/register', body: { ...newAccount(), role: 'admin' } }), expect: everyone(201) }],

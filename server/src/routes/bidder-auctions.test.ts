@@ -163,26 +163,26 @@ describe('GET /api/auctions: Browse cards: the cover, the highest bid, the bid c
     // Ravi cancels his lead on p1 (no one else bid there), then on p0 (Asha's 300 leads again).
     expect((await call(app, 'POST', '/api/rollback-bid', { bid_id: ravis1 }, ravi.token)).statusCode).toBe(200);
     clock.advance(1000);
-    // A cancelled bid still counts (bid_count counts every bid that did not fail).
-    expect(await cardOf(asha.token, auctionId)).toMatchObject({ highest_bid: 350, bid_count: 3 });
-    expect(await sumOfLots()).toBe(3);
+    // A cancelled bid leaves the count (bid_count counts accepted bids and automatic raises, not cancelled ones).
+    expect(await cardOf(asha.token, auctionId)).toMatchObject({ highest_bid: 350, bid_count: 2 });
+    expect(await sumOfLots()).toBe(2);
     expect((await call(app, 'POST', '/api/rollback-bid', { bid_id: ravis0 }, ravi.token)).statusCode).toBe(200);
     clock.advance(1000);
-    expect(await cardOf(asha.token, auctionId)).toMatchObject({ highest_bid: 300, bid_count: 3 });
+    expect(await cardOf(asha.token, auctionId)).toMatchObject({ highest_bid: 300, bid_count: 1 });
 
     // Bought at its buy-now price: the sold price is the highest.
     const bought = await call(app, 'POST', '/api/buy-now', { product_id: p2 }, ravi.token);
     expect(bought.statusCode, bought.body).toBe(201);
     clock.advance(1000);
-    expect(await cardOf(asha.token, auctionId)).toMatchObject({ highest_bid: 1000, bid_count: 4 });
-    expect(await sumOfLots()).toBe(4);
+    expect(await cardOf(asha.token, auctionId)).toMatchObject({ highest_bid: 1000, bid_count: 2 });
+    expect(await sumOfLots()).toBe(2);
 
     // Settled: p0 sold to Asha at 300, p2 stays sold at 1000, p1 (no leading bid) goes back unassigned
     // with its cancelled bid.
     clock.advance(2 * HOUR);
     expect((await settle(admin.token, auctionId)).statusCode).toBe(200);
-    expect(await cardOf(asha.token, auctionId)).toMatchObject({ product_ids: [p0, p2], highest_bid: 1000, bid_count: 3 });
-    expect(await sumOfLots()).toBe(3);
+    expect(await cardOf(asha.token, auctionId)).toMatchObject({ product_ids: [p0, p2], highest_bid: 1000, bid_count: 2 });
+    expect(await sumOfLots()).toBe(2);
   });
 });
 

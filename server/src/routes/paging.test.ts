@@ -63,7 +63,8 @@ describe('GET /api/wallet/transactions', () => {
     const now = await get<TxPage>('/api/wallet/transactions?limit=1', asha.token);
     const topups = 100 + Array.from({ length: 60 }, (_, i) => 10 + i).reduce((a, b) => a + b, 0) + 500 * added;
     const held = [100, 102, 104, 106, 108].reduce((a, b) => a + b, 0);
-    expect(now.totals).toEqual({ topup: topups, bid: held, refund: held, count: 71 + added });
+    // Holds and their releases only: nothing spent.
+    expect(now.totals).toEqual({ topup: topups, bid: held, refund: held, spent: 0, count: 71 + added });
     expect((await get<TxPage>(`/api/wallet/transactions?before=${ids.at(-1)!}`, asha.token))).toEqual({ transactions: [], next_before: null, totals: now.totals });
     // An id past any row's: everything is older.
     expect((await get<TxPage>('/api/wallet/transactions?before=999999999999999&limit=100', asha.token)).transactions).toHaveLength(71 + added);
@@ -77,7 +78,7 @@ describe('GET /api/wallet/transactions', () => {
     for (const before of ['abc', '-1', '1.5', '', '1e5', '9'.repeat(16)]) {
       expect(expectError(await call(app, 'GET', `/api/wallet/transactions?before=${before}`, undefined, u.token), 400, 'VALIDATION').field).toBe('before');
     }
-    expect(await get<TxPage>('/api/wallet/transactions?limit=100&before=1', u.token)).toEqual({ transactions: [], next_before: null, totals: { topup: 0, bid: 0, refund: 0, count: 0 } });
+    expect(await get<TxPage>('/api/wallet/transactions?limit=100&before=1', u.token)).toEqual({ transactions: [], next_before: null, totals: { topup: 0, bid: 0, refund: 0, spent: 0, count: 0 } });
   });
 });
 
