@@ -126,7 +126,11 @@ describe('a cancel leaves the prices it would have left had the bid never been p
     await expectMoneyInvariant(app);
   });
 
-  it('a candidate that can cover its price but not its whole maximum leads with its maximum lowered to what its wallet holds', async () => {
+  /**
+   * X bids ₹1,000, A's ₹5,000 maximum answers, B's ₹6,000 maximum leads; then A spends `elsewhere` on
+   * another lot, so that when B cancels, A's wallet holds less than its maximum.
+   */
+  async function aShortOfItsMaximum(elsewhere: number) {
     const admin = await start();
     const { productId, auctionId } = await lot(admin);
     const other = await lot(admin);
@@ -136,8 +140,13 @@ describe('a cancel leaves the prices it would have left had the bid never been p
     await bid(app, x.token, productId, 1000);
     await proxy(a.token, productId, 5000);
     const bs = bidId(await proxy(b.token, productId, 6000));
+    bidId(await bid(app, a.token, other.productId, elsewhere));
+    return { productId, x, a, b, bs };
+  }
+
+  it('a candidate that can cover its price but not its whole maximum leads with its maximum lowered to what its wallet holds', async () => {
     // A spends ₹3,000 elsewhere: ₹2,000 left, more than the ₹1,001 it must lead at.
-    bidId(await bid(app, a.token, other.productId, 3000));
+    const { productId, a, b, bs } = await aShortOfItsMaximum(3000);
     expect((await cancel(b.token, bs)).json()).toMatchObject({ highest_bid: 1001 });
     expect(await page(a.token, productId)).toMatchObject({ highest_bid: 1001, my_status: 'leading', my_max: 2000 });
     expect(await balanceOf(app, a.token)).toBe(0);
@@ -145,16 +154,7 @@ describe('a cancel leaves the prices it would have left had the bid never been p
   });
 
   it('a candidate whose wallet holds less than the next bid would need stands at what it can hold: the plain bid above it leads', async () => {
-    const admin = await start();
-    const { productId, auctionId } = await lot(admin);
-    const other = await lot(admin);
-    const x = await richBidder(app, 10_000, [auctionId]);
-    const a = await richBidder(app, 5000, [auctionId, other.auctionId]);
-    const b = await richBidder(app, 10_000, [auctionId]);
-    await bid(app, x.token, productId, 1000);
-    await proxy(a.token, productId, 5000);
-    const bs = bidId(await proxy(b.token, productId, 6000));
-    bidId(await bid(app, a.token, other.productId, 4500));
+    const { productId, x, b, bs } = await aShortOfItsMaximum(4500);
     expect((await cancel(b.token, bs)).json()).toMatchObject({ highest_bid: 1000 });
     expect(await page(x.token, productId)).toMatchObject({ highest_bid: 1000, my_status: 'leading', my_max: null });
     await expectMoneyInvariant(app);
