@@ -249,7 +249,8 @@ describe('bidder journey', () => {
 
     await step('/user/wallet shows the refund row, naming the product', async () => {
       await openFromSidebar(page, 'Wallet', '/user/wallet');
-      await page.getByRole('row').filter({ hasText: /refund/i }).filter({ hasText: '₹700' }).filter({ hasText: `${productName} (${productId})` }).first().waitFor();
+      // The cancelled bid's hold, released: "Released: bid on …", its note saying why.
+      await page.getByRole('row').filter({ hasText: /Released/ }).filter({ hasText: /cancelled/i }).filter({ hasText: '₹700' }).filter({ hasText: `${productName} (${productId})` }).first().waitFor();
       await page.locator('.wallet-hero-value').filter({ hasText: '₹6,000' }).waitFor();
       await dismissToasts(page);
       await shot(page, 'journey-wallet-refund');
