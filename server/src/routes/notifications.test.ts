@@ -267,8 +267,10 @@ describe('ending soon, when the end is edited', () => {
     // Moved two hours later: told again when that end nears.
     await edit(clock.t + 2 * HOUR);
     clock.advance(2 * HOUR - ENDING_SOON_S * 1000);
-    expect(await clockFires()).toMatchObject({ ok: true, written: 2 });
-    for (const u of [asha, meera]) expect(await kinds(u.token)).toEqual(['ending_soon', 'ending_soon']);
+    // The app's own clock may fire first (it re-arms on the edit, which a loaded machine may run after
+    // the advance): between it and this call the notice is written once to each follower.
+    expect(await clockFires()).toMatchObject({ ok: true });
+    await eventually(async () => { for (const u of [asha, meera]) expect(await kinds(u.token)).toEqual(['ending_soon', 'ending_soon']); });
   });
 });
 
