@@ -4,6 +4,8 @@
 // behind server/src/db; domain and db know nothing of HTTP or sockets; the live channel never imports
 // the Fastify plugins.
 import js from '@eslint/js';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 const STORAGE_PATHS = [
@@ -64,6 +66,24 @@ export default tseslint.config(
       '@typescript-eslint/require-await': 'off',
       'no-console': 'off',
     },
+  },
+  // No import cycles anywhere (type-only imports included: a cycle of types is still a knot to untie).
+  {
+    files: ['**/*.ts', '**/*.tsx'],
+    plugins: { 'import-x': importX },
+    // Sources import './x.js' for './x.ts' (NodeNext); the client imports without extensions.
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [createNodeResolver({ conditionNames: ['source', 'import', 'default'], extensions: ['.ts', '.tsx', '.js', '.mjs'], extensionAlias: { '.js': ['.ts', '.tsx', '.js'] } })],
+    },
+    rules: { 'import-x/no-cycle': ['warn', { ignoreExternal: true }] },
+  },
+  // The rules of hooks, and every value an effect or memo reads among its dependencies.
+  {
+    files: ['client/src/**/*.ts', 'client/src/**/*.tsx'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'warn', 'react-hooks/exhaustive-deps': 'warn' },
   },
   {
     files: ['shared/src/**'],

@@ -5,6 +5,13 @@
 import type { Auction, AuctionStatus } from './schemas/catalogue.js';
 import type { Notification } from './schemas/notifications.js';
 
+/**
+ * The version of this contract. The server sends it to every socket at connect (`live:hello`); a tab
+ * built for another version (the server was upgraded while it was open) asks the person to reload
+ * instead of misreading events. Raise it whenever an event is removed or its meaning changes.
+ */
+export const LIVE_PROTOCOL_VERSION = 1;
+
 export const auctionRoom = (auctionId: string) => `auction:${auctionId}`;
 export const userRoom = (userId: number) => `user:${userId}`;
 export const adminRoom = (adminId: number) => `admin:${adminId}`;
@@ -159,8 +166,14 @@ export interface NotificationNewData extends Stamped {
  */
 export type ResyncData = Stamped;
 
+/** `live:hello`: the first event on every connection: the server's protocol version (LIVE_PROTOCOL_VERSION). */
+export interface HelloData extends Stamped {
+  protocol: number;
+}
+
 /** Events the server sends of its own accord, not for a committed change: to every socket of a process. */
 export interface ControlEventMap {
+  'live:hello': HelloData;
   'live:resync': ResyncData;
 }
 

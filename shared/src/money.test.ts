@@ -44,7 +44,19 @@ describe('money', () => {
   it('formats amounts with Indian grouping', () => {
     expect(formatRupees(1000)).toBe('₹1,000');
     expect(formatRupees(100000)).toBe('₹1,00,000');
-    expect(formatRupees(300.5)).toBe('₹300.5');
+    expect(formatRupees(300.5)).toBe('₹300.50');
+    expect(formatRupees(300.05)).toBe('₹300.05');
+    expect(formatRupees(0.5)).toBe('₹0.50');
     expect(formatRupees(10000000.25)).toBe('₹1,00,00,000.25');
+    expect(formatRupees(1234567.9)).toBe('₹12,34,567.90');
+    expect(formatRupees(-12.5)).toBe('-₹12.50');
+    expect(formatRupees(0)).toBe('₹0');
+  });
+
+  it('writes plain numbers for spreadsheets: no symbol, no grouping, two decimals or none', () => {
+    expect(formatRupees(100000, { plain: true })).toBe('100000');
+    expect(formatRupees(300.5, { plain: true })).toBe('300.50');
+    expect(formatRupees(-12.05, { plain: true })).toBe('-12.05');
+    expect(formatRupees(1234567.9, { plain: true })).toBe('1234567.90');
   });
 });

@@ -33,9 +33,22 @@ export function sumRupees(amounts: Iterable<number>): number {
   return toRupees(paise);
 }
 
-const inr = new Intl.NumberFormat('en-IN', { maximumFractionDigits: 2 });
+const whole = new Intl.NumberFormat('en-IN', { maximumFractionDigits: 0 });
+const withPaise = new Intl.NumberFormat('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
-/** ₹1,00,000 / ₹300.5: the one way amounts are written in messages and on screen. */
-export function formatRupees(rupees: number): string {
-  return `₹${inr.format(rupees)}`;
+const plainWhole = new Intl.NumberFormat('en-IN', { maximumFractionDigits: 0, useGrouping: false });
+const plainWithPaise = new Intl.NumberFormat('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: false });
+
+/**
+ * ₹1,00,000 / ₹300.50 / -₹12.05: the one way amounts are written, on screen, in messages and in exports.
+ * A whole amount has no decimals; any other always has two (paise are never written as one digit).
+ * `plain` leaves out the symbol and the grouping, for a spreadsheet's number cell: 100000 / 300.50 / -12.05.
+ */
+export function formatRupees(rupees: number, { plain = false }: { plain?: boolean } = {}): string {
+  const paise = Math.round(rupees * 100);
+  const sign = paise < 0 ? '-' : '';
+  const abs = Math.abs(paise);
+  const hasPaise = abs % 100 !== 0;
+  const format = plain ? (hasPaise ? plainWithPaise : plainWhole) : (hasPaise ? withPaise : whole);
+  return `${sign}${plain ? '' : '₹'}${format.format(abs / 100)}`;
 }

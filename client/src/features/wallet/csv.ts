@@ -4,7 +4,7 @@
  * (bid holds and payments), so the column sums to the wallet balance; `balance after` is that sum up
  * to and including the row.
  */
-import { toPaise, toRupees, type Transaction } from '@auction/shared';
+import { formatRupees, toPaise, toRupees, type Transaction } from '@auction/shared';
 import { csvDocument, type CsvValue } from '../../lib/csv';
 import { signedAmount, transactionBadge, transactionDescription } from './model';
 
@@ -33,7 +33,7 @@ export function transactionsCsv(transactions: readonly Transaction[]): string {
     const { text, productId, productName } = transactionDescription(t);
     return [
       t._id, csvDateTime(t.timestamp), transactionBadge(t).label, text, productId, productName,
-      t.amount, signedAmount(t), balances[i],
+      ...[t.amount, signedAmount(t), balances[i]!].map((rupees) => formatRupees(rupees, { plain: true })),
     ];
   }));
 }
