@@ -21,6 +21,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { lotPhoto } from './lib/demo-photos.js';
+import { formatRupees } from '@auction/shared';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const { values: args } = parseArgs({
@@ -191,7 +192,7 @@ async function main() {
   const unit = MINUTE_MS === 60_000 ? 'min' : `× ${MINUTE_MS} ms`;
   console.log(`\nDemo running at ${server.url}${server.allInterfaces ? ' (reachable on all network interfaces)' : ''}`);
   console.log(`  admin:   ${DEMO_ADMIN} / ${DEMO_PASSWORD}   (${server.url}/admin/login)`);
-  console.log(`  bidders: ${DEMO_BIDDERS.join(', ')} / ${DEMO_PASSWORD}   (${server.url}/user/login): funded with ₹${FUNDS.toLocaleString('en-IN')} and registered for every auction`);
+  console.log(`  bidders: ${DEMO_BIDDERS.join(', ')} / ${DEMO_PASSWORD}   (${server.url}/user/login): funded with ${formatRupees(FUNDS)} and registered for every auction`);
   console.log(`  auctions end in ${CATALOGUE.map((c) => `${c.endsInMin} ${unit}`).join(', ')}, and each is listed again when it ends`);
   console.log(`  (the first ${KEEP_SETTLED} to end are settled; later ones are replaced by a new listing of the same lots, so few ended auctions stay);`);
   console.log(`  simulated bidders (${SIMULATED_BIDDERS.join(', ')}) bid every few seconds${minutes === null ? '' : ` for ${minutes} ${unit}`}. Ctrl-C to stop.\n`);
@@ -222,7 +223,7 @@ async function main() {
     const amount = highest === 0 ? start : highest + raise;
     const res = await as(bidder, 'POST', '/bid', { product_id: productId, bid_amount: amount });
     const what = res.status === 201 ? 'bid' : `refused (${String(res.body.code)})`;
-    console.log(`${time()}  ${bidder.username.padEnd(9)} ${what.padEnd(28)} ₹${amount.toLocaleString('en-IN')} on ${productId}`);
+    console.log(`${time()}  ${bidder.username.padEnd(9)} ${what.padEnd(28)} ${formatRupees(amount)} on ${productId}`);
     // Lots won hold the simulation's money: a bidder that runs short is funded again.
     if (res.body.code === 'INSUFFICIENT_FUNDS') await as(bidder, 'POST', '/wallet/topup', { amount: FUNDS });
   }

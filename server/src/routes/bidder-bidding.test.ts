@@ -148,7 +148,7 @@ describe('POST /api/bid: placing', () => {
     await expectMoneyInvariant(app);
   });
 
-  it('409 BID_TOO_LOW with the spec sentence and en-IN amounts (₹1,000, ₹1,00,000, ₹300.5)', async () => {
+  it('409 BID_TOO_LOW with the spec sentence and en-IN amounts (₹1,000, ₹1,00,000, ₹300.50)', async () => {
     const admin = await signUpAdmin(app);
     const { auctionId, productIds: [p1, p2, p3] } = await auction(admin.token, { products: 3 });
     const big = await richBidder(app, 100_000, [auctionId]);
@@ -159,8 +159,8 @@ describe('POST /api/bid: placing', () => {
     expect((await expectRefusedAndRecorded(await bid(app, u.token, p1!, 999.99), 409, 'BID_TOO_LOW', u.token, p1!, 999.99, 100_000)).error).toBe(tooLow('₹1,000'));
 
     expect((await bid(app, big.token, p2!, 300.5)).statusCode).toBe(201);
-    expect(expectError(await bid(app, u.token, p2!, 300.5), 409, 'BID_TOO_LOW').error).toBe(tooLow('₹300.5'));
-    expect(expectError(await bid(app, u.token, p2!, 12), 409, 'BID_TOO_LOW').error).toBe(tooLow('₹300.5'));
+    expect(expectError(await bid(app, u.token, p2!, 300.5), 409, 'BID_TOO_LOW').error).toBe(tooLow('₹300.50'));
+    expect(expectError(await bid(app, u.token, p2!, 12), 409, 'BID_TOO_LOW').error).toBe(tooLow('₹300.50'));
 
     expect((await bid(app, u.token, p3!, 90_000)).statusCode).toBe(201);
     // Raising to exactly the whole wallet uses the own hold (₹10,000 free + ₹90,000 held).

@@ -49,7 +49,7 @@ describe('transactionsCsv', () => {
     expect(CSV_COLUMNS.join(',')).toBe(HEADER);
     expect(transactionsCsv(ledger).split('\r\n')).toEqual([
       HEADER,
-      '4,2026-03-02 09:30:00,Bid,"Bid on Vase, blue",P-2,"Vase, blue",300.5,-300.5,699.5',
+      '4,2026-03-02 09:30:00,Bid,"Bid on Vase, blue",P-2,"Vase, blue",300.50,-300.50,699.50',
       '3,2026-03-02 09:00:00,Refund,Outbid on Brass Lamp: hold released,P-1,Brass Lamp,800.25,800.25,1000',
       '2,2026-03-02 08:30:00,Bid,Bid placed,P-1,Brass Lamp,800.25,-800.25,199.75',
       "1,2026-03-01 10:00:00,Top-up,'=cmd|calc,,,1000,1000,1000",

@@ -62,7 +62,7 @@ describe('describeTransaction', () => {
 describe('amount sign', () => {
   it('is + for top-ups and refunds and − for bids', () => {
     expect(signedAmountText(makeTx('topup', 1000), formatRupees)).toBe('+₹1,000');
-    expect(signedAmountText(makeTx('refund', 300.5), formatRupees)).toBe('+₹300.5');
+    expect(signedAmountText(makeTx('refund', 300.5), formatRupees)).toBe('+₹300.50');
     expect(signedAmountText(makeTx('bid', 100000), formatRupees)).toBe('−₹1,00,000');
   });
 
@@ -136,7 +136,7 @@ describe('validateTopUp', () => {
 
   it('words the success toast en-IN', () => {
     expect(addedMessage(100000, formatRupees)).toBe('Added ₹1,00,000 to your wallet');
-    expect(addedMessage(2500.5, formatRupees)).toBe('Added ₹2,500.5 to your wallet');
+    expect(addedMessage(2500.5, formatRupees)).toBe('Added ₹2,500.50 to your wallet');
   });
 
   it('asks before a quick add, naming the amount', () => {

@@ -55,7 +55,7 @@ describe('UsersPage', () => {
     expect(stat('Total Users')).toBe('3');
     expect(stat('Active')).toBe('2');
     expect(stat('Inactive')).toBe('1');
-    expect(stat('Total Wallet Value')).toBe('₹4,250.5');
+    expect(stat('Total Wallet Value')).toBe('₹4,250.50');
     // The columns: user details, contact, wallet balance, auctions registered, status, joined date; the toggle.
     expect(screen.getAllByRole('columnheader').map((th) => th.textContent))
       .toEqual(['User Details', 'Contact', 'Wallet Balance', 'Auctions Registered', 'Status', 'Joined Date', 'Action']);

@@ -61,7 +61,7 @@ describe('checkBid', () => {
 
   it('refuses amounts not above the highest bid, with the amount in en-IN format', () => {
     expect(checkBid(bidOnly('100000'), lot({ highest_bid: 100000 }), FLAT)).toMatchObject({ ok: false, error: 'Bid must be higher than current highest bid of ₹1,00,000' });
-    expect(checkBid(bidOnly('50'), lot({ highest_bid: 300.5 }), FLAT)).toMatchObject({ ok: false, error: 'Bid must be higher than current highest bid of ₹300.5' });
+    expect(checkBid(bidOnly('50'), lot({ highest_bid: 300.5 }), FLAT)).toMatchObject({ ok: false, error: 'Bid must be higher than current highest bid of ₹300.50' });
   });
 
   it('asks for the next step of the auction’s rule, worded as the server words it', () => {

@@ -278,7 +278,7 @@ describe('UserDashboardPage', () => {
       expect(within(cards[0]!).getByText('Bought now')).toBeTruthy();
       expect(within(cards[1]!).getByText('Wall Clock')).toBeTruthy();
       expect(within(cards[1]!).getByText('Spring Sale')).toBeTruthy();
-      expect(within(cards[1]!).getByText('₹1,200.5')).toBeTruthy();
+      expect(within(cards[1]!).getByText('₹1,200.50')).toBeTruthy();
       expect(within(cards[1]!).queryByText('Bought now')).toBeNull();
       expect(within(wonPanel()).getByText('2 lots')).toBeTruthy();
       expect(within(wonPanel()).queryByText('Nothing won yet')).toBeNull();
