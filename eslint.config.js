@@ -3,6 +3,7 @@
 // feature reaches another only through its index.ts and never imports the app shell; storage stays
 // behind server/src/db; domain and db know nothing of HTTP or sockets; the live channel never imports
 // the Fastify plugins.
+import path from 'node:path';
 import js from '@eslint/js';
 import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -77,8 +78,24 @@ export default tseslint.config(
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
       'import-x/resolver-next': [createNodeResolver({ conditionNames: ['source', 'import', 'default'], extensions: ['.ts', '.tsx', '.js', '.mjs'], extensionAlias: { '.js': ['.ts', '.tsx', '.js'] } })],
     },
-    rules: { 'import-x/no-cycle': ['warn', { ignoreExternal: true }] },
+    rules: {
+      'import-x/no-cycle': ['warn', { ignoreExternal: true }],
+    },
   },
+  // Every package is declared by the workspace that imports it (test tools by the root, which runs the
+  // tests); code that ships may not rely on a development-only package.
+  ...['client', 'server', 'shared', '.'].map((workspace) => ({
+    files: workspace === '.' ? ['e2e/**', 'scripts/**', '*.ts', '*.js', '*.mjs'] : [`${workspace}/**`],
+    plugins: { 'import-x': importX },
+    rules: {
+      'import-x/no-extraneous-dependencies': ['error', {
+        packageDir: [...new Set([path.join(import.meta.dirname, workspace), import.meta.dirname])],
+        devDependencies: ['**/*.test.ts', '**/*.test.tsx', '**/test/**', 'e2e/**', 'scripts/**', '*.config.ts', '**/vite.config.ts', '**/*.config.js', 'vitest.config.ts'],
+        optionalDependencies: false,
+        peerDependencies: false,
+      }],
+    },
+  })),
   // The rules of hooks, and every value an effect or memo reads among its dependencies.
   {
     files: ['client/src/**/*.ts', 'client/src/**/*.tsx'],
