@@ -14,10 +14,12 @@ export interface RunningServer extends ServerProcess {
 /**
  * `scripts/start.mjs` on a SQLite file `auction.db` in `dataDir` (a fresh temporary folder by default),
  * with `env` on top. Soft close is off by default (SOFT_CLOSE_S=0): these tests bid on auctions ending
- * seconds later and expect them to end then; the bidding journey turns it on per auction.
+ * seconds later and expect them to end then; the bidding journey turns it on per auction. Passwords are
+ * hashed at scrypt cost 2^10 instead of 2^14 (as the server tests do): the browser signs in often, and
+ * the cost is a setting, not behaviour.
  */
 export async function startServer(env: Record<string, string> = {}, dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'auction-e2e-'))): Promise<RunningServer> {
-  const server = await spawnServer({ args: ['scripts/start.mjs'], env: { DATABASE_URL: path.join(dataDir, 'auction.db'), SOFT_CLOSE_S: '0', ...env } });
+  const server = await spawnServer({ args: ['scripts/start.mjs'], env: { DATABASE_URL: path.join(dataDir, 'auction.db'), SOFT_CLOSE_S: '0', PASSWORD_HASH_COST: '10', ...env } });
   return { ...server, dataDir, cleanup: () => fs.rmSync(dataDir, { recursive: true, force: true }) };
 }
 
