@@ -16,7 +16,7 @@ describe('the too-low-bid rule', () => {
 
   it('refuses a bid above the highest but under the increment, naming the minimum', () => {
     expect(bidTooLow(1000.5, 1000)).toBe('Bid must be at least ₹1,001');
-    expect(bidTooLow(301.49, 300.5)).toBe('Bid must be at least ₹301.5');
+    expect(bidTooLow(301.49, 300.5)).toBe('Bid must be at least ₹301.50');
   });
 
   it('accepts the minimum and anything above it', () => {
