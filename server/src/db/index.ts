@@ -26,7 +26,6 @@ export type * from './rows.js';
 export type * from './reads.js';
 export { bidStatuses, stepsOf, storedTiers } from './rows.js';
 export { heldBy, topOf } from './store.js';
-export type { ProductImageRow } from './store.js';
 // Saved lots and notifications.
 export type { NoticeDraft, AppliedNotice, Follower } from './store.js';
 export { NOTICES_KEPT } from './store.js';

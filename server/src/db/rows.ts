@@ -123,6 +123,17 @@ export interface TransactionRow {
   createdAt: number;
 }
 
+/** A product photo with its renditions' names and the full rendition's size (photos). */
+export interface ProductImageRow {
+  id: number;
+  productId: string;
+  position: number;
+  imageName: string;
+  thumbName: string;
+  width: number;
+  height: number;
+}
+
 // ---- notifications (saved lots and notifications) ----------------------------------------------
 export const notificationKinds = ['outbid', 'won', 'lost', 'reinstated', 'ending_soon', 'extended', 'unsold', 'bought_now'] as const;
 export type NotificationKind = (typeof notificationKinds)[number];
