@@ -15,7 +15,7 @@
  * frame to a thousand sockets is ~12 ms of socket writes; in one piece it would stall every bid that
  * arrives meanwhile. Slices run strictly in order, so frames never overtake each other.
  */
-import { auctionRoom, feedRoom, type Frame, type PersonalEventMap, type RoomEvent, type RoomEventName, type SocketEventMap } from '@auction/shared';
+import { auctionRoom, feedRoom, LIVE_PROTOCOL_VERSION, type Frame, type HelloData, type PersonalEventMap, type RoomEvent, type RoomEventName, type SocketEventMap } from '@auction/shared';
 import type { Reads } from '../db/index.js';
 import type { DomainEvent } from '../domain/events.js';
 import { liveAuction } from '../presenters/live.js';
@@ -222,6 +222,11 @@ export class LiveHub {
 
   serverTime() {
     return new Date(this.opts.now()).toISOString();
+  }
+
+  /** `live:hello`, the first event of every connection: the contract's version (docs/live-protocol.md#connecting). */
+  hello(): HelloData {
+    return { protocol: LIVE_PROTOCOL_VERSION, server_time: this.serverTime() };
   }
 
   /** The relay may have lost messages of other processes (relay.ts, `onGap`): re-read soon, once for gaps close together. */
