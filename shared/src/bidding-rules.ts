@@ -3,8 +3,8 @@
  * in integer paise, shared by the server's decision and the bid dialog so they always agree.
  */
 import { formatRupees, toRupees } from './money.js';
+import type { CANCEL_POLICIES, INCREMENT_RULES } from './schemas/enums.js';
 
-export const INCREMENT_RULES = ['flat', 'ladder', 'custom'] as const;
 export type IncrementRule = (typeof INCREMENT_RULES)[number];
 
 /** The `ladder` rule: below `below` paise of highest bid, the step is `step` paise. */
@@ -124,4 +124,4 @@ export function bidTooLowFor(amount: number, p: LotPricing): string | null {
 export const STRICT_CANCEL_WORDS = 'In this auction a bid can be cancelled only within 10 minutes of placing it, and never in the auction’s last hour.';
 
 /** Whether bidders may cancel a leading bid until the end, or only under the strict rule. */
-export type CancelPolicy = 'until_end' | 'strict';
+export type CancelPolicy = (typeof CANCEL_POLICIES)[number];

@@ -4,6 +4,7 @@ export * from './bidding-rules.js';
 export * from './errors.js';
 export * from './datetime.js';
 export * from './schemas/common.js';
+export * from './schemas/enums.js';
 export * from './schemas/accounts.js';
 export * from './schemas/catalogue.js';
 export * from './schemas/bidding.js';

@@ -26,22 +26,39 @@
 import { randomBytes } from 'node:crypto';
 import type { Auction } from '@auction/shared';
 import type { AuctionView, Reads } from '../db/index.js';
-import type { DomainEvent } from '../domain/events.js';
+import type { DomainEvent, DomainEventType } from '../domain/events.js';
 import { presentAuction } from '../presenters/catalogue.js';
 
-/** Events that change a lot's highest bid or bid count, and nothing else the list shows. */
-const PRICES = new Set<DomainEvent['type']>(['bid:placed', 'bid:rolledback', 'product:sold']);
-
 /**
- * Events that never change the list by themselves: the bidders' own news, which always comes with one
- * of the PRICES (`bid:outbid` with a bid or a purchase, `bid:reinstated` with a rollback, `bid:won`
- * with a sale) or with `auction:settled` (`bid:unsold`); wallets, notices, sign-outs; and the end of an
- * auction (its status follows the clock).
+ * What each domain event does to the list:
+ *
+ * - `prices`: it changes a lot's highest bid or bid count, and nothing else the list shows.
+ * - `none`: it never changes the list by itself: the bidders' own news, which always comes with a
+ *   `prices` event (`bid:outbid` with a bid or a purchase, `bid:reinstated` with a rollback, `bid:won`
+ *   with a sale) or with `auction:settled` (`bid:unsold`); wallets, notices, sign-outs; and the end
+ *   of an auction (its status follows the clock).
+ * - `catalogue`: anything else (a deactivation releases the bidder's leading bids).
  */
-const IRRELEVANT = new Set<DomainEvent['type']>([
-  'bid:outbid', 'bid:reinstated', 'bid:won', 'bid:unsold', 'wallet:updated',
-  'auction:ending', 'auction:ended', 'account:revoked', 'notification:new',
-]);
+const LIST_EFFECT: Record<DomainEventType, 'prices' | 'none' | 'catalogue'> = {
+  'bid:placed': 'prices',
+  'bid:rolledback': 'prices',
+  'product:sold': 'prices',
+  'bid:outbid': 'none',
+  'bid:reinstated': 'none',
+  'bid:won': 'none',
+  'bid:unsold': 'none',
+  'wallet:updated': 'none',
+  'auction:ending': 'none',
+  'auction:ended': 'none',
+  'account:revoked': 'none',
+  'notification:new': 'none',
+  'auction:created': 'catalogue',
+  'auction:updated': 'catalogue',
+  'auction:deleted': 'catalogue',
+  'auction:extended': 'catalogue',
+  'auction:settled': 'catalogue',
+  'account:deactivated': 'catalogue',
+};
 
 /**
  * The oldest a snapshot is ever served. A safety net for several processes: a catalogue announcement
@@ -93,8 +110,9 @@ export class AuctionListCache {
   readonly onEvents = (events: readonly DomainEvent[]) => {
     let prices = false;
     for (const e of events) {
-      if (PRICES.has(e.type)) prices = true;
-      else if (!IRRELEVANT.has(e.type)) {
+      const effect = LIST_EFFECT[e.type];
+      if (effect === 'prices') prices = true;
+      else if (effect === 'catalogue') {
         this.invalidate();
         return;
       }

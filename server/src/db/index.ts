@@ -24,11 +24,9 @@ export { sqliteFile } from './sqlite/store.js';
 export type { Election, Store, StoreKind, UnitOfWork, ChangeSet, Applied, AutoRaise, Hold, Wallet, LedgerMove } from './store.js';
 export type * from './rows.js';
 export type * from './reads.js';
-export { bidStatuses, stepsOf, storedTiers } from './rows.js';
+export { stepsOf, storedTiers } from './rows.js';
 export { heldBy, topOf } from './store.js';
-export type { ProductImageRow } from './store.js';
 // Saved lots and notifications.
 export type { NoticeDraft, AppliedNotice, Follower } from './store.js';
 export { NOTICES_KEPT } from './store.js';
-export { notificationKinds } from './rows.js';
 export { StoreUnavailable, isStoreUnavailable } from './errors.js';

@@ -3,8 +3,7 @@
  * PostgreSQL both accept. Reads see committed data only.
  */
 import type { Dialect, Param, SqlRunner } from './sql.js';
-import { notificationColumns, type NotificationRow } from './rows.js';
-import type { ProductImageRow } from './store.js';
+import { notificationColumns, type NotificationRow, type ProductImageRow } from './rows.js';
 import { asAdmin, columns, isStorableId, type AccountStatus, type AdminRow, type BidStatus, type CancelPolicy, type IncrementRule, type ProductStatus, type Role, type TransactionRow, type UserRow } from './rows.js';
 
 export interface AuctionView {

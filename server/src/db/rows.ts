@@ -3,15 +3,18 @@
  * milliseconds since the epoch (UTC), ids of accounts and bids are integers, of auctions and
  * products the admin's own text.
  */
-import type { StepTier, Steps } from '@auction/shared';
-export type AccountStatus = 'active' | 'inactive';
-export type Role = 'user' | 'admin';
-export const bidStatuses = ['success', 'outbid', 'failed', 'rolledback', 'won', 'unsold'] as const;
-export type IncrementRule = 'flat' | 'ladder' | 'custom';
-export type CancelPolicy = 'until_end' | 'strict';
-export type BidStatus = (typeof bidStatuses)[number];
-export type ProductStatus = 'available' | 'sold';
-export type LedgerType = 'topup' | 'bid' | 'refund';
+import type {
+  ACCOUNT_STATUSES, BID_STATUSES, CANCEL_POLICIES, INCREMENT_RULES, LEDGER_TYPES, NOTIFICATION_KINDS, PRODUCT_STATUSES, ROLES, StepTier, Steps,
+} from '@auction/shared';
+
+// The enumerations are shared/src/schemas/enums.ts's: the drizzle schemas and the API's schemas use the same arrays.
+export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
+export type Role = (typeof ROLES)[number];
+export type IncrementRule = (typeof INCREMENT_RULES)[number];
+export type CancelPolicy = (typeof CANCEL_POLICIES)[number];
+export type BidStatus = (typeof BID_STATUSES)[number];
+export type ProductStatus = (typeof PRODUCT_STATUSES)[number];
+export type LedgerType = (typeof LEDGER_TYPES)[number];
 
 export interface UserRow {
   id: number;
@@ -123,9 +126,19 @@ export interface TransactionRow {
   createdAt: number;
 }
 
+/** A product photo with its renditions' names and the full rendition's size (photos). */
+export interface ProductImageRow {
+  id: number;
+  productId: string;
+  position: number;
+  imageName: string;
+  thumbName: string;
+  width: number;
+  height: number;
+}
+
 // ---- notifications (saved lots and notifications) ----------------------------------------------
-export const notificationKinds = ['outbid', 'won', 'lost', 'reinstated', 'ending_soon', 'extended', 'unsold', 'bought_now'] as const;
-export type NotificationKind = (typeof notificationKinds)[number];
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 /** A bidder's notice (docs/notifications.md): newest first, the latest 500 kept. */
 export interface NotificationRow {

@@ -6,7 +6,7 @@
  */
 import type { Reads } from './reads.js';
 import type { AccountStatus, AdminRow, AuctionRow, BidRow, BidStatus, LedgerType, ProductRow, Role, TransactionRow, UserRow } from './rows.js';
-import type { NotificationKind, NotificationRow } from './rows.js';
+import type { NotificationKind, NotificationRow, ProductImageRow } from './rows.js';
 
 export type StoreKind = 'sqlite' | 'postgres';
 
@@ -272,13 +272,3 @@ export interface UnitOfWork {
   apply(changes: ChangeSet, now: number): Promise<Applied>;
 }
 
-/** A product photo with its renditions' names and the full rendition's size (photos). */
-export interface ProductImageRow {
-  id: number;
-  productId: string;
-  position: number;
-  imageName: string;
-  thumbName: string;
-  width: number;
-  height: number;
-}

@@ -4,7 +4,9 @@
  * in-memory SQLite database.
  */
 import { randomBytes } from 'node:crypto';
-import { SqliteStore } from './sqlite/store.js';
+// Types only: vitest.config.ts imports this file, and its bundler cannot load the stores (the drizzle
+// schemas import @auction/shared, which the config's bundler resolves to shared's build).
+import type { SqliteStore } from './sqlite/store.js';
 import type { Store, StoreKind } from './store.js';
 
 export const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -56,8 +58,8 @@ export function freshTestDatabase(kind: StoreKind = testStoreKind, postgresUrl =
 /** The raw connection of an app's SQLite store, for that store's own tests (statement counts, pragmas). */
 export function sqliteConnection(app: { ctx: { store: Store } }): SqliteStore['connection'] {
   const store = app.ctx.store;
-  if (!(store instanceof SqliteStore)) throw new Error('this test needs the SQLite store');
-  return store.connection;
+  if (store.kind !== 'sqlite') throw new Error('this test needs the SQLite store');
+  return (store as SqliteStore).connection;
 }
 
 /** Null when the PostgreSQL at `url` answers a query; otherwise why not (for skipping its suites with a reason). */

@@ -6,9 +6,8 @@
 import type { Dialect, Param, SqlRunner } from './sql.js';
 import { asAdmin, asBid, columns, isStorableId, type AccountStatus, type AdminRow, type AuctionRow, type BidRow, type ProductRow, type Role, type TransactionRow, type UserRow } from './rows.js';
 import type { Applied, AutoRaise, ChangeSet, Hold, UnitOfWork, Wallet } from './store.js';
-import { notificationColumns, type NotificationRow } from './rows.js';
+import { notificationColumns, type NotificationRow, type ProductImageRow } from './rows.js';
 import { FINAL_NOTICE_KINDS, NOTICES_KEPT, type AppliedNotice, type Follower, type NoticeDraft } from './store.js';
-import type { ProductImageRow } from './store.js';
 
 const ACCOUNT_TABLE: Record<Role, string> = { user: 'users', admin: 'admins' };
 

@@ -2,7 +2,19 @@
  * What a command did, for the live channel to publish after the transaction has committed
  * (docs/architecture.md; the payloads: docs/live-protocol.md). Amounts are paise; presenters turn these into socket payloads.
  */
+import type { PersonalEventMap, RoomEventName } from '@auction/shared';
 import type { NotificationRow } from '../db/index.js';
+
+/**
+ * Every domain event's name: each event of the live contract (shared/src/live.ts) but the watcher
+ * count (the hub counts watchers itself), and those no socket hears under their own name. A live
+ * event added to the contract is a domain event to add here, and every table keyed by this type
+ * (deliveries, the auction-list cache, the scheduler) then fails to compile until it handles it.
+ */
+export type DomainEventType =
+  | Exclude<RoomEventName, 'auction:watchers'>
+  | keyof PersonalEventMap
+  | 'bid:unsold' | 'account:deactivated' | 'account:revoked';
 
 export type DomainEvent =
   | {
@@ -31,6 +43,13 @@ export type DomainEvent =
   | { type: 'account:deactivated'; userId: number }
   /** An account's password changed: its live connections opened with older tokens (version < ver) close. */
   | { type: 'account:revoked'; role: 'user' | 'admin'; id: number; ver: number };
+
+/** The domain event of a name (a variant may carry two names: `auction:created | auction:updated`). */
+export type DomainEventOf<K extends DomainEventType> = DomainEvent extends infer E ? (E extends DomainEvent ? (K extends E['type'] ? E : never) : never) : never;
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** Compiles only while DomainEvent has a variant for every name of DomainEventType, and no other. */
+const _everyNameHasAnEvent: Same<DomainEvent['type'], DomainEventType> = true;
 
 export type EventListener = (events: readonly DomainEvent[]) => void;
 

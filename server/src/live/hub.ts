@@ -15,11 +15,11 @@
  * frame to a thousand sockets is ~12 ms of socket writes; in one piece it would stall every bid that
  * arrives meanwhile. Slices run strictly in order, so frames never overtake each other.
  */
-import { auctionRoom, feedRoom, type Frame, type PersonalEventMap, type RoomEvent, type SocketEventMap } from '@auction/shared';
+import { auctionRoom, feedRoom, LIVE_PROTOCOL_VERSION, type Frame, type HelloData, type PersonalEventMap, type RoomEvent, type RoomEventName, type SocketEventMap } from '@auction/shared';
 import type { Reads } from '../db/index.js';
 import type { DomainEvent } from '../domain/events.js';
 import { liveAuction } from '../presenters/live.js';
-import { deliveriesOf } from './deliveries.js';
+import { deliveriesOf, type CatalogueChange } from './deliveries.js';
 import { HEARTBEAT_MS, localTally, type WatcherTally } from './watchers.js';
 import { LocalRelay, type Relay, type Relayed } from './relay.js';
 import { SocketRegistry } from './sessions.js';
@@ -54,6 +54,25 @@ const RECHECK_BATCH = 4;
 type VersionedEvent = Extract<RoomEvent, { data: { version: number } }>;
 
 /**
+ * How a frame merges each room event (docs/live-protocol.md#frames): `lot`, auction rooms keep only a
+ * lot's newest (it carries the lot's whole state); `count`, one watcher count per frame, the latest;
+ * `keep`, every one, in order. Admin and `feed:` rooms merge only counts.
+ */
+const MERGE = {
+  'bid:placed': 'lot',
+  'bid:rolledback': 'lot',
+  'product:sold': 'keep',
+  'auction:ending': 'keep',
+  'auction:extended': 'keep',
+  'auction:ended': 'keep',
+  'auction:settled': 'keep',
+  'auction:watchers': 'count',
+} as const satisfies Record<RoomEventName, 'lot' | 'count' | 'keep'>;
+
+type MergedBy<M> = { [K in RoomEventName]: (typeof MERGE)[K] extends M ? K : never }[RoomEventName];
+const mergesByLot = (e: RoomEvent): e is Extract<RoomEvent, { event: MergedBy<'lot'> }> => MERGE[e.event] === 'lot';
+
+/**
  * A room's events waiting for the next frame (or, with several processes, frames held for the room's
  * next turn). Merging bids (auction rooms: watchers get state, docs/live-protocol.md#frames), a product's newer
  * `bid:placed` / `bid:rolledback` replaces its older one, which leaves a hole (null): each carries the
@@ -71,10 +90,10 @@ class RoomBuffer {
   }
 
   add(event: RoomEvent) {
-    if (this.mergeCounts && event.event === 'auction:watchers') {
+    if (this.mergeCounts && MERGE[event.event] === 'count') {
       if (this.watchers !== -1) this.events[this.watchers] = null;
       this.watchers = this.events.length;
-    } else if (this.bids && (event.event === 'bid:placed' || event.event === 'bid:rolledback')) {
+    } else if (this.bids && mergesByLot(event)) {
       const earlier = this.bids.get(event.data.product_id);
       if (earlier !== undefined) this.events[earlier] = null;
       this.bids.set(event.data.product_id, this.events.length);
@@ -87,7 +106,6 @@ class RoomBuffer {
     return this.events.filter((e) => e !== null);
   }
 }
-type CatalogueChange = 'auction:created' | 'auction:updated' | 'auction:deleted' | 'auction:extended';
 
 export interface LiveHubOptions {
   reads: Reads;
@@ -204,6 +222,11 @@ export class LiveHub {
 
   serverTime() {
     return new Date(this.opts.now()).toISOString();
+  }
+
+  /** `live:hello`, the first event of every connection: the contract's version (docs/live-protocol.md#connecting). */
+  hello(): HelloData {
+    return { protocol: LIVE_PROTOCOL_VERSION, server_time: this.serverTime() };
   }
 
   /** The relay may have lost messages of other processes (relay.ts, `onGap`): re-read soon, once for gaps close together. */

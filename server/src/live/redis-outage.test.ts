@@ -1,5 +1,5 @@
 /**
- * Redis goes away under a running cluster (issue "Hardening III"): two processes on one PostgreSQL,
+ * Redis goes away under a running cluster (docs/live-protocol.md#re-reading-after-a-relay-gap): two processes on one PostgreSQL,
  * joined by the real Redis through a TCP proxy the test can cut (redis-proxy.ts), rate limits on.
  * Bids must not wait on Redis, a process's own events must reach its own sockets, and once Redis is
  * back every socket of a process that missed messages is told to re-read (`live:resync`).

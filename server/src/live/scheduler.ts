@@ -11,7 +11,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Reads } from '../db/index.js';
 import { settleAuction } from '../domain/catalogue.js';
 import type { Commands } from '../domain/commands.js';
-import type { DomainEvent, EventBus } from '../domain/events.js';
+import type { DomainEventType, EventBus } from '../domain/events.js';
 import { ENDING_NOTICES } from './watch.js';
 import { ENDING_SOON_S, noticeEndingSoon } from '../domain/notices.js';
 
@@ -34,7 +34,27 @@ const HORIZON_MS = 2 * 3600_000;
 const DEFAULT_BATCH = 200;
 /** A notice whose moment passed more than this long ago (e.g. while the server was down) is skipped. */
 const NOTICE_GRACE_MS = 2000;
-const CATALOGUE_CHANGES = new Set<DomainEvent['type']>(['auction:created', 'auction:updated', 'auction:deleted', 'auction:settled', 'auction:extended']);
+/** The events that may move or remove an end, after which the milestones are read again. */
+const RELOADS: Record<DomainEventType, boolean> = {
+  'auction:created': true,
+  'auction:updated': true,
+  'auction:deleted': true,
+  'auction:settled': true,
+  'auction:extended': true,
+  'auction:ending': false,
+  'auction:ended': false,
+  'bid:placed': false,
+  'bid:rolledback': false,
+  'product:sold': false,
+  'bid:outbid': false,
+  'bid:reinstated': false,
+  'bid:won': false,
+  'bid:unsold': false,
+  'wallet:updated': false,
+  'notification:new': false,
+  'account:deactivated': false,
+  'account:revoked': false,
+};
 /**
  * Milestones per auction: the room notices, the bidders' "ending soon" notifications 10 minutes
  * before the end (written, not announced: docs/notifications.md), then the end itself (0).
@@ -72,7 +92,7 @@ export class AuctionScheduler {
     if (this.running) return this.chain;
     this.running = true;
     this.unsubscribe = this.opts.events.subscribe((events) => {
-      if (events.some((e) => CATALOGUE_CHANGES.has(e.type))) this.queueReload();
+      if (events.some((e) => RELOADS[e.type])) this.queueReload();
     });
     return this.serial(() => this.reload(true));
   }

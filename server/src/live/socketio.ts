@@ -52,6 +52,8 @@ export function attachSocketIo(props: { server: HttpServer; hub: LiveHub; tokens
   let nextSlice = 0;
   io.on('connection', (socket: LiveSocket) => {
     const { caller, session } = socket.data;
+    // Before anything else reaches the socket: the version of the live contract this server speaks.
+    socket.emit('live:hello', hub.hello());
     void socket.join(caller.role === 'user' ? userRoom(caller.id) : adminRoom(caller.id));
     // A socket lives no longer than its token, and an account has a bounded number of them.
     hub.sessions.add(socket, session, () => { socket.disconnect(true); });

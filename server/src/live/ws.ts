@@ -146,6 +146,8 @@ export function wsFeed(app: App, ctx: AppContext, hub: LiveHub) {
       mine.add(own);
       everyone.add(ws);
       reply({ type: 'ready', role: caller.role, id: caller.id });
+      // The first event, before any other can reach the socket: the version of the live contract.
+      reply({ event: 'live:hello', data: hub.hello() });
     };
     const authTimer = setTimeout(() => { if (!caller) ws.close(WS_CLOSE_UNAUTHENTICATED, 'no token'); }, AUTH_TIMEOUT_MS);
 

@@ -1,5 +1,5 @@
 /**
- * Floods (issue "Hardening III", item 4) through the HTTP API on both stores, with limits off (the
+ * Floods (docs/bidding.md#cancelling-a-bid) through the HTTP API on both stores, with limits off (the
  * test default) so that only the rules hold them back: one attacker bidding one step above a leader
  * and cancelling, over and over. Each cycle used to cost the leader an outbid and a reinstatement, two
  * ledger rows and (late in a soft-close auction) an extension of the end, for free.

@@ -1,5 +1,5 @@
 /**
- * Paged lists (issue "Hardening III", item 4) through the HTTP API on both stores: the wallet's ledger
+ * Paged lists (docs/architecture.md, "Paged lists") through the HTTP API on both stores: the wallet's ledger
  * (`GET /wallet/transactions`), a lot's history (`GET /products/{id}` and `GET /products/{id}/bids`) and
  * a product's bids (`GET /bids?product_key=`). Keyset pages: read on from `next_before` while new rows
  * arrive, every row there at the start is listed exactly once; bad `limit` and `before` are 400

@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { AdminPublic } from './accounts.js';
 import { MobileNumber, Name, X_ERROR, X_MISSING } from './common.js';
 import { AuctionStatus } from './catalogue.js';
+import { ACCOUNT_STATUSES, literalUnion, PRODUCT_STATUSES } from './enums.js';
 
 export const AdminStats = Type.Object({
   total_auctions: Type.Integer(),
@@ -32,7 +33,7 @@ export const ProductReport = Type.Object({
   id: Type.String(),
   name: Type.String(),
   description: Type.String(),
-  status: Type.Union([Type.Literal('available'), Type.Literal('sold'), Type.Literal('unassigned')]),
+  status: literalUnion([...PRODUCT_STATUSES, 'unassigned']),
   auction_id: Type.Union([Type.String(), Type.Null()]),
   bid_count: Type.Integer(),
   highest_bid: Type.Number(),
@@ -64,7 +65,7 @@ export const AdminUser = Type.Object({
   mobile_number: Type.String(),
   wallet_balance: Type.Number(),
   auctions_registered: Type.Integer(),
-  status: Type.Union([Type.Literal('active'), Type.Literal('inactive')]),
+  status: literalUnion(ACCOUNT_STATUSES),
   created_at: Type.String(),
 });
 export type AdminUser = Static<typeof AdminUser>;
@@ -73,7 +74,7 @@ export const AdminUsers = Type.Object({ users: Type.Array(AdminUser) });
 export type AdminUsers = Static<typeof AdminUsers>;
 export const AdminUsersQuery = Type.Object({ q: Type.Optional(Type.String({ maxLength: 120 })) });
 export const SetUserStatusBody = Type.Object({
-  status: Type.Union([Type.Literal('active'), Type.Literal('inactive')], { [X_ERROR]: 'status must be "active" or "inactive"', [X_MISSING]: 'status is required' }),
+  status: literalUnion(ACCOUNT_STATUSES, { [X_ERROR]: 'status must be "active" or "inactive"', [X_MISSING]: 'status is required' }),
 });
 export type SetUserStatusBody = Static<typeof SetUserStatusBody>;
 export const UserStatusChanged = Type.Object({ message: Type.String(), user: AdminUser });

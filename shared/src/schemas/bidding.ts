@@ -3,6 +3,7 @@ import { LIMITS } from '../limits.js';
 import { FLAT_STEPS, bidTooLowFor, minNextBid } from '../bidding-rules.js';
 import { toPaise, toRupees } from '../money.js';
 import { BeforeId, CallerRef, IdRef, PageLimit, Rupees, X_MISSING } from './common.js';
+import { BID_STATUSES, literalUnion } from './enums.js';
 
 export const BID_MESSAGES = { invalid: 'Please enter a valid bid amount' } as const;
 
@@ -20,9 +21,7 @@ export function bidTooLow(amount: number, highest: number): string | null {
   return bidTooLowFor(toPaise(amount), { steps: FLAT_STEPS, startingPrice: 0, highest: toPaise(highest), hasBid: highest > 0 });
 }
 
-export const BidStatus = Type.Union([
-  Type.Literal('success'), Type.Literal('outbid'), Type.Literal('failed'), Type.Literal('rolledback'), Type.Literal('won'), Type.Literal('unsold'),
-]);
+export const BidStatus = literalUnion(BID_STATUSES);
 export type BidStatus = Static<typeof BidStatus>;
 
 /** A product's id or, as existing clients send it, its name. */

@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { LIMITS } from '../limits.js';
 import { DateTimeText, Id, IdParams, IdRef, PAGE_DEFAULT, PageLimit, Rupees, VisibleText, X_ERROR, X_MISSING } from './common.js';
 import { BidStatus } from './bidding.js';
+import { CANCEL_POLICIES, INCREMENT_RULES, literalUnion, PRODUCT_STATUSES } from './enums.js';
 import { FLAT_STEP, STEP_MAX, TIERS_MAX, type IncrementRule, type Steps } from '../bidding-rules.js';
 import { toPaise } from '../money.js';
 
@@ -22,7 +23,7 @@ const text = (field: string, max: number, missing: string, multiline = false) =>
     allOf: [VisibleText(field, { multiline, missing })],
   });
 
-export const ProductStatus = Type.Union([Type.Literal('available'), Type.Literal('sold')]);
+export const ProductStatus = literalUnion(PRODUCT_STATUSES);
 
 /** A product photo: a WebP of at most 1,600 px and a 400 px thumbnail, served from /media (docs/photos.md). */
 export const ProductImage = Type.Object({
@@ -85,7 +86,7 @@ export const ProductSaved = Type.Object({ message: Type.String(), product: Produ
 export type ProductSaved = Static<typeof ProductSaved>;
 
 /** `flat`, `ladder` or `custom` (docs/bidding.md#increments); bidding-rules.ts has the steps. */
-const IncrementRuleField = Type.Union([Type.Literal('flat'), Type.Literal('ladder'), Type.Literal('custom')], { [X_ERROR]: 'increment_rule must be flat, ladder or custom' });
+const IncrementRuleField = literalUnion(INCREMENT_RULES, { [X_ERROR]: 'increment_rule must be flat, ladder or custom' });
 
 const stepRupees = (what: string) => Rupees({ minimum: 1, maximum: STEP_MAX / 100, message: `${what} must be an amount in rupees from 1 to ${STEP_MAX / 100}, with at most 2 decimals` });
 
@@ -98,7 +99,7 @@ const IncrementTiersField = Type.Array(Type.Object({
   step: stepRupees('increment_tiers: each step'),
 }), { minItems: 1, maxItems: TIERS_MAX, [X_ERROR]: `increment_tiers must list 1 to ${TIERS_MAX} tiers, each { below, step } in rupees` });
 
-const CancelPolicyField = Type.Union([Type.Literal('until_end'), Type.Literal('strict')], {
+const CancelPolicyField = literalUnion(CANCEL_POLICIES, {
   [X_ERROR]: 'cancel_policy must be until_end or strict',
   description: 'until_end: a leading bid may be cancelled until the end; strict: only within 10 minutes of being placed and never in the last hour (docs/bidding.md#cancelling-a-bid)',
 });

@@ -2,12 +2,9 @@
 import { Type, type Static } from 'typebox';
 import { LIMITS } from '../limits.js';
 import { X_ERROR } from './common.js';
+import { literalUnion, NOTIFICATION_KINDS } from './enums.js';
 
-export const NOTIFICATION_KINDS = ['outbid', 'won', 'lost', 'reinstated', 'ending_soon', 'extended', 'unsold', 'bought_now'] as const;
-export const NotificationKind = Type.Union([
-  Type.Literal('outbid'), Type.Literal('won'), Type.Literal('lost'), Type.Literal('reinstated'),
-  Type.Literal('ending_soon'), Type.Literal('extended'), Type.Literal('unsold'), Type.Literal('bought_now'),
-]);
+export const NotificationKind = literalUnion(NOTIFICATION_KINDS);
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 /** How many notices a bidder keeps (older ones are dropped) and reads at most at once. */

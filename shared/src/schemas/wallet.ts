@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { LIMITS } from '../limits.js';
 import { formatRupees } from '../money.js';
 import { BeforeId, CallerRef, PAGE_DEFAULT, PageLimit, Rupees } from './common.js';
+import { LEDGER_TYPES, literalUnion } from './enums.js';
 
 export const TOPUP_MESSAGE = `Enter an amount between ${formatRupees(LIMITS.topupMinRupees)} and ${formatRupees(LIMITS.topupMaxRupees)}`;
 
@@ -21,7 +22,7 @@ export const WalletBalance = Type.Object({
 });
 export type WalletBalance = Static<typeof WalletBalance>;
 
-export const TransactionType = Type.Union([Type.Literal('topup'), Type.Literal('bid'), Type.Literal('refund')]);
+export const TransactionType = literalUnion(LEDGER_TYPES);
 
 /**
  * What a ledger row means to the bidder, derived by the server (docs/money.md#ledger-kinds): `topup`

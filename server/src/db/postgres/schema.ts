@@ -6,10 +6,13 @@
  * integers. PostgreSQL has no rowid: products and auctions carry `seq`, an identity that orders rows
  * created in the same millisecond by insertion (`Dialect.insertionOrder`).
  */
+import {
+  ACCOUNT_STATUSES, AUTO_BID_STATUSES, BID_STATUSES, CANCEL_POLICIES, INCREMENT_RULES, LEDGER_TYPES, NOTIFICATION_KINDS, PRODUCT_STATUSES,
+} from '@auction/shared';
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, customType, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { sqlList } from '../enum-sql.js';
 
-const accountStatus = ['active', 'inactive'] as const;
 
 /** Integer paise or ms since the epoch: past 2^31, within 2^53. */
 const int53 = (name: string) => bigint(name, { mode: 'number' });
@@ -23,14 +26,14 @@ export const users = pgTable('users', {
   passwordHash: text('password_hash').notNull(),
   /** Cached Σ ledger for this user, kept in the same transaction as every ledger row. */
   walletBalance: int53('wallet_balance').notNull().default(0),
-  status: text('status', { enum: accountStatus }).notNull().default('active'),
+  status: text('status', { enum: ACCOUNT_STATUSES }).notNull().default('active'),
   /** Bumped by a password change or a deactivation: tokens carrying an older `ver` are refused. */
   tokenVersion: integer('token_version').notNull().default(0),
   createdAt: int53('created_at').notNull(),
 }, (t) => [
   uniqueIndex('users_username_uq').on(t.username),
   check('users_wallet_nonneg', sql`${t.walletBalance} >= 0`),
-  check('users_status_ck', sql`${t.status} in ('active', 'inactive')`),
+  check('users_status_ck', sql`${t.status} in (${sqlList(ACCOUNT_STATUSES)})`),
 ]);
 
 export const admins = pgTable('admins', {
@@ -41,14 +44,14 @@ export const admins = pgTable('admins', {
   passwordHash: text('password_hash').notNull(),
   /** The first admin ever registered owns the platform (the `owner` routes: managing bidders). */
   isOwner: boolean('is_owner').notNull().default(false),
-  status: text('status', { enum: accountStatus }).notNull().default('active'),
+  status: text('status', { enum: ACCOUNT_STATUSES }).notNull().default('active'),
   tokenVersion: integer('token_version').notNull().default(0),
   createdAt: int53('created_at').notNull(),
 }, (t) => [
   uniqueIndex('admins_username_uq').on(t.username),
   // At most one owner, whatever the interleaving of the first registrations.
   uniqueIndex('admins_one_owner_uq').on(t.isOwner).where(sql`${t.isOwner}`),
-  check('admins_status_ck', sql`${t.status} in ('active', 'inactive')`),
+  check('admins_status_ck', sql`${t.status} in (${sqlList(ACCOUNT_STATUSES)})`),
 ]);
 
 export const auctions = pgTable('auctions', {
@@ -60,13 +63,13 @@ export const auctions = pgTable('auctions', {
   validUntil: int53('valid_until').notNull(),
   /** The end the admin set (an edit of the end resets it); soft close never moves past it + `maxExtensionS`. */
   originalValidUntil: int53('original_valid_until').notNull().default(0),
-  incrementRule: text('increment_rule', { enum: ['flat', 'ladder', 'custom'] }).notNull().default('flat'),
+  incrementRule: text('increment_rule', { enum: INCREMENT_RULES }).notNull().default('flat'),
   /** Paise: the `flat` rule's step (₹1 to ₹1,00,000). */
   incrementAmount: int53('increment_amount').notNull().default(100),
   /** The `custom` rule's tiers as JSON `[{ below, step }]` in paise, ascending, the last with `below` null; null when never set. */
   incrementTiers: text('increment_tiers'),
   /** `until_end` or `strict` (docs/bidding.md#cancelling-a-bid). */
-  cancelPolicy: text('cancel_policy', { enum: ['until_end', 'strict'] }).notNull().default('until_end'),
+  cancelPolicy: text('cancel_policy', { enum: CANCEL_POLICIES }).notNull().default('until_end'),
   /** A bid taking the lead with less than this many seconds left moves the end to now + this; 0 = off. */
   softCloseS: integer('soft_close_s').notNull().default(0),
   maxExtensionS: integer('max_extension_s').notNull().default(3600),
@@ -77,8 +80,8 @@ export const auctions = pgTable('auctions', {
   deletedAt: int53('deleted_at'),
 }, (t) => [
   index('auctions_created_by_idx').on(t.createdBy),
-  check('auctions_increment_ck', sql`${t.incrementRule} in ('flat', 'ladder', 'custom') and ${t.incrementAmount} between 100 and 10000000`),
-  check('auctions_cancel_policy_ck', sql`${t.cancelPolicy} in ('until_end', 'strict')`),
+  check('auctions_increment_ck', sql`${t.incrementRule} in (${sqlList(INCREMENT_RULES)}) and ${t.incrementAmount} between 100 and 10000000`),
+  check('auctions_cancel_policy_ck', sql`${t.cancelPolicy} in (${sqlList(CANCEL_POLICIES)})`),
   check('auctions_soft_close_ck', sql`${t.softCloseS} >= 0 and ${t.maxExtensionS} >= 0`),
   // The scheduler's question: which live auctions end next?
   index('auctions_open_end_idx').on(t.validUntil).where(sql`${t.settledAt} is null and ${t.deletedAt} is null`),
@@ -93,7 +96,7 @@ export const products = pgTable('products', {
   createdBy: integer('created_by').notNull().references(() => admins.id),
   /** Null while unassigned. */
   auctionId: text('auction_id').references(() => auctions.id),
-  status: text('status', { enum: ['available', 'sold'] }).notNull().default('available'),
+  status: text('status', { enum: PRODUCT_STATUSES }).notNull().default('available'),
   /** Bids that did not fail on this product in its current auction; reset when the product moves. */
   bidCount: integer('bid_count').notNull().default(0),
   /** Bumped by every change of the highest bid or a sale; never reset (docs/live-protocol.md#versions-and-applying-events). */
@@ -113,7 +116,7 @@ export const products = pgTable('products', {
   index('products_auction_idx').on(t.auctionId),
   index('products_owner_idx').on(t.createdBy, t.auctionId),
   index('products_winner_idx').on(t.winnerId),
-  check('products_status_ck', sql`${t.status} in ('available', 'sold')`),
+  check('products_status_ck', sql`${t.status} in (${sqlList(PRODUCT_STATUSES)})`),
   check('products_sold_ck', sql`(${t.status} = 'sold') = (${t.soldPrice} is not null)`),
   check('products_pricing_ck', sql`${t.startingPrice} >= 0 and (${t.reservePrice} is null or ${t.reservePrice} >= ${t.startingPrice}) and (${t.buyNowPrice} is null or (${t.buyNowPrice} > ${t.startingPrice} and (${t.reservePrice} is null or ${t.buyNowPrice} >= ${t.reservePrice})))`),
 ]);
@@ -126,8 +129,6 @@ export const registrations = pgTable('registrations', {
   primaryKey({ columns: [t.auctionId, t.userId] }),
   index('registrations_user_idx').on(t.userId),
 ]);
-
-export const bidStatuses = ['success', 'outbid', 'failed', 'rolledback', 'won', 'unsold'] as const;
 
 export const bids = pgTable('bids', {
   id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
@@ -152,7 +153,7 @@ export const bids = pgTable('bids', {
   extendedTo: int53('extended_to'),
   /** Bought at the buy-now price (status `won` at once). */
   buyNow: boolean('buy_now').notNull().default(false),
-  status: text('status', { enum: bidStatuses }).notNull(),
+  status: text('status', { enum: BID_STATUSES }).notNull(),
   /** Error code of a refused attempt (`failed`), or why a hold was released. */
   reason: text('reason'),
   createdAt: int53('created_at').notNull(),
@@ -167,7 +168,7 @@ export const bids = pgTable('bids', {
   index('bids_user_leading_idx').on(t.userId).where(sql`${t.status} = 'success'`),
   index('bids_auction_idx').on(t.auctionId, t.status),
   check('bids_amount_pos', sql`${t.amount} > 0`),
-  check('bids_status_ck', sql`${t.status} in ('success', 'outbid', 'failed', 'rolledback', 'won', 'unsold')`),
+  check('bids_status_ck', sql`${t.status} in (${sqlList(BID_STATUSES)})`),
   check('bids_max_ck', sql`${t.maxAmount} is null or ${t.maxAmount} >= ${t.amount}`),
 ]);
 
@@ -178,7 +179,7 @@ export const autoBids = pgTable('auto_bids', {
   productId: text('product_id').notNull(),
   amount: int53('amount').notNull(),
   /** `rolledback` once cancelled with the bid it answered (docs/bidding.md#cancelling-a-bid); else `accepted`. */
-  status: text('status', { enum: ['accepted', 'rolledback'] }).notNull().default('accepted'),
+  status: text('status', { enum: AUTO_BID_STATUSES }).notNull().default('accepted'),
   createdAt: int53('created_at').notNull(),
 }, (t) => [
   index('auto_bids_product_idx').on(t.productId, t.id),
@@ -189,7 +190,7 @@ export const walletTransactions = pgTable('wallet_transactions', {
   id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
   userId: integer('user_id').notNull().references(() => users.id),
   /** topup (+), bid (− funds held or paid), refund (+ a hold released). */
-  type: text('type', { enum: ['topup', 'bid', 'refund'] }).notNull(),
+  type: text('type', { enum: LEDGER_TYPES }).notNull(),
   /** Always positive; `type` gives the sign. */
   amount: int53('amount').notNull(),
   bidId: integer('bid_id').references(() => bids.id),
@@ -201,7 +202,7 @@ export const walletTransactions = pgTable('wallet_transactions', {
   // Foreign keys are checked from both sides: without this, every new bid row scanned the ledger.
   index('wallet_tx_bid_idx').on(t.bidId),
   check('wallet_tx_amount_pos', sql`${t.amount} > 0`),
-  check('wallet_tx_type_ck', sql`${t.type} in ('topup', 'bid', 'refund')`),
+  check('wallet_tx_type_ck', sql`${t.type} in (${sqlList(LEDGER_TYPES)})`),
 ]);
 
 /** Raw bytes (an image rendition). */
@@ -244,13 +245,11 @@ export const savedLots = pgTable('saved_lots', {
   index('saved_lots_product_idx').on(t.productId),
 ]);
 
-export const notificationKinds = ['outbid', 'won', 'lost', 'reinstated', 'ending_soon', 'extended', 'unsold', 'bought_now'] as const;
-
 /** A bidder's notices, newest first; `dedupe` makes a notice that must be written once (ending soon) unique per user. */
 export const notifications = pgTable('notifications', {
   id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
   userId: integer('user_id').notNull().references(() => users.id),
-  kind: text('kind', { enum: notificationKinds }).notNull(),
+  kind: text('kind', { enum: NOTIFICATION_KINDS }).notNull(),
   title: text('title').notNull(),
   body: text('body').notNull(),
   link: text('link').notNull(),
@@ -262,5 +261,5 @@ export const notifications = pgTable('notifications', {
   // The unread count from the index alone (the bell, and every notice written).
   index('notifications_unread_idx').on(t.userId, t.readAt).where(sql`${t.readAt} is null`),
   uniqueIndex('notifications_dedupe_uq').on(t.userId, t.dedupe).where(sql`${t.dedupe} is not null`),
-  check('notifications_kind_ck', sql`${t.kind} in ('outbid', 'won', 'lost', 'reinstated', 'ending_soon', 'extended', 'unsold', 'bought_now')`),
+  check('notifications_kind_ck', sql`${t.kind} in (${sqlList(NOTIFICATION_KINDS)})`),
 ]);
