@@ -2,7 +2,7 @@
 import { LIMITS, type AdminSettings } from '@auction/shared';
 import type { Tone } from '../../components/ui/Badge';
 import { formatRupees } from '../../lib/format';
-import { DEFAULT_DURATION_DAYS } from '../admin-auctions';
+import { DEFAULT_DURATION_DAYS } from '../../lib/admin-settings';
 
 export const PASSWORD_MISMATCH = 'New passwords do not match';
 export const PASSWORD_TOO_SHORT = `Password must be at least ${LIMITS.passwordMin} characters long`;

@@ -1,5 +1,5 @@
 import type {
-  AdminAuction, AdminStats, AuctionSaved, CreateAuctionBody, CreateProductBody, MessageBody, Product, ProductBid, ProductSaved,
+  AdminAuction, AuctionSaved, CreateAuctionBody, MessageBody, Product, ProductBid,
   Settled, UpdateAuctionBody,
 } from '@auction/shared';
 import { api } from '../../../lib/api-client';
@@ -9,7 +9,6 @@ const asAdmin = { as: 'admin' } as const;
 const enc = encodeURIComponent;
 
 export const adminApi = {
-  stats: (signal?: AbortSignal) => api.get<AdminStats>('/admin/stats', { ...asAdmin, signal }),
   myAuctions: (signal?: AbortSignal) => api.get<AdminAuction[]>('/admin/auctions/my', { ...asAdmin, signal }),
   auction: (id: string, signal?: AbortSignal) => api.get<AdminAuction>(`/admin/auction/${enc(id)}`, { ...asAdmin, signal }),
   products: (id: string, signal?: AbortSignal) => api.get<Product[]>(`/admin/auction/${enc(id)}/products`, { ...asAdmin, signal }),
@@ -18,5 +17,4 @@ export const adminApi = {
   updateAuction: (id: string, body: UpdateAuctionBody) => api.put<AuctionSaved>(`/admin/auction/${enc(id)}`, body, asAdmin),
   deleteAuction: (id: string) => api.delete<MessageBody>(`/admin/auction/${enc(id)}`, asAdmin),
   settleAuction: (id: string) => api.post<Settled>(`/admin/auction/${enc(id)}/settle`, undefined, asAdmin),
-  createProduct: (body: CreateProductBody) => api.post<ProductSaved>('/admin/product', body, asAdmin),
 };

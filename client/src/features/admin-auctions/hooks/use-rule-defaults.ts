@@ -1,10 +1,10 @@
 /**
  * The rules a new auction gets when its admin names none (the server's SOFT_CLOSE_S and
- * MAX_EXTENSION_S, from the settings feature's `system-settings` resource), for the create form's hints.
+ * MAX_EXTENSION_S, read in lib/admin-settings.ts), for the create form's hints.
  */
 import type { AdminSettings } from '@auction/shared';
 import { useResource } from '../../../lib/resource';
-import { systemSettings } from '../../settings';
+import { systemSettings } from '../../../lib/admin-settings';
 
 export type RuleDefaults = Pick<AdminSettings, 'soft_close_s' | 'max_extension_s'>;
 

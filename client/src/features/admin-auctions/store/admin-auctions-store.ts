@@ -12,7 +12,7 @@ import type { AdminAuction, CreateAuctionBody, Settled, UpdateAuctionBody } from
 import { toast } from '../../../components/ui/toast/toast-store';
 import { ApiError, errorText, isSessionEnded } from '../../../lib/api-client';
 import { createResource, invalidate, useResource, type ResourceState, type ResourceStatus } from '../../../lib/resource';
-import { productsChanged } from '../../admin-products';
+import { productsChanged } from '../../../lib/admin-products';
 import { onLive, onReconnect, type LiveEvent } from '../../live';
 import { adminApi } from '../api/admin-api';
 

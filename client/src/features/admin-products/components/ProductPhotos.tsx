@@ -4,7 +4,7 @@ import { Icon } from '../../../components/ui/Icon';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { errorText, isSessionEnded } from '../../../lib/api-client';
 import { useResource } from '../../../lib/resource';
-import { systemSettings } from '../../settings';
+import { systemSettings } from '../../../lib/admin-settings';
 import { deleteImage, orderImages, productsChanged, uploadImage } from '../api/products-api';
 import { checkPhoto, mediaSrc, moveItem, PHOTO_MAX_MB, PHOTO_TYPES, PHOTOS_SOLD, photoLimits, TOO_MANY_PHOTOS, uploadErrorText } from '../model';
 
