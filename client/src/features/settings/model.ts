@@ -1,7 +1,6 @@
 /** The Settings forms' checks (the fixed password messages, the shared LIMITS for the profile) and the system panel's rows. */
-import { LIMITS, type AdminSettings } from '@auction/shared';
+import { formatRupees, LIMITS, type AdminSettings } from '@auction/shared';
 import type { Tone } from '../../components/ui/Badge';
-import { formatRupees } from '../../lib/format';
 import { DEFAULT_DURATION_DAYS } from '../../lib/admin-settings';
 
 export const PASSWORD_MISMATCH = 'New passwords do not match';

@@ -1,12 +1,11 @@
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
-import { CATALOGUE_MESSAGES, type AdminAuction, type CreateAuctionBody, type Product } from '@auction/shared';
+import { formatRupees, CATALOGUE_MESSAGES, type AdminAuction, type CreateAuctionBody, type Product } from '@auction/shared';
 import { FormField } from '../../../components/ui/FormField';
 import { Icon } from '../../../components/ui/Icon';
 import { Modal } from '../../../components/ui/Modal';
 import { Spinner } from '../../../components/ui/Spinner';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { errorText } from '../../../lib/api-client';
-import { formatRupees } from '../../../lib/format';
 import { useResource } from '../../../lib/resource';
 import { auctionProducts, unassignedProducts } from '../../../lib/admin-products';
 import { checkCreateAuction, checkEditAuction, defaultValidUntil, fromLocalInput, toLocalInput } from '../lib/forms';

@@ -1,3 +1,4 @@
+import { formatRupees } from '@auction/shared';
 import type { Product } from '@auction/shared';
 import { useState, type ReactNode } from 'react';
 import { DataTable, type Column } from '../../../components/ui/DataTable';
@@ -9,7 +10,6 @@ import { StatusBadge } from '../../../components/ui/StatusBadge';
 import { tabId, Tabs, type TabItem } from '../../../components/ui/Tabs';
 import { toast, useToasts } from '../../../components/ui/toast/toast-store';
 import { errorText } from '../../../lib/api-client';
-import { formatRupees } from '../../../lib/format';
 import { useResource, type ResourceState } from '../../../lib/resource';
 import { auctionProducts, deleteProduct, productAuctions, productsChanged, unassignedProducts } from '../api/products-api';
 import { mediaSrc } from '../model';

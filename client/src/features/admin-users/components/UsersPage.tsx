@@ -1,3 +1,4 @@
+import { formatRupees } from '@auction/shared';
 import type { AdminUser } from '@auction/shared';
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
@@ -12,7 +13,7 @@ import { StatusBadge } from '../../../components/ui/StatusBadge';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { ApiError, errorText } from '../../../lib/api-client';
 import { downloadText } from '../../../lib/csv';
-import { formatDate, formatRupees } from '../../../lib/format';
+import { formatDate } from '../../../lib/format';
 import { useResource } from '../../../lib/resource';
 import { useSession } from '../../auth';
 import { adminUsers, setUserStatus, type UserStatus } from '../api/users-api';

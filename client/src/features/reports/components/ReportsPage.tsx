@@ -1,3 +1,4 @@
+import { formatRupees } from '@auction/shared';
 import type { AuctionReport, ProductReport, Reports } from '@auction/shared';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -12,7 +13,7 @@ import { tabId, Tabs } from '../../../components/ui/Tabs';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { errorText } from '../../../lib/api-client';
 import { downloadText } from '../../../lib/csv';
-import { formatDateTime, formatRupees } from '../../../lib/format';
+import { formatDateTime } from '../../../lib/format';
 import { createResource, useResource } from '../../../lib/resource';
 import { fetchReports } from '../api/reports-api';
 import { reportCsv, reportFilename, reportStats, type ReportTab } from '../model';
