@@ -50,7 +50,7 @@ export function foldable<T, K extends QueryKey = QueryKey>(fn: (ctx: QueryFuncti
  */
 export function patchQueries<T>(filters: QueryFilters, change: (data: T) => T): void {
   for (const query of queryClient.getQueryCache().findAll(filters)) {
-    for (const pending of inFlight.get(query.queryHash) ?? []) pending.push(change as Change);
+    for (const pending of inFlight.get(query.queryHash) ?? []) pending.push(change);
     const data = query.state.data as T | undefined;
     if (data === undefined) continue;
     const next = change(data);

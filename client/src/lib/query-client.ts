@@ -13,7 +13,11 @@
  * Components reach it through the hooks of lib/query.ts, which pass this client explicitly, so a
  * component renders the same under a test's bare `render()` as under the app's provider.
  */
-import { QueryClient } from '@tanstack/react-query';
+import { notifyManager, QueryClient } from '@tanstack/react-query';
+
+// Components hear of a cache change in a microtask rather than a 0 ms timer: a change shows as soon
+// as the code that made it has run (and under a test's fake timers, without advancing them).
+notifyManager.setScheduler(queueMicrotask);
 
 /** How long an answer no component shows stays cached. */
 export const GC_TIME_MS = 5 * 60_000;
