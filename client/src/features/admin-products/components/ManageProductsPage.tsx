@@ -10,8 +10,8 @@ import { StatusBadge } from '../../../components/ui/StatusBadge';
 import { tabId, Tabs, type TabItem } from '../../../components/ui/Tabs';
 import { toast, useToasts } from '../../../components/ui/toast/toast-store';
 import { errorText } from '../../../lib/api-client';
-import { useResource, type ResourceState } from '../../../lib/resource';
-import { auctionProducts, deleteProduct, productAuctions, productsChanged, unassignedProducts } from '../api/products-api';
+import { useServerQuery, type ServerState } from '../../../lib/query';
+import { auctionProductsQuery, deleteProduct, productAuctionsQuery, productsChanged, unassignedProductsQuery } from '../api/products-api';
 import { mediaSrc } from '../model';
 import { ProductFormModal } from './ProductFormModal';
 import './products.css';
@@ -33,7 +33,7 @@ function complain(err: unknown) {
 }
 
 /** A list, null until its first answer; empty when it could not be read (or the session ended). */
-function orEmpty<T>(read: ResourceState<T[]>): T[] | null {
+function orEmpty<T>(read: ServerState<T[]>): T[] | null {
   return read.data ?? (read.status === 'error' ? [] : null);
 }
 
@@ -46,13 +46,13 @@ export function ManageProductsPage() {
   const [busy, setBusy] = useState(false);
 
   // A list that could not be read shows as empty (and its toast says why).
-  const unassignedRead = useResource(unassignedProducts, undefined, { onError: complain });
-  const auctionsRead = useResource(productAuctions, undefined, { onError: complain });
+  const unassignedRead = useServerQuery(unassignedProductsQuery(), { onError: complain });
+  const auctionsRead = useServerQuery(productAuctionsQuery(), { onError: complain });
   const unassigned = orEmpty(unassignedRead);
   const auctions = orEmpty(auctionsRead);
   // The picked auction while it exists, else the first (once the auctions are known).
   const auctionId = auctions?.some((a) => a.id === picked) ? picked : (auctions?.[0]?.id ?? '');
-  const auctionRead = useResource(auctionProducts, auctionId, { enabled: auctions !== null, onError: complain });
+  const auctionRead = useServerQuery(auctionProductsQuery(auctionId), { enabled: auctions !== null, onError: complain });
   const auctionRows = orEmpty(auctionRead);
 
   function refresh() {

@@ -3,8 +3,8 @@ import { useEffect, useId, useRef, useState, type DragEvent, type KeyboardEvent 
 import { Icon } from '../../../components/ui/Icon';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { errorText, isSessionEnded } from '../../../lib/api-client';
-import { useResource } from '../../../lib/resource';
-import { systemSettings } from '../../../lib/admin-settings';
+import { systemSettingsQuery } from '../../../lib/admin-settings';
+import { useServerQuery } from '../../../lib/query';
 import { deleteImage, orderImages, productsChanged, uploadImage } from '../api/products-api';
 import { checkPhoto, mediaSrc, moveItem, PHOTO_MAX_MB, PHOTO_TYPES, PHOTOS_SOLD, photoLimits, TOO_MANY_PHOTOS, uploadErrorText } from '../model';
 
@@ -38,7 +38,7 @@ export function ProductPhotos({ product, autoFocus = false }: {
   const productId = product.id;
   const sold = product.status === 'sold';
   // The largest upload in force (MEDIA_MAX_MB), once the server's settings are known.
-  const maxMb = useResource(systemSettings, undefined).data?.media_max_mb ?? PHOTO_MAX_MB;
+  const maxMb = useServerQuery(systemSettingsQuery()).data?.media_max_mb ?? PHOTO_MAX_MB;
   const [images, setImagesState] = useState<ProductImage[]>(() => product.images.map(pick));
   const [uploads, setUploads] = useState<Upload[]>([]);
   const [changing, setChanging] = useState(false);

@@ -5,7 +5,7 @@ import { api } from '../../../lib/api-client';
 const as = { as: 'admin' } as const;
 
 // GET /admin/settings is read in lib/admin-settings.ts (the auction form and the product photos read it too).
-export { systemSettings } from '../../../lib/admin-settings';
+export { systemSettingsQuery } from '../../../lib/admin-settings';
 
 export const updateProfile = (body: UpdateProfileBody) => api.put<ProfileUpdated>('/admin/profile', body, as);
 
