@@ -1,5 +1,5 @@
 import type {
-  AdminAuction, AuctionSaved, CreateAuctionBody, MessageBody, Product, ProductBid,
+  AdminAuction, AuctionSaved, CreateAuctionBody, LotHistoryPage, MessageBody, Product,
   Settled, UpdateAuctionBody,
 } from '@auction/shared';
 import { api } from '../../../lib/api-client';
@@ -12,7 +12,8 @@ export const adminApi = {
   myAuctions: (signal?: AbortSignal) => api.get<AdminAuction[]>('/admin/auctions/my', { ...asAdmin, signal }),
   auction: (id: string, signal?: AbortSignal) => api.get<AdminAuction>(`/admin/auction/${enc(id)}`, { ...asAdmin, signal }),
   products: (id: string, signal?: AbortSignal) => api.get<Product[]>(`/admin/auction/${enc(id)}/products`, { ...asAdmin, signal }),
-  bids: (productKey: string, signal?: AbortSignal) => api.get<ProductBid[]>('/bids', { ...asAdmin, query: { product_key: productKey }, signal }),
+  /** A lot's history in its current auction, bids and automatic raises (`auto`), highest first: its first page. */
+  bids: (productId: string, signal?: AbortSignal) => api.get<LotHistoryPage>(`/products/${enc(productId)}/bids`, { ...asAdmin, signal }),
   createAuction: (body: CreateAuctionBody) => api.post<AuctionSaved>('/admin/auction', body, asAdmin),
   updateAuction: (id: string, body: UpdateAuctionBody) => api.put<AuctionSaved>(`/admin/auction/${enc(id)}`, body, asAdmin),
   deleteAuction: (id: string) => api.delete<MessageBody>(`/admin/auction/${enc(id)}`, asAdmin),

@@ -5,7 +5,7 @@ import { Toaster } from '../../../components/ui/toast/Toaster';
 import { useSession } from '../../auth';
 import { injectLiveEvent } from '../../live';
 import { formatDateTime, formatDateTimeSeconds } from '../../../lib/format';
-import { resetAll } from '../../../lib/resource';
+import { resetServerData } from '../../../lib/live-query';
 import { jsonResponse, resetAppState, sampleAdmin } from '../../../test/utils';
 import { useAdminAuctions } from '../store/admin-auctions-store';
 import { liveSummary, makeAdminAuction, makeProduct, routeFetch } from '../testing';
@@ -175,7 +175,7 @@ describe('ManageAuctionsPage', () => {
     expect(await screen.findByText('No auctions found. Create your first auction!')).toBeTruthy();
 
     cleanup();
-    resetAll();
+    resetServerData();
     routeFetch({
       'GET /api/admin/auctions/my': [jsonResponse(200, [open])],
       'POST /api/admin/auction/AUC-1/settle': [new Error('offline')],
