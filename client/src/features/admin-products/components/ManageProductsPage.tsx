@@ -10,7 +10,7 @@ import { StatusBadge } from '../../../components/ui/StatusBadge';
 import { tabId, Tabs, type TabItem } from '../../../components/ui/Tabs';
 import { toast, useToasts } from '../../../components/ui/toast/toast-store';
 import { errorText } from '../../../lib/api-client';
-import { useServerQuery, type ServerState } from '../../../lib/query';
+import { useServerMutation, useServerQuery, type ServerState } from '../../../lib/query';
 import { auctionProductsQuery, deleteProduct, productAuctionsQuery, productsChanged, unassignedProductsQuery } from '../api/products-api';
 import { mediaSrc } from '../model';
 import { ProductFormModal } from './ProductFormModal';
@@ -43,7 +43,6 @@ export function ManageProductsPage() {
   const [picked, setPicked] = useState('');
   const [editing, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<Product | null>(null);
-  const [busy, setBusy] = useState(false);
 
   // A list that could not be read shows as empty (and its toast says why).
   const unassignedRead = useServerQuery(unassignedProductsQuery(), { onError: complain });
@@ -61,20 +60,20 @@ export function ManageProductsPage() {
     if (tab === 'auction') void auctionRead.refetch();
   }
 
-  async function confirmDelete() {
-    if (!deleting) return;
-    setBusy(true);
-    try {
-      await deleteProduct(deleting.id);
+  const remove = useServerMutation({
+    mutationFn: (product: Product) => deleteProduct(product.id),
+    onSuccess: () => {
       toast.success('Deleted');
-      setDeleting(null);
       productsChanged();
-    } catch (err) {
-      toast.error(errorText(err, 'Delete failed'));
-      setDeleting(null);
-    } finally {
-      setBusy(false);
-    }
+    },
+    onError: (err) => toast.error(errorText(err, 'Delete failed')),
+    // Either way the question is answered: the toast says how it went.
+    onSettled: () => setDeleting(null),
+  });
+  const busy = remove.isPending;
+
+  function confirmDelete() {
+    if (deleting) remove.mutate(deleting);
   }
 
   const totalInAuctions = auctions?.reduce((sum, a) => sum + a.product_count, 0) ?? 0;
@@ -147,7 +146,7 @@ export function ManageProductsPage() {
           confirmLabel="Delete"
           danger
           busy={busy}
-          onConfirm={() => void confirmDelete()}
+          onConfirm={confirmDelete}
           onCancel={() => setDeleting(null)}
         />
       )}
