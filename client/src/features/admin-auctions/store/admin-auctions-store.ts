@@ -5,11 +5,11 @@
  * events patch the list (`patchQuery`), and so the reply on its way too, which may have been read
  * before them; `auction:updated` carries no product list, so a burst of them reads the list again once;
  * a reconnect reads it again when it is shown; the session store's reset forgets it. Only the buttons'
- * busy marks and the change count live in the zustand store.
+ * busy marks live in the zustand store.
  */
 import { useSyncExternalStore } from 'react';
 import { create } from 'zustand';
-import { isCancelledError, type QueryState } from '@tanstack/react-query';
+import { isCancelledError, MutationObserver, type MutationObserverOptions, type QueryState } from '@tanstack/react-query';
 import type { AdminAuction, CreateAuctionBody, Settled, UpdateAuctionBody } from '@auction/shared';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { ApiError, errorText, isSessionEnded } from '../../../lib/api-client';
@@ -35,8 +35,6 @@ export interface AdminAuctionsState {
   status: LoadStatus;
   /** Auction ids with a change on its way (buttons wait for it). */
   busy: Record<string, boolean>;
-  /** Bumped after every change this tab makes, so the dashboard refreshes its numbers. */
-  version: number;
   /** Reads the list (sharing a read in flight); a failure is toasted unless `silent`. */
   load: (options?: { silent?: boolean }) => Promise<boolean>;
   create: (input: CreateAuctionBody) => Promise<boolean>;
@@ -44,7 +42,7 @@ export interface AdminAuctionsState {
   remove: (id: string) => Promise<boolean>;
   settle: (id: string) => Promise<SettleOutcome | null>;
   applyLive: (e: LiveEvent) => void;
-  /** Forgets the busy marks and the change count (tests); the list is forgotten with the query cache alone. */
+  /** Forgets the busy marks (tests); the list is forgotten with the query cache alone. */
   reset: () => void;
 }
 
@@ -113,7 +111,15 @@ export function handleAdminAuctionsLiveEvent(e: LiveEvent): void {
 
 type Actions = Omit<AdminAuctionsState, 'auctions' | 'status'>;
 
-/** The busy marks, the change count and the actions: no server data. */
+/**
+ * A write as a TanStack mutation outside React (the actions are called from components and from
+ * `getState()`): its callbacks run whether or not the caller is still mounted; the promise rejects on failure.
+ */
+function mutate<T, V>(options: MutationObserverOptions<T, Error, V>, variables: V): Promise<T> {
+  return new MutationObserver(queryClient, options).mutate(variables);
+}
+
+/** The busy marks and the actions: no server data. */
 export const useAdminAuctionActions = create<Actions>()((set) => {
   async function withBusy<T>(id: string, fn: () => Promise<T>): Promise<T> {
     set((s) => ({ busy: { ...s.busy, [id]: true } }));
@@ -129,14 +135,10 @@ export const useAdminAuctionActions = create<Actions>()((set) => {
   }
 
   // Every write moves products in or out of auctions: the product lists the admin pages hold are read again.
-  const changed = () => {
-    set((s) => ({ version: s.version + 1 }));
-    productsChanged();
-  };
+  const changed = () => productsChanged();
 
   return {
     busy: {},
-    version: 0,
 
     load: async ({ silent = false } = {}) => {
       try {
@@ -150,65 +152,58 @@ export const useAdminAuctionActions = create<Actions>()((set) => {
       }
     },
 
-    create: async (input) => {
-      try {
-        const { auction } = await adminApi.createAuction(input);
+    create: (input) => mutate({
+      mutationFn: (body: CreateAuctionBody) => adminApi.createAuction(body),
+      onSuccess: ({ auction }) => {
         changeList((list) => [auction, ...list.filter((a) => a.id !== auction.id)]);
         toast.success('Auction created successfully!');
         changed();
-        return true;
-      } catch (err) {
-        toast.error(errorText(err, 'Failed to create auction'));
-        return false;
-      }
-    },
+      },
+      onError: (err) => toast.error(errorText(err, 'Failed to create auction')),
+    }, input).then(() => true, () => false),
 
-    update: (id, input) => withBusy(id, async () => {
-      try {
-        const { auction } = await adminApi.updateAuction(id, input);
+    update: (id, input) => withBusy(id, () => mutate({
+      mutationFn: (body: UpdateAuctionBody) => adminApi.updateAuction(id, body),
+      onSuccess: ({ auction }) => {
         changeOne(id, () => auction);
         toast.success('Auction updated successfully!');
         changed();
-        return auction;
-      } catch (err) {
-        toast.error(errorText(err, 'Failed to update auction'));
-        return null;
-      }
-    }),
+      },
+      onError: (err) => toast.error(errorText(err, 'Failed to update auction')),
+    }, input).then(({ auction }) => auction, () => null)),
 
-    remove: (id) => withBusy(id, async () => {
-      try {
-        await adminApi.deleteAuction(id);
+    remove: (id) => withBusy(id, () => mutate({
+      mutationFn: (auctionId: string) => adminApi.deleteAuction(auctionId),
+      onSuccess: () => {
         changeList((list) => list.filter((a) => a.id !== id));
         toast.success('Auction deleted successfully!');
         changed();
-        return true;
-      } catch (err) {
-        toast.error(errorText(err, 'Failed to delete auction'));
-        return false;
-      }
-    }),
+      },
+      onError: (err) => toast.error(errorText(err, 'Failed to delete auction')),
+    }, id).then(() => true, () => false)),
 
-    settle: (id) => withBusy(id, async () => {
-      try {
-        const answer = await adminApi.settleAuction(id);
+    settle: (id) => withBusy(id, () => mutate({
+      mutationFn: async (auctionId: string): Promise<SettleOutcome> => {
+        const answer = await adminApi.settleAuction(auctionId);
+        // The server moved the end to now and returned unsold products to unassigned: read it back.
+        const auction = await adminApi.auction(auctionId).catch(() => null);
+        return { answer, auction };
+      },
+      onSuccess: ({ auction }) => {
         toast.success('Auction settled successfully!');
         changed();
-        // The server moved the end to now and returned unsold products to unassigned: read it back.
-        const fresh = await adminApi.auction(id).catch(() => null);
-        changeOne(id, (a) => fresh ?? { ...a, status: 'settled' as const });
-        return { answer, auction: fresh };
-      } catch (err) {
+        changeOne(id, (a) => auction ?? { ...a, status: 'settled' as const });
+      },
+      onError: (err) => {
         toast.error(errorText(err, 'Failed to settle auction'));
         // Already settled elsewhere (409 AUCTION_SETTLED): show what is true now.
         if (err instanceof ApiError && err.code === 'AUCTION_SETTLED') changeOne(id, markEnded('settled'));
-        return null;
-      }
-    }),
+      },
+    }, id).catch(() => null)),
 
     applyLive: handleAdminAuctionsLiveEvent,
 
-    reset: () => set({ busy: {}, version: 0 }),
+    reset: () => set({ busy: {} }),
   };
 });
 
