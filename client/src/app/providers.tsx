@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { Toaster } from '../components/ui/toast/Toaster';
 import { useToasts } from '../components/ui/toast/toast-store';
-import { useSession } from '../features/auth';
+import { useSession } from '../lib/session';
 import { registerNavigate } from '../lib/api-client';
 import { isSessionKey } from '../lib/session-storage';
 

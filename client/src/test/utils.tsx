@@ -1,8 +1,8 @@
 import { useLocation } from 'react-router-dom';
 import { vi } from 'vitest';
 import { useToasts } from '../components/ui/toast/toast-store';
-import { useSession } from '../features/auth';
-import { freezeClock } from '../features/live';
+import { useSession } from '../lib/session';
+import { freezeClock } from '../lib/live';
 import { registerNavigate } from '../lib/api-client';
 import { resetAll } from '../lib/resource';
 import { resetServerData } from '../lib/live-query';

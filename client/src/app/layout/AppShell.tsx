@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import { Outlet, matchPath, useLocation, useNavigate } from 'react-router-dom';
 import { Icon } from '../../components/ui/Icon';
-import { useSession } from '../../features/auth';
+import { useSession } from '../../lib/session';
 import { LiveConnection, LiveIndicator } from '../../features/live';
 import { LiveNotifications, NotificationsBell } from '../../features/notifications';
 import { pageRoutes, paths, portalTitle } from '../../config/paths';

@@ -4,7 +4,7 @@ import { Icon } from '../../../components/ui/Icon';
 import { auctionTimeStatus, StatusBadge } from '../../../components/ui/StatusBadge';
 import { countdownUrgent, formatCountdown, formatEndTime, formatRupees } from '../../../lib/format';
 import { mediaSrc } from '../../../lib/media';
-import { useLive } from '../../live';
+import { useLive } from '../../../lib/live';
 import { isEnded } from '../lib/rules';
 import { useAuctionActions, useAuctionProducts } from '../store/auctions-store';
 import { ExtendedMark } from './ExtendedMark';

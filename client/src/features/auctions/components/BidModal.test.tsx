@@ -3,7 +3,7 @@ import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../../components/ui/toast/Toaster';
 import { jsonResponse, resetAppState } from '../../../test/utils';
-import { injectLiveEvent } from '../../live';
+import { injectLiveEvent } from '../../../lib/live';
 import { auctionList, auctionProducts } from '../store/auctions-store';
 import { bidPlaced, callsTo, inHours, makeAuction, makeProduct, placedEvent, routeFetch, setUpUser, tearDownStores } from '../test/fixtures';
 import { BidModal } from './BidModal';

@@ -10,7 +10,7 @@ import { toast } from '../../../components/ui/toast/toast-store';
 import { browseLotPath, lotPath, paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
 import { countdownUrgent, formatCountdown, formatEndTime, formatRupees } from '../../../lib/format';
-import { useWatchAuctions } from '../../live';
+import { useWatchAuctions } from '../../../lib/live';
 import { SaveStar } from '../../saved';
 import { bidAction, isEnded, softCloseText, stepsText } from '../lib/rules';
 import { useAuctionActions, useAuctionList, useAuctionProducts } from '../store/auctions-store';

@@ -5,7 +5,7 @@ import { Icon } from '../../../components/ui/Icon';
 import { Spinner } from '../../../components/ui/Spinner';
 import { auctionTimeStatus, StatusBadge } from '../../../components/ui/StatusBadge';
 import { countdownUrgent, formatCountdown, formatRupees } from '../../../lib/format';
-import { useWatchAuctions } from '../../live';
+import { useWatchAuctions } from '../../../lib/live';
 import { isEnded, softCloseText, stepsText } from '../lib/rules';
 import { useAuctionActions, useAuctionProducts } from '../store/auctions-store';
 import { ExtendedMark } from './ExtendedMark';

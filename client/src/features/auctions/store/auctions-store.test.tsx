@@ -2,8 +2,8 @@ import { act, cleanup, renderHook, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { lastSocket, reconnect } from '../../../test/fake-socket';
 import { jsonResponse, resetAppState } from '../../../test/utils';
-import { useSession } from '../../auth';
-import { injectLiveEvent, useLive } from '../../live';
+import { useSession } from '../../../lib/session';
+import { injectLiveEvent, useLive } from '../../../lib/live';
 import { walletBalance } from '../../wallet';
 import {
   NOW, bidPlaced, callsTo, liveAuction, makeAuction, makeProduct, placedEvent, rolledBackEvent, routeFetch, setUpUser, tearDownStores,

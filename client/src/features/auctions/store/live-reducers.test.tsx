@@ -1,6 +1,6 @@
 import type { LiveAuction } from '@auction/shared';
 import { describe, expect, it } from 'vitest';
-import type { LiveEvent } from '../../live';
+import type { LiveEvent } from '../../../lib/live';
 import { NOW, inHours, liveAuction, makeAuction, makeProduct, placedEvent, rolledBackEvent, soldEvent } from '../test/fixtures';
 import { applyLiveEvent, needsProductsRead, upsertAuction, type AuctionsData } from './live-reducers';
 

@@ -10,7 +10,7 @@ import type { LotPage } from '@auction/shared';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { ApiError, errorText } from '../../../lib/api-client';
 import { createResource, invalidate, useResource, type Resource, type UseResource } from '../../../lib/resource';
-import { onLive, onReconnect, type LiveEvent } from '../../live';
+import { onLive, onReconnect, type LiveEvent } from '../../../lib/live';
 import { auctionsApi } from '../api/auctions-api';
 
 export const LOT_FAILED = 'Failed to load this lot';

@@ -3,8 +3,8 @@ import type { Auction, BidPlaced, BidPlacedData, BidRolledBackData, LiveAuction,
 import { useLocation } from 'react-router-dom';
 import { vi } from 'vitest';
 import { jsonResponse, sampleUser, setServerNow } from '../../../test/utils';
-import { useSession } from '../../auth';
-import { useLive, type LiveEvent } from '../../live';
+import { useSession } from '../../../lib/session';
+import { useLive, type LiveEvent } from '../../../lib/live';
 import { useAuctionActions, useExtensions } from '../store/auctions-store';
 
 /** The server-corrected "now" every test starts at. */

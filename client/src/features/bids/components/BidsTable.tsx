@@ -6,7 +6,7 @@ import { StatusBadge } from '../../../components/ui/StatusBadge';
 import { lotPath } from '../../../config/paths';
 import { formatDateTime, formatRupees, secondsLeft } from '../../../lib/format';
 import { isEnded, useAuctionList } from '../../auctions';
-import { useClock } from '../../live';
+import { useClock } from '../../../lib/live';
 import { bidStatusNote } from '../model';
 
 interface BidsTableProps {

@@ -8,7 +8,7 @@ import type { UserBid } from '@auction/shared';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { errorText } from '../../../lib/api-client';
 import { createResource, invalidate, useResource } from '../../../lib/resource';
-import { onLive, onReconnect, type LiveEvent } from '../../live';
+import { onLive, onReconnect, type LiveEvent } from '../../../lib/live';
 import { fetchUserBids, rollbackBid } from '../api/bids-api';
 import { applyBidEvent, isBidEvent } from '../model';
 

@@ -3,7 +3,7 @@ import type { Auction, LedgerTotals, LiveAuction, Transaction, UserBid } from '@
 import { toast } from '../../../components/ui/toast/toast-store';
 import { createResource, invalidate, useResource, type ResourceState } from '../../../lib/resource';
 import { myBids } from '../../bids';
-import { onLive, onReconnect, type LiveEvent } from '../../live';
+import { onLive, onReconnect, type LiveEvent } from '../../../lib/live';
 import { walletBalance, walletBalanceOf, walletLedger } from '../../wallet';
 import { fetchAuctions } from '../api/dashboard-api';
 

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
-import { holdClock } from '../store/clock-store';
-import { useLive } from '../store/live-store';
+import { holdClock } from '../../../lib/live/clock-store';
+import { useLive } from '../../../lib/live/live-store';
 
 /** Keeps the tab's live connection open with the given token, and the shared clock ticking. */
 export function LiveConnection({ token }: { token: string | null }) {

@@ -4,7 +4,7 @@ import { Toaster } from '../../../components/ui/toast/Toaster';
 import { resetAppState } from '../../../test/utils';
 import { auctionProducts } from '../../auctions';
 import { myBids } from '../../bids';
-import { injectLiveEvent } from '../../live';
+import { injectLiveEvent } from '../../../lib/live';
 import { LiveNotifications } from './LiveNotifications';
 
 const server_time = '2026-05-01T12:00:00.000Z';

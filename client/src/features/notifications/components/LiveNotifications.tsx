@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useToasts } from '../../../components/ui/toast/toast-store';
 import { knownProducts } from '../../auctions';
 import { knownBids } from '../../bids';
-import { onLive } from '../../live';
+import { onLive } from '../../../lib/live';
 import { notificationFor, type ProductNameLookup } from '../messages';
 
 /** The product's name from whatever this tab has loaded: the open auction's products, or the user's bids. */

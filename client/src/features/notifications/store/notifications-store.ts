@@ -7,7 +7,7 @@
 import { toast } from '../../../components/ui/toast/toast-store';
 import { isSessionEnded } from '../../../lib/api-client';
 import { createResource, invalidate } from '../../../lib/resource';
-import { onLive, onReconnect, type LiveEvent } from '../../live';
+import { onLive, onReconnect, type LiveEvent } from '../../../lib/live';
 import { fetchNotifications, postNotificationsRead } from '../api/notifications-api';
 import { NOTIFICATIONS_PAGE, withNew, withOlderPage, withRead, type NotificationFeed } from '../model';
 

@@ -9,7 +9,7 @@ import { StatusBadge } from '../../../components/ui/StatusBadge';
 import { paths } from '../../../config/paths';
 import { countdownUrgent, formatCountdown, formatRupees, secondsLeft } from '../../../lib/format';
 import { isEnded, standingOf, useAuctionList } from '../../auctions';
-import { useClock, useWatchAuctions } from '../../live';
+import { useClock, useWatchAuctions } from '../../../lib/live';
 import { lotLinkOf, mediaSrc, priceOf } from '../model';
 import { setSaved, useSavedLots } from '../store/saved-store';
 import './saved.css';

@@ -12,7 +12,7 @@ import { toast } from '../../../components/ui/toast/toast-store';
 import { errorText, isSessionEnded } from '../../../lib/api-client';
 import { createResource, invalidate, useResource } from '../../../lib/resource';
 import { applyToProducts, auctionProducts, lotPage, productsAuctionOf } from '../../auctions';
-import { onLive, onReconnect, type LiveEvent } from '../../live';
+import { onLive, onReconnect, type LiveEvent } from '../../../lib/live';
 import { fetchSavedLots, saveLot, unsaveLot } from '../api/saved-api';
 
 export const LOAD_FAILED = 'Failed to load your saved lots';

@@ -3,7 +3,7 @@ import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../../components/ui/toast/Toaster';
 import { jsonResponse, resetAppState } from '../../../test/utils';
-import { injectLiveEvent } from '../../live';
+import { injectLiveEvent } from '../../../lib/live';
 import { resetAll } from '../../../lib/resource';
 import { makeTx, routeFetch } from '../testing';
 import { WalletPage } from './WalletPage';

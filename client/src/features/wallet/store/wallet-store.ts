@@ -11,7 +11,7 @@ import { create } from 'zustand';
 import { toPaise, toRupees, type LedgerTotals, type Transaction } from '@auction/shared';
 import { errorText } from '../../../lib/api-client';
 import { createResource, invalidate, useResource, type Resource } from '../../../lib/resource';
-import { onLive, onReconnect, type LiveEvent } from '../../live';
+import { onLive, onReconnect, type LiveEvent } from '../../../lib/live';
 import { fetchBalance, fetchLedgerPage, postTopUp, type WalletFigures } from '../api/wallet-api';
 import { balanceFromLedger, validateTopUp, withFirstPage, withOlderPage, type Ledger } from '../model';
 

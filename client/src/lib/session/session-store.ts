@@ -7,9 +7,9 @@ import {
   readJson,
   readToken,
   writeItem,
-} from '../../../lib/session-storage';
-import { resetAll } from '../../../lib/resource';
-import { resetServerData } from '../../../lib/live-query';
+} from '../session-storage';
+import { resetAll } from '../resource';
+import { resetServerData } from '../live-query';
 
 export interface SessionState {
   /** False until the stored session has been read; guards show a spinner meanwhile. */
