@@ -9,7 +9,7 @@ import { ConfirmDialog } from '../../../components/ui/Modal';
 import { Spinner } from '../../../components/ui/Spinner';
 import { StatusBadge } from '../../../components/ui/StatusBadge';
 import { formatCountdown, formatDateTimeSeconds, formatEndTime, secondsLeft } from '../../../lib/format';
-import { holdClock, useClock } from '../../live';
+import { holdClock, useClock } from '../../../lib/live';
 import { useAuctionDetail } from '../hooks/use-auction-detail';
 import { auctionStatus } from '../lib/forms';
 import { settleWording } from '../lib/settle';

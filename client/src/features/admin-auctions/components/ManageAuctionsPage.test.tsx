@@ -2,8 +2,8 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Toaster } from '../../../components/ui/toast/Toaster';
-import { useSession } from '../../auth';
-import { injectLiveEvent } from '../../live';
+import { useSession } from '../../../lib/session';
+import { injectLiveEvent } from '../../../lib/live';
 import { formatDateTime, formatDateTimeSeconds } from '../../../lib/format';
 import { resetServerData } from '../../../lib/live-query';
 import { jsonResponse, resetAppState, sampleAdmin } from '../../../test/utils';

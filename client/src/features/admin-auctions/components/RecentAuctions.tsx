@@ -5,7 +5,7 @@ import { EmptyState } from '../../../components/ui/EmptyState';
 import { Spinner } from '../../../components/ui/Spinner';
 import { StatusBadge } from '../../../components/ui/StatusBadge';
 import { formatDateTime } from '../../../lib/format';
-import { holdClock, onLive, useClock } from '../../live';
+import { holdClock, onLive, useClock } from '../../../lib/live';
 import { auctionStatus } from '../lib/forms';
 import { useAdminAuctions } from '../store/admin-auctions-store';
 import './recent-auctions.css';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LiveEvent } from '../../live';
+import type { LiveEvent } from '../../../lib/live';
 import { bidPlaced, bidRolledBack, makeAdminAuction, makeProduct } from '../testing';
 import { applyDetailEvent, boughtNowOf, detailReducer, mergeFeeds, toFeed, winnerOf, type DetailData, type FeedEntry } from './live-feed';
 

@@ -7,7 +7,7 @@
  * ordered by it (docs/live-protocol.md#versions-and-applying-events).
  */
 import type { AdminAuction, LotHistoryEntry, Product, Settled } from '@auction/shared';
-import type { LiveEvent } from '../../live';
+import type { LiveEvent } from '../../../lib/live';
 
 export interface FeedEntry {
   /**

@@ -17,7 +17,7 @@ import { productsChanged } from '../../../lib/admin-products';
 import { patchQuery } from '../../../lib/live-query';
 import { useServerQuery, type ServerStatus } from '../../../lib/query';
 import { queryClient } from '../../../lib/query-client';
-import { onLive, onReconnect, type LiveEvent } from '../../live';
+import { onLive, onReconnect, type LiveEvent } from '../../../lib/live';
 import { adminApi } from '../api/admin-api';
 import { myAuctionsKey, myAuctionsQuery, rereadQueries } from '../api/queries';
 

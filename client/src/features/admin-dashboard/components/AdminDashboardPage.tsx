@@ -4,7 +4,7 @@ import { formatRupees } from '@auction/shared';
 import { paths } from '../../../config/paths';
 import { Icon, type IconName } from '../../../components/ui/Icon';
 import { StatCard } from '../../../components/ui/StatCard';
-import { useSession } from '../../auth';
+import { useSession } from '../../../lib/session';
 import { useAdminStats } from '../hooks/use-admin-stats';
 import './admin-dashboard.css';
 

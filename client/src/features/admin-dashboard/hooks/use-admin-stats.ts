@@ -4,7 +4,7 @@ import { toast } from '../../../components/ui/toast/toast-store';
 import { invalidateSoon } from '../../../lib/live-query';
 import { queryClient } from '../../../lib/query-client';
 import { useServerQuery } from '../../../lib/query';
-import { onLive, onReconnect } from '../../live';
+import { onLive, onReconnect } from '../../../lib/live';
 import { adminStatsQuery } from '../api/stats-api';
 
 // A burst of bids arrives as many events; read again once after it settles.

@@ -16,7 +16,7 @@ import { downloadText } from '../../../lib/csv';
 import { formatDate } from '../../../lib/format';
 import { patchQueries } from '../../../lib/live-query';
 import { useServerMutation, useServerQuery } from '../../../lib/query';
-import { useSession } from '../../auth';
+import { useSession } from '../../../lib/session';
 import { adminUsersKey, adminUsersQuery, setUserStatus, type UserStatus } from '../api/users-api';
 import { OWNER_ONLY, USERS_CSV, initials, userStats, usersCsv, withUser } from '../model';
 import './users.css';

@@ -5,7 +5,7 @@ import { Icon } from '../../../components/ui/Icon';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { errorText } from '../../../lib/api-client';
 import { useServerMutation } from '../../../lib/query';
-import { useSession } from '../../auth';
+import { useSession } from '../../../lib/session';
 import { changeAdminPassword } from '../api/settings-api';
 import { validatePasswordChange, type FieldErrors, type PasswordDraft } from '../model';
 
