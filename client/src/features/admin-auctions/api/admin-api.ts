@@ -13,7 +13,7 @@ export const adminApi = {
   auction: (id: string, signal?: AbortSignal) => api.get<AdminAuction>(`/admin/auction/${enc(id)}`, { ...asAdmin, signal }),
   products: (id: string, signal?: AbortSignal) => api.get<Product[]>(`/admin/auction/${enc(id)}/products`, { ...asAdmin, signal }),
   /** A lot's history in its current auction, bids and automatic raises (`auto`), highest first: its first page. */
-  bids: (productId: string, signal?: AbortSignal) => api.get<LotHistoryPage>(`/products/${enc(productId)}/bids`, { ...asAdmin, signal }),
+  lotHistory: (productId: string, signal?: AbortSignal) => api.get<LotHistoryPage>(`/products/${enc(productId)}/bids`, { ...asAdmin, signal }),
   createAuction: (body: CreateAuctionBody) => api.post<AuctionSaved>('/admin/auction', body, asAdmin),
   updateAuction: (id: string, body: UpdateAuctionBody) => api.put<AuctionSaved>(`/admin/auction/${enc(id)}`, body, asAdmin),
   deleteAuction: (id: string) => api.delete<MessageBody>(`/admin/auction/${enc(id)}`, asAdmin),

@@ -25,7 +25,7 @@ export const myAuctionsQuery = () => queryOptions({
 export async function readDetail(auctionId: string): Promise<DetailData> {
   const auction = await adminApi.auction(auctionId);
   const products = await adminApi.products(auctionId);
-  const bids = await Promise.all(products.map((p) => adminApi.bids(p.id).then((page) => toFeed(p.id, auction.id, page.bids), () => [])));
+  const bids = await Promise.all(products.map((p) => adminApi.lotHistory(p.id).then((page) => toFeed(p.id, auction.id, page.bids), () => [])));
   const feed = mergeFeeds(...bids);
   return { auction, products, feed, boughtNow: boughtNowOf(auction, products, feed) };
 }

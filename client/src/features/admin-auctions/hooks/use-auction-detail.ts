@@ -68,7 +68,7 @@ export function useAuctionDetail(auctionId: string): AuctionDetail {
     // A cancelled lead may reinstate an older bid, and a buy-now is a bid no event names: read that product's history again.
     if (e.event === 'bid:rolledback' || (e.event === 'product:sold' && e.data.buy_now)) {
       const productId = e.data.product_id;
-      adminApi.bids(productId).then(
+      adminApi.lotHistory(productId).then(
         (page) => fold(auctionId, { type: 'bids', productId, bids: toFeed(productId, auctionId, page.bids) }),
         () => undefined,
       );
