@@ -4,7 +4,7 @@ import { lastSocket, reconnect } from '../../../test/fake-socket';
 import { jsonResponse, resetAppState } from '../../../test/utils';
 import { useSession } from '../../../lib/session';
 import { injectLiveEvent, useLive } from '../../../lib/live';
-import { walletBalance } from '../../wallet';
+import { walletBalance } from '../../../lib/account/wallet-balance';
 import {
   NOW, bidPlaced, callsTo, liveAuction, makeAuction, makeProduct, placedEvent, rolledBackEvent, routeFetch, setUpUser, tearDownStores,
 } from '../test/fixtures';

@@ -1,5 +1,5 @@
 /**
- * The lot page's own read (GET /products/{id}, the `lot-page` resource keyed by product id): the
+ * The lot page's own read (GET /products/{id}, the `lot-page` query keyed by product id): the
  * product with its auction and its history. The page's live numbers (highest bid, minimum, the
  * caller's standing) come from the auction's products (`auction-products`), which live events patch
  * at once; the history has aliases only the server can give ("Bidder 3"), so an event on a lot shown
@@ -9,8 +9,10 @@
 import type { LotPage } from '@auction/shared';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { ApiError, errorText } from '../../../lib/api-client';
-import { createResource, invalidate, useResource, type Resource, type UseResource } from '../../../lib/resource';
 import { onLive, onReconnect, type LiveEvent } from '../../../lib/live';
+import { invalidateSoon, queryFamily, type QueryFamily } from '../../../lib/live-query';
+import { useServerQuery, type ServerState } from '../../../lib/query';
+import { queryRoots } from '../../../lib/query-keys';
 import { auctionsApi } from '../api/auctions-api';
 
 export const LOT_FAILED = 'Failed to load this lot';
@@ -25,8 +27,8 @@ const HISTORY_STEP = 100;
  * read again as far (the first page with the lot, the rest from GET /products/{id}/bids), so every
  * entry shown says how it stands now (a reinstated bid may be far down).
  */
-export const lotPage: Resource<string, LotPage> = createResource<string, LotPage>('lot-page', async (productId): Promise<LotPage> => {
-  const shown = lotPage.get(productId).data?.bids.length ?? 0;
+export const lotPage: QueryFamily<string, LotPage> = queryFamily<string, LotPage>(queryRoots.lotPage, async (productId, current): Promise<LotPage> => {
+  const shown = current?.bids.length ?? 0;
   const lot = await auctionsApi.lot(productId);
   const bids = [...lot.bids];
   let next = lot.bids_next_before ?? null;
@@ -48,8 +50,8 @@ export async function loadMoreLotHistory(productId: string): Promise<void> {
 }
 
 /** The lot page's read: on mount (a failure other than "not found" toasted), again after live changes. */
-export function useLotPage(productId: string): UseResource<LotPage> {
-  return useResource(lotPage, productId, {
+export function useLotPage(productId: string): ServerState<LotPage> {
+  return useServerQuery(lotPage.options(productId), {
     onError: (err) => {
       // The page itself says a lot does not exist.
       if (!(err instanceof ApiError && err.status === 404)) toast.error(errorText(err, LOT_FAILED));
@@ -79,7 +81,7 @@ function rereadLots(): void {
   if (reread !== undefined) return;
   reread = setTimeout(() => {
     reread = undefined;
-    invalidate(lotPage.name);
+    invalidateSoon(queryRoots.lotPage);
   }, LOT_REREAD_MS);
 }
 
@@ -92,4 +94,4 @@ onLive((e) => {
   // A lot renamed, its photos changed, moved out of its auction or returned unsold by a settlement.
   if (e.event === 'auction:updated' || e.event === 'auction:settled' || e.event === 'auction:deleted') rereadLots();
 });
-onReconnect(() => invalidate(lotPage.name));
+onReconnect(() => invalidateSoon(queryRoots.lotPage));
