@@ -13,10 +13,12 @@ import { toast } from '../../../components/ui/toast/toast-store';
 import { errorText, isSessionEnded } from '../../../lib/api-client';
 import { applyToProducts, productsAuctionOf } from '../../../lib/catalogue';
 import { onLive, onReconnect, type LiveEvent } from '../../../lib/live';
-import { invalidateSoon, patchQuery, queryFamily } from '../../../lib/live-query';
+import { invalidateSoon, patchQuery } from '../../../lib/live-query';
 import { runMutation, useServerQuery } from '../../../lib/query';
 import { auctionProductsKey, lotPageKey, queryRoots } from '../../../lib/query-keys';
-import { fetchSavedLots, saveLot, unsaveLot } from '../api/saved-api';
+import { saveMutation, savedLots } from '../api/saved-api';
+
+export { savedLots };
 
 export const LOAD_FAILED = 'Failed to load your saved lots';
 export const SAVE_FAILED = 'Failed to save lot';
@@ -24,14 +26,7 @@ export const UNSAVE_FAILED = 'Failed to remove saved lot';
 /** Live news about a saved lot is confirmed by one re-read of the list after a burst settles. */
 export const REFETCH_DELAY_MS = 300;
 
-/** The caller's saved lots, newest saved first. */
-export const savedLots = queryFamily<void, Product[]>(queryRoots.savedLots, () => fetchSavedLots());
 
-/** PUT or DELETE /saved/{id}: one lot's star, as the server should have it. */
-const saveMutation = {
-  mutationKey: ['saved'],
-  mutationFn: ({ id, saved }: { id: string; saved: boolean }) => (saved ? saveLot(id) : unsaveLot(id)),
-};
 
 /** The saved list for a page: read on mount, a failed read of its own toasted. */
 export function useSavedLots() {
