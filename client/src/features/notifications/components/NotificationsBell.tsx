@@ -90,11 +90,14 @@ function NotificationsPanel({ id, feed, status, retry, onClose, bell }: PanelPro
   // Times are shown relative to when the panel opened.
   const [now] = useState(() => Date.now());
 
-  // Focus moves into the panel as it opens; a failed first read is tried again.
+  // Focus moves into the panel as it opens; a failed first read is tried again (once, as it opens:
+  // what the feed was then, not what it becomes).
+  const opening = useRef({ feed, status, retry });
   useEffect(() => {
     panel.current?.focus();
-    if (feed === undefined && status === 'error') retry();
-  }, []); // Once, as it opens.
+    const { feed: shown, status: was, retry: again } = opening.current;
+    if (shown === undefined && was === 'error') again();
+  }, []);
 
   // Tabbing out of it (not to the bell) closes it.
   function onBlur(e: FocusEvent) {
