@@ -4,7 +4,7 @@ import { ManageAuctionsPage } from '../features/admin-auctions/components/Manage
 import { ManageProductsPage } from '../features/admin-products/components/ManageProductsPage';
 import { UsersPage } from '../features/admin-users/components/UsersPage';
 import { BrowseAuctionsPage } from '../features/auctions/components/BrowseAuctionsPage';
-import { LotPage } from '../features/auctions/components/LotPage';
+import { LotPage } from '../features/auctions';
 import { LoginPage, RegisterPage, RequireSession } from '../features/auth';
 import { MyBidsPage } from '../features/bids/components/MyBidsPage';
 import { UserDashboardPage } from '../features/dashboard/components/UserDashboardPage';

@@ -16,8 +16,9 @@
  *
  * `resetServerData()` forgets everything (the session store calls it when the account changes).
  */
-import { hashKey } from '@tanstack/react-query';
+import { hashKey, isCancelledError } from '@tanstack/react-query';
 import type { QueryFilters, QueryFunction, QueryFunctionContext, QueryKey } from '@tanstack/react-query';
+import { isSessionEnded } from './api-client';
 import { queryClient } from './query-client';
 
 type Change = (data: never) => unknown;
@@ -99,4 +100,77 @@ export function resetServerData(): void {
   void queryClient.cancelQueries();
   queryClient.clear();
   queryClient.getMutationCache().clear();
+}
+
+/** A query's state outside React, as components see it (lib/query.ts). */
+export interface QueryView<T> {
+  data: T | undefined;
+  status: 'idle' | 'loading' | 'success' | 'error';
+  fetching: boolean;
+  error: unknown;
+}
+
+export function viewOf<T>(queryKey: QueryKey): QueryView<T> {
+  const state = queryClient.getQueryState<T>(queryKey);
+  if (!state) return { data: undefined, status: 'idle', fetching: false, error: undefined };
+  const fetching = state.fetchStatus === 'fetching';
+  const error = state.error && !isSessionEnded(state.error) ? state.error : undefined;
+  const status = state.data !== undefined ? 'success' : state.status === 'error' ? 'error' : fetching ? 'loading' : 'idle';
+  return { data: state.data, status, fetching, error };
+}
+
+/**
+ * The query options of one kind of server data, by parameter (`void` for one of a kind), with the
+ * helpers live handlers and writes use on it. `root` is the key every one of them starts with (for
+ * invalidation); the reader receives the value shown, for reads that extend it (a history "Load more"
+ * lengthened is read as far again).
+ */
+export interface QueryFamily<P, T> {
+  readonly root: QueryKey;
+  key: (params: P) => QueryKey;
+  options: (params: P) => { queryKey: QueryKey; queryFn: QueryFunction<T> };
+  /** The state this tab has (no read). */
+  get: (params: P) => QueryView<T>;
+  /**
+   * Shares the read in flight; otherwise reads, unless (without `force`) an answer is already there. A
+   * read cancelled on its way resolves with what the cache holds then.
+   */
+  load: (params: P, options?: { force?: boolean }) => Promise<T>;
+  /** A value known newer than any read in flight (`setQueryFresh`). */
+  set: (params: P, data: T) => void;
+  /** A change to the shown value and to the reply in flight (`patchQuery`). */
+  patch: (params: P, change: (data: T) => T) => void;
+  /** Calls `listener` whenever the cache entry of `params` changes; returns the unsubscribe. */
+  subscribe: (params: P, listener: () => void) => () => void;
+}
+
+export function queryFamily<P = void, T = unknown>(root: QueryKey, read: (params: P, shown: T | undefined) => Promise<T>): QueryFamily<P, T> {
+  const key = (params: P): QueryKey => (params === undefined ? root : [...root, params]);
+  const options = (params: P) => ({
+    queryKey: key(params),
+    queryFn: foldable<T>(() => read(params, queryClient.getQueryData<T>(key(params)))),
+  });
+  return {
+    root,
+    key,
+    options,
+    get: (params) => viewOf<T>(key(params)),
+    load: (params, { force = false } = {}) => {
+      const query = queryClient.getQueryCache().find({ queryKey: key(params), exact: true });
+      const pending = query?.state.fetchStatus === 'fetching' ? (query.promise as Promise<T> | undefined) : undefined;
+      // A read cancelled on its way (a newer value, a reset) resolves with what the cache holds then.
+      return (pending ?? queryClient.fetchQuery({ ...options(params), staleTime: force ? 0 : Infinity })).catch((err: unknown) => {
+        if (isCancelledError(err)) return queryClient.getQueryData<T>(key(params)) as T;
+        throw err;
+      });
+    },
+    set: (params, data) => setQueryFresh(key(params), data),
+    patch: (params, change) => patchQuery(key(params), change),
+    subscribe: (params, listener) => {
+      const hash = hashKey(key(params));
+      return queryClient.getQueryCache().subscribe((e) => {
+        if (e.type === 'updated' && e.query.queryHash === hash) listener();
+      });
+    },
+  };
 }

@@ -96,3 +96,14 @@ export function useServerMutation<TData = unknown, TError = DefaultError, TVaria
 ): UseMutationResult<TData, TError, TVariables, TContext> {
   return useTanstackMutation(options, queryClient);
 }
+
+/**
+ * Runs a mutation outside a component (a store action), through the app's MutationCache like
+ * `useMutation().mutateAsync` does: its callbacks run, the devtools list it, `useIsMutating` sees it.
+ */
+export function runMutation<TData, TVariables, TContext = unknown>(
+  options: UseMutationOptions<TData, DefaultError, TVariables, TContext>,
+  variables: TVariables,
+): Promise<TData> {
+  return queryClient.getMutationCache().build(queryClient, options).execute(variables);
+}

@@ -1,4 +1,4 @@
-import type { LiveEvent } from '../live';
+import type { LiveEvent } from '../../lib/live';
 import type { ToastKind } from '../../components/ui/toast/toast-store';
 import { formatRupees } from '../../lib/format';
 

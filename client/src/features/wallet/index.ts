@@ -4,6 +4,6 @@ export type { WalletView, WalletFigures, TopUpState, ActionResult } from './stor
 export {
   walletStats, balanceFromLedger, totalsOf, describeTransaction, transactionDescription, transactionTypeLabel, transactionBadge, ledgerKind, ledgerWords, signedAmount, signedAmountText, isCredit,
   validateTopUp,
-} from './model';
-export type { Ledger, TransactionText, WalletStats } from './model';
+} from '../../lib/account/wallet-model';
+export type { Ledger, TransactionText, WalletStats } from '../../lib/account/wallet-model';
 export { WalletPage } from './components/WalletPage';

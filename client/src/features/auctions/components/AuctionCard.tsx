@@ -5,7 +5,7 @@ import { auctionTimeStatus, StatusBadge } from '../../../components/ui/StatusBad
 import { countdownUrgent, formatCountdown, formatEndTime, formatRupees } from '../../../lib/format';
 import { mediaSrc } from '../../../lib/media';
 import { useLive } from '../../../lib/live';
-import { isEnded } from '../lib/rules';
+import { isEnded } from '../../../lib/catalogue';
 import { useAuctionActions, useAuctionProducts } from '../store/auctions-store';
 import { ExtendedMark } from './ExtendedMark';
 import { useSecondsLeft } from './use-seconds-left';

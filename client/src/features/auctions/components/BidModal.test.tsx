@@ -124,6 +124,8 @@ describe('BidModal', () => {
     expect(submit().disabled).toBe(true);
     expect(submit().textContent).toBe('Placing bid…');
     fireEvent.click(submit());
+    // The bid is a mutation: its request goes out a few microtasks after the click.
+    await waitFor(() => expect(answer).toBeTypeOf('function'));
     await act(async () => answer(jsonResponse(201, bidPlaced({ highest_bid: 150000, version: 4 }))));
     await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
   });

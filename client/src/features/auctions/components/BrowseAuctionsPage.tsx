@@ -7,7 +7,7 @@ import { Spinner } from '../../../components/ui/Spinner';
 import { Tabs, tabId } from '../../../components/ui/Tabs';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { holdClock, useClock } from '../../../lib/live';
-import { BROWSE_VIEWS, browseView, filterAuctions, type BrowseView } from '../lib/rules';
+import { BROWSE_VIEWS, browseView, filterAuctions, type BrowseView } from '../../../lib/catalogue';
 import { useAuctionList } from '../store/auctions-store';
 import { AuctionCard } from './AuctionCard';
 import { BidModal } from './BidModal';

@@ -6,7 +6,7 @@ import { Spinner } from '../../../components/ui/Spinner';
 import { auctionTimeStatus, StatusBadge } from '../../../components/ui/StatusBadge';
 import { countdownUrgent, formatCountdown, formatRupees } from '../../../lib/format';
 import { useWatchAuctions } from '../../../lib/live';
-import { isEnded, softCloseText, stepsText } from '../lib/rules';
+import { isEnded, softCloseText, stepsText } from '../../../lib/catalogue';
 import { useAuctionActions, useAuctionProducts } from '../store/auctions-store';
 import { ExtendedMark } from './ExtendedMark';
 import { ProductRow } from './ProductRow';

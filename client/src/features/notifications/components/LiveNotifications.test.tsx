@@ -2,8 +2,8 @@ import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Toaster } from '../../../components/ui/toast/Toaster';
 import { resetAppState } from '../../../test/utils';
-import { auctionProducts } from '../../auctions';
-import { myBids } from '../../bids';
+import { auctionProducts } from '../../../lib/catalogue';
+import { myBids } from '../../../lib/account/my-bids';
 import { injectLiveEvent } from '../../../lib/live';
 import { LiveNotifications } from './LiveNotifications';
 

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useToasts } from '../../../components/ui/toast/toast-store';
-import { knownProducts } from '../../auctions';
-import { knownBids } from '../../bids';
+import { knownProducts } from '../../../lib/catalogue';
+import { knownBids } from '../../../lib/account/my-bids';
 import { onLive } from '../../../lib/live';
 import { notificationFor, type ProductNameLookup } from '../messages';
 

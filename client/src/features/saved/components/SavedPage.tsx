@@ -8,7 +8,7 @@ import { Spinner } from '../../../components/ui/Spinner';
 import { StatusBadge } from '../../../components/ui/StatusBadge';
 import { paths } from '../../../config/paths';
 import { countdownUrgent, formatCountdown, formatRupees, secondsLeft } from '../../../lib/format';
-import { isEnded, standingOf, useAuctionList } from '../../auctions';
+import { isEnded, standingOf, useAuctionList } from '../../../lib/catalogue';
 import { useClock, useWatchAuctions } from '../../../lib/live';
 import { lotLinkOf, mediaSrc, priceOf } from '../model';
 import { setSaved, useSavedLots } from '../store/saved-store';

@@ -7,7 +7,7 @@
  * they set the caller's own standing on the lot (`my_status`, `my_max`) whatever its version.
  */
 import type { Auction, LiveAuction, Product } from '@auction/shared';
-import type { LiveEvent } from '../../../lib/live';
+import type { LiveEvent } from '../live';
 
 export interface AuctionsData {
   auctions: Auction[];
