@@ -9,13 +9,13 @@
  */
 import { useSyncExternalStore } from 'react';
 import { create } from 'zustand';
-import { isCancelledError, MutationObserver, type MutationObserverOptions, type QueryState } from '@tanstack/react-query';
+import { isCancelledError, type QueryState } from '@tanstack/react-query';
 import type { AdminAuction, CreateAuctionBody, Settled, UpdateAuctionBody } from '@auction/shared';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { ApiError, errorText, isSessionEnded } from '../../../lib/api-client';
 import { productsChanged } from '../../../lib/admin-products';
 import { patchQuery } from '../../../lib/live-query';
-import { useServerQuery, type ServerStatus } from '../../../lib/query';
+import { runMutation, useServerQuery, type ServerStatus } from '../../../lib/query';
 import { queryClient } from '../../../lib/query-client';
 import { onLive, onReconnect, type LiveEvent } from '../../../lib/live';
 import { adminApi } from '../api/admin-api';
@@ -111,14 +111,6 @@ export function handleAdminAuctionsLiveEvent(e: LiveEvent): void {
 
 type Actions = Omit<AdminAuctionsState, 'auctions' | 'status'>;
 
-/**
- * A write as a TanStack mutation outside React (the actions are called from components and from
- * `getState()`): its callbacks run whether or not the caller is still mounted; the promise rejects on failure.
- */
-function mutate<T, V>(options: MutationObserverOptions<T, Error, V>, variables: V): Promise<T> {
-  return new MutationObserver(queryClient, options).mutate(variables);
-}
-
 /** The busy marks and the actions: no server data. */
 export const useAdminAuctionActions = create<Actions>()((set) => {
   async function withBusy<T>(id: string, fn: () => Promise<T>): Promise<T> {
@@ -152,7 +144,7 @@ export const useAdminAuctionActions = create<Actions>()((set) => {
       }
     },
 
-    create: (input) => mutate({
+    create: (input) => runMutation({
       mutationFn: (body: CreateAuctionBody) => adminApi.createAuction(body),
       onSuccess: ({ auction }) => {
         changeList((list) => [auction, ...list.filter((a) => a.id !== auction.id)]);
@@ -162,7 +154,7 @@ export const useAdminAuctionActions = create<Actions>()((set) => {
       onError: (err) => toast.error(errorText(err, 'Failed to create auction')),
     }, input).then(() => true, () => false),
 
-    update: (id, input) => withBusy(id, () => mutate({
+    update: (id, input) => withBusy(id, () => runMutation({
       mutationFn: (body: UpdateAuctionBody) => adminApi.updateAuction(id, body),
       onSuccess: ({ auction }) => {
         changeOne(id, () => auction);
@@ -172,7 +164,7 @@ export const useAdminAuctionActions = create<Actions>()((set) => {
       onError: (err) => toast.error(errorText(err, 'Failed to update auction')),
     }, input).then(({ auction }) => auction, () => null)),
 
-    remove: (id) => withBusy(id, () => mutate({
+    remove: (id) => withBusy(id, () => runMutation({
       mutationFn: (auctionId: string) => adminApi.deleteAuction(auctionId),
       onSuccess: () => {
         changeList((list) => list.filter((a) => a.id !== id));
@@ -182,7 +174,7 @@ export const useAdminAuctionActions = create<Actions>()((set) => {
       onError: (err) => toast.error(errorText(err, 'Failed to delete auction')),
     }, id).then(() => true, () => false)),
 
-    settle: (id) => withBusy(id, () => mutate({
+    settle: (id) => withBusy(id, () => runMutation({
       mutationFn: async (auctionId: string): Promise<SettleOutcome> => {
         const answer = await adminApi.settleAuction(auctionId);
         // The server moved the end to now and returned unsold products to unassigned: read it back.
