@@ -56,13 +56,15 @@ export type ListedBid = Pick<LotHistoryEntry, 'bid_id' | 'amount' | 'status' | '
 
 /**
  * Newest first: two rows of one lot that both know their version by version (the order the lot's
- * changes committed in, whatever the clocks say), others by time; at one moment the later version,
- * then an automatic raise after the bid it answered, then the higher bid id.
+ * changes committed in, whatever the clocks say), others by time; at one moment, on one lot the
+ * higher amount (a lot's price only rises: a raise read back, which names no version, stays above the
+ * raises before it), then the later version, then an automatic raise after the bid it answered, then
+ * the higher bid id.
  */
 function newestFirst(a: FeedEntry, b: FeedEntry): number {
   if (a.product_id === b.product_id && a.version !== undefined && b.version !== undefined && a.version !== b.version) return b.version - a.version;
-  return Date.parse(b.timestamp) - Date.parse(a.timestamp) || (b.version ?? -1) - (a.version ?? -1)
-    || Number(b.auto === true) - Number(a.auto === true) || b.bid_id - a.bid_id;
+  return Date.parse(b.timestamp) - Date.parse(a.timestamp) || (a.product_id === b.product_id ? b.amount - a.amount : 0)
+    || (b.version ?? -1) - (a.version ?? -1) || Number(b.auto === true) - Number(a.auto === true) || b.bid_id - a.bid_id;
 }
 
 const bidKey = (bidId: number) => `b${bidId}`;
@@ -250,10 +252,10 @@ export function detailReducer(state: DetailData | null, action: DetailAction): D
       const bids = action.bids;
       const read = new Set(bids.map(rowId));
       const statusOf = new Map(bids.filter((b) => !b.auto).map((b) => [b.bid_id, b.status]));
-      const liveRaises = state.feed.filter((f) => f.product_id === action.productId && f.auto);
-      // The raises read keep the version they came with (their order); the others stay as seen.
-      const known = liveRaises.filter((f) => read.has(rowId(f)));
-      const raises = liveRaises.filter((f) => !read.has(rowId(f))).map((f) => ({ ...f, status: statusOf.get(f.bid_id) ?? f.status }));
+      const shown = state.feed.filter((f) => f.product_id === action.productId);
+      // The rows read keep the key and version they were shown with (their order), taking the status read.
+      const known = shown.filter((f) => read.has(rowId(f)));
+      const raises = shown.filter((f) => f.auto && !read.has(rowId(f))).map((f) => ({ ...f, status: statusOf.get(f.bid_id) ?? f.status }));
       const boughtNow = bids.some((b) => b.buy_now) && !state.boughtNow.includes(action.productId) ? [...state.boughtNow, action.productId] : state.boughtNow;
       return { ...state, boughtNow, feed: mergeFeeds(state.feed.filter((f) => f.product_id !== action.productId), known, bids, raises) };
     }
