@@ -178,3 +178,12 @@ export const useLive = create<LiveState>()((set) => ({
 export function injectLiveEvent(e: LiveEvent) {
   dispatch(e);
 }
+
+/**
+ * The `default` of a switch over every live event type: it compiles only while each event type of the
+ * contract has its own `case` (those that change nothing return unchanged), so a new event type fails
+ * `tsc` until every place that reacts to events has decided what it means there.
+ */
+export function exhaustive<T>(_unhandled: never, unchanged: T): T {
+  return unchanged;
+}
