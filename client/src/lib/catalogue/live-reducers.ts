@@ -1,7 +1,7 @@
 /**
  * Pure reducers that fold live events (docs/live-protocol.md) into the bidder's view of auctions and products.
  * `applyToAuctions` folds an event into the list, `applyToProducts` into one auction's products (the
- * store's two resources), `applyLiveEvent` into both at once. They return the same object when an event
+ * catalogue's two queries), `applyLiveEvent` into both at once. They return the same object when an event
  * changes nothing, so subscribers do not re-render; a product event whose version is not newer than the
  * product's shown version is such an event. Personal events (outbid, reinstated, won) carry no version:
  * they set the caller's own standing on the lot (`my_status`, `my_max`) whatever its version.
