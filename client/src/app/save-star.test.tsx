@@ -77,7 +77,7 @@ describe('the save star on a lot', () => {
     resetAppState();
   });
 
-  it('saves with PUT and unsaves with DELETE, aria-pressed and the name following, the products resource in step', async () => {
+  it('saves with PUT and unsaves with DELETE, aria-pressed and the name following, the products query in step', async () => {
     const api = routes();
     renderBrowse();
     const leicaStar = await openProducts();

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from './api-client';
 import { foldable, invalidateSoon, patchQueries, patchQuery, resetServerData, setQueryFresh } from './live-query';
 import { useServerQuery } from './query';
-import { queryClient } from './query-client';
+import { GC_TIME_MS, queryClient } from './query-client';
 
 function deferred<T>() {
   let resolve!: (v: T) => void;
@@ -91,6 +91,25 @@ describe('live folding', () => {
     await read;
     expect(queryClient.getQueryData(key)).toBeUndefined();
     expect(queryClient.getQueryData(['other'])).toBeUndefined();
+  });
+});
+
+describe('eviction', () => {
+  it('an answer no component has shown for gcTime is evicted; one on screen stays', async () => {
+    vi.useFakeTimers();
+    const shown = uniqueKey();
+    const hidden = uniqueKey();
+    const fetcher = vi.fn(async () => 'x');
+    const view = renderHook(() => useServerQuery({ queryKey: shown, queryFn: fetcher }));
+    const gone = renderHook(() => useServerQuery({ queryKey: hidden, queryFn: fetcher }));
+    await act(async () => { await vi.advanceTimersByTimeAsync(0); });
+    gone.unmount();
+    await act(async () => { await vi.advanceTimersByTimeAsync(GC_TIME_MS - 1000); });
+    expect(queryClient.getQueryData(hidden)).toBe('x');
+    await act(async () => { await vi.advanceTimersByTimeAsync(2000); });
+    expect(queryClient.getQueryData(hidden)).toBeUndefined();
+    expect(queryClient.getQueryData(shown)).toBe('x');
+    view.unmount();
   });
 });
 

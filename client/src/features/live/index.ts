@@ -3,4 +3,4 @@
 // for the admin pages, which still import them from this feature.
 export { useLive, onLive, onReconnect, injectLiveEvent, useWatchAuctions, useClock, holdClock, freezeClock } from '../../lib/live';
 export type { LiveEvent, LiveStatus } from '../../lib/live';
-export { LiveConnection, LiveIndicator } from './components/LiveConnection';
+export { LiveConnection, LiveIndicator, NewVersionNotice } from './components/LiveConnection';

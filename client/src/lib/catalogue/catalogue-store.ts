@@ -13,7 +13,7 @@ import { create } from 'zustand';
 import type { Auction, Product } from '@auction/shared';
 import { toast } from '../../components/ui/toast/toast-store';
 import { errorText } from '../api-client';
-import { onLive, onReconnect, type LiveEvent } from '../live';
+import { exhaustive, onLive, onReconnect, type LiveEvent } from '../live';
 import { invalidateSoon, patchQueries, queryFamily } from '../live-query';
 import { useServerQuery, type ServerState } from '../query';
 import { queryRoots } from '../query-keys';
@@ -112,8 +112,20 @@ function handleCatalogueLiveEvent(e: LiveEvent): void {
     case 'auction:extended':
       noteExtension(e.data.auction_id, e.data.valid_until);
       break;
-    default:
+    case 'bid:placed':
+    case 'bid:rolledback':
+    case 'product:sold':
+    case 'auction:ending':
+    case 'auction:ended':
+    case 'auction:settled':
+    case 'auction:watchers':
+    case 'wallet:updated':
+    case 'auction:created':
+    case 'auction:deleted':
+    case 'notification:new':
       break;
+    default:
+      exhaustive(e, undefined);
   }
 }
 

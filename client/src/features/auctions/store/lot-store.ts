@@ -9,7 +9,7 @@
 import type { LotPage } from '@auction/shared';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { ApiError, errorText } from '../../../lib/api-client';
-import { onLive, onReconnect, type LiveEvent } from '../../../lib/live';
+import { exhaustive, onLive, onReconnect, type LiveEvent } from '../../../lib/live';
 import { invalidateSoon } from '../../../lib/live-query';
 import { useServerQuery, type ServerState } from '../../../lib/query';
 import { queryRoots } from '../../../lib/query-keys';
@@ -51,8 +51,19 @@ function lotOf(e: LiveEvent): string | undefined {
     case 'bid:reinstated':
     case 'bid:outbid':
       return e.data.product_id;
-    default:
+    case 'auction:ending':
+    case 'auction:extended':
+    case 'auction:ended':
+    case 'auction:settled':
+    case 'auction:watchers':
+    case 'wallet:updated':
+    case 'auction:created':
+    case 'auction:updated':
+    case 'auction:deleted':
+    case 'notification:new':
       return undefined;
+    default:
+      return exhaustive(e, undefined);
   }
 }
 

@@ -4,7 +4,7 @@ import { toast } from '../../../components/ui/toast/toast-store';
 import { myBids, REFETCH_DELAY_MS as BIDS_REFETCH_MS } from '../../../lib/account/my-bids';
 import { walletBalance } from '../../../lib/account/wallet-balance';
 import { walletBalanceOf, walletLedger } from '../../../lib/account/wallet-ledger';
-import { onLive, onReconnect, type LiveEvent } from '../../../lib/live';
+import { exhaustive, onLive, onReconnect, type LiveEvent } from '../../../lib/live';
 import { invalidateSoon } from '../../../lib/live-query';
 import { useServerQuery, type ServerState } from '../../../lib/query';
 import { queryRoots } from '../../../lib/query-keys';
@@ -71,8 +71,21 @@ function applyCatalogueEvent(auctions: Auction[], e: LiveEvent): Auction[] {
     }
     case 'auction:deleted':
       return auctions.filter((a) => a.id !== e.data.id);
-    default:
+    case 'bid:placed':
+    case 'bid:rolledback':
+    case 'product:sold':
+    case 'auction:ending':
+    case 'auction:ended':
+    case 'auction:settled':
+    case 'auction:watchers':
+    case 'bid:outbid':
+    case 'bid:reinstated':
+    case 'bid:won':
+    case 'wallet:updated':
+    case 'notification:new':
       return auctions;
+    default:
+      return exhaustive(e, auctions);
   }
 }
 

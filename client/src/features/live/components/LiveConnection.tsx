@@ -25,3 +25,20 @@ export function LiveIndicator() {
     </span>
   );
 }
+
+/**
+ * Shown once a tab learns (`live:hello`) that the server speaks another live protocol than this build:
+ * a new version of the app is out. Reload gets it; Dismiss hides the notice for this tab.
+ */
+export function NewVersionNotice() {
+  const outdated = useLive((s) => s.outdated);
+  const dismiss = useLive((s) => s.dismissOutdated);
+  if (outdated !== 'yes') return null;
+  return (
+    <div className="new-version" role="alert">
+      <span>A new version of the app is available. Reload to keep live updates working.</span>
+      <button type="button" className="btn btn-primary btn-sm" onClick={() => window.location.reload()}>Reload</button>
+      <button type="button" className="btn btn-outline btn-sm" onClick={dismiss}>Dismiss</button>
+    </div>
+  );
+}
