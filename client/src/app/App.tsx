@@ -1,15 +1,18 @@
 import { BrowserRouter } from 'react-router-dom';
 import { AppProviders } from './providers';
+import { QueryProvider } from './QueryProvider';
 import { AppRoutes } from './router';
 import { ScrollToTop } from './ScrollToTop';
 
 export function App() {
   return (
-    <BrowserRouter>
-      <ScrollToTop />
-      <AppProviders>
-        <AppRoutes />
-      </AppProviders>
-    </BrowserRouter>
+    <QueryProvider>
+      <BrowserRouter>
+        <ScrollToTop />
+        <AppProviders>
+          <AppRoutes />
+        </AppProviders>
+      </BrowserRouter>
+    </QueryProvider>
   );
 }

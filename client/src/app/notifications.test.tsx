@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { inHours, makeAuction, makeProduct } from '../features/auctions/test/fixtures';
-import { useLive } from '../features/live';
+import { useLive } from '../lib/live';
 import { makeNotice } from '../features/notifications/testing';
 import { sockets } from '../test/fake-socket';
 import { jsonResponse, resetAppState, routeFetch, sampleAdmin, sampleUser } from '../test/utils';

@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { useSession } from '../features/auth';
+import { useSession } from '../lib/session';
 import { api } from '../lib/api-client';
 import { LocationProbe, jsonResponse, mockFetch, resetAppState, sampleAdmin, sampleUser } from '../test/utils';
 import { AppProviders } from './providers';

@@ -1,11 +1,10 @@
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { AuctionDetailPage } from '../features/admin-auctions/components/AuctionDetailPage';
 import { ManageAuctionsPage } from '../features/admin-auctions/components/ManageAuctionsPage';
-import { AdminDashboardPage } from '../features/admin-dashboard/components/AdminDashboardPage';
 import { ManageProductsPage } from '../features/admin-products/components/ManageProductsPage';
 import { UsersPage } from '../features/admin-users/components/UsersPage';
 import { BrowseAuctionsPage } from '../features/auctions/components/BrowseAuctionsPage';
-import { LotPage } from '../features/auctions/components/LotPage';
+import { LotPage } from '../features/auctions';
 import { LoginPage, RegisterPage, RequireSession } from '../features/auth';
 import { MyBidsPage } from '../features/bids/components/MyBidsPage';
 import { UserDashboardPage } from '../features/dashboard/components/UserDashboardPage';
@@ -14,6 +13,7 @@ import { ReportsPage } from '../features/reports/components/ReportsPage';
 import { SavedPage } from '../features/saved/components/SavedPage';
 import { SettingsPage } from '../features/settings/components/SettingsPage';
 import { WalletPage } from '../features/wallet/components/WalletPage';
+import { AdminDashboardRoute } from './AdminDashboardRoute';
 import { AppShell } from './layout/AppShell';
 import { paths } from '../config/paths';
 
@@ -41,7 +41,7 @@ export function AppRoutes() {
 
       <Route element={<RequireSession kind="admin" />}>
         <Route element={<AppShell portal="admin" />}>
-          <Route path={paths.admin.dashboard} element={<AdminDashboardPage />} />
+          <Route path={paths.admin.dashboard} element={<AdminDashboardRoute />} />
           <Route path={paths.admin.auctions} element={<ManageAuctionsPage />} />
           <Route path={paths.admin.products} element={<ManageProductsPage />} />
           <Route path={paths.admin.users} element={<UsersPage />} />

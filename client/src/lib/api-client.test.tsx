@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { useSession } from '../features/auth';
+import { useSession } from './session';
 import { jsonResponse, mockFetch, resetAppState, sampleAdmin, sampleUser } from '../test/utils';
 import { ApiError, api, errorText, isSessionEnded, registerNavigate } from './api-client';
 

@@ -197,13 +197,17 @@ export function useResource<P, T>(resource: Resource<P, T>, params: P, options: 
   const latest = useRef({ params, onError: options.onError });
   latest.current = { params, onError: options.onError };
 
+  // `key` stands for the params, which the callbacks read through `latest`: new params, new callbacks.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
   const subscribe = useCallback((l: () => void) => resource.subscribe(latest.current.params, l), [resource, key]);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
   const snapshot = useCallback(() => resource.get(latest.current.params), [resource, key]);
   const state = useSyncExternalStore(subscribe, snapshot, snapshot);
 
   const refetch = useCallback(() => resource.load(latest.current.params, { force: true }).then(() => true, (err: unknown) => {
     if (!isSessionEnded(err)) latest.current.onError?.(err);
     return false;
+  // eslint-disable-next-line react-hooks/exhaustive-deps
   }), [resource, key]);
 
   useEffect(() => {

@@ -3,7 +3,8 @@
  *   vi.mock('socket.io-client', () => import('<path>/test/fake-socket'));
  * then `useLive.getState().connect(token)` creates a FakeSocket, and the test plays the server with
  * `open()` (a connect), `drop()` (the process died), `reconnect()` (both, then the re-reads start) and
- * `resync()` (the server's `live:resync`: the re-reads start, the socket stays).
+ * `resync()` (the server's `live:resync`: the re-reads start, the socket stays) and `hello(protocol)`
+ * (the server's `live:hello`).
  */
 type Handler = (...args: unknown[]) => void;
 
@@ -59,6 +60,11 @@ export class FakeSocket {
   /** The server says its process may have missed events of other processes: re-read. */
   resync(): void {
     this.fire('live:resync', { server_time: new Date().toISOString() });
+  }
+
+  /** The server's first event on a connection: the live protocol it speaks. */
+  hello(protocol: number): void {
+    this.fire('live:hello', { protocol, server_time: new Date().toISOString() });
   }
 
   private fire(event: string, ...args: unknown[]): void {

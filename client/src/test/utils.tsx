@@ -1,10 +1,11 @@
 import { useLocation } from 'react-router-dom';
 import { vi } from 'vitest';
 import { useToasts } from '../components/ui/toast/toast-store';
-import { useSession } from '../features/auth';
-import { freezeClock } from '../features/live';
+import { useSession } from '../lib/session';
+import { freezeClock } from '../lib/live';
 import { registerNavigate } from '../lib/api-client';
 import { resetAll } from '../lib/resource';
+import { resetServerData } from '../lib/live-query';
 
 /** Renders the router's current path so tests can assert where navigation went. */
 export function LocationProbe() {
@@ -35,12 +36,16 @@ export function sentBody(fetchMock: ReturnType<typeof mockFetch>, call = 0): unk
   return typeof body === 'string' ? (JSON.parse(body) as unknown) : body;
 }
 
-/** Fresh global state between tests: storage, session, toasts, navigate hook, stubs. */
+/**
+ * Fresh global state between tests: storage, session, toasts, the query cache, navigate hook, stubs.
+ * Components need no QueryClientProvider in tests: lib/query.ts's hooks pass the app's one client.
+ */
 export function resetAppState(): void {
   localStorage.clear();
   useSession.setState({ ready: false, sessionEnded: false, user: null, userToken: null, admin: null, adminToken: null });
   useToasts.getState().clear();
   resetAll();
+  resetServerData();
   registerNavigate(null);
   vi.unstubAllGlobals();
   vi.unstubAllEnvs();

@@ -1,8 +1,8 @@
 import { useEffect, useId, useState } from 'react';
 import { Outlet, matchPath, useLocation, useNavigate } from 'react-router-dom';
 import { Icon } from '../../components/ui/Icon';
-import { useSession } from '../../features/auth';
-import { LiveConnection, LiveIndicator } from '../../features/live';
+import { useSession } from '../../lib/session';
+import { LiveConnection, LiveIndicator, NewVersionNotice } from '../../features/live';
 import { LiveNotifications, NotificationsBell } from '../../features/notifications';
 import { pageRoutes, paths, portalTitle } from '../../config/paths';
 import type { PageRoute, Portal } from '../../config/paths';
@@ -93,6 +93,7 @@ export function AppShell({ portal }: { portal: Portal }) {
             </button>
           </div>
         </header>
+        <NewVersionNotice />
         <main className="shell-content">
           <Outlet />
         </main>

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LoadMore } from './LoadMore';
 
-/** A list whose last page lands (and `more` turns false) a moment before its load resolves, as a resource patch does. */
+/** A list whose last page lands (and `more` turns false) a moment before its load resolves, as a live patch of a query does. */
 function List({ pages }: { pages: number }) {
   const [shown, setShown] = useState(10);
   const [left, setLeft] = useState(pages);

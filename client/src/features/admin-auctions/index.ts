@@ -1,6 +1,5 @@
-// The admin auctions feature's public surface: the dashboard reuses the store, the API and the create modal.
+// The admin auctions feature's public surface: the app's dashboard route takes its recent-auctions card and its create dialog.
 export { AuctionFormModal } from './components/AuctionFormModal';
+export { RecentAuctions } from './components/RecentAuctions';
 export { useAdminAuctions } from './store/admin-auctions-store';
 export type { AdminAuctionsState } from './store/admin-auctions-store';
-export { adminApi } from './api/admin-api';
-export { DEFAULT_DURATION_DAYS, auctionStatus } from './lib/forms';

@@ -1,9 +1,8 @@
-// The auctions feature's public surface: the browse page, and the resources and hooks other pages
-// (My Bids, the live notifications) reuse.
+// The auctions feature's public surface: the browse page and the lot page. The catalogue they show
+// (the auction list, each auction's products, the live reducers and the rules) is lib/catalogue.
 export { BrowseAuctionsPage } from './components/BrowseAuctionsPage';
-export { auctionList, auctionProducts, knownProducts, useAuctionActions, useAuctionList, useAuctionProducts } from './store/auctions-store';
-export type { AuctionActionsState, AuctionReadOptions } from './store/auctions-store';
-export { lotPage } from './store/lot-store';
-export { applyLiveEvent, applyToProducts, productsAuctionOf, upsertAuction } from './store/live-reducers';
-export type { AuctionsData } from './store/live-reducers';
-export { filterAuctions, checkBid, isEnded, bidAction, standingOf } from './lib/rules';
+export { useAuctionActions } from './store/auctions-store';
+export type { AuctionActionsState } from './store/auctions-store';
+export { LotPage } from './components/LotPage';
+export { LotStarSlot } from './components/lot-slots';
+export type { LotStar } from './components/lot-slots';

@@ -1,6 +1,8 @@
-// The auth feature's public surface: other features and the app shell import from here only.
-export { useSession } from './store/session-store';
-export type { SessionState } from './store/session-store';
+// The auth feature's public surface: the guard and the login and register pages. The session store is
+// infrastructure in lib/session; it is re-exported here only for the admin pages, which still import it
+// from this feature.
+export { useSession } from '../../lib/session';
+export type { SessionState } from '../../lib/session';
 export { RequireSession } from './components/RequireSession';
 export { LoginPage } from './components/LoginPage';
 export { RegisterPage } from './components/RegisterPage';

@@ -1,6 +1,3 @@
-// The bids feature's public surface: the dashboard and other pages import from here only.
-export { myBids, useMyBids, knownBids, useBidCancel } from './store/bids-store';
-export type { BidCancelState, ActionResult } from './store/bids-store';
-export { bidStats, bidStatusNote, applyBidEvent } from './model';
-export type { BidStats } from './model';
+// The bids feature's public surface, for the app shell: the My Bids page. The caller's bids and their
+// rules are shared infrastructure in lib/account (the dashboard and the notices read them too).
 export { MyBidsPage } from './components/MyBidsPage';

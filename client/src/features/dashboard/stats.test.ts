@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { totalsOf } from '../wallet';
+import { totalsOf } from '../../lib/account/wallet-model';
 import { balanceFromTransactions, countActiveBids, countFailedBids, countMyBids, dashboardStats, describeTransaction, isEnded, isEndingSoon, totalSpent } from './stats';
 
 const NOW = Date.parse('2026-05-01T12:00:00Z');

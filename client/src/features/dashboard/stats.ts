@@ -5,7 +5,7 @@
  * failed bids it leaves out, so the two figures read as one.
  */
 import { ENDING_SOON_SECONDS, type Auction, type LedgerTotals, type UserBid } from '@auction/shared';
-import { balanceFromLedger, isCredit, transactionBadge, transactionDescription, walletStats } from '../wallet';
+import { balanceFromLedger, isCredit, transactionBadge, transactionDescription, walletStats } from '../../lib/account/wallet-model';
 
 export const RECENT_COUNT = 5;
 /** How many won lots the dashboard lists (the newest; My Bids has them all). */

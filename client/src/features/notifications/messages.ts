@@ -1,4 +1,4 @@
-import type { LiveEvent } from '../live';
+import { exhaustive, type LiveEvent } from '../../lib/live';
 import type { ToastKind } from '../../components/ui/toast/toast-store';
 import { formatRupees } from '../../lib/format';
 
@@ -21,7 +21,21 @@ export function notificationFor(e: LiveEvent, nameOf: ProductNameLookup = () => 
       const product = nameOf(e.data.auction_id, e.data.product_id) ?? e.data.product_id;
       return { kind: 'info', message: `Your bid of ${formatRupees(e.data.amount)} on ${product} is leading again`, key: lotKey(e.data) };
     }
-    default:
+    case 'bid:placed':
+    case 'bid:rolledback':
+    case 'product:sold':
+    case 'auction:ending':
+    case 'auction:extended':
+    case 'auction:ended':
+    case 'auction:settled':
+    case 'auction:watchers':
+    case 'wallet:updated':
+    case 'auction:created':
+    case 'auction:updated':
+    case 'auction:deleted':
+    case 'notification:new':
       return null;
+    default:
+      return exhaustive(e, null);
   }
 }

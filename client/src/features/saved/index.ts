@@ -1,4 +1,4 @@
-// The saved feature's public surface: the star every lot shows, the Saved page, and the list resource.
+// The saved feature's public surface: the star (the app hands it to the lot rows and the lot page), the Saved page, and the list query.
 export { SaveStar, saveStarLabel } from './components/SaveStar';
 export { SavedPage } from './components/SavedPage';
 export { savedLots, setSaved, toggleSaved, useSavedLots } from './store/saved-store';

@@ -1,8 +1,7 @@
 /** The Settings forms' checks (the fixed password messages, the shared LIMITS for the profile) and the system panel's rows. */
-import { LIMITS, type AdminSettings } from '@auction/shared';
+import { formatRupees, LIMITS, type AdminSettings } from '@auction/shared';
 import type { Tone } from '../../components/ui/Badge';
-import { formatRupees } from '../../lib/format';
-import { DEFAULT_DURATION_DAYS } from '../admin-auctions';
+import { DEFAULT_DURATION_DAYS } from '../../lib/admin-settings';
 
 export const PASSWORD_MISMATCH = 'New passwords do not match';
 export const PASSWORD_TOO_SHORT = `Password must be at least ${LIMITS.passwordMin} characters long`;

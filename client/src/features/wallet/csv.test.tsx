@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CSV_COLUMNS, csvCell, transactionsCsv } from './csv';
-import { balanceFromLedger, totalsOf } from './model';
+import { balanceFromLedger, totalsOf } from '../../lib/account/wallet-model';
 import { makeTx } from './testing';
 
 describe('csvCell', () => {

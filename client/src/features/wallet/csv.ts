@@ -6,7 +6,7 @@
  */
 import { formatRupees, toPaise, toRupees, type Transaction } from '@auction/shared';
 import { csvDocument, type CsvValue } from '../../lib/csv';
-import { signedAmount, transactionBadge, transactionDescription } from './model';
+import { signedAmount, transactionBadge, transactionDescription } from '../../lib/account/wallet-model';
 
 export { csvCell } from '../../lib/csv';
 

@@ -1,9 +1,3 @@
-// The wallet feature's public surface: the dashboard reuses the store and the numbers from here.
-export { walletBalance, walletLedger, walletBalanceOf, setWalletBalance, useWalletView, useTopUp, loadMoreTransactions } from './store/wallet-store';
-export type { WalletView, WalletFigures, TopUpState, ActionResult } from './store/wallet-store';
-export {
-  walletStats, balanceFromLedger, totalsOf, describeTransaction, transactionDescription, transactionTypeLabel, transactionBadge, ledgerKind, ledgerWords, signedAmount, signedAmountText, isCredit,
-  validateTopUp,
-} from './model';
-export type { Ledger, TransactionText, WalletStats } from './model';
+// The wallet feature's public surface, for the app shell: the wallet page. The balance, the ledger and
+// their rules are shared infrastructure in lib/account (the dashboard and the bid flow use them too).
 export { WalletPage } from './components/WalletPage';

@@ -1,5 +1,5 @@
 import type {
-  AdminAuction, AdminStats, AuctionSaved, CreateAuctionBody, CreateProductBody, MessageBody, Product, ProductBid, ProductSaved,
+  AdminAuction, AuctionSaved, CreateAuctionBody, LotHistoryPage, MessageBody, Product,
   Settled, UpdateAuctionBody,
 } from '@auction/shared';
 import { api } from '../../../lib/api-client';
@@ -9,14 +9,13 @@ const asAdmin = { as: 'admin' } as const;
 const enc = encodeURIComponent;
 
 export const adminApi = {
-  stats: (signal?: AbortSignal) => api.get<AdminStats>('/admin/stats', { ...asAdmin, signal }),
   myAuctions: (signal?: AbortSignal) => api.get<AdminAuction[]>('/admin/auctions/my', { ...asAdmin, signal }),
   auction: (id: string, signal?: AbortSignal) => api.get<AdminAuction>(`/admin/auction/${enc(id)}`, { ...asAdmin, signal }),
   products: (id: string, signal?: AbortSignal) => api.get<Product[]>(`/admin/auction/${enc(id)}/products`, { ...asAdmin, signal }),
-  bids: (productKey: string, signal?: AbortSignal) => api.get<ProductBid[]>('/bids', { ...asAdmin, query: { product_key: productKey }, signal }),
+  /** A lot's history in its current auction, bids and automatic raises (`auto`), highest first: its first page. */
+  lotHistory: (productId: string, signal?: AbortSignal) => api.get<LotHistoryPage>(`/products/${enc(productId)}/bids`, { ...asAdmin, signal }),
   createAuction: (body: CreateAuctionBody) => api.post<AuctionSaved>('/admin/auction', body, asAdmin),
   updateAuction: (id: string, body: UpdateAuctionBody) => api.put<AuctionSaved>(`/admin/auction/${enc(id)}`, body, asAdmin),
   deleteAuction: (id: string) => api.delete<MessageBody>(`/admin/auction/${enc(id)}`, asAdmin),
   settleAuction: (id: string) => api.post<Settled>(`/admin/auction/${enc(id)}/settle`, undefined, asAdmin),
-  createProduct: (body: CreateProductBody) => api.post<ProductSaved>('/admin/product', body, asAdmin),
 };

@@ -4,9 +4,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../../components/ui/toast/Toaster';
 import { lastSocket, reconnect } from '../../../test/fake-socket';
 import { jsonResponse, resetAppState, sampleAdmin } from '../../../test/utils';
-import { useSession } from '../../auth';
+import { useSession } from '../../../lib/session';
 import { formatDateTime, formatDateTimeSeconds } from '../../../lib/format';
-import { injectLiveEvent, useLive } from '../../live';
+import { injectLiveEvent, useLive } from '../../../lib/live';
+import { resetServerData } from '../../../lib/live-query';
 import { bidPlaced, makeAdminAuction, makeProduct, routeFetch } from '../testing';
 import { AuctionDetailPage } from './AuctionDetailPage';
 
@@ -30,9 +31,18 @@ function routes(createdBy: number, bidder: string) {
   return routeFetch({
     'GET /api/admin/auction/AUC-1': [jsonResponse(200, makeAdminAuction({ created_by: createdBy, product_ids: ['P-1', 'P-2'], product_count: 2 }))],
     'GET /api/admin/auction/AUC-1/products': [jsonResponse(200, [makeProduct({ id: 'P-1', name: 'Ming Vase', highest_bid: 500, bid_count: 1 }), makeProduct({ id: 'P-2', name: 'Brass Lamp' })])],
-    'GET /api/bids?product_key=P-1': [jsonResponse(200, [{ bid_id: 1, auction_id: 'AUC-1', amount: 500, status: 'success', timestamp: T0, bidder }])],
-    'GET /api/bids?product_key=P-2': [jsonResponse(200, [])],
+    'GET /api/products/P-1/bids': [history([{ bid_id: 1, auction_id: 'AUC-1', amount: 500, status: 'success', timestamp: T0, bidder }])],
+    'GET /api/products/P-2/bids': [history([])],
   });
+}
+
+/** `GET /products/{id}/bids` answering these entries (bids unless `auto`), as one page. */
+function history(entries: readonly unknown[]) {
+  const bids = entries.map((entry) => {
+    const { auction_id: _auction, ...e } = entry as { auction_id?: string };
+    return { auto: false, ...e };
+  });
+  return jsonResponse(200, { bids, next_before: null });
 }
 
 const feedItems = () => within(screen.getByRole('list', { name: 'Bids, newest first' })).getAllByRole('listitem');
@@ -113,7 +123,7 @@ describe('AuctionDetailPage', () => {
           bidder_cancels: [{ user_id: 7, username: 'asha', cancels: 2 }, { user_id: 8, username: 'ravi', cancels: 0 }],
         }))],
         'GET /api/admin/auction/AUC-1/products': [jsonResponse(200, [makeProduct({ id: 'P-1' })])],
-        'GET /api/bids?product_key=P-1': [jsonResponse(200, [])],
+        'GET /api/products/P-1/bids': [history([])],
       });
       renderPage();
       await screen.findByRole('heading', { name: 'Spring Sale' });
@@ -130,8 +140,8 @@ describe('AuctionDetailPage', () => {
           makeProduct({ id: 'P-1', highest_bid: 500, bid_count: 1, version: 1, starting_price: 100, reserve_price: 800, reserve_met: false, min_next_bid: 510, buy_now_price: 3000 }),
           makeProduct({ id: 'P-2', name: 'Brass Lamp' }),
         ])],
-        'GET /api/bids?product_key=P-1': [jsonResponse(200, [bid({})])],
-        'GET /api/bids?product_key=P-2': [jsonResponse(200, [])],
+        'GET /api/products/P-1/bids': [history([bid({})])],
+        'GET /api/products/P-2/bids': [history([])],
       });
       renderPage();
       await screen.findByRole('heading', { name: 'Spring Sale' });
@@ -183,7 +193,7 @@ describe('AuctionDetailPage', () => {
       routeFetch({
         'GET /api/admin/auction/AUC-1': [jsonResponse(200, auction)],
         'GET /api/admin/auction/AUC-1/products': [jsonResponse(200, [makeProduct()])],
-        'GET /api/bids?product_key=P-1': [jsonResponse(200, [])],
+        'GET /api/products/P-1/bids': [history([])],
       });
       renderPage();
       await screen.findByRole('heading', { name: 'Spring Sale' });
@@ -206,8 +216,8 @@ describe('AuctionDetailPage', () => {
           makeProduct({ id: 'P-1', highest_bid: 500, bid_count: 1, version: 1, reserve_price: 400, reserve_met: true }),
           makeProduct({ id: 'P-2', name: 'Brass Lamp', highest_bid: 90, bid_count: 1, version: 1, reserve_price: 200, reserve_met: false }),
         ])],
-        'GET /api/bids?product_key=P-1': [jsonResponse(200, [bid({})])],
-        'GET /api/bids?product_key=P-2': [jsonResponse(200, [bid({ bid_id: 5, amount: 90, bidder: 'meera' })])],
+        'GET /api/products/P-1/bids': [history([bid({})])],
+        'GET /api/products/P-2/bids': [history([bid({ bid_id: 5, amount: 90, bidder: 'meera' })])],
         'POST /api/admin/auction/AUC-1/settle': [jsonResponse(200, {
           message: 'Auction settled successfully!', sold: [{ product_id: 'P-1', amount: 500 }], unsold: [{ id: 'P-2', reason: 'RESERVE_NOT_MET' }],
         })],
@@ -248,8 +258,8 @@ describe('AuctionDetailPage', () => {
           makeProduct({ id: 'P-2', name: 'Brass Lamp' }),
         ])],
         // The newest bids read do not reach the winning one (a long history, paged).
-        'GET /api/bids?product_key=P-1': [jsonResponse(200, [bid({ bid_id: 90, amount: 4000, status: 'outbid', bidder: 'zoya' })])],
-        'GET /api/bids?product_key=P-2': [jsonResponse(200, [])],
+        'GET /api/products/P-1/bids': [history([bid({ bid_id: 90, amount: 4000, status: 'outbid', bidder: 'zoya' })])],
+        'GET /api/products/P-2/bids': [history([])],
       });
       renderPage();
       await screen.findByRole('heading', { name: 'Spring Sale' });
@@ -263,11 +273,11 @@ describe('AuctionDetailPage', () => {
           makeProduct({ id: 'P-1', highest_bid: 500, bid_count: 1, version: 1, buy_now_price: 2000 }),
           makeProduct({ id: 'P-2', name: 'Brass Lamp', status: 'sold', highest_bid: 1500, bid_count: 2, version: 2 }),
         ])],
-        'GET /api/bids?product_key=P-1': [
-          jsonResponse(200, [bid({})]),
-          jsonResponse(200, [bid({ bid_id: 7, amount: 2000, status: 'won', bidder: 'meera', timestamp: T2 }), bid({ status: 'outbid' })]),
+        'GET /api/products/P-1/bids': [
+          history([bid({})]),
+          history([bid({ bid_id: 7, amount: 2000, status: 'won', bidder: 'meera', timestamp: T2 }), bid({ status: 'outbid' })]),
         ],
-        'GET /api/bids?product_key=P-2': [jsonResponse(200, [bid({ bid_id: 3, amount: 1500, status: 'won', bidder: 'ravi_k' }), bid({ bid_id: 2, amount: 200, status: 'outbid' })])],
+        'GET /api/products/P-2/bids': [history([bid({ bid_id: 3, amount: 1500, status: 'won', bidder: 'ravi_k' }), bid({ bid_id: 2, amount: 200, status: 'outbid' })])],
       });
       renderPage();
       await screen.findByRole('heading', { name: 'Spring Sale' });
@@ -309,7 +319,7 @@ describe('AuctionDetailPage', () => {
       serve({
         'GET /api/admin/auction/AUC-1': [jsonResponse(200, auction)],
         'GET /api/admin/auction/AUC-1/products': [products.promise],
-        'GET /api/bids?product_key=P-1': [jsonResponse(200, [bid1])],
+        'GET /api/products/P-1/bids': [history([bid1])],
       });
       renderPage();
       await new Promise((r) => setTimeout(r, 10));
@@ -330,7 +340,7 @@ describe('AuctionDetailPage', () => {
         'GET /api/admin/auction/AUC-1': [first.promise, jsonResponse(200, auction)],
         // The reconnect's read gets the newer numbers; the first read, answered last, the older ones.
         'GET /api/admin/auction/AUC-1/products': [jsonResponse(200, [makeProduct({ highest_bid: 900, bid_count: 2 })]), jsonResponse(200, [makeProduct({ highest_bid: 500, bid_count: 1 })])],
-        'GET /api/bids?product_key=P-1': [jsonResponse(200, [{ ...bid1, status: 'outbid' }, { ...bid1, bid_id: 2, amount: 900, timestamp: T1 }]), jsonResponse(200, [bid1])],
+        'GET /api/products/P-1/bids': [history([{ ...bid1, status: 'outbid' }, { ...bid1, bid_id: 2, amount: 900, timestamp: T1 }]), history([bid1])],
       });
       useLive.getState().connect('tok');
       act(() => lastSocket().open());
@@ -358,9 +368,9 @@ describe('AuctionDetailPage', () => {
           jsonResponse(200, [makeProduct({ highest_bid: 500, bid_count: 1 })]),
           jsonResponse(200, [makeProduct({ highest_bid: then.highest ?? 500, bid_count: 2 })]),
         ],
-        'GET /api/bids?product_key=P-1': [
-          jsonResponse(200, [{ bid_id: 1, auction_id: 'AUC-1', amount: 500, status: 'success', timestamp: T0, bidder: 'asha' }]),
-          jsonResponse(200, then.bids ?? []),
+        'GET /api/products/P-1/bids': [
+          history([{ bid_id: 1, auction_id: 'AUC-1', amount: 500, status: 'success', timestamp: T0, bidder: 'asha' }]),
+          history(then.bids ?? []),
         ],
       });
       renderPage();
@@ -387,7 +397,7 @@ describe('AuctionDetailPage', () => {
       expect(feedItems()[0]!.textContent).toContain('ravi_k');
       expect(api.calls('GET /api/admin/auction/AUC-1')).toHaveLength(2);
       expect(api.calls('GET /api/admin/auction/AUC-1/products')).toHaveLength(2);
-      expect(api.calls('GET /api/bids?product_key=P-1')).toHaveLength(2);
+      expect(api.calls('GET /api/products/P-1/bids')).toHaveLength(2);
     });
 
     it('a stale live event arriving after the re-read does not move the numbers back', async () => {
@@ -414,6 +424,78 @@ describe('AuctionDetailPage', () => {
         data: bidPlaced({ bid_id: 4, highest_bid: 800, bid_count: 2, version: 2, bidder: 'mira', timestamp: T1 }),
       }));
       await waitFor(() => expect(screen.getByTestId('highest-P-1').textContent).toBe('₹800'));
+    });
+  });
+
+  describe('automatic raises read back', () => {
+    const T2 = '2026-03-01T10:07:00.000Z';
+    const auction = makeAdminAuction({ created_by: sampleAdmin.id, product_ids: ['P-1'] });
+    const asha = { bid_id: 1, amount: 500, status: 'outbid', timestamp: T0, bidder: 'asha', auto: false };
+    const ravi = { bid_id: 2, amount: 600, status: 'success', timestamp: T1, bidder: 'ravi_k', auto: false };
+    const raise = { bid_id: 2, amount: 700, status: 'success', timestamp: T2, bidder: 'ravi_k', auto: true };
+    /** Ravi's maximum bid leads at ₹600 (version 2), then rises by itself to ₹700 (version 3). */
+    function bidAndRaise() {
+      act(() => injectLiveEvent({ event: 'bid:placed', data: bidPlaced({ bid_id: 2, highest_bid: 600, version: 2, bidder: 'ravi_k', timestamp: T1 }) }));
+      act(() => injectLiveEvent({ event: 'bid:placed', data: bidPlaced({ bid_id: 2, highest_bid: 700, bid_count: 2, version: 3, bidder: 'ravi_k', auto: true, timestamp: T2 }) }));
+    }
+    const rows = () => feedItems().map((li) => [
+      li.querySelector('.ad-feed-line')!.textContent, li.querySelector('time')!.getAttribute('datetime'), li.querySelector('.badge')!.textContent,
+    ]);
+    const shownLive = [
+      ['ravi_k bid ₹700auto', T2, 'Active'],
+      ['ravi_k bid ₹600', T1, 'Active'],
+      ['asha bid ₹500', T0, 'Outbid'],
+    ];
+
+    it('a reload shows the automatic raise the live feed showed, from the lot’s history', async () => {
+      const api = routeFetch({
+        'GET /api/admin/auction/AUC-1': [jsonResponse(200, auction)],
+        'GET /api/admin/auction/AUC-1/products': [
+          jsonResponse(200, [makeProduct({ highest_bid: 500, bid_count: 1 })]),
+          jsonResponse(200, [makeProduct({ highest_bid: 700, bid_count: 2, version: 3 })]),
+        ],
+        // The history lists bids and automatic raises, highest first.
+        'GET /api/products/P-1/bids': [history([{ ...asha, status: 'success' }]), history([raise, ravi, asha])],
+      });
+      renderPage();
+      await waitFor(() => expect(feedItems()).toHaveLength(1));
+      bidAndRaise();
+      await waitFor(() => expect(rows()).toEqual(shownLive));
+
+      // The page opened again from nothing: the same rows, the raise marked automatic.
+      cleanup();
+      resetServerData();
+      renderPage();
+      await waitFor(() => expect(screen.getByTestId('highest-P-1').textContent).toBe('₹700'));
+      expect(rows()).toEqual(shownLive);
+      expect(feedItems()[0]!.querySelector('.ad-mark')!.getAttribute('title')).toBe('An automatic raise of ravi_k’s maximum bid');
+      expect(api.calls('GET /api/products/P-1/bids')).toHaveLength(2);
+    });
+
+    it('a re-read after a reconnect lists a raise seen live once, and a raise arriving after it is not doubled', async () => {
+      routeFetch({
+        'GET /api/admin/auction/AUC-1': [jsonResponse(200, auction)],
+        'GET /api/admin/auction/AUC-1/products': [
+          jsonResponse(200, [makeProduct({ highest_bid: 500, bid_count: 1 })]),
+          jsonResponse(200, [makeProduct({ highest_bid: 700, bid_count: 2, version: 3 })]),
+        ],
+        'GET /api/products/P-1/bids': [history([{ ...asha, status: 'success' }]), history([raise, ravi, asha])],
+      });
+      renderPage();
+      await waitFor(() => expect(feedItems()).toHaveLength(1));
+      useLive.getState().connect('tok');
+      act(() => lastSocket().open());
+      bidAndRaise();
+      await waitFor(() => expect(rows()).toEqual(shownLive));
+
+      act(() => reconnect());
+      await waitFor(() => expect(screen.getByTestId('highest-P-1').textContent).toBe('₹700'));
+      await new Promise((r) => setTimeout(r, 20));
+      expect(rows()).toEqual(shownLive);
+      // The raise's event again (it crossed the re-read): still one row.
+      act(() => injectLiveEvent({ event: 'bid:placed', data: bidPlaced({ bid_id: 2, highest_bid: 700, bid_count: 2, version: 3, bidder: 'ravi_k', auto: true, timestamp: T2 }) }));
+      await new Promise((r) => setTimeout(r, 10));
+      expect(rows()).toEqual(shownLive);
     });
   });
 });

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { STRICT_CANCEL_WORDS, auctionSteps, stepsInWords, sumRupees, type AdminAuction, type Product, type Settled } from '@auction/shared';
+import { formatRupees, STRICT_CANCEL_WORDS, auctionSteps, stepsInWords, sumRupees, type AdminAuction, type Product, type Settled } from '@auction/shared';
 import { paths } from '../../../config/paths';
 import { Badge } from '../../../components/ui/Badge';
 import { EmptyState } from '../../../components/ui/EmptyState';
@@ -8,8 +8,8 @@ import { Icon } from '../../../components/ui/Icon';
 import { ConfirmDialog } from '../../../components/ui/Modal';
 import { Spinner } from '../../../components/ui/Spinner';
 import { StatusBadge } from '../../../components/ui/StatusBadge';
-import { formatCountdown, formatDateTimeSeconds, formatEndTime, formatRupees, secondsLeft } from '../../../lib/format';
-import { holdClock, useClock } from '../../live';
+import { formatCountdown, formatDateTimeSeconds, formatEndTime, secondsLeft } from '../../../lib/format';
+import { holdClock, useClock } from '../../../lib/live';
 import { useAuctionDetail } from '../hooks/use-auction-detail';
 import { auctionStatus } from '../lib/forms';
 import { settleWording } from '../lib/settle';

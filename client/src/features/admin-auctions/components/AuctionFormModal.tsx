@@ -1,14 +1,13 @@
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
-import { CATALOGUE_MESSAGES, type AdminAuction, type CreateAuctionBody, type Product } from '@auction/shared';
+import { formatRupees, CATALOGUE_MESSAGES, type AdminAuction, type CreateAuctionBody, type Product } from '@auction/shared';
 import { FormField } from '../../../components/ui/FormField';
 import { Icon } from '../../../components/ui/Icon';
 import { Modal } from '../../../components/ui/Modal';
 import { Spinner } from '../../../components/ui/Spinner';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { errorText } from '../../../lib/api-client';
-import { formatRupees } from '../../../lib/format';
-import { useResource } from '../../../lib/resource';
-import { adminAuctionProducts, unassignedProducts } from '../../admin-products';
+import { auctionProductsQuery, unassignedProductsQuery } from '../../../lib/admin-products';
+import { useServerQuery } from '../../../lib/query';
 import { checkCreateAuction, checkEditAuction, defaultValidUntil, fromLocalInput, toLocalInput } from '../lib/forms';
 import { useRuleDefaults } from '../hooks/use-rule-defaults';
 import { MAX_EXTENSION_MAX_S, SOFT_CLOSE_MAX_S, parseSeconds } from '../lib/rules';
@@ -83,8 +82,8 @@ export function AuctionFormModal(props: Props) {
 
   // The choices: the auction's own products (when editing) and the admin's unassigned ones.
   const complain = (err: unknown) => toast.error(errorText(err, 'Failed to load data'));
-  const unassigned = useResource(unassignedProducts, undefined, { enabled: withProducts, onError: complain });
-  const own = useResource(adminAuctionProducts, editingId ?? '', { enabled: withProducts && editingId !== undefined, onError: complain });
+  const unassigned = useServerQuery(unassignedProductsQuery(), { enabled: withProducts, onError: complain });
+  const own = useServerQuery(auctionProductsQuery(editingId ?? ''), { enabled: withProducts && editingId !== undefined, onError: complain });
   const failed = unassigned.status === 'error' || own.status === 'error';
   const inAuction = editingId === undefined ? NONE : own.data;
   const choices = useMemo((): Choice[] | null => {

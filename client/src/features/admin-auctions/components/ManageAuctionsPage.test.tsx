@@ -2,10 +2,10 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Toaster } from '../../../components/ui/toast/Toaster';
-import { useSession } from '../../auth';
-import { injectLiveEvent } from '../../live';
+import { useSession } from '../../../lib/session';
+import { injectLiveEvent } from '../../../lib/live';
 import { formatDateTime, formatDateTimeSeconds } from '../../../lib/format';
-import { resetAll } from '../../../lib/resource';
+import { resetServerData } from '../../../lib/live-query';
 import { jsonResponse, resetAppState, sampleAdmin } from '../../../test/utils';
 import { useAdminAuctions } from '../store/admin-auctions-store';
 import { liveSummary, makeAdminAuction, makeProduct, routeFetch } from '../testing';
@@ -175,7 +175,7 @@ describe('ManageAuctionsPage', () => {
     expect(await screen.findByText('No auctions found. Create your first auction!')).toBeTruthy();
 
     cleanup();
-    resetAll();
+    resetServerData();
     routeFetch({
       'GET /api/admin/auctions/my': [jsonResponse(200, [open])],
       'POST /api/admin/auction/AUC-1/settle': [new Error('offline')],

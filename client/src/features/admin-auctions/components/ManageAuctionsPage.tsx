@@ -10,7 +10,7 @@ import { Icon } from '../../../components/ui/Icon';
 import { Spinner } from '../../../components/ui/Spinner';
 import { StatusBadge } from '../../../components/ui/StatusBadge';
 import { formatDateTime, formatEndTime, secondsLeft } from '../../../lib/format';
-import { holdClock, useClock } from '../../live';
+import { holdClock, useClock } from '../../../lib/live';
 import { auctionStatus } from '../lib/forms';
 import { settleWording } from '../lib/settle';
 import { useAdminAuctions } from '../store/admin-auctions-store';

@@ -1,20 +1,23 @@
 /**
- * One auction for the detail page: the auction, its products and every product's bids merged newest
- * first, read as the `adminAuctionDetail` resource of lib/resource.ts (keyed by the auction's id). The
- * admin room's live events (only the creator's sockets get them) fold in with `patch`, which applies
- * them to the reply on its way too (a read started before them); a reconnect reads the page shown
- * again (events sent while the socket was down are lost: docs/live-protocol.md#reconnecting), and a
- * failed re-read keeps it as shown; the session store's `resetAll()` forgets it.
+ * One auction for the detail page: the auction, its products and every product's history (bids and
+ * automatic raises) merged newest first, read as the `auctionDetailQuery` of api/queries.ts. The
+ * admin room's live events (only the creator's sockets get them) fold in with `patchQuery`, which
+ * applies them to the reply on its way too (a read started before them); a reconnect reads the page
+ * shown again (events sent while the socket was down are lost: docs/live-protocol.md#reconnecting), and
+ * a failed re-read keeps it as shown; the session store's reset forgets it.
  */
 import { useCallback, useEffect, useRef } from 'react';
 import type { AdminAuction, Settled } from '@auction/shared';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { ApiError, errorText } from '../../../lib/api-client';
-import { createResource, invalidate, useResource } from '../../../lib/resource';
-import { useSession } from '../../auth';
-import { onLive, onReconnect } from '../../live';
+import { patchQuery } from '../../../lib/live-query';
+import { useServerQuery } from '../../../lib/query';
+import { queryClient } from '../../../lib/query-client';
+import { useSession } from '../../../lib/session';
+import { onLive, onReconnect } from '../../../lib/live';
 import { adminApi } from '../api/admin-api';
-import { boughtNowOf, detailReducer, mergeFeeds, toFeed, type DetailAction, type DetailData } from '../lib/live-feed';
+import { adminAuctionsKey, auctionDetailKey, auctionDetailQuery, rereadQueries } from '../api/queries';
+import { detailReducer, toFeed, type DetailAction, type DetailData } from '../lib/live-feed';
 
 export type DetailStatus = 'loading' | 'ready' | 'not-found' | 'error';
 
@@ -29,20 +32,9 @@ export interface AuctionDetail {
   settled: (answer: Settled, auction: AdminAuction | null) => void;
 }
 
-/** The auction, then its products, then each product's bids (a product whose bids fail shows none). */
-async function readDetail(auctionId: string): Promise<DetailData> {
-  const auction = await adminApi.auction(auctionId);
-  const products = await adminApi.products(auctionId);
-  const bids = await Promise.all(products.map((p) => adminApi.bids(p.id).then((list) => toFeed(p.id, auction.id, list), () => [])));
-  const feed = mergeFeeds(...bids);
-  return { auction, products, feed, boughtNow: boughtNowOf(auction, products, feed) };
-}
-
-/** An auction's detail page data. */
-export const adminAuctionDetail = createResource<string, DetailData>('admin-auction-detail', readDetail);
-
 /** Folds one change into the page shown and into the reply on its way. */
-const fold = (auctionId: string, action: DetailAction) => adminAuctionDetail.patch(auctionId, (d) => detailReducer(d, action) ?? d);
+const fold = (auctionId: string, action: DetailAction) =>
+  patchQuery<DetailData>(auctionDetailKey(auctionId), (d) => detailReducer(d, action) ?? d);
 
 /** The auction's products read again and folded in (a failure keeps what is shown). */
 function rereadProducts(auctionId: string) {
@@ -51,20 +43,20 @@ function rereadProducts(auctionId: string) {
 
 const isNotFound = (err: unknown) => err instanceof ApiError && err.status === 404;
 
-onReconnect(() => invalidate(adminAuctionDetail.name));
+onReconnect(() => rereadQueries([...adminAuctionsKey, 'detail']));
 
 /** The detail page's data: read on mount (a page read before shows at once), live events folded in. */
 export function useAuctionDetail(auctionId: string): AuctionDetail {
   const adminId = useSession((s) => s.admin?.id);
   // One toast per failure: StrictMode's two mounts share one read and get the same error.
   const toasted = useRef<unknown>(undefined);
-  const { data, status, error } = useResource(adminAuctionDetail, auctionId, {
+  const { data, status, error } = useServerQuery(auctionDetailQuery(auctionId), {
     onError: (err) => {
       if (err === toasted.current) return;
       toasted.current = err;
       if (isNotFound(err)) toast.error('Auction not found');
       // A failed re-read of a page shown keeps it, quietly.
-      else if (adminAuctionDetail.get(auctionId).data === undefined) toast.error(errorText(err, 'Failed to load auction data'));
+      else if (queryClient.getQueryData(auctionDetailKey(auctionId)) === undefined) toast.error(errorText(err, 'Failed to load auction data'));
     },
   });
 
@@ -73,11 +65,11 @@ export function useAuctionDetail(auctionId: string): AuctionDetail {
     fold(auctionId, { type: 'live', event: e });
     // A sale names no winner: read the products again for it (their `winner`).
     if (e.event === 'product:sold' || e.event === 'auction:settled') rereadProducts(auctionId);
-    // A cancelled lead may reinstate an older bid, and a buy-now is a bid no event names: read that product's bids again.
+    // A cancelled lead may reinstate an older bid, and a buy-now is a bid no event names: read that product's history again.
     if (e.event === 'bid:rolledback' || (e.event === 'product:sold' && e.data.buy_now)) {
       const productId = e.data.product_id;
-      adminApi.bids(productId).then(
-        (list) => fold(auctionId, { type: 'bids', productId, bids: toFeed(productId, auctionId, list) }),
+      adminApi.lotHistory(productId).then(
+        (page) => fold(auctionId, { type: 'bids', productId, bids: toFeed(productId, auctionId, page.bids) }),
         () => undefined,
       );
     }
@@ -85,7 +77,7 @@ export function useAuctionDetail(auctionId: string): AuctionDetail {
 
   const replaceAuction = useCallback((auction: AdminAuction) => {
     fold(auctionId, { type: 'auction', auction });
-    invalidate(adminAuctionDetail.name);
+    rereadQueries(auctionDetailKey(auctionId));
   }, [auctionId]);
 
   const settled = useCallback((answer: Settled, auction: AdminAuction | null) => {

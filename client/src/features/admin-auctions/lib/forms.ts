@@ -1,5 +1,6 @@
 /** The admin forms' rules (with the server's own words, CATALOGUE_MESSAGES), and the datetime-local conversions. */
 import { CATALOGUE_MESSAGES, type AdminAuction, type AuctionStatus } from '@auction/shared';
+import { DEFAULT_DURATION_DAYS } from '../../../lib/admin-settings';
 
 export interface AuctionDraft {
   id: string;
@@ -40,9 +41,6 @@ export function toLocalInput(iso: string): string {
 export function fromLocalInput(local: string): string {
   return new Date(local).toISOString();
 }
-
-/** How long a new auction runs unless the admin picks another end (7 days). */
-export const DEFAULT_DURATION_DAYS = 7;
 
 /** `DEFAULT_DURATION_DAYS` from `now`, on the minute, as a datetime-local value (the create form's default). */
 export function defaultValidUntil(now: number = Date.now()): string {

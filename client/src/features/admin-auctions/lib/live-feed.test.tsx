@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LiveEvent } from '../../live';
+import type { LiveEvent } from '../../../lib/live';
 import { bidPlaced, bidRolledBack, makeAdminAuction, makeProduct } from '../testing';
 import { applyDetailEvent, boughtNowOf, detailReducer, mergeFeeds, toFeed, winnerOf, type DetailData, type FeedEntry } from './live-feed';
 
@@ -190,6 +190,24 @@ describe('automatic raises in the admin feed', () => {
     expect(d.feed.map((f) => f.key)).toEqual(['a5@4', 'a5@3', 'b5', 'b1']);
     expect(d.feed.map((f) => f.status)).toEqual(['success', 'success', 'success', 'outbid']);
     expect(d.products[0]).toMatchObject({ highest_bid: 800, version: 4 });
+  });
+
+  it('the history read lists raises too: one row for a raise seen live and read, keeping the version it came with', () => {
+    let d = applyDetailEvent(applyDetailEvent(data(), ravi), raise(3, 700));
+    // The lot's history, highest first: the raise (no version there), the bid, the older bid.
+    const history = toFeed('P-1', 'AUC-1', [
+      { bid_id: 5, amount: 800, status: 'success', timestamp: T3, bidder: 'ravi_k', auto: true },
+      { bid_id: 5, amount: 700, status: 'success', timestamp: T3, bidder: 'ravi_k', auto: true },
+      { bid_id: 5, amount: 600, status: 'success', timestamp: T1, bidder: 'ravi_k', auto: false },
+      { bid_id: 1, amount: 500, status: 'outbid', timestamp: T0, bidder: 'asha', auto: false },
+    ]);
+    expect(history.map((f) => [f.key, f.auto ?? false])).toEqual([['a5@₹800', true], ['a5@₹700', true], ['b5', false], ['b1', false]]);
+    d = detailReducer(d, { type: 'bids', productId: 'P-1', bids: history })!;
+    expect(d.feed.map((f) => [f.key, f.amount, f.version])).toEqual([['a5@₹800', 800, undefined], ['a5@3', 700, 3], ['b5', 600, 2], ['b1', 500, undefined]]);
+    // The ₹800 raise's event arriving after the read adds no second row.
+    expect(applyDetailEvent(d, raise(4, 800)).feed).toHaveLength(4);
+    // A page read from nothing shows the same rows.
+    expect(mergeFeeds(history).map((f) => [f.bid_id, f.amount, f.auto ?? false])).toEqual(d.feed.map((f) => [f.bid_id, f.amount, f.auto ?? false]));
   });
 
   it('the settlement marks the winning bid’s rows won; the winner is the product’s own when the server sent it', () => {

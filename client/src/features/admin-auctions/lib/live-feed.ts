@@ -2,14 +2,19 @@
  * The auction detail page's data and the pure reducer that folds the admin room's live events into
  * it (docs/live-protocol.md): products with their highest bid, bid count and pricing state, the bid feed
  * (newest first) and the lots bought at their buy-now price. Every automatic raise of a maximum bid
- * (`bid:placed` with `auto`) is a row of its own at its own time; a lot's rows that carry a version
- * are ordered by it (docs/live-protocol.md#versions-and-applying-events).
+ * (`bid:placed` with `auto`) is a row of its own at its own time, and a lot's history as read lists
+ * them too, so a page read again shows the rows it showed; a lot's rows that carry a version are
+ * ordered by it (docs/live-protocol.md#versions-and-applying-events).
  */
-import type { AdminAuction, Product, ProductBid, Settled } from '@auction/shared';
-import type { LiveEvent } from '../../live';
+import type { AdminAuction, LotHistoryEntry, Product, Settled } from '@auction/shared';
+import type { LiveEvent } from '../../../lib/live';
 
 export interface FeedEntry {
-  /** One row of the feed: `b<bid id>` for a bid, `a<bid id>@<version>` for an automatic raise of it. */
+  /**
+   * One row of the feed: `b<bid id>` for a bid; for an automatic raise of it `a<bid id>@<version>` when
+   * it came live, `a<bid id>@₹<amount>` when read (the history names no version). One raise of a bid is
+   * one amount: `rowId` is the same for both.
+   */
   key: string;
   bid_id: number;
   product_id: string;
@@ -18,7 +23,7 @@ export interface FeedEntry {
   bidder: string;
   timestamp: string;
   status: string;
-  /** An automatic raise of the leader's maximum bid (live `bid:placed`; a re-read keeps these rows). */
+  /** An automatic raise of the leader's maximum bid (live `bid:placed`, or an `auto` entry of the history read). */
   auto?: boolean;
   /** The lot's version after this change, for rows that came live. */
   version?: number;
@@ -42,37 +47,58 @@ export type DetailAction =
   | { type: 'settled'; answer: Settled; auction: AdminAuction | null }
   | { type: 'live'; event: LiveEvent };
 
-/** `GET /bids` marks a bought-now bid (`buy_now`) where the server says so. */
-type ListedBid = ProductBid & { buy_now?: boolean };
+/**
+ * An entry of a lot's history as read (`GET /products/{id}/bids`: bids and automatic raises); entries
+ * that name their auction are kept only for this one, and a bought-now bid may say so (`buy_now`).
+ */
+export type ListedBid = Pick<LotHistoryEntry, 'bid_id' | 'amount' | 'status' | 'timestamp' | 'bidder'>
+  & { auto?: boolean; auction_id?: string; buy_now?: boolean };
 
 /**
  * Newest first: two rows of one lot that both know their version by version (the order the lot's
- * changes committed in, whatever the clocks say), others by time; at one moment the later version,
- * then an automatic raise after the bid it answered, then the higher bid id.
+ * changes committed in, whatever the clocks say), others by time; at one moment, on one lot the
+ * higher amount (a lot's price only rises: a raise read back, which names no version, stays above the
+ * raises before it), then the later version, then an automatic raise after the bid it answered, then
+ * the higher bid id.
  */
 function newestFirst(a: FeedEntry, b: FeedEntry): number {
   if (a.product_id === b.product_id && a.version !== undefined && b.version !== undefined && a.version !== b.version) return b.version - a.version;
-  return Date.parse(b.timestamp) - Date.parse(a.timestamp) || (b.version ?? -1) - (a.version ?? -1)
-    || Number(b.auto === true) - Number(a.auto === true) || b.bid_id - a.bid_id;
+  return Date.parse(b.timestamp) - Date.parse(a.timestamp) || (a.product_id === b.product_id ? b.amount - a.amount : 0)
+    || (b.version ?? -1) - (a.version ?? -1) || Number(b.auto === true) - Number(a.auto === true) || b.bid_id - a.bid_id;
 }
 
 const bidKey = (bidId: number) => `b${bidId}`;
 
-/** The bids of one product in this auction as feed entries (failed attempts are not bids in the feed). */
-export function toFeed(productId: string, auctionId: string, bids: readonly ListedBid[]): FeedEntry[] {
-  return bids
-    .filter((b) => b.auction_id === auctionId && b.status !== 'failed')
-    .map((b) => ({
-      key: bidKey(b.bid_id), bid_id: b.bid_id, product_id: productId, amount: b.amount, bidder: b.bidder, timestamp: b.timestamp, status: b.status,
-      ...(b.buy_now ? { buy_now: true } : {}),
-    }));
+/** Which row an entry is, however it came (live or read): a bid by its id, an automatic raise by its bid and amount. */
+export function rowId(e: Pick<FeedEntry, 'key' | 'bid_id' | 'amount' | 'auto'>): string {
+  return e.auto ? `a${e.bid_id}@₹${Math.round(e.amount * 100) / 100}` : e.key;
 }
 
-/** Several products' bids as one feed, newest first, each row once. */
+/** One product's history in this auction as feed entries, its automatic raises included (failed attempts are not bids in the feed). */
+export function toFeed(productId: string, auctionId: string, bids: readonly ListedBid[]): FeedEntry[] {
+  return bids
+    .filter((b) => (b.auction_id === undefined || b.auction_id === auctionId) && b.status !== 'failed')
+    .map((b) => {
+      const entry: FeedEntry = {
+        key: bidKey(b.bid_id), bid_id: b.bid_id, product_id: productId, amount: b.amount, bidder: b.bidder, timestamp: b.timestamp, status: b.status,
+        ...(b.auto ? { auto: true } : {}),
+        ...(b.buy_now ? { buy_now: true } : {}),
+      };
+      return b.auto ? { ...entry, key: rowId(entry) } : entry;
+    });
+}
+
+/** Several products' entries as one feed, newest first, each row once (a row seen live keeps its version). */
 export function mergeFeeds(...lists: readonly (readonly FeedEntry[])[]): FeedEntry[] {
-  const byKey = new Map<string, FeedEntry>();
-  for (const list of lists) for (const e of list) byKey.set(e.key, e);
-  return [...byKey.values()].sort(newestFirst);
+  const byRow = new Map<string, FeedEntry>();
+  for (const list of lists) {
+    for (const e of list) {
+      const id = rowId(e);
+      const seen = byRow.get(id);
+      byRow.set(id, seen?.version !== undefined && e.version === undefined ? { ...e, key: seen.key, version: seen.version } : e);
+    }
+  }
+  return [...byRow.values()].sort(newestFirst);
 }
 
 /**
@@ -138,11 +164,13 @@ export function applyDetailEvent(data: DetailData, e: LiveEvent): DetailData {
       const d = e.data;
       // A bid is one row; each automatic raise of it is another row, one per version.
       const key = d.auto ? `a${d.bid_id}@${d.version}` : bidKey(d.bid_id);
-      if (data.feed.some((f) => f.key === key)) return data;
       const entry: FeedEntry = {
         key, bid_id: d.bid_id, product_id: d.product_id, amount: d.amount, bidder: d.bidder, timestamp: d.timestamp, status: 'success', version: d.version,
         ...(d.auto ? { auto: true } : {}),
       };
+      // Already shown: live, or in the history read (a raise read there has no version but the same bid and amount).
+      const id = rowId(entry);
+      if (data.feed.some((f) => f.key === key || rowId(f) === id)) return data;
       // Rule: every new bid joins the feed, but a stale one (version not newer) moves neither the product's numbers nor its lead.
       if (isStale(data.products, d.product_id, d.version)) {
         const product = data.products.find((p) => p.id === d.product_id);
@@ -220,14 +248,16 @@ export function detailReducer(state: DetailData | null, action: DetailAction): D
       return state && { ...state, auction: action.auction };
     case 'bids': {
       if (!state) return null;
-      // A re-read lists bids, not automatic raises: the raise rows seen live stay, taking their bid's status as read.
+      // A re-read lists the bids and their automatic raises: a raise seen live that the read does not list yet stays, taking its bid's status as read.
       const bids = action.bids;
-      const statusOf = new Map(bids.map((b) => [b.bid_id, b.status]));
-      const raises = state.feed
-        .filter((f) => f.product_id === action.productId && f.auto)
-        .map((f) => ({ ...f, status: statusOf.get(f.bid_id) ?? f.status }));
+      const read = new Set(bids.map(rowId));
+      const statusOf = new Map(bids.filter((b) => !b.auto).map((b) => [b.bid_id, b.status]));
+      const shown = state.feed.filter((f) => f.product_id === action.productId);
+      // The rows read keep the key and version they were shown with (their order), taking the status read.
+      const known = shown.filter((f) => read.has(rowId(f)));
+      const raises = shown.filter((f) => f.auto && !read.has(rowId(f))).map((f) => ({ ...f, status: statusOf.get(f.bid_id) ?? f.status }));
       const boughtNow = bids.some((b) => b.buy_now) && !state.boughtNow.includes(action.productId) ? [...state.boughtNow, action.productId] : state.boughtNow;
-      return { ...state, boughtNow, feed: mergeFeeds(state.feed.filter((f) => f.product_id !== action.productId), bids, raises) };
+      return { ...state, boughtNow, feed: mergeFeeds(state.feed.filter((f) => f.product_id !== action.productId), known, bids, raises) };
     }
     case 'products': {
       if (!state) return null;

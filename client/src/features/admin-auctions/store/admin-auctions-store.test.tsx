@@ -3,8 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AdminAuction } from '@auction/shared';
 import { lastSocket, reconnect } from '../../../test/fake-socket';
 import { jsonResponse, resetAppState, sampleAdmin } from '../../../test/utils';
-import { useSession } from '../../auth';
-import { injectLiveEvent, useLive } from '../../live';
+import { useSession } from '../../../lib/session';
+import { injectLiveEvent, useLive } from '../../../lib/live';
 import { liveSummary, makeAdminAuction } from '../testing';
 import { RELOAD_MS, useAdminAuctions } from './admin-auctions-store';
 

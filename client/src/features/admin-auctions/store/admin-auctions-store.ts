@@ -1,20 +1,25 @@
 /**
- * The signed-in admin's own auctions (GET /admin/auctions/my, the `adminAuctionsList` resource of
- * lib/resource.ts; management pages show only the admin's own auctions), with the create, edit, delete
- * and settle flows beside them. The dashboard and Manage Auctions share it. Writes and the admin room's
- * live events `patch` the list, and so the reply on its way too, which may have been read before them;
- * `auction:updated` carries no product list, so a burst of them reads the list again once
- * (`invalidate`); a reconnect reads it again when it is shown; the session store's `resetAll()` forgets
- * it. Only the buttons' busy marks and the change count live in the zustand store.
+ * The signed-in admin's own auctions (GET /admin/auctions/my, the `myAuctionsQuery` of api/queries.ts;
+ * management pages show only the admin's own auctions), with the create, edit, delete and settle flows
+ * beside them. The dashboard's card and Manage Auctions share it. Writes and the admin room's live
+ * events patch the list (`patchQuery`), and so the reply on its way too, which may have been read
+ * before them; `auction:updated` carries no product list, so a burst of them reads the list again once;
+ * a reconnect reads it again when it is shown; the session store's reset forgets it. Only the buttons'
+ * busy marks live in the zustand store.
  */
+import { useSyncExternalStore } from 'react';
 import { create } from 'zustand';
+import { isCancelledError, type QueryState } from '@tanstack/react-query';
 import type { AdminAuction, CreateAuctionBody, Settled, UpdateAuctionBody } from '@auction/shared';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { ApiError, errorText, isSessionEnded } from '../../../lib/api-client';
-import { createResource, invalidate, useResource, type ResourceState, type ResourceStatus } from '../../../lib/resource';
-import { productsChanged } from '../../admin-products';
-import { onLive, onReconnect, type LiveEvent } from '../../live';
+import { productsChanged } from '../../../lib/admin-products';
+import { patchQuery } from '../../../lib/live-query';
+import { runMutation, useServerQuery, type ServerStatus } from '../../../lib/query';
+import { queryClient } from '../../../lib/query-client';
+import { onLive, onReconnect, type LiveEvent } from '../../../lib/live';
 import { adminApi } from '../api/admin-api';
+import { myAuctionsKey, myAuctionsQuery, rereadQueries } from '../api/queries';
 
 export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error';
 
@@ -30,8 +35,6 @@ export interface AdminAuctionsState {
   status: LoadStatus;
   /** Auction ids with a change on its way (buttons wait for it). */
   busy: Record<string, boolean>;
-  /** Bumped after every change this tab makes, so the dashboard refreshes its numbers. */
-  version: number;
   /** Reads the list (sharing a read in flight); a failure is toasted unless `silent`. */
   load: (options?: { silent?: boolean }) => Promise<boolean>;
   create: (input: CreateAuctionBody) => Promise<boolean>;
@@ -39,21 +42,27 @@ export interface AdminAuctionsState {
   remove: (id: string) => Promise<boolean>;
   settle: (id: string) => Promise<SettleOutcome | null>;
   applyLive: (e: LiveEvent) => void;
-  /** Forgets the busy marks and the change count (tests); the list is forgotten by `resetAll()` alone. */
+  /** Forgets the busy marks (tests); the list is forgotten with the query cache alone. */
   reset: () => void;
 }
-
-/** The signed-in admin's auctions, newest first. */
-export const adminAuctionsList = createResource<void, AdminAuction[]>('admin-auctions', () => adminApi.myAuctions());
 
 /** `auction:updated` carries no product list: the list is read again, once per burst of edits. */
 export const RELOAD_MS = 250;
 
 const NO_AUCTIONS: AdminAuction[] = [];
-const LOAD_STATUS: Record<ResourceStatus, LoadStatus> = { idle: 'idle', loading: 'loading', success: 'ready', error: 'error' };
+const LOAD_STATUS: Record<ServerStatus, LoadStatus> = { idle: 'idle', loading: 'loading', success: 'ready', error: 'error' };
 
 /** A change to the list shown and to the reply on its way (nothing before the first read). */
-const changeList = (change: (list: AdminAuction[]) => AdminAuction[]) => adminAuctionsList.patch(undefined, change);
+const changeList = (change: (list: AdminAuction[]) => AdminAuction[]) => patchQuery(myAuctionsKey, change);
+
+/** The list read again (once per burst, with `delayMs`), dropping a read on its way that was read before. */
+let rereadTimer: ReturnType<typeof setTimeout> | undefined;
+function rereadList(delayMs = 0): void {
+  clearTimeout(rereadTimer);
+  rereadTimer = undefined;
+  if (delayMs > 0) rereadTimer = setTimeout(() => rereadList(), delayMs);
+  else rereadQueries(myAuctionsKey);
+}
 
 /** One auction changed; the same list back when it is not there or `change` leaves it as it is. */
 function changeOne(id: string, change: (a: AdminAuction) => AdminAuction): void {
@@ -88,21 +97,21 @@ export function handleAdminAuctionsLiveEvent(e: LiveEvent): void {
   } else if (e.event === 'auction:updated') {
     // Every socket gets it: only one of this admin's auctions (shown, or maybe in the reply on its way) matters.
     const d = e.data;
-    const { data, fetching } = adminAuctionsList.get();
-    if (!fetching && !data?.some((a) => a.id === d.id)) return;
+    const state = queryClient.getQueryState<AdminAuction[]>(myAuctionsKey);
+    if (state?.fetchStatus !== 'fetching' && !state?.data?.some((a) => a.id === d.id)) return;
     changeOne(d.id, (a) => ({
       ...a, name: d.name, valid_until: d.valid_until, product_count: d.product_count, status: d.status,
       original_valid_until: d.original_valid_until, increment_rule: d.increment_rule, increment_amount: d.increment_amount,
       increment_tiers: d.increment_tiers, cancel_policy: d.cancel_policy, soft_close_s: d.soft_close_s,
       max_extension_s: d.max_extension_s, extended: d.extended,
     }));
-    invalidate(adminAuctionsList.name, RELOAD_MS);
+    rereadList(RELOAD_MS);
   }
 }
 
 type Actions = Omit<AdminAuctionsState, 'auctions' | 'status'>;
 
-/** The busy marks, the change count and the actions: no server data. */
+/** The busy marks and the actions: no server data. */
 export const useAdminAuctionActions = create<Actions>()((set) => {
   async function withBusy<T>(id: string, fn: () => Promise<T>): Promise<T> {
     set((s) => ({ busy: { ...s.busy, [id]: true } }));
@@ -118,99 +127,104 @@ export const useAdminAuctionActions = create<Actions>()((set) => {
   }
 
   // Every write moves products in or out of auctions: the product lists the admin pages hold are read again.
-  const changed = () => {
-    set((s) => ({ version: s.version + 1 }));
-    productsChanged();
-  };
+  const changed = () => productsChanged();
 
   return {
     busy: {},
-    version: 0,
 
     load: async ({ silent = false } = {}) => {
       try {
-        await adminAuctionsList.load(undefined, { force: true });
+        await queryClient.fetchQuery({ ...myAuctionsQuery(), staleTime: 0 });
         return true;
       } catch (err) {
+        // Dropped for a newer read (a burst of edits, a reconnect, another account): not a failure.
+        if (isCancelledError(err)) return false;
         if (!silent && !isSessionEnded(err)) toast.error(errorText(err, 'Failed to load data'));
         return false;
       }
     },
 
-    create: async (input) => {
-      try {
-        const { auction } = await adminApi.createAuction(input);
+    create: (input) => runMutation({
+      mutationFn: (body: CreateAuctionBody) => adminApi.createAuction(body),
+      onSuccess: ({ auction }) => {
         changeList((list) => [auction, ...list.filter((a) => a.id !== auction.id)]);
         toast.success('Auction created successfully!');
         changed();
-        return true;
-      } catch (err) {
-        toast.error(errorText(err, 'Failed to create auction'));
-        return false;
-      }
-    },
+      },
+      onError: (err) => toast.error(errorText(err, 'Failed to create auction')),
+    }, input).then(() => true, () => false),
 
-    update: (id, input) => withBusy(id, async () => {
-      try {
-        const { auction } = await adminApi.updateAuction(id, input);
+    update: (id, input) => withBusy(id, () => runMutation({
+      mutationFn: (body: UpdateAuctionBody) => adminApi.updateAuction(id, body),
+      onSuccess: ({ auction }) => {
         changeOne(id, () => auction);
         toast.success('Auction updated successfully!');
         changed();
-        return auction;
-      } catch (err) {
-        toast.error(errorText(err, 'Failed to update auction'));
-        return null;
-      }
-    }),
+      },
+      onError: (err) => toast.error(errorText(err, 'Failed to update auction')),
+    }, input).then(({ auction }) => auction, () => null)),
 
-    remove: (id) => withBusy(id, async () => {
-      try {
-        await adminApi.deleteAuction(id);
+    remove: (id) => withBusy(id, () => runMutation({
+      mutationFn: (auctionId: string) => adminApi.deleteAuction(auctionId),
+      onSuccess: () => {
         changeList((list) => list.filter((a) => a.id !== id));
         toast.success('Auction deleted successfully!');
         changed();
-        return true;
-      } catch (err) {
-        toast.error(errorText(err, 'Failed to delete auction'));
-        return false;
-      }
-    }),
+      },
+      onError: (err) => toast.error(errorText(err, 'Failed to delete auction')),
+    }, id).then(() => true, () => false)),
 
-    settle: (id) => withBusy(id, async () => {
-      try {
-        const answer = await adminApi.settleAuction(id);
+    settle: (id) => withBusy(id, () => runMutation({
+      mutationFn: async (auctionId: string): Promise<SettleOutcome> => {
+        const answer = await adminApi.settleAuction(auctionId);
+        // The server moved the end to now and returned unsold products to unassigned: read it back.
+        const auction = await adminApi.auction(auctionId).catch(() => null);
+        return { answer, auction };
+      },
+      onSuccess: ({ auction }) => {
         toast.success('Auction settled successfully!');
         changed();
-        // The server moved the end to now and returned unsold products to unassigned: read it back.
-        const fresh = await adminApi.auction(id).catch(() => null);
-        changeOne(id, (a) => fresh ?? { ...a, status: 'settled' as const });
-        return { answer, auction: fresh };
-      } catch (err) {
+        changeOne(id, (a) => auction ?? { ...a, status: 'settled' as const });
+      },
+      onError: (err) => {
         toast.error(errorText(err, 'Failed to settle auction'));
         // Already settled elsewhere (409 AUCTION_SETTLED): show what is true now.
         if (err instanceof ApiError && err.code === 'AUCTION_SETTLED') changeOne(id, markEnded('settled'));
-        return null;
-      }
-    }),
+      },
+    }, id).catch(() => null)),
 
     applyLive: handleAdminAuctionsLiveEvent,
 
-    reset: () => set({ busy: {}, version: 0 }),
+    reset: () => set({ busy: {} }),
   };
 });
 
-function view(list: ResourceState<AdminAuction[]>, actions: Actions): AdminAuctionsState {
+function view(list: { data: AdminAuction[] | undefined; status: ServerStatus }, actions: Actions): AdminAuctionsState {
   return { ...actions, auctions: list.data ?? NO_AUCTIONS, status: LOAD_STATUS[list.status] };
+}
+
+const subscribeToCache = (listener: () => void) => queryClient.getQueryCache().subscribe(listener);
+const readList = () => queryClient.getQueryState<AdminAuction[]>(myAuctionsKey);
+
+/** The list's state as `useServerQuery` reports it. */
+function statusOf(state: QueryState<AdminAuction[]> | undefined): ServerStatus {
+  if (state?.data !== undefined) return 'success';
+  if (state?.status === 'error') return 'error';
+  return state?.fetchStatus === 'fetching' ? 'loading' : 'idle';
 }
 
 function useAdminAuctionsState(): AdminAuctionsState;
 function useAdminAuctionsState<U>(selector: (s: AdminAuctionsState) => U): U;
 function useAdminAuctionsState<U>(selector?: (s: AdminAuctionsState) => U): U | AdminAuctionsState {
-  // Shown, so `invalidate` reads it again; the pages call `load()` themselves (no read on mount here).
-  const list = useResource(adminAuctionsList, undefined, { enabled: false });
+  // Shown: read on mount (a `load()` made meanwhile shares the read) and again when invalidated; the
+  // pages' own `load()` says when a read failed.
+  useServerQuery(myAuctionsQuery());
+  // The list as the cache holds it, at once: a live change shows in the same render pass, and a reset
+  // (another account) leaves nothing shown.
+  const state = useSyncExternalStore(subscribeToCache, readList, readList);
   const actions = useAdminAuctionActions();
-  const state = view(list, actions);
-  return selector ? selector(state) : state;
+  const shown = view({ data: state?.data, status: statusOf(state) }, actions);
+  return selector ? selector(shown) : shown;
 }
 
 /**
@@ -219,9 +233,12 @@ function useAdminAuctionsState<U>(selector?: (s: AdminAuctionsState) => U): U | 
  * burst of edits reads it again); one that only needs the actions uses `useAdminAuctionActions`.
  */
 export const useAdminAuctions = Object.assign(useAdminAuctionsState, {
-  getState: (): AdminAuctionsState => view(adminAuctionsList.get(), useAdminAuctionActions.getState()),
+  getState: (): AdminAuctionsState => {
+    const state = readList();
+    return view({ data: state?.data, status: statusOf(state) }, useAdminAuctionActions.getState());
+  },
 });
 
 onLive(handleAdminAuctionsLiveEvent);
 // An auction that ended or settled while the socket was down: the list shown is read again (docs/live-protocol.md#reconnecting).
-onReconnect(() => invalidate(adminAuctionsList.name));
+onReconnect(() => rereadList());

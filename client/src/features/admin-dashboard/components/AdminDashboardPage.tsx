@@ -1,36 +1,37 @@
-import { useEffect, useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { adminAuctionPath, paths } from '../../../config/paths';
-import { EmptyState } from '../../../components/ui/EmptyState';
+import { formatRupees } from '@auction/shared';
+import { paths } from '../../../config/paths';
 import { Icon, type IconName } from '../../../components/ui/Icon';
-import { Spinner } from '../../../components/ui/Spinner';
 import { StatCard } from '../../../components/ui/StatCard';
-import { StatusBadge } from '../../../components/ui/StatusBadge';
-import { formatDateTime, formatRupees } from '../../../lib/format';
-import { useSession } from '../../auth';
-import { holdClock, useClock } from '../../live';
-import { AuctionFormModal, auctionStatus, useAdminAuctions } from '../../admin-auctions';
-import { ProductFormModal } from '../../admin-products';
+import { useSession } from '../../../lib/session';
 import { useAdminStats } from '../hooks/use-admin-stats';
 import './admin-dashboard.css';
 
-/** The first 5 auctions on the admin dashboard. */
-export const RECENT_COUNT = 5;
+/** What a dialog the dashboard opens is told: close it, and that it saved (the numbers are read again). */
+export interface DashboardDialogProps {
+  onClose: () => void;
+  onSaved: () => void;
+}
 
-/** /admin/dashboard: the admin's numbers, actions and first auctions. */
-export function AdminDashboardPage() {
+export interface AdminDashboardPageProps {
+  /** The card of the admin's first auctions. */
+  recentAuctions: ReactNode;
+  /** The Create Auction dialog. */
+  createAuction: (props: DashboardDialogProps) => ReactNode;
+  /** The Add Product dialog. */
+  addProduct: (props: DashboardDialogProps) => ReactNode;
+}
+
+/**
+ * /admin/dashboard: the admin's numbers, actions and first auctions. The auctions' card and the two
+ * dialogs belong to other features: the app's route passes them in.
+ */
+export function AdminDashboardPage({ recentAuctions, createAuction, addProduct }: AdminDashboardPageProps) {
   const name = useSession((s) => s.admin?.name);
   const { stats, loading, refresh } = useAdminStats();
-  const auctions = useAdminAuctions((s) => s.auctions);
-  const listStatus = useAdminAuctions((s) => s.status);
-  const load = useAdminAuctions((s) => s.load);
-  const now = useClock((s) => s.now);
   const [dialog, setDialog] = useState<'auction' | 'product' | null>(null);
-
-  useEffect(() => holdClock(), []);
-  useEffect(() => {
-    void load({ silent: true });
-  }, [load]);
+  const close = () => setDialog(null);
 
   const value = (v: number | undefined, money = false) => {
     if (loading) return <span className="adm-skeleton" aria-label="Loading" />;
@@ -75,35 +76,10 @@ export function AdminDashboardPage() {
         </Link>
       </section>
 
-      <section className="card" aria-labelledby="adm-recent">
-        <div className="card-header">
-          <h3 id="adm-recent" className="card-title">Recent Auctions</h3>
-          <Link to={paths.admin.auctions} className="btn btn-outline btn-sm">View All</Link>
-        </div>
-        {listStatus === 'idle' || listStatus === 'loading' ? <Spinner label="Loading auctions…" /> : auctions.length === 0 ? (
-          <EmptyState icon="gavel" title="No auctions yet">Create your first auction to see it here.</EmptyState>
-        ) : (
-          <ul className="adm-recent">
-            {auctions.slice(0, RECENT_COUNT).map((a) => (
-              <li key={a.id}>
-                <Link to={adminAuctionPath(a.id)} className="adm-recent-row">
-                  <span className="adm-recent-icon" aria-hidden="true">{a.name.trim().charAt(0).toUpperCase() || '#'}</span>
-                  <span className="adm-recent-main">
-                    <span className="adm-recent-name">{a.name}</span>
-                    <span className="adm-recent-meta">
-                      <code>{a.id}</code> · {a.product_count} {a.product_count === 1 ? 'product' : 'products'} · ends {formatDateTime(a.valid_until)}
-                    </span>
-                  </span>
-                  <StatusBadge kind="auction" status={auctionStatus(a, now)} />
-                </Link>
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
+      {recentAuctions}
 
-      {dialog === 'auction' && <AuctionFormModal mode="create" onClose={() => setDialog(null)} />}
-      {dialog === 'product' && <ProductFormModal onClose={() => setDialog(null)} onSaved={refresh} />}
+      {dialog === 'auction' && createAuction({ onClose: close, onSaved: refresh })}
+      {dialog === 'product' && addProduct({ onClose: close, onSaved: refresh })}
     </div>
   );
 }

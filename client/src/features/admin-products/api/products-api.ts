@@ -1,14 +1,11 @@
 /** Manage Products calls, always with the admin token. */
-import type { AdminAuction, CreateProductBody, ImageUploaded, MessageBody, Product, ProductImages, ProductSaved, UpdateProductBody } from '@auction/shared';
+import type { CreateProductBody, ImageUploaded, MessageBody, ProductImages, ProductSaved, UpdateProductBody } from '@auction/shared';
 import { api } from '../../../lib/api-client';
-import { createResource, invalidate } from '../../../lib/resource';
 
 const as = { as: 'admin' } as const;
 
-export const fetchUnassigned = () => api.get<Product[]>('/admin/products/unassigned', as);
-export const fetchMyAuctions = () => api.get<AdminAuction[]>('/admin/auctions/my', as);
-export const fetchAuctionProducts = (auctionId: string) =>
-  api.get<Product[]>(`/admin/auction/${encodeURIComponent(auctionId)}/products`, as);
+// The lists this page shows are read in lib/admin-products.ts (the auction form reads them too).
+export { auctionProductsQuery, productAuctionsQuery, productsChanged, unassignedProductsQuery } from '../../../lib/admin-products';
 
 export const createProduct = (body: CreateProductBody) => api.post<ProductSaved>('/admin/product', body, as);
 export const updateProduct = (id: string, body: UpdateProductBody) =>
@@ -26,16 +23,3 @@ export function uploadImage(productId: string, file: File, signal?: AbortSignal)
 export const deleteImage = (productId: string, imageId: number) => api.delete<MessageBody>(`${imagesPath(productId)}/${imageId}`, as);
 /** PUT …/images/order: every one of the product's photo ids, the cover first; answers the photos in their new order. */
 export const orderImages = (productId: string, ids: readonly number[]) => api.put<ProductImages>(`${imagesPath(productId)}/order`, { ids }, as);
-
-/** GET /admin/products/unassigned, the admin's products in no auction. */
-export const unassignedProducts = createResource<void, Product[]>('admin-products-unassigned', () => fetchUnassigned());
-/** GET /admin/auctions/my, for the By Auction picker and its counts. */
-export const productAuctions = createResource<void, AdminAuction[]>('admin-products-auctions', () => fetchMyAuctions());
-/** GET /admin/auction/:id/products, by auction id ('' while there is none: no products, no request). */
-export const auctionProducts = createResource<string, Product[]>('admin-products-by-auction', (auctionId) =>
-  (auctionId ? fetchAuctionProducts(auctionId) : Promise.resolve([])));
-
-/** After a product was created, edited or deleted, or its photos changed: the lists on screen are read again, the others when next shown. */
-export function productsChanged(): void {
-  for (const resource of [unassignedProducts, productAuctions, auctionProducts]) invalidate(resource.name);
-}

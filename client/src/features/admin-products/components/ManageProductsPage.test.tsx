@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useToasts } from '../../../components/ui/toast/toast-store';
 import { registerNavigate } from '../../../lib/api-client';
 import { jsonResponse, resetAppState, routeFetch, sampleAdmin, type FetchAnswer } from '../../../test/utils';
-import { useSession } from '../../auth';
+import { useSession } from '../../../lib/session';
 import { validateProduct } from '../model';
 import { ManageProductsPage } from './ManageProductsPage';
 

@@ -1,3 +1,4 @@
+import { formatRupees } from '@auction/shared';
 import type { Product } from '@auction/shared';
 import { useState, type ReactNode } from 'react';
 import { DataTable, type Column } from '../../../components/ui/DataTable';
@@ -9,9 +10,8 @@ import { StatusBadge } from '../../../components/ui/StatusBadge';
 import { tabId, Tabs, type TabItem } from '../../../components/ui/Tabs';
 import { toast, useToasts } from '../../../components/ui/toast/toast-store';
 import { errorText } from '../../../lib/api-client';
-import { formatRupees } from '../../../lib/format';
-import { useResource, type ResourceState } from '../../../lib/resource';
-import { auctionProducts, deleteProduct, productAuctions, productsChanged, unassignedProducts } from '../api/products-api';
+import { useServerMutation, useServerQuery, type ServerState } from '../../../lib/query';
+import { auctionProductsQuery, deleteProduct, productAuctionsQuery, productsChanged, unassignedProductsQuery } from '../api/products-api';
 import { mediaSrc } from '../model';
 import { ProductFormModal } from './ProductFormModal';
 import './products.css';
@@ -33,7 +33,7 @@ function complain(err: unknown) {
 }
 
 /** A list, null until its first answer; empty when it could not be read (or the session ended). */
-function orEmpty<T>(read: ResourceState<T[]>): T[] | null {
+function orEmpty<T>(read: ServerState<T[]>): T[] | null {
   return read.data ?? (read.status === 'error' ? [] : null);
 }
 
@@ -43,16 +43,15 @@ export function ManageProductsPage() {
   const [picked, setPicked] = useState('');
   const [editing, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<Product | null>(null);
-  const [busy, setBusy] = useState(false);
 
   // A list that could not be read shows as empty (and its toast says why).
-  const unassignedRead = useResource(unassignedProducts, undefined, { onError: complain });
-  const auctionsRead = useResource(productAuctions, undefined, { onError: complain });
+  const unassignedRead = useServerQuery(unassignedProductsQuery(), { onError: complain });
+  const auctionsRead = useServerQuery(productAuctionsQuery(), { onError: complain });
   const unassigned = orEmpty(unassignedRead);
   const auctions = orEmpty(auctionsRead);
   // The picked auction while it exists, else the first (once the auctions are known).
   const auctionId = auctions?.some((a) => a.id === picked) ? picked : (auctions?.[0]?.id ?? '');
-  const auctionRead = useResource(auctionProducts, auctionId, { enabled: auctions !== null, onError: complain });
+  const auctionRead = useServerQuery(auctionProductsQuery(auctionId), { enabled: auctions !== null, onError: complain });
   const auctionRows = orEmpty(auctionRead);
 
   function refresh() {
@@ -61,20 +60,20 @@ export function ManageProductsPage() {
     if (tab === 'auction') void auctionRead.refetch();
   }
 
-  async function confirmDelete() {
-    if (!deleting) return;
-    setBusy(true);
-    try {
-      await deleteProduct(deleting.id);
+  const remove = useServerMutation({
+    mutationFn: (product: Product) => deleteProduct(product.id),
+    onSuccess: () => {
       toast.success('Deleted');
-      setDeleting(null);
       productsChanged();
-    } catch (err) {
-      toast.error(errorText(err, 'Delete failed'));
-      setDeleting(null);
-    } finally {
-      setBusy(false);
-    }
+    },
+    onError: (err) => toast.error(errorText(err, 'Delete failed')),
+    // Either way the question is answered: the toast says how it went.
+    onSettled: () => setDeleting(null),
+  });
+  const busy = remove.isPending;
+
+  function confirmDelete() {
+    if (deleting) remove.mutate(deleting);
   }
 
   const totalInAuctions = auctions?.reduce((sum, a) => sum + a.product_count, 0) ?? 0;
@@ -147,7 +146,7 @@ export function ManageProductsPage() {
           confirmLabel="Delete"
           danger
           busy={busy}
-          onConfirm={() => void confirmDelete()}
+          onConfirm={confirmDelete}
           onCancel={() => setDeleting(null)}
         />
       )}

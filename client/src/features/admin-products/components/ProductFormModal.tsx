@@ -6,6 +6,7 @@ import { Icon } from '../../../components/ui/Icon';
 import { Modal } from '../../../components/ui/Modal';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { errorText } from '../../../lib/api-client';
+import { useServerMutation } from '../../../lib/query';
 import { createProduct, updateProduct } from '../api/products-api';
 import { checkPrices, priceBody, pricesFixed, validateProduct, type PriceDraft, type PriceErrors, type ProductDraft } from '../model';
 import { ProductPhotos } from './ProductPhotos';
@@ -45,7 +46,22 @@ export function ProductFormModal({ product, onSaved, onClose }: ProductFormModal
   });
   const [error, setError] = useState<string | null>(null);
   const [priceErrors, setPriceErrors] = useState<PriceErrors>({});
-  const [busy, setBusy] = useState(false);
+  const save = useServerMutation({
+    mutationFn: async ({ fields, pricing }: { fields: ProductDraft; pricing: ReturnType<typeof priceBody> }): Promise<Product | undefined> => {
+      if (!product) return (await createProduct({ ...fields, ...pricing }))?.product;
+      await updateProduct(product.id, { name: fields.name, description: fields.description, ...pricing });
+      return undefined;
+    },
+    onSuccess: (saved) => {
+      toast.success(mode === 'add' ? 'Product created' : 'Product updated');
+      onSaved();
+      // A new product's photos come next (an answer without the product has nothing to add them to).
+      if (saved?.id) setCreated({ ...saved, images: saved.images ?? [] });
+      else onClose();
+    },
+    onError: (err) => toast.error(errorText(err, mode === 'add' ? 'Create failed' : 'Update failed')),
+  });
+  const busy = save.isPending;
   const fixed = product !== undefined && pricesFixed(product);
   const formId = `product-form-${mode}`;
   const set = (key: keyof ProductDraft) => (value: string) => {
@@ -57,7 +73,7 @@ export function ProductFormModal({ product, onSaved, onClose }: ProductFormModal
     setPriceErrors((e) => ({ ...e, [key]: undefined }));
   };
 
-  async function submit(e: FormEvent) {
+  function submit(e: FormEvent) {
     e.preventDefault();
     if (busy) return;
     const check = validateProduct(draft, mode);
@@ -72,25 +88,7 @@ export function ProductFormModal({ product, onSaved, onClose }: ProductFormModal
     }
     setPriceErrors({});
     const pricing = priced ? priceBody(priced.value, product) : {};
-    setBusy(true);
-    let saved: Product | undefined;
-    try {
-      if (product) await updateProduct(product.id, { name: check.value.name, description: check.value.description, ...pricing });
-      else saved = (await createProduct({ ...check.value, ...pricing }))?.product;
-    } catch (err) {
-      toast.error(errorText(err, mode === 'add' ? 'Create failed' : 'Update failed'));
-      setBusy(false);
-      return;
-    }
-    toast.success(mode === 'add' ? 'Product created' : 'Product updated');
-    onSaved();
-    // A new product's photos come next (an answer without the product has nothing to add them to).
-    if (saved?.id) {
-      setCreated({ ...saved, images: saved.images ?? [] });
-      setBusy(false);
-      return;
-    }
-    onClose();
+    save.mutate({ fields: check.value, pricing });
   }
 
   if (created) {
@@ -126,7 +124,7 @@ export function ProductFormModal({ product, onSaved, onClose }: ProductFormModal
         </>
       )}
     >
-      <form id={formId} className="products-form" onSubmit={(e) => void submit(e)} noValidate>
+      <form id={formId} className="products-form" onSubmit={submit} noValidate>
         {error && (
           <p className="products-form-error" role="alert">
             <Icon name="alert" size={18} /> <span>{error}</span>

@@ -3,8 +3,8 @@ import { useEffect, useId, useRef, useState, type DragEvent, type KeyboardEvent 
 import { Icon } from '../../../components/ui/Icon';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { errorText, isSessionEnded } from '../../../lib/api-client';
-import { useResource } from '../../../lib/resource';
-import { systemSettings } from '../../settings';
+import { systemSettingsQuery } from '../../../lib/admin-settings';
+import { useServerMutation, useServerQuery } from '../../../lib/query';
 import { deleteImage, orderImages, productsChanged, uploadImage } from '../api/products-api';
 import { checkPhoto, mediaSrc, moveItem, PHOTO_MAX_MB, PHOTO_TYPES, PHOTOS_SOLD, photoLimits, TOO_MANY_PHOTOS, uploadErrorText } from '../model';
 
@@ -38,7 +38,7 @@ export function ProductPhotos({ product, autoFocus = false }: {
   const productId = product.id;
   const sold = product.status === 'sold';
   // The largest upload in force (MEDIA_MAX_MB), once the server's settings are known.
-  const maxMb = useResource(systemSettings, undefined).data?.media_max_mb ?? PHOTO_MAX_MB;
+  const maxMb = useServerQuery(systemSettingsQuery()).data?.media_max_mb ?? PHOTO_MAX_MB;
   const [images, setImagesState] = useState<ProductImage[]>(() => product.images.map(pick));
   const [uploads, setUploads] = useState<Upload[]>([]);
   const [changing, setChanging] = useState(false);
@@ -58,6 +58,11 @@ export function ProductPhotos({ product, autoFocus = false }: {
   const chooseRef = useRef<HTMLButtonElement>(null);
   const inputRef = useRef<HTMLInputElement>(null);
   const ids = { limits: useId(), sold: useId() };
+
+  // The three writes; each caller says itself what its answer or failure changes on screen.
+  const upload = useServerMutation({ mutationFn: ({ file, signal }: { file: File; signal: AbortSignal | undefined }) => uploadImage(productId, file, signal) });
+  const reorder = useServerMutation({ mutationFn: (order: readonly number[]) => orderImages(productId, order) });
+  const deletion = useServerMutation({ mutationFn: (imageId: number) => deleteImage(productId, imageId) });
 
   const uploading = uploads.some((u) => u.state !== 'failed');
   // One change at a time: an order sent while an upload lands would not name every photo.
@@ -146,7 +151,7 @@ export function ProductPhotos({ product, autoFocus = false }: {
         }
         update(item.key, { state: 'uploading' });
         try {
-          const { image } = await uploadImage(productId, item.file, signal);
+          const { image } = await upload.mutateAsync({ file: item.file, signal });
           setImages([...imagesRef.current, pick(image)]);
           setUploads((list) => list.filter((u) => u.key !== item.key));
           forget(item.preview);
@@ -178,7 +183,7 @@ export function ProductPhotos({ product, autoFocus = false }: {
     setImages(next);
     setChanging(true);
     try {
-      const answer = await orderImages(productId, next.map((i) => i.id));
+      const answer = await reorder.mutateAsync(next.map((i) => i.id));
       if (Array.isArray(answer?.images)) setImages(answer.images.map(pick));
       const at = imagesRef.current.findIndex((i) => i.id === movedId) + 1;
       setAnnounce(`Photo moved to position ${at} of ${imagesRef.current.length}${at === 1 ? ', the cover' : ''}`);
@@ -214,7 +219,7 @@ export function ProductPhotos({ product, autoFocus = false }: {
     const index = imagesRef.current.findIndex((i) => i.id === image.id);
     setChanging(true);
     try {
-      await deleteImage(productId, image.id);
+      await deletion.mutateAsync(image.id);
       const next = imagesRef.current.filter((i) => i.id !== image.id);
       setImages(next);
       setAnnounce('Photo deleted');

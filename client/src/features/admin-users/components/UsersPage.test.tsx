@@ -4,7 +4,7 @@ import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useToasts } from '../../../components/ui/toast/toast-store';
 import { jsonResponse, resetAppState, routeFetch, sampleAdmin, type FetchAnswer } from '../../../test/utils';
-import { useSession } from '../../auth';
+import { useSession } from '../../../lib/session';
 import { usersCsv } from '../model';
 import { UsersPage } from './UsersPage';
 

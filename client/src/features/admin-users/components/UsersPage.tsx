@@ -1,3 +1,4 @@
+import { formatRupees } from '@auction/shared';
 import type { AdminUser } from '@auction/shared';
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
@@ -12,10 +13,11 @@ import { StatusBadge } from '../../../components/ui/StatusBadge';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { ApiError, errorText } from '../../../lib/api-client';
 import { downloadText } from '../../../lib/csv';
-import { formatDate, formatRupees } from '../../../lib/format';
-import { useResource } from '../../../lib/resource';
-import { useSession } from '../../auth';
-import { adminUsers, setUserStatus, type UserStatus } from '../api/users-api';
+import { formatDate } from '../../../lib/format';
+import { patchQueries } from '../../../lib/live-query';
+import { useServerMutation, useServerQuery } from '../../../lib/query';
+import { useSession } from '../../../lib/session';
+import { adminUsersKey, adminUsersQuery, setUserStatus, type UserStatus } from '../api/users-api';
 import { OWNER_ONLY, USERS_CSV, initials, userStats, usersCsv, withUser } from '../model';
 import './users.css';
 
@@ -62,12 +64,12 @@ function OwnerUsers({ onForbidden }: { onForbidden: () => void }) {
   const [pendingId, setPendingId] = useState<number | null>(null);
 
   // Everyone (for the numbers), read on mount and after "Try again"; a failure shows in the card.
-  const all = useResource(adminUsers, '', { onError: (err) => { if (isForbidden(err)) onForbidden(); } });
+  const all = useServerQuery(adminUsersQuery(''), { onError: (err) => { if (isForbidden(err)) onForbidden(); } });
 
   // The table: the server's search (?q=), debounced; the full list when the box is empty.
   const q = query.trim();
   const term = useSettled(q, SEARCH_DEBOUNCE_MS);
-  const search = useResource(adminUsers, term, {
+  const search = useServerQuery(adminUsersQuery(term), {
     enabled: term !== '',
     onError: (err) => {
       if (isForbidden(err)) onForbidden();
@@ -75,21 +77,24 @@ function OwnerUsers({ onForbidden }: { onForbidden: () => void }) {
     },
   });
 
-  async function applyStatus(user: AdminUser, status: UserStatus) {
-    setPendingId(user.id);
-    try {
-      const res = await setUserStatus(user.id, status);
-      // The answer is newer than any list shown or on its way: everyone's and the search's.
-      for (const key of new Set(['', term])) adminUsers.patch(key, (list) => withUser(list, res.user));
+  const statusChange = useServerMutation({
+    mutationFn: ({ user, status }: { user: AdminUser; status: UserStatus }) => setUserStatus(user.id, status),
+    onMutate: ({ user }) => setPendingId(user.id),
+    onSuccess: (res, { status }) => {
+      // The answer is newer than any list shown or on its way: everyone's and every search's.
+      patchQueries<AdminUser[]>({ queryKey: adminUsersKey }, (list) => withUser(list, res.user));
       toast.success(status === 'inactive' ? `${res.user.name} deactivated` : `${res.user.name} activated`);
-    } catch (err) {
+    },
+    onError: (err) => {
       if (isForbidden(err)) onForbidden();
       else toast.error(errorText(err, 'Update failed'));
-    } finally {
+    },
+    onSettled: () => {
       setPendingId(null);
       setConfirming(null);
-    }
-  }
+    },
+  });
+  const applyStatus = (user: AdminUser, status: UserStatus) => statusChange.mutateAsync({ user, status }).catch(() => undefined);
 
   function toggle(user: AdminUser) {
     if (user.status === 'active') setConfirming(user);

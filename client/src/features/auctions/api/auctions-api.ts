@@ -1,18 +1,15 @@
-import type { Auction, BidPlaced, BoughtNow, BuyNowBody, LotHistoryPage, LotPage, MessageBody, PlaceBidBody, Product, RegisterForAuctionBody } from '@auction/shared';
+import type { BidPlaced, BoughtNow, BuyNowBody, LotHistoryPage, LotPage, MessageBody, PlaceBidBody, RegisterForAuctionBody } from '@auction/shared';
 import { api } from '../../../lib/api-client';
+import { catalogueApi, type BidAsk } from '../../../lib/catalogue';
+
+export type { BidAsk };
 
 /** The bidder-side auction calls, always with the user token. */
 const asUser = { as: 'user' } as const;
 
-/** What a bid asks: a plain amount, a maximum the server bids up to (proxy), or both (amount ≤ max). Rupees. */
-export interface BidAsk {
-  amount?: number;
-  max?: number;
-}
 
 export const auctionsApi = {
-  list: () => api.get<Auction[]>('/auctions', asUser),
-  products: (auctionId: string) => api.get<Product[]>(`/auctions/${encodeURIComponent(auctionId)}/products`, asUser),
+  ...catalogueApi,
   /** The lot page: the product with its auction and its history, highest first (GET /products/{id}). */
   lot: (productId: string) => api.get<LotPage>(`/products/${encodeURIComponent(productId)}`, asUser),
   /** More of a lot's history: the page after `before` (a page's `next_before`), at most `limit` entries (GET /products/{id}/bids). */

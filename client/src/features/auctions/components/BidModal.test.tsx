@@ -3,7 +3,7 @@ import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../../components/ui/toast/Toaster';
 import { jsonResponse, resetAppState } from '../../../test/utils';
-import { injectLiveEvent } from '../../live';
+import { injectLiveEvent } from '../../../lib/live';
 import { auctionList, auctionProducts } from '../store/auctions-store';
 import { bidPlaced, callsTo, inHours, makeAuction, makeProduct, placedEvent, routeFetch, setUpUser, tearDownStores } from '../test/fixtures';
 import { BidModal } from './BidModal';
@@ -124,6 +124,8 @@ describe('BidModal', () => {
     expect(submit().disabled).toBe(true);
     expect(submit().textContent).toBe('Placing bid…');
     fireEvent.click(submit());
+    // The bid is a mutation: its request goes out a few microtasks after the click.
+    await waitFor(() => expect(answer).toBeTypeOf('function'));
     await act(async () => answer(jsonResponse(201, bidPlaced({ highest_bid: 150000, version: 4 }))));
     await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
   });

@@ -4,9 +4,8 @@ import { FormField } from '../../../components/ui/FormField';
 import { Icon } from '../../../components/ui/Icon';
 import { Modal } from '../../../components/ui/Modal';
 import { formatRupees } from '../../../lib/format';
-import { useResource } from '../../../lib/resource';
-import { walletBalance } from '../../wallet';
-import { checkBid, isEnded, quickBids, stepsText } from '../lib/rules';
+import { useWalletBalance } from '../../../lib/account/wallet-balance';
+import { checkBid, isEnded, quickBids, stepsText } from '../../../lib/catalogue';
 import { useAuctionActions, useAuctionList, useAuctionProducts } from '../store/auctions-store';
 import { useSecondsLeft } from './use-seconds-left';
 
@@ -32,7 +31,7 @@ export function BidModal({ auctionId, productId, onClose }: BidModalProps) {
   const product = useAuctionProducts(auctionId, { read: false }).data?.find((p) => p.id === productId);
   const auction = useAuctionList({ read: false }).data?.find((a) => a.id === auctionId);
   // The balance is read when the dialog opens (silently: a dash if it cannot be), then kept live by the wallet.
-  const wallet = useResource(walletBalance, undefined).data;
+  const wallet = useWalletBalance().data;
   const placeBid = useAuctionActions((s) => s.placeBid);
   const secs = useSecondsLeft(auction?.valid_until);
   // Null: the field follows the lowest acceptable bid (it moves live until the bidder types).

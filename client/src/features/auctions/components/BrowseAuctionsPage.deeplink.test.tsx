@@ -4,7 +4,7 @@ import { MemoryRouter, Route, Routes, useNavigate } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../../components/ui/toast/Toaster';
 import { jsonResponse, resetAppState } from '../../../test/utils';
-import { useLive } from '../../live';
+import { useLive } from '../../../lib/live';
 import { LocationSearchProbe, inHours, makeAuction, makeProduct, routeFetch, setUpUser, tearDownStores } from '../test/fixtures';
 import { BrowseAuctionsPage } from './BrowseAuctionsPage';
 

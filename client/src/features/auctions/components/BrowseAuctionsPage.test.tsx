@@ -5,7 +5,7 @@ import { Toaster } from '../../../components/ui/toast/Toaster';
 import { formatDateTime } from '../../../lib/format';
 import { lastSocket, reconnect } from '../../../test/fake-socket';
 import { jsonResponse, resetAppState, setServerNow } from '../../../test/utils';
-import { injectLiveEvent, useLive } from '../../live';
+import { injectLiveEvent, useLive } from '../../../lib/live';
 import {
   LocationSearchProbe, NOW, callsTo, inHours, liveAuction, makeAuction, makeProduct, placedEvent, routeFetch, setUpUser, soldEvent, tearDownStores,
 } from '../test/fixtures';

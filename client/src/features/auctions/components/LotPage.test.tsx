@@ -5,7 +5,7 @@ import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../../components/ui/toast/Toaster';
 import { jsonResponse, resetAppState } from '../../../test/utils';
-import { injectLiveEvent, useLive } from '../../live';
+import { injectLiveEvent, useLive } from '../../../lib/live';
 import { LOT_REREAD_MS } from '../store/lot-store';
 import { LocationSearchProbe, T0, callsTo, inHours, makeAuction, makeProduct, placedEvent, routeFetch, setUpUser, tearDownStores } from '../test/fixtures';
 import { LotPage } from './LotPage';

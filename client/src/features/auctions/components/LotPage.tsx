@@ -10,9 +10,9 @@ import { toast } from '../../../components/ui/toast/toast-store';
 import { browseLotPath, lotPath, paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
 import { countdownUrgent, formatCountdown, formatEndTime, formatRupees } from '../../../lib/format';
-import { useWatchAuctions } from '../../live';
-import { SaveStar } from '../../saved';
-import { bidAction, isEnded, softCloseText, stepsText } from '../lib/rules';
+import { useWatchAuctions } from '../../../lib/live';
+import { LotStarOf } from './lot-slots';
+import { bidAction, isEnded, softCloseText, stepsText } from '../../../lib/catalogue';
 import { useAuctionActions, useAuctionList, useAuctionProducts } from '../store/auctions-store';
 import { loadMoreLotHistory, useLotPage } from '../store/lot-store';
 import { BidModal } from './BidModal';
@@ -148,7 +148,7 @@ function LotView({ product, auction, history, more, onLoadMore, ready }: LotView
               <p className="auc-id">ID: {product.id}</p>
             </div>
             <StatusBadge kind="product" status={product.status} />
-            <SaveStar lot={product} className="lot-star" />
+            <LotStarOf lot={product} className="lot-star" />
           </div>
 
           <div className="lot-price">

@@ -1,6 +1,6 @@
 import type { Product } from '@auction/shared';
 import { Icon } from '../../../components/ui/Icon';
-import { reserveNote, standingOf } from '../lib/rules';
+import { reserveNote, standingOf } from '../../../lib/catalogue';
 
 const STANDING_ICON = { leading: 'check', outbid: 'alert', won: 'check', lost: 'info' } as const;
 

@@ -6,8 +6,8 @@ import { StatusBadge } from '../../../components/ui/StatusBadge';
 import { lotPath } from '../../../config/paths';
 import { formatRupees } from '../../../lib/format';
 import { mediaSrc } from '../../../lib/media';
-import { SaveStar } from '../../saved';
-import { bidAction } from '../lib/rules';
+import { LotStarOf } from './lot-slots';
+import { bidAction } from '../../../lib/catalogue';
 import { LotState } from './LotState';
 
 interface ProductRowProps {
@@ -78,7 +78,7 @@ export function ProductRow({ product, registered, ended, registering, buying, on
         <div className="auc-product-head">
           <h3 id={nameId} className="auc-product-name">{page ? <Link to={page} className="auc-product-link">{product.name}</Link> : product.name}</h3>
           <StatusBadge kind="product" status={product.status} />
-          <SaveStar lot={product} className="save-star-end" />
+          <LotStarOf lot={product} className="save-star-end" />
         </div>
         <p className="auc-id">ID: {product.id}</p>
         {product.description && <p className="auc-product-desc">{product.description}</p>}

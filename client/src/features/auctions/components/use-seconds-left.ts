@@ -1,4 +1,4 @@
-import { useClock } from '../../live';
+import { useClock } from '../../../lib/live';
 import { secondsLeft } from '../../../lib/format';
 
 /** Seconds until `validUntil` on the shared server-corrected clock; re-renders once a second at most. */

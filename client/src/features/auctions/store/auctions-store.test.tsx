@@ -2,13 +2,13 @@ import { act, cleanup, renderHook, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { lastSocket, reconnect } from '../../../test/fake-socket';
 import { jsonResponse, resetAppState } from '../../../test/utils';
-import { useSession } from '../../auth';
-import { injectLiveEvent, useLive } from '../../live';
-import { walletBalance } from '../../wallet';
+import { useSession } from '../../../lib/session';
+import { injectLiveEvent, useLive } from '../../../lib/live';
+import { walletBalance } from '../../../lib/account/wallet-balance';
 import {
   NOW, bidPlaced, callsTo, liveAuction, makeAuction, makeProduct, placedEvent, rolledBackEvent, routeFetch, setUpUser, tearDownStores,
 } from '../test/fixtures';
-import { auctionList, auctionProducts, useAuctionActions, useAuctionList, useAuctionProducts } from './auctions-store';
+import { auctionList, auctionProducts, PRODUCTS_RELOAD_MS, useAuctionActions, useAuctionList, useAuctionProducts } from './auctions-store';
 
 vi.mock('socket.io-client', () => import('../../../test/fake-socket'));
 
@@ -135,6 +135,24 @@ describe('auctions store', () => {
     await auctionProducts.load('AUC-1');
     await placeBid('AUC-1', 'P-1', { amount: 150 });
     expect(products().data?.[0]).toMatchObject({ highest_bid: 150, bid_count: 2, min_next_bid: 151, my_status: 'leading' });
+  });
+
+  it('no re-read on one’s own news: a bid answer newer than what is shown is folded in, and the products on screen are not read again', async () => {
+    const fetchMock = routeFetch({
+      'GET /api/auctions': jsonResponse(200, [makeAuction()]),
+      'GET /api/auctions/AUC-1/products': jsonResponse(200, [makeProduct({ highest_bid: 100, bid_count: 1 })]),
+      'POST /api/bid': jsonResponse(201, bidPlaced({ highest_bid: 150, wallet_balance: 50, version: 2 })),
+    });
+    showListAndProducts();
+    await waitFor(() => expect(products().status).toBe('success'));
+    const reads = () => callsTo(fetchMock, 'GET', '/api/auctions/AUC-1/products').length;
+    expect(reads()).toBe(1);
+    await act(async () => { await placeBid('AUC-1', 'P-1', { amount: 150 }); });
+    // The live bid:placed of this very bid then arrives: it is no news either.
+    act(() => injectLiveEvent(placedEvent({ auction_id: 'AUC-1', product_id: 'P-1', bid_id: 5, highest_bid: 150, bid_count: 2, version: 2 })));
+    await act(async () => { await new Promise((r) => setTimeout(r, PRODUCTS_RELOAD_MS + 100)); });
+    expect(products().data?.[0]).toMatchObject({ highest_bid: 150, bid_count: 2, my_status: 'leading' });
+    expect(reads()).toBe(1);
   });
 
   it('a refusal for a sold product marks it sold at once', async () => {

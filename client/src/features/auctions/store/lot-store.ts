@@ -1,5 +1,5 @@
 /**
- * The lot page's own read (GET /products/{id}, the `lot-page` resource keyed by product id): the
+ * The lot page's own read (GET /products/{id}, the `lot-page` query keyed by product id): the
  * product with its auction and its history. The page's live numbers (highest bid, minimum, the
  * caller's standing) come from the auction's products (`auction-products`), which live events patch
  * at once; the history has aliases only the server can give ("Bidder 3"), so an event on a lot shown
@@ -9,34 +9,18 @@
 import type { LotPage } from '@auction/shared';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { ApiError, errorText } from '../../../lib/api-client';
-import { createResource, invalidate, useResource, type Resource, type UseResource } from '../../../lib/resource';
-import { onLive, onReconnect, type LiveEvent } from '../../live';
+import { exhaustive, onLive, onReconnect, type LiveEvent } from '../../../lib/live';
+import { invalidateSoon } from '../../../lib/live-query';
+import { useServerQuery, type ServerState } from '../../../lib/query';
+import { queryRoots } from '../../../lib/query-keys';
 import { auctionsApi } from '../api/auctions-api';
+import { lotPage } from '../api/lot-query';
+
+export { lotPage };
 
 export const LOT_FAILED = 'Failed to load this lot';
 /** The longest a shown history waits for a bid that has already changed the numbers above it. */
 export const LOT_REREAD_MS = 600;
-
-/** Entries read per request when a read of the lot catches up with the history shown (the server's most). */
-const HISTORY_STEP = 100;
-
-/**
- * The lot's read, and as much of its history as is shown: a history that "Load more" lengthened is
- * read again as far (the first page with the lot, the rest from GET /products/{id}/bids), so every
- * entry shown says how it stands now (a reinstated bid may be far down).
- */
-export const lotPage: Resource<string, LotPage> = createResource<string, LotPage>('lot-page', async (productId): Promise<LotPage> => {
-  const shown = lotPage.get(productId).data?.bids.length ?? 0;
-  const lot = await auctionsApi.lot(productId);
-  const bids = [...lot.bids];
-  let next = lot.bids_next_before ?? null;
-  while (next !== null && bids.length < shown) {
-    const page = await auctionsApi.lotHistory(productId, next, Math.min(HISTORY_STEP, shown - bids.length));
-    bids.push(...page.bids);
-    next = page.next_before;
-  }
-  return { ...lot, bids, bids_next_before: next };
-});
 
 /** Reads the page of the lot's history after the last entry shown and adds it below. */
 export async function loadMoreLotHistory(productId: string): Promise<void> {
@@ -48,8 +32,8 @@ export async function loadMoreLotHistory(productId: string): Promise<void> {
 }
 
 /** The lot page's read: on mount (a failure other than "not found" toasted), again after live changes. */
-export function useLotPage(productId: string): UseResource<LotPage> {
-  return useResource(lotPage, productId, {
+export function useLotPage(productId: string): ServerState<LotPage> {
+  return useServerQuery(lotPage.options(productId), {
     onError: (err) => {
       // The page itself says a lot does not exist.
       if (!(err instanceof ApiError && err.status === 404)) toast.error(errorText(err, LOT_FAILED));
@@ -67,8 +51,19 @@ function lotOf(e: LiveEvent): string | undefined {
     case 'bid:reinstated':
     case 'bid:outbid':
       return e.data.product_id;
-    default:
+    case 'auction:ending':
+    case 'auction:extended':
+    case 'auction:ended':
+    case 'auction:settled':
+    case 'auction:watchers':
+    case 'wallet:updated':
+    case 'auction:created':
+    case 'auction:updated':
+    case 'auction:deleted':
+    case 'notification:new':
       return undefined;
+    default:
+      return exhaustive(e, undefined);
   }
 }
 
@@ -79,7 +74,7 @@ function rereadLots(): void {
   if (reread !== undefined) return;
   reread = setTimeout(() => {
     reread = undefined;
-    invalidate(lotPage.name);
+    invalidateSoon(queryRoots.lotPage);
   }, LOT_REREAD_MS);
 }
 
@@ -92,4 +87,4 @@ onLive((e) => {
   // A lot renamed, its photos changed, moved out of its auction or returned unsold by a settlement.
   if (e.event === 'auction:updated' || e.event === 'auction:settled' || e.event === 'auction:deleted') rereadLots();
 });
-onReconnect(() => invalidate(lotPage.name));
+onReconnect(() => invalidateSoon(queryRoots.lotPage));

@@ -3,8 +3,8 @@ import type { Auction, BidPlaced, BidPlacedData, BidRolledBackData, LiveAuction,
 import { useLocation } from 'react-router-dom';
 import { vi } from 'vitest';
 import { jsonResponse, sampleUser, setServerNow } from '../../../test/utils';
-import { useSession } from '../../auth';
-import { useLive, type LiveEvent } from '../../live';
+import { useSession } from '../../../lib/session';
+import { useLive, type LiveEvent } from '../../../lib/live';
 import { useAuctionActions, useExtensions } from '../store/auctions-store';
 
 /** The server-corrected "now" every test starts at. */
@@ -122,7 +122,7 @@ export function callsTo(fetchMock: ReturnType<typeof routeFetch>, method: string
 }
 
 /**
- * A signed-in user (a new session: the session store's resetAll() empties the auctions' resources), a
+ * A signed-in user (a new session: the session store clears the query cache), a
  * frozen clock and a live store that records watches.
  */
 export function setUpUser() {
@@ -143,7 +143,7 @@ export function LocationSearchProbe() {
 
 const liveActions = { watch: useLive.getState().watch, unwatch: useLive.getState().unwatch };
 
-/** Undoes setUpUser's stubs on the shared stores (resetAppState forgets the resources). */
+/** Undoes setUpUser's stubs on the shared stores (resetAppState clears the query cache). */
 export function tearDownStores() {
   useLive.setState({ ...liveActions, status: 'idle', watchers: {} });
   useAuctionActions.setState({ registering: {}, buying: {} });

@@ -3,7 +3,7 @@ import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Toaster } from '../../../components/ui/toast/Toaster';
 import { LocationProbe, jsonResponse, sentBody, mockFetch, resetAppState, sampleAdmin, sampleUser } from '../../../test/utils';
-import { useSession } from '../store/session-store';
+import { useSession } from '../../../lib/session';
 import { LoginPage } from './LoginPage';
 
 function renderLogin(portal: 'user' | 'admin') {

@@ -8,7 +8,7 @@ import { Icon } from '../../../components/ui/Icon';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { errorText } from '../../../lib/api-client';
 import { loginAdmin, loginUser } from '../api/auth-api';
-import { useSession } from '../store/session-store';
+import { useSession } from '../../../lib/session';
 import { DemoHint } from '../../../components/demo/DemoHint';
 import { AuthLayout } from './AuthLayout';
 import { missingFields } from './required';

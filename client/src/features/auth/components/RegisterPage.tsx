@@ -7,7 +7,7 @@ import { FormField } from '../../../components/ui/FormField';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { errorText } from '../../../lib/api-client';
 import { loginAdmin, loginUser, registerAdmin, registerUser } from '../api/auth-api';
-import { useSession } from '../store/session-store';
+import { useSession } from '../../../lib/session';
 import { AuthLayout } from './AuthLayout';
 import { fieldOfRefusal, normaliseMobile, REGISTER_HINTS, REGISTER_LABELS as LABELS, registerProblems, type RegisterField as Field } from './register-rules';
 

@@ -2,7 +2,7 @@ import { act, cleanup, render, screen } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LocationProbe, resetAppState, sampleAdmin, sampleUser } from '../../../test/utils';
-import { useSession } from '../store/session-store';
+import { useSession } from '../../../lib/session';
 import { RequireSession } from './RequireSession';
 
 function renderAt(path: string) {

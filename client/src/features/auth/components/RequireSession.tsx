@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { Spinner } from '../../../components/ui/Spinner';
 import { paths } from '../../../config/paths';
-import { useSession } from '../store/session-store';
+import { useSession } from '../../../lib/session';
 
 interface RequireSessionProps {
   kind: 'user' | 'admin';

@@ -5,9 +5,9 @@ import { DataTable, type Column } from '../../../components/ui/DataTable';
 import { StatusBadge } from '../../../components/ui/StatusBadge';
 import { lotPath } from '../../../config/paths';
 import { formatDateTime, formatRupees, secondsLeft } from '../../../lib/format';
-import { isEnded, useAuctionList } from '../../auctions';
-import { useClock } from '../../live';
-import { bidStatusNote } from '../model';
+import { isEnded, useAuctionList } from '../../../lib/catalogue';
+import { useClock } from '../../../lib/live';
+import { bidStatusNote } from '../../../lib/account/bids-model';
 
 interface BidsTableProps {
   bids: readonly UserBid[];

@@ -3,7 +3,7 @@ import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Toaster } from '../../../components/ui/toast/Toaster';
 import { jsonResponse, LocationProbe, resetAppState, setServerNow } from '../../../test/utils';
-import { injectLiveEvent } from '../../live';
+import { injectLiveEvent } from '../../../lib/live';
 import { makeBid, routeFetch } from '../testing';
 import { MyBidsPage } from './MyBidsPage';
 

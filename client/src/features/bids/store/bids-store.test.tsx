@@ -2,8 +2,8 @@ import { cleanup, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { lastSocket, reconnect } from '../../../test/fake-socket';
 import { jsonResponse, resetAppState, sampleUser } from '../../../test/utils';
-import { useSession } from '../../auth';
-import { injectLiveEvent, useLive } from '../../live';
+import { useSession } from '../../../lib/session';
+import { injectLiveEvent, useLive } from '../../../lib/live';
 import { makeBid, routeFetch } from '../testing';
 import { myBids, useMyBids } from './bids-store';
 

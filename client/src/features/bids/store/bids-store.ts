@@ -1,36 +1,30 @@
 /**
- * The caller's bids (GET /user-bids, the `myBids` resource of lib/resource.ts) and the cancel action.
- * Personal live events patch the affected row at once and a quiet re-read confirms it, so a row turning
- * Outbid, Active or Won updates in place. Only live patching and the cancel button's state live here.
+ * The cancel action on one of the caller's bids, a TanStack mutation: its answer marks the row
+ * cancelled at once and a quiet re-read confirms it. The list itself (with its live patching) is the
+ * shared `myBids` query of lib/account/my-bids.ts.
  */
 import { create } from 'zustand';
-import type { UserBid } from '@auction/shared';
-import { toast } from '../../../components/ui/toast/toast-store';
 import { errorText } from '../../../lib/api-client';
-import { createResource, invalidate, useResource } from '../../../lib/resource';
-import { onLive, onReconnect, type LiveEvent } from '../../live';
-import { fetchUserBids, rollbackBid } from '../api/bids-api';
-import { applyBidEvent, isBidEvent } from '../model';
+import { myBids, rereadMyBids } from '../../../lib/account/my-bids';
+import { runMutation } from '../../../lib/query';
+import { rollbackBid } from '../api/bids-api';
+
+export { myBids, useMyBids, knownBids, handleBidsLiveEvent, LOAD_FAILED, REFETCH_DELAY_MS } from '../../../lib/account/my-bids';
 
 export type ActionResult = { ok: true } | { ok: false; error: string };
 
-export const LOAD_FAILED = 'Failed to load your bids';
 export const CANCEL_FAILED = 'Failed to cancel bid';
-/** Live patches are confirmed by one re-read after a burst of events settles. */
-export const REFETCH_DELAY_MS = 300;
 
-/** The caller's bids, newest first. */
-export const myBids = createResource<void, UserBid[]>('my-bids', () => fetchUserBids());
-
-/** The caller's bids for a page: read on mount, a failed read of its own toasted. */
-export function useMyBids() {
-  return useResource(myBids, undefined, { onError: (err) => toast.error(errorText(err, LOAD_FAILED)) });
-}
-
-/** The bids this tab knows, for lookups outside React (no read). */
-export function knownBids(): UserBid[] {
-  return myBids.get().data ?? [];
-}
+/** POST /rollback-bid: the row shows the bid cancelled; the list is read again either way. */
+const cancelMutation = {
+  mutationKey: ['cancel-bid'],
+  mutationFn: (bidId: number) => rollbackBid(bidId),
+  onSuccess: (_reply: unknown, bidId: number) => {
+    myBids.patch(undefined, (bids) => bids.map((b) => (b.bid_id === bidId ? { ...b, status: 'rolledback' as const, reason: 'CANCELLED' } : b)));
+  },
+  // The bid may have changed meanwhile (outbid, settled): show what it is now.
+  onSettled: () => rereadMyBids(),
+};
 
 export interface BidCancelState {
   /** The bid being cancelled, so its button can show that it is busy. */
@@ -45,27 +39,12 @@ export const useBidCancel = create<BidCancelState>()((set, get) => ({
     if (get().cancellingId !== null) return { ok: false, error: CANCEL_FAILED };
     set({ cancellingId: bidId });
     try {
-      await rollbackBid(bidId);
-      myBids.patch(undefined, (bids) => bids.map((b) => (b.bid_id === bidId ? { ...b, status: 'rolledback' as const, reason: 'CANCELLED' } : b)));
+      await runMutation(cancelMutation, bidId);
       set({ cancellingId: null });
-      invalidate(myBids.name, REFETCH_DELAY_MS);
       return { ok: true };
     } catch (err) {
       set({ cancellingId: null });
-      // The bid may have changed meanwhile (outbid, settled): show what it is now.
-      invalidate(myBids.name, REFETCH_DELAY_MS);
       return { ok: false, error: errorText(err, CANCEL_FAILED) };
     }
   },
 }));
-
-/** Applies one personal event to the list (exported for tests; the store listens by itself). */
-export function handleBidsLiveEvent(e: LiveEvent): void {
-  if (!isBidEvent(e)) return;
-  myBids.patch(undefined, (bids) => applyBidEvent(bids, e));
-  invalidate(myBids.name, REFETCH_DELAY_MS);
-}
-
-onLive(handleBidsLiveEvent);
-// Outbid, reinstated or won while the socket was down: the re-read shows it (docs/live-protocol.md#reconnecting).
-onReconnect(() => invalidate(myBids.name, REFETCH_DELAY_MS));

@@ -4,8 +4,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../../components/ui/toast/Toaster';
 import { lastSocket, reconnect } from '../../../test/fake-socket';
 import { jsonResponse, resetAppState, sampleUser, setServerNow } from '../../../test/utils';
-import { useSession } from '../../auth';
-import { injectLiveEvent, useLive } from '../../live';
+import { useSession } from '../../../lib/session';
+import { injectLiveEvent, useLive } from '../../../lib/live';
 import { UserDashboardPage } from './UserDashboardPage';
 
 vi.mock('socket.io-client', () => import('../../../test/fake-socket'));

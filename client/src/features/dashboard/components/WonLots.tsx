@@ -5,7 +5,7 @@ import { Spinner } from '../../../components/ui/Spinner';
 import { formatRupees } from '../../../lib/format';
 
 /**
- * The caller's won lots (the newest `WON_COUNT`, from the my-bids resource, so a live `bid:won` adds one
+ * The caller's won lots (the newest `WON_COUNT`, from the my-bids query, so a live `bid:won` adds one
  * at once): product, auction, the price paid and whether it was bought at the buy-now price.
  */
 export function WonLots({ bids, total, loading, onViewAll }: {

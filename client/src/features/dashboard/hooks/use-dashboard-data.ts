@@ -1,11 +1,14 @@
 import { useEffect, useRef } from 'react';
 import type { Auction, LedgerTotals, LiveAuction, Transaction, UserBid } from '@auction/shared';
 import { toast } from '../../../components/ui/toast/toast-store';
-import { createResource, invalidate, useResource, type ResourceState } from '../../../lib/resource';
-import { myBids } from '../../bids';
-import { onLive, onReconnect, type LiveEvent } from '../../live';
-import { walletBalance, walletBalanceOf, walletLedger } from '../../wallet';
-import { fetchAuctions } from '../api/dashboard-api';
+import { myBids, REFETCH_DELAY_MS as BIDS_REFETCH_MS } from '../../../lib/account/my-bids';
+import { walletBalance } from '../../../lib/account/wallet-balance';
+import { walletBalanceOf, walletLedger } from '../../../lib/account/wallet-ledger';
+import { exhaustive, onLive, onReconnect, type LiveEvent } from '../../../lib/live';
+import { invalidateSoon } from '../../../lib/live-query';
+import { useServerQuery, type ServerState } from '../../../lib/query';
+import { queryRoots } from '../../../lib/query-keys';
+import { dashboardAuctions } from '../api/dashboard-api';
 
 export interface DashboardState {
   loading: boolean;
@@ -20,7 +23,7 @@ export interface DashboardState {
 }
 
 // A live change to the wallet arrives as a burst of events; the bids are read again once after it settles.
-const REFRESH_DELAY_MS = 300;
+const REFRESH_DELAY_MS = BIDS_REFETCH_MS;
 
 function fromLive(a: LiveAuction, previous?: Auction): Auction {
   return {
@@ -68,13 +71,23 @@ function applyCatalogueEvent(auctions: Auction[], e: LiveEvent): Auction[] {
     }
     case 'auction:deleted':
       return auctions.filter((a) => a.id !== e.data.id);
-    default:
+    case 'bid:placed':
+    case 'bid:rolledback':
+    case 'product:sold':
+    case 'auction:ending':
+    case 'auction:ended':
+    case 'auction:settled':
+    case 'auction:watchers':
+    case 'bid:outbid':
+    case 'bid:reinstated':
+    case 'bid:won':
+    case 'wallet:updated':
+    case 'notification:new':
       return auctions;
+    default:
+      return exhaustive(e, auctions);
   }
 }
-
-/** The auctions as the dashboard lists them, with the caller's registrations. */
-const dashboardAuctions = createResource<void, Auction[]>('dashboard-auctions', () => fetchAuctions());
 
 // Catalogue events fold into the list shown and into a reply on its way (read before them).
 onLive((e) => {
@@ -83,11 +96,11 @@ onLive((e) => {
   }
 });
 // Events sent while the socket was down are lost: read the list again (bids and wallet re-read themselves).
-onReconnect(() => invalidate(dashboardAuctions.name));
+onReconnect(() => invalidateSoon(queryRoots.dashboardAuctions));
 
 const NO_TRANSACTIONS: Transaction[] = [];
 
-const settled = (r: ResourceState<unknown>) => r.status === 'success' || r.status === 'error';
+const settled = (r: Pick<ServerState<unknown>, 'status'>) => r.status === 'success' || r.status === 'error';
 
 /**
  * The dashboard's data: the auctions, the caller's bids, balance and ledger (the last three shared with
@@ -96,10 +109,10 @@ const settled = (r: ResourceState<unknown>) => r.status === 'success' || r.statu
  * again after a reconnect. A failed read counts as an empty list; all four failing says so once.
  */
 export function useDashboardData(): DashboardState {
-  const auctions = useResource(dashboardAuctions, undefined);
-  const bids = useResource(myBids, undefined);
-  const ledger = useResource(walletLedger, undefined);
-  const balance = useResource(walletBalance, undefined);
+  const auctions = useServerQuery(dashboardAuctions.options());
+  const bids = useServerQuery(myBids.options());
+  const ledger = useServerQuery(walletLedger.options());
+  const balance = useServerQuery(walletBalance.options());
   const all = [auctions, bids, ledger, balance];
   const loading = !all.every(settled);
 
@@ -113,7 +126,7 @@ export function useDashboardData(): DashboardState {
 
   // The bids page's patches follow bid events; a wallet change may also mean a bid changed.
   useEffect(() => onLive((e) => {
-    if (e.event === 'wallet:updated') invalidate(myBids.name, REFRESH_DELAY_MS);
+    if (e.event === 'wallet:updated') invalidateSoon(queryRoots.myBids, REFRESH_DELAY_MS);
   }), []);
 
   return {

@@ -2,9 +2,9 @@ import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Toaster } from '../../../components/ui/toast/Toaster';
 import { resetAppState } from '../../../test/utils';
-import { auctionProducts } from '../../auctions';
-import { myBids } from '../../bids';
-import { injectLiveEvent } from '../../live';
+import { auctionProducts } from '../../../lib/catalogue';
+import { myBids } from '../../../lib/account/my-bids';
+import { injectLiveEvent } from '../../../lib/live';
 import { LiveNotifications } from './LiveNotifications';
 
 const server_time = '2026-05-01T12:00:00.000Z';

@@ -1,8 +1,8 @@
 import { useEffect } from 'react';
 import { useToasts } from '../../../components/ui/toast/toast-store';
-import { knownProducts } from '../../auctions';
-import { knownBids } from '../../bids';
-import { onLive } from '../../live';
+import { knownProducts } from '../../../lib/catalogue';
+import { knownBids } from '../../../lib/account/my-bids';
+import { onLive } from '../../../lib/live';
 import { notificationFor, type ProductNameLookup } from '../messages';
 
 /** The product's name from whatever this tab has loaded: the open auction's products, or the user's bids. */

@@ -6,8 +6,8 @@ import { Toaster } from '../../../components/ui/toast/Toaster';
 import { formatDateTime } from '../../../lib/format';
 import { reconnect, lastSocket } from '../../../test/fake-socket';
 import { jsonResponse, resetAppState, routeFetch, sampleUser, type FetchAnswer } from '../../../test/utils';
-import { useSession } from '../../auth';
-import { injectLiveEvent, useLive } from '../../live';
+import { useSession } from '../../../lib/session';
+import { injectLiveEvent, useLive } from '../../../lib/live';
 import { NOTICE_NOW, makeNotice } from '../testing';
 import { NotificationsBell } from './NotificationsBell';
 

@@ -7,7 +7,7 @@ import { Spinner } from '../../../components/ui/Spinner';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { isSessionEnded } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
-import { useResource, type ResourceStatus } from '../../../lib/resource';
+import { useServerQuery, type ServerStatus } from '../../../lib/query';
 import { KIND_LOOK, badgeText, bellLabel, noticeTime, type NotificationFeed } from '../model';
 import { loadMoreNotifications, markNotificationsRead, notificationFeed } from '../store/notifications-store';
 import './notifications.css';
@@ -21,7 +21,7 @@ export const LOAD_MORE_FAILED = 'Could not load older notifications';
  */
 export function NotificationsBell() {
   // A failed read leaves the bell without a count; opening the panel offers to try again.
-  const feed = useResource(notificationFeed, undefined);
+  const feed = useServerQuery(notificationFeed.options());
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const bell = useRef<HTMLButtonElement>(null);
@@ -77,7 +77,7 @@ export function NotificationsBell() {
 interface PanelProps {
   id: string;
   feed: NotificationFeed | undefined;
-  status: ResourceStatus;
+  status: ServerStatus;
   retry: () => void;
   onClose: (restoreFocus: boolean) => void;
   bell: RefObject<HTMLButtonElement | null>;
@@ -90,11 +90,14 @@ function NotificationsPanel({ id, feed, status, retry, onClose, bell }: PanelPro
   // Times are shown relative to when the panel opened.
   const [now] = useState(() => Date.now());
 
-  // Focus moves into the panel as it opens; a failed first read is tried again.
+  // Focus moves into the panel as it opens; a failed first read is tried again (once, as it opens:
+  // what the feed was then, not what it becomes).
+  const opening = useRef({ feed, status, retry });
   useEffect(() => {
     panel.current?.focus();
-    if (feed === undefined && status === 'error') retry();
-  }, []); // Once, as it opens.
+    const { feed: shown, status: was, retry: again } = opening.current;
+    if (shown === undefined && was === 'error') again();
+  }, []);
 
   // Tabbing out of it (not to the bell) closes it.
   function onBlur(e: FocusEvent) {

@@ -1,22 +1,20 @@
 /**
- * The bidder's notices (docs/notifications.md) as one resource of lib/resource.ts: the newest page and
+ * The bidder's notices (docs/notifications.md) as one query (options in api/): the newest page and
  * the unread count from `GET /api/notifications`, older pages appended by "Load more". A live
  * `notification:new` puts the notice on top and sets the count it carries; after a reconnect (nothing is
  * replayed: docs/live-protocol.md#notifications) the feed on screen is read again.
  */
 import { toast } from '../../../components/ui/toast/toast-store';
 import { isSessionEnded } from '../../../lib/api-client';
-import { createResource, invalidate } from '../../../lib/resource';
-import { onLive, onReconnect, type LiveEvent } from '../../live';
-import { fetchNotifications, postNotificationsRead } from '../api/notifications-api';
-import { NOTIFICATIONS_PAGE, withNew, withOlderPage, withRead, type NotificationFeed } from '../model';
+import { onLive, onReconnect, type LiveEvent } from '../../../lib/live';
+import { invalidateSoon } from '../../../lib/live-query';
+import { queryRoots } from '../../../lib/query-keys';
+import { fetchNotifications, notificationFeed, postNotificationsRead } from '../api/notifications-api';
+import { NOTIFICATIONS_PAGE, withNew, withOlderPage, withRead } from '../model';
+
+export { notificationFeed };
 
 export const MARK_READ_FAILED = 'Could not mark notifications as read';
-
-export const notificationFeed = createResource<void, NotificationFeed>('notifications', async () => {
-  const page = await fetchNotifications({ limit: NOTIFICATIONS_PAGE });
-  return { ...page, more: page.notifications.length >= NOTIFICATIONS_PAGE };
-});
 
 // Counts the live counts received: an answer to a mark-read sent before one of them may be older.
 let liveCounts = 0;
@@ -36,11 +34,11 @@ export async function markNotificationsRead(ids?: number[]): Promise<void> {
   try {
     const unread = await postNotificationsRead(ids);
     if (before === liveCounts) notificationFeed.patch(undefined, (feed) => (feed.unread === unread ? feed : { ...feed, unread }));
-    else invalidate(notificationFeed.name);
+    else invalidateSoon(queryRoots.notifications);
   } catch (err) {
     // A 401 has ended the session already; any other failure shows what the server holds again.
     if (!isSessionEnded(err)) toast.error(MARK_READ_FAILED);
-    invalidate(notificationFeed.name);
+    invalidateSoon(queryRoots.notifications);
   }
 }
 
@@ -51,10 +49,10 @@ export function handleNotificationLiveEvent(e: LiveEvent): void {
   const { notification, unread } = e.data;
   const state = notificationFeed.get();
   // Nothing read and nothing on its way (a failed first read): read it now.
-  if (state.data === undefined && !state.fetching) invalidate(notificationFeed.name);
+  if (state.data === undefined && !state.fetching) invalidateSoon(queryRoots.notifications);
   else notificationFeed.patch(undefined, (feed) => withNew(feed, notification, unread));
 }
 
 onLive(handleNotificationLiveEvent);
 
-onReconnect(() => invalidate(notificationFeed.name));
+onReconnect(() => invalidateSoon(queryRoots.notifications));

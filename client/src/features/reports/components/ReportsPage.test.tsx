@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useToasts } from '../../../components/ui/toast/toast-store';
 import { registerNavigate } from '../../../lib/api-client';
 import { jsonResponse, mockFetch, resetAppState, sampleAdmin } from '../../../test/utils';
-import { useSession } from '../../auth';
+import { useSession } from '../../../lib/session';
 import type { Reports } from '@auction/shared';
 import { ReportsPage } from './ReportsPage';
 

@@ -1,4 +1,5 @@
-import type { AuctionReport, ProductReport, Reports } from '@auction/shared';
+import { formatRupees } from '@auction/shared';
+import type { AuctionReport, ProductReport } from '@auction/shared';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { adminAuctionPath } from '../../../config/paths';
@@ -12,23 +13,21 @@ import { tabId, Tabs } from '../../../components/ui/Tabs';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { errorText } from '../../../lib/api-client';
 import { downloadText } from '../../../lib/csv';
-import { formatDateTime, formatRupees } from '../../../lib/format';
-import { createResource, useResource } from '../../../lib/resource';
-import { fetchReports } from '../api/reports-api';
+import { formatDateTime } from '../../../lib/format';
+import { useServerQuery } from '../../../lib/query';
+import { reportsQuery } from '../api/reports-api';
 import { reportCsv, reportFilename, reportStats, type ReportTab } from '../model';
 import { RevenueChart } from './RevenueChart';
 import './reports.css';
 
 const LOAD_FAILED = 'Failed to load report data';
-/** GET /admin/reports, read whenever the page is shown (and on Refresh). */
-const adminReports = createResource<void, Reports>('admin-reports', () => fetchReports());
 
 const TAB_ID = 'reports-tab';
 const PANEL_ID = 'reports-panel';
 
 /** /admin/reports: the admin's auctions and products with their bids and money. */
 export function ReportsPage() {
-  const reports = useResource(adminReports, undefined, { onError: (err) => toast.error(errorText(err, LOAD_FAILED)) });
+  const reports = useServerQuery(reportsQuery(), { onError: (err) => toast.error(errorText(err, LOAD_FAILED)) });
   const data = reports.data ?? null;
   const loading = reports.status === 'idle' || reports.fetching;
   const error = reports.error === undefined ? null : errorText(reports.error, LOAD_FAILED);

@@ -1,4 +1,4 @@
-import { formatRupees } from '../../../lib/format';
+import { formatRupees } from '@auction/shared';
 import type { AuctionReport } from '@auction/shared';
 import { chartRows } from '../model';
 

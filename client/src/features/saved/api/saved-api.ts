@@ -1,5 +1,7 @@
 import type { Product } from '@auction/shared';
 import { api } from '../../../lib/api-client';
+import { queryFamily } from '../../../lib/live-query';
+import { queryRoots } from '../../../lib/query-keys';
 
 const lot = (productId: string) => `/saved/${encodeURIComponent(productId)}`;
 
@@ -18,3 +20,12 @@ export async function saveLot(productId: string): Promise<void> {
 export async function unsaveLot(productId: string): Promise<void> {
   await api.delete<unknown>(lot(productId), { as: 'user' });
 }
+
+/** The caller's saved lots, newest saved first (query options). */
+export const savedLots = queryFamily<void, Product[]>(queryRoots.savedLots, () => fetchSavedLots());
+
+/** PUT or DELETE /saved/{id}: one lot's star, as the server should have it. */
+export const saveMutation = {
+  mutationKey: ['saved'],
+  mutationFn: ({ id, saved }: { id: string; saved: boolean }) => (saved ? saveLot(id) : unsaveLot(id)),
+};

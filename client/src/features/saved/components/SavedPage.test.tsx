@@ -4,9 +4,9 @@ import type { Auction } from '@auction/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../../components/ui/toast/Toaster';
 import { jsonResponse, resetAppState, routeFetch, sampleUser, type FetchAnswer, setServerNow } from '../../../test/utils';
-import { auctionProducts } from '../../auctions';
-import { useSession } from '../../auth';
-import { injectLiveEvent, useLive } from '../../live';
+import { auctionProducts } from '../../../lib/catalogue';
+import { useSession } from '../../../lib/session';
+import { injectLiveEvent, useLive } from '../../../lib/live';
 import { makeSavedLot } from '../testing';
 import { SavedPage } from './SavedPage';
 

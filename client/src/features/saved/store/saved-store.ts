@@ -1,19 +1,24 @@
 /**
- * Saved lots (docs/notifications.md#saved-lots): the caller's list (GET /saved, the `saved-lots` resource of lib/resource.ts)
- * and the star that adds and removes a lot. A toggle shows at once, everywhere the lot is on screen: the
- * `saved` flag of the auctions feature's `auctionProducts` and `lotPage`, and the saved list, are patched. Then
- * PUT or DELETE /saved/{id} goes out; a failure puts back what the server still has and toasts, and
+ * Saved lots (docs/notifications.md#saved-lots): the caller's list (GET /saved, the `saved-lots` query)
+ * and the star that adds and removes a lot. A toggle shows at once (optimistic), everywhere the lot is on
+ * screen: the `saved` flag of the auction's products and of the lot page (through their query keys in
+ * lib/query-keys.ts), and the saved list, are patched. Then the PUT or DELETE /saved/{id} mutation goes
+ * out; a failure rolls back to what the server still has and toasts, and
  * each settled toggle marks the list stale so it is read again (with the caller's state on each lot).
  * One request per lot is on its way at a time: taps while it travels only move the state wanted, and
  * the next request (if any) goes when it lands, so the server ends where the last tap left it.
  */
-import type { Product } from '@auction/shared';
+import type { LotPage, Product } from '@auction/shared';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { errorText, isSessionEnded } from '../../../lib/api-client';
-import { createResource, invalidate, useResource } from '../../../lib/resource';
-import { applyToProducts, auctionProducts, lotPage, productsAuctionOf } from '../../auctions';
-import { onLive, onReconnect, type LiveEvent } from '../../live';
-import { fetchSavedLots, saveLot, unsaveLot } from '../api/saved-api';
+import { applyToProducts, productsAuctionOf } from '../../../lib/catalogue';
+import { onLive, onReconnect, type LiveEvent } from '../../../lib/live';
+import { invalidateSoon, patchQuery } from '../../../lib/live-query';
+import { runMutation, useServerQuery } from '../../../lib/query';
+import { auctionProductsKey, lotPageKey, queryRoots } from '../../../lib/query-keys';
+import { saveMutation, savedLots } from '../api/saved-api';
+
+export { savedLots };
 
 export const LOAD_FAILED = 'Failed to load your saved lots';
 export const SAVE_FAILED = 'Failed to save lot';
@@ -21,12 +26,11 @@ export const UNSAVE_FAILED = 'Failed to remove saved lot';
 /** Live news about a saved lot is confirmed by one re-read of the list after a burst settles. */
 export const REFETCH_DELAY_MS = 300;
 
-/** The caller's saved lots, newest saved first. */
-export const savedLots = createResource<void, Product[]>('saved-lots', () => fetchSavedLots());
+
 
 /** The saved list for a page: read on mount, a failed read of its own toasted. */
 export function useSavedLots() {
-  return useResource(savedLots, undefined, { onError: (err) => toast.error(errorText(err, LOAD_FAILED)) });
+  return useServerQuery(savedLots.options(), { onError: (err) => toast.error(errorText(err, LOAD_FAILED)) });
 }
 
 /** A lot as the star needs it: which one, what it is called, where it is sold and whether it is saved. */
@@ -47,10 +51,10 @@ const syncs = new Map<string, Sync>();
 /** Shows `saved` for the lot on every screen that has it: its auction's products and the saved list. */
 function show(lot: SaveableLot, saved: boolean, index = 0): number {
   if (lot.auction_id !== null) {
-    auctionProducts.patch(lot.auction_id, (products) =>
+    patchQuery<Product[]>(auctionProductsKey(lot.auction_id), (products) =>
       products.some((p) => p.id === lot.id && p.saved !== saved) ? products.map((p) => (p.id === lot.id ? { ...p, saved } : p)) : products);
   }
-  lotPage.patch(lot.id, (page) => (page.saved === saved ? page : { ...page, saved }));
+  patchQuery<LotPage>(lotPageKey(lot.id), (page) => (page.saved === saved ? page : { ...page, saved }));
   let removedAt = -1;
   savedLots.patch(undefined, (lots) => {
     const at = lots.findIndex((p) => p.id === lot.id);
@@ -77,7 +81,7 @@ async function flush(id: string): Promise<void> {
   while (s.wanted !== s.confirmed) {
     const target = s.wanted;
     try {
-      await (target ? saveLot(id) : unsaveLot(id));
+      await runMutation(saveMutation, { id, saved: target });
       s.confirmed = target;
     } catch (err) {
       // The server still has what it had: show that again.
@@ -89,7 +93,7 @@ async function flush(id: string): Promise<void> {
   }
   syncs.delete(id);
   // The server's word on the list, once no other toggle is on its way (a read now could undo it on screen).
-  if (syncs.size === 0) invalidate(savedLots.name);
+  if (syncs.size === 0) invalidateSoon(queryRoots.savedLots);
 }
 
 /**
@@ -128,8 +132,8 @@ export function handleSavedLiveEvent(e: LiveEvent): void {
   const lots = savedLots.get().data;
   if (!lots?.some((p) => p.id === productId && p.auction_id === auctionId)) return;
   savedLots.patch(undefined, (list) => applyToProducts(auctionId, list, e));
-  if (e.event !== 'bid:placed' && e.event !== 'bid:rolledback') invalidate(savedLots.name, REFETCH_DELAY_MS);
+  if (e.event !== 'bid:placed' && e.event !== 'bid:rolledback') invalidateSoon(queryRoots.savedLots, REFETCH_DELAY_MS);
 }
 
 onLive(handleSavedLiveEvent);
-onReconnect(() => invalidate(savedLots.name, REFETCH_DELAY_MS));
+onReconnect(() => invalidateSoon(queryRoots.savedLots, REFETCH_DELAY_MS));

@@ -1,14 +1,11 @@
 /** Settings calls, with the admin token. */
-import type { AdminChangePasswordBody, AdminSettings, PasswordChanged, ProfileUpdated, UpdateProfileBody } from '@auction/shared';
+import type { AdminChangePasswordBody, PasswordChanged, ProfileUpdated, UpdateProfileBody } from '@auction/shared';
 import { api } from '../../../lib/api-client';
-import { createResource } from '../../../lib/resource';
 
 const as = { as: 'admin' } as const;
 
-export const fetchSystemSettings = () => api.get<AdminSettings>('/admin/settings', as);
-
-/** GET /admin/settings (the values in force): the System Settings panel and the auction form's default rules. */
-export const systemSettings = createResource<void, AdminSettings>('system-settings', () => fetchSystemSettings());
+// GET /admin/settings is read in lib/admin-settings.ts (the auction form and the product photos read it too).
+export { systemSettingsQuery } from '../../../lib/admin-settings';
 
 export const updateProfile = (body: UpdateProfileBody) => api.put<ProfileUpdated>('/admin/profile', body, as);
 

@@ -1,10 +1,11 @@
-import { LIMITS } from '@auction/shared';
+import { LIMITS, type AdminPublic } from '@auction/shared';
 import { useState, type FormEvent } from 'react';
 import { FormField } from '../../../components/ui/FormField';
 import { Icon } from '../../../components/ui/Icon';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { errorText } from '../../../lib/api-client';
-import { useSession } from '../../auth';
+import { useServerMutation } from '../../../lib/query';
+import { useSession } from '../../../lib/session';
 import { changeAdminPassword } from '../api/settings-api';
 import { validatePasswordChange, type FieldErrors, type PasswordDraft } from '../model';
 
@@ -14,14 +15,24 @@ const EMPTY: PasswordDraft = { current: '', next: '', confirm: '' };
 export function PasswordForm() {
   const [draft, setDraft] = useState<PasswordDraft>(EMPTY);
   const [errors, setErrors] = useState<FieldErrors<keyof PasswordDraft>>({});
-  const [saving, setSaving] = useState(false);
+  const change = useServerMutation({
+    mutationFn: ({ admin, current, next }: { admin: AdminPublic; current: string; next: string }) =>
+      changeAdminPassword({ username: admin.username, password: current, new_password: next }),
+    onSuccess: (res, { admin }) => {
+      useSession.getState().setAdminSession({ token: res.token, admin: useSession.getState().admin ?? admin });
+      setDraft(EMPTY);
+      toast.success('Password changed successfully!');
+    },
+    onError: (err) => toast.error(errorText(err, 'Failed to change password')),
+  });
+  const saving = change.isPending;
 
   const set = (key: keyof PasswordDraft) => (value: string) => {
     setDraft((d) => ({ ...d, [key]: value }));
     setErrors({});
   };
 
-  async function submit(e: FormEvent) {
+  function submit(e: FormEvent) {
     e.preventDefault();
     if (saving) return;
     const found = validatePasswordChange(draft);
@@ -29,17 +40,7 @@ export function PasswordForm() {
     if (Object.keys(found).length > 0) return;
     const admin = useSession.getState().admin;
     if (!admin) return;
-    setSaving(true);
-    try {
-      const res = await changeAdminPassword({ username: admin.username, password: draft.current, new_password: draft.next });
-      useSession.getState().setAdminSession({ token: res.token, admin: useSession.getState().admin ?? admin });
-      setDraft(EMPTY);
-      toast.success('Password changed successfully!');
-    } catch (err) {
-      toast.error(errorText(err, 'Failed to change password'));
-    } finally {
-      setSaving(false);
-    }
+    change.mutate({ admin, current: draft.current, next: draft.next });
   }
 
   return (
@@ -50,7 +51,7 @@ export function PasswordForm() {
           <h2 id="settings-password-title" className="card-title">Change Password</h2>
         </div>
       </div>
-      <form className="card-body settings-form" onSubmit={(e) => void submit(e)} noValidate>
+      <form className="card-body settings-form" onSubmit={submit} noValidate>
         <FormField id="settings-current" label="Current Password" type="password" value={draft.current} onValueChange={set('current')} error={errors.current} autoComplete="current-password" maxLength={LIMITS.passwordMax} />
         <FormField id="settings-new" label="New Password" type="password" value={draft.next} onValueChange={set('next')} error={errors.next} autoComplete="new-password" maxLength={LIMITS.passwordMax} />
         <FormField id="settings-confirm" label="Confirm New Password" type="password" value={draft.confirm} onValueChange={set('confirm')} error={errors.confirm} autoComplete="new-password" maxLength={LIMITS.passwordMax} />

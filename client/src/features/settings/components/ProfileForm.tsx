@@ -1,10 +1,11 @@
-import { LIMITS } from '@auction/shared';
+import { LIMITS, type UpdateProfileBody } from '@auction/shared';
 import { useState, type FormEvent } from 'react';
 import { FormField } from '../../../components/ui/FormField';
 import { Icon } from '../../../components/ui/Icon';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { errorText } from '../../../lib/api-client';
-import { useSession } from '../../auth';
+import { useServerMutation } from '../../../lib/query';
+import { useSession } from '../../../lib/session';
 import { updateProfile } from '../api/settings-api';
 import { validateProfile, type FieldErrors, type ProfileDraft } from '../model';
 
@@ -13,32 +14,31 @@ export function ProfileForm() {
   const admin = useSession((s) => s.admin);
   const [draft, setDraft] = useState<ProfileDraft>({ name: admin?.name ?? '', mobile: admin?.mobile_number ?? '' });
   const [errors, setErrors] = useState<FieldErrors<keyof ProfileDraft>>({});
-  const [saving, setSaving] = useState(false);
+  const save = useServerMutation({
+    mutationFn: (body: UpdateProfileBody) => updateProfile(body),
+    onSuccess: (res) => {
+      // The token is unchanged; read it now in case a password change replaced it meanwhile.
+      const token = useSession.getState().adminToken;
+      if (token) useSession.getState().setAdminSession({ token, admin: res.admin });
+      setDraft({ name: res.admin.name, mobile: res.admin.mobile_number });
+      toast.success('Profile updated successfully!');
+    },
+    onError: (err) => toast.error(errorText(err, 'Failed to update profile')),
+  });
+  const saving = save.isPending;
 
   const set = (key: keyof ProfileDraft) => (value: string) => {
     setDraft((d) => ({ ...d, [key]: value }));
     setErrors((e) => ({ ...e, [key]: undefined }));
   };
 
-  async function submit(e: FormEvent) {
+  function submit(e: FormEvent) {
     e.preventDefault();
     if (saving) return;
     const found = validateProfile(draft);
     setErrors(found);
     if (Object.keys(found).length > 0) return;
-    setSaving(true);
-    try {
-      const res = await updateProfile({ name: draft.name.trim(), mobile_number: draft.mobile.trim() });
-      // The token is unchanged; read it now in case a password change replaced it meanwhile.
-      const token = useSession.getState().adminToken;
-      if (token) useSession.getState().setAdminSession({ token, admin: res.admin });
-      setDraft({ name: res.admin.name, mobile: res.admin.mobile_number });
-      toast.success('Profile updated successfully!');
-    } catch (err) {
-      toast.error(errorText(err, 'Failed to update profile'));
-    } finally {
-      setSaving(false);
-    }
+    save.mutate({ name: draft.name.trim(), mobile_number: draft.mobile.trim() });
   }
 
   return (
@@ -50,7 +50,7 @@ export function ProfileForm() {
         </div>
         {admin?.is_owner && <span className="badge badge-info">Platform owner</span>}
       </div>
-      <form className="card-body settings-form" onSubmit={(e) => void submit(e)} noValidate>
+      <form className="card-body settings-form" onSubmit={submit} noValidate>
         <FormField id="settings-name" label="Full Name" value={draft.name} onValueChange={set('name')} error={errors.name} autoComplete="name" maxLength={LIMITS.nameMax} required />
         <div className="field">
           <label className="field-label" htmlFor="settings-username">Username</label>

@@ -4,7 +4,7 @@ import type { AdminSettings } from '@auction/shared';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { useToasts } from '../../../components/ui/toast/toast-store';
 import { jsonResponse, resetAppState, routeFetch, sampleAdmin } from '../../../test/utils';
-import { useSession } from '../../auth';
+import { useSession } from '../../../lib/session';
 import { systemItems, validatePasswordChange } from '../model';
 import { SettingsPage } from './SettingsPage';
 

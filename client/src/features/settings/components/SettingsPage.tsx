@@ -1,4 +1,4 @@
-import { useSession } from '../../auth';
+import { useSession } from '../../../lib/session';
 import { PasswordForm } from './PasswordForm';
 import { ProfileForm } from './ProfileForm';
 import { SystemSettingsPanel } from './SystemSettingsPanel';

@@ -2,13 +2,13 @@ import { Badge } from '../../../components/ui/Badge';
 import { Icon } from '../../../components/ui/Icon';
 import { Spinner } from '../../../components/ui/Spinner';
 import { errorText } from '../../../lib/api-client';
-import { useResource } from '../../../lib/resource';
-import { systemSettings } from '../api/settings-api';
+import { useServerQuery } from '../../../lib/query';
+import { systemSettingsQuery } from '../api/settings-api';
 import { systemItems } from '../model';
 
 /** System Settings: the server's real configuration (GET /admin/settings) and the client's own defaults, read-only. */
 export function SystemSettingsPanel() {
-  const { data, status, error, refetch } = useResource(systemSettings, undefined);
+  const { data, status, error, refetch } = useServerQuery(systemSettingsQuery());
   const settings = data ?? null;
 
   return (

@@ -4,7 +4,7 @@ import { FormField } from '../../../components/ui/FormField';
 import { Modal } from '../../../components/ui/Modal';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { formatRupees } from '../../../lib/format';
-import { addedMessage, validateTopUp } from '../model';
+import { addedMessage, validateTopUp } from '../../../lib/account/wallet-model';
 import { useTopUp } from '../store/wallet-store';
 
 /** Add Funds: an amount (typed or picked), checked against the top-up bounds (₹10 to ₹1,00,000) before it is sent. */

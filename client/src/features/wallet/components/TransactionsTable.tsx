@@ -2,7 +2,7 @@ import type { Transaction } from '@auction/shared';
 import { DataTable, type Column } from '../../../components/ui/DataTable';
 import { Badge } from '../../../components/ui/Badge';
 import { formatDateTime, formatRupees } from '../../../lib/format';
-import { isCredit, signedAmountText, transactionBadge, transactionDescription } from '../model';
+import { isCredit, signedAmountText, transactionBadge, transactionDescription } from '../../../lib/account/wallet-model';
 
 function KindBadge({ t }: { t: Transaction }) {
   const { label, tone } = transactionBadge(t);

@@ -3,8 +3,8 @@ import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../../components/ui/toast/Toaster';
 import { jsonResponse, resetAppState } from '../../../test/utils';
-import { injectLiveEvent } from '../../live';
-import { resetAll } from '../../../lib/resource';
+import { injectLiveEvent } from '../../../lib/live';
+import { resetServerData } from '../../../lib/live-query';
 import { makeTx, routeFetch } from '../testing';
 import { WalletPage } from './WalletPage';
 
@@ -241,7 +241,7 @@ describe('WalletPage', () => {
     );
 
     cleanup();
-    resetAll();
+    resetServerData();
     wallet(5000, []);
     renderPage();
     await screen.findByText('No transactions found. Add funds to start bidding!');

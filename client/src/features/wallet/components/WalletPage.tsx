@@ -11,7 +11,7 @@ import { CSV_FILENAME, transactionsCsv } from '../csv';
 import { downloadText } from '../../../lib/csv';
 import { errorText, isSessionEnded } from '../../../lib/api-client';
 import { fetchWholeLedger } from '../api/wallet-api';
-import { addedMessage, quickAddQuestion, walletStats } from '../model';
+import { addedMessage, quickAddQuestion, walletStats } from '../../../lib/account/wallet-model';
 import { loadMoreTransactions, useTopUp, useWalletView } from '../store/wallet-store';
 import { AddFundsModal } from './AddFundsModal';
 import { QuickAdd } from './QuickAdd';

@@ -2,7 +2,7 @@ import { act, cleanup, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { lastSocket, reconnect } from '../../../test/fake-socket';
 import { jsonResponse, resetAppState } from '../../../test/utils';
-import { injectLiveEvent, useLive } from '../../live';
+import { injectLiveEvent, useLive } from '../../../lib/live';
 import { makeTx, routeFetch } from '../testing';
 import { useTopUp, useWalletView, walletBalance, walletLedger } from './wallet-store';
 

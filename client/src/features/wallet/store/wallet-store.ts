@@ -1,36 +1,29 @@
 /**
- * The caller's wallet: balance and holds (POST /wallet: `wallet_balance`, `on_hold`) and ledger
- * (GET /wallet/transactions) as resources of lib/resource.ts, and the top-up action. A live
- * `wallet:updated` sets the balance at once and re-reads the holds (the event carries only the balance,
- * and what the leading bids hold moves with it) and the ledger; a reconnect, after which updates may
- * have been missed (docs/live-protocol.md#reconnecting), reads both again. When the balance call fails
- * the balance is derived from the ledger (docs/money.md) and the holds are unknown; with neither the
- * balance is unknown too (null, shown as a dash).
+ * The caller's wallet page: balance and holds (lib/account/wallet-balance.ts) and ledger
+ * (lib/account/wallet-ledger.ts, which also folds in the live `wallet:updated`), as TanStack queries,
+ * and the top-up, a mutation whose answer is news newer than the page: it sets the balance (unless a
+ * newer one came meanwhile) and puts its row on top of the ledger.
  */
 import { create } from 'zustand';
-import { toPaise, toRupees, type LedgerTotals, type Transaction } from '@auction/shared';
+import { toPaise, toRupees, type LedgerTotals, type ToppedUp, type Transaction } from '@auction/shared';
 import { errorText } from '../../../lib/api-client';
-import { createResource, invalidate, useResource, type Resource } from '../../../lib/resource';
-import { onLive, onReconnect, type LiveEvent } from '../../live';
-import { fetchBalance, fetchLedgerPage, postTopUp, type WalletFigures } from '../api/wallet-api';
-import { balanceFromLedger, validateTopUp, withFirstPage, withOlderPage, type Ledger } from '../model';
+import { balanceSetCount, setWalletBalance, walletBalance, type WalletFigures } from '../../../lib/account/wallet-balance';
+import { handleWalletLiveEvent, LEDGER_REFETCH_DELAY_MS, walletBalanceOf, walletLedger } from '../../../lib/account/wallet-ledger';
+import { withOlderPage, validateTopUp } from '../../../lib/account/wallet-model';
+import { invalidateSoon } from '../../../lib/live-query';
+import { runMutation, useServerQuery } from '../../../lib/query';
+import { queryRoots } from '../../../lib/query-keys';
+import { fetchLedgerPage, postTopUp } from '../api/wallet-api';
+
+export { walletBalance, walletLedger, walletBalanceOf, setWalletBalance, handleWalletLiveEvent };
 
 export type ActionResult = { ok: true } | { ok: false; error: string };
 
 export const TOPUP_FAILED = 'Top-up failed';
 export const LEDGER_FAILED = 'Could not load your transactions';
-export const REFETCH_DELAY_MS = 300;
+export const REFETCH_DELAY_MS = LEDGER_REFETCH_DELAY_MS;
 
 export type { WalletFigures };
-
-/** The caller's balance and what their leading bids hold, in rupees. */
-export const walletBalance = createResource<void, WalletFigures>('wallet-balance', () => fetchBalance());
-/**
- * The caller's ledger as shown: its newest page, the older pages "Load more" added, and the whole
- * ledger's totals. Read again (a live change, a reconnect), the newest page is read and the older rows
- * shown stay below it (withFirstPage).
- */
-export const walletLedger: Resource<void, Ledger> = createResource<void, Ledger>('wallet-ledger', async (): Promise<Ledger> => withFirstPage(walletLedger.get().data, await fetchLedgerPage()));
 
 /** Reads the page older than the last row shown and adds it below. */
 export async function loadMoreTransactions(): Promise<void> {
@@ -64,38 +57,10 @@ export interface WalletView {
   reload: () => void;
 }
 
-// Counts the balances set (live events, write answers): a balance set while a top-up was on its way
-// is not overwritten by the top-up's answer, which may be older.
-let balanceSets = 0;
-
-/**
- * The balance from the server, else worked out from the ledger when the balance call failed, else
- * unknown; the holds only from the server (the ledger cannot tell what is held from what was paid).
- */
-export function walletBalanceOf(
-  balance: { data: WalletFigures | undefined; status: string },
-  ledger: { data: Ledger | undefined; status: string },
-): Pick<WalletView, 'balance' | 'balanceSource' | 'onHold'> {
-  if (balance.data !== undefined) return { balance: balance.data.wallet_balance, balanceSource: 'server', onHold: balance.data.on_hold };
-  if (balance.status === 'error' && ledger.data !== undefined) return { balance: balanceFromLedger(ledger.data.totals), balanceSource: 'ledger', onHold: null };
-  return { balance: null, balanceSource: null, onHold: null };
-}
-
-/**
- * A balance known to be newer than any answer on its way (a write's answer, a live event): shown at
- * once, the holds kept as they were. With `holdsChanged` (a bid, a refund, a live `wallet:updated`)
- * the wallet on screen is read again shortly, so On hold follows; a top-up leaves the holds alone.
- */
-export function setWalletBalance(amount: number, { holdsChanged = true }: { holdsChanged?: boolean } = {}): void {
-  balanceSets++;
-  walletBalance.set(undefined, { wallet_balance: amount, on_hold: walletBalance.get().data?.on_hold ?? null });
-  if (holdsChanged) invalidate(walletBalance.name, REFETCH_DELAY_MS);
-}
-
 /** The wallet for a page: balance and ledger read on mount and kept current. */
 export function useWalletView(): WalletView {
-  const balance = useResource(walletBalance, undefined);
-  const ledger = useResource(walletLedger, undefined);
+  const balance = useServerQuery(walletBalance.options());
+  const ledger = useServerQuery(walletLedger.options());
   const { refetch: refetchBalance } = balance;
   const { refetch: refetchLedger } = ledger;
   return {
@@ -113,6 +78,25 @@ export function useWalletView(): WalletView {
   };
 }
 
+/** POST /wallet/topup: the balance from the answer (unless a newer one came meanwhile), its row on top of the ledger. */
+function topUpMutation(balanceSetsBefore: number) {
+  return {
+    mutationKey: ['top-up'],
+    mutationFn: (amount: number) => postTopUp(amount),
+    onSuccess: (res: ToppedUp) => {
+      if (balanceSetsBefore === balanceSetCount()) setWalletBalance(res.wallet_balance, { holdsChanged: false });
+      // Another balance came meanwhile and may be older or newer than this answer: read it again.
+      else invalidateSoon(queryRoots.walletBalance, REFETCH_DELAY_MS);
+      walletLedger.patch(undefined, (ledger) => (ledger.transactions.some((t) => t._id === res.transaction._id) ? ledger : {
+        ...ledger,
+        transactions: [res.transaction, ...ledger.transactions],
+        totals: { ...ledger.totals, topup: toRupees(toPaise(ledger.totals.topup) + toPaise(res.transaction.amount)), count: ledger.totals.count + 1 },
+      }));
+      invalidateSoon(queryRoots.walletLedger, REFETCH_DELAY_MS);
+    },
+  };
+}
+
 export interface TopUpState {
   toppingUp: boolean;
   topUp: (amount: number) => Promise<ActionResult>;
@@ -125,20 +109,11 @@ export const useTopUp = create<TopUpState>()((set, get) => ({
     const check = validateTopUp(amount);
     if (!check.ok) return check;
     if (get().toppingUp) return { ok: false, error: TOPUP_FAILED };
-    const before = balanceSets;
+    const before = balanceSetCount();
     set({ toppingUp: true });
     try {
-      const res = await postTopUp(check.amount);
-      if (before === balanceSets) setWalletBalance(res.wallet_balance, { holdsChanged: false });
-      // Another balance came meanwhile and may be older or newer than this answer: read it again.
-      else invalidate(walletBalance.name, REFETCH_DELAY_MS);
-      walletLedger.patch(undefined, (ledger) => (ledger.transactions.some((t) => t._id === res.transaction._id) ? ledger : {
-        ...ledger,
-        transactions: [res.transaction, ...ledger.transactions],
-        totals: { ...ledger.totals, topup: toRupees(toPaise(ledger.totals.topup) + toPaise(res.transaction.amount)), count: ledger.totals.count + 1 },
-      }));
+      await runMutation(topUpMutation(before), check.amount);
       set({ toppingUp: false });
-      invalidate(walletLedger.name, REFETCH_DELAY_MS);
       return { ok: true };
     } catch (err) {
       set({ toppingUp: false });
@@ -147,18 +122,3 @@ export const useTopUp = create<TopUpState>()((set, get) => ({
   },
 }));
 
-/** Applies one personal event (exported for tests; the store listens by itself). */
-export function handleWalletLiveEvent(e: LiveEvent): void {
-  if (e.event !== 'wallet:updated') return;
-  // The event carries the balance alone: On hold (which moves with it) and the ledger are read again.
-  setWalletBalance(e.data.wallet_balance);
-  invalidate(walletLedger.name, REFETCH_DELAY_MS);
-}
-
-onLive(handleWalletLiveEvent);
-
-// After a reconnect the wallet on screen is read again.
-onReconnect(() => {
-  invalidate(walletBalance.name);
-  invalidate(walletLedger.name);
-});

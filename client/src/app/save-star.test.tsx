@@ -2,13 +2,15 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { MemoryRouter } from 'react-router-dom';
 import type { Auction, Product } from '@auction/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Toaster } from '../../../components/ui/toast/Toaster';
-import { jsonResponse, resetAppState, routeFetch, sampleUser, type FetchAnswer, setServerNow } from '../../../test/utils';
-import { auctionProducts, BrowseAuctionsPage } from '../../auctions';
-import { useSession } from '../../auth';
-import { useLive } from '../../live';
-import { makeSavedLot } from '../testing';
-import { SavedPage } from './SavedPage';
+import { Toaster } from '../components/ui/toast/Toaster';
+import { jsonResponse, resetAppState, routeFetch, sampleUser, type FetchAnswer, setServerNow } from '../test/utils';
+import { BrowseAuctionsPage } from '../features/auctions';
+import { auctionProducts } from '../lib/catalogue';
+import { useSession } from '../lib/session';
+import { useLive } from '../lib/live';
+import { makeSavedLot } from '../features/saved/testing';
+import { SavedPage } from '../features/saved';
+import { FeatureSlots } from './feature-slots';
 
 const NOW = Date.parse('2026-06-01T10:00:00.000Z');
 const auction: Auction = {
@@ -40,8 +42,10 @@ function routes(over: Record<string, FetchAnswer[]> = {}) {
 function renderBrowse({ withSaved = false } = {}) {
   return render(
     <MemoryRouter initialEntries={['/user/auctions']}>
-      <BrowseAuctionsPage />
-      {withSaved && <SavedPage />}
+      <FeatureSlots>
+        <BrowseAuctionsPage />
+        {withSaved && <SavedPage />}
+      </FeatureSlots>
       <Toaster />
     </MemoryRouter>,
   );
@@ -73,7 +77,7 @@ describe('the save star on a lot', () => {
     resetAppState();
   });
 
-  it('saves with PUT and unsaves with DELETE, aria-pressed and the name following, the products resource in step', async () => {
+  it('saves with PUT and unsaves with DELETE, aria-pressed and the name following, the products query in step', async () => {
     const api = routes();
     renderBrowse();
     const leicaStar = await openProducts();

@@ -1,7 +1,7 @@
 import type { UserBid } from '@auction/shared';
 import { describe, expect, it } from 'vitest';
-import { applyBidEvent, bidStats, bidStatusNote } from './model';
-import { makeBid } from './testing';
+import { applyBidEvent, bidStats, bidStatusNote } from './bids-model';
+import { makeBid } from '../../features/bids/testing';
 
 const stamp = { server_time: '2026-03-01T10:00:00.000Z' };
 

@@ -3,8 +3,8 @@ import {
   BID_MESSAGES, ENDING_SOON_SECONDS, LIMITS, auctionSteps, stepsInWords, bidTooLowFor, formatRupees, hasAtMostTwoDecimals, nextBids, toPaise, toRupees,
   type Auction, type LotPricing, type Product,
 } from '@auction/shared';
-import { formatDuration } from '../../../lib/format';
-import type { BidAsk } from '../api/auctions-api';
+import { formatDuration } from '../format';
+import type { BidAsk } from './catalogue-api';
 
 /** Browse's views (docs/bidding.md#what-you-see): open auctions, those ending within a day, and ended ones apart. */
 export const BROWSE_VIEWS = ['active', 'ending', 'ended'] as const;

@@ -1,7 +1,7 @@
 import type { LiveAuction } from '@auction/shared';
 import { describe, expect, it } from 'vitest';
-import type { LiveEvent } from '../../live';
-import { NOW, inHours, liveAuction, makeAuction, makeProduct, placedEvent, rolledBackEvent, soldEvent } from '../test/fixtures';
+import type { LiveEvent } from '../live';
+import { NOW, inHours, liveAuction, makeAuction, makeProduct, placedEvent, rolledBackEvent, soldEvent } from '../../features/auctions/test/fixtures';
 import { applyLiveEvent, needsProductsRead, upsertAuction, type AuctionsData } from './live-reducers';
 
 const T = new Date(NOW).toISOString();

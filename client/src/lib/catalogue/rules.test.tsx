@@ -1,6 +1,6 @@
 import type { Product } from '@auction/shared';
 import { describe, expect, it } from 'vitest';
-import { makeAuction, makeProduct } from '../test/fixtures';
+import { makeAuction, makeProduct } from '../../features/auctions/test/fixtures';
 import { bidAction, browseView, checkBid, filterAuctions, quickBids, reserveNote, softCloseText, standingOf, type StepFields } from './rules';
 
 const FLAT: StepFields = { increment_rule: 'flat', increment_amount: 1, increment_tiers: [] };

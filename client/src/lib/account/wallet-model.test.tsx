@@ -1,11 +1,11 @@
 import type { Transaction } from '@auction/shared';
 import { describe, expect, it } from 'vitest';
-import { formatRupees } from '../../lib/format';
+import { formatRupees } from '../format';
 import {
   addedMessage, balanceFromLedger, describeTransaction, isCredit, quickAddQuestion, signedAmount, signedAmountText, transactionDescription,
   transactionBadge, transactionTypeLabel, ledgerKind, totalsOf, validateTopUp, walletStats, withFirstPage, withOlderPage, type Ledger,
-} from './model';
-import { makeTx } from './testing';
+} from './wallet-model';
+import { makeTx } from '../../features/wallet/testing';
 
 const RULE = 'Enter an amount between ₹10 and ₹1,00,000';
 

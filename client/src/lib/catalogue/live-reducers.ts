@@ -1,13 +1,13 @@
 /**
  * Pure reducers that fold live events (docs/live-protocol.md) into the bidder's view of auctions and products.
  * `applyToAuctions` folds an event into the list, `applyToProducts` into one auction's products (the
- * store's two resources), `applyLiveEvent` into both at once. They return the same object when an event
+ * catalogue's two queries), `applyLiveEvent` into both at once. They return the same object when an event
  * changes nothing, so subscribers do not re-render; a product event whose version is not newer than the
  * product's shown version is such an event. Personal events (outbid, reinstated, won) carry no version:
  * they set the caller's own standing on the lot (`my_status`, `my_max`) whatever its version.
  */
 import type { Auction, LiveAuction, Product } from '@auction/shared';
-import type { LiveEvent } from '../../live';
+import { exhaustive, type LiveEvent } from '../live';
 
 export interface AuctionsData {
   auctions: Auction[];
@@ -108,8 +108,19 @@ export function productsAuctionOf(e: LiveEvent): string | undefined {
     case 'bid:reinstated':
     case 'bid:won':
       return e.data.auction_id;
-    default:
+    case 'auction:ending':
+    case 'auction:extended':
+    case 'auction:ended':
+    case 'auction:settled':
+    case 'auction:watchers':
+    case 'wallet:updated':
+    case 'auction:created':
+    case 'auction:updated':
+    case 'auction:deleted':
+    case 'notification:new':
       return undefined;
+    default:
+      return exhaustive(e, undefined);
   }
 }
 
@@ -133,8 +144,19 @@ export function applyToAuctions(auctions: Auction[], e: LiveEvent): Auction[] {
       return extendAuction('name' in e.data ? upsertAuctionIfNew(auctions, e.data) : auctions, e.data);
     case 'auction:deleted':
       return auctions.some((a) => a.id === e.data.id) ? auctions.filter((a) => a.id !== e.data.id) : auctions;
-    default:
+    case 'bid:placed':
+    case 'bid:rolledback':
+    case 'product:sold':
+    case 'auction:ending':
+    case 'auction:watchers':
+    case 'bid:outbid':
+    case 'bid:reinstated':
+    case 'bid:won':
+    case 'wallet:updated':
+    case 'notification:new':
       return auctions;
+    default:
+      return exhaustive(e, auctions);
   }
 }
 
@@ -171,8 +193,19 @@ export function applyToProducts(auctionId: string, products: Product[], e: LiveE
     }
     case 'bid:won':
       return setStanding(products, e.data.product_id, 'won', null);
-    default:
+    case 'auction:ending':
+    case 'auction:extended':
+    case 'auction:ended':
+    case 'auction:settled':
+    case 'auction:watchers':
+    case 'wallet:updated':
+    case 'auction:created':
+    case 'auction:updated':
+    case 'auction:deleted':
+    case 'notification:new':
       return products;
+    default:
+      return exhaustive(e, products);
   }
 }
 

@@ -1,6 +1,6 @@
 /** The pure rules of the My Bids screen: its numbers (docs/money.md) and how live events move a row. */
 import { toPaise, toRupees, type UserBid } from '@auction/shared';
-import type { LiveEvent } from '../live';
+import { exhaustive, type LiveEvent } from '../live';
 
 export interface BidStats {
   total: number;
@@ -85,8 +85,22 @@ export function applyBidEvent(bids: UserBid[], e: LiveEvent): UserBid[] {
       const { auction_id, product_id } = e.data;
       return patchWhere(bids, (b) => b.status === 'success' && b.product_id === product_id && b.auction_id === auction_id, 'won');
     }
-    default:
+    case 'bid:placed':
+    case 'bid:rolledback':
+    case 'product:sold':
+    case 'auction:ending':
+    case 'auction:extended':
+    case 'auction:ended':
+    case 'auction:settled':
+    case 'auction:watchers':
+    case 'wallet:updated':
+    case 'auction:created':
+    case 'auction:updated':
+    case 'auction:deleted':
+    case 'notification:new':
       return bids;
+    default:
+      return exhaustive(e, bids);
   }
 }
 

@@ -2,16 +2,16 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { StrictMode } from 'react';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Toaster } from '../../../components/ui/toast/Toaster';
-import { lastSocket, reconnect } from '../../../test/fake-socket';
-import { LocationProbe, jsonResponse, resetAppState, sampleAdmin } from '../../../test/utils';
-import { useSession } from '../../auth';
-import { useLive } from '../../live';
-import { useAdminAuctions } from '../../admin-auctions';
-import { makeAdminAuction, routeFetch } from '../../admin-auctions/testing';
-import { AdminDashboardPage } from './AdminDashboardPage';
+import { Toaster } from '../components/ui/toast/Toaster';
+import { lastSocket, reconnect } from '../test/fake-socket';
+import { LocationProbe, jsonResponse, resetAppState, sampleAdmin } from '../test/utils';
+import { useSession } from '../lib/session';
+import { useLive } from '../lib/live';
+import { useAdminAuctions } from '../features/admin-auctions';
+import { makeAdminAuction, routeFetch } from '../features/admin-auctions/testing';
+import { AdminDashboardRoute } from './AdminDashboardRoute';
 
-vi.mock('socket.io-client', () => import('../../../test/fake-socket'));
+vi.mock('socket.io-client', () => import('../test/fake-socket'));
 
 const STATS = { total_auctions: 7, active_auctions: 3, total_products: 12, unassigned_products: 4, total_bids: 25, revenue: 150000, pending: 2500 };
 
@@ -19,7 +19,7 @@ function renderPage({ strict = false } = {}) {
   const tree = (
     <MemoryRouter initialEntries={['/admin/dashboard']}>
       <Routes>
-        <Route path="/admin/dashboard" element={<AdminDashboardPage />} />
+        <Route path="/admin/dashboard" element={<AdminDashboardRoute />} />
         <Route path="*" element={<p>elsewhere</p>} />
       </Routes>
       <LocationProbe />
@@ -32,7 +32,7 @@ function renderPage({ strict = false } = {}) {
 const stat = (label: string) => screen.getByText(label).parentElement!.querySelector('.stat-value')!.textContent;
 const auctions = Array.from({ length: 6 }, (_, i) => makeAdminAuction({ id: `AUC-${i + 1}`, name: `Auction ${i + 1}` }));
 
-describe('AdminDashboardPage', () => {
+describe('the admin dashboard (AdminDashboardRoute)', () => {
   beforeEach(() => {
     resetAppState();
     useAdminAuctions.getState().reset();

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { resetAppState, sampleAdmin, sampleUser } from '../../../test/utils';
+import { resetAppState, sampleAdmin, sampleUser } from '../../test/utils';
 import { useSession } from './session-store';
 
 describe('session store', () => {

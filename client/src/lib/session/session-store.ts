@@ -7,8 +7,9 @@ import {
   readJson,
   readToken,
   writeItem,
-} from '../../../lib/session-storage';
-import { resetAll } from '../../../lib/resource';
+} from '../session-storage';
+import { resetAll } from '../resource';
+import { resetServerData } from '../live-query';
 
 export interface SessionState {
   /** False until the stored session has been read; guards show a spinner meanwhile. */
@@ -100,7 +101,11 @@ onSessionCleared(() => useSession.setState({ ...signedOut, sessionEnded: true })
 
 
 // The one place server data is forgotten: when the signed-in user or admin changes (login, logout,
-// a 401, another account), no cached answer of the previous one may be shown (lib/resource.ts).
+// a 401, another account), no cached answer of the previous one may be shown: the query cache is
+// cleared (lib/live-query.ts), and so is lib/resource.ts while the admin pages still use it.
 useSession.subscribe((s, prev) => {
-  if (s.user?.id !== prev.user?.id || s.userToken !== prev.userToken || s.admin?.id !== prev.admin?.id || s.adminToken !== prev.adminToken) resetAll();
+  if (s.user?.id !== prev.user?.id || s.userToken !== prev.userToken || s.admin?.id !== prev.admin?.id || s.adminToken !== prev.adminToken) {
+    resetServerData();
+    resetAll();
+  }
 });

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { lastSocket, reconnect, sockets } from '../../../test/fake-socket';
+import { lastSocket, reconnect, sockets } from '../../test/fake-socket';
 import { WATCH_ACK_TIMEOUT_MS, onLive, onReconnect, useLive, type LiveEvent } from './live-store';
 
-vi.mock('socket.io-client', () => import('../../../test/fake-socket'));
+vi.mock('socket.io-client', () => import('../../test/fake-socket'));
 
 /** Lets the promise chain after a connect run. */
 const flush = () => new Promise<void>((resolve) => setTimeout(resolve, 0));

@@ -7,7 +7,7 @@
  */
 import { io, type Socket } from 'socket.io-client';
 import { create } from 'zustand';
-import type { ClientToServerEvents, PersonalEventMap, RoomEvent, ServerToClientEvents } from '@auction/shared';
+import { LIVE_PROTOCOL_VERSION, type ClientToServerEvents, type ControlEventMap, type PersonalEventMap, type RoomEvent, type ServerToClientEvents } from '@auction/shared';
 
 export type LiveStatus = 'idle' | 'connecting' | 'live' | 'down';
 export type LiveEvent = RoomEvent | { [K in keyof PersonalEventMap]: { event: K; data: PersonalEventMap[K] } }[keyof PersonalEventMap];
@@ -17,6 +17,13 @@ type LiveSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 interface LiveState {
   status: LiveStatus;
+  /**
+   * The server speaks another live protocol than this tab was built for (`live:hello`): a new version
+   * of the app is out and this tab should be reloaded. Set once per tab; `dismissOutdated` hides the
+   * notice (it does not come back on a reconnect).
+   */
+  outdated: 'no' | 'yes' | 'dismissed';
+  dismissOutdated: () => void;
   /** Watcher counts by auction id, from `auction:watchers`. */
   watchers: Record<string, number>;
   connect: (token: string) => void;
@@ -66,10 +73,25 @@ function dispatch(e: LiveEvent) {
 /**
  * Events sent outside frames: personal ones (to `user:<id>`) and catalogue ones (to every socket).
  * `auction:extended` is both a room event (in frames) and a catalogue event (the summary): listeners get both.
+ * Declared over the whole map: a personal event added to the contract fails to compile until it is listed.
  */
-const PERSONAL: (keyof PersonalEventMap)[] = [
-  'bid:outbid', 'bid:reinstated', 'bid:won', 'wallet:updated', 'auction:created', 'auction:updated', 'auction:extended', 'auction:deleted', 'notification:new',
-];
+const PERSONAL_EVENTS = {
+  'bid:outbid': true, 'bid:reinstated': true, 'bid:won': true, 'wallet:updated': true, 'auction:created': true, 'auction:updated': true,
+  'auction:extended': true, 'auction:deleted': true, 'notification:new': true,
+} as const satisfies Record<keyof PersonalEventMap, true>;
+const PERSONAL = Object.keys(PERSONAL_EVENTS) as (keyof PersonalEventMap)[];
+
+/** What a control event does to this tab's socket, for every control event of the contract. */
+const CONTROL: { [K in keyof ControlEventMap]: (s: LiveSocket, data: ControlEventMap[K]) => void } = {
+  // Another protocol than this build's: tell the person once that a new version is out.
+  'live:hello': (_s, data) => {
+    if (data.protocol !== LIVE_PROTOCOL_VERSION && useLive.getState().outdated === 'no') useLive.setState({ outdated: 'yes' });
+  },
+  // The socket and its rooms stayed; what was published meanwhile elsewhere may not have reached it.
+  'live:resync': (s) => {
+    if (socket === s) notifyReconnect();
+  },
+};
 
 /** Resolves once the server has answered (it joins the room first), or after WATCH_ACK_TIMEOUT_MS. */
 function emitWatch(s: LiveSocket, auctionId: string): Promise<void> {
@@ -85,6 +107,8 @@ function emitWatch(s: LiveSocket, auctionId: string): Promise<void> {
 export const useLive = create<LiveState>()((set) => ({
   status: 'idle',
   watchers: {},
+  outdated: 'no',
+  dismissOutdated: () => set((st) => (st.outdated === 'yes' ? { outdated: 'dismissed' } : st)),
 
   connect: (token) => {
     if (socket && currentToken === token) return;
@@ -118,8 +142,9 @@ export const useLive = create<LiveState>()((set) => ({
       // A refused token will not get better by retrying; the next API call's 401 ends the session.
       if (err.message === 'UNAUTHENTICATED') s.disconnect();
     });
-    // The socket and its rooms stayed; what was published meanwhile elsewhere may not have reached it.
-    s.on('live:resync', () => { if (socket === s) notifyReconnect(); });
+    for (const name of Object.keys(CONTROL) as (keyof ControlEventMap)[]) {
+      (s.on as (ev: string, fn: (data: unknown) => void) => void)(name, (data) => (CONTROL[name] as (sock: LiveSocket, d: unknown) => void)(s, data));
+    }
     s.on('frame', (frame) => { for (const e of frame.events) dispatch(e); });
     for (const name of PERSONAL) {
       (s.on as (ev: string, fn: (data: unknown) => void) => void)(name, (data) => dispatch({ event: name, data } as LiveEvent));
@@ -152,4 +177,13 @@ export const useLive = create<LiveState>()((set) => ({
 /** For tests: feed an event as if it arrived from the server. */
 export function injectLiveEvent(e: LiveEvent) {
   dispatch(e);
+}
+
+/**
+ * The `default` of a switch over every live event type: it compiles only while each event type of the
+ * contract has its own `case` (those that change nothing return unchanged), so a new event type fails
+ * `tsc` until every place that reacts to events has decided what it means there.
+ */
+export function exhaustive<T>(_unhandled: never, unchanged: T): T {
+  return unchanged;
 }

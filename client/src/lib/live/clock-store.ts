@@ -3,7 +3,7 @@
  * `now` is the server's time as best this tab knows it.
  */
 import { create } from 'zustand';
-import { api } from '../../../lib/api-client';
+import { api } from '../api-client';
 
 interface ClockState {
   /** Server time minus local time, in ms. */

@@ -1,0 +1,157 @@
+/**
+ * The catalogue every bidder page shows, as TanStack queries: the auction list (GET /auctions) and each
+ * auction's products (GET /auctions/:id/products, keyed by auction id). Live events fold in through the
+ * pure reducers of `live-reducers.ts` with `patchQuery`, so an event that arrives while a read is on its
+ * way applies over its reply too; product events no newer than the version shown change nothing. A
+ * reconnect invalidates what is shown; a session change clears the cache (lib/live-query.ts).
+ *
+ * The caller's own standing on a lot (`my_status`, `my_max`) comes from the products read, then from
+ * the caller's own bid and buy-now answers and from their personal events (outbid, reinstated, won),
+ * after which the products on screen are also read again quietly: the read has the server's word.
+ */
+import { create } from 'zustand';
+import type { Auction, Product } from '@auction/shared';
+import { toast } from '../../components/ui/toast/toast-store';
+import { errorText } from '../api-client';
+import { exhaustive, onLive, onReconnect, type LiveEvent } from '../live';
+import { invalidateSoon, patchQueries, queryFamily } from '../live-query';
+import { useServerQuery, type ServerState } from '../query';
+import { queryRoots } from '../query-keys';
+import { catalogueApi } from './catalogue-api';
+import { applyToAuctions, applyToProducts, needsProductsRead, productsAuctionOf } from './live-reducers';
+
+export const LIST_FAILED = 'Failed to load auctions';
+export const PRODUCTS_FAILED = 'Failed to load products';
+
+/**
+ * `auction:updated` carries no product list (a rename or a product moved in or out looks the same), so
+ * the products on screen are read again, once per burst of edits.
+ */
+export const PRODUCTS_RELOAD_MS = 250;
+
+/** The auctions open to bidders, newest first, with the caller's own registration. */
+export const auctionList = queryFamily<void, Auction[]>(queryRoots.auctionList, () => catalogueApi.list());
+/** One auction's products, by auction id. */
+export const auctionProducts = queryFamily<string, Product[]>(queryRoots.auctionProducts, (auctionId) => catalogueApi.products(auctionId));
+
+export interface AuctionReadOptions {
+  /** No error toast (pages that tolerate a failed read, such as My Bids). */
+  silent?: boolean;
+  /** False: follow what the tab has without reading it (a piece of a page that reads it itself). */
+  read?: boolean;
+}
+
+/** The list for a component: read on mount (a failed read toasted unless silent), kept current live. */
+export function useAuctionList({ silent = false, read = true }: AuctionReadOptions = {}): ServerState<Auction[]> {
+  return useServerQuery(auctionList.options(), {
+    enabled: read,
+    onError: silent ? undefined : (err) => toast.error(errorText(err, LIST_FAILED)),
+  });
+}
+
+/** An auction's products for a component: read on mount (a failed read toasted unless silent), kept current live. */
+export function useAuctionProducts(auctionId: string, { silent = false, read = true }: AuctionReadOptions = {}): ServerState<Product[]> {
+  return useServerQuery(auctionProducts.options(auctionId), {
+    enabled: read,
+    onError: silent ? undefined : (err) => toast.error(errorText(err, PRODUCTS_FAILED)),
+  });
+}
+
+/** The products of an auction this tab has loaded, for lookups outside React (no read). */
+export function knownProducts(auctionId: string): Product[] {
+  return auctionProducts.get(auctionId).data ?? [];
+}
+
+/** The products of auctions this tab shows (or is reading) are read again quietly, once per burst. */
+export function rereadProducts(auctionId: string): void {
+  const { data, fetching } = auctionProducts.get(auctionId);
+  if (data !== undefined || fetching) invalidateSoon(queryRoots.auctionProducts, PRODUCTS_RELOAD_MS);
+}
+
+/** The list shown is read again (an auction ended under a refused bid). */
+export function rereadAuctionList(): void {
+  invalidateSoon(queryRoots.auctionList);
+}
+
+interface ExtensionsState {
+  /** Per auction, how many extensions arrived live (each end once, whether by room or catalogue event). */
+  count: Record<string, number>;
+  /** The end each auction's last extension moved it to. */
+  lastEnd: Record<string, string>;
+}
+
+/** Extensions seen live in this tab, so a card and the panel can flash "Extended" when one arrives. */
+export const useExtensions = create<ExtensionsState>()(() => ({ count: {}, lastEnd: {} }));
+
+function noteExtension(auctionId: string, validUntil: string): void {
+  const { count, lastEnd } = useExtensions.getState();
+  if (lastEnd[auctionId] === validUntil) return;
+  useExtensions.setState({ count: { ...count, [auctionId]: (count[auctionId] ?? 0) + 1 }, lastEnd: { ...lastEnd, [auctionId]: validUntil } });
+}
+
+/** Applies one live event to the list and the products. */
+function handleCatalogueLiveEvent(e: LiveEvent): void {
+  auctionList.patch(undefined, (auctions) => applyToAuctions(auctions, e));
+  const auctionId = productsAuctionOf(e);
+  if (auctionId !== undefined) {
+    const shown = auctionProducts.get(auctionId).data;
+    if (shown && needsProductsRead(shown, e)) rereadProducts(auctionId);
+    auctionProducts.patch(auctionId, (products) => applyToProducts(auctionId, products, e));
+  }
+  switch (e.event) {
+    // A product of a shown auction renamed, moved in or out, or returned unsold by a settlement.
+    case 'auction:updated':
+      rereadProducts(e.data.id);
+      break;
+    // The caller's own standing changed: the server's word on it (and on the numbers) is a read away.
+    case 'bid:outbid':
+    case 'bid:reinstated':
+    case 'bid:won':
+      rereadProducts(e.data.auction_id);
+      break;
+    case 'auction:extended':
+      noteExtension(e.data.auction_id, e.data.valid_until);
+      break;
+    case 'bid:placed':
+    case 'bid:rolledback':
+    case 'product:sold':
+    case 'auction:ending':
+    case 'auction:ended':
+    case 'auction:settled':
+    case 'auction:watchers':
+    case 'wallet:updated':
+    case 'auction:created':
+    case 'auction:deleted':
+    case 'notification:new':
+      break;
+    default:
+      exhaustive(e, undefined);
+  }
+}
+
+/** Changes one product wherever it is listed (its auction's products). */
+export function patchProduct(auctionId: string, productId: string, change: (p: Product) => Product): void {
+  auctionProducts.patch(auctionId, (products) => {
+    const index = products.findIndex((p) => p.id === productId);
+    const current = products[index];
+    if (!current) return products;
+    const next = change(current);
+    if (next === current) return products;
+    const list = products.slice();
+    list[index] = next;
+    return list;
+  });
+}
+
+/** Changes the auction list's entries for every cached list. */
+export function patchAuctions(change: (auctions: Auction[]) => Auction[]): void {
+  patchQueries<Auction[]>({ queryKey: queryRoots.auctionList }, change);
+}
+
+// Live events feed the queries for as long as the tab lives; a reconnect re-reads what they would
+// have changed (docs/live-protocol.md#reconnecting), on screen.
+onLive(handleCatalogueLiveEvent);
+onReconnect(() => {
+  invalidateSoon(queryRoots.auctionList);
+  invalidateSoon(queryRoots.auctionProducts);
+});

@@ -1,0 +1,21 @@
+/**
+ * The first element of every query key, one per kind of server data. Features define their queries'
+ * options in their own `api/` folder; the roots are here so a feature can fold a change into a query
+ * another feature reads (the star's `saved` flag on the lot page) without importing that feature.
+ */
+export const queryRoots = {
+  auctionList: ['auction-list'],
+  auctionProducts: ['auction-products'],
+  lotPage: ['lot-page'],
+  savedLots: ['saved-lots'],
+  walletBalance: ['wallet-balance'],
+  walletLedger: ['wallet-ledger'],
+  myBids: ['my-bids'],
+  notifications: ['notifications'],
+  dashboardAuctions: ['dashboard-auctions'],
+} as const satisfies Record<string, readonly [string]>;
+
+/** The key of one auction's products. */
+export const auctionProductsKey = (auctionId: string) => [...queryRoots.auctionProducts, auctionId] as const;
+/** The key of one lot page. */
+export const lotPageKey = (productId: string) => [...queryRoots.lotPage, productId] as const;

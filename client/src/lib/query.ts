@@ -1,0 +1,109 @@
+/**
+ * The hooks components use for server data. They pass the app's one QueryClient explicitly (so no
+ * component depends on a provider being above it: a test's plain `render()` works) and add what the
+ * app has always offered on top of TanStack Query: `onError` for a component's own failed read (never
+ * for a 401: the session has ended and the app is leaving for /), `refetchMs` polling, and a status
+ * that stays 'success' while shown data is refreshed or a refresh fails.
+ */
+import { useCallback, useEffect, useRef } from 'react';
+import { hashKey, useMutation as useTanstackMutation, useQuery as useTanstackQuery } from '@tanstack/react-query';
+import type { DefaultError, QueryKey, UseMutationOptions, UseMutationResult, UseQueryOptions } from '@tanstack/react-query';
+import { isSessionEnded } from './api-client';
+import { queryClient } from './query-client';
+
+export type ServerStatus = 'idle' | 'loading' | 'success' | 'error';
+
+export interface ServerState<T> {
+  data: T | undefined;
+  /** 'loading' only before the first answer; a refresh of shown data keeps 'success'. */
+  status: ServerStatus;
+  /** A read is in flight (the first or a refresh). */
+  fetching: boolean;
+  /** The last read's error, cleared by the next success; never a 401 (the session has ended). */
+  error: unknown;
+  /** Reads now (sharing a read in flight); resolves true on success, false after `onError`. */
+  refetch: () => Promise<boolean>;
+}
+
+export interface ServerQueryOptions {
+  /** Read again this often while mounted, and when the tab is shown again. */
+  refetchMs?: number;
+  /** False: do not read (yet). */
+  enabled?: boolean;
+  /** A failed read of this component's own (on mount or `refetch()`); never called for a 401. */
+  onError?: (err: unknown) => void;
+}
+
+/**
+ * A query in a component: read on mount (a cached answer shows at once and is read again), after an
+ * invalidation while shown, every `refetchMs` and when the tab is shown again.
+ */
+export function useServerQuery<T, K extends QueryKey = QueryKey>(
+  options: UseQueryOptions<T, DefaultError, T, K>,
+  { refetchMs, enabled = true, onError }: ServerQueryOptions = {},
+): ServerState<T> {
+  const result = useTanstackQuery<T, DefaultError, T, K>({
+    ...options,
+    enabled: enabled && options.enabled !== false,
+    ...(refetchMs ? { refetchInterval: refetchMs, refetchIntervalInBackground: true, refetchOnWindowFocus: 'always' as const } : {}),
+  }, queryClient);
+
+  const onErrorRef = useRef(onError);
+  useEffect(() => {
+    onErrorRef.current = onError;
+  });
+  const report = useCallback((err: unknown) => {
+    if (!isSessionEnded(err)) onErrorRef.current?.(err);
+  }, []);
+
+  // The read a mount (or a new key) starts is this component's own: its failure is reported once.
+  const hash = hashKey(options.queryKey);
+  const own = useRef<{ hash: string; errors: number } | null>(null);
+  const { errorUpdateCount, isFetching, error } = result;
+  useEffect(() => {
+    if (!enabled) return;
+    own.current = { hash, errors: queryClient.getQueryCache().get(hash)?.state.errorUpdateCount ?? 0 };
+  }, [hash, enabled]);
+  useEffect(() => {
+    const mine = own.current;
+    if (!mine || mine.hash !== hash || isFetching) return;
+    own.current = null;
+    if (errorUpdateCount > mine.errors) report(error);
+  }, [hash, isFetching, errorUpdateCount, error, report]);
+
+  const { refetch: refetchQuery } = result;
+  const refetch = useCallback(async () => {
+    own.current = null;
+    const r = await refetchQuery({ cancelRefetch: false });
+    if (r.isError) {
+      report(r.error);
+      return false;
+    }
+    return r.status === 'success';
+  }, [refetchQuery, report]);
+
+  const shownError = result.error && !isSessionEnded(result.error) ? result.error : undefined;
+  let status: ServerStatus;
+  if (result.data !== undefined) status = 'success';
+  else if (result.status === 'error') status = 'error';
+  else status = result.fetchStatus === 'idle' ? 'idle' : 'loading';
+  return { data: result.data, status, fetching: result.isFetching, error: shownError, refetch };
+}
+
+/** `useMutation` bound to the app's QueryClient. */
+export function useServerMutation<TData = unknown, TError = DefaultError, TVariables = void, TContext = unknown>(
+  options: UseMutationOptions<TData, TError, TVariables, TContext>,
+): UseMutationResult<TData, TError, TVariables, TContext> {
+  return useTanstackMutation(options, queryClient);
+}
+
+/**
+ * Runs a mutation outside a component (a store action), through the app's MutationCache like
+ * `useMutation().mutateAsync` does: its callbacks run, the devtools list it, `useIsMutating` sees it.
+ */
+export function runMutation<TData, TVariables, TContext = unknown>(
+  options: UseMutationOptions<TData, DefaultError, TVariables, TContext>,
+  variables: TVariables,
+): Promise<TData> {
+  return queryClient.getMutationCache().build(queryClient, options).execute(variables);
+}

@@ -1,0 +1,3 @@
+// The signed-in user or admin: infrastructure every feature may read.
+export { useSession } from './session-store';
+export type { SessionState } from './session-store';
