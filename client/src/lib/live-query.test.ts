@@ -64,6 +64,39 @@ describe('live folding', () => {
     unsubscribe();
   });
 
+  it('an invalidation drops the reply in flight and reads again what is on screen', async () => {
+    const key = uniqueKey();
+    const replies = [deferred<string>(), deferred<string>()];
+    let call = 0;
+    const fetcher = vi.fn(() => replies[call++]!.promise);
+    const { result } = renderHook(() => useServerQuery({ queryKey: key, queryFn: foldable(fetcher) }));
+    expect(fetcher).toHaveBeenCalledTimes(1);
+    act(() => invalidateSoon(key));
+    expect(fetcher).toHaveBeenCalledTimes(2);
+    await act(async () => { replies[0]!.resolve('read before the change'); await Promise.resolve(); });
+    expect(result.current.data).toBeUndefined();
+    await act(async () => { replies[1]!.resolve('read after it'); await Promise.resolve(); });
+    await waitFor(() => expect(result.current.data).toBe('read after it'));
+  });
+
+  it('keeps what nobody shows when invalidated, and reads it when it is shown again', async () => {
+    const key = uniqueKey();
+    let value = 1;
+    const fetcher = vi.fn(async () => value);
+    const first = renderHook(() => useServerQuery({ queryKey: key, queryFn: foldable(fetcher) }));
+    await waitFor(() => expect(first.result.current.data).toBe(1));
+    first.unmount();
+    value = 2;
+    invalidateSoon(key);
+    await act(async () => { await Promise.resolve(); });
+    expect(fetcher).toHaveBeenCalledTimes(1);
+    expect(queryClient.getQueryData(key)).toBe(1);
+    const second = renderHook(() => useServerQuery({ queryKey: key, queryFn: foldable(fetcher) }));
+    expect(second.result.current.data).toBe(1);
+    await waitFor(() => expect(second.result.current.data).toBe(2));
+    expect(fetcher).toHaveBeenCalledTimes(2);
+  });
+
   it('reads once after a burst of delayed invalidations', async () => {
     vi.useFakeTimers();
     const key = uniqueKey();

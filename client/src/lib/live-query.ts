@@ -78,7 +78,7 @@ export function setQueryFresh<T>(queryKey: QueryKey, data: T): void {
 
 /**
  * Marks the queries under `queryKey` stale: those on screen are read again (a read in flight is
- * replaced), the others when next shown. With `delayMs`, a burst of calls reads once, that long after
+ * dropped and replaced), the others when next shown. With `delayMs`, a burst of calls reads once, that long after
  * the last one.
  */
 export function invalidateSoon(queryKey: QueryKey, delayMs = 0): void {
@@ -88,6 +88,11 @@ export function invalidateSoon(queryKey: QueryKey, delayMs = 0): void {
   if (delayMs > 0) {
     debounced.set(hash, setTimeout(() => invalidateSoon(queryKey), delayMs));
     return;
+  }
+  // A first read on its way may have been read before what made it stale; TanStack would share it with
+  // the new read (nothing shown yet to keep), so it is cancelled here: its reply never lands.
+  for (const query of queryClient.getQueryCache().findAll({ queryKey })) {
+    if (query.state.fetchStatus === 'fetching' && query.state.data === undefined) void query.cancel({ revert: true });
   }
   void queryClient.invalidateQueries({ queryKey }).catch(() => undefined);
 }
