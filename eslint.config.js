@@ -1,6 +1,6 @@
 // Lint: typescript-eslint with type-aware rules (floating promises matter on an async server),
 // plus import zones: shared imports neither side; the client never imports the server; a client
-// feature never imports another (the admin features: only through its index.ts) nor the app shell; storage stays
+// feature never imports another nor the app shell; storage stays
 // behind server/src/db; domain and db know nothing of HTTP or sockets; the live channel never imports
 // the Fastify plugins.
 import path from 'node:path';
@@ -22,41 +22,27 @@ const PLUGIN_PATTERNS = [{ group: ['**/plugins', '**/plugins/**'], message: 'The
 
 const CLIENT_PATTERNS = [{ group: ['**/server/**', '@auction/server'], message: 'The client never imports the server.' }];
 const TEST_FILES = ['**/*.test.ts', '**/*.test.tsx'];
-/** The admin engineer's features, which still reach auth and live (and each other) through their index. */
-const ADMIN_FEATURES = ['admin-auctions', 'admin-products', 'admin-users', 'admin-dashboard', 'reports', 'settings'];
-
 /**
  * The zones of a file `depth` folders below its feature's folder (client/src/features/<name>/…): no
  * other feature at all, tests and their fixtures included (what two features share lives in
  * client/src/lib; client/src/app composes features, e.g. the save star in the lot rows); and nothing
- * of client/src/app (route paths are in client/src/config). The admin features (ADMIN_FEATURES) may
- * still import another feature through its index (`../<other>` or `../<other>/index`; tests may also
- * use its `testing` fixtures) until they move to lib/session and lib/live. no-restricted-imports reads
- * the import as written, so the patterns count the `../` that lead from this depth up to
- * client/src/features.
+ * of client/src/app (route paths are in client/src/config). no-restricted-imports reads the import as
+ * written, so the patterns count the `../` that lead from this depth up to client/src/features.
  */
-function featureZone(depth, tests, admin) {
-  const folders = admin ? `{${ADMIN_FEATURES.join(',')}}` : '*';
-  const dir = `client/src/features/${folders}/${'*/'.repeat(depth)}`;
+function featureZone(depth, tests) {
+  const dir = `client/src/features/*/${'*/'.repeat(depth)}`;
   const up = '\\.\\./'.repeat(depth + 1);
-  const open = tests ? '(?:index|testing)' : 'index';
-  const otherFeature = admin
-    ? {
-      regex: `^${up}(?:\\.\\./features/)?(?!\\.)[^/]+/(?!${open}(?:\\.[jt]sx?)?$)`,
-      message: `A feature imports another only through its index.ts (features/<name>${tests ? ', or its testing.ts in tests' : ''}); export what is needed there.`,
-    }
-    : {
-      regex: `^${up}(?:\\.\\./features/)?(?!\\.)[^/]+(?:/|$)`,
-      message: 'Features never import each other: move what two features share into client/src/lib, and compose features in client/src/app.',
-    };
   return {
     files: tests ? [`${dir}*.test.ts`, `${dir}*.test.tsx`] : [`${dir}*.ts`, `${dir}*.tsx`],
-    ignores: [...(tests ? [] : TEST_FILES), ...(admin ? [] : ADMIN_FEATURES.map((name) => `client/src/features/${name}/**`))],
+    ...(tests ? {} : { ignores: TEST_FILES }),
     rules: {
       'no-restricted-imports': ['error', {
         patterns: [
           ...CLIENT_PATTERNS,
-          otherFeature,
+          {
+            regex: `^${up}(?:\\.\\./features/)?(?!\\.)[^/]+(?:/|$)`,
+            message: 'Features never import each other: move what two features share into client/src/lib, and compose features in client/src/app.',
+          },
           { regex: `^${up}\\.\\./app(?:/|$)`, message: 'Features never import client/src/app (the shell); route paths are in client/src/config/paths.ts.' },
         ],
       }],
@@ -122,7 +108,7 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: CLIENT_PATTERNS }] },
   },
   // Feature zones (docs/architecture.md, "The client"), for files up to three folders below a feature's folder.
-  ...[0, 1, 2, 3].flatMap((depth) => [false, true].flatMap((admin) => [featureZone(depth, false, admin), featureZone(depth, true, admin)])),
+  ...[0, 1, 2, 3].flatMap((depth) => [featureZone(depth, false), featureZone(depth, true)]),
   // Storage stays behind server/src/db (docs/architecture.md): no driver, dialect or drizzle module anywhere
   // else on the server (routes, domain, live, the scheduler, presenters, plugins), nor in the scripts
   // and end-to-end tests, which use the store interface too. Only the stores and their own tests may.

@@ -4,6 +4,8 @@
  * (a phone number such as +919876543210, an amount such as -12.50) runs nothing and stays as it is
  * (OWASP's CSV injection advice).
  */
+import { formatRupees } from '@auction/shared';
+
 const FORMULA_START = /^[=+\-@\t\r]/;
 const SIGNED_NUMBER = /^[+-]\d+(\.\d+)?$/;
 const NEEDS_QUOTES = /[",\r\n]/;
@@ -17,6 +19,11 @@ export function csvCell(value: CsvValue): string {
   if (typeof value === 'boolean') return String(value);
   const text = FORMULA_START.test(value) && !SIGNED_NUMBER.test(value) ? `'${value}` : value;
   return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** An amount in rupees as a spreadsheet's number cell: 1500, 1500.50, -12.05 (formatRupees' plain form); blank for none. */
+export function csvAmount(rupees: number | null | undefined): string {
+  return rupees === null || rupees === undefined ? '' : formatRupees(rupees, { plain: true });
 }
 
 export function csvRow(cells: readonly CsvValue[]): string {

@@ -4,7 +4,6 @@ import { useToasts } from '../components/ui/toast/toast-store';
 import { useSession } from '../lib/session';
 import { freezeClock } from '../lib/live';
 import { registerNavigate } from '../lib/api-client';
-import { resetAll } from '../lib/resource';
 import { resetServerData } from '../lib/live-query';
 
 /** Renders the router's current path so tests can assert where navigation went. */
@@ -44,7 +43,6 @@ export function resetAppState(): void {
   localStorage.clear();
   useSession.setState({ ready: false, sessionEnded: false, user: null, userToken: null, admin: null, adminToken: null });
   useToasts.getState().clear();
-  resetAll();
   resetServerData();
   registerNavigate(null);
   vi.unstubAllGlobals();

@@ -202,6 +202,8 @@ export interface LotHistoryView {
   userId: number;
   username: string;
   auto: boolean;
+  /** A purchase at the buy-now price (never an automatic raise). */
+  buyNow: boolean;
   /** The bidder's number on the lot: 1, 2, 3… in the order of their first bid there. */
   alias: number | null;
 }
@@ -626,26 +628,26 @@ export class Reads {
   async lotHistory(productId: string, auctionId: string, page: { after: LotHistoryKey | null; limit: number }): Promise<LotHistoryView[]> {
     const a = page.after;
     const keyset = a === null ? '' : `where h.amount < ? or (h.amount = ? and (h.created_at < ? or (h.created_at = ? and (h.auto < ? or (h.auto = ? and h.bid_id < ?)))))`;
-    const rows = await this.sql.all<Omit<LotHistoryView, 'auto'> & { auto: number }>(
+    const rows = await this.sql.all<Omit<LotHistoryView, 'auto' | 'buyNow'> & { auto: number; buyNow: number }>(
       `with h as (
-         select b.id as bid_id, coalesce(b.placed_amount, b.amount) as amount, b.status, b.created_at, b.user_id, 0 as auto
+         select b.id as bid_id, coalesce(b.placed_amount, b.amount) as amount, b.status, b.created_at, b.user_id, 0 as auto, case when b.buy_now then 1 else 0 end as buy_now
          from bids b where b.product_id = ? and b.auction_id = ? and b.status <> 'failed'
          union all
-         select x.bid_id, x.amount, case when x.status = 'rolledback' then 'rolledback' else b.status end, x.created_at, b.user_id, 1
+         select x.bid_id, x.amount, case when x.status = 'rolledback' then 'rolledback' else b.status end, x.created_at, b.user_id, 1, 0
          from auto_bids x join bids b on b.id = x.bid_id
          where x.product_id = ? and b.auction_id = ?
        ), f as (
          select b.user_id, row_number() over (order by min(b.id)) as n
          from bids b where b.product_id = ? and b.auction_id = ? and b.status <> 'failed' group by b.user_id
        )
-       select h.bid_id as "bidId", h.amount, h.status, h.created_at as "createdAt", h.user_id as "userId", u.username, h.auto, f.n as alias
+       select h.bid_id as "bidId", h.amount, h.status, h.created_at as "createdAt", h.user_id as "userId", u.username, h.auto, h.buy_now as "buyNow", f.n as alias
        from h join users u on u.id = h.user_id left join f on f.user_id = h.user_id
        ${keyset}
        order by h.amount desc, h.created_at desc, h.auto desc, h.bid_id desc limit ?`,
       [productId, auctionId, productId, auctionId, productId, auctionId,
         ...(a === null ? [] : [a.amount, a.amount, a.createdAt, a.createdAt, a.auto ? 1 : 0, a.auto ? 1 : 0, a.bidId]), page.limit],
     );
-    return rows.map((r) => ({ ...r, auto: Boolean(Number(r.auto)), alias: r.alias === null ? null : Number(r.alias) }));
+    return rows.map((r) => ({ ...r, auto: Boolean(Number(r.auto)), buyNow: Boolean(Number(r.buyNow)), alias: r.alias === null ? null : Number(r.alias) }));
   }
 
   // ---- the money audit -------------------------------------------------------------------------

@@ -21,7 +21,7 @@ export function presentLotHistory(rows: LotHistoryView[], viewer: { userId: numb
     return r.alias === null ? 'Bidder' : `Bidder ${r.alias}`;
   };
   return rows.map((r) => ({
-    bid_id: r.bidId, amount: toRupees(r.amount), status: r.status, timestamp: iso(r.createdAt), bidder: bidderOf(r), auto: r.auto,
+    bid_id: r.bidId, amount: toRupees(r.amount), status: r.status, timestamp: iso(r.createdAt), bidder: bidderOf(r), auto: r.auto, buy_now: r.buyNow,
   }));
 }
 

@@ -96,6 +96,11 @@ describe('wallet ledger kinds', () => {
     expect((await call(app, 'POST', `/api/admin/auction/${auctionId}/settle`, undefined, admin.token)).statusCode).toBe(200);
     expect((await ledger(meera.token)).totals.count).toBe(4);
     await expectMoneyInvariant(app);
+
+    // The lot's history says which entry was the purchase, after settlement too (the seller's feed reads it back).
+    const history = await call(app, 'GET', `/api/products/${encodeURIComponent(productId)}/bids`, undefined, admin.token);
+    expect(history.json<{ bids: { amount: number; status: string; buy_now: boolean }[] }>().bids.map((b) => [b.amount, b.status, b.buy_now]))
+      .toEqual([[5_000, 'won', true], [200, 'outbid', false]]);
   });
 
   it('paging keeps every row’s kind and the whole ledger’s totals on every page', async () => {

@@ -267,6 +267,7 @@ export const LotHistoryEntry = Type.Object({
   timestamp: Type.String({ description: 'ISO-8601 UTC' }),
   bidder: Type.String({ description: '"You" for the caller, the username for the auction’s own admin, else "Bidder n" (n in order of first bid on the lot)' }),
   auto: Type.Boolean({ description: 'An automatic raise of a maximum bid (no money moved)' }),
+  buy_now: Type.Boolean({ description: 'A purchase at the buy-now price' }),
 });
 export type LotHistoryEntry = Static<typeof LotHistoryEntry>;
 

@@ -1,6 +1,6 @@
 /** Users page numbers and its CSV export (users.csv, formula-safe through lib/csv). */
 import { sumRupees, type AdminUser } from '@auction/shared';
-import { csvDocument } from '../../lib/csv';
+import { csvAmount, csvDocument } from '../../lib/csv';
 
 export const USERS_CSV = 'users.csv';
 export const USER_COLUMNS = ['id', 'name', 'username', 'mobile_number', 'wallet_balance', 'auctions_registered', 'status', 'created_at'] as const;
@@ -19,7 +19,7 @@ export function userStats(users: readonly AdminUser[]): UserStats {
 }
 
 export function usersCsv(users: readonly AdminUser[]): string {
-  return csvDocument(USER_COLUMNS, users.map((u) => [u.id, u.name, u.username, u.mobile_number, u.wallet_balance, u.auctions_registered, u.status, u.created_at]));
+  return csvDocument(USER_COLUMNS, users.map((u) => [u.id, u.name, u.username, u.mobile_number, csvAmount(u.wallet_balance), u.auctions_registered, u.status, u.created_at]));
 }
 
 /** Up to two initials for the avatar. */

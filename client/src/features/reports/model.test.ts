@@ -28,7 +28,7 @@ describe('reports model', () => {
   it('writes the auctions CSV with quoting and formula cells defused', () => {
     expect(reportCsv('auctions', data).split('\r\n')).toEqual([
       'id,name,valid_until,status,product_count,bid_count,revenue,pending',
-      `A1,"'=HYPERLINK(""x"")",2026-03-01T10:00:00.000Z,settled,2,3,1500.5,0`,
+      `A1,"'=HYPERLINK(""x"")",2026-03-01T10:00:00.000Z,settled,2,3,1500.50,0`,
       'A2,"Art, ""modern""",2026-04-01T10:00:00.000Z,active,1,1,0,200.25',
       'A3,Empty,2026-05-01T10:00:00.000Z,ended,0,0,0,0',
     ]);
@@ -37,7 +37,7 @@ describe('reports model', () => {
   it('writes the products CSV with multi-line cells quoted and +, @ defused (a text that is only a number, -1, runs nothing)', () => {
     expect(reportCsv('products', data)).toBe(
       'id,name,description,status,auction_id,bid_count,highest_bid\r\n'
-      + `P1,'+cmd,"line one\nline two",sold,A1,2,1500.5\r\n`
+      + `P1,'+cmd,"line one\nline two",sold,A1,2,1500.50\r\n`
       + `P2,'@sum,-1,unassigned,,0,0`,
     );
   });

@@ -1,6 +1,6 @@
 /** Reports numbers and the two CSV exports (auctions-report.csv, products-report.csv). */
 import { sumRupees, type AuctionReport, type ProductReport, type Reports } from '@auction/shared';
-import { csvDocument } from '../../lib/csv';
+import { csvAmount, csvDocument } from '../../lib/csv';
 
 export type ReportTab = 'auctions' | 'products';
 
@@ -28,11 +28,11 @@ export const AUCTION_COLUMNS = ['id', 'name', 'valid_until', 'status', 'product_
 export const PRODUCT_COLUMNS = ['id', 'name', 'description', 'status', 'auction_id', 'bid_count', 'highest_bid'] as const;
 
 export function auctionsCsv(rows: readonly AuctionReport[]): string {
-  return csvDocument(AUCTION_COLUMNS, rows.map((a) => [a.id, a.name, a.valid_until, a.status, a.product_count, a.bid_count, a.revenue, a.pending]));
+  return csvDocument(AUCTION_COLUMNS, rows.map((a) => [a.id, a.name, a.valid_until, a.status, a.product_count, a.bid_count, csvAmount(a.revenue), csvAmount(a.pending)]));
 }
 
 export function productsCsv(rows: readonly ProductReport[]): string {
-  return csvDocument(PRODUCT_COLUMNS, rows.map((p) => [p.id, p.name, p.description, p.status, p.auction_id, p.bid_count, p.highest_bid]));
+  return csvDocument(PRODUCT_COLUMNS, rows.map((p) => [p.id, p.name, p.description, p.status, p.auction_id, p.bid_count, csvAmount(p.highest_bid)]));
 }
 
 export function reportCsv(tab: ReportTab, r: Reports): string {

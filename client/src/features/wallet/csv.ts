@@ -4,8 +4,8 @@
  * (bid holds and payments), so the column sums to the wallet balance; `balance after` is that sum up
  * to and including the row.
  */
-import { formatRupees, toPaise, toRupees, type Transaction } from '@auction/shared';
-import { csvDocument, type CsvValue } from '../../lib/csv';
+import { toPaise, toRupees, type Transaction } from '@auction/shared';
+import { csvAmount, csvDocument, type CsvValue } from '../../lib/csv';
 import { signedAmount, transactionBadge, transactionDescription } from '../../lib/account/wallet-model';
 
 export { csvCell } from '../../lib/csv';
@@ -33,7 +33,7 @@ export function transactionsCsv(transactions: readonly Transaction[]): string {
     const { text, productId, productName } = transactionDescription(t);
     return [
       t._id, csvDateTime(t.timestamp), transactionBadge(t).label, text, productId, productName,
-      ...[t.amount, signedAmount(t), balances[i]!].map((rupees) => formatRupees(rupees, { plain: true })),
+      csvAmount(t.amount), csvAmount(signedAmount(t)), csvAmount(balances[i]),
     ];
   }));
 }

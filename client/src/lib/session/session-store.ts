@@ -8,7 +8,6 @@ import {
   readToken,
   writeItem,
 } from '../session-storage';
-import { resetAll } from '../resource';
 import { resetServerData } from '../live-query';
 
 export interface SessionState {
@@ -102,10 +101,9 @@ onSessionCleared(() => useSession.setState({ ...signedOut, sessionEnded: true })
 
 // The one place server data is forgotten: when the signed-in user or admin changes (login, logout,
 // a 401, another account), no cached answer of the previous one may be shown: the query cache is
-// cleared (lib/live-query.ts), and so is lib/resource.ts while the admin pages still use it.
+// cleared (lib/live-query.ts).
 useSession.subscribe((s, prev) => {
   if (s.user?.id !== prev.user?.id || s.userToken !== prev.userToken || s.admin?.id !== prev.admin?.id || s.adminToken !== prev.adminToken) {
     resetServerData();
-    resetAll();
   }
 });

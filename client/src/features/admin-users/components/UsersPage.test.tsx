@@ -138,9 +138,10 @@ describe('UsersPage', () => {
     expect(toasts()).toContain('success: CSV file generated.');
     click.mockRestore();
 
-    expect(usersCsv([user(9, { name: '=cmd|x', username: 'u9', mobile_number: '+9198765' })])).toBe(
+    expect(usersCsv([user(9, { name: '=cmd|x', username: 'u9', mobile_number: '+9198765' }), user(10, { username: 'u10', wallet_balance: 4250.5 })])).toBe(
       'id,name,username,mobile_number,wallet_balance,auctions_registered,status,created_at\r\n'
-      + "9,'=cmd|x,u9,+9198765,9000,9,active,2026-02-01T10:00:00.000Z",
+      + "9,'=cmd|x,u9,+9198765,9000,9,active,2026-02-01T10:00:00.000Z\r\n"
+      + `10,${user(10).name},u10,${user(10).mobile_number},4250.50,10,active,${user(10).created_at}`,
     );
   });
 });

@@ -15,7 +15,7 @@ vi.mock('socket.io-client', () => import('../../../test/fake-socket'));
 const watches = makeAuction({ id: 'AUC-1', name: 'Vintage Watches', valid_until: inHours(72), registered: true, registrations: [7], product_ids: ['P-1'] });
 const photos = [1, 2, 3].map((n) => ({ id: n, url: `/media/full${n}.webp`, thumb_url: `/media/thumb${n}.webp` }));
 const rolex = makeProduct({ id: 'P-1', name: 'Rolex Datejust', description: '1978, steel case.\nServiced.', highest_bid: 1200, bid_count: 2, images: photos, saved: false });
-const entry = (over: Partial<LotHistoryEntry>): LotHistoryEntry => ({ bid_id: 1, amount: 1000, status: 'outbid', timestamp: T0, bidder: 'Bidder 1', auto: false, ...over });
+const entry = (over: Partial<LotHistoryEntry>): LotHistoryEntry => ({ bid_id: 1, amount: 1000, status: 'outbid', timestamp: T0, bidder: 'Bidder 1', auto: false, buy_now: false, ...over });
 const history = [entry({ bid_id: 2, amount: 1200, status: 'success', bidder: 'Bidder 2' }), entry({ bid_id: 1, amount: 1000, bidder: 'You' })];
 const page = (product: Product, over: Partial<LotPageData> = {}): LotPageData => ({ ...product, auction: watches, bids: history, bids_next_before: null, ...over });
 
