@@ -3,10 +3,9 @@
  * auction's detail page. Both fold the admin room's live events in (`foldable`: a change made while a
  * read is on its way applies to its reply too).
  */
-import { queryOptions, type QueryKey } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import type { AdminAuction } from '@auction/shared';
 import { foldable } from '../../../lib/live-query';
-import { queryClient } from '../../../lib/query-client';
 import { boughtNowOf, mergeFeeds, toFeed, type DetailData } from '../lib/live-feed';
 import { adminApi } from './admin-api';
 
@@ -36,12 +35,3 @@ export const auctionDetailQuery = (auctionId: string) => queryOptions({
   queryFn: foldable<DetailData>(() => readDetail(auctionId)),
 });
 
-/**
- * Reads the queries under `queryKey` that are shown again, dropping any read on its way (it may have
- * been read before what asks for this); the others are read when next shown. A first read still on its
- * way is dropped too: an invalidation alone would share it.
- */
-export function rereadQueries(queryKey: QueryKey): void {
-  void queryClient.cancelQueries({ queryKey });
-  void queryClient.invalidateQueries({ queryKey }).catch(() => undefined);
-}

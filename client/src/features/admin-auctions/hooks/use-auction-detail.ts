@@ -10,13 +10,13 @@ import { useCallback, useEffect, useRef } from 'react';
 import type { AdminAuction, Settled } from '@auction/shared';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { ApiError, errorText } from '../../../lib/api-client';
-import { patchQuery } from '../../../lib/live-query';
+import { invalidateSoon, patchQuery } from '../../../lib/live-query';
 import { useServerQuery } from '../../../lib/query';
 import { queryClient } from '../../../lib/query-client';
 import { useSession } from '../../../lib/session';
 import { onLive, onReconnect } from '../../../lib/live';
 import { adminApi } from '../api/admin-api';
-import { adminAuctionsKey, auctionDetailKey, auctionDetailQuery, rereadQueries } from '../api/queries';
+import { adminAuctionsKey, auctionDetailKey, auctionDetailQuery } from '../api/queries';
 import { detailReducer, toFeed, type DetailAction, type DetailData } from '../lib/live-feed';
 
 export type DetailStatus = 'loading' | 'ready' | 'not-found' | 'error';
@@ -43,7 +43,7 @@ function rereadProducts(auctionId: string) {
 
 const isNotFound = (err: unknown) => err instanceof ApiError && err.status === 404;
 
-onReconnect(() => rereadQueries([...adminAuctionsKey, 'detail']));
+onReconnect(() => invalidateSoon([...adminAuctionsKey, 'detail']));
 
 /** The detail page's data: read on mount (a page read before shows at once), live events folded in. */
 export function useAuctionDetail(auctionId: string): AuctionDetail {
@@ -77,7 +77,7 @@ export function useAuctionDetail(auctionId: string): AuctionDetail {
 
   const replaceAuction = useCallback((auction: AdminAuction) => {
     fold(auctionId, { type: 'auction', auction });
-    rereadQueries(auctionDetailKey(auctionId));
+    invalidateSoon(auctionDetailKey(auctionId));
   }, [auctionId]);
 
   const settled = useCallback((answer: Settled, auction: AdminAuction | null) => {

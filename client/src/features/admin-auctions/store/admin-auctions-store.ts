@@ -14,12 +14,12 @@ import type { AdminAuction, CreateAuctionBody, Settled, UpdateAuctionBody } from
 import { toast } from '../../../components/ui/toast/toast-store';
 import { ApiError, errorText, isSessionEnded } from '../../../lib/api-client';
 import { productsChanged } from '../../../lib/admin-products';
-import { patchQuery } from '../../../lib/live-query';
+import { invalidateSoon, patchQuery } from '../../../lib/live-query';
 import { runMutation, useServerQuery, type ServerStatus } from '../../../lib/query';
 import { queryClient } from '../../../lib/query-client';
 import { onLive, onReconnect, type LiveEvent } from '../../../lib/live';
 import { adminApi } from '../api/admin-api';
-import { myAuctionsKey, myAuctionsQuery, rereadQueries } from '../api/queries';
+import { myAuctionsKey, myAuctionsQuery } from '../api/queries';
 
 export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error';
 
@@ -61,7 +61,7 @@ function rereadList(delayMs = 0): void {
   clearTimeout(rereadTimer);
   rereadTimer = undefined;
   if (delayMs > 0) rereadTimer = setTimeout(() => rereadList(), delayMs);
-  else rereadQueries(myAuctionsKey);
+  else invalidateSoon(myAuctionsKey);
 }
 
 /** One auction changed; the same list back when it is not there or `change` leaves it as it is. */
