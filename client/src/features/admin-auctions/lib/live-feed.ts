@@ -7,7 +7,7 @@
  * ordered by it (docs/live-protocol.md#versions-and-applying-events).
  */
 import type { AdminAuction, LotHistoryEntry, Product, Settled } from '@auction/shared';
-import type { LiveEvent } from '../../../lib/live';
+import { exhaustive, type LiveEvent } from '../../../lib/live';
 
 export interface FeedEntry {
   /**
@@ -222,8 +222,21 @@ export function applyDetailEvent(data: DetailData, e: LiveEvent): DetailData {
       return endAuction(data, 'ended');
     case 'auction:settled':
       return endAuction(data, 'settled');
-    default:
+    // Nothing this page's data holds: the countdown is the page's own clock, watcher counts live in the
+    // live store, and personal and catalogue events are about a bidder or the auction list.
+    case 'auction:ending':
+    case 'auction:watchers':
+    case 'bid:outbid':
+    case 'bid:reinstated':
+    case 'bid:won':
+    case 'wallet:updated':
+    case 'auction:created':
+    case 'auction:updated':
+    case 'auction:deleted':
+    case 'notification:new':
       return data;
+    default:
+      return exhaustive(e, data);
   }
 }
 
