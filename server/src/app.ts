@@ -28,6 +28,7 @@ import { adminRoutes } from './routes/admin.js';
 import { auctionRoutes } from './routes/auctions.js';
 import { biddingRoutes } from './routes/bidding.js';
 import { catalogueRoutes } from './routes/catalogue.js';
+import { categoryRoutes } from './routes/categories.js';
 import { imageRoutes, mediaRoutes } from './routes/images.js';
 import { productPageRoutes } from './routes/product-page.js';
 import { walletRoutes } from './routes/wallet.js';
@@ -433,6 +434,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     tokens,
     guard: createGuards(app, tokens, sessions),
     authRateLimit: config.rateLimit ? { rateLimit: { max: 20, timeWindow: '1 minute' } } : {},
+    publicReadLimit: config.rateLimit ? { rateLimit: { max: 300, timeWindow: '1 minute' } } : {},
     credentialRateLimit,
     userLimit: (name) => userLimit(config.rateLimit, name),
     events,
@@ -449,6 +451,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     systemRoutes(api, ctx);
     accountRoutes(api, ctx);
     catalogueRoutes(api, ctx);
+    // Categories, lot numbers and the paged catalogue (docs/catalogue.md).
+    categoryRoutes(api, ctx);
     // Photos (multipart, in a scope of its own) and the lot page (docs/photos.md).
     imageRoutes(api, ctx);
     productPageRoutes(api, ctx);

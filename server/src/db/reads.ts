@@ -58,6 +58,23 @@ export interface ProductView {
   winner: string | null;
   /** Its photos in order (the first is the cover). */
   images: ProductImageView[];
+  /** Its category (docs/catalogue.md), null when in none. */
+  category: CategoryRef | null;
+  /** Its number in its auction (docs/catalogue.md#lot-numbers); null while in none. */
+  lotNumber: number | null;
+}
+
+/** A category as a product shows it. */
+export interface CategoryRef {
+  id: number;
+  name: string;
+  slug: string;
+}
+
+/** A category with the number of open lots in it (for a top-level one, its subcategories' included). */
+export interface CategoryView extends CategoryRef {
+  parentId: number | null;
+  openLots: number;
 }
 
 /** A product photo as stored: the media names of its renditions. */
@@ -214,6 +231,9 @@ export interface LotHistoryKey {
   bidId: number;
 }
 
+/** The order an auction lists its lots in: by lot number (docs/catalogue.md#lot-numbers), then as created. */
+const LOT_ORDER = (d: Dialect) => `p.lot_number, p.created_at, ${d.insertionOrder('p')}`;
+
 export class Reads {
   constructor(private readonly sql: SqlRunner, private readonly dialect: Dialect) {}
 
@@ -256,7 +276,7 @@ export class Reads {
     if (filter.id !== undefined) { where.push('a.id = ?'); params.push(filter.id); }
     const d = this.dialect;
     const lots = 'p.auction_id = a.id and p.deleted_at is null';
-    const productOrder = `p.created_at, ${d.insertionOrder('p')}`;
+    const productOrder = LOT_ORDER(d);
     const rows = await this.sql.all<Omit<AuctionView, 'productIds' | 'registrations' | 'cover'> & { productIds: string; registrations: string; cover: string | null }>(
       `select a.id, a.name, a.valid_until as "validUntil", a.original_valid_until as "originalValidUntil", a.increment_rule as "incrementRule",
         a.increment_amount as "incrementAmount", a.increment_tiers as "incrementTiers", a.cancel_policy as "cancelPolicy",
@@ -329,15 +349,20 @@ export class Reads {
         p.starting_price as "startingPrice", p.reserve_price as "reservePrice", p.buy_now_price as "buyNowPrice",
         coalesce(a.increment_rule, 'flat') as "incrementRule", coalesce(a.increment_amount, 100) as "incrementAmount", a.increment_tiers as "incrementTiers", w.username as winner,
         case when a.settled_at is not null or a.valid_until <= ? then 1 else 0 end as "auctionOver",
-        ${this.dialect.jsonArray(IMAGE_ENTRY, 'from product_images i where i.product_id = p.id', 'i.position, i.id')} as images
+        ${this.dialect.jsonArray(IMAGE_ENTRY, 'from product_images i where i.product_id = p.id', 'i.position, i.id')} as images,
+        c.id as "categoryId", c.name as "categoryName", c.slug as "categorySlug", p.lot_number as "lotNumber"
       from products p left join bids b on b.product_id = p.id and b.status in ('success', 'won')
-        left join auctions a on a.id = p.auction_id left join users w on w.id = p.winner_id
+        left join auctions a on a.id = p.auction_id left join users w on w.id = p.winner_id left join categories c on c.id = p.category_id
       where ${where} order by ${order}`;
   }
 
   private async products(where: string, order: string, params: Param[], now: number): Promise<ProductView[]> {
-    const rows = await this.sql.all<Omit<ProductView, 'images'> & { images: string | string[] }>(this.productSelect(where, order), [now, ...params]);
-    return rows.map((r) => ({ ...r, hasBid: Boolean(r.hasBid), auctionOver: Boolean(r.auctionOver), images: parseList<string>(r.images).map(imageOf) }));
+    type Row = Omit<ProductView, 'images' | 'category'> & { images: string | string[]; categoryId: number | null; categoryName: string | null; categorySlug: string | null };
+    const rows = await this.sql.all<Row>(this.productSelect(where, order), [now, ...params]);
+    return rows.map(({ categoryId, categoryName, categorySlug, ...r }) => ({
+      ...r, hasBid: Boolean(r.hasBid), auctionOver: Boolean(r.auctionOver), images: parseList<string>(r.images).map(imageOf),
+      category: categoryId === null ? null : { id: categoryId, name: categoryName ?? '', slug: categorySlug ?? '' },
+    }));
   }
 
   /**
@@ -356,9 +381,46 @@ export class Reads {
     );
   }
 
+  // ---- categories (docs/catalogue.md) -----------------------------------------------------------
+
+  /**
+   * Every category, each top-level one followed by its subcategories (by name), with its count of open
+   * lots: live products in an auction that is neither settled nor past its end, and not yet sold; a
+   * top-level category counts its subcategories' lots too.
+   */
+  async categories(now: number): Promise<CategoryView[]> {
+    const rows = await this.sql.all<Omit<CategoryView, 'openLots'> & { own: number }>(
+      `select c.id, c.name, c.slug, c.parent_id as "parentId",
+        (select count(*) from products p join auctions a on a.id = p.auction_id
+          where p.category_id = c.id and p.deleted_at is null and p.status = 'available'
+            and a.deleted_at is null and a.settled_at is null and a.valid_until > ?) as own
+      from categories c order by c.name, c.id`,
+      [now],
+    );
+    const total = new Map<number, number>();
+    for (const r of rows) total.set(r.id, (total.get(r.id) ?? 0) + Number(r.own));
+    for (const r of rows) if (r.parentId !== null) total.set(r.parentId, (total.get(r.parentId) ?? 0) + Number(r.own));
+    const view = (r: (typeof rows)[number]): CategoryView => ({ id: r.id, name: r.name, slug: r.slug, parentId: r.parentId, openLots: total.get(r.id) ?? 0 });
+    return rows.filter((r) => r.parentId === null).flatMap((top) => [view(top), ...rows.filter((r) => r.parentId === top.id).map(view)]);
+  }
+
+  /** A category with its subcategories' ids (none for a subcategory): what a filter by it covers. */
+  async categoryScope(idOrSlug: number | string): Promise<{ id: number; ids: number[] } | null> {
+    const byId = typeof idOrSlug === 'number';
+    if (byId && !isStorableId(idOrSlug)) return null;
+    const rows = await this.sql.all<{ id: number; parentId: number | null }>(
+      `select c.id, c.parent_id as "parentId" from categories c where c.${byId ? 'id' : 'slug'} = ?
+       union all select k.id, k.parent_id as "parentId" from categories k join categories c on c.id = k.parent_id where c.${byId ? 'id' : 'slug'} = ?`,
+      [idOrSlug, idOrSlug],
+    );
+    const self = rows.find((r) => !rows.some((o) => o.id === r.parentId));
+    if (!self) return null;
+    return { id: self.id, ids: rows.map((r) => r.id) };
+  }
+
   /** `now` decides whether the auction is over (for the callers' `my_status`). */
   async productsOfAuction(auctionId: string, now = Date.now()): Promise<ProductView[]> {
-    return this.products('p.auction_id = ? and p.deleted_at is null', `p.created_at, ${this.dialect.insertionOrder('p')}`, [auctionId], now);
+    return this.products('p.auction_id = ? and p.deleted_at is null', LOT_ORDER(this.dialect), [auctionId], now);
   }
 
   async unassignedProducts(adminId: number, now = Date.now()): Promise<ProductView[]> {
