@@ -29,6 +29,7 @@ import { auctionRoutes } from './routes/auctions.js';
 import { biddingRoutes } from './routes/bidding.js';
 import { catalogueRoutes } from './routes/catalogue.js';
 import { categoryRoutes } from './routes/categories.js';
+import { browseRoutes } from './routes/browse.js';
 import { imageRoutes, mediaRoutes } from './routes/images.js';
 import { productPageRoutes } from './routes/product-page.js';
 import { walletRoutes } from './routes/wallet.js';
@@ -453,6 +454,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     catalogueRoutes(api, ctx);
     // Categories, lot numbers and the paged catalogue (docs/catalogue.md).
     categoryRoutes(api, ctx);
+    browseRoutes(api, ctx);
     // Photos (multipart, in a scope of its own) and the lot page (docs/photos.md).
     imageRoutes(api, ctx);
     productPageRoutes(api, ctx);

@@ -231,6 +231,39 @@ export interface LotHistoryKey {
   bidId: number;
 }
 
+/** Lot search (docs/catalogue.md#search): what to find, in which order, from where. */
+export interface LotSearch {
+  /** The words all required (search.ts `queryWords`, at least one); null: no text search. */
+  words: readonly string[] | null;
+  /** A category and its subcategories; null: any. */
+  categoryIds: readonly number[] | null;
+  auctionId: string | null;
+  /** Paise, on the lot's current price (its highest bid, else its starting price). */
+  minPrice: number | null;
+  maxPrice: number | null;
+  /** Only lots that can be bought now. */
+  buyNow: boolean;
+  /** open: on sale now; ended: sold, or in an auction that is over. */
+  status: 'open' | 'ended';
+  sort: 'relevance' | 'ending' | 'price_asc' | 'price_desc' | 'bids';
+  /** Where the page starts: after this lot in the order (its sort key and id). */
+  after: LotSearchKey | null;
+  limit: number;
+  now: number;
+}
+
+/** A lot's place in a search's order: its sort key (an integer) and its id. */
+export interface LotSearchKey {
+  key: number;
+  id: string;
+}
+
+export interface LotSearchHit {
+  product: ProductView;
+  auction: { id: string; name: string; validUntil: number };
+  key: LotSearchKey;
+}
+
 /** The order an auction lists its lots in: by lot number (docs/catalogue.md#lot-numbers), then as created. */
 const LOT_ORDER = (d: Dialect) => `p.lot_number, p.created_at, ${d.insertionOrder('p')}`;
 
@@ -416,6 +449,63 @@ export class Reads {
     const self = rows.find((r) => !rows.some((o) => o.id === r.parentId));
     if (!self) return null;
     return { id: self.id, ids: rows.map((r) => r.id) };
+  }
+
+  // ---- lot search (docs/catalogue.md#search) ------------------------------------------------------
+
+  /**
+   * A page of the lots that match, in the search's order (each sort key, then id; keyset after
+   * `after`), and how many match in all, counted up to `countUpTo` (past it, one more).
+   */
+  async searchLots(s: LotSearch, countUpTo: number): Promise<{ hits: LotSearchHit[]; total: number }> {
+    const params: Param[] = [];
+    const where = ['p.deleted_at is null', 'p.auction_id is not null', 'a.deleted_at is null'];
+    const whereParams: Param[] = [];
+    let join = '';
+    let keyText: string;
+    const keyParams: Param[] = [];
+    const price = 'coalesce(b.amount, p.starting_price)';
+    if (s.words !== null) {
+      const m = this.dialect.search.match(s.words);
+      join = m.join;
+      where.push(m.where.text);
+      whereParams.push(...m.where.params);
+      if (s.sort === 'relevance') { keyText = m.rank.text; keyParams.push(...m.rank.params); }
+    }
+    keyText ??= s.sort === 'price_asc' || s.sort === 'price_desc' ? price : s.sort === 'bids' ? 'p.bid_count' : 'a.valid_until';
+    const descending = s.sort === 'relevance' ? s.words !== null : s.sort === 'price_desc' || s.sort === 'bids';
+    if (s.status === 'open') where.push("a.settled_at is null and a.valid_until > ? and p.status = 'available'");
+    else where.push("(a.settled_at is not null or a.valid_until <= ? or p.status = 'sold')");
+    whereParams.push(s.now);
+    if (s.categoryIds !== null) {
+      if (s.categoryIds.length === 0) return { hits: [], total: 0 };
+      where.push(`p.category_id in (${s.categoryIds.map(() => '?').join(', ')})`);
+      whereParams.push(...s.categoryIds);
+    }
+    if (s.auctionId !== null) { where.push('p.auction_id = ?'); whereParams.push(s.auctionId); }
+    if (s.minPrice !== null) { where.push(`${price} >= ?`); whereParams.push(s.minPrice); }
+    if (s.maxPrice !== null) { where.push(`${price} <= ?`); whereParams.push(s.maxPrice); }
+    if (s.buyNow) where.push("p.buy_now_price is not null and p.status = 'available' and (b.id is null or (p.reserve_price is not null and b.amount < p.reserve_price))");
+    const from = `from products p join auctions a on a.id = p.auction_id
+        left join bids b on b.product_id = p.id and b.status in ('success', 'won') ${join}
+      where ${where.join(' and ')}`;
+    params.push(...keyParams, ...whereParams);
+    const after = s.after === null ? '' : `where x.k ${descending ? '<' : '>'} ? or (x.k = ? and x.id > ?)`;
+    const afterParams: Param[] = s.after === null ? [] : [s.after.key, s.after.key, s.after.id];
+    const page = await this.sql.all<{ id: string; k: number; auctionId: string; auctionName: string; validUntil: number }>(
+      `select x.id, x.k, x."auctionId", x."auctionName", x."validUntil" from (
+        select p.id, ${keyText} as k, a.id as "auctionId", a.name as "auctionName", a.valid_until as "validUntil" ${from}
+      ) x ${after} order by x.k ${descending ? 'desc' : 'asc'}, x.id asc limit ?`,
+      [...params, ...afterParams, s.limit],
+    );
+    const counted = await this.sql.get<{ n: number }>(`select count(*) as n from (select p.id ${from} limit ?) t`, [...whereParams, countUpTo + 1]);
+    const views = page.length === 0 ? [] : await this.products(`p.id in (${page.map(() => '?').join(', ')})`, 'p.id', page.map((r) => r.id), s.now);
+    const byId = new Map(views.map((v) => [v.id, v]));
+    const hits = page.flatMap((r) => {
+      const product = byId.get(r.id);
+      return product ? [{ product, auction: { id: r.auctionId, name: r.auctionName, validUntil: Number(r.validUntil) }, key: { key: Number(r.k), id: r.id } }] : [];
+    });
+    return { hits, total: Number(counted?.n ?? 0) };
   }
 
   /** `now` decides whether the auction is over (for the callers' `my_status`). */

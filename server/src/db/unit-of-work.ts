@@ -24,6 +24,8 @@ const AUCTION_COLUMNS: Record<string, string> = {
   incrementAmount: 'increment_amount', incrementTiers: 'increment_tiers', cancelPolicy: 'cancel_policy',
   softCloseS: 'soft_close_s', maxExtensionS: 'max_extension_s', settledAt: 'settled_at', deletedAt: 'deleted_at',
 };
+/** The product fields the search index holds or depends on (search.ts). */
+const SEARCHED_PRODUCT_FIELDS = ['name', 'description', 'auctionId', 'deletedAt'] as const;
 /** A product image's columns from `product_images i` (photos). */
 const IMAGE_COLUMNS = 'i.id, i.product_id as "productId", i.position, i.image_name as "imageName", i.thumb_name as "thumbName", i.width, i.height';
 /** A hold's columns from `bids b`. */
@@ -197,11 +199,14 @@ export class SqlUnitOfWork implements UnitOfWork {
   }
 
   async insertProduct(row: { id: string; name: string; description: string; createdBy: number; now: number } & Partial<Pick<ProductRow, 'startingPrice' | 'reservePrice' | 'buyNowPrice' | 'categoryId'>>) {
-    return (await this.sql.get<ProductRow>(
+    const product = (await this.sql.get<ProductRow>(
       `insert into products (id, name, description, created_by, starting_price, reserve_price, buy_now_price, category_id, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        on conflict do nothing returning ${columns.product('products')}`,
       [row.id, row.name, row.description, row.createdBy, row.startingPrice ?? 0, row.reservePrice ?? null, row.buyNowPrice ?? null, row.categoryId ?? null, row.now, row.now],
     )) ?? null;
+    // The search index follows in the same transaction (docs/catalogue.md#search).
+    if (product) await this.dialect.search.refreshProducts(this.sql, [product.id]);
+    return product;
   }
 
   async numberLots(auctionId: string): Promise<void> {
@@ -429,6 +434,12 @@ export class SqlUnitOfWork implements UnitOfWork {
       const { text, values } = assignments(a.set, AUCTION_COLUMNS, now);
       await this.sql.run(`update auctions set ${text} where id = ?`, [...values, a.id]);
     }
+    // The search index follows every change of what it holds, in this transaction (docs/catalogue.md#search):
+    // a product's words or auction, a deletion, an auction's name. Bids change none of them.
+    const searched = (changes.products ?? []).filter((p) => SEARCHED_PRODUCT_FIELDS.some((k) => p.set[k] !== undefined)).map((p) => p.id);
+    await this.dialect.search.refreshProducts(this.sql, [...new Set(searched)]);
+    const renamed = (changes.auctions ?? []).filter((a) => a.set.name !== undefined).map((a) => a.id);
+    await this.dialect.search.refreshAuctions(this.sql, [...new Set(renamed)]);
     const notices = await this.writeNotices(changes.notices ?? [], now);
     return { newBid, transactions, balances, notices };
   }

@@ -240,6 +240,7 @@ const TABLE: Record<string, Case[]> = {
   'DELETE /api/admin/product/{id}': [{ request: async (fx) => ({ url: `/api/admin/product/${await freshProduct(fx)}` }), expect: adminRole(200, 403) }],
   // categories: read by anyone, managed by any admin (docs/catalogue.md)
   'GET /api/categories': [{ request: () => ({ url: '/api/categories' }), expect: everyone(200) }],
+  'GET /api/catalogue/lots': [{ request: () => ({ url: '/api/catalogue/lots?q=product' }), expect: everyone(200) }],
   'POST /api/admin/categories': [{ request: () => ({ url: '/api/admin/categories', body: { name: uniqueName('Matrix category ') } }), expect: adminRole(201) }],
   'PUT /api/admin/categories/{id}': [{ request: async (fx) => ({ url: `/api/admin/categories/${await freshCategory(fx)}`, body: { name: uniqueName('Renamed ') } }), expect: adminRole(200) }],
   'DELETE /api/admin/categories/{id}': [{ request: async (fx) => ({ url: `/api/admin/categories/${await freshCategory(fx)}` }), expect: adminRole(200) }],

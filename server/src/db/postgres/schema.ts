@@ -281,3 +281,17 @@ export const notifications = pgTable('notifications', {
   uniqueIndex('notifications_dedupe_uq').on(t.userId, t.dedupe).where(sql`${t.dedupe} is not null`),
   check('notifications_kind_ck', sql`${t.kind} in (${sqlList(NOTIFICATION_KINDS)})`),
 ]);
+
+/** An English text-search document (docs/catalogue.md#search). */
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
+/**
+ * The lot search index (postgres/search.ts): one row per live product, its name (weight A), description
+ * (B) and auction's name (C) as an English `tsvector`, written in the transaction of every change to them.
+ */
+export const lotSearch = pgTable('lot_search', {
+  productId: text('product_id').primaryKey().references(() => products.id),
+  document: tsvector('document').notNull(),
+}, (t) => [
+  index('lot_search_document_idx').using('gin', t.document),
+]);
