@@ -16,7 +16,7 @@ import type { App, AppContext } from './context.js';
 import { openStore } from './db/index.js';
 import { loadJwtSecret } from './auth/secret.js';
 import { createTokenService } from './auth/tokens.js';
-import { createGuards } from './plugins/auth.js';
+import { createGuards, createOptionalCaller } from './plugins/auth.js';
 import { SessionCache } from './auth/session-cache.js';
 import { AppError } from './errors.js';
 import { frameworkErrors, registerErrorHandling } from './plugins/errors.js';
@@ -434,6 +434,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     commands,
     tokens,
     guard: createGuards(app, tokens, sessions),
+    optionalCaller: createOptionalCaller(tokens, sessions),
     authRateLimit: config.rateLimit ? { rateLimit: { max: 20, timeWindow: '1 minute' } } : {},
     publicReadLimit: config.rateLimit ? { rateLimit: { max: 300, timeWindow: '1 minute' } } : {},
     credentialRateLimit,

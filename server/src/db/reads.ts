@@ -264,6 +264,23 @@ export interface LotSearchHit {
   key: LotSearchKey;
 }
 
+/** The paged auctions of the catalogue (docs/catalogue.md#paged-auctions). */
+export interface AuctionSearch {
+  /** active: open; ending: open and ending within `endingWithin` ms; ended: past its end or settled. */
+  tab: 'active' | 'ending' | 'ended';
+  /** Auctions with a live lot that matches every word (the lot's words and the auction's name); null: any. */
+  words: readonly string[] | null;
+  /** Auctions with a live lot in one of these categories; null: any. */
+  categoryIds: readonly number[] | null;
+  /** Only auctions this bidder registered for; null: any. */
+  registeredBy: number | null;
+  sort: 'ending' | 'newest' | 'bids';
+  after: LotSearchKey | null;
+  limit: number;
+  now: number;
+  endingWithin: number;
+}
+
 /** The order an auction lists its lots in: by lot number (docs/catalogue.md#lot-numbers), then as created. */
 const LOT_ORDER = (d: Dialect) => `p.lot_number, p.created_at, ${d.insertionOrder('p')}`;
 
@@ -302,9 +319,14 @@ export class Reads {
   // ---- auctions and products -------------------------------------------------------------------
 
   /** Auctions (not deleted), newest first, each with its products and registrations. */
-  async auctions(filter: { createdBy?: number; id?: string } = {}): Promise<AuctionView[]> {
+  async auctions(filter: { createdBy?: number; id?: string; ids?: readonly string[] } = {}): Promise<AuctionView[]> {
     const where = ['a.deleted_at is null'];
     const params: Param[] = [];
+    if (filter.ids !== undefined) {
+      if (filter.ids.length === 0) return [];
+      where.push(`a.id in (${filter.ids.map(() => '?').join(', ')})`);
+      params.push(...filter.ids);
+    }
     if (filter.createdBy !== undefined) { where.push('a.created_by = ?'); params.push(filter.createdBy); }
     if (filter.id !== undefined) { where.push('a.id = ?'); params.push(filter.id); }
     const d = this.dialect;
@@ -506,6 +528,54 @@ export class Reads {
       return product ? [{ product, auction: { id: r.auctionId, name: r.auctionName, validUntil: Number(r.validUntil) }, key: { key: Number(r.k), id: r.id } }] : [];
     });
     return { hits, total: Number(counted?.n ?? 0) };
+  }
+
+  /**
+   * A page of auctions in the tab, in the order asked (its key, then id; keyset after `after`), with
+   * the page's keys, and the number in each tab under the same filters.
+   */
+  async searchAuctions(s: AuctionSearch): Promise<{ ids: string[]; keys: LotSearchKey[]; counts: { active: number; ending: number; ended: number } }> {
+    const where = ['a.deleted_at is null'];
+    const params: Param[] = [];
+    if (s.words !== null) {
+      const m = this.dialect.search.match(s.words);
+      where.push(`a.id in (select p.auction_id from products p ${m.join} where p.deleted_at is null and ${m.where.text})`);
+      params.push(...m.where.params);
+    }
+    if (s.categoryIds !== null) {
+      if (s.categoryIds.length === 0) return { ids: [], keys: [], counts: { active: 0, ending: 0, ended: 0 } };
+      where.push(`a.id in (select p.auction_id from products p where p.deleted_at is null and p.category_id in (${s.categoryIds.map(() => '?').join(', ')}))`);
+      params.push(...s.categoryIds);
+    }
+    if (s.registeredBy !== null) {
+      where.push('a.id in (select r.auction_id from registrations r where r.user_id = ?)');
+      params.push(s.registeredBy);
+    }
+    const open = 'a.settled_at is null and a.valid_until > ?';
+    const soon = `${open} and a.valid_until <= ?`;
+    const over = '(a.settled_at is not null or a.valid_until <= ?)';
+    const tab = s.tab === 'active' ? { text: open, params: [s.now] } : s.tab === 'ending' ? { text: soon, params: [s.now, s.now + s.endingWithin] } : { text: over, params: [s.now] };
+    const bids = '(select coalesce(sum(p.bid_count), 0) from products p where p.auction_id = a.id and p.deleted_at is null)';
+    const key = s.sort === 'newest' ? 'a.created_at' : s.sort === 'bids' ? bids : 'a.valid_until';
+    // Ending soonest first while open; once over, the most recently ended first.
+    const descending = s.sort !== 'ending' || s.tab === 'ended';
+    const after = s.after === null ? '' : `where x.k ${descending ? '<' : '>'} ? or (x.k = ? and x.id > ?)`;
+    const page = await this.sql.all<{ id: string; k: number }>(
+      `select x.id, x.k from (select a.id, ${key} as k from auctions a where ${where.join(' and ')} and ${tab.text}) x
+       ${after} order by x.k ${descending ? 'desc' : 'asc'}, x.id asc limit ?`,
+      [...params, ...tab.params, ...(s.after === null ? [] : [s.after.key, s.after.key, s.after.id]), s.limit],
+    );
+    const counts = await this.sql.get<{ active: number; ending: number; ended: number }>(
+      `select coalesce(sum(case when ${open} then 1 else 0 end), 0) as active, coalesce(sum(case when ${soon} then 1 else 0 end), 0) as ending,
+        coalesce(sum(case when ${over} then 1 else 0 end), 0) as ended
+       from auctions a where ${where.join(' and ')}`,
+      [s.now, s.now, s.now + s.endingWithin, s.now, ...params],
+    );
+    return {
+      ids: page.map((r) => r.id),
+      keys: page.map((r) => ({ key: Number(r.k), id: r.id })),
+      counts: { active: Number(counts?.active ?? 0), ending: Number(counts?.ending ?? 0), ended: Number(counts?.ended ?? 0) },
+    };
   }
 
   /** `now` decides whether the auction is over (for the callers' `my_status`). */

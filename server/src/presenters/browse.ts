@@ -1,8 +1,18 @@
-import { minNextBid, toRupees, type LotCard } from '@auction/shared';
-import { stepsOf, type LotSearchHit } from '../db/index.js';
+import { minNextBid, toRupees, type AuctionCard, type LotCard } from '@auction/shared';
+import { stepsOf, type AuctionView, type LotSearchHit } from '../db/index.js';
 import { buyNowAvailable } from '../domain/decide-bid.js';
 import { mediaUrl } from './catalogue.js';
-import { iso } from './format.js';
+import { auctionStatus, iso } from './format.js';
+
+/** An auction as Browse's cards show it (docs/catalogue.md#paged-auctions). */
+export function presentAuctionCard(a: AuctionView, now: number, registered: boolean): AuctionCard {
+  return {
+    id: a.id, name: a.name, valid_until: iso(a.validUntil), status: auctionStatus(a, now), product_count: a.productIds.length,
+    bid_count: a.bidCount, highest_bid: toRupees(a.highest),
+    cover: a.cover === null ? null : { url: mediaUrl(a.cover.imageName), thumb_url: mediaUrl(a.cover.thumbName) },
+    registered,
+  };
+}
 
 /** A lot as the catalogue's pages show it (docs/catalogue.md): never the reserve. */
 export function presentLotCard(h: LotSearchHit): LotCard {

@@ -241,6 +241,7 @@ const TABLE: Record<string, Case[]> = {
   // categories: read by anyone, managed by any admin (docs/catalogue.md)
   'GET /api/categories': [{ request: () => ({ url: '/api/categories' }), expect: everyone(200) }],
   'GET /api/catalogue/lots': [{ request: () => ({ url: '/api/catalogue/lots?q=product' }), expect: everyone(200) }],
+  'GET /api/catalogue/auctions': [{ request: () => ({ url: '/api/catalogue/auctions' }), expect: everyone(200) }],
   'POST /api/admin/categories': [{ request: () => ({ url: '/api/admin/categories', body: { name: uniqueName('Matrix category ') } }), expect: adminRole(201) }],
   'PUT /api/admin/categories/{id}': [{ request: async (fx) => ({ url: `/api/admin/categories/${await freshCategory(fx)}`, body: { name: uniqueName('Renamed ') } }), expect: adminRole(200) }],
   'DELETE /api/admin/categories/{id}': [{ request: async (fx) => ({ url: `/api/admin/categories/${await freshCategory(fx)}` }), expect: adminRole(200) }],
@@ -399,7 +400,9 @@ const DEFAULT_CODE: Record<number, string> = { 400: 'VALIDATION', 401: 'UNAUTHEN
 /** Every row of every table: a refused call must leave this unchanged. */
 const TABLES = { admins: 'id', auctions: 'id', bids: 'id', products: 'id', registrations: 'auction_id, user_id', users: 'id', wallet_transactions: 'id', media: 'name', product_images: 'id',
   // Saved lots and notifications.
-  saved_lots: 'user_id, product_id', notifications: 'id' };
+  saved_lots: 'user_id, product_id', notifications: 'id',
+  // Categories (docs/catalogue.md).
+  categories: 'id' };
 
 async function snapshot(app: App): Promise<string> {
   const tables = await Promise.all(Object.entries(TABLES).map(async ([name, key]) => [name, await sqlRows(app, `select * from ${name} order by ${key}`)]));

@@ -53,3 +53,41 @@ export const LotSearchPage = Type.Object({
   total: Type.Integer({ description: `How many lots match, counted up to ${SEARCH_TOTAL_MAX} (past it, ${SEARCH_TOTAL_MAX + 1})` }),
 });
 export type LotSearchPage = Static<typeof LotSearchPage>;
+
+/** Auctions per page by default. */
+export const AUCTION_PAGE_DEFAULT = 24;
+export const AUCTION_TABS = ['active', 'ending', 'ended'] as const;
+export const AUCTION_SORTS = ['ending', 'newest', 'bids'] as const;
+export type AuctionTab = (typeof AUCTION_TABS)[number];
+export type AuctionSort = (typeof AUCTION_SORTS)[number];
+
+export const AuctionSearchQuery = Type.Object({
+  tab: Type.Optional(Type.Union(AUCTION_TABS.map((t) => Type.Literal(t)), { [X_ERROR]: `tab must be one of ${AUCTION_TABS.join(', ')}`, description: 'active (default): open; ending: open and ending within 24 hours; ended: over or settled' })),
+  q: Type.Optional(Type.String({ maxLength: SEARCH_QUERY_MAX, [X_ERROR]: `q must be at most ${SEARCH_QUERY_MAX} characters`, description: 'Auctions with a lot that matches every word (its name, description or the auction’s name)' })),
+  category: Type.Optional(Type.String({ maxLength: 60, [X_ERROR]: 'category must be a category id or slug', description: 'Auctions with a lot in this category or its subcategories' })),
+  registered: Type.Optional(Type.Literal('1', { [X_ERROR]: 'registered must be 1', description: 'Only auctions the calling bidder registered for (none without a bidder’s token)' })),
+  sort: Type.Optional(Type.Union(AUCTION_SORTS.map((s) => Type.Literal(s)), { [X_ERROR]: `sort must be one of ${AUCTION_SORTS.join(', ')}`, description: 'ending (default: soonest first; in the ended tab, most recently ended first), newest, bids' })),
+  limit: Type.Optional(PageLimit(AUCTION_PAGE_DEFAULT)),
+  cursor: Type.Optional(Type.String({ maxLength: 400, [X_ERROR]: 'cursor must be the next_cursor of the page before', description: 'The next_cursor of the page before' })),
+});
+export type AuctionSearchQuery = Static<typeof AuctionSearchQuery>;
+
+export const AuctionCard = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  valid_until: Type.String(),
+  status: Type.Union([Type.Literal('active'), Type.Literal('ended'), Type.Literal('settled')]),
+  product_count: Type.Integer(),
+  bid_count: Type.Integer(),
+  highest_bid: Type.Number({ description: 'Rupees; 0 when no lot has a bid' }),
+  cover: Type.Union([Type.Object({ url: Type.String(), thumb_url: Type.String() }), Type.Null()]),
+  registered: Type.Boolean({ description: 'Whether the calling bidder registered; false without a bidder’s token' }),
+});
+export type AuctionCard = Static<typeof AuctionCard>;
+
+export const AuctionSearchPage = Type.Object({
+  items: Type.Array(AuctionCard),
+  next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'Where the next page starts; null on the last page' }),
+  counts: Type.Object({ active: Type.Integer(), ending: Type.Integer(), ended: Type.Integer() }, { description: 'Auctions in each tab under the same filters' }),
+});
+export type AuctionSearchPage = Static<typeof AuctionSearchPage>;
