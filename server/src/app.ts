@@ -16,7 +16,7 @@ import type { App, AppContext } from './context.js';
 import { openStore } from './db/index.js';
 import { loadJwtSecret } from './auth/secret.js';
 import { createTokenService } from './auth/tokens.js';
-import { createGuards } from './plugins/auth.js';
+import { createGuards, createOptionalCaller } from './plugins/auth.js';
 import { SessionCache } from './auth/session-cache.js';
 import { AppError } from './errors.js';
 import { frameworkErrors, registerErrorHandling } from './plugins/errors.js';
@@ -28,6 +28,8 @@ import { adminRoutes } from './routes/admin.js';
 import { auctionRoutes } from './routes/auctions.js';
 import { biddingRoutes } from './routes/bidding.js';
 import { catalogueRoutes } from './routes/catalogue.js';
+import { categoryRoutes } from './routes/categories.js';
+import { browseRoutes } from './routes/browse.js';
 import { imageRoutes, mediaRoutes } from './routes/images.js';
 import { productPageRoutes } from './routes/product-page.js';
 import { walletRoutes } from './routes/wallet.js';
@@ -432,7 +434,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     commands,
     tokens,
     guard: createGuards(app, tokens, sessions),
+    optionalCaller: createOptionalCaller(tokens, sessions),
     authRateLimit: config.rateLimit ? { rateLimit: { max: 20, timeWindow: '1 minute' } } : {},
+    publicReadLimit: config.rateLimit ? { rateLimit: { max: 300, timeWindow: '1 minute' } } : {},
     credentialRateLimit,
     userLimit: (name) => userLimit(config.rateLimit, name),
     events,
@@ -449,6 +453,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     systemRoutes(api, ctx);
     accountRoutes(api, ctx);
     catalogueRoutes(api, ctx);
+    // Categories, lot numbers and the paged catalogue (docs/catalogue.md).
+    categoryRoutes(api, ctx);
+    browseRoutes(api, ctx);
     // Photos (multipart, in a scope of its own) and the lot page (docs/photos.md).
     imageRoutes(api, ctx);
     productPageRoutes(api, ctx);

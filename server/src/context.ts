@@ -24,8 +24,12 @@ export interface AppContext {
   commands: Commands;
   tokens: TokenService;
   guard: Record<Access, onRequestHookHandler>;
+  /** For public reads a token may personalise: sets the caller when a valid token is sent, refuses nothing. */
+  optionalCaller: onRequestAsyncHookHandler;
   /** Route `config` for credential endpoints: RATE_LIMIT's per-IP limit, 20 a minute (empty when RATE_LIMIT=off). */
   authRateLimit: { rateLimit?: { max: number; timeWindow: string } };
+  /** Route `config` for public reads (the catalogue and categories, docs/catalogue.md): 300 a minute per IP (empty when RATE_LIMIT=off). */
+  publicReadLimit: { rateLimit?: { max: number; timeWindow: string } };
   /**
    * An `onRequest` hook for credential changes, after the role guard: 10 attempts per 15 minutes per
    * account (429 RATE_LIMITED past that), beside `authRateLimit`'s per-IP limit. Null when RATE_LIMIT=off.

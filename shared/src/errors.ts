@@ -23,6 +23,8 @@ export const ERROR_STATUS = {
   BUY_NOW_UNAVAILABLE: 409,
   /** A bidder has cancelled as many bids on the lot, or in the auction, as a bidder may (docs/bidding.md#cancelling-a-bid). */
   CANCEL_NOT_ALLOWED: 409,
+  /** A category still has products or subcategories (docs/catalogue.md). */
+  CATEGORY_IN_USE: 409,
   /** A product has its 10 photos already (docs/photos.md). */
   TOO_MANY_IMAGES: 409,
   /** Only the scheduler meets it: a bid moved the end (soft close) after it looked. */

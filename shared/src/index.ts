@@ -7,6 +7,8 @@ export * from './schemas/common.js';
 export * from './schemas/enums.js';
 export * from './schemas/accounts.js';
 export * from './schemas/catalogue.js';
+export * from './schemas/categories.js';
+export * from './schemas/browse.js';
 export * from './schemas/bidding.js';
 export * from './schemas/wallet.js';
 export * from './schemas/admin.js';

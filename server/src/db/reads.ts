@@ -58,6 +58,23 @@ export interface ProductView {
   winner: string | null;
   /** Its photos in order (the first is the cover). */
   images: ProductImageView[];
+  /** Its category (docs/catalogue.md), null when in none. */
+  category: CategoryRef | null;
+  /** Its number in its auction (docs/catalogue.md#lot-numbers); null while in none. */
+  lotNumber: number | null;
+}
+
+/** A category as a product shows it. */
+export interface CategoryRef {
+  id: number;
+  name: string;
+  slug: string;
+}
+
+/** A category with the number of open lots in it (for a top-level one, its subcategories' included). */
+export interface CategoryView extends CategoryRef {
+  parentId: number | null;
+  openLots: number;
 }
 
 /** A product photo as stored: the media names of its renditions. */
@@ -216,6 +233,59 @@ export interface LotHistoryKey {
   bidId: number;
 }
 
+/** Lot search (docs/catalogue.md#search): what to find, in which order, from where. */
+export interface LotSearch {
+  /** The words all required (search.ts `queryWords`, at least one); null: no text search. */
+  words: readonly string[] | null;
+  /** A category and its subcategories; null: any. */
+  categoryIds: readonly number[] | null;
+  auctionId: string | null;
+  /** Paise, on the lot's current price (its highest bid, else its starting price). */
+  minPrice: number | null;
+  maxPrice: number | null;
+  /** Only lots that can be bought now. */
+  buyNow: boolean;
+  /** open: on sale now; ended: sold, or in an auction that is over. */
+  status: 'open' | 'ended';
+  sort: 'relevance' | 'ending' | 'price_asc' | 'price_desc' | 'bids';
+  /** Where the page starts: after this lot in the order (its sort key and id). */
+  after: LotSearchKey | null;
+  limit: number;
+  now: number;
+}
+
+/** A lot's place in a search's order: its sort key (an integer) and its id. */
+export interface LotSearchKey {
+  key: number;
+  id: string;
+}
+
+export interface LotSearchHit {
+  product: ProductView;
+  auction: { id: string; name: string; validUntil: number };
+  key: LotSearchKey;
+}
+
+/** The paged auctions of the catalogue (docs/catalogue.md#paged-auctions). */
+export interface AuctionSearch {
+  /** active: open; ending: open and ending within `endingWithin` ms; ended: past its end or settled. */
+  tab: 'active' | 'ending' | 'ended';
+  /** Auctions with a live lot that matches every word (the lot's words and the auction's name); null: any. */
+  words: readonly string[] | null;
+  /** Auctions with a live lot in one of these categories; null: any. */
+  categoryIds: readonly number[] | null;
+  /** Only auctions this bidder registered for; null: any. */
+  registeredBy: number | null;
+  sort: 'ending' | 'newest' | 'bids';
+  after: LotSearchKey | null;
+  limit: number;
+  now: number;
+  endingWithin: number;
+}
+
+/** The order an auction lists its lots in: by lot number (docs/catalogue.md#lot-numbers), then as created. */
+const LOT_ORDER = (d: Dialect) => `p.lot_number, p.created_at, ${d.insertionOrder('p')}`;
+
 export class Reads {
   constructor(private readonly sql: SqlRunner, private readonly dialect: Dialect) {}
 
@@ -251,14 +321,19 @@ export class Reads {
   // ---- auctions and products -------------------------------------------------------------------
 
   /** Auctions (not deleted), newest first, each with its products and registrations. */
-  async auctions(filter: { createdBy?: number; id?: string } = {}): Promise<AuctionView[]> {
+  async auctions(filter: { createdBy?: number; id?: string; ids?: readonly string[] } = {}): Promise<AuctionView[]> {
     const where = ['a.deleted_at is null'];
     const params: Param[] = [];
+    if (filter.ids !== undefined) {
+      if (filter.ids.length === 0) return [];
+      where.push(`a.id in (${filter.ids.map(() => '?').join(', ')})`);
+      params.push(...filter.ids);
+    }
     if (filter.createdBy !== undefined) { where.push('a.created_by = ?'); params.push(filter.createdBy); }
     if (filter.id !== undefined) { where.push('a.id = ?'); params.push(filter.id); }
     const d = this.dialect;
     const lots = 'p.auction_id = a.id and p.deleted_at is null';
-    const productOrder = `p.created_at, ${d.insertionOrder('p')}`;
+    const productOrder = LOT_ORDER(d);
     const rows = await this.sql.all<Omit<AuctionView, 'productIds' | 'registrations' | 'cover'> & { productIds: string; registrations: string; cover: string | null }>(
       `select a.id, a.name, a.valid_until as "validUntil", a.original_valid_until as "originalValidUntil", a.increment_rule as "incrementRule",
         a.increment_amount as "incrementAmount", a.increment_tiers as "incrementTiers", a.cancel_policy as "cancelPolicy",
@@ -331,15 +406,20 @@ export class Reads {
         p.starting_price as "startingPrice", p.reserve_price as "reservePrice", p.buy_now_price as "buyNowPrice",
         coalesce(a.increment_rule, 'flat') as "incrementRule", coalesce(a.increment_amount, 100) as "incrementAmount", a.increment_tiers as "incrementTiers", w.username as winner,
         case when a.settled_at is not null or a.valid_until <= ? then 1 else 0 end as "auctionOver",
-        ${this.dialect.jsonArray(IMAGE_ENTRY, 'from product_images i where i.product_id = p.id', 'i.position, i.id')} as images
+        ${this.dialect.jsonArray(IMAGE_ENTRY, 'from product_images i where i.product_id = p.id', 'i.position, i.id')} as images,
+        c.id as "categoryId", c.name as "categoryName", c.slug as "categorySlug", p.lot_number as "lotNumber"
       from products p left join bids b on b.product_id = p.id and b.status in ('success', 'won')
-        left join auctions a on a.id = p.auction_id left join users w on w.id = p.winner_id
+        left join auctions a on a.id = p.auction_id left join users w on w.id = p.winner_id left join categories c on c.id = p.category_id
       where ${where} order by ${order}`;
   }
 
   private async products(where: string, order: string, params: Param[], now: number): Promise<ProductView[]> {
-    const rows = await this.sql.all<Omit<ProductView, 'images'> & { images: string | string[] }>(this.productSelect(where, order), [now, ...params]);
-    return rows.map((r) => ({ ...r, hasBid: Boolean(r.hasBid), auctionOver: Boolean(r.auctionOver), images: parseList<string>(r.images).map(imageOf) }));
+    type Row = Omit<ProductView, 'images' | 'category'> & { images: string | string[]; categoryId: number | null; categoryName: string | null; categorySlug: string | null };
+    const rows = await this.sql.all<Row>(this.productSelect(where, order), [now, ...params]);
+    return rows.map(({ categoryId, categoryName, categorySlug, ...r }) => ({
+      ...r, hasBid: Boolean(r.hasBid), auctionOver: Boolean(r.auctionOver), images: parseList<string>(r.images).map(imageOf),
+      category: categoryId === null ? null : { id: categoryId, name: categoryName ?? '', slug: categorySlug ?? '' },
+    }));
   }
 
   /**
@@ -358,9 +438,151 @@ export class Reads {
     );
   }
 
+  // ---- categories (docs/catalogue.md) -----------------------------------------------------------
+
+  /**
+   * Every category, each top-level one followed by its subcategories (by name), with its count of open
+   * lots: live products in an auction that is neither settled nor past its end, and not yet sold; a
+   * top-level category counts its subcategories' lots too.
+   */
+  async categories(now: number): Promise<CategoryView[]> {
+    const rows = await this.sql.all<Omit<CategoryView, 'openLots'> & { own: number }>(
+      `select c.id, c.name, c.slug, c.parent_id as "parentId",
+        (select count(*) from products p join auctions a on a.id = p.auction_id
+          where p.category_id = c.id and p.deleted_at is null and p.status = 'available'
+            and a.deleted_at is null and a.settled_at is null and a.valid_until > ?) as own
+      from categories c order by c.name, c.id`,
+      [now],
+    );
+    const total = new Map<number, number>();
+    for (const r of rows) total.set(r.id, (total.get(r.id) ?? 0) + Number(r.own));
+    for (const r of rows) if (r.parentId !== null) total.set(r.parentId, (total.get(r.parentId) ?? 0) + Number(r.own));
+    const view = (r: (typeof rows)[number]): CategoryView => ({ id: r.id, name: r.name, slug: r.slug, parentId: r.parentId, openLots: total.get(r.id) ?? 0 });
+    return rows.filter((r) => r.parentId === null).flatMap((top) => [view(top), ...rows.filter((r) => r.parentId === top.id).map(view)]);
+  }
+
+  /** A category with its subcategories' ids (none for a subcategory): what a filter by it covers. */
+  async categoryScope(idOrSlug: number | string): Promise<{ id: number; ids: number[] } | null> {
+    const byId = typeof idOrSlug === 'number';
+    if (byId && !isStorableId(idOrSlug)) return null;
+    const rows = await this.sql.all<{ id: number; parentId: number | null }>(
+      `select c.id, c.parent_id as "parentId" from categories c where c.${byId ? 'id' : 'slug'} = ?
+       union all select k.id, k.parent_id as "parentId" from categories k join categories c on c.id = k.parent_id where c.${byId ? 'id' : 'slug'} = ?`,
+      [idOrSlug, idOrSlug],
+    );
+    const self = rows.find((r) => !rows.some((o) => o.id === r.parentId));
+    if (!self) return null;
+    return { id: self.id, ids: rows.map((r) => r.id) };
+  }
+
+  // ---- lot search (docs/catalogue.md#search) ------------------------------------------------------
+
+  /**
+   * A page of the lots that match, in the search's order (each sort key, then id; keyset after
+   * `after`), and how many match in all, counted up to `countUpTo` (past it, one more).
+   */
+  async searchLots(s: LotSearch, countUpTo: number): Promise<{ hits: LotSearchHit[]; total: number }> {
+    const params: Param[] = [];
+    const where = ['p.deleted_at is null', 'p.auction_id is not null', 'a.deleted_at is null'];
+    const whereParams: Param[] = [];
+    let join = '';
+    let keyText: string;
+    const keyParams: Param[] = [];
+    const price = 'coalesce(b.amount, p.starting_price)';
+    if (s.words !== null) {
+      const m = this.dialect.search.match(s.words);
+      join = m.join;
+      where.push(m.where.text);
+      whereParams.push(...m.where.params);
+      if (s.sort === 'relevance') { keyText = m.rank.text; keyParams.push(...m.rank.params); }
+    }
+    keyText ??= s.sort === 'price_asc' || s.sort === 'price_desc' ? price : s.sort === 'bids' ? 'p.bid_count' : 'a.valid_until';
+    const descending = s.sort === 'relevance' ? s.words !== null : s.sort === 'price_desc' || s.sort === 'bids';
+    if (s.status === 'open') where.push("a.settled_at is null and a.valid_until > ? and p.status = 'available'");
+    else where.push("(a.settled_at is not null or a.valid_until <= ? or p.status = 'sold')");
+    whereParams.push(s.now);
+    if (s.categoryIds !== null) {
+      if (s.categoryIds.length === 0) return { hits: [], total: 0 };
+      where.push(`p.category_id in (${s.categoryIds.map(() => '?').join(', ')})`);
+      whereParams.push(...s.categoryIds);
+    }
+    if (s.auctionId !== null) { where.push('p.auction_id = ?'); whereParams.push(s.auctionId); }
+    if (s.minPrice !== null) { where.push(`${price} >= ?`); whereParams.push(s.minPrice); }
+    if (s.maxPrice !== null) { where.push(`${price} <= ?`); whereParams.push(s.maxPrice); }
+    if (s.buyNow) where.push("p.buy_now_price is not null and p.status = 'available' and (b.id is null or (p.reserve_price is not null and b.amount < p.reserve_price))");
+    const from = `from products p join auctions a on a.id = p.auction_id
+        left join bids b on b.product_id = p.id and b.status in ('success', 'won') ${join}
+      where ${where.join(' and ')}`;
+    params.push(...keyParams, ...whereParams);
+    const after = s.after === null ? '' : `where x.k ${descending ? '<' : '>'} ? or (x.k = ? and x.id > ?)`;
+    const afterParams: Param[] = s.after === null ? [] : [s.after.key, s.after.key, s.after.id];
+    const page = await this.sql.all<{ id: string; k: number; auctionId: string; auctionName: string; validUntil: number }>(
+      `select x.id, x.k, x."auctionId", x."auctionName", x."validUntil" from (
+        select p.id, ${keyText} as k, a.id as "auctionId", a.name as "auctionName", a.valid_until as "validUntil" ${from}
+      ) x ${after} order by x.k ${descending ? 'desc' : 'asc'}, x.id asc limit ?`,
+      [...params, ...afterParams, s.limit],
+    );
+    const counted = await this.sql.get<{ n: number }>(`select count(*) as n from (select p.id ${from} limit ?) t`, [...whereParams, countUpTo + 1]);
+    const views = page.length === 0 ? [] : await this.products(`p.id in (${page.map(() => '?').join(', ')})`, 'p.id', page.map((r) => r.id), s.now);
+    const byId = new Map(views.map((v) => [v.id, v]));
+    const hits = page.flatMap((r) => {
+      const product = byId.get(r.id);
+      return product ? [{ product, auction: { id: r.auctionId, name: r.auctionName, validUntil: Number(r.validUntil) }, key: { key: Number(r.k), id: r.id } }] : [];
+    });
+    return { hits, total: Number(counted?.n ?? 0) };
+  }
+
+  /**
+   * A page of auctions in the tab, in the order asked (its key, then id; keyset after `after`), with
+   * the page's keys, and the number in each tab under the same filters.
+   */
+  async searchAuctions(s: AuctionSearch): Promise<{ ids: string[]; keys: LotSearchKey[]; counts: { active: number; ending: number; ended: number } }> {
+    const where = ['a.deleted_at is null'];
+    const params: Param[] = [];
+    if (s.words !== null) {
+      const m = this.dialect.search.match(s.words);
+      where.push(`a.id in (select p.auction_id from products p ${m.join} where p.deleted_at is null and ${m.where.text})`);
+      params.push(...m.where.params);
+    }
+    if (s.categoryIds !== null) {
+      if (s.categoryIds.length === 0) return { ids: [], keys: [], counts: { active: 0, ending: 0, ended: 0 } };
+      where.push(`a.id in (select p.auction_id from products p where p.deleted_at is null and p.category_id in (${s.categoryIds.map(() => '?').join(', ')}))`);
+      params.push(...s.categoryIds);
+    }
+    if (s.registeredBy !== null) {
+      where.push('a.id in (select r.auction_id from registrations r where r.user_id = ?)');
+      params.push(s.registeredBy);
+    }
+    const open = 'a.settled_at is null and a.valid_until > ?';
+    const soon = `${open} and a.valid_until <= ?`;
+    const over = '(a.settled_at is not null or a.valid_until <= ?)';
+    const tab = s.tab === 'active' ? { text: open, params: [s.now] } : s.tab === 'ending' ? { text: soon, params: [s.now, s.now + s.endingWithin] } : { text: over, params: [s.now] };
+    const bids = '(select coalesce(sum(p.bid_count), 0) from products p where p.auction_id = a.id and p.deleted_at is null)';
+    const key = s.sort === 'newest' ? 'a.created_at' : s.sort === 'bids' ? bids : 'a.valid_until';
+    // Ending soonest first while open; once over, the most recently ended first.
+    const descending = s.sort !== 'ending' || s.tab === 'ended';
+    const after = s.after === null ? '' : `where x.k ${descending ? '<' : '>'} ? or (x.k = ? and x.id > ?)`;
+    const page = await this.sql.all<{ id: string; k: number }>(
+      `select x.id, x.k from (select a.id, ${key} as k from auctions a where ${where.join(' and ')} and ${tab.text}) x
+       ${after} order by x.k ${descending ? 'desc' : 'asc'}, x.id asc limit ?`,
+      [...params, ...tab.params, ...(s.after === null ? [] : [s.after.key, s.after.key, s.after.id]), s.limit],
+    );
+    const counts = await this.sql.get<{ active: number; ending: number; ended: number }>(
+      `select coalesce(sum(case when ${open} then 1 else 0 end), 0) as active, coalesce(sum(case when ${soon} then 1 else 0 end), 0) as ending,
+        coalesce(sum(case when ${over} then 1 else 0 end), 0) as ended
+       from auctions a where ${where.join(' and ')}`,
+      [s.now, s.now, s.now + s.endingWithin, s.now, ...params],
+    );
+    return {
+      ids: page.map((r) => r.id),
+      keys: page.map((r) => ({ key: Number(r.k), id: r.id })),
+      counts: { active: Number(counts?.active ?? 0), ending: Number(counts?.ending ?? 0), ended: Number(counts?.ended ?? 0) },
+    };
+  }
+
   /** `now` decides whether the auction is over (for the callers' `my_status`). */
   async productsOfAuction(auctionId: string, now = Date.now()): Promise<ProductView[]> {
-    return this.products('p.auction_id = ? and p.deleted_at is null', `p.created_at, ${this.dialect.insertionOrder('p')}`, [auctionId], now);
+    return this.products('p.auction_id = ? and p.deleted_at is null', LOT_ORDER(this.dialect), [auctionId], now);
   }
 
   async unassignedProducts(adminId: number, now = Date.now()): Promise<ProductView[]> {

@@ -88,9 +88,22 @@ export interface ProductRow {
   buyNowPrice: number | null;
   soldPrice: number | null;
   winnerId: number | null;
+  /** Null: in no category (docs/catalogue.md). */
+  categoryId: number | null;
+  /** Its number in its auction (docs/catalogue.md#lot-numbers); null while in none. */
+  lotNumber: number | null;
   createdAt: number;
   updatedAt: number;
   deletedAt: number | null;
+}
+
+/** A category of the catalogue's two-level tree (docs/catalogue.md). */
+export interface CategoryRow {
+  id: number;
+  name: string;
+  slug: string;
+  parentId: number | null;
+  createdAt: number;
 }
 
 export interface BidRow {
@@ -165,7 +178,8 @@ export const columns = {
   user: (t: string) => `${t}.id, ${t}.username, ${t}.name, ${t}.mobile_number as "mobileNumber", ${t}.password_hash as "passwordHash", ${t}.wallet_balance as "walletBalance", ${t}.status, ${t}.token_version as "tokenVersion", ${t}.created_at as "createdAt"`,
   admin: (t: string) => `${t}.id, ${t}.username, ${t}.name, ${t}.mobile_number as "mobileNumber", ${t}.password_hash as "passwordHash", ${t}.is_owner as "isOwner", ${t}.status, ${t}.token_version as "tokenVersion", ${t}.created_at as "createdAt"`,
   auction: (t: string) => `${t}.id, ${t}.name, ${t}.valid_until as "validUntil", ${t}.original_valid_until as "originalValidUntil", ${t}.increment_rule as "incrementRule", ${t}.increment_amount as "incrementAmount", ${t}.increment_tiers as "incrementTiers", ${t}.cancel_policy as "cancelPolicy", ${t}.soft_close_s as "softCloseS", ${t}.max_extension_s as "maxExtensionS", ${t}.created_by as "createdBy", ${t}.created_at as "createdAt", ${t}.updated_at as "updatedAt", ${t}.settled_at as "settledAt", ${t}.deleted_at as "deletedAt"`,
-  product: (t: string) => `${t}.id, ${t}.name, ${t}.description, ${t}.created_by as "createdBy", ${t}.auction_id as "auctionId", ${t}.status, ${t}.bid_count as "bidCount", ${t}.version, ${t}.starting_price as "startingPrice", ${t}.reserve_price as "reservePrice", ${t}.buy_now_price as "buyNowPrice", ${t}.sold_price as "soldPrice", ${t}.winner_id as "winnerId", ${t}.created_at as "createdAt", ${t}.updated_at as "updatedAt", ${t}.deleted_at as "deletedAt"`,
+  product: (t: string) => `${t}.id, ${t}.name, ${t}.description, ${t}.created_by as "createdBy", ${t}.auction_id as "auctionId", ${t}.status, ${t}.bid_count as "bidCount", ${t}.version, ${t}.starting_price as "startingPrice", ${t}.reserve_price as "reservePrice", ${t}.buy_now_price as "buyNowPrice", ${t}.sold_price as "soldPrice", ${t}.winner_id as "winnerId", ${t}.category_id as "categoryId", ${t}.lot_number as "lotNumber", ${t}.created_at as "createdAt", ${t}.updated_at as "updatedAt", ${t}.deleted_at as "deletedAt"`,
+  category: (t: string) => `${t}.id, ${t}.name, ${t}.slug, ${t}.parent_id as "parentId", ${t}.created_at as "createdAt"`,
   bid: (t: string) => `${t}.id, ${t}.user_id as "userId", ${t}.product_id as "productId", ${t}.auction_id as "auctionId", ${t}.amount, ${t}.max_amount as "maxAmount", ${t}.buy_now as "buyNow", ${t}.extended_from as "extendedFrom", ${t}.extended_to as "extendedTo", ${t}.status, ${t}.reason, ${t}.created_at as "createdAt", ${t}.updated_at as "updatedAt"`,
   transaction: (t: string) => `${t}.id, ${t}.user_id as "userId", ${t}.type, ${t}.amount, ${t}.bid_id as "bidId", ${t}.product_id as "productId", ${t}.notes, ${t}.created_at as "createdAt"`,
 };

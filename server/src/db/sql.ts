@@ -5,6 +5,8 @@
  */
 
 /** A bound value. Booleans are stored as 0/1 by SQLite and as booleans by PostgreSQL; a Buffer as a BLOB / bytea (photos). */
+import type { SearchPort } from './search.js';
+
 export type Param = string | number | boolean | null | Buffer;
 
 export interface SqlRunner {
@@ -35,4 +37,6 @@ export interface Dialect {
    * owner; null where transactions are serial anyway (SQLite).
    */
   readonly adminSignupLock: string | null;
+  /** The store's lot search (search.ts, docs/catalogue.md#search). */
+  readonly search: SearchPort;
 }

@@ -5,7 +5,7 @@
  * their transactions and the few words of `Dialect`.
  */
 import type { Reads } from './reads.js';
-import type { AccountStatus, AdminRow, AuctionRow, BidRow, BidStatus, LedgerType, ProductRow, Role, TransactionRow, UserRow } from './rows.js';
+import type { AccountStatus, AdminRow, CategoryRow, AuctionRow, BidRow, BidStatus, LedgerType, ProductRow, Role, TransactionRow, UserRow } from './rows.js';
 import type { NotificationKind, NotificationRow, ProductImageRow } from './rows.js';
 
 export type StoreKind = 'sqlite' | 'postgres';
@@ -92,7 +92,7 @@ export interface LedgerMove {
   notes?: string | null;
 }
 
-export type ProductChanges = Partial<Pick<ProductRow, 'name' | 'description' | 'auctionId' | 'status' | 'soldPrice' | 'winnerId' | 'bidCount' | 'version' | 'deletedAt' | 'startingPrice' | 'reservePrice' | 'buyNowPrice'>>;
+export type ProductChanges = Partial<Pick<ProductRow, 'name' | 'description' | 'auctionId' | 'status' | 'soldPrice' | 'winnerId' | 'bidCount' | 'version' | 'deletedAt' | 'startingPrice' | 'reservePrice' | 'buyNowPrice' | 'categoryId' | 'lotNumber'>>;
 export type AuctionChanges = Partial<Pick<AuctionRow, 'name' | 'validUntil' | 'originalValidUntil' | 'incrementRule' | 'incrementAmount' | 'incrementTiers' | 'cancelPolicy' | 'softCloseS' | 'maxExtensionS' | 'settledAt' | 'deletedAt'>>;
 
 /**
@@ -224,8 +224,21 @@ export interface UnitOfWork {
   /** The bidder's leading bids (status success: auctions not yet settled), by product id. */
   leadingBidsOf(userId: number): Promise<BidRow[]>;
 
-  /** Without prices: starting at 0, no reserve, no buy-now. */
-  insertProduct(row: { id: string; name: string; description: string; createdBy: number; now: number } & Partial<Pick<ProductRow, 'startingPrice' | 'reservePrice' | 'buyNowPrice'>>): Promise<ProductRow | null>;
+  /** Without prices: starting at 0, no reserve, no buy-now; without a category: in none. */
+  insertProduct(row: { id: string; name: string; description: string; createdBy: number; now: number } & Partial<Pick<ProductRow, 'startingPrice' | 'reservePrice' | 'buyNowPrice' | 'categoryId'>>): Promise<ProductRow | null>;
+
+  // ---- categories (docs/catalogue.md) -----------------------------------------------------------
+  /** A category, locked (on PostgreSQL) until commit. */
+  lockCategory(id: number): Promise<CategoryRow | null>;
+  /** Whether another category than `exceptId` has this slug. */
+  categorySlugTaken(slug: string, exceptId?: number): Promise<boolean>;
+  /** Whether a category has subcategories, or products (deleted ones aside) in it. */
+  categoryInUse(id: number): Promise<{ children: boolean; products: boolean }>;
+  /** Null when the slug is taken. */
+  insertCategory(row: { name: string; slug: string; parentId: number | null; now: number }): Promise<CategoryRow | null>;
+  updateCategory(id: number, set: { name: string; slug: string; parentId: number | null }): Promise<CategoryRow | null>;
+  /** Deletes it; deleted products that named it forget it. */
+  deleteCategory(id: number): Promise<void>;
   /** Without rules: flat steps, no soft close. */
   insertAuction(row: { id: string; name: string; validUntil: number; createdBy: number; now: number } & Partial<Pick<AuctionRow, 'incrementRule' | 'incrementAmount' | 'incrementTiers' | 'cancelPolicy' | 'softCloseS' | 'maxExtensionS'>>): Promise<AuctionRow | null>;
   /** Resolves false when the user was registered already. */
@@ -268,7 +281,13 @@ export interface UnitOfWork {
   /** Positions 0, 1, … in the order of `ids` (the product's photo ids). */
   setImagePositions(productId: string, ids: readonly number[]): Promise<void>;
 
-  /** Writes a decision's change set (see ChangeSet for the order). */
+  /**
+   * Numbers an auction's live lots (docs/catalogue.md#lot-numbers): afresh in listing order (creation)
+   * while it has no bid that did not fail; once it has one, only lots without a number, after the highest.
+   */
+  numberLots(auctionId: string): Promise<void>;
+
+  /** Writes a decision's change set (see ChangeSet for the order); a product leaving its auction loses its lot number. */
   apply(changes: ChangeSet, now: number): Promise<Applied>;
 }
 

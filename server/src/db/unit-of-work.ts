@@ -4,7 +4,7 @@
  * statement, or one per row it changes; the bid path is a constant handful of them.
  */
 import type { Dialect, Param, SqlRunner } from './sql.js';
-import { asAdmin, asBid, columns, isStorableId, type AccountStatus, type AdminRow, type AuctionRow, type BidRow, type ProductRow, type Role, type TransactionRow, type UserRow } from './rows.js';
+import { asAdmin, asBid, columns, isStorableId, type AccountStatus, type AdminRow, type CategoryRow, type AuctionRow, type BidRow, type ProductRow, type Role, type TransactionRow, type UserRow } from './rows.js';
 import type { Applied, AutoRaise, ChangeSet, Hold, UnitOfWork, Wallet } from './store.js';
 import { notificationColumns, type NotificationRow, type ProductImageRow } from './rows.js';
 import { FINAL_NOTICE_KINDS, NOTICES_KEPT, type AppliedNotice, type Follower, type NoticeDraft } from './store.js';
@@ -17,13 +17,15 @@ const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 const PRODUCT_COLUMNS: Record<string, string> = {
   name: 'name', description: 'description', auctionId: 'auction_id', status: 'status', soldPrice: 'sold_price',
   winnerId: 'winner_id', bidCount: 'bid_count', version: 'version', deletedAt: 'deleted_at',
-  startingPrice: 'starting_price', reservePrice: 'reserve_price', buyNowPrice: 'buy_now_price',
+  startingPrice: 'starting_price', reservePrice: 'reserve_price', buyNowPrice: 'buy_now_price', categoryId: 'category_id', lotNumber: 'lot_number',
 };
 const AUCTION_COLUMNS: Record<string, string> = {
   name: 'name', validUntil: 'valid_until', originalValidUntil: 'original_valid_until', incrementRule: 'increment_rule',
   incrementAmount: 'increment_amount', incrementTiers: 'increment_tiers', cancelPolicy: 'cancel_policy',
   softCloseS: 'soft_close_s', maxExtensionS: 'max_extension_s', settledAt: 'settled_at', deletedAt: 'deleted_at',
 };
+/** The product fields the search index holds or depends on (search.ts). */
+const SEARCHED_PRODUCT_FIELDS = ['name', 'description', 'auctionId', 'deletedAt'] as const;
 /** A product image's columns from `product_images i` (photos). */
 const IMAGE_COLUMNS = 'i.id, i.product_id as "productId", i.position, i.image_name as "imageName", i.thumb_name as "thumbName", i.width, i.height';
 /** A hold's columns from `bids b`. */
@@ -196,12 +198,69 @@ export class SqlUnitOfWork implements UnitOfWork {
     return (await this.sql.all<BidRow>(`select ${columns.bid('b')} from bids b where b.user_id = ? and b.status = 'success' order by b.product_id`, [userId])).map(asBid);
   }
 
-  async insertProduct(row: { id: string; name: string; description: string; createdBy: number; now: number } & Partial<Pick<ProductRow, 'startingPrice' | 'reservePrice' | 'buyNowPrice'>>) {
-    return (await this.sql.get<ProductRow>(
-      `insert into products (id, name, description, created_by, starting_price, reserve_price, buy_now_price, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?)
+  async insertProduct(row: { id: string; name: string; description: string; createdBy: number; now: number } & Partial<Pick<ProductRow, 'startingPrice' | 'reservePrice' | 'buyNowPrice' | 'categoryId'>>) {
+    const product = (await this.sql.get<ProductRow>(
+      `insert into products (id, name, description, created_by, starting_price, reserve_price, buy_now_price, category_id, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        on conflict do nothing returning ${columns.product('products')}`,
-      [row.id, row.name, row.description, row.createdBy, row.startingPrice ?? 0, row.reservePrice ?? null, row.buyNowPrice ?? null, row.now, row.now],
+      [row.id, row.name, row.description, row.createdBy, row.startingPrice ?? 0, row.reservePrice ?? null, row.buyNowPrice ?? null, row.categoryId ?? null, row.now, row.now],
     )) ?? null;
+    // The search index follows in the same transaction (docs/catalogue.md#search).
+    if (product) await this.dialect.search.refreshProducts(this.sql, [product.id]);
+    return product;
+  }
+
+  async numberLots(auctionId: string): Promise<void> {
+    const lots = await this.sql.all<{ id: string; lotNumber: number | null }>(
+      `select p.id, p.lot_number as "lotNumber" from products p where p.auction_id = ? and p.deleted_at is null
+       order by p.created_at, ${this.dialect.insertionOrder('p')}`,
+      [auctionId],
+    );
+    const bid = await this.sql.get("select 1 as one from bids b where b.auction_id = ? and b.status <> 'failed' limit 1", [auctionId]);
+    let next = bid ? Math.max(0, ...lots.map((l) => l.lotNumber ?? 0)) : 0;
+    for (const lot of lots) {
+      if (bid && lot.lotNumber !== null) continue;
+      next += 1;
+      if (lot.lotNumber !== next) await this.sql.run('update products set lot_number = ? where id = ?', [next, lot.id]);
+    }
+  }
+
+  // ---- categories (docs/catalogue.md) -----------------------------------------------------------
+
+  async lockCategory(id: number): Promise<CategoryRow | null> {
+    if (!isStorableId(id)) return null;
+    return (await this.sql.get<CategoryRow>(`select ${columns.category('c')} from categories c where c.id = ?${this.dialect.forUpdate}`, [id])) ?? null;
+  }
+
+  async categorySlugTaken(slug: string, exceptId?: number): Promise<boolean> {
+    return (await this.sql.get('select 1 as one from categories where slug = ? and id <> ?', [slug, exceptId ?? 0])) !== undefined;
+  }
+
+  async categoryInUse(id: number): Promise<{ children: boolean; products: boolean }> {
+    const row = await this.sql.get<{ children: number | boolean; products: number | boolean }>(
+      `select exists (select 1 from categories c where c.parent_id = ?) as children,
+        exists (select 1 from products p where p.category_id = ? and p.deleted_at is null) as products`,
+      [id, id],
+    );
+    return { children: Boolean(row?.children), products: Boolean(row?.products) };
+  }
+
+  async insertCategory(row: { name: string; slug: string; parentId: number | null; now: number }): Promise<CategoryRow | null> {
+    return (await this.sql.get<CategoryRow>(
+      `insert into categories (name, slug, parent_id, created_at) values (?, ?, ?, ?) on conflict do nothing returning ${columns.category('categories')}`,
+      [row.name, row.slug, row.parentId, row.now],
+    )) ?? null;
+  }
+
+  async updateCategory(id: number, set: { name: string; slug: string; parentId: number | null }): Promise<CategoryRow | null> {
+    return (await this.sql.get<CategoryRow>(
+      `update categories set name = ?, slug = ?, parent_id = ? where id = ? returning ${columns.category('categories')}`,
+      [set.name, set.slug, set.parentId, id],
+    )) ?? null;
+  }
+
+  async deleteCategory(id: number): Promise<void> {
+    await this.sql.run('update products set category_id = null where category_id = ? and deleted_at is not null', [id]);
+    await this.sql.run('delete from categories where id = ?', [id]);
   }
 
   async insertAuction(row: { id: string; name: string; validUntil: number; createdBy: number; now: number } & Partial<Pick<AuctionRow, 'incrementRule' | 'incrementAmount' | 'incrementTiers' | 'cancelPolicy' | 'softCloseS' | 'maxExtensionS'>>) {
@@ -367,13 +426,20 @@ export class SqlUnitOfWork implements UnitOfWork {
       balances.set(m.userId, wallet.balance);
     }
     for (const p of changes.products ?? []) {
-      const { text, values } = assignments(p.set, PRODUCT_COLUMNS, now);
+      const set = p.set.auctionId === null && p.set.lotNumber === undefined ? { ...p.set, lotNumber: null } : p.set;
+      const { text, values } = assignments(set, PRODUCT_COLUMNS, now);
       await this.sql.run(`update products set ${text} where id = ?`, [...values, p.id]);
     }
     for (const a of changes.auctions ?? []) {
       const { text, values } = assignments(a.set, AUCTION_COLUMNS, now);
       await this.sql.run(`update auctions set ${text} where id = ?`, [...values, a.id]);
     }
+    // The search index follows every change of what it holds, in this transaction (docs/catalogue.md#search):
+    // a product's words or auction, a deletion, an auction's name. Bids change none of them.
+    const searched = (changes.products ?? []).filter((p) => SEARCHED_PRODUCT_FIELDS.some((k) => p.set[k] !== undefined)).map((p) => p.id);
+    await this.dialect.search.refreshProducts(this.sql, [...new Set(searched)]);
+    const renamed = (changes.auctions ?? []).filter((a) => a.set.name !== undefined).map((a) => a.id);
+    await this.dialect.search.refreshAuctions(this.sql, [...new Set(renamed)]);
     const notices = await this.writeNotices(changes.notices ?? [], now);
     return { newBid, transactions, balances, notices };
   }

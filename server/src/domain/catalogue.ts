@@ -9,6 +9,7 @@ import { refuse, type Refusal, type Result } from '../errors.js';
 import type { DomainEvent } from './events.js';
 import { walletEvents } from './wallets.js';
 import { lostNotice, noticeEvents, unsoldNotice, wonNotice } from './notices.js';
+import { checkCategory } from './categories.js';
 
 function owned<T extends { createdBy: number }>(row: T | null | undefined, adminId: number, what: 'product' | 'auction'): Result<{ row: T }> {
   if (!row) return refuse('NOT_FOUND', what === 'product' ? 'Product not found' : 'Auction not found');
@@ -48,16 +49,18 @@ function checkPricing(current: Pricing, input: PricingInput): Result<{ pricing: 
 
 const NO_PRICING: Pricing = { startingPrice: 0, reservePrice: null, buyNowPrice: null };
 
-export async function createProduct(tx: UnitOfWork, cmd: { adminId: number; input: { id: string; name: string; description: string } & PricingInput }, now: number): Promise<Result<{ product: ProductRow }>> {
+export async function createProduct(tx: UnitOfWork, cmd: { adminId: number; input: { id: string; name: string; description: string; categoryId?: number | null } & PricingInput }, now: number): Promise<Result<{ product: ProductRow }>> {
   const { adminId, input } = cmd;
   const priced = checkPricing(NO_PRICING, input);
   if (!priced.ok) return priced;
-  const product = await tx.insertProduct({ id: input.id, name: input.name.trim(), description: input.description.trim(), createdBy: adminId, now, ...priced.pricing });
+  const category = await checkCategory(tx, input.categoryId);
+  if (!category.ok) return category;
+  const product = await tx.insertProduct({ id: input.id, name: input.name.trim(), description: input.description.trim(), createdBy: adminId, now, ...priced.pricing, categoryId: input.categoryId ?? null });
   if (!product) return refuse('ID_TAKEN', `A product with id ${input.id} already exists (ids of deleted products stay reserved)`, 'id');
   return { ok: true, product };
 }
 
-export async function updateProduct(tx: UnitOfWork, cmd: { adminId: number; productId: string; input: { name: string; description: string } & PricingInput }, now: number): Promise<Result<{ productId: string; events: DomainEvent[] }>> {
+export async function updateProduct(tx: UnitOfWork, cmd: { adminId: number; productId: string; input: { name: string; description: string; categoryId?: number | null } & PricingInput }, now: number): Promise<Result<{ productId: string; events: DomainEvent[] }>> {
   const { adminId, productId, input } = cmd;
   const check = owned((await tx.lockProducts([productId]))[0], adminId, 'product');
   if (!check.ok) return check;
@@ -70,7 +73,12 @@ export async function updateProduct(tx: UnitOfWork, cmd: { adminId: number; prod
   const repriced = pricing.startingPrice !== product.startingPrice || pricing.reservePrice !== product.reservePrice || pricing.buyNowPrice !== product.buyNowPrice;
   // Bidders bid on the terms they saw: prices are frozen once the lot has a bid.
   if (repriced && (await tx.leader(productId))) return refuse('PRODUCT_HAS_BIDS', 'This product has bids: its prices can no longer change', 'starting_price');
-  await tx.apply({ products: [{ id: productId, set: { name: input.name.trim(), description: input.description.trim(), ...(repriced ? { ...pricing, version: product.version + 1 } : {}) } }] }, now);
+  const category = await checkCategory(tx, input.categoryId);
+  if (!category.ok) return category;
+  await tx.apply({ products: [{ id: productId, set: {
+    name: input.name.trim(), description: input.description.trim(), ...(repriced ? { ...pricing, version: product.version + 1 } : {}),
+    ...(input.categoryId === undefined ? {} : { categoryId: input.categoryId }),
+  } }] }, now);
   const events: DomainEvent[] = product.auctionId ? [{ type: 'auction:updated', auctionId: product.auctionId, ownerId: adminId }] : [];
   return { ok: true, productId, events };
 }
@@ -93,6 +101,7 @@ export async function deleteProduct(tx: UnitOfWork, cmd: { adminId: number; prod
   const changes = releaseHolds(leaders, new Map([[product.id, product.name]]), 'PRODUCT_DELETED', (name) => `Hold released: ${name} was withdrawn from the auction`);
   changes.products = [{ id: product.id, set: { deletedAt: now, auctionId: null } }];
   const applied = await tx.apply(changes, now);
+  if (product.auctionId) await tx.numberLots(product.auctionId);
   const events: DomainEvent[] = product.auctionId ? [{ type: 'auction:updated', auctionId: product.auctionId, ownerId: cmd.adminId }] : [];
   return { ok: true, events: [...events, ...walletEvents(applied)] };
 }
@@ -161,6 +170,7 @@ export async function createAuction(tx: UnitOfWork, cmd: { adminId: number; inpu
   });
   if (!auction) return taken();
   await tx.apply({ products: assign(productIds, auction.id) }, now);
+  await tx.numberLots(auction.id);
   return { ok: true, auction, events: [{ type: 'auction:created', auctionId: auction.id, ownerId: adminId }] };
 }
 
@@ -222,6 +232,7 @@ export async function updateAuction(
     changes.products = [...assign(removed, null)!, ...assign(added, auctionId)!];
   }
   await tx.apply(changes, now);
+  if (input.productIds) await tx.numberLots(auctionId);
   return { ok: true, auctionId, events: [{ type: 'auction:updated', auctionId, ownerId: adminId }] };
 }
 

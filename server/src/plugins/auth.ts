@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler, onRequestHookHandler } from 'fastify';
 import { authenticate } from '../auth/authenticate.js';
 import type { TokenService } from '../auth/tokens.js';
 import type { Reads } from '../db/index.js';
@@ -27,6 +27,17 @@ const ROLE_ERROR: Record<Access, string> = {
   owner: 'Only the platform owner may do this',
   any: '',
 };
+
+/**
+ * An `onRequest` hook for public reads that a token may personalise (docs/catalogue.md): a valid token
+ * names the caller; a missing or invalid one leaves the caller null, never a refusal.
+ */
+export function createOptionalCaller(tokens: TokenService, reads: Pick<Reads, 'session'>): onRequestAsyncHookHandler {
+  return async (req) => {
+    const token = bearer(req);
+    if (token !== null) req.caller = await authenticate(tokens, reads, token);
+  };
+}
 
 /**
  * `onRequest` guards: they run before the body is read, so an anonymous caller gets 401 without the

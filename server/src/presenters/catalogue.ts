@@ -71,6 +71,8 @@ export function presentProduct(p: ProductView, viewer: ProductViewer = null): Pr
     my_max: standing?.status === 'success' && standing.maxAmount !== null ? toRupees(standing.maxAmount) : null,
     ...(owner ? { reserve_price: p.reservePrice === null ? null : toRupees(p.reservePrice), winner: p.status === 'sold' ? p.winner : null } : {}),
     images: p.images.map((i) => ({ id: i.id, url: mediaUrl(i.imageName), thumb_url: mediaUrl(i.thumbName) })),
+    category: p.category,
+    lot_number: p.lotNumber,
     ...(viewer !== null && 'standing' in viewer && viewer.saved !== undefined ? { saved: viewer.saved } : {}),
   };
 }

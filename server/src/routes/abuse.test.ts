@@ -119,6 +119,9 @@ const VALID_BODY: Record<string, () => Record<string, unknown>> = {
   'PUT /api/admin/product/{id}': () => ({ name: 'n', description: 'd' }),
   'POST /api/admin/auction': () => ({ id: uniqueName('AB'), name: 'n', valid_until: inHours(2), product_ids: ['nope'], ...STEPS }),
   'PUT /api/admin/auction/{id}': () => ({ name: 'n', valid_until: inHours(2), product_ids: ['nope'], ...STEPS }),
+  // Categories (docs/catalogue.md).
+  'POST /api/admin/categories': () => ({ name: uniqueName('Abuse category ') }),
+  'PUT /api/admin/categories/{id}': () => ({ name: 'n' }),
   'PATCH /api/admin/users/{id}': () => ({ status: 'active' }),
   'PUT /api/admin/profile': () => ({ name: 'Owner', mobile_number: '9876543210' }),
   // Notifications.

@@ -100,6 +100,12 @@ async function freshBidOfUser(fx: Fixture) {
 
 const freshProduct = async (fx: Fixture) => (await createProducts(fx.app, fx.token.admin!, 1))[0]!;
 const callerId = (fx: Fixture, who: Signed) => fx.acct[who].id;
+/** A category made by `admin` (categories are any admin's to manage). */
+const freshCategory = async (fx: Fixture) => {
+  const res = await call(fx.app, 'POST', '/api/admin/categories', { name: uniqueName('Matrix category ') }, fx.token.admin);
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json<{ category: { id: number } }>().category.id;
+};
 const newAccount = () => ({ name: 'Matrix Person', username: uniqueName('mx'), password: PASSWORD, mobile_number: '9876543210' });
 
 // ---- the table: one entry per `METHOD /path` of the OpenAPI document
@@ -232,6 +238,13 @@ const TABLE: Record<string, Case[]> = {
   'POST /api/admin/product': [{ request: () => ({ url: '/api/admin/product', body: { id: uniqueName('MP'), name: 'Matrix product', description: 'x' } }), expect: adminRole(201) }],
   'PUT /api/admin/product/{id}': [{ request: async (fx) => ({ url: `/api/admin/product/${await freshProduct(fx)}`, body: { name: 'Renamed', description: 'y' } }), expect: adminRole(200, 403) }],
   'DELETE /api/admin/product/{id}': [{ request: async (fx) => ({ url: `/api/admin/product/${await freshProduct(fx)}` }), expect: adminRole(200, 403) }],
+  // categories: read by anyone, managed by any admin (docs/catalogue.md)
+  'GET /api/categories': [{ request: () => ({ url: '/api/categories' }), expect: everyone(200) }],
+  'GET /api/catalogue/lots': [{ request: () => ({ url: '/api/catalogue/lots?q=product' }), expect: everyone(200) }],
+  'GET /api/catalogue/auctions': [{ request: () => ({ url: '/api/catalogue/auctions' }), expect: everyone(200) }],
+  'POST /api/admin/categories': [{ request: () => ({ url: '/api/admin/categories', body: { name: uniqueName('Matrix category ') } }), expect: adminRole(201) }],
+  'PUT /api/admin/categories/{id}': [{ request: async (fx) => ({ url: `/api/admin/categories/${await freshCategory(fx)}`, body: { name: uniqueName('Renamed ') } }), expect: adminRole(200) }],
+  'DELETE /api/admin/categories/{id}': [{ request: async (fx) => ({ url: `/api/admin/categories/${await freshCategory(fx)}` }), expect: adminRole(200) }],
   'GET /api/admin/products/unassigned': [{
     request: () => ({ url: '/api/admin/products/unassigned' }),
     expect: adminRole(200),
@@ -387,7 +400,9 @@ const DEFAULT_CODE: Record<number, string> = { 400: 'VALIDATION', 401: 'UNAUTHEN
 /** Every row of every table: a refused call must leave this unchanged. */
 const TABLES = { admins: 'id', auctions: 'id', bids: 'id', products: 'id', registrations: 'auction_id, user_id', users: 'id', wallet_transactions: 'id', media: 'name', product_images: 'id',
   // Saved lots and notifications.
-  saved_lots: 'user_id, product_id', notifications: 'id' };
+  saved_lots: 'user_id, product_id', notifications: 'id',
+  // Categories (docs/catalogue.md).
+  categories: 'id' };
 
 async function snapshot(app: App): Promise<string> {
   const tables = await Promise.all(Object.entries(TABLES).map(async ([name, key]) => [name, await sqlRows(app, `select * from ${name} order by ${key}`)]));

@@ -197,15 +197,15 @@ describe('GET /api/auctions/{id}/products', () => {
     const res = await call(app, 'GET', `/api/auctions/${auctionId}/products`, undefined, asha.token);
     expect(res.statusCode).toBe(200);
     // No pricing set (flat ₹1 steps, no reserve, no buy-now); Asha leads p0 with a plain bid and never bid on p1; no reserve_price for a bidder.
-    const unpriced = { starting_price: 0, reserve_met: null, buy_now_price: null, my_max: null, images: [], saved: false };
+    const unpriced = { starting_price: 0, reserve_met: null, buy_now_price: null, my_max: null, images: [], saved: false, category: null };
     expect(res.json()).toEqual([
       {
         id: p0, name: `Product ${p0}`, description: `Description of ${p0}`, status: 'available', auction_id: auctionId, highest_bid: 250.5, bid_count: 1, version: 1,
-        ...unpriced, min_next_bid: 251.5, my_status: 'leading',
+        ...unpriced, min_next_bid: 251.5, my_status: 'leading', lot_number: 1,
       },
       {
         id: p1, name: `Product ${p1}`, description: `Description of ${p1}`, status: 'available', auction_id: auctionId, highest_bid: 0, bid_count: 0, version: 0,
-        ...unpriced, min_next_bid: 1, my_status: null,
+        ...unpriced, min_next_bid: 1, my_status: null, lot_number: 2,
       },
     ]);
     expect((await call(app, 'GET', `/api/auctions/${auctionId}/products`, undefined, admin.token)).statusCode).toBe(200);

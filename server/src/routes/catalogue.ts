@@ -60,7 +60,7 @@ export function catalogueRoutes(app: App, ctx: AppContext) {
     onRequest: guard.admin,
     schema: { tags, security, summary: 'Create a product (unassigned)', body: CreateProductBody, response: { 201: ProductSaved, ...errorResponses(400, 401, 403, 409) } },
   }, async (req, reply) => {
-    const cmd = { adminId: callerOf(req).id, input: { ...req.body, ...pricingInput(req.body) } };
+    const cmd = { adminId: callerOf(req).id, input: { ...req.body, ...pricingInput(req.body), categoryId: req.body.category_id } };
     const { product } = unwrap(await commands.run((tx) => createProduct(tx, cmd, ctx.now())));
     return reply.code(201).send({ message: 'Product created', product: await productView(product.id, cmd.adminId) });
   });
@@ -69,7 +69,7 @@ export function catalogueRoutes(app: App, ctx: AppContext) {
     onRequest: guard.admin,
     schema: { tags, security, summary: 'Edit a product (creator only); prices are frozen once it has a bid', params: IdParams, body: UpdateProductBody, response: { 200: ProductSaved, ...errorResponses(400, 401, 403, 404, 409) } },
   }, async (req) => {
-    const cmd = { adminId: callerOf(req).id, productId: req.params.id, input: { ...req.body, ...pricingInput(req.body) } };
+    const cmd = { adminId: callerOf(req).id, productId: req.params.id, input: { ...req.body, ...pricingInput(req.body), categoryId: req.body.category_id } };
     const r = unwrap(await commands.run((tx) => updateProduct(tx, cmd, ctx.now())));
     return { message: 'Product updated', product: await productView(r.productId, cmd.adminId) };
   });

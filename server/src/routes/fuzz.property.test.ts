@@ -247,6 +247,10 @@ const SEEDS: Record<string, (w: World, k: number) => string> = {
   max_extension_s: (_w, k) => pick(k, [3600, 0, 600]),
   // Notifications to mark read: none, some, or ids that may not be the caller's.
   ids: (_w, k) => ['[]', '[1]', '[1, 2, 3]', '[999999]'][k % 4]!,
+  // Categories (docs/catalogue.md): none (the fuzzer's world has none), top level, a fresh slug.
+  category_id: () => 'null',
+  parent_id: () => 'null',
+  slug: () => JSON.stringify(`fz-${process.pid}-${++fresh}`),
 };
 
 /** What a value means where it stands: the field's own hints and valid values. */

@@ -23,6 +23,8 @@ export interface ProductJson {
   images: { id: number; url: string; thumb_url: string }[];
   /** For a bidder: whether they saved the lot. */
   saved?: boolean;
+  category: { id: number; name: string; slug: string } | null;
+  lot_number: number | null;
 }
 export interface AuctionJson {
   id: string; name: string; valid_until: string; product_ids: string[]; registrations: number[]; product_count: number;
@@ -87,6 +89,8 @@ export const productJson = (id: string, over: Partial<ProductJson> = {}, viewer:
     // The version's own rules are tested with bids (bidder-bidding.test.ts); here any version will do.
     id, name: `Product ${id}`, description: `Description of ${id}`, status: 'available', auction_id: null, highest_bid: 0, bid_count: 0, version: expect.any(Number) as number,
     starting_price: 0, min_next_bid: highest > 0 ? highest + 1 : 1, reserve_met: null, buy_now_price: null, my_status: null, my_max: null, images: [],
+    // Categories and lot numbers have their own tests (categories.test.ts, lot-numbers.test.ts).
+    category: null, lot_number: (over.auction_id ?? null) === null ? null : expect.any(Number) as number,
     // The owner sees who won a sold lot (its username; the exact name is tested in wallet-ledger.test.ts).
     ...(viewer === 'owner' ? { reserve_price: null, winner: over.status === 'sold' ? expect.any(String) as string : null } : {}),
     ...over,

@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { LIMITS } from '../limits.js';
 import { DateTimeText, Id, IdParams, IdRef, PAGE_DEFAULT, PageLimit, Rupees, VisibleText, X_ERROR, X_MISSING } from './common.js';
 import { BidStatus } from './bidding.js';
+import { CategoryRef } from './categories.js';
 import { CANCEL_POLICIES, INCREMENT_RULES, literalUnion, PRODUCT_STATUSES } from './enums.js';
 import { FLAT_STEP, STEP_MAX, TIERS_MAX, type IncrementRule, type Steps } from '../bidding-rules.js';
 import { toPaise } from '../money.js';
@@ -52,6 +53,10 @@ export const Product = Type.Object({
   winner: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'The username of the bidder who won or bought a sold lot (null otherwise); only for the admin who owns the product' })),
   images: Type.Array(ProductImage, { description: 'Photos in order; the first is the cover' }),
   saved: Type.Optional(Type.Boolean({ description: 'For a bidder: whether they saved this lot' })),
+  // Optional in the type only (as `category`), for clients' fixtures written before it: the server always sends it.
+  lot_number: Type.Optional(Type.Union([Type.Integer(), Type.Null()], { description: 'Its number in its auction ("Lot 12"; docs/catalogue.md); null while in none. Always sent' })),
+  // Optional in the type only, for clients' fixtures written before categories: the server always sends it.
+  category: Type.Optional(Type.Union([CategoryRef, Type.Null()], { description: 'Its category (docs/catalogue.md); null when in none. Always sent' })),
 });
 export type Product = Static<typeof Product>;
 
@@ -67,11 +72,20 @@ const Pricing = {
   buy_now_price: Type.Optional(price('buy_now_price')),
 };
 
+/** Optional on create and edit: a category's id (unknown: 400), or null for none; left out on an edit, it stays. */
+const CategoryField = {
+  category_id: Type.Optional(Type.Union([
+    Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, [X_ERROR]: 'category_id must be a category id or null' }),
+    Type.Null(),
+  ], { [X_ERROR]: 'category_id must be a category id or null' })),
+};
+
 export const CreateProductBody = Type.Object({
   id: Id('id', CATALOGUE_MESSAGES.productCreate),
   name: text('name', LIMITS.nameMax, CATALOGUE_MESSAGES.productCreate),
   description: text('description', LIMITS.descriptionMax, CATALOGUE_MESSAGES.productCreate, true),
   ...Pricing,
+  ...CategoryField,
 });
 export type CreateProductBody = Static<typeof CreateProductBody>;
 
@@ -79,6 +93,7 @@ export const UpdateProductBody = Type.Object({
   name: text('name', LIMITS.nameMax, CATALOGUE_MESSAGES.productEdit),
   description: text('description', LIMITS.descriptionMax, CATALOGUE_MESSAGES.productEdit, true),
   ...Pricing,
+  ...CategoryField,
 });
 export type UpdateProductBody = Static<typeof UpdateProductBody>;
 

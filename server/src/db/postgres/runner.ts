@@ -8,6 +8,7 @@
 import pg from 'pg';
 import { StoreUnavailable } from '../errors.js';
 import type { Dialect, Param, SqlRunner } from '../sql.js';
+import { postgresSearch } from './search.js';
 
 /** Any advisory-lock key outside the int4 range of `hashtext` (which the migration lock uses). */
 const ADMIN_SIGNUP_LOCK_KEY = 7_213_447_201;
@@ -20,6 +21,7 @@ export const postgresDialect: Dialect = {
   insertionOrder: (alias) => `${alias}.seq`,
   jsonArray: (column, from, orderBy) => `(select coalesce(json_agg(${column} order by ${orderBy})::text, '[]') ${from})`,
   adminSignupLock: `select pg_advisory_xact_lock(${ADMIN_SIGNUP_LOCK_KEY})`,
+  search: postgresSearch,
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import {
   ACCOUNT_STATUSES, AUTO_BID_STATUSES, BID_STATUSES, CANCEL_POLICIES, INCREMENT_RULES, LEDGER_TYPES, NOTIFICATION_KINDS, PRODUCT_STATUSES,
 } from '@auction/shared';
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, customType, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, customType, index, integer, pgTable, primaryKey, text, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { sqlList } from '../enum-sql.js';
 
 
@@ -87,6 +87,19 @@ export const auctions = pgTable('auctions', {
   index('auctions_open_end_idx').on(t.validUntil).where(sql`${t.settledAt} is null and ${t.deletedAt} is null`),
 ]);
 
+/** The catalogue's categories: a tree of two levels (docs/catalogue.md); a top-level one has no parent. */
+export const categories = pgTable('categories', {
+  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+  name: text('name').notNull(),
+  /** Lower-case words joined by `-`, unique: how a link or a filter names the category. */
+  slug: text('slug').notNull(),
+  parentId: integer('parent_id').references((): AnyPgColumn => categories.id),
+  createdAt: int53('created_at').notNull(),
+}, (t) => [
+  uniqueIndex('categories_slug_uq').on(t.slug),
+  index('categories_parent_idx').on(t.parentId),
+]);
+
 export const products = pgTable('products', {
   id: text('id').primaryKey(),
   /** Insertion order (PostgreSQL has no rowid). */
@@ -109,11 +122,16 @@ export const products = pgTable('products', {
   buyNowPrice: int53('buy_now_price'),
   soldPrice: int53('sold_price'),
   winnerId: integer('winner_id').references(() => users.id),
+  /** Null: in no category. */
+  categoryId: integer('category_id').references(() => categories.id),
+  /** Its number in its auction (1, 2, 3 …; docs/catalogue.md#lot-numbers); null while in none. */
+  lotNumber: integer('lot_number'),
   createdAt: int53('created_at').notNull(),
   updatedAt: int53('updated_at').notNull(),
   deletedAt: int53('deleted_at'),
 }, (t) => [
   index('products_auction_idx').on(t.auctionId),
+  index('products_category_idx').on(t.categoryId),
   index('products_owner_idx').on(t.createdBy, t.auctionId),
   index('products_winner_idx').on(t.winnerId),
   check('products_status_ck', sql`${t.status} in (${sqlList(PRODUCT_STATUSES)})`),
@@ -262,4 +280,18 @@ export const notifications = pgTable('notifications', {
   index('notifications_unread_idx').on(t.userId, t.readAt).where(sql`${t.readAt} is null`),
   uniqueIndex('notifications_dedupe_uq').on(t.userId, t.dedupe).where(sql`${t.dedupe} is not null`),
   check('notifications_kind_ck', sql`${t.kind} in (${sqlList(NOTIFICATION_KINDS)})`),
+]);
+
+/** An English text-search document (docs/catalogue.md#search). */
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
+/**
+ * The lot search index (postgres/search.ts): one row per live product, its name (weight A), description
+ * (B) and auction's name (C) as an English `tsvector`, written in the transaction of every change to them.
+ */
+export const lotSearch = pgTable('lot_search', {
+  productId: text('product_id').primaryKey().references(() => products.id),
+  document: tsvector('document').notNull(),
+}, (t) => [
+  index('lot_search_document_idx').using('gin', t.document),
 ]);

@@ -7,7 +7,7 @@ import {
   ACCOUNT_STATUSES, AUTO_BID_STATUSES, BID_STATUSES, CANCEL_POLICIES, INCREMENT_RULES, LEDGER_TYPES, NOTIFICATION_KINDS, PRODUCT_STATUSES,
 } from '@auction/shared';
 import { sql } from 'drizzle-orm';
-import { blob, check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { blob, check, index, integer, primaryKey, sqliteTable, text, uniqueIndex, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { sqlList } from '../enum-sql.js';
 
 
@@ -79,6 +79,19 @@ export const auctions = sqliteTable('auctions', {
   index('auctions_open_end_idx').on(t.validUntil).where(sql`${t.settledAt} is null and ${t.deletedAt} is null`),
 ]);
 
+/** The catalogue's categories: a tree of two levels (docs/catalogue.md); a top-level one has no parent. */
+export const categories = sqliteTable('categories', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  name: text('name').notNull(),
+  /** Lower-case words joined by `-`, unique: how a link or a filter names the category. */
+  slug: text('slug').notNull(),
+  parentId: integer('parent_id').references((): AnySQLiteColumn => categories.id),
+  createdAt: integer('created_at').notNull(),
+}, (t) => [
+  uniqueIndex('categories_slug_uq').on(t.slug),
+  index('categories_parent_idx').on(t.parentId),
+]);
+
 export const products = sqliteTable('products', {
   id: text('id').primaryKey(),
   name: text('name').notNull(),
@@ -105,11 +118,16 @@ export const products = sqliteTable('products', {
   buyNowPrice: integer('buy_now_price'),
   soldPrice: integer('sold_price'),
   winnerId: integer('winner_id').references(() => users.id),
+  /** Null: in no category. */
+  categoryId: integer('category_id').references(() => categories.id),
+  /** Its number in its auction (1, 2, 3 …; docs/catalogue.md#lot-numbers); null while in none. */
+  lotNumber: integer('lot_number'),
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
   deletedAt: integer('deleted_at'),
 }, (t) => [
   index('products_auction_idx').on(t.auctionId),
+  index('products_category_idx').on(t.categoryId),
   index('products_owner_idx').on(t.createdBy, t.auctionId),
   index('products_winner_idx').on(t.winnerId),
   check('products_status_ck', sql`${t.status} in (${sqlList(PRODUCT_STATUSES)})`),

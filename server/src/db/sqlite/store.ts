@@ -26,6 +26,7 @@ import type { Election, Store, UnitOfWork } from '../store.js';
 import { SqlUnitOfWork } from '../unit-of-work.js';
 import { Checkpointer } from './checkpointer.js';
 import * as schema from './schema.js';
+import { sqliteSearch } from './search.js';
 
 export const sqliteDialect: Dialect = {
   name: 'sqlite',
@@ -33,6 +34,7 @@ export const sqliteDialect: Dialect = {
   insertionOrder: (alias) => `${alias}.rowid`,
   jsonArray: (column, from, orderBy) => `(select coalesce(json_group_array(x.v), '[]') from (select ${column} as v ${from} order by ${orderBy}) x)`,
   adminSignupLock: null,
+  search: sqliteSearch,
 };
 
 /** Upper bound on units of work per transaction, so one commit never holds the loop for long. */

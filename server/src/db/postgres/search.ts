@@ -1,0 +1,33 @@
+/**
+ * Lot search on PostgreSQL (docs/catalogue.md#search): `lot_search.document`, an English `tsvector`
+ * (name weighted A, description B, auction name C) under a GIN index, one row per live product;
+ * ts_rank ranks, so name matches come first.
+ */
+import { marks, type SearchPort } from '../search.js';
+
+const INSERT = `insert into lot_search (product_id, document)
+  select p.id, setweight(to_tsvector('english', p.name), 'A') || setweight(to_tsvector('english', p.description), 'B')
+    || setweight(to_tsvector('english', coalesce(a.name, '')), 'C')
+  from products p left join auctions a on a.id = p.auction_id`;
+
+export const postgresSearch: SearchPort = {
+  async refreshProducts(sql, ids) {
+    if (ids.length === 0) return;
+    await sql.run(`delete from lot_search where product_id in (${marks(ids.length)})`, ids);
+    await sql.run(`${INSERT} where p.id in (${marks(ids.length)}) and p.deleted_at is null`, ids);
+  },
+  async refreshAuctions(sql, auctionIds) {
+    if (auctionIds.length === 0) return;
+    const where = `p.auction_id in (${marks(auctionIds.length)}) and p.deleted_at is null`;
+    await sql.run(`delete from lot_search where product_id in (select p.id from products p where ${where})`, auctionIds);
+    await sql.run(`${INSERT} where ${where}`, auctionIds);
+  },
+  match(words) {
+    const query = words.join(' ');
+    return {
+      join: 'join lot_search ls on ls.product_id = p.id',
+      where: { text: "ls.document @@ plainto_tsquery('english', ?)", params: [query] },
+      rank: { text: "cast(round(ts_rank(ls.document, plainto_tsquery('english', ?)) * 1000000) as bigint)", params: [query] },
+    };
+  },
+};

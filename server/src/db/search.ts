@@ -1,0 +1,50 @@
+/**
+ * The lot search port (docs/catalogue.md#search): full text over a lot's name and description and
+ * its auction's name, one implementation per store (sqlite/search.ts: FTS5 with the porter stemmer
+ * and bm25; postgres/search.ts: an English `tsvector` with a GIN index and ts_rank). The unit of work
+ * keeps the index in step with every product and auction change, in the same transaction; the reads
+ * ask it how to match and rank a query.
+ */
+import type { Param, SqlRunner } from './sql.js';
+
+/** A fragment of SQL and the values of its `?` placeholders, in order. */
+export interface Fragment {
+  text: string;
+  params: Param[];
+}
+
+export interface SearchPort {
+  /** Indexes these products afresh as they are now (deleted ones leave the index); run inside the writing transaction. */
+  refreshProducts(sql: SqlRunner, ids: readonly string[]): Promise<void>;
+  /** The same for the live products of these auctions (an auction renamed). */
+  refreshAuctions(sql: SqlRunner, auctionIds: readonly string[]): Promise<void>;
+  /**
+   * How to find the lots (`products p`) that match every one of `words` (from queryWords, at least one):
+   * a join to add after `from products p`, a condition, and an integer rank (higher is better; name
+   * matches rank above description and auction-name matches).
+   */
+  match(words: readonly string[]): { join: string; where: Fragment; rank: Fragment };
+}
+
+/**
+ * English words too common to search by: a query of only these (or of symbols) matches nothing. The
+ * same list on both stores, so they agree on what a query asks.
+ */
+export const STOP_WORDS: ReadonlySet<string> = new Set(`a about above after again against all am an and any are as at be because been
+  before being below between both but by can did do does doing down during each few for from further had has have having he her
+  here hers herself him himself his how i if in into is it its itself just me more most my myself no nor not now of off on once
+  only or other our ours ourselves out over own same she should so some such than that the their theirs them themselves then
+  there these they this those through to too under until up very was we were what when where which while who whom why will with
+  you your yours yourself yourselves`.split(/\s+/));
+
+/** At most this many words of a query count. */
+export const QUERY_WORDS_MAX = 16;
+
+/** The words a query asks for: runs of letters and digits, lower-cased, stop words dropped, each once. */
+export function queryWords(q: string): string[] {
+  const words = q.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return [...new Set(words.filter((w) => !STOP_WORDS.has(w)))].slice(0, QUERY_WORDS_MAX);
+}
+
+/** `?, ?, ?` for a list. */
+export const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
