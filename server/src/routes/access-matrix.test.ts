@@ -324,14 +324,15 @@ const TABLE: Record<string, Case[]> = {
     request: async (fx) => ({ url: (await addPhoto(fx.app, fx.token.admin!, await freshProduct(fx))).thumb_url }),
     expect: everyone(200),
   }],
+  // Public (a shared lot link opens for a visitor); a token adds the caller's own view.
   'GET /api/products/{id}': [{
     request: (fx) => ({ url: `/api/products/${fx.p0}` }),
-    expect: anyRole(200),
+    expect: everyone(200),
     check: historyBidders,
   }],
   'GET /api/products/{id}/bids': [{
     request: (fx) => ({ url: `/api/products/${fx.p0}/bids` }),
-    expect: anyRole(200),
+    expect: everyone(200),
     check: historyBidders,
   }],
 

@@ -31,16 +31,17 @@ export function callerOf(req: { caller: Caller | null }): Caller {
 }
 
 /**
- * Whether the caller may read a product by its id: a product in an auction (open, ended or sold) is
- * public to signed-in callers; one in no auction is its admin's draft (never listed, or unsold and
- * back with its seller), which anyone else is told does not exist.
+ * Whether the caller (null: a visitor with no token) may read a product by its id: a product in an
+ * auction (open, ended or sold) is public, so a shared lot link opens for anyone; one in no auction is
+ * its admin's draft (never listed, or unsold and back with its seller), which anyone else is told does
+ * not exist.
  */
-export function productReadableBy(product: { auctionId: string | null; createdBy: number }, caller: Caller): boolean {
-  return product.auctionId !== null || (caller.role === 'admin' && caller.id === product.createdBy);
+export function productReadableBy(product: { auctionId: string | null; createdBy: number }, caller: Caller | null): boolean {
+  return product.auctionId !== null || (caller?.role === 'admin' && caller.id === product.createdBy);
 }
 
 /** The product, or 404 NOT_FOUND when there is none or the caller may not read it (`productReadableBy`). */
-export function readableProduct<P extends { auctionId: string | null; createdBy: number }>(product: P | null, caller: Caller): P {
+export function readableProduct<P extends { auctionId: string | null; createdBy: number }>(product: P | null, caller: Caller | null): P {
   if (!product || !productReadableBy(product, caller)) throw new AppError('NOT_FOUND', 'Product not found');
   return product;
 }

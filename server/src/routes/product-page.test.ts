@@ -111,12 +111,27 @@ describe('GET /api/products/{id}', () => {
     expectError(await call(app, 'GET', `/api/time-left?product_key=${p!}`, undefined, admin.token), 409, 'PRODUCT_NOT_AVAILABLE');
   });
 
-  it('404 for an unknown or deleted product, 401 without a token', async () => {
+  it('404 for an unknown or deleted product', async () => {
     expectError(await call(app, 'GET', '/api/products/no-such-lot', undefined, asha.token), 404, 'NOT_FOUND');
     const [p] = await createProducts(app, admin.token, 1);
     expect((await call(app, 'DELETE', `/api/admin/product/${p}`, undefined, admin.token)).statusCode).toBe(200);
     expectError(await call(app, 'GET', `/api/products/${p}`, undefined, asha.token), 404, 'NOT_FOUND');
-    expectError(await call(app, 'GET', `/api/products/${lot}`), 401, 'UNAUTHENTICATED');
+    expectError(await call(app, 'GET', `/api/products/${p}`), 404, 'NOT_FOUND');
+  });
+
+  it('a visitor with no token (a shared lot link) reads the lot as the public sees it: aliases, no standing, no reserve; a draft stays hidden', async () => {
+    for (const token of [undefined, 'not-a-token']) {
+      const seen = await page(token);
+      expect(seen).toMatchObject({ id: lot, highest_bid: 301, my_status: null, my_max: null, auction: { status: 'active', registered: false } });
+      expect(seen.reserve_price).toBeUndefined();
+      expect(new Set(seen.bids.map((b) => b.bidder))).toEqual(new Set(['Bidder 1', 'Bidder 2', 'Bidder 3']));
+      const more = await call(app, 'GET', `/api/products/${encodeURIComponent(lot)}/bids?limit=2`, undefined, token);
+      expect(more.statusCode, more.body).toBe(200);
+      expect(more.json<{ bids: Entry[] }>().bids.map((b) => b.bidder)).toEqual(['Bidder 2', 'Bidder 1']);
+    }
+    const [draft] = await createProducts(app, admin.token, 1);
+    expectError(await call(app, 'GET', `/api/products/${draft}`), 404, 'NOT_FOUND');
+    expectError(await call(app, 'GET', `/api/products/${draft}/bids`), 404, 'NOT_FOUND');
   });
 
   it('after settlement: the winner reads won, the others lost', async () => {
