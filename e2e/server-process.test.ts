@@ -1,9 +1,22 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ROOT, signUp, startServer, waitFor, type RunningServer } from './server.js';
+
+/** A GET with exactly this Accept-Encoding (fetch would choose its own and decompress). */
+function rawGet(url: string, acceptEncoding: string): Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http.get(url, { headers: { 'accept-encoding': acceptEncoding } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+    }).on('error', reject);
+  });
+}
 
 const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
@@ -40,6 +53,22 @@ describe('the production server process', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toContain('immutable');
     expect((await fetch(`${server.url}/`)).headers.get('cache-control')).toBe('no-cache');
+  });
+
+  it('sends the build’s precompressed assets (brotli, else gzip) to a browser that accepts them', async () => {
+    const html = await (await fetch(`${server.url}/`)).text();
+    const script = /src="(\/assets\/[^"]+\.js)"/.exec(html)![1]!;
+    const plain = await rawGet(`${server.url}${script}`, 'identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const br = await rawGet(`${server.url}${script}`, 'gzip, deflate, br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['cache-control']).toContain('immutable');
+    // The file written at build, sent as it is: a third of the script or less.
+    expect(br.body.length).toBeLessThan(plain.body.length / 3);
+    expect(zlib.brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
+    const gzip = await rawGet(`${server.url}${script}`, 'gzip');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gzip.body).equals(plain.body)).toBe(true);
   });
 
   it('answers /api/health', async () => {

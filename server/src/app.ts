@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import pino from 'pino';
 import Fastify, { LogController, type FastifyRequest, type onRequestAsyncHookHandler } from 'fastify';
+import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -299,6 +301,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       throw new AppError('RATE_LIMITED', `Too many password change attempts for this account; try again in ${wait}`);
     };
   }
+  // Every answer of 1 KiB or more is compressed for a client that accepts it: brotli (at a level quick
+  // enough for answers built per request), else gzip; only compressible types (JSON, HTML, JS, CSS, not
+  // WebP photos). The client's own assets are compressed once at build and sent as they are.
+  await app.register(compress, {
+    global: true,
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+    zlibOptions: { level: 6 },
+  });
   await app.register(swagger, {
     openapi: {
       info: { title: 'Live auction platform API', version: '1.0.0', description: 'Wallet-based live bidding. Money is rupees with at most 2 decimals; errors are `{ error, message, code }`.' },
@@ -316,6 +328,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       root: CLIENT_DIST,
       wildcard: false,
       cacheControl: false,
+      // `file.br` / `file.gz` beside the file (written by the client build) for a client that accepts them.
+      preCompressed: true,
       setHeaders: (res, file) => {
         // Vite fingerprints everything under assets/: cache it for good; never cache the page itself.
         res.header('cache-control', file.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
