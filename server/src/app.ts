@@ -29,6 +29,7 @@ import { accountRoutes } from './routes/accounts.js';
 import { adminRoutes } from './routes/admin.js';
 import { auctionRoutes } from './routes/auctions.js';
 import { biddingRoutes } from './routes/bidding.js';
+import { productImportRoutes } from './routes/product-import.js';
 import { catalogueRoutes } from './routes/catalogue.js';
 import { categoryRoutes } from './routes/categories.js';
 import { browseRoutes } from './routes/browse.js';
@@ -467,6 +468,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     systemRoutes(api, ctx);
     accountRoutes(api, ctx);
     catalogueRoutes(api, ctx);
+    // Products in bulk: CSV in (text/csv or multipart, in a scope of its own) and out.
+    productImportRoutes(api, ctx);
     // Categories, lot numbers and the paged catalogue (docs/catalogue.md).
     categoryRoutes(api, ctx);
     browseRoutes(api, ctx);

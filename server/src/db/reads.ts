@@ -589,6 +589,11 @@ export class Reads {
     return this.products('p.created_by = ? and p.auction_id is null and p.deleted_at is null', `p.created_at desc, ${this.dialect.insertionOrder('p')} desc`, [adminId], now);
   }
 
+  /** Every live product an admin created, oldest first (the products export). */
+  async productsBy(adminId: number, now = Date.now()): Promise<ProductView[]> {
+    return this.products('p.created_by = ? and p.deleted_at is null', `p.created_at, ${this.dialect.insertionOrder('p')}`, [adminId], now);
+  }
+
   async product(id: string, now = Date.now()): Promise<ProductView | null> {
     return (await this.products('p.id = ? and p.deleted_at is null', 'p.id', [id], now))[0] ?? null;
   }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ERROR_STATUS, X_ERROR, X_MISSING, type ApiErrorBody, type ErrorCode } from '@auction/shared';
+import { ERROR_STATUS, PRODUCT_IMPORT_MAX_BYTES, X_ERROR, X_MISSING, type ApiErrorBody, type ErrorCode } from '@auction/shared';
 import { isStoreUnavailable } from '../db/index.js';
 import { AppError } from '../errors.js';
 import { CLIENT_DIST } from '../paths.js';
@@ -87,6 +87,9 @@ export function describeValidation(errors: AjvError[], context: string): { field
  */
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError & { code?: string }, req, reply) => {
+    // 64 KiB, but a CSV body has its route's own limit (the products import).
+    const limit = /^text\/csv\b/i.test(req.headers['content-type'] ?? '') ? PRODUCT_IMPORT_MAX_BYTES : 64 * 1024;
+    const tooLarge = `Request body must not exceed ${limit >= 1024 * 1024 ? `${limit / (1024 * 1024)} MiB` : `${limit / 1024} KiB`}`;
     if (err instanceof AppError) return send(reply, err.code, err.message, err.field);
     if (err.validation) {
       const { field, message } = describeValidation(err.validation, err.validationContext ?? 'body');
@@ -94,7 +97,7 @@ export function registerErrorHandling(app: FastifyInstance) {
     }
     switch (err.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return send(reply, 'PAYLOAD_TOO_LARGE', 'Request body must not exceed 64 KiB');
+        return send(reply, 'PAYLOAD_TOO_LARGE', tooLarge);
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
         return send(reply, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
@@ -110,7 +113,7 @@ export function registerErrorHandling(app: FastifyInstance) {
     const status = err.statusCode ?? 500;
     if (err instanceof SyntaxError && status === 400) return send(reply, 'VALIDATION', 'Request body is not valid JSON', 'body');
     if (status === 404) return send(reply, 'NOT_FOUND', 'Not found');
-    if (status === 413) return send(reply, 'PAYLOAD_TOO_LARGE', 'Request body must not exceed 64 KiB');
+    if (status === 413) return send(reply, 'PAYLOAD_TOO_LARGE', tooLarge);
     if (status === 415) return send(reply, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
     if (status === 429) return send(reply, 'RATE_LIMITED', 'Too many requests; please slow down');
     if (status === 503) return send(reply, 'UNAVAILABLE', 'The service is busy; please retry in a moment');

@@ -250,6 +250,16 @@ const TABLE: Record<string, Case[]> = {
     expect: adminRole(200),
     check: (who, res, fx) => expect(res.json<{ id: string }[]>().some((p) => p.id === fx.u0)).toBe(who === 'admin'),
   }],
+  // products in bulk: each admin imports into, and exports, their own
+  'POST /api/admin/products/import': [{
+    request: () => ({ url: '/api/admin/products/import', raw: { payload: Buffer.from(`id,name,description\r\n${uniqueName('MI')},Imported,x\r\n`), headers: { 'content-type': 'text/csv' } } }),
+    expect: adminRole(201),
+  }],
+  'GET /api/admin/products/export': [{
+    request: () => ({ url: '/api/admin/products/export' }),
+    expect: adminRole(200),
+    check: (who, res, fx) => expect(res.body.split('\r\n').some((line) => line.startsWith(`${fx.u0},`))).toBe(who === 'admin'),
+  }],
   'POST /api/admin/auction': [{
     label: 'from the creator’s product',
     request: async (fx) => ({ url: '/api/admin/auction', body: { id: uniqueName('MA'), name: 'Matrix auction', valid_until: inHours(2), product_ids: [await freshProduct(fx)] } }),

@@ -11,7 +11,7 @@ import { presentAdminAuction, presentProduct, presentSettlement } from '../prese
 import { callerOf, dateTime, paise } from './input.js';
 
 /** Rupee prices from a product body, in paise; a field left out stays undefined (kept on an edit). */
-function pricingInput(body: { starting_price?: number; reserve_price?: number | null; buy_now_price?: number | null }) {
+export function pricingInput(body: { starting_price?: number; reserve_price?: number | null; buy_now_price?: number | null }) {
   const price = (v: number | null | undefined, field: string) => (v === undefined || v === null ? v : paise(v, field));
   return {
     startingPrice: price(body.starting_price, 'starting_price') ?? undefined,

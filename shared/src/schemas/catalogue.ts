@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { LIMITS } from '../limits.js';
-import { DateTimeText, Id, IdParams, IdRef, PAGE_DEFAULT, PageLimit, Rupees, VisibleText, X_ERROR, X_MISSING } from './common.js';
+import { DateTimeText, ErrorBody, Id, IdParams, IdRef, PAGE_DEFAULT, PageLimit, Rupees, VisibleText, X_ERROR, X_MISSING } from './common.js';
 import { BidStatus } from './bidding.js';
 import { CategoryRef } from './categories.js';
 import { CANCEL_POLICIES, INCREMENT_RULES, literalUnion, PRODUCT_STATUSES } from './enums.js';
@@ -99,6 +99,23 @@ export type UpdateProductBody = Static<typeof UpdateProductBody>;
 
 export const ProductSaved = Type.Object({ message: Type.String(), product: Product });
 export type ProductSaved = Static<typeof ProductSaved>;
+
+/** The columns of a products CSV file (import and export), in the order an export writes them. */
+export const PRODUCT_CSV_COLUMNS = ['id', 'name', 'description', 'category', 'starting_price', 'reserve_price', 'buy_now_price'] as const;
+/** At most this many products in one imported file. */
+export const PRODUCT_IMPORT_MAX_ROWS = 10_000;
+/** The largest file taken (a text/csv body or a multipart file): 5 MiB. */
+export const PRODUCT_IMPORT_MAX_BYTES = 5 * 1024 * 1024;
+
+export const ProductsImported = Type.Object({ created: Type.Integer({ minimum: 0 }) });
+export type ProductsImported = Static<typeof ProductsImported>;
+
+/** A refused import: every problem found (the first 100), by line of the file (the header is line 1); a request that is no file at all has no `rows`. */
+export const ProductImportProblems = Type.Object({
+  ...ErrorBody.properties,
+  rows: Type.Optional(Type.Array(Type.Object({ line: Type.Integer({ minimum: 1 }), field: Type.String(), message: Type.String() }))),
+});
+export type ProductImportProblems = Static<typeof ProductImportProblems>;
 
 /** `flat`, `ladder` or `custom` (docs/bidding.md#increments); bidding-rules.ts has the steps. */
 const IncrementRuleField = literalUnion(INCREMENT_RULES, { [X_ERROR]: 'increment_rule must be flat, ladder or custom' });
