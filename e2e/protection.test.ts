@@ -10,6 +10,9 @@ const e2e = useE2E();
 
 const statValue = (label: string) =>
   e2e.page.locator('.stat-card').filter({ has: e2e.page.getByText(label, { exact: true }) }).locator('.stat-value');
+/** Waits until the stat reads exactly `value` (each stat shows once its own read has answered). */
+const statReads = (label: string, value: string) =>
+  statValue(label).filter({ hasText: new RegExp(`^${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }).waitFor();
 
 describe('protection', () => {
   it('sends a visitor without a session from /user/dashboard to /user/login', async () => {
@@ -70,14 +73,14 @@ describe('user dashboard', () => {
 
     const balance = page.getByTestId('dashboard-balance');
     await balance.filter({ hasText: '₹1,500' }).waitFor();
-    expect(await statValue('Active Auctions').textContent()).toBe('2');
-    expect(await statValue('Ending Soon').textContent()).toBe('1');
+    await statReads('Active Auctions', '2');
+    await statReads('Ending Soon', '1');
     // The bids that did not fail; the refused one is named as left out (My Bids' Total Bids counts it).
-    expect(await statValue('My Bids').textContent()).toBe('1');
+    await statReads('My Bids', '1');
     expect(await e2e.page.locator('.stat-card').filter({ has: e2e.page.getByText('My Bids', { exact: true }) }).locator('.stat-hint').textContent()).toBe('1 active · 1 failed not counted');
     // A leading bid's hold is not spending (docs/money.md#ledger-kinds).
-    expect(await statValue('Total Spent').textContent()).toBe('₹0');
-    expect(await statValue('Registered Auctions').textContent()).toBe('1');
+    await statReads('Total Spent', '₹0');
+    await statReads('Registered Auctions', '1');
 
     const auctions = page.getByRole('region', { name: 'Recent Auctions' });
     await auctions.getByText('Camera Classics').waitFor();
@@ -95,8 +98,8 @@ describe('user dashboard', () => {
     await loginViaUi(page, 'user', newcomer.username, newcomer.password);
     await page.getByTestId('dashboard-balance').filter({ hasText: '₹0' }).waitFor();
     await page.getByRole('region', { name: 'Recent Transactions' }).getByText('No transactions yet').waitFor();
-    expect(await statValue('My Bids').textContent()).toBe('0');
-    expect(await statValue('Registered Auctions').textContent()).toBe('0');
+    await statReads('My Bids', '0');
+    await statReads('Registered Auctions', '0');
     await dismissToasts(e2e.page);
     await shot(page, 'dashboard-new-user');
   });
