@@ -1,10 +1,12 @@
 /**
  * CSV in and out (RFC 4180). Reading: fields split by commas, records by CRLF or LF; a quoted field
  * may hold commas, line breaks and doubled quotes; a UTF-8 byte-order mark at the start is skipped.
- * Writing: the same quoting, and text cells a spreadsheet would run as a formula (= + - @, tab, CR
- * first) defused with a leading single quote unless the text is only a signed number, as the
- * client's exports do (client/src/lib/csv.ts).
+ * Writing: the shared cell rules (@auction/shared's csvCell: the same quoting, formula cells defused),
+ * as the client's exports use.
  */
+import { csvRow } from '@auction/shared';
+
+export { csvCell } from '@auction/shared';
 
 /** A record and the line of the file it starts on (1: the first line). */
 export interface CsvRecord {
@@ -99,18 +101,7 @@ export function parseCsv(text: string): CsvRecord[] {
   return records;
 }
 
-const FORMULA_START = /^[=+\-@\t\r]/;
-const SIGNED_NUMBER = /^[+-]\d+(\.\d+)?$/;
-const NEEDS_QUOTES = /[",\r\n]/;
-
-/** One cell: text defused, then quoted when it must be; null is blank. */
-export function csvCell(value: string | null | undefined): string {
-  if (value === null || value === undefined) return '';
-  const text = FORMULA_START.test(value) && !SIGNED_NUMBER.test(value) ? `'${value}` : value;
-  return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-/** A header line and one line per row, CRLF after every line. */
+/** A header line and one line per row, CRLF after every line (cells by the shared rules: csvRow). */
 export function csvDocument(header: readonly string[], rows: readonly (readonly (string | null)[])[]): string {
-  return [header, ...rows].map((cells) => `${cells.map(csvCell).join(',')}\r\n`).join('');
+  return [header, ...rows].map((cells) => `${csvRow(cells)}\r\n`).join('');
 }

@@ -15,3 +15,4 @@ export * from './schemas/admin.js';
 // Saved lots and notifications.
 export * from './schemas/notifications.js';
 export * from './live.js';
+export * from './csv.js';

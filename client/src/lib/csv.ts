@@ -1,33 +1,14 @@
 /**
- * CSV for every export: RFC 4180 quoting, and text cells a spreadsheet would run as a formula
- * (= + - @, tab, CR first) defused with a leading single quote. A text that is only a signed number
- * (a phone number such as +919876543210, an amount such as -12.50) runs nothing and stays as it is
- * (OWASP's CSV injection advice).
+ * CSV for every export: the cells by the shared rules (quoting, formula cells defused: @auction/shared's
+ * csvCell), amounts as spreadsheet numbers, and the download.
  */
-import { formatRupees } from '@auction/shared';
+import { csvCell, csvRow, formatRupees, type CsvValue } from '@auction/shared';
 
-const FORMULA_START = /^[=+\-@\t\r]/;
-const SIGNED_NUMBER = /^[+-]\d+(\.\d+)?$/;
-const NEEDS_QUOTES = /[",\r\n]/;
-
-export type CsvValue = string | number | boolean | null | undefined;
-
-/** One cell. Numbers are written as numbers; text is defused, then quoted when it must be. */
-export function csvCell(value: CsvValue): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
-  if (typeof value === 'boolean') return String(value);
-  const text = FORMULA_START.test(value) && !SIGNED_NUMBER.test(value) ? `'${value}` : value;
-  return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
+export { csvCell, csvRow, type CsvValue };
 
 /** An amount in rupees as a spreadsheet's number cell: 1500, 1500.50, -12.05 (formatRupees' plain form); blank for none. */
 export function csvAmount(rupees: number | null | undefined): string {
   return rupees === null || rupees === undefined ? '' : formatRupees(rupees, { plain: true });
-}
-
-export function csvRow(cells: readonly CsvValue[]): string {
-  return cells.map(csvCell).join(',');
 }
 
 /** A header line and one line per row, CRLF between lines. */
