@@ -3,6 +3,7 @@
  * for the server (socket.io `Server<…>`), the browser client and scripts.
  */
 import type { Auction, AuctionStatus } from './schemas/catalogue.js';
+import type { AuctionCard } from './schemas/browse.js';
 import type { Notification } from './schemas/notifications.js';
 
 /**
@@ -16,6 +17,10 @@ export const auctionRoom = (auctionId: string) => `auction:${auctionId}`;
 export const userRoom = (userId: number) => `user:${userId}`;
 export const adminRoom = (adminId: number) => `admin:${adminId}`;
 /** Every event of an auction, unmerged (`/api/ws?feed=all`, admins only; docs/live-protocol.md). */
+/** Sockets that show an auction's Browse card (`catalogue:watch`). */
+export const cardsRoom = (auctionId: string) => `cards:${auctionId}`;
+/** Most cards one socket may watch at once (`catalogue:watch` replaces its list). */
+export const CARD_WATCH_MAX = 100;
 export const feedRoom = (auctionId: string) => `feed:${auctionId}`;
 
 interface Stamped {
@@ -171,6 +176,24 @@ export interface HelloData extends Stamped {
   protocol: number;
 }
 
+/** A Browse card as `GET /api/catalogue/auctions` shows it, without the per-caller `registered`. */
+export type LiveCard = Omit<AuctionCard, 'registered'>;
+
+/**
+ * `catalogue:card`: a card a socket shows changed (a new highest bid or bid count, its status, end,
+ * name or cover), read as committed when the frame goes out, merged per auction per frame. Sent only
+ * to sockets whose `catalogue:watch` list holds the auction. `card` is null when the auction is gone.
+ */
+export interface CardChangedData extends Stamped {
+  auction_id: string;
+  card: LiveCard | null;
+}
+
+/** Events to the sockets that show a card (`cards:<id>`), outside frames. */
+export interface CardEventMap {
+  'catalogue:card': CardChangedData;
+}
+
 /** Events the server sends of its own accord, not for a committed change: to every socket of a process. */
 export interface ControlEventMap {
   'live:hello': HelloData;
@@ -178,7 +201,7 @@ export interface ControlEventMap {
 }
 
 /** Every event sent outside frames: personal, catalogue and control events. */
-export type SocketEventMap = PersonalEventMap & ControlEventMap;
+export type SocketEventMap = PersonalEventMap & CardEventMap & ControlEventMap;
 
 export type ServerToClientEvents = { frame: (frame: Frame) => void } & {
   [K in keyof SocketEventMap]: (data: SocketEventMap[K]) => void;
@@ -190,13 +213,17 @@ export type Ack<T> = { status: 'ok'; data: T } | { status: 'error'; error: AckEr
 export interface ClientToServerEvents {
   'auction:watch': (auctionId: string, ack: (res: Ack<{ auction_id: string; watchers: number }>) => void) => void;
   'auction:unwatch': (auctionId: string, ack?: (res: Ack<{ auction_id: string }>) => void) => void;
+  /** The cards this socket shows: replaces its previous list (at most CARD_WATCH_MAX ids; [] for none). */
+  'catalogue:watch': (auctionIds: string[], ack?: (res: Ack<{ auction_ids: string[] }>) => void) => void;
 }
 
 /** Messages a plain WebSocket client (`/api/ws`) sends. */
 export type WsClientMessage =
   | { type: 'auth'; token: string }
   | { type: 'watch'; auction_id: string }
-  | { type: 'unwatch'; auction_id: string };
+  | { type: 'unwatch'; auction_id: string }
+  /** The cards this socket shows: replaces its previous list (`catalogue:watch`). */
+  | { type: 'cards'; auction_ids: string[] };
 
 /** Close code for a refused token on `/api/ws`. */
 export const WS_CLOSE_UNAUTHENTICATED = 4401;
