@@ -156,7 +156,7 @@ const TABLE: Record<string, Case[]> = {
       expect(a0?.registered).toBe(who === 'user');
     },
   }],
-  'GET /api/auctions/{id}/products': [{ request: (fx) => ({ url: `/api/auctions/${fx.a0}/products` }), expect: anyRole(200) }],
+  'GET /api/auctions/{id}/products': [{ request: (fx) => ({ url: `/api/auctions/${fx.a0}/products` }), expect: everyone(200) }],
   'GET /api/bids': [{
     request: (fx) => ({ url: `/api/bids?product_key=${fx.p0}` }),
     expect: anyRole(200),

@@ -33,20 +33,28 @@ export function auctionRoutes(app: App, ctx: AppContext) {
   });
 
   app.get('/auctions/:id/products', {
-    onRequest: guard.any,
-    schema: { tags, security, summary: 'Products of an auction with their highest bid, pricing and the caller’s own standing', params: IdParams, response: { 200: Type.Array(Product), ...errorResponses(401, 404) } },
+    onRequest: ctx.optionalCaller,
+    config: ctx.publicReadLimit,
+    schema: {
+      tags, security: [{}, { bearer: [] }],
+      summary: 'Products of an auction with their highest bid, pricing and the caller’s own standing',
+      description: 'Public, as `GET /products/{id}`: without a token (or with one that is no longer valid) the lots read as a visitor sees them, with no `my_status`, no `saved` and no reserve.',
+      params: IdParams, response: { 200: Type.Array(Product), ...errorResponses(404, 429) },
+    },
   }, async (req) => {
     if (!(await reads.auctionExists(req.params.id))) throw new AppError('NOT_FOUND', 'Auction not found');
-    const caller = callerOf(req);
+    const caller = req.caller;
+    const userId = caller?.role === 'user' ? caller.id : null;
     const [products, standings, savedIds] = await Promise.all([
       reads.productsOfAuction(req.params.id, ctx.now()),
-      caller.role === 'user' ? reads.myStandings(caller.id, req.params.id) : Promise.resolve([]),
+      userId !== null ? reads.myStandings(userId, req.params.id) : Promise.resolve([]),
       // The caller's saved lots: one indexed read, as the standings.
-      caller.role === 'user' ? reads.savedIn(caller.id, req.params.id) : Promise.resolve([]),
+      userId !== null ? reads.savedIn(userId, req.params.id) : Promise.resolve([]),
     ]);
     const mine = new Map(standings.map((s) => [s.productId, s]));
     const saved = new Set(savedIds);
-    return products.map((p) => presentProduct(p, caller.role === 'admin' ? { adminId: caller.id } : { standing: mine.get(p.id) ?? null, saved: saved.has(p.id) }));
+    return products.map((p) => presentProduct(p, caller?.role === 'admin' ? { adminId: caller.id }
+      : userId !== null ? { standing: mine.get(p.id) ?? null, saved: saved.has(p.id) } : null));
   });
 
   app.post('/auctions/register', {

@@ -134,6 +134,22 @@ describe('GET /api/products/{id}', () => {
     expectError(await call(app, 'GET', `/api/products/${draft}/bids`), 404, 'NOT_FOUND');
   });
 
+  it('a visitor reads an auction’s lots as the public sees them: prices and counts, no standing, no saved mark, no reserve', async () => {
+    const auctionId = (await page(asha.token)).auction!.id;
+    for (const token of [undefined, 'not-a-token']) {
+      const res = await call(app, 'GET', `/api/auctions/${encodeURIComponent(auctionId)}/products`, undefined, token);
+      expect(res.statusCode, res.body).toBe(200);
+      const [seen] = res.json<Array<Lot & { bid_count: number; saved?: boolean }>>();
+      expect(seen).toMatchObject({ id: lot, highest_bid: 301, bid_count: 6, my_status: null, my_max: null });
+      expect(seen!.reserve_price).toBeUndefined();
+      expect(seen!.saved).toBeUndefined();
+    }
+    // The bidder with the lead still reads their own standing there.
+    const mine = (await call(app, 'GET', `/api/auctions/${encodeURIComponent(auctionId)}/products`, undefined, ravi.token)).json<Lot[]>();
+    expect(mine[0]).toMatchObject({ my_status: 'leading', my_max: 500 });
+    expectError(await call(app, 'GET', '/api/auctions/NO-SUCH-AUCTION/products'), 404, 'NOT_FOUND');
+  });
+
   it('after settlement: the winner reads won, the others lost', async () => {
     clock.advance(3 * 3_600_000);
     const auctionId = (await page(asha.token)).auction!.id;
