@@ -2,11 +2,11 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { inHours, makeAuction, makeProduct } from '../features/auctions/test/fixtures';
+import { NOW, inHours, makeAuction, makeProduct } from '../features/auctions/test/fixtures';
 import { useLive } from '../lib/live';
 import { makeNotice } from '../features/notifications/testing';
 import { sockets } from '../test/fake-socket';
-import { jsonResponse, resetAppState, routeFetch, sampleAdmin, sampleUser } from '../test/utils';
+import { jsonResponse, resetAppState, routeFetch, sampleAdmin, sampleUser, setServerNow } from '../test/utils';
 import { AppProviders } from './providers';
 import { AppRoutes } from './router';
 
@@ -104,9 +104,46 @@ describe('notifications in the app', () => {
     expect(fetch.calls('GET /api/notifications?limit=20')).toHaveLength(1);
   });
 
-  it('a signed-out visitor following a lot link is asked to sign in as a bidder', () => {
-    routeFetch({});
-    renderApp('/auctions/OLD-3/products/C-1');
+  it('a visitor following a shared lot link sees the lot, not a login wall; bidding asks them to sign in and brings them back', async () => {
+    const open = makeAuction({ id: 'OPEN-1', name: 'Old Maps', valid_until: inHours(5), registered: false, product_ids: ['M-1'] });
+    const map = makeProduct({ id: 'M-1', name: 'Map of Bengal', auction_id: 'OPEN-1', highest_bid: 0, bid_count: 0, my_status: null });
+    const fetch = routeFetch({
+      'GET /api/auctions/OPEN-1/products': [jsonResponse(200, [map])],
+      'GET /api/products/M-1': [jsonResponse(200, { ...map, auction: open, bids: [] })],
+      'POST /api/login': [jsonResponse(200, { token: 'u-tok', user: sampleUser })],
+      'GET /api/auctions': [jsonResponse(200, [open])],
+      'GET /api/notifications?limit=20': [jsonResponse(200, { notifications: [], unread: 0 })],
+    });
+    setServerNow(NOW);
+    renderApp('/auctions/OPEN-1/products/M-1?ref=share');
+    expect(await screen.findByRole('heading', { level: 2, name: 'Map of Bengal' })).toBeTruthy();
+    expect(location()).toBe('/auctions/OPEN-1/products/M-1?ref=share');
+    // No account in the header, no calls that need one, only the public pages in the menu.
+    expect(within(screen.getByRole('banner')).getByRole('link', { name: 'Sign in' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Logout' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Wallet' })).toBeNull();
+    expect(fetch.calls('GET /api/auctions')).toHaveLength(0);
+    expect(fetch.calls('GET /api/notifications?limit=20')).toHaveLength(0);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in to bid' }));
     expect(location()).toBe('/user/login');
+    fireEvent.change(screen.getByLabelText('Username'), { target: { value: 'asha' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret-pass' } });
+    fireEvent.click(screen.getByRole('button', { name: /login|sign in/i }));
+    await waitFor(() => expect(location()).toBe('/auctions/OPEN-1/products/M-1?ref=share'));
+    expect(await screen.findByRole('button', { name: 'Logout' })).toBeTruthy();
+  });
+
+  it('a visitor opening a bidder’s own page is asked to sign in, and lands there after', async () => {
+    routeFetch({
+      'POST /api/login': [jsonResponse(200, { token: 'u-tok', user: sampleUser })],
+      'GET /api/notifications?limit=20': [jsonResponse(200, { notifications: [], unread: 0 })],
+    });
+    renderApp('/user/saved?sort=ending');
+    expect(location()).toBe('/user/login');
+    fireEvent.change(screen.getByLabelText('Username'), { target: { value: 'asha' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret-pass' } });
+    fireEvent.click(screen.getByRole('button', { name: /login|sign in/i }));
+    await waitFor(() => expect(location()).toBe('/user/saved?sort=ending'));
   });
 });

@@ -5,7 +5,7 @@ import { ManageProductsPage } from '../features/admin-products/components/Manage
 import { UsersPage } from '../features/admin-users/components/UsersPage';
 import { BrowseAuctionsPage } from '../features/auctions/components/BrowseAuctionsPage';
 import { LotPage } from '../features/auctions';
-import { LoginPage, RegisterPage, RequireSession } from '../features/auth';
+import { LoginPage, RegisterPage, RequireSession, SessionReady } from '../features/auth';
 import { MyBidsPage } from '../features/bids/components/MyBidsPage';
 import { UserDashboardPage } from '../features/dashboard/components/UserDashboardPage';
 import { LandingPage } from '../features/landing/components/LandingPage';
@@ -27,15 +27,18 @@ export function AppRoutes() {
       <Route path={paths.admin.login} element={<LoginPage portal="admin" />} />
       <Route path={paths.admin.register} element={<RegisterPage portal="admin" />} />
 
-      <Route element={<RequireSession kind="user" />}>
+      {/* The bidder's shell, also for visitors: Browse and lot pages are public (a shared link opens the lot). */}
+      <Route element={<SessionReady />}>
         <Route element={<AppShell portal="user" />}>
           {/* A lot's own page, where notices and saved lots link (inside the shell: the live connection stays). */}
           <Route path={paths.lot} element={<LotPage />} />
-          <Route path={paths.user.dashboard} element={<UserDashboardPage />} />
           <Route path={paths.user.auctions} element={<BrowseAuctionsPage />} />
-          <Route path={paths.user.bids} element={<MyBidsPage />} />
-          <Route path={paths.user.saved} element={<SavedPage />} />
-          <Route path={paths.user.wallet} element={<WalletPage />} />
+          <Route element={<RequireSession kind="user" />}>
+            <Route path={paths.user.dashboard} element={<UserDashboardPage />} />
+            <Route path={paths.user.bids} element={<MyBidsPage />} />
+            <Route path={paths.user.saved} element={<SavedPage />} />
+            <Route path={paths.user.wallet} element={<WalletPage />} />
+          </Route>
         </Route>
       </Route>
 

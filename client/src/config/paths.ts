@@ -54,6 +54,8 @@ export interface PageRoute {
   emptySidebar?: boolean;
   /** A page without a sidebar entry of its own, shown as part of this entry's section (a lot within Browse). */
   section?: string;
+  /** Open to visitors who have not signed in (Browse, lot pages): the shell shows Sign in and Register. */
+  public?: boolean;
 }
 
 export const portalTitle: Record<Portal, string> = { user: 'User Portal', admin: 'Admin Portal' };
@@ -61,11 +63,11 @@ export const portalTitle: Record<Portal, string> = { user: 'User Portal', admin:
 export const pageRoutes: Record<Portal, readonly PageRoute[]> = {
   user: [
     { path: paths.user.dashboard, title: 'Dashboard', nav: { label: 'Dashboard', icon: 'dashboard' } },
-    { path: paths.user.auctions, title: 'Browse Auctions', nav: { label: 'Browse Auctions', icon: 'gavel' } },
+    { path: paths.user.auctions, title: 'Browse Auctions', nav: { label: 'Browse Auctions', icon: 'gavel' }, public: true },
     { path: paths.user.bids, title: 'My Bids', nav: { label: 'My Bids', icon: 'bids' } },
     { path: paths.user.saved, title: 'Saved', nav: { label: 'Saved', icon: 'star' } },
     { path: paths.user.wallet, title: 'Wallet', nav: { label: 'Wallet', icon: 'wallet' } },
-    { path: paths.lot, title: 'Lot', section: paths.user.auctions },
+    { path: paths.lot, title: 'Lot', section: paths.user.auctions, public: true },
   ],
   admin: [
     { path: paths.admin.dashboard, title: 'Admin Dashboard', nav: { label: 'Dashboard', icon: 'dashboard' } },

@@ -109,6 +109,19 @@ describe('api client', () => {
     expect(navigate).toHaveBeenCalledWith('/', { replace: true });
   });
 
+  it('a 401 to a call that carried no token (a visitor) ends nothing and goes nowhere', async () => {
+    useSession.getState().hydrate();
+    localStorage.removeItem('token');
+    const navigate = vi.fn();
+    registerNavigate(navigate);
+    const fetchMock = mockFetch(jsonResponse(401, { error: 'Please sign in', message: 'Please sign in', code: 'UNAUTHENTICATED' }));
+    const err = await api.get('/wallet', { as: 'user' }).catch((e: unknown) => e);
+    expect((err as ApiError).status).toBe(401);
+    expect(headersOf(fetchMock).authorization).toBeUndefined();
+    expect(localStorage.getItem('admin_token')).toBe('admin-token');
+    expect(navigate).not.toHaveBeenCalled();
+  });
+
   it('leaves the session alone on a 400 bad-credentials answer', async () => {
     const navigate = vi.fn();
     registerNavigate(navigate);

@@ -50,12 +50,18 @@ export function isSessionEnded(err: unknown): boolean {
   return err instanceof ApiError && err.status === 401;
 }
 
-type NavigateFn = (to: string, options?: { replace?: boolean }) => void;
+type NavigateFn = (to: string, options?: { replace?: boolean; state?: unknown }) => void;
 let navigateFn: NavigateFn | null = null;
 
 /** The router registers its navigate here so a 401 can leave without a full page reload. */
 export function registerNavigate(fn: NavigateFn | null): void {
   navigateFn = fn;
+}
+
+/** Goes to an in-app page from outside a component (a store's action): the router's navigate, else a page load. */
+export function navigateTo(to: string, options?: { replace?: boolean; state?: unknown }): void {
+  if (navigateFn) navigateFn(to, options);
+  else window.location.assign(to);
 }
 
 function apiBase(): string {
@@ -72,11 +78,10 @@ function buildUrl(path: string, query: RequestOptions['query']): string {
   return qs ? `${url}${url.includes('?') ? '&' : '?'}${qs}` : url;
 }
 
-// Any 401 means the session is gone: clear it and go to / (docs/architecture.md, "The client").
+// Any 401 to a call that carried a token means the session is gone: clear it and go to / (docs/architecture.md, "The client").
 function endSession(): void {
   clearStoredSession();
-  if (navigateFn) navigateFn('/', { replace: true });
-  else window.location.assign('/');
+  navigateTo('/', { replace: true });
 }
 
 function isErrorBody(value: unknown): value is Partial<ApiErrorBody> {
@@ -100,10 +105,8 @@ async function request<T>(method: string, path: string, body: unknown, options: 
   const form = body instanceof FormData;
   // Never a JSON content-type without a body: the server answers that with 400.
   if (body !== undefined && !form) headers['content-type'] = 'application/json';
-  if (options.as !== 'none') {
-    const token = readToken(options.as);
-    if (token) headers.authorization = `Bearer ${token}`;
-  }
+  const token = options.as === 'none' ? null : readToken(options.as);
+  if (token) headers.authorization = `Bearer ${token}`;
 
   let res: Response;
   try {
@@ -120,7 +123,8 @@ async function request<T>(method: string, path: string, body: unknown, options: 
   }
 
   const data = await readBody(res);
-  if (res.status === 401) endSession();
+  // A visitor (no token sent) asked for something that needs an account: there is no session to end.
+  if (res.status === 401 && token) endSession();
   if (!res.ok) {
     const errBody = isErrorBody(data) ? data : undefined;
     throw new ApiError(res.status, errBody?.code ?? 'BAD_RESPONSE', errBody);

@@ -11,6 +11,7 @@ import { browseLotPath, lotPath, paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
 import { countdownUrgent, formatCountdown, formatEndTime, formatRupees } from '../../../lib/format';
 import { useWatchAuctions } from '../../../lib/live';
+import { useSession, useSignInToContinue } from '../../../lib/session';
 import { LotStarOf } from './lot-slots';
 import { bidAction, isEnded, softCloseText, stepsText } from '../../../lib/catalogue';
 import { useAuctionActions, useAuctionList, useAuctionProducts } from '../store/auctions-store';
@@ -42,8 +43,10 @@ export function LotPage() {
 
   // The lot's auction is watched live while the page is open (its bids, its end, its extensions).
   useWatchAuctions([auctionId]);
+  // A visitor (a shared link) reads the lot and its auction's lots; the whole list with registrations is a bidder's.
+  const visitor = useSession((s) => s.user === null);
   const live = useAuctionProducts(auctionId, { silent: true }).data?.find((p) => p.id === productId);
-  const listed = useAuctionList({ silent: true }).data?.find((a) => a.id === auctionId);
+  const listed = useAuctionList({ silent: true, read: !visitor }).data?.find((a) => a.id === auctionId);
 
   // A link to a lot that has since moved to another auction leads to where it is now.
   const movedTo = lot && lot.id === productId && lot.auction_id !== null && lot.auction_id !== auctionId ? lot.auction_id : null;
@@ -78,7 +81,7 @@ export function LotPage() {
   // The dialogs follow the auction's live products and the list: they open once both have arrived.
   return (
     <LotView product={product} auction={auction} history={lot.bids} more={(lot.bids_next_before ?? null) !== null}
-      onLoadMore={() => loadMoreLotHistory(productId)} ready={live !== undefined && listed !== undefined} />
+      onLoadMore={() => loadMoreLotHistory(productId)} ready={live !== undefined && listed !== undefined} visitor={visitor} />
   );
 }
 
@@ -92,9 +95,12 @@ interface LotViewProps {
   onLoadMore: () => Promise<void>;
   /** The live data the bid and buy-now dialogs read has arrived. */
   ready: boolean;
+  /** Not signed in: bidding, buying and registering start with signing in, and come back here. */
+  visitor: boolean;
 }
 
-function LotView({ product, auction, history, more, onLoadMore, ready }: LotViewProps) {
+function LotView({ product, auction, history, more, onLoadMore, ready, visitor }: LotViewProps) {
+  const signIn = useSignInToContinue();
   const titleId = useId();
   const historyId = useId();
   const descriptionId = useId();
@@ -189,7 +195,7 @@ function LotView({ product, auction, history, more, onLoadMore, ready }: LotView
           {auction?.cancel_policy === 'strict' && !ended && !sold && <p className="auc-panel-rule lot-rule"><Icon name="info" size={14} /> {STRICT_CANCEL_WORDS}</p>}
 
           {auction && !registered && !ended && (
-            <p className="info-note lot-note"><Icon name="info" size={18} /> <span>Register for this auction to place bids.</span></p>
+            <p className="info-note lot-note"><Icon name="info" size={18} /> <span>{visitor ? 'Sign in and register for this auction to place bids.' : 'Register for this auction to place bids.'}</span></p>
           )}
 
           {/* On phones, while the lot can be bid on, a bar fixed at the screen's bottom: its price and Place Bid stay in view. */}
@@ -198,7 +204,12 @@ function LotView({ product, auction, history, more, onLoadMore, ready }: LotView
               <span className="lot-bar-label">{priceLabel}</span>
               <strong>{formatRupees(unbid ? product.min_next_bid : product.highest_bid)}</strong>
             </span>
-            {auction && (
+            {auction && visitor && (
+              <button type="button" className="btn btn-accent lot-bid" disabled={action.disabled} title={action.reason} onClick={signIn}>
+                {action.disabled ? action.label : 'Sign in to bid'}
+              </button>
+            )}
+            {auction && !visitor && (
               <button type="button" className={`btn ${registered ? 'btn-primary' : 'btn-accent'} lot-bid`}
                 disabled={action.disabled || (registered ? !ready : registering)} title={action.reason}
                 onClick={registered ? () => setBidding(true) : () => void register(auction.id)}>

@@ -9,7 +9,7 @@ import type { BidPlaced } from '@auction/shared';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { ApiError, errorText } from '../../../lib/api-client';
 import { runMutation } from '../../../lib/query';
-import { useSession } from '../../../lib/session';
+import { signInToContinue, useSession } from '../../../lib/session';
 import type { BidAsk } from '../../../lib/catalogue';
 import { bidMutation, buyNowMutation, registerMutation } from '../api/auction-mutations';
 
@@ -44,6 +44,11 @@ export const useAuctionActions = create<AuctionActionsState>()((set) => ({
   buying: {},
 
   register: async (auctionId) => {
+    // A visitor registers by signing in first, then coming back to the page they were on.
+    if (useSession.getState().user === null) {
+      signInToContinue();
+      return false;
+    }
     set((s) => ({ registering: { ...s.registering, [auctionId]: true } }));
     try {
       await runMutation(registerMutation(useSession.getState().user?.id), auctionId);

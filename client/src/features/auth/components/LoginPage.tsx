@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import type { Portal } from '../../../config/paths';
 import { FormField } from '../../../components/ui/FormField';
@@ -8,7 +8,7 @@ import { Icon } from '../../../components/ui/Icon';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { errorText } from '../../../lib/api-client';
 import { loginAdmin, loginUser } from '../api/auth-api';
-import { useSession } from '../../../lib/session';
+import { afterSignIn, useSession } from '../../../lib/session';
 import { DemoHint } from '../../../components/demo/DemoHint';
 import { AuthLayout } from './AuthLayout';
 import { missingFields } from './required';
@@ -23,6 +23,8 @@ const COPY = {
 
 export function LoginPage({ portal }: { portal: Portal }) {
   const navigate = useNavigate();
+  // A visitor sent here to bid, save or register goes back to that page once signed in.
+  const returnState: unknown = useLocation().state;
   const [values, setValues] = useState<Record<Field, string>>({ username: '', password: '' });
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [submitting, setSubmitting] = useState(false);
@@ -53,7 +55,7 @@ export function LoginPage({ portal }: { portal: Portal }) {
       if (portal === 'user') useSession.getState().setUserSession(await loginUser(body));
       else useSession.getState().setAdminSession(await loginAdmin(body));
       toast.success(copy.success);
-      void navigate(paths[portal].dashboard, { replace: true });
+      void navigate(afterSignIn(returnState, portal), { replace: true });
     } catch (err) {
       const message = errorText(err, 'Login failed');
       toast.error(message);
@@ -69,7 +71,7 @@ export function LoginPage({ portal }: { portal: Portal }) {
       subtitle={copy.subtitle}
       footer={
         <p>
-          Don&apos;t have an account? <Link to={paths[portal].register}>Register as {portal === 'admin' ? 'Admin' : 'User'}</Link>
+          Don&apos;t have an account? <Link to={paths[portal].register} state={returnState}>Register as {portal === 'admin' ? 'Admin' : 'User'}</Link>
         </p>
       }
     >

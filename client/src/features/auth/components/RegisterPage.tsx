@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import type { FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import type { Portal } from '../../../config/paths';
 import { FormField } from '../../../components/ui/FormField';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { errorText } from '../../../lib/api-client';
 import { loginAdmin, loginUser, registerAdmin, registerUser } from '../api/auth-api';
-import { useSession } from '../../../lib/session';
+import { afterSignIn, useSession } from '../../../lib/session';
 import { AuthLayout } from './AuthLayout';
 import { fieldOfRefusal, normaliseMobile, REGISTER_HINTS, REGISTER_LABELS as LABELS, registerProblems, type RegisterField as Field } from './register-rules';
 
@@ -29,6 +29,8 @@ const COPY = {
 
 export function RegisterPage({ portal }: { portal: Portal }) {
   const navigate = useNavigate();
+  // A visitor sent here to bid, save or register goes back to that page once signed in.
+  const returnState: unknown = useLocation().state;
   const [values, setValues] = useState<Record<Field, string>>({ name: '', username: '', mobile_number: '', password: '' });
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [submitting, setSubmitting] = useState(false);
@@ -78,11 +80,11 @@ export function RegisterPage({ portal }: { portal: Portal }) {
       else useSession.getState().setAdminSession(await loginAdmin(credentials));
     } catch {
       toast.success(copy.success);
-      void navigate(paths[portal].login, { replace: true });
+      void navigate(paths[portal].login, { replace: true, state: returnState });
       return;
     }
     toast.success(copy.welcome);
-    void navigate(paths[portal].dashboard, { replace: true });
+    void navigate(afterSignIn(returnState, portal), { replace: true });
   }
 
   return (
@@ -92,7 +94,7 @@ export function RegisterPage({ portal }: { portal: Portal }) {
       subtitle={copy.subtitle}
       footer={
         <p>
-          Already have an account? <Link to={paths[portal].login}>Login as {portal === 'admin' ? 'Admin' : 'User'}</Link>
+          Already have an account? <Link to={paths[portal].login} state={returnState}>Login as {portal === 'admin' ? 'Admin' : 'User'}</Link>
         </p>
       }
     >

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { Spinner } from '../../../components/ui/Spinner';
 import { paths } from '../../../config/paths';
-import { useSession } from '../../../lib/session';
+import { useSession, type ReturnState } from '../../../lib/session';
 
 interface RequireSessionProps {
   kind: 'user' | 'admin';
@@ -23,6 +23,13 @@ export function RequireSession({ kind, children }: RequireSessionProps) {
   if (!ready) return <Spinner label="Loading your session…" fullPage />;
   // After a logout or a 401 the visitor goes to `/`, not to a login page.
   if (!signedIn && sessionEnded) return <Navigate to={paths.home} replace />;
-  if (!signedIn) return <Navigate to={paths[kind].login} replace state={{ from: location.pathname }} />;
+  if (!signedIn) return <Navigate to={paths[kind].login} replace state={{ from: `${location.pathname}${location.search}` } satisfies ReturnState} />;
   return children ?? <Outlet />;
+}
+
+/** Public pages that still differ for a signed-in bidder: a spinner until the stored session has loaded. */
+export function SessionReady() {
+  const ready = useSession((s) => s.ready);
+  if (!ready) return <Spinner label="Loading your session…" fullPage />;
+  return <Outlet />;
 }
