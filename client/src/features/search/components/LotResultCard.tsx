@@ -25,7 +25,7 @@ export function LotResultCard({ lot }: { lot: ShownLot }) {
         <h3 className="lot-card-name">
           {/* Stretched over the whole card (CSS), so the card is one link for a pointer and one stop for the keyboard. */}
           <Link to={lotPath(lot.auction.id, lot.id)} className="lot-card-link">
-            {label && <span className="visually-hidden">{label}: </span>}
+            {label && <><span className="visually-hidden">{label}:</span>{' '}</>}
             {lot.name}
           </Link>
         </h3>
