@@ -7,7 +7,7 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { SHOTS_DIR, loginViaUi, pathOf, shot, step, unique, useE2E, waitForPath } from './browser.js';
+import { SHOTS_DIR, loginViaUi, makePhoto, pathOf, shot, step, unique, useE2E, waitForPath } from './browser.js';
 
 const e2e = useE2E();
 
@@ -39,6 +39,7 @@ describe('search', () => {
     const clock = { id: unique('clock'), name: `${cap} Mantel Clock`, category_id: clocks.id, starting_price: 800 };
     const kettle = { id: unique('kettle'), name: 'Copper Kettle', category_id: null, starting_price: 100 };
     for (const p of [lamp, clock, kettle]) await seed.call('POST', '/admin/product', { description: `${p.name}, in good condition`, ...p }, admin.token);
+    await seed.photo(admin, lamp.id, await makePhoto('Lamp', '#8a6d1f', 1200, 900), 'lamp.png');
     const auction = { id: unique('sale'), name: 'Spring House Sale' };
     await seed.call('POST', '/admin/auction', {
       ...auction, valid_until: new Date(Date.now() + 3 * 3600_000).toISOString(), product_ids: [lamp.id, clock.id, kettle.id],
@@ -77,6 +78,10 @@ describe('search', () => {
       await lampCard.getByText('Starting bid').waitFor();
       await lampCard.getByText('Buy now ₹4,000').waitFor();
       await lampCard.getByText('Spring House Sale').waitFor();
+      const cover = lampCard.locator('img');
+      expect(await cover.getAttribute('src')).toMatch(/^(https?:\/\/[^/]+)?\/media\/[0-9a-f]+\.webp$/);
+      await expect.poll(() => cover.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+      await lampCard.getByRole('link', { name: `Lot 1: Brass ${cap} Lamp` }).waitFor();
       const clockCard = cards.filter({ hasText: `${cap} Mantel Clock` });
       await clockCard.getByText('₹900').waitFor();
       await clockCard.getByText('1 bid').waitFor();

@@ -139,4 +139,25 @@ describe('HeaderSearch', () => {
     fireEvent.click(screen.getByRole('option', { name: 'See all results for “lamp”' }));
     expect(location()).toBe('/user/search?q=lamp');
   });
+
+  it('the phone button opens the search field; Escape closes the list, then the row, and the focus goes back to the button', async () => {
+    const calls = manualFetch();
+    const box = renderBox();
+    const toggle = screen.getByRole('button', { name: 'Search lots' });
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(toggle);
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    expect(toggle.getAttribute('aria-label')).toBe('Close search');
+    await waitFor(() => expect(document.activeElement).toBe(box));
+    fireEvent.change(box, { target: { value: 'lamp' } });
+    await waitFor(() => expect(calls).toHaveLength(1));
+    act(() => calls[0]!.answer(lotPage([lamp])));
+    await screen.findByRole('option', { name: /Brass Desk Lamp/ });
+    fireEvent.keyDown(box, { key: 'Escape' });
+    expect(screen.queryByRole('option')).toBeNull();
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    fireEvent.keyDown(box, { key: 'Escape' });
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(document.activeElement).toBe(toggle);
+  });
 });

@@ -24,6 +24,7 @@ export function HeaderSearch() {
   const id = useId();
   const listId = `${id}-list`;
   const input = useRef<HTMLInputElement>(null);
+  const toggleButton = useRef<HTMLButtonElement>(null);
   const [text, setText] = useState('');
   const [term, setTerm] = useState('');
   const [open, setOpen] = useState(false);
@@ -92,8 +93,10 @@ export function HeaderSearch() {
         e.preventDefault();
         close();
       } else if (expanded) {
+        // The row closes on a phone: the focus goes back to the button that opened it.
         e.preventDefault();
         setExpanded(false);
+        toggleButton.current?.focus();
       } else if (text) {
         e.preventDefault();
         setText('');
@@ -125,7 +128,7 @@ export function HeaderSearch() {
 
   return (
     <div className={`header-search${expanded ? ' header-search-open' : ''}`} onBlur={onBlur}>
-      <button type="button" className="icon-btn header-search-toggle" aria-label={expanded ? 'Close search' : 'Search lots'} aria-expanded={expanded} onClick={toggle}>
+      <button ref={toggleButton} type="button" className="icon-btn header-search-toggle" aria-label={expanded ? 'Close search' : 'Search lots'} aria-expanded={expanded} onClick={toggle}>
         <Icon name={expanded ? 'close' : 'search'} size={18} />
       </button>
       <form className="header-search-form" role="search" aria-label="Search lots" onSubmit={onSubmit}>

@@ -108,6 +108,8 @@ describe('SearchPage', () => {
     await screen.findByText('Brass Desk Lamp');
     expect(api.lotQuery(0)).toEqual({ q: 'lamp', category: 'lighting', min_price: '100', max_price: '500.5', buy_now: '1', status: 'ended', sort: 'price_desc' });
     expect(screen.getByLabelText<HTMLSelectElement>('Category').value).toBe('lighting');
+    // Two levels: each subcategory under its parent, indented.
+    await waitFor(() => expect([...screen.getByLabelText<HTMLSelectElement>('Category').options].map((o) => o.textContent)).toEqual(['All categories', 'Lighting', '\u00a0\u00a0\u00a0Desk Lamps', 'Cameras']));
     expect(screen.getByLabelText<HTMLSelectElement>('Sort by').value).toBe('price_desc');
     expect(screen.getByLabelText<HTMLInputElement>('Min price (₹)').value).toBe('100');
     expect(screen.getByLabelText<HTMLInputElement>('Buy now only').checked).toBe(true);
