@@ -40,8 +40,10 @@ function FiltersForm({ filters, categories, onChange }: Props) {
     onChange({ ...filters, q, min_price: lo, max_price: hi });
   }
 
-  const sorts = LOT_SORTS.filter((s) => s !== 'relevance' || filters.q.trim() !== '');
-  const sortValue = filters.sort === 'relevance' && !filters.q.trim() ? '' : (filters.sort ?? '');
+  // The server's default order heads the list as '' (relevance needs words to rank by).
+  const defaultSort = filters.q.trim() ? 'relevance' : 'ending';
+  const sorts = LOT_SORTS.filter((s) => s !== 'relevance' && s !== defaultSort);
+  const sortValue = filters.sort && sorts.includes(filters.sort) ? filters.sort : '';
   const categoryKnown = !filters.category || (categories ?? []).some((c) => c.slug === filters.category || String(c.id) === filters.category);
 
   return (
@@ -86,8 +88,8 @@ function FiltersForm({ filters, categories, onChange }: Props) {
         <label className="field">
           <span className="field-label">Sort by</span>
           <select className="input" value={sortValue} onChange={(e) => onChange({ ...filters, sort: sorts.find((s) => s === e.target.value) ?? null })}>
-            <option value="">{filters.q.trim() ? 'Best match' : 'Ending soonest'}</option>
-            {sorts.filter((s) => s !== (filters.q.trim() ? 'relevance' : 'ending')).map((s) => <option key={s} value={s}>{SORT_LABELS[s]}</option>)}
+            <option value="">{SORT_LABELS[defaultSort]}</option>
+            {sorts.map((s) => <option key={s} value={s}>{SORT_LABELS[s]}</option>)}
           </select>
         </label>
         <label className="search-check">

@@ -230,4 +230,32 @@ describe('SearchPage', () => {
     expect(card('LANTERN').getByText('₹2,000')).toBeTruthy();
     expect(card('LANTERN').getByText('5 bids')).toBeTruthy();
   });
+
+  it('reads the next page while the end of the list is in view', async () => {
+    // As a browser's observer does: a callback on observe() with whether the sentinel is in view now.
+    let inView = false;
+    const observers = new Set<() => void>();
+    vi.stubGlobal('IntersectionObserver', class {
+      callback: IntersectionObserverCallback;
+      constructor(callback: IntersectionObserverCallback) { this.callback = callback; }
+      observe(target: Element) {
+        const fire = () => this.callback([{ isIntersecting: inView, target } as unknown as IntersectionObserverEntry], this as unknown as IntersectionObserver);
+        observers.add(fire);
+        queueMicrotask(fire);
+      }
+      disconnect() { observers.clear(); }
+    });
+    const api = stubApi([jsonResponse(200, lotPage([lamp], 'c1', 3)), jsonResponse(200, lotPage([globe], 'c2', 3)), jsonResponse(200, lotPage([lantern], null, 3))]);
+    renderPage();
+    await screen.findByText('Brass Desk Lamp');
+    await act(() => new Promise((r) => setTimeout(r, 50)));
+    expect(api.lotCalls()).toHaveLength(1);
+    // Scrolled to the end: the next page, and (the end still in view) the one after.
+    inView = true;
+    act(() => observers.forEach((fire) => fire()));
+    await screen.findByText('Ship Lantern');
+    expect(api.lotQuery(1)).toMatchObject({ cursor: 'c1' });
+    expect(api.lotQuery(2)).toMatchObject({ cursor: 'c2' });
+    expect(cardIds()).toEqual(['lot-card-LAMP', 'lot-card-GLOBE', 'lot-card-LANTERN']);
+  });
 });
