@@ -101,6 +101,10 @@ describe('search', () => {
       await page.setViewportSize({ width: 375, height: 812 });
       await page.goto('/user/dashboard');
       const toggle = page.getByRole('button', { name: 'Search lots' });
+      await toggle.waitFor();
+      // The button leaves the page title its whole word.
+      expect(await page.locator('.shell-title').evaluate((t) => t.scrollWidth <= t.clientWidth)).toBe(true);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
       await toggle.click();
       await box.waitFor();
       expect(await box.evaluate((el) => el === document.activeElement)).toBe(true);
