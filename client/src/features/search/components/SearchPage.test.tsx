@@ -76,9 +76,11 @@ describe('SearchPage', () => {
   });
 
   it('shows each lot as a card: cover, number, name, category, price, bids, Buy now, auction and time left, linked to its page', async () => {
-    stubApi([jsonResponse(200, lotPage([lamp, lantern], null, 2))]);
+    const api = stubApi([jsonResponse(200, lotPage([lamp, lantern], null, 2))]);
     renderPage();
     await screen.findByText('Brass Desk Lamp');
+    // A visitor (no session): the read carries no token.
+    expect((api.fn.mock.calls[0] as unknown as [string, RequestInit])[1].headers).not.toHaveProperty('authorization');
     expect(screen.getByRole('heading', { name: '2 lots' })).toBeTruthy();
     const l = card('LAMP');
     expect(screen.getByTestId('lot-card-LAMP').className).toBe('lot-card');
@@ -124,6 +126,19 @@ describe('SearchPage', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Search' }));
     await waitFor(() => expect(api.lotCalls()).toHaveLength(3));
     expect(api.lotQuery(2)).toEqual({ q: 'desk lamp', category: 'cameras', min_price: '100', buy_now: '1', status: 'ended', sort: 'price_desc' });
+  });
+
+  it('without words the default order is ending soonest, and Best match is not offered', async () => {
+    const api = stubApi([jsonResponse(200, lotPage([lamp], null, 1))]);
+    renderPage('/user/search?sort=relevance&category=cameras');
+    await screen.findByText('Brass Desk Lamp');
+    expect(api.lotQuery(0)).toEqual({ category: 'cameras' });
+    const sort = screen.getByLabelText<HTMLSelectElement>('Sort by');
+    expect([...sort.options].map((o) => o.textContent)).toEqual(['Ending soonest', 'Price: low to high', 'Price: high to low', 'Most bids']);
+    expect(sort.value).toBe('');
+    fireEvent.change(sort, { target: { value: 'bids' } });
+    await waitFor(() => expect(api.lotCalls()).toHaveLength(2));
+    expect(api.lotQuery(1)).toEqual({ category: 'cameras', sort: 'bids' });
   });
 
   it('Load more adds the next page under the first, each lot once', async () => {
