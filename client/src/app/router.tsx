@@ -11,6 +11,7 @@ import { UserDashboardPage } from '../features/dashboard/components/UserDashboar
 import { LandingPage } from '../features/landing/components/LandingPage';
 import { ReportsPage } from '../features/reports/components/ReportsPage';
 import { SavedPage } from '../features/saved/components/SavedPage';
+import { SearchPage } from '../features/search';
 import { SettingsPage } from '../features/settings/components/SettingsPage';
 import { WalletPage } from '../features/wallet/components/WalletPage';
 import { AdminDashboardRoute } from './AdminDashboardRoute';
@@ -33,6 +34,7 @@ export function AppRoutes() {
           {/* A lot's own page, where notices and saved lots link (inside the shell: the live connection stays). */}
           <Route path={paths.lot} element={<LotPage />} />
           <Route path={paths.user.auctions} element={<BrowseAuctionsPage />} />
+          <Route path={paths.user.search} element={<SearchPage />} />
           <Route element={<RequireSession kind="user" />}>
             <Route path={paths.user.dashboard} element={<UserDashboardPage />} />
             <Route path={paths.user.bids} element={<MyBidsPage />} />

@@ -10,6 +10,7 @@ export const paths = {
     register: '/user/register',
     dashboard: '/user/dashboard',
     auctions: '/user/auctions',
+    search: '/user/search',
     bids: '/user/bids',
     saved: '/user/saved',
     wallet: '/user/wallet',
@@ -36,6 +37,11 @@ export function browseLotPath(auctionId: string, productId?: string): string {
   const q = new URLSearchParams({ auction: auctionId });
   if (productId) q.set('lot', productId);
   return `${paths.user.auctions}?${q.toString()}`;
+}
+
+/** The Search page for lots, looking for `q`. */
+export function searchPath(q: string): string {
+  return `${paths.user.search}?${new URLSearchParams({ q }).toString()}`;
 }
 
 /** A lot's own page. */
@@ -68,6 +74,7 @@ export const pageRoutes: Record<Portal, readonly PageRoute[]> = {
     { path: paths.user.saved, title: 'Saved', nav: { label: 'Saved', icon: 'star' } },
     { path: paths.user.wallet, title: 'Wallet', nav: { label: 'Wallet', icon: 'wallet' } },
     { path: paths.lot, title: 'Lot', section: paths.user.auctions, public: true },
+    { path: paths.user.search, title: 'Search', section: paths.user.auctions, public: true },
   ],
   admin: [
     { path: paths.admin.dashboard, title: 'Admin Dashboard', nav: { label: 'Dashboard', icon: 'dashboard' } },

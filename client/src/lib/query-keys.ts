@@ -13,6 +13,9 @@ export const queryRoots = {
   myBids: ['my-bids'],
   notifications: ['notifications'],
   dashboardAuctions: ['dashboard-auctions'],
+  lotSearch: ['lot-search'],
+  lotSuggestions: ['lot-suggestions'],
+  categories: ['categories'],
 } as const satisfies Record<string, readonly [string]>;
 
 /** The key of one auction's products. */

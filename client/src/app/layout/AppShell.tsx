@@ -4,6 +4,7 @@ import { Icon } from '../../components/ui/Icon';
 import { useSession, type ReturnState } from '../../lib/session';
 import { LiveConnection, LiveIndicator, NewVersionNotice } from '../../features/live';
 import { LiveNotifications, NotificationsBell } from '../../features/notifications';
+import { HeaderSearch } from '../../features/search';
 import { pageRoutes, paths, portalTitle } from '../../config/paths';
 import type { PageRoute, Portal } from '../../config/paths';
 import { Sidebar } from './Sidebar';
@@ -13,7 +14,7 @@ function currentPage(portal: Portal, pathname: string): PageRoute | undefined {
   return pageRoutes[portal].find((page) => matchPath({ path: page.path, end: true }, pathname));
 }
 
-/** Header (page title, the bidder's notifications bell, name, Admin badge, Logout) + sidebar around every signed-in page. */
+/** Header (page title, the bidder's search box and notifications bell, name, Admin badge, Logout) + sidebar around every signed-in page. */
 export function AppShell({ portal }: { portal: Portal }) {
   const { pathname, search } = useLocation();
   const navigate = useNavigate();
@@ -79,6 +80,7 @@ export function AppShell({ portal }: { portal: Portal }) {
             </button>
           )}
           <h1 className="shell-title">{title}</h1>
+          {portal === 'user' && <HeaderSearch />}
           {/* Also for visitors: it keeps the clock the countdowns read ticking (no token, no connection). */}
           <LiveConnection token={visitor ? null : token} />
           {visitor ? (
