@@ -13,6 +13,8 @@ export const queryRoots = {
   myBids: ['my-bids'],
   notifications: ['notifications'],
   dashboardAuctions: ['dashboard-auctions'],
+  /** The category tree (`GET /categories`): the admin's Categories page and the product form's select. */
+  categories: ['categories'],
 } as const satisfies Record<string, readonly [string]>;
 
 /** The key of one auction's products. */
