@@ -115,5 +115,18 @@ describe('admin catalogue', () => {
       await page.getByRole('alert').filter({ hasText: `“${planters}” was not deleted.` }).waitFor();
       await shot(page, 'admin-categories-in-use');
     });
+
+    await step('Users (the owner’s page) reads a page at a time, its search in the URL', async () => {
+      const prefix = unique('pg');
+      for (let i = 0; i < 26; i++) await seed.registerUser(`${prefix}${String(i).padStart(2, '0')}`, 'secret123', `Bidder ${i}`);
+      await openFromSidebar(page, 'Users', '/admin/users');
+      await page.getByLabel('Search users').fill(prefix);
+      await page.waitForURL((url) => url.searchParams.get('q') === prefix);
+      await page.getByText('Showing 24 users').waitFor();
+      await shot(page, 'admin-users-paged');
+      await page.getByRole('button', { name: 'Load more' }).click();
+      await page.getByText('All users shown').waitFor();
+      expect(await page.getByRole('row').filter({ hasText: prefix }).count()).toBe(26);
+    });
   });
 });
