@@ -28,7 +28,7 @@ export function userAdminRoutes(app: App, ctx: AppContext) {
     schema: {
       tags: ['owner'], security,
       summary: 'Bidders with balance and registrations (platform owner only); ?q= searches name, username, mobile',
-      description: 'Newest first. Without `limit`, every match at once; with it, a page and `next_cursor` (pass it back as `cursor`, with the same `q`).',
+      description: 'Newest first. Without `limit` and `cursor`, every match at once (as always); with either, a page (`limit`, default 24) and `next_cursor` (pass it back as `cursor`, with the same `q`).',
       querystring: AdminUsersPageQuery, response: { 200: AdminUsersPage, ...errorResponses(400, 401, 403) },
     },
   }, async (req) => {

@@ -166,4 +166,30 @@ describe('Manage Products: the paged list, import and export', () => {
     await waitFor(() => expect(api.calls('POST /api/admin/product')).toHaveLength(1));
     expect(api.body('POST /api/admin/product')).toMatchObject({ id: 'P5', name: 'Lamp', category_id: 2 });
   });
+
+  it('editing sends the category only when it changed; "No category" takes the product out of it', async () => {
+    const lamp = product('P1', { category: { id: 2, name: 'Lamps', slug: 'lamps' } });
+    const api = routeFetch({
+      ...base,
+      'GET /api/admin/products/unassigned': [jsonResponse(200, [lamp])],
+      'GET /api/categories': [jsonResponse(200, { categories: [{ id: 2, name: 'Lamps', slug: 'lamps', parent_id: null, open_lots: 0 }] })],
+      'PUT /api/admin/product/P1': [(body) => jsonResponse(200, { message: 'Product updated', product: { ...lamp, ...(body as object) } })],
+    });
+    renderPage();
+    expect(within((await screen.findByText('Item P1')).closest('tr')!).getByText('Lamps')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Edit Item P1' }));
+    let dialog = screen.getByRole('dialog', { name: 'Edit Product' });
+    expect(within(dialog).getByLabelText<HTMLSelectElement>('Category (optional)').value).toBe('2');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => expect(api.calls('PUT /api/admin/product/P1')).toHaveLength(1));
+    expect(api.body('PUT /api/admin/product/P1')).not.toHaveProperty('category_id');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    fireEvent.click(screen.getByRole('button', { name: 'Edit Item P1' }));
+    dialog = screen.getByRole('dialog', { name: 'Edit Product' });
+    fireEvent.change(within(dialog).getByLabelText('Category (optional)'), { target: { value: '' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => expect(api.calls('PUT /api/admin/product/P1')).toHaveLength(2));
+    expect(api.body('PUT /api/admin/product/P1', 1)).toMatchObject({ category_id: null });
+  });
 });
