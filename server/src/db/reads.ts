@@ -262,6 +262,7 @@ export interface AdminProductPageFilter {
   status: 'unassigned' | 'assigned' | 'sold' | null;
   categoryIds: number[] | null;
   after: LotSearchKey | null;
+  /** Products per page. */
   limit: number;
 }
 
@@ -621,7 +622,7 @@ export class Reads {
    * after `after`), each with its auction's name while it is in one, and how many match in all.
    * `nameLike`: text the name contains, any case. `categoryIds`: a category and its subcategories.
    */
-  async adminProductPage(f: AdminProductPageFilter, now: number): Promise<{ hits: AdminProductHit[]; total: number }> {
+  async adminProductPage(f: AdminProductPageFilter, now: number): Promise<{ hits: AdminProductHit[]; total: number; next: LotSearchKey | null }> {
     const where = ['p.created_by = ?', 'p.deleted_at is null'];
     const params: Param[] = [f.adminId];
     if (f.nameLike !== null) { where.push("lower(p.name) like ? escape '\\'"); params.push(likePattern(f.nameLike)); }
@@ -629,19 +630,22 @@ export class Reads {
     else if (f.status === 'assigned') where.push("p.auction_id is not null and p.status <> 'sold'");
     else if (f.status === 'sold') where.push("p.status = 'sold'");
     if (f.categoryIds !== null) {
-      if (f.categoryIds.length === 0) return { hits: [], total: 0 };
+      if (f.categoryIds.length === 0) return { hits: [], total: 0, next: null };
       where.push(`p.category_id in (${f.categoryIds.map(() => '?').join(', ')})`);
       params.push(...f.categoryIds);
     }
     const from = `from products p where ${where.join(' and ')}`;
     const after = f.after === null ? '' : 'and (p.created_at < ? or (p.created_at = ? and p.id < ?))';
     const afterParams: Param[] = f.after === null ? [] : [f.after.key, f.after.key, f.after.id];
-    const page = await this.sql.all<{ id: string; k: number; auctionName: string | null }>(
+    // One row more than the page: whether there is a next page.
+    const rows = await this.sql.all<{ id: string; k: number; auctionName: string | null }>(
       `select p.id, p.created_at as k, a.name as "auctionName"
        from products p left join auctions a on a.id = p.auction_id
        where ${where.join(' and ')} ${after} order by p.created_at desc, p.id desc limit ?`,
-      [...params, ...afterParams, f.limit],
+      [...params, ...afterParams, f.limit + 1],
     );
+    const page = rows.slice(0, f.limit);
+    const last = page.at(-1);
     const counted = await this.sql.get<{ n: number }>(`select count(*) as n ${from}`, params);
     const views = page.length === 0 ? [] : await this.products(`p.id in (${page.map(() => '?').join(', ')})`, 'p.id', page.map((r) => r.id), now);
     const byId = new Map(views.map((v) => [v.id, v]));
@@ -649,7 +653,8 @@ export class Reads {
       const product = byId.get(r.id);
       return product ? [{ product, auctionName: r.auctionName, key: { key: Number(r.k), id: r.id } }] : [];
     });
-    return { hits, total: Number(counted?.n ?? 0) };
+    // A product deleted between the two reads leaves a shorter page, never an early end.
+    return { hits, total: Number(counted?.n ?? 0), next: rows.length > f.limit && last ? { key: Number(last.k), id: last.id } : null };
   }
 
   async product(id: string, now = Date.now()): Promise<ProductView | null> {

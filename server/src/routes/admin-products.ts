@@ -35,16 +35,15 @@ export function adminProductRoutes(app: App, ctx: AppContext) {
       const scope = await reads.categoryScope(/^[0-9]{1,15}$/.test(q.category) ? Number(q.category) : q.category);
       categoryIds = scope ? scope.ids : [];
     }
-    const { hits, total } = await reads.adminProductPage({
-      adminId, nameLike: name === '' ? null : name, status: q.status ?? null, categoryIds, after, limit: limit + 1,
+    const { hits, total, next } = await reads.adminProductPage({
+      adminId, nameLike: name === '' ? null : name, status: q.status ?? null, categoryIds, after, limit,
     }, ctx.now());
-    const page = hits.slice(0, limit);
     return {
-      items: page.map((h) => ({
+      items: hits.map((h) => ({
         ...presentProduct(h.product, { adminId }),
         auction: h.product.auctionId !== null && h.auctionName !== null ? { id: h.product.auctionId, name: h.auctionName } : null,
       })),
-      next_cursor: hits.length > limit ? encodeCursor(order, page[limit - 1]!.key) : null,
+      next_cursor: next ? encodeCursor(order, next) : null,
       total,
     };
   });
