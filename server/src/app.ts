@@ -30,6 +30,7 @@ import { adminRoutes } from './routes/admin.js';
 import { auctionRoutes } from './routes/auctions.js';
 import { biddingRoutes } from './routes/bidding.js';
 import { productImportRoutes } from './routes/product-import.js';
+import { adminProductRoutes } from './routes/admin-products.js';
 import { catalogueRoutes } from './routes/catalogue.js';
 import { categoryRoutes } from './routes/categories.js';
 import { browseRoutes } from './routes/browse.js';
@@ -470,6 +471,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     catalogueRoutes(api, ctx);
     // Products in bulk: CSV in (text/csv or multipart, in a scope of its own) and out.
     productImportRoutes(api, ctx);
+    adminProductRoutes(api, ctx);
     // Categories, lot numbers and the paged catalogue (docs/catalogue.md).
     categoryRoutes(api, ctx);
     browseRoutes(api, ctx);

@@ -1,6 +1,7 @@
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { AuctionDetailPage } from '../features/admin-auctions/components/AuctionDetailPage';
 import { ManageAuctionsPage } from '../features/admin-auctions/components/ManageAuctionsPage';
+import { CategoriesPage } from '../features/admin-categories';
 import { ManageProductsPage } from '../features/admin-products/components/ManageProductsPage';
 import { UsersPage } from '../features/admin-users/components/UsersPage';
 import { BrowseAuctionsPage } from '../features/auctions/components/BrowseAuctionsPage';
@@ -49,6 +50,7 @@ export function AppRoutes() {
           <Route path={paths.admin.dashboard} element={<AdminDashboardRoute />} />
           <Route path={paths.admin.auctions} element={<ManageAuctionsPage />} />
           <Route path={paths.admin.products} element={<ManageProductsPage />} />
+          <Route path={paths.admin.categories} element={<CategoriesPage />} />
           <Route path={paths.admin.users} element={<UsersPage />} />
           <Route path={paths.admin.reports} element={<ReportsPage />} />
           <Route path={paths.admin.settings} element={<SettingsPage />} />

@@ -21,6 +21,7 @@ export const paths = {
     dashboard: '/admin/dashboard',
     auctions: '/admin/auctions',
     products: '/admin/products',
+    categories: '/admin/categories',
     users: '/admin/users',
     reports: '/admin/reports',
     settings: '/admin/settings',
@@ -80,6 +81,7 @@ export const pageRoutes: Record<Portal, readonly PageRoute[]> = {
     { path: paths.admin.dashboard, title: 'Admin Dashboard', nav: { label: 'Dashboard', icon: 'dashboard' } },
     { path: paths.admin.auctions, title: 'Manage Auctions', nav: { label: 'Manage Auctions', icon: 'gavel' } },
     { path: paths.admin.products, title: 'Manage Products', nav: { label: 'Manage Products', icon: 'box' } },
+    { path: paths.admin.categories, title: 'Categories', nav: { label: 'Categories', icon: 'tag' } },
     // Routed for every admin (others see why not), listed only for the platform owner.
     { path: paths.admin.users, title: 'Users', nav: { label: 'Users', icon: 'users', ownerOnly: true } },
     { path: paths.admin.reports, title: 'Reports', nav: { label: 'Reports', icon: 'chart' } },

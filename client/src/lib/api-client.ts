@@ -26,6 +26,8 @@ export class ApiError extends Error {
   /** The server's `message` text (the bid flow reads this one). */
   readonly serverMessage: string | undefined;
   readonly field: string | undefined;
+  /** The whole error body, for the answers that carry more than the usual fields (an import's `rows`). */
+  readonly body: Partial<ApiErrorBody> | undefined;
 
   constructor(status: number, code: ErrorCode | ClientErrorCode, body?: Partial<ApiErrorBody>) {
     super(body?.error ?? body?.message ?? `Request failed (${status || code})`);
@@ -34,6 +36,7 @@ export class ApiError extends Error {
     this.serverError = body?.error;
     this.serverMessage = body?.message;
     this.field = body?.field;
+    this.body = body;
   }
 }
 

@@ -15,6 +15,7 @@ export const queryRoots = {
   dashboardAuctions: ['dashboard-auctions'],
   lotSearch: ['lot-search'],
   lotSuggestions: ['lot-suggestions'],
+  /** The category tree (`GET /categories`): the admin's Categories page and the product form's select. */
   categories: ['categories'],
 } as const satisfies Record<string, readonly [string]>;
 

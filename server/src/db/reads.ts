@@ -255,6 +255,29 @@ export interface LotSearch {
 }
 
 /** A lot's place in a search's order: its sort key (an integer) and its id. */
+/** What `adminProductPage` reads: `status` unassigned (in no auction), assigned (in one, not sold) or sold. */
+export interface AdminProductPageFilter {
+  adminId: number;
+  nameLike: string | null;
+  status: 'unassigned' | 'assigned' | 'sold' | null;
+  categoryIds: number[] | null;
+  after: LotSearchKey | null;
+  /** Products per page. */
+  limit: number;
+}
+
+export interface AdminProductHit {
+  product: ProductView;
+  auctionName: string | null;
+  /** Its place in the order: created_at, id. */
+  key: LotSearchKey;
+}
+
+/** A LIKE pattern for text that contains `term` as typed (its `%`, `_` and `\\` taken literally). */
+function likePattern(term: string): string {
+  return `%${term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
 export interface LotSearchKey {
   key: number;
   id: string;
@@ -594,6 +617,46 @@ export class Reads {
     return this.products('p.created_by = ? and p.deleted_at is null', `p.created_at, ${this.dialect.insertionOrder('p')}`, [adminId], now);
   }
 
+  /**
+   * A page of an admin's own live products, newest first (created, then id, both descending; keyset
+   * after `after`), each with its auction's name while it is in one, and how many match in all.
+   * `nameLike`: text the name contains, any case. `categoryIds`: a category and its subcategories.
+   */
+  async adminProductPage(f: AdminProductPageFilter, now: number): Promise<{ hits: AdminProductHit[]; total: number; next: LotSearchKey | null }> {
+    const where = ['p.created_by = ?', 'p.deleted_at is null'];
+    const params: Param[] = [f.adminId];
+    if (f.nameLike !== null) { where.push("lower(p.name) like ? escape '\\'"); params.push(likePattern(f.nameLike)); }
+    if (f.status === 'unassigned') where.push('p.auction_id is null');
+    else if (f.status === 'assigned') where.push("p.auction_id is not null and p.status <> 'sold'");
+    else if (f.status === 'sold') where.push("p.status = 'sold'");
+    if (f.categoryIds !== null) {
+      if (f.categoryIds.length === 0) return { hits: [], total: 0, next: null };
+      where.push(`p.category_id in (${f.categoryIds.map(() => '?').join(', ')})`);
+      params.push(...f.categoryIds);
+    }
+    const from = `from products p where ${where.join(' and ')}`;
+    const after = f.after === null ? '' : 'and (p.created_at < ? or (p.created_at = ? and p.id < ?))';
+    const afterParams: Param[] = f.after === null ? [] : [f.after.key, f.after.key, f.after.id];
+    // One row more than the page: whether there is a next page.
+    const rows = await this.sql.all<{ id: string; k: number; auctionName: string | null }>(
+      `select p.id, p.created_at as k, a.name as "auctionName"
+       from products p left join auctions a on a.id = p.auction_id
+       where ${where.join(' and ')} ${after} order by p.created_at desc, p.id desc limit ?`,
+      [...params, ...afterParams, f.limit + 1],
+    );
+    const page = rows.slice(0, f.limit);
+    const last = page.at(-1);
+    const counted = await this.sql.get<{ n: number }>(`select count(*) as n ${from}`, params);
+    const views = page.length === 0 ? [] : await this.products(`p.id in (${page.map(() => '?').join(', ')})`, 'p.id', page.map((r) => r.id), now);
+    const byId = new Map(views.map((v) => [v.id, v]));
+    const hits = page.flatMap((r) => {
+      const product = byId.get(r.id);
+      return product ? [{ product, auctionName: r.auctionName, key: { key: Number(r.k), id: r.id } }] : [];
+    });
+    // A product deleted between the two reads leaves a shorter page, never an early end.
+    return { hits, total: Number(counted?.n ?? 0), next: rows.length > f.limit && last ? { key: Number(last.k), id: last.id } : null };
+  }
+
   async product(id: string, now = Date.now()): Promise<ProductView | null> {
     return (await this.products('p.id = ? and p.deleted_at is null', 'p.id', [id], now))[0] ?? null;
   }
@@ -803,15 +866,16 @@ export class Reads {
     return row;
   }
 
-  private usersForOwner(where: string, params: Param[]): Promise<UserAdminRow[]> {
+  /** `limit`: the first so many only. */
+  private usersForOwner(where: string, params: Param[], limit?: number): Promise<UserAdminRow[]> {
     return this.sql.all<UserAdminRow>(
       `select u.id, u.name, u.username, u.mobile_number as "mobileNumber", u.wallet_balance as "walletBalance",
         (select count(*) from registrations r join auctions a on a.id = r.auction_id where r.user_id = u.id and a.deleted_at is null) as "auctionsRegistered",
         u.status, u.created_at as "createdAt"
       from users u
       where ${where}
-      order by u.created_at desc, u.id desc`,
-      params,
+      order by u.created_at desc, u.id desc${limit === undefined ? '' : ' limit ?'}`,
+      limit === undefined ? params : [...params, limit],
     );
   }
 
@@ -821,6 +885,26 @@ export class Reads {
     if (!term) return this.usersForOwner('1 = 1', []);
     const like = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     return this.usersForOwner(`lower(u.name) like ? escape '\\' or u.username like ? escape '\\' or u.mobile_number like ? escape '\\'`, [like, like, like]);
+  }
+
+  /**
+   * A page of `listUsersForOwner`'s list (newest first: joined, then id, both descending), keyset
+   * after `after`.
+   */
+  async listUsersPageForOwner(q: string | undefined, after: { key: number; id: number } | null, limit: number): Promise<UserAdminRow[]> {
+    const term = q?.trim().toLowerCase();
+    const where: string[] = [];
+    const params: Param[] = [];
+    if (term) {
+      const like = likePattern(term);
+      where.push(`(lower(u.name) like ? escape '\\' or u.username like ? escape '\\' or u.mobile_number like ? escape '\\')`);
+      params.push(like, like, like);
+    }
+    if (after !== null) {
+      where.push('(u.created_at < ? or (u.created_at = ? and u.id < ?))');
+      params.push(after.key, after.key, after.id);
+    }
+    return this.usersForOwner(where.length > 0 ? where.join(' and ') : '1 = 1', params, limit);
   }
 
   async userForOwner(id: number): Promise<UserAdminRow | null> {

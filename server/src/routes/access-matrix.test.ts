@@ -250,6 +250,11 @@ const TABLE: Record<string, Case[]> = {
     expect: adminRole(200),
     check: (who, res, fx) => expect(res.json<{ id: string }[]>().some((p) => p.id === fx.u0)).toBe(who === 'admin'),
   }],
+  'GET /api/admin/products': [{
+    request: () => ({ url: '/api/admin/products?limit=100' }),
+    expect: adminRole(200),
+    check: (who, res, fx) => expect(res.json<{ items: { id: string }[] }>().items.some((p) => p.id === fx.u0)).toBe(who === 'admin'),
+  }],
   // products in bulk: each admin imports into, and exports, their own
   'POST /api/admin/products/import': [{
     request: () => ({ url: '/api/admin/products/import', raw: { payload: Buffer.from(`id,name,description\r\n${uniqueName('MI')},Imported,x\r\n`), headers: { 'content-type': 'text/csv' } } }),

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { AdminPublic } from './accounts.js';
-import { MobileNumber, Name, X_ERROR, X_MISSING } from './common.js';
-import { AuctionStatus } from './catalogue.js';
+import { MobileNumber, Name, PageLimit, X_ERROR, X_MISSING } from './common.js';
+import { AuctionStatus, Product } from './catalogue.js';
 import { ACCOUNT_STATUSES, literalUnion, PRODUCT_STATUSES } from './enums.js';
 
 export const AdminStats = Type.Object({
@@ -85,3 +85,48 @@ export const UpdateProfileBody = Type.Object({ name: Name, mobile_number: Mobile
 export type UpdateProfileBody = Static<typeof UpdateProfileBody>;
 export const ProfileUpdated = Type.Object({ message: Type.String(), admin: AdminPublic });
 export type ProfileUpdated = Static<typeof ProfileUpdated>;
+
+// ---- the admin's paged lists: Users and Manage Products ----------------------------------------------
+
+/** Users or products per page by default. */
+export const ADMIN_PAGE_DEFAULT = 24;
+const Cursor = Type.String({ maxLength: 400, [X_ERROR]: 'cursor must be the next_cursor of the page before', description: 'The next_cursor of the page before' });
+
+/** `GET /admin/users`: without `limit`, every match at once (as it always was); with it, a page. */
+export const AdminUsersPageQuery = Type.Object({
+  q: Type.Optional(Type.String({ maxLength: 120 })),
+  limit: Type.Optional(PageLimit(ADMIN_PAGE_DEFAULT)),
+  cursor: Type.Optional(Cursor),
+});
+export type AdminUsersPageQuery = Static<typeof AdminUsersPageQuery>;
+export const AdminUsersPage = Type.Object({
+  users: Type.Array(AdminUser),
+  next_cursor: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'Only with `limit`: where the next page starts; null on the last page' })),
+});
+export type AdminUsersPage = Static<typeof AdminUsersPage>;
+
+export const ADMIN_PRODUCT_FILTERS = ['unassigned', 'assigned', 'sold'] as const;
+export type AdminProductFilter = (typeof ADMIN_PRODUCT_FILTERS)[number];
+
+export const AdminProductsQuery = Type.Object({
+  q: Type.Optional(Type.String({ maxLength: 200, [X_ERROR]: 'q must be at most 200 characters', description: 'Text the name contains (case-insensitive)' })),
+  status: Type.Optional(literalUnion(ADMIN_PRODUCT_FILTERS, { [X_ERROR]: `status must be one of ${ADMIN_PRODUCT_FILTERS.join(', ')}`, description: 'unassigned: in no auction; assigned: in an auction, not sold; sold' })),
+  category: Type.Optional(Type.String({ maxLength: 60, [X_ERROR]: 'category must be a category id or slug', description: 'A category id or slug; its subcategories are included' })),
+  limit: Type.Optional(PageLimit(ADMIN_PAGE_DEFAULT)),
+  cursor: Type.Optional(Cursor),
+});
+export type AdminProductsQuery = Static<typeof AdminProductsQuery>;
+
+/** A product of the admin's list: the product with its auction's id and name while it is in one. */
+export const AdminProductItem = Type.Object({
+  ...Product.properties,
+  auction: Type.Union([Type.Object({ id: Type.String(), name: Type.String() }), Type.Null()], { description: 'Its auction; null while in none' }),
+});
+export type AdminProductItem = Static<typeof AdminProductItem>;
+
+export const AdminProductsPage = Type.Object({
+  items: Type.Array(AdminProductItem),
+  next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'Where the next page starts; null on the last page' }),
+  total: Type.Integer({ description: 'How many of the caller’s products match' }),
+});
+export type AdminProductsPage = Static<typeof AdminProductsPage>;

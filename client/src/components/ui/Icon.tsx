@@ -5,7 +5,7 @@ export type IconName =
   | 'menu' | 'close' | 'logout' | 'check' | 'alert' | 'info' | 'warning'
   | 'bolt' | 'shield' | 'user' | 'arrow-left' | 'arrow-right'
   | 'search' | 'eye' | 'clock' | 'refresh' | 'download' | 'plus' | 'edit' | 'trash'
-  | 'image' | 'upload' | 'bell' | 'star' | 'chevron-left' | 'chevron-right' | 'share';
+  | 'image' | 'upload' | 'bell' | 'star' | 'chevron-left' | 'chevron-right' | 'share' | 'tag';
 
 // Every icon of the app: 24×24 stroke icons, drawn with currentColor so they follow the text colour.
 const PATHS: Record<IconName, ReactNode> = {
@@ -42,6 +42,12 @@ const PATHS: Record<IconName, ReactNode> = {
     <>
       <path d="M21 8 12 3 3 8v8l9 5 9-5z" />
       <path d="m3 8 9 5 9-5M12 13v8" />
+    </>
+  ),
+  tag: (
+    <>
+      <path d="M20.6 13.4 13.4 20.6a2 2 0 0 1-2.8 0L3 13V3h10l7.6 7.6a2 2 0 0 1 0 2.8z" />
+      <circle cx="7.5" cy="7.5" r="1.5" />
     </>
   ),
   users: (

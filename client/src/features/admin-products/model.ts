@@ -140,3 +140,18 @@ export function moveItem<T>(list: readonly T[], from: number, to: number): T[] {
   if (item !== undefined) next.splice(to, 0, item);
   return next;
 }
+
+// ---- products in bulk (CSV) ----------------------------------------------------------------------
+
+/** The server lists at most this many problems of a refused import. */
+export const IMPORT_PROBLEMS_SHOWN = 100;
+
+export const importedText = (n: number) => `Imported ${n} ${n === 1 ? 'product' : 'products'}`;
+
+/** What a refused import says above its table of problems. */
+export function problemsText(n: number): string {
+  const found = n >= IMPORT_PROBLEMS_SHOWN
+    ? `The file has at least ${IMPORT_PROBLEMS_SHOWN} problems (the first ${IMPORT_PROBLEMS_SHOWN} are listed)`
+    : `The file has ${n} ${n === 1 ? 'problem' : 'problems'}`;
+  return `${found}. Nothing was imported: fix ${n === 1 ? 'it' : 'them'} and import the file again.`;
+}

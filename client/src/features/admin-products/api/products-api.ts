@@ -5,7 +5,10 @@ import { api } from '../../../lib/api-client';
 const as = { as: 'admin' } as const;
 
 // The lists this page shows are read in lib/admin-products.ts (the auction form reads them too).
-export { auctionProductsQuery, productAuctionsQuery, productsChanged, unassignedProductsQuery } from '../../../lib/admin-products';
+export {
+  auctionProductsQuery, categoriesQuery, exportProducts, importProblems, importProducts, PRODUCT_CSV_HEADER, productAuctionsQuery, productsChanged,
+  unassignedProductsQuery, useProductPages, type ImportProblem, type ProductListFilters,
+} from '../../../lib/admin-products';
 
 export const createProduct = (body: CreateProductBody) => api.post<ProductSaved>('/admin/product', body, as);
 export const updateProduct = (id: string, body: UpdateProductBody) =>

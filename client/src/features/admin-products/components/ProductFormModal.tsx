@@ -1,4 +1,4 @@
-import type { Product } from '@auction/shared';
+import type { Category, Product } from '@auction/shared';
 import { LIMITS } from '@auction/shared';
 import { useState, type FormEvent } from 'react';
 import { FormField } from '../../../components/ui/FormField';
@@ -6,8 +6,8 @@ import { Icon } from '../../../components/ui/Icon';
 import { Modal } from '../../../components/ui/Modal';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { errorText } from '../../../lib/api-client';
-import { useServerMutation } from '../../../lib/query';
-import { createProduct, updateProduct } from '../api/products-api';
+import { useServerMutation, useServerQuery } from '../../../lib/query';
+import { categoriesQuery, createProduct, updateProduct } from '../api/products-api';
 import { checkPrices, priceBody, pricesFixed, validateProduct, type PriceDraft, type PriceErrors, type ProductDraft } from '../model';
 import { ProductPhotos } from './ProductPhotos';
 import './products.css';
@@ -46,10 +46,13 @@ export function ProductFormModal({ product, onSaved, onClose }: ProductFormModal
   });
   const [error, setError] = useState<string | null>(null);
   const [priceErrors, setPriceErrors] = useState<PriceErrors>({});
+  const initialCategory = product?.category?.id ?? null;
+  const [categoryId, setCategoryId] = useState<number | null>(initialCategory);
+  const categories = useServerQuery(categoriesQuery());
   const save = useServerMutation({
-    mutationFn: async ({ fields, pricing }: { fields: ProductDraft; pricing: ReturnType<typeof priceBody> }): Promise<Product | undefined> => {
-      if (!product) return (await createProduct({ ...fields, ...pricing }))?.product;
-      await updateProduct(product.id, { name: fields.name, description: fields.description, ...pricing });
+    mutationFn: async ({ fields, pricing, category }: { fields: ProductDraft; pricing: ReturnType<typeof priceBody>; category: { category_id?: number | null } }): Promise<Product | undefined> => {
+      if (!product) return (await createProduct({ ...fields, ...pricing, ...category }))?.product;
+      await updateProduct(product.id, { name: fields.name, description: fields.description, ...pricing, ...category });
       return undefined;
     },
     onSuccess: (saved) => {
@@ -88,7 +91,9 @@ export function ProductFormModal({ product, onSaved, onClose }: ProductFormModal
     }
     setPriceErrors({});
     const pricing = priced ? priceBody(priced.value, product) : {};
-    save.mutate({ fields: check.value, pricing });
+    // Adding sends a category when one is chosen; editing only a change (null takes it out of its category).
+    const category = product ? (categoryId === initialCategory ? {} : { category_id: categoryId }) : (categoryId === null ? {} : { category_id: categoryId });
+    save.mutate({ fields: check.value, pricing, category });
   }
 
   if (created) {
@@ -147,6 +152,7 @@ export function ProductFormModal({ product, onSaved, onClose }: ProductFormModal
             onChange={(e) => set('description')(e.target.value)}
           />
         </div>
+        <CategorySelect categories={categories.data} value={categoryId} onChange={setCategoryId} current={product?.category ?? null} />
         <fieldset className="products-prices" aria-describedby={fixed ? 'product-prices-fixed' : undefined}>
           <legend className="field-label products-prices-legend">Pricing</legend>
           {fixed && (
@@ -209,6 +215,31 @@ function PriceField({ id, label, value, onValueChange, placeholder, hint, error,
       />
       <p className="products-hint" id={`${id}-hint`}>{hint}</p>
       {error && <p className="field-error" id={`${id}-error`} role="alert">{error}</p>}
+    </div>
+  );
+}
+
+/**
+ * The category: "No category", then each top-level category followed by its subcategories (shown
+ * as "Home › Lamps"). The product's own category is offered even before the list has come.
+ */
+function CategorySelect({ categories, value, onChange, current }: {
+  categories: readonly Category[] | undefined;
+  value: number | null;
+  onChange: (id: number | null) => void;
+  current: NonNullable<Product['category']> | null;
+}) {
+  const names = new Map((categories ?? []).map((c) => [c.id, c.name]));
+  const label = (c: Category) => (c.parent_id === null ? c.name : `${names.get(c.parent_id) ?? ''} › ${c.name}`);
+  const listed = categories ?? [];
+  return (
+    <div className="field">
+      <label className="field-label" htmlFor="product-category">Category (optional)</label>
+      <select id="product-category" className="input" value={value === null ? '' : String(value)} onChange={(e) => onChange(e.target.value === '' ? null : Number(e.target.value))}>
+        <option value="">No category</option>
+        {current && !listed.some((c) => c.id === current.id) && <option value={current.id}>{current.name}</option>}
+        {listed.map((c) => <option key={c.id} value={c.id}>{label(c)}</option>)}
+      </select>
     </div>
   );
 }

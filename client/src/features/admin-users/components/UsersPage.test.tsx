@@ -1,6 +1,6 @@
 import type { AdminUser } from '@auction/shared';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router-dom';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useToasts } from '../../../components/ui/toast/toast-store';
 import { jsonResponse, resetAppState, routeFetch, sampleAdmin, type FetchAnswer } from '../../../test/utils';
@@ -17,8 +17,17 @@ const owner = { ...sampleAdmin, is_owner: true };
 const toasts = () => useToasts.getState().toasts.map((t) => `${t.kind}: ${t.message}`);
 const stat = (label: string) => screen.getByText(label, { selector: '.stat-label' }).parentElement!.querySelector('.stat-value')!.textContent;
 
-function renderPage() {
-  return render(<MemoryRouter><UsersPage /></MemoryRouter>);
+function renderPage(url = '/admin/users') {
+  return render(
+    <MemoryRouter initialEntries={[url]}>
+      <Routes><Route path="/admin/users" element={<><UsersPage /><ShowSearch /></>} /></Routes>
+    </MemoryRouter>,
+  );
+}
+
+/** The URL's query, for the tests to read. */
+function ShowSearch() {
+  return <output data-testid="search">{useLocation().search}</output>;
 }
 
 describe('UsersPage', () => {
@@ -38,7 +47,8 @@ describe('UsersPage', () => {
   });
 
   it('shows the same page when the server answers 403', async () => {
-    routeFetch({ 'GET /api/admin/users': [jsonResponse(403, { error: 'Only the platform owner may do this', code: 'FORBIDDEN' })] });
+    const refused = jsonResponse(403, { error: 'Only the platform owner may do this', code: 'FORBIDDEN' });
+    routeFetch({ 'GET /api/admin/users': [refused], 'GET /api/admin/users?limit=24': [refused] });
     useSession.setState({ ready: true, admin: owner, adminToken: 't' });
     renderPage();
     expect(await screen.findByRole('heading', { name: 'Only the platform owner can manage users' })).toBeTruthy();
@@ -47,7 +57,8 @@ describe('UsersPage', () => {
   it('shows the owner the numbers and the table, and searches on the server (debounced)', async () => {
     const api = routeFetch({
       'GET /api/admin/users': [jsonResponse(200, { users: everyone })],
-      'GET /api/admin/users?q=asha': [jsonResponse(200, { users: [everyone[0]] })],
+      'GET /api/admin/users?limit=24': [jsonResponse(200, { users: everyone })],
+      'GET /api/admin/users?q=asha&limit=24': [jsonResponse(200, { users: [everyone[0]] })],
     });
     useSession.setState({ ready: true, admin: owner, adminToken: 't' });
     renderPage();
@@ -68,8 +79,8 @@ describe('UsersPage', () => {
     fireEvent.change(box, { target: { value: 'as' } });
     fireEvent.change(box, { target: { value: 'asha' } });
     await waitFor(() => expect(screen.getAllByRole('row')).toHaveLength(2));
-    expect(api.calls('GET /api/admin/users?q=asha')).toHaveLength(1);
-    expect(api.calls('GET /api/admin/users?q=as')).toHaveLength(0);
+    expect(api.calls('GET /api/admin/users?q=asha&limit=24')).toHaveLength(1);
+    expect(api.calls('GET /api/admin/users?q=as&limit=24')).toHaveLength(0);
     expect(stat('Total Users')).toBe('3');
   });
 
@@ -78,17 +89,20 @@ describe('UsersPage', () => {
     const slowAsha = (() => new Promise<Response>((resolve) => { answerAsha = resolve; })) as unknown as FetchAnswer;
     const api = routeFetch({
       'GET /api/admin/users': [jsonResponse(200, { users: everyone })],
-      'GET /api/admin/users?q=asha': [slowAsha],
-      'GET /api/admin/users?q=user': [jsonResponse(200, { users: [everyone[1], everyone[2]] })],
+      'GET /api/admin/users?limit=24': [jsonResponse(200, { users: everyone })],
+      'GET /api/admin/users?q=asha&limit=24': [slowAsha],
+      'GET /api/admin/users?q=user&limit=24': [jsonResponse(200, { users: [everyone[1], everyone[2]] })],
     });
     useSession.setState({ ready: true, admin: owner, adminToken: 't' });
     renderPage();
     await screen.findByText('Asha Rao');
     const box = screen.getByLabelText('Search users');
     fireEvent.change(box, { target: { value: 'asha' } });
-    await waitFor(() => expect(api.calls('GET /api/admin/users?q=asha')).toHaveLength(1));
+    await waitFor(() => expect(api.calls('GET /api/admin/users?q=asha&limit=24')).toHaveLength(1));
     fireEvent.change(box, { target: { value: 'user' } });
-    expect(await screen.findByText('User 3')).toBeTruthy();
+    // The last rows stay shown until the new search's answer replaces them.
+    await waitFor(() => expect(screen.queryByText('Asha Rao')).toBeNull());
+    expect(screen.getByText('User 3')).toBeTruthy();
     await act(async () => { answerAsha(jsonResponse(200, { users: [everyone[0]] })); await new Promise((r) => setTimeout(r, 0)); });
     expect(screen.queryByText('Asha Rao')).toBeNull();
     expect(screen.getAllByRole('row')).toHaveLength(3);
@@ -97,6 +111,7 @@ describe('UsersPage', () => {
   it('deactivates after a confirmation, activates at once, and toasts', async () => {
     const api = routeFetch({
       'GET /api/admin/users': [jsonResponse(200, { users: everyone })],
+      'GET /api/admin/users?limit=24': [jsonResponse(200, { users: everyone })],
       'PATCH /api/admin/users/1': [(body) => jsonResponse(200, { message: 'ok', user: { ...everyone[0], ...(body as object) } })],
       'PATCH /api/admin/users/2': [jsonResponse(500, {}), (body) => jsonResponse(200, { message: 'ok', user: { ...everyone[1], ...(body as object) } })],
     });
@@ -129,12 +144,12 @@ describe('UsersPage', () => {
     const names: string[] = [];
     vi.stubGlobal('URL', Object.assign(Object.create(URL) as typeof URL, { createObjectURL: () => 'blob:test', revokeObjectURL: () => undefined }));
     const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) { names.push(this.download); });
-    routeFetch({ 'GET /api/admin/users': [jsonResponse(200, { users: everyone })] });
+    routeFetch({ 'GET /api/admin/users': [jsonResponse(200, { users: everyone })], 'GET /api/admin/users?limit=24': [jsonResponse(200, { users: everyone })] });
     useSession.setState({ ready: true, admin: owner, adminToken: 't' });
     renderPage();
     await screen.findByText('Asha Rao');
     fireEvent.click(screen.getByRole('button', { name: 'Export Users' }));
-    expect(names).toEqual(['users.csv']);
+    await waitFor(() => expect(names).toEqual(['users.csv']));
     expect(toasts()).toContain('success: CSV file generated.');
     click.mockRestore();
 
@@ -143,5 +158,30 @@ describe('UsersPage', () => {
       + "9,'=cmd|x,u9,+9198765,9000,9,active,2026-02-01T10:00:00.000Z\r\n"
       + `10,${user(10).name},u10,${user(10).mobile_number},4250.50,10,active,${user(10).created_at}`,
     );
+  });
+
+  it('reads the table a page at a time with Load more, and keeps the search in the URL', async () => {
+    const many = Array.from({ length: 30 }, (_, i) => user(i + 1));
+    const api = routeFetch({
+      'GET /api/admin/users': [jsonResponse(200, { users: many })],
+      'GET /api/admin/users?q=user&limit=24': [jsonResponse(200, { users: many.slice(0, 24), next_cursor: 'c1' })],
+      'GET /api/admin/users?q=user&limit=24&cursor=c1': [jsonResponse(200, { users: many.slice(24), next_cursor: null })],
+    });
+    useSession.setState({ ready: true, admin: owner, adminToken: 't' });
+    renderPage('/admin/users?q=user');
+    expect(await screen.findByText('User 24')).toBeTruthy();
+    expect(screen.getByLabelText<HTMLInputElement>('Search users').value).toBe('user');
+    expect(screen.queryByText('User 25')).toBeNull();
+    expect(screen.getByText('Showing 24 users')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    expect(await screen.findByText('User 30')).toBeTruthy();
+    expect(screen.getAllByRole('row')).toHaveLength(31);
+    expect(screen.getByText('All users shown')).toBeTruthy();
+    expect(api.calls('GET /api/admin/users?q=user&limit=24&cursor=c1')).toHaveLength(1);
+
+    fireEvent.change(screen.getByLabelText('Search users'), { target: { value: 'asha' } });
+    await waitFor(() => expect(screen.getByTestId('search').textContent).toBe('?q=asha'));
+    fireEvent.change(screen.getByLabelText('Search users'), { target: { value: '' } });
+    await waitFor(() => expect(screen.getByTestId('search').textContent).toBe(''));
   });
 });

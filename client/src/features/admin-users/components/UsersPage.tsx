@@ -1,23 +1,28 @@
 import { formatRupees } from '@auction/shared';
 import type { AdminUser } from '@auction/shared';
-import { useEffect, useState, type ReactNode } from 'react';
-import { Link } from 'react-router-dom';
+import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import { DataTable, type Column } from '../../../components/ui/DataTable';
 import { EmptyState } from '../../../components/ui/EmptyState';
 import { Icon } from '../../../components/ui/Icon';
+import { LoadMore } from '../../../components/ui/LoadMore';
 import { ConfirmDialog } from '../../../components/ui/Modal';
 import { Spinner } from '../../../components/ui/Spinner';
 import { StatCard } from '../../../components/ui/StatCard';
 import { StatusBadge } from '../../../components/ui/StatusBadge';
 import { toast } from '../../../components/ui/toast/toast-store';
-import { ApiError, errorText } from '../../../lib/api-client';
+import { ApiError, errorText, isSessionEnded } from '../../../lib/api-client';
 import { downloadText } from '../../../lib/csv';
 import { formatDate } from '../../../lib/format';
 import { patchQueries } from '../../../lib/live-query';
 import { useServerMutation, useServerQuery } from '../../../lib/query';
+import { queryClient } from '../../../lib/query-client';
 import { useSession } from '../../../lib/session';
-import { adminUsersKey, adminUsersQuery, setUserStatus, type UserStatus } from '../api/users-api';
+import {
+  adminUserPagesKey, adminUserPagesQuery, adminUsersKey, adminUsersQuery, setUserStatus, withUserInPages, type UserPages, type UserStatus,
+} from '../api/users-api';
 import { OWNER_ONLY, USERS_CSV, initials, userStats, usersCsv, withUser } from '../model';
 import './users.css';
 
@@ -59,30 +64,49 @@ function useSettled<T>(value: T, ms: number): T {
 }
 
 function OwnerUsers({ onForbidden }: { onForbidden: () => void }) {
-  const [query, setQuery] = useState('');
+  const [params, setParams] = useSearchParams();
+  const urlQuery = params.get('q') ?? '';
+  const [query, setQuery] = useState(urlQuery);
   const [confirming, setConfirming] = useState<AdminUser | null>(null);
   const [pendingId, setPendingId] = useState<number | null>(null);
 
   // Everyone (for the numbers), read on mount and after "Try again"; a failure shows in the card.
   const all = useServerQuery(adminUsersQuery(''), { onError: (err) => { if (isForbidden(err)) onForbidden(); } });
 
-  // The table: the server's search (?q=), debounced; the full list when the box is empty.
+  // The table: a page at a time, by the server's search (?q=, debounced and kept in the URL).
   const q = query.trim();
   const term = useSettled(q, SEARCH_DEBOUNCE_MS);
-  const search = useServerQuery(adminUsersQuery(term), {
-    enabled: term !== '',
-    onError: (err) => {
-      if (isForbidden(err)) onForbidden();
-      else toast.error(errorText(err, 'Failed to load data'));
-    },
+  useEffect(() => {
+    if (term === urlQuery.trim()) return;
+    setParams((prev) => {
+      const next = new URLSearchParams(prev);
+      if (term) next.set('q', term);
+      else next.delete('q');
+      return next;
+    }, { replace: true });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a new settled text writes the URL
+  }, [term]);
+  const shownTerm = urlQuery.trim();
+  // A new search keeps the rows shown until its first page comes.
+  const pages = useInfiniteQuery({ ...adminUserPagesQuery(shownTerm), placeholderData: keepPreviousData }, queryClient);
+  const forbiddenRef = useRef(onForbidden);
+  useEffect(() => {
+    forbiddenRef.current = onForbidden;
   });
+  const pagesError = pages.error;
+  useEffect(() => {
+    if (!pagesError || isSessionEnded(pagesError)) return;
+    if (isForbidden(pagesError)) forbiddenRef.current();
+    else toast.error(errorText(pagesError, 'Failed to load data'));
+  }, [pagesError]);
 
   const statusChange = useServerMutation({
     mutationFn: ({ user, status }: { user: AdminUser; status: UserStatus }) => setUserStatus(user.id, status),
     onMutate: ({ user }) => setPendingId(user.id),
     onSuccess: (res, { status }) => {
-      // The answer is newer than any list shown or on its way: everyone's and every search's.
+      // The answer is newer than any list shown or on its way: everyone's, every search's and every page.
       patchQueries<AdminUser[]>({ queryKey: adminUsersKey }, (list) => withUser(list, res.user));
+      patchQueries<UserPages>({ queryKey: adminUserPagesKey }, (data) => withUserInPages(data, res.user));
       toast.success(status === 'inactive' ? `${res.user.name} deactivated` : `${res.user.name} activated`);
     },
     onError: (err) => {
@@ -102,16 +126,28 @@ function OwnerUsers({ onForbidden }: { onForbidden: () => void }) {
   }
 
   // While a new search text settles, the last search's rows stay; a text without an answer yet shows the spinner.
-  const rows = q ? (term ? search.data : undefined) : all.data;
+  const rows = pages.data?.pages.flatMap((p) => p.users);
 
-  function exportUsers() {
-    if (!rows || rows.length === 0) {
+  /** Every user the search finds (not only the pages shown), read whole for the file. */
+  async function exportUsers() {
+    let found: AdminUser[];
+    try {
+      found = await queryClient.fetchQuery(adminUsersQuery(shownTerm));
+    } catch (err) {
+      if (!isSessionEnded(err)) toast.error(errorText(err, 'Export failed'));
+      return;
+    }
+    if (found.length === 0) {
       toast.warning('No users to export');
       return;
     }
-    downloadText(USERS_CSV, usersCsv(rows));
+    downloadText(USERS_CSV, usersCsv(found));
     toast.success('CSV file generated.');
   }
+  const loadMore = async () => {
+    const r = await pages.fetchNextPage({ cancelRefetch: false });
+    if (r.isError) throw r.error;
+  };
 
   // A 403 kept from an earlier visit: the page says why at once (the read on its way says it again).
   if (isForbidden(all.error)) return <OwnerOnly />;
@@ -144,12 +180,12 @@ function OwnerUsers({ onForbidden }: { onForbidden: () => void }) {
               aria-describedby="users-result-count"
             />
           </div>
-          <button type="button" className="btn btn-outline" onClick={exportUsers} disabled={!rows}>
+          <button type="button" className="btn btn-outline" onClick={() => void exportUsers()} disabled={!rows}>
             <Icon name="download" size={16} /> Export Users
           </button>
         </div>
         <p id="users-result-count" className="visually-hidden" aria-live="polite">
-          {rows ? `${rows.length} ${rows.length === 1 ? 'user' : 'users'}` : ''}
+          {rows ? `${rows.length}${pages.hasNextPage ? '+' : ''} ${rows.length === 1 ? 'user' : 'users'}` : ''}
         </p>
 
         {all.status === 'error' && !all.data ? (
@@ -158,14 +194,22 @@ function OwnerUsers({ onForbidden }: { onForbidden: () => void }) {
             <button type="button" className="users-link-btn" onClick={() => void all.refetch()}>Try again</button>
           </p>
         ) : !rows ? (
-          <Spinner label="Loading users…" />
+          pages.status === 'error' ? (
+            <p className="users-error" role="alert">
+              <Icon name="alert" size={18} /> <span>{errorText(pages.error, 'Failed to load data')}</span>
+              <button type="button" className="users-link-btn" onClick={() => void pages.refetch()}>Try again</button>
+            </p>
+          ) : <Spinner label="Loading users…" />
         ) : (
-          <UsersTable
-            users={rows}
-            pendingId={pendingId}
-            onToggle={toggle}
-            empty={<EmptyState icon="users" title={q ? `No users match “${q}”` : 'No users have registered yet'} />}
-          />
+          <>
+            <UsersTable
+              users={rows}
+              pendingId={pendingId}
+              onToggle={toggle}
+              empty={<EmptyState icon="users" title={shownTerm ? `No users match “${shownTerm}”` : 'No users have registered yet'} />}
+            />
+            <LoadMore shown={rows.length} total={shownTerm ? null : (all.data?.length ?? null)} more={pages.hasNextPage} onLoadMore={loadMore} noun="users" failed="Failed to load data" />
+          </>
         )}
       </section>
 
