@@ -10,7 +10,10 @@ import { eventually } from '../test/live-helpers.js';
 import { LiveHub, type Transport } from './hub.js';
 
 const hubs: LiveHub[] = [];
+/** Every read's answer: a read left unanswered by a failing test is answered before its hub closes. */
+const answers: ((views: AuctionView[]) => void)[] = [];
 afterEach(async () => {
+  for (const answer of answers.splice(0)) answer([]);
   for (const h of hubs.splice(0)) await h.close();
 });
 
@@ -38,7 +41,10 @@ const view = (id: string, highestRupees: number): AuctionView => ({
 function handReads() {
   const calls: { ids: string[]; answer: (views: AuctionView[]) => void }[] = [];
   const reads = {
-    auctionCards: (ids: readonly string[]) => new Promise<AuctionView[]>((resolve) => { calls.push({ ids: [...ids], answer: resolve }); }),
+    auctionCards: (ids: readonly string[]) => new Promise<AuctionView[]>((resolve) => {
+      calls.push({ ids: [...ids], answer: resolve });
+      answers.push(resolve);
+    }),
   } as unknown as Reads;
   return { reads, calls };
 }
