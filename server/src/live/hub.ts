@@ -1,7 +1,9 @@
 /**
  * The live hub: one source of events, any number of transports (socket.io, plain WebSocket).
  * Room events are collected per room and flushed as one `frame` every LIVE_FRAME_MS, serialised once
- * per room; personal and catalogue events go out at once (docs/live-protocol.md).
+ * per room; personal and catalogue events go out at once (docs/live-protocol.md). Browse cards that
+ * changed are published as ids with the frame; each process reads those its own sockets show and
+ * sends them to their `cards:<id>` rooms (docs/live-protocol.md#browse-cards-cataloguewatch).
  *
  * Publishing and delivering are two halves joined by a relay (relay.ts): this process publishes what
  * its own commits caused, and delivers to its own sockets whatever any process published (the relay

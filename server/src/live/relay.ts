@@ -3,7 +3,8 @@
  * builds each room's frame once and publishes it once; it delivers it to its own sockets at once, and
  * every other process delivers what it receives to its own. One process needs no relay (`LocalRelay`
  * hands a message straight back); several share Redis pub/sub (`RedisRelay`): one channel, one message
- * per frame, personal event, catalogue event or disconnect, never one per socket or slice.
+ * per frame, personal event, catalogue event, frame's changed cards or disconnect, never one per
+ * socket or slice.
  *
  * Redis delivers one publisher's messages in the order they were published; messages of two
  * publishers may interleave, which is why product events carry versions (hub.ts drops stale ones).
