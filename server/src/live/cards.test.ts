@@ -8,6 +8,7 @@ import { CARD_WATCH_MAX, type CardChangedData } from '@auction/shared';
 import type { App } from '../context.js';
 import { bid, call, createAuction, makeApp, richBidder, signUpAdmin, signUpUser } from '../test/helpers.js';
 import { connect, connectWs, eventually, listen } from '../test/live-helpers.js';
+import { SOCKET_LIMITS } from './sessions.js';
 
 const apps: App[] = [];
 const cleanups: (() => void)[] = [];
@@ -105,6 +106,17 @@ describe('catalogue:watch over socket.io', () => {
     await bidOn(b.productIds[0]!);
     await settle(200);
     expect(c.cards()).toHaveLength(2);
+  });
+
+  it('each list is one message under the per-socket rate: the one over is refused, then the socket closes', async () => {
+    const { client } = await setUp();
+    const c = await client();
+    const acks = await Promise.all(Array.from({ length: SOCKET_LIMITS.messagesPerSecond + 1 }, (_, i) => c.socket.timeout(2000).emitWithAck('catalogue:watch', [`a${i}`]).catch(() => null)));
+    // Lists answered as the socket closes may lose their answer; none beyond the limit is accepted.
+    expect(acks.filter((a) => a?.status === 'ok').length).toBeGreaterThan(0);
+    expect(acks.slice(0, -1).every((a) => a === null || a.status === 'ok')).toBe(true);
+    expect(acks.at(-1)).toEqual({ status: 'error', error: { code: 'RATE_LIMITED', message: expect.any(String) } });
+    await eventually(() => expect(c.socket.connected).toBe(false));
   });
 
   it('a burst of bids within one frame is one card with the last state, from one read', async () => {
