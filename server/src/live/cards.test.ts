@@ -38,7 +38,7 @@ async function setUp(overrides: Parameters<typeof makeApp>[0] = {}) {
   const original = reads.auctionCards.bind(reads);
   const cardReads: string[][] = [];
   reads.auctionCards = (ids) => { cardReads.push([...ids]); return original(ids); };
-  return { app, admin, client, plain, cardReads };
+  return { app, base, admin, client, plain, cardReads };
 }
 
 /** The card `GET /api/catalogue/auctions` shows for an auction now, without `registered`. */
@@ -72,6 +72,24 @@ describe('catalogue:watch over socket.io', () => {
     expect(shows.cards()).toHaveLength(1);
     expect(showsOther.cards()).toEqual([]);
     expect(showsNothing.cards()).toEqual([]);
+  });
+
+  it('a card shown by more sockets than one slice reaches each of them once', async () => {
+    const { app, admin, base } = await setUp();
+    const { auctionId, productIds: [p] } = await createAuction(app, admin.token);
+    const bidder = await richBidder(app, 1000, [auctionId]);
+    // 72 sockets over four accounts (at most 20 sockets an account).
+    const users = await Promise.all(Array.from({ length: 4 }, () => signUpUser(app)));
+    const sockets = await Promise.all(Array.from({ length: 72 }, async (_, i) => {
+      const c = await connect(base, users[i % 4]!.token);
+      cleanups.push(c.close);
+      expect(await c.socket.emitWithAck('catalogue:watch', [auctionId])).toMatchObject({ status: 'ok' });
+      return c;
+    }));
+    expect((await bid(app, bidder.token, p!, 75)).statusCode).toBe(201);
+    await eventually(() => { for (const c of sockets) expect(c.personalOf('catalogue:card')).toHaveLength(1); });
+    await settle(150);
+    for (const c of sockets) expect(c.personalOf('catalogue:card')).toEqual([expect.objectContaining({ card: expect.objectContaining({ highest_bid: 75 }) })]);
   });
 
   it('a new list replaces the old one, [] shows none; a bad list is refused and the old one kept', async () => {
