@@ -138,7 +138,7 @@ describe('catalogue:watch over socket.io', () => {
   });
 
   it('a burst of bids within one frame is one card with the last state, from one read', async () => {
-    const { app, admin, client, cardReads } = await setUp({ liveFrameMs: 400 });
+    const { app, admin, client, cardReads } = await setUp({ liveFrameMs: 1500 });
     const { auctionId, productIds } = await createAuction(app, admin.token, { products: 3 });
     const bidders = await Promise.all(Array.from({ length: 3 }, () => richBidder(app, 10_000, [auctionId])));
     const c = await client();
