@@ -152,7 +152,7 @@ describe('catalogue:watch over socket.io', () => {
     expect(cardReads).toEqual([[auctionId]]);
   });
 
-  it('sends the card when the auction is extended, renamed, ends, is settled; null when it is deleted', async () => {
+  it('sends the card when the auction is extended, a bid cancelled, renamed, ends, is settled; null when it is deleted', async () => {
     const { app, admin, client } = await setUp({ autoSettle: false });
     const c = await client();
     const last = () => c.cards().at(-1);
@@ -167,6 +167,11 @@ describe('catalogue:watch over socket.io', () => {
     expect((await bid(app, bidder.token, extending.productIds[0]!, 5)).statusCode).toBe(201);
     await eventually(() => expect(last()?.card).toMatchObject({ highest_bid: 5, bid_count: 1 }));
     expect(Date.parse(last()!.card!.valid_until)).toBeGreaterThanOrEqual(before + 120_000);
+
+    // The bid cancelled: the card goes back to no bid.
+    const bidId = (await call(app, 'GET', '/api/user-bids', undefined, bidder.token)).json<{ bid_id: number }[]>()[0]!.bid_id;
+    expect((await call(app, 'POST', '/api/rollback-bid', { bid_id: bidId }, bidder.token)).statusCode).toBe(200);
+    await eventually(() => expect(last()?.card).toMatchObject({ highest_bid: 0, bid_count: 0 }));
 
     // Renamed.
     const renamed = await call(app, 'PUT', `/api/admin/auction/${extending.auctionId}`, { name: 'Renamed', valid_until: new Date(Date.now() + 3_600_000).toISOString() }, admin.token);
