@@ -380,6 +380,14 @@ export class Reads {
     }));
   }
 
+  /**
+   * What Browse's cards of these auctions show (deleted ones left out), in one statement: the same
+   * read as a page of `GET /api/catalogue/auctions`, for the live channel's `catalogue:card`.
+   */
+  async auctionCards(ids: readonly string[]): Promise<AuctionView[]> {
+    return this.auctions({ ids });
+  }
+
   /** Every bidder who bid in an auction (refused attempts aside) and how many of their bids there they cancelled, most first. */
   async bidderCancels(auctionId: string): Promise<{ userId: number; username: string; cancels: number }[]> {
     const rows = await this.sql.all<{ userId: number; username: string; cancels: number }>(

@@ -36,6 +36,8 @@ export type Delivery =
   | { to: 'user'; userId: number; event: UserEvent }
   /** Catalogue changes: the hub reads the auction as committed and tells every socket. */
   | { to: 'catalogue'; auctionId: string; change: CatalogueChange }
+  /** What the auction's Browse card shows changed: its watchers (`cards:<id>`) get it read as committed. */
+  | { to: 'card'; auctionId: string }
   /** An account's live connections opened with a token older than version `below` close (all: Infinity). */
   | { to: 'disconnect'; role: 'user' | 'admin'; id: number; below: number };
 
@@ -44,6 +46,9 @@ const both = (auctionId: string, ownerId: number, make: () => RoomEvent): Delive
   { to: 'room', room: adminRoom(ownerId), event: make() },
 ];
 
+/** The auction's card changed (highest bid, bid count, status, end, name, lots or cover). */
+const card = (auctionId: string): Delivery => ({ to: 'card', auctionId });
+
 type Deliver<K extends DomainEventType> = (e: DomainEventOf<K>, serverTime: string) => Delivery[];
 
 /** The deliveries of every domain event, by name: one a new event of the live contract lacks fails to compile. */
@@ -51,24 +56,28 @@ const DELIVERIES: { [K in DomainEventType]: Deliver<K> } = {
   'bid:placed': (e, serverTime) => [
     { to: 'room', room: auctionRoom(e.auctionId), event: { event: 'bid:placed', data: liveBidPlaced(e, 'watchers', serverTime) } },
     { to: 'room', room: adminRoom(e.ownerId), event: { event: 'bid:placed', data: liveBidPlaced(e, 'owner', serverTime) } },
+    card(e.auctionId),
   ],
-  'bid:rolledback': (e, serverTime) => both(e.auctionId, e.ownerId, () => ({ event: 'bid:rolledback', data: liveRolledBack(e, serverTime) })),
-  'product:sold': (e, serverTime) => both(e.auctionId, e.ownerId, () => ({ event: 'product:sold', data: liveSold(e, serverTime) })),
+  'bid:rolledback': (e, serverTime) => [...both(e.auctionId, e.ownerId, () => ({ event: 'bid:rolledback', data: liveRolledBack(e, serverTime) })), card(e.auctionId)],
+  'product:sold': (e, serverTime) => [...both(e.auctionId, e.ownerId, () => ({ event: 'product:sold', data: liveSold(e, serverTime) })), card(e.auctionId)],
   'auction:extended': (e, serverTime) => [
     ...both(e.auctionId, e.ownerId, () => ({ event: 'auction:extended', data: liveExtended(e, serverTime) })),
     { to: 'catalogue', auctionId: e.auctionId, change: 'auction:extended' },
+    card(e.auctionId),
   ],
   // The wallet:updated that goes with it tells the bidder; their bid list shows "Reserve not met".
   'bid:unsold': () => [],
   'auction:ending': (e, serverTime) => [{ to: 'room', room: auctionRoom(e.auctionId), event: { event: 'auction:ending', data: liveEnding(e.auctionId, e.secondsLeft, serverTime) } }],
-  'auction:ended': (e, serverTime) => both(e.auctionId, e.ownerId, () => ({ event: 'auction:ended', data: liveAuctionOnly(e.auctionId, serverTime) })),
+  'auction:ended': (e, serverTime) => [...both(e.auctionId, e.ownerId, () => ({ event: 'auction:ended', data: liveAuctionOnly(e.auctionId, serverTime) })), card(e.auctionId)],
   'auction:settled': (e, serverTime) => [
     ...both(e.auctionId, e.ownerId, () => ({ event: 'auction:settled', data: liveAuctionOnly(e.auctionId, serverTime) })),
     { to: 'catalogue', auctionId: e.auctionId, change: 'auction:updated' },
+    card(e.auctionId),
   ],
+  // A new auction has no card on anyone's page yet: Browse reads it with its next page.
   'auction:created': (e) => [{ to: 'catalogue', auctionId: e.auctionId, change: e.type }],
-  'auction:updated': (e) => [{ to: 'catalogue', auctionId: e.auctionId, change: e.type }],
-  'auction:deleted': (e) => [{ to: 'catalogue', auctionId: e.auctionId, change: e.type }],
+  'auction:updated': (e) => [{ to: 'catalogue', auctionId: e.auctionId, change: e.type }, card(e.auctionId)],
+  'auction:deleted': (e) => [{ to: 'catalogue', auctionId: e.auctionId, change: e.type }, card(e.auctionId)],
   'bid:outbid': (e, serverTime) => [{ to: 'user', userId: e.userId, event: { event: 'bid:outbid', data: liveOutbid(e, serverTime) } }],
   'bid:reinstated': (e, serverTime) => [{ to: 'user', userId: e.userId, event: { event: e.type, data: liveAmount(e, serverTime) } }],
   'bid:won': (e, serverTime) => [{ to: 'user', userId: e.userId, event: { event: e.type, data: liveAmount(e, serverTime) } }],

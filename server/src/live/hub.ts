@@ -1,7 +1,9 @@
 /**
  * The live hub: one source of events, any number of transports (socket.io, plain WebSocket).
  * Room events are collected per room and flushed as one `frame` every LIVE_FRAME_MS, serialised once
- * per room; personal and catalogue events go out at once (docs/live-protocol.md).
+ * per room; personal and catalogue events go out at once (docs/live-protocol.md). Browse cards that
+ * changed are published as ids with the frame; each process reads those its own sockets show and
+ * sends them to their `cards:<id>` rooms (docs/live-protocol.md#browse-cards-cataloguewatch).
  *
  * Publishing and delivering are two halves joined by a relay (relay.ts): this process publishes what
  * its own commits caused, and delivers to its own sockets whatever any process published (the relay
@@ -15,10 +17,10 @@
  * frame to a thousand sockets is ~12 ms of socket writes; in one piece it would stall every bid that
  * arrives meanwhile. Slices run strictly in order, so frames never overtake each other.
  */
-import { auctionRoom, feedRoom, LIVE_PROTOCOL_VERSION, type Frame, type HelloData, type PersonalEventMap, type RoomEvent, type RoomEventName, type SocketEventMap } from '@auction/shared';
+import { auctionRoom, cardsRoom, feedRoom, LIVE_PROTOCOL_VERSION, type CardChangedData, type Frame, type HelloData, type PersonalEventMap, type RoomEvent, type RoomEventName, type SocketEventMap } from '@auction/shared';
 import type { Reads } from '../db/index.js';
 import type { DomainEvent } from '../domain/events.js';
-import { liveAuction } from '../presenters/live.js';
+import { liveAuction, liveCard } from '../presenters/live.js';
 import { deliveriesOf, type CatalogueChange } from './deliveries.js';
 import { HEARTBEAT_MS, localTally, type WatcherTally } from './watchers.js';
 import { LocalRelay, type Relay, type Relayed } from './relay.js';
@@ -33,6 +35,8 @@ export interface Transport {
   sendToUser<K extends keyof PersonalEventMap>(userId: number, event: K, data: PersonalEventMap[K]): void;
   /** To every authenticated socket of this transport: catalogue events, and `live:resync`. */
   sendToAll<K extends keyof SocketEventMap>(event: K, data: SocketEventMap[K]): void;
+  /** `catalogue:card` to the sockets of a `cards:<id>` room, as slices like a frame's (serialised once). */
+  cardSlices(room: string, data: CardChangedData): Array<() => void>;
   /** Sockets of this transport in a room. */
   roomSize(room: string): number;
   close(): void;
@@ -172,6 +176,15 @@ export class LiveHub {
   private readonly catalogue = new Map<string, CatalogueChange>();
   /** Catalogue announcements still reading the auction (awaited before the relay closes). */
   private readonly announcing = new Set<Promise<void>>();
+  /** Auctions whose card changed since the last frame (this process's commits), published ids only. */
+  private readonly cardChanges = new Set<string>();
+  /** Changed cards this process's sockets show, waiting for the next batch read. */
+  private readonly cardsDue = new Set<string>();
+  /** The batch read of cards in flight (one at a time, so cards go out in the order they were read). */
+  private cardRead: Promise<void> | null = null;
+  private cardTimer: NodeJS.Timeout | null = null;
+  private lastCardReadAt = -Infinity;
+  private closing = false;
   /** The current frame interval: LIVE_FRAME_MS, stretched while the event loop is saturated. */
   private interval: number;
   private readonly utilization: () => number;
@@ -270,6 +283,7 @@ export class LiveHub {
         if (d.to === 'room') this.enqueue(d.room, d.event);
         else if (d.to === 'user') this.relay.publish({ kind: 'user', userId: d.userId, message: d.event });
         else if (d.to === 'disconnect') this.disconnectAccount(d.role, d.id, d.below);
+        else if (d.to === 'card') this.queueCard(d.auctionId);
         else this.queueCatalogue(d.auctionId, d.change);
       }
     }
@@ -337,6 +351,60 @@ export class LiveHub {
     this.schedule();
   }
 
+  /** A card changed: merged per auction, its id published with the next frame. */
+  private queueCard(auctionId: string) {
+    this.cardChanges.add(auctionId);
+    this.schedule();
+  }
+
+  /** Whether a socket of this process shows the auction's card. */
+  private showsCard(auctionId: string): boolean {
+    const room = cardsRoom(auctionId);
+    return this.transports.some((t) => t.roomSize(room) > 0);
+  }
+
+  /**
+   * Cards changed (by any process): those this process's sockets show are read at the next turn. At
+   * most one batch read per frame interval, and one at a time: a read that started later sees a newer
+   * commit, so a socket never gets an older card after a newer one. No watchers here, no read.
+   */
+  private cardsChanged(auctionIds: readonly string[]) {
+    for (const id of auctionIds) if (this.showsCard(id)) this.cardsDue.add(id);
+    if (this.cardsDue.size === 0 || this.cardRead || this.cardTimer || this.closing) return;
+    const wait = this.lastCardReadAt + this.interval - performance.now();
+    if (wait <= 0) return this.readCards();
+    this.cardTimer = setTimeout(() => {
+      this.cardTimer = null;
+      this.readCards();
+    }, wait);
+  }
+
+  private readCards() {
+    // A socket may have stopped showing a card since it changed.
+    const ids = [...this.cardsDue].filter((id) => this.showsCard(id));
+    this.cardsDue.clear();
+    if (ids.length === 0) return;
+    this.lastCardReadAt = performance.now();
+    this.cardRead = this.sendCards(ids).catch(this.opts.onError).finally(() => {
+      this.cardRead = null;
+      // Changes that arrived during the read: the next read, a frame interval after this one.
+      this.cardsChanged([]);
+    });
+  }
+
+  /** Reads the cards as committed, in one statement, and sends each to the sockets that show it (null: deleted). */
+  private async sendCards(ids: string[]) {
+    const views = new Map((await this.opts.reads.auctionCards(ids)).map((v) => [v.id, v]));
+    const now = this.opts.now();
+    const serverTime = this.serverTime();
+    for (const id of ids) {
+      const view = views.get(id);
+      const data: CardChangedData = { auction_id: id, card: view ? liveCard(view, now) : null, server_time: serverTime };
+      for (const t of this.transports) this.fanout.push(...t.cardSlices(cardsRoom(id), data));
+    }
+    this.pump();
+  }
+
   /** Publishes every room's pending events as one frame each; a quiet room sends nothing. */
   flush = () => {
     if (this.timer) clearTimeout(this.timer);
@@ -349,6 +417,10 @@ export class LiveHub {
       void announced.finally(() => this.announcing.delete(announced));
     }
     this.catalogue.clear();
+    if (this.cardChanges.size > 0) {
+      this.relay.publish({ kind: 'cards', auctionIds: [...this.cardChanges] });
+      this.cardChanges.clear();
+    }
     if (this.buffers.size === 0) return;
     const serverTime = this.serverTime();
     const frames = [...this.buffers].map(([room, buffer]): Frame => ({ room, server_time: serverTime, events: buffer.list() }));
@@ -396,6 +468,9 @@ export class LiveHub {
         // Listeners first: a client re-reading on this event must find caches already invalidated.
         if (!fromSelf) for (const listener of this.foreignCatalogue) listener();
         for (const t of this.transports) t.sendToAll(msg.message.event, msg.message.data);
+        return;
+      case 'cards':
+        this.cardsChanged(msg.auctionIds);
         return;
       case 'disconnect':
         if (!fromSelf) for (const listener of this.foreignRevocations) listener(msg.role, msg.id);
@@ -613,6 +688,10 @@ export class LiveHub {
   closeSockets() {
     if (this.sweeper) clearInterval(this.sweeper);
     this.flush();
+    // Its sockets are closing: no card is read for them any more (the changes were published above).
+    this.closing = true;
+    if (this.cardTimer) clearTimeout(this.cardTimer);
+    this.cardTimer = null;
     for (const room of [...this.held.keys()]) this.release(room);
     // Whatever is still queued goes out now, before the sockets close.
     for (const send of this.fanout.splice(0)) send();
@@ -626,7 +705,7 @@ export class LiveHub {
   async close() {
     if (this.resyncTimer) clearTimeout(this.resyncTimer);
     this.closeSockets();
-    await Promise.allSettled([...this.announcing]);
+    await Promise.allSettled([...this.announcing, this.cardRead]);
     for (const g of this.gaps.values()) clearTimeout(g.timer);
     this.gaps.clear();
     await this.tally.close();

@@ -193,4 +193,43 @@ describe.runIf(testStoreKind === 'postgres' && redisAvailable)('three processes 
     const photo = await addPhoto(a1, admin.token, lot!);
     await eventually(async () => expect((await card(a0)).cover).toEqual({ url: photo.url, thumb_url: photo.thumb_url }), 2000, 20);
   });
+
+  it('a Browse card changed through one process reaches the sockets that show it on another; a process that shows no card reads none', async () => {
+    const { apps, bases } = await cluster(2);
+    const [a0, a1] = apps as [App, App];
+    const cardReads = apps.map((app) => {
+      const reads = app.ctx.store.reads;
+      const original = reads.auctionCards.bind(reads);
+      const seen: string[][] = [];
+      reads.auctionCards = (ids) => { seen.push([...ids]); return original(ids); };
+      return seen;
+    });
+    const admin = await signUpAdmin(a0);
+    const { auctionId, productIds: [lot] } = await createAuction(a0, admin.token);
+    const bidder = await richBidder(a1, 1000, [auctionId]);
+    const shows = await connect(bases[0]!, (await signUpUser(a0)).token);
+    cleanups.push(shows.close);
+    const plain = await connectWs(bases[0]!, (await signUpUser(a0)).token);
+    cleanups.push(plain.close);
+    expect(await shows.socket.emitWithAck('catalogue:watch', [auctionId])).toEqual({ status: 'ok', data: { auction_ids: [auctionId] } });
+    plain.send({ type: 'cards', auction_ids: [auctionId] });
+    await eventually(() => expect(plain.messages).toContainEqual({ type: 'cards', auction_ids: [auctionId] }));
+    const cardsOf = () => [shows.personalOf('catalogue:card'), plain.messages.filter((m) => m.event === 'catalogue:card').map((m) => m.data)];
+
+    // Committed through process 1, shown on process 0.
+    expect((await bid(a1, bidder.token, lot!, 120)).statusCode).toBe(201);
+    await eventually(() => {
+      for (const cards of cardsOf()) expect(cards).toEqual([expect.objectContaining({ auction_id: auctionId, card: expect.objectContaining({ highest_bid: 120, bid_count: 1 }) })]);
+    });
+    expect(cardReads[0]).toEqual([[auctionId]]);
+    expect(cardReads[1]).toEqual([]);
+
+    // Deleted through process 1: the card is gone on process 0.
+    const gone = await call(a1, 'DELETE', `/api/admin/auction/${auctionId}`, undefined, admin.token);
+    expect(gone.statusCode, gone.body).toBe(200);
+    await eventually(() => {
+      for (const cards of cardsOf()) expect(cards.at(-1)).toMatchObject({ auction_id: auctionId, card: null });
+    });
+    expect(cardReads[1]).toEqual([]);
+  });
 });

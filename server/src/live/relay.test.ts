@@ -23,6 +23,7 @@ function recorder(roomSizes: Record<string, number> = {}) {
     frameSlices: (frame, json) => [() => { frames.push(frame); jsons.push(json); }],
     sendToUser: (userId, event) => { personal.push({ to: userId, event }); },
     sendToAll: (event) => { personal.push({ to: 'all', event }); },
+    cardSlices: () => [],
     roomSize: (room) => roomSizes[room] ?? 0,
     close: () => undefined,
   };

@@ -3,7 +3,8 @@
  * builds each room's frame once and publishes it once; it delivers it to its own sockets at once, and
  * every other process delivers what it receives to its own. One process needs no relay (`LocalRelay`
  * hands a message straight back); several share Redis pub/sub (`RedisRelay`): one channel, one message
- * per frame, personal event, catalogue event or disconnect, never one per socket or slice.
+ * per frame, personal event, catalogue event, frame's changed cards or disconnect, never one per
+ * socket or slice.
  *
  * Redis delivers one publisher's messages in the order they were published; messages of two
  * publishers may interleave, which is why product events carry versions (hub.ts drops stale ones).
@@ -21,6 +22,11 @@ export type Relayed =
   | { kind: 'user'; userId: number; message: PersonalEvent }
   /** A catalogue event for every socket. */
   | { kind: 'all'; message: PersonalEvent }
+  /**
+   * These auctions' Browse cards changed (one frame's worth, merged): each process reads those its
+   * own sockets show and sends them (hub.ts). Ids only: a process with no card watchers reads nothing.
+   */
+  | { kind: 'cards'; auctionIds: string[] }
   /** An account's sockets opened with a token version below `below` close wherever they are. */
   | { kind: 'disconnect'; role: 'user' | 'admin'; id: number; below: number };
 
@@ -79,6 +85,7 @@ function encode(origin: string, msg: Relayed): string {
     case 'frame': return `f|${origin}|${msg.json}`;
     case 'user': return `u|${origin}|${JSON.stringify({ u: msg.userId, m: msg.message })}`;
     case 'all': return `a|${origin}|${JSON.stringify(msg.message)}`;
+    case 'cards': return `c|${origin}|${JSON.stringify(msg.auctionIds)}`;
     case 'disconnect': return `d|${origin}|${JSON.stringify({ r: msg.role, i: msg.id, b: Number.isFinite(msg.below) ? msg.below : null })}`;
   }
 }
@@ -96,6 +103,7 @@ export function decode(raw: string): { origin: string; msg: Relayed } | null {
       return { origin, msg: { kind: 'user', userId: u, message: m } };
     }
     case 'a': return { origin, msg: { kind: 'all', message: JSON.parse(payload) as PersonalEvent } };
+    case 'c': return { origin, msg: { kind: 'cards', auctionIds: JSON.parse(payload) as string[] } };
     case 'd': {
       const { r, i, b } = JSON.parse(payload) as { r: 'user' | 'admin'; i: number; b: number | null };
       return { origin, msg: { kind: 'disconnect', role: r, id: i, below: b ?? Infinity } };

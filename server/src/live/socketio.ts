@@ -1,13 +1,13 @@
-/** socket.io on Fastify's HTTP server: token handshake, personal rooms, watch/unwatch with acks. */
+/** socket.io on Fastify's HTTP server: token handshake, personal rooms, watch/unwatch and the cards shown, with acks. */
 import type { Server as HttpServer } from 'node:http';
 import { Server, type Socket } from 'socket.io';
-import { adminRoom, auctionRoom, userRoom, type ClientToServerEvents, type ServerToClientEvents } from '@auction/shared';
+import { adminRoom, auctionRoom, cardsRoom, userRoom, type ClientToServerEvents, type ServerToClientEvents } from '@auction/shared';
 import type { Reads } from '../db/index.js';
 import type { Caller } from '../domain/accounts.js';
 import type { TokenService } from '../auth/tokens.js';
 import type { LiveHub, Transport } from './hub.js';
 import { dropSlowConsumers, MessageRate, openSession, SOCKET_LIMITS, type Session } from './sessions.js';
-import { checkWatch } from './watch.js';
+import { checkCards, checkWatch } from './watch.js';
 
 interface SocketData {
   caller: Caller;
@@ -18,6 +18,9 @@ type LiveServer = Server<ClientToServerEvents, ServerToClientEvents, Record<stri
 type LiveSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 
 const AUCTION_PREFIX = 'auction:';
+const CARDS_PREFIX = cardsRoom('');
+/** Sockets written per slice of a card event (hub.ts paces the slices). */
+const CARD_SLICE = 64;
 
 /**
  * Each auction room is also split into this many slice rooms, a watcher joining one of them in turn,
@@ -100,6 +103,18 @@ export function attachSocketIo(props: { server: HttpServer; hub: LiveHub; tokens
       if (was) hub.watchersChanged(auctionId).catch(onError);
     });
 
+    // The cards this socket shows replace those it showed: no read, unknown ids are harmless.
+    socket.on('catalogue:watch', (auctionIds, ack) => {
+      const reply = typeof ack === 'function' ? ack : () => undefined;
+      const check = checkCards(auctionIds);
+      if (!check.ok) return reply({ status: 'error', error: check.error });
+      const wanted = new Set(check.auctionIds.map(cardsRoom));
+      for (const r of [...socket.rooms]) if (r.startsWith(CARDS_PREFIX) && !wanted.has(r)) void socket.leave(r);
+      const joining = [...wanted].filter((r) => !socket.rooms.has(r));
+      if (joining.length > 0) void socket.join(joining);
+      reply({ status: 'ok', data: { auction_ids: check.auctionIds } });
+    });
+
     socket.on('disconnecting', () => {
       const watched = [...socket.rooms].filter((r) => r.startsWith(AUCTION_PREFIX)).map((r) => r.slice(AUCTION_PREFIX.length));
       // The socket is still in its rooms while disconnecting: count after it has left.
@@ -125,6 +140,19 @@ export function attachSocketIo(props: { server: HttpServer; hub: LiveHub; tokens
     },
     sendToAll: (event, data) => {
       (io.emit as (e: string, d: unknown) => boolean)(event, data);
+    },
+    // Encoded once per slice: a slice names its sockets by id (each socket is in a room of its own id).
+    cardSlices: (room, data) => {
+      const members = io.sockets.adapter.rooms.get(room);
+      if (!members || members.size === 0) return [];
+      if (members.size <= CARD_SLICE) return [() => io.to(room).emit('catalogue:card', data)];
+      const ids = [...members];
+      const sends: Array<() => void> = [];
+      for (let i = 0; i < ids.length; i += CARD_SLICE) {
+        const slice = ids.slice(i, i + CARD_SLICE);
+        sends.push(() => io.to(slice).emit('catalogue:card', data));
+      }
+      return sends;
     },
     roomSize: (room) => io.sockets.adapter.rooms.get(room)?.size ?? 0,
     close: () => {

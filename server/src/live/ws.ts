@@ -1,17 +1,18 @@
 /**
  * The plain WebSocket feed at /api/ws for scripts and non-browser clients (docs/live-protocol.md): the token as
  * `?token=` or a first `{ type: "auth" }` message, `{ type: "watch" }` to subscribe, then the same
- * JSON frames as socket.io watchers and personal events as `{ event, data }`.
+ * JSON frames as socket.io watchers and personal events as `{ event, data }`; `{ type: "cards" }` sets the
+ * Browse cards shown (`catalogue:card`).
  */
 import type {} from '@fastify/websocket';
 import type { WebSocket } from 'ws';
 import { Type } from 'typebox';
-import { adminRoom, auctionRoom, feedRoom, userRoom, WS_CLOSE_UNAUTHENTICATED, type WsClientMessage } from '@auction/shared';
+import { adminRoom, auctionRoom, cardsRoom, feedRoom, userRoom, WS_CLOSE_UNAUTHENTICATED, type WsClientMessage } from '@auction/shared';
 import type { App, AppContext } from '../context.js';
 import type { Caller } from '../domain/accounts.js';
 import { dropSlowConsumers, MessageRate, openSession, SOCKET_LIMITS } from './sessions.js';
 import type { LiveHub, Transport } from './hub.js';
-import { checkWatch } from './watch.js';
+import { checkCards, checkWatch } from './watch.js';
 
 const AUTH_TIMEOUT_MS = 10_000;
 /** Sockets written per slice of a frame (hub.ts paces the slices). */
@@ -50,6 +51,8 @@ class Rooms {
   }
 }
 
+const CARDS_PREFIX = cardsRoom('');
+
 /** A room a socket watches an auction through (merged, or every event with `feed=all`). */
 const isWatch = (room: string) => room.startsWith('auction:') || room.startsWith('feed:');
 
@@ -85,6 +88,17 @@ export function wsFeed(app: App, ctx: AppContext, hub: LiveHub) {
       if (everyone.size === 0) return;
       const json = JSON.stringify({ event, data });
       for (const ws of everyone) send(ws, json);
+    },
+    cardSlices: (room, data) => {
+      const members = [...rooms.get(room)];
+      if (members.length === 0) return [];
+      const json = JSON.stringify({ event: 'catalogue:card', data });
+      const sends: Array<() => void> = [];
+      for (let i = 0; i < members.length; i += WS_SLICE) {
+        const slice = members.slice(i, i + WS_SLICE);
+        sends.push(() => { for (const ws of slice) send(ws, json); });
+      }
+      return sends;
     },
     roomSize: (room) => rooms.get(room).size,
     close: () => {
@@ -183,6 +197,22 @@ export function wsFeed(app: App, ctx: AppContext, hub: LiveHub) {
         const watchers = added ? await hub.watchersChanged(check.auctionId) : await hub.watchers(check.auctionId);
         reply({ type: 'watching', auction_id: check.auctionId, watchers });
         if (check.ending) reply({ room, server_time: check.ending.server_time, events: [{ event: 'auction:ending', data: check.ending }] });
+      } else if (msg.type === 'cards') {
+        // The cards this socket shows replace those it showed: no read, unknown ids are harmless.
+        const check = checkCards(msg.auction_ids);
+        if (!check.ok) return fail(check.error.code, check.error.message);
+        const wanted = new Set(check.auctionIds.map(cardsRoom));
+        for (const room of [...mine]) {
+          if (room.startsWith(CARDS_PREFIX) && !wanted.has(room)) {
+            rooms.leave(room, ws);
+            mine.delete(room);
+          }
+        }
+        for (const room of wanted) {
+          rooms.join(room, ws);
+          mine.add(room);
+        }
+        reply({ type: 'cards', auction_ids: check.auctionIds });
       } else if (msg.type === 'unwatch') {
         const room = watchRoom(String(msg.auction_id));
         mine.delete(room);

@@ -2,9 +2,10 @@
  * Live payloads (docs/live-protocol.md): what each committed event looks like on the wire. Amounts in rupees,
  * times as ISO strings, and every payload carries the server's clock.
  */
-import { toRupees, type AuctionEndingData, type LiveAuction, type PersonalEventMap, type RoomEventMap } from '@auction/shared';
+import { toRupees, type AuctionEndingData, type LiveAuction, type LiveCard, type PersonalEventMap, type RoomEventMap } from '@auction/shared';
 import type { AuctionView } from '../db/index.js';
 import type { DomainEvent } from '../domain/events.js';
+import { presentAuctionCard } from './browse.js';
 import { presentAuction } from './catalogue.js';
 import { iso, maskUsername, secondsLeft } from './format.js';
 
@@ -60,4 +61,10 @@ export const liveWallet = (e: Of<'wallet:updated'>, server_time: string): Person
 export function liveAuction(view: AuctionView, now: number, server_time: string): LiveAuction {
   const { id, name, valid_until, product_count, status, original_valid_until, increment_rule, increment_amount, increment_tiers, cancel_policy, soft_close_s, max_extension_s, extended } = presentAuction(view, null, now);
   return { id, name, valid_until, product_count, status, original_valid_until, increment_rule, increment_amount, increment_tiers, cancel_policy, soft_close_s, max_extension_s, extended, server_time };
+}
+
+/** A Browse card as `GET /api/catalogue/auctions` shows it, without the per-caller `registered` (`catalogue:card`). */
+export function liveCard(view: AuctionView, now: number): LiveCard {
+  const { registered: _, ...card } = presentAuctionCard(view, now, false);
+  return card;
 }
