@@ -93,6 +93,8 @@ describe('ReportsPage', () => {
   });
 
   it('stays quiet when a 401 ends the session', async () => {
+    // A 401 ends the session only for a call that carried a token.
+    localStorage.setItem('admin_token', 'admin-token');
     const navigate = vi.fn();
     registerNavigate(navigate);
     mockFetch(jsonResponse(401, { error: 'Please sign in', message: 'Please sign in', code: 'UNAUTHENTICATED' }));
