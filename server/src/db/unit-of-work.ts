@@ -232,6 +232,7 @@ export class SqlUnitOfWork implements UnitOfWork {
       for (const id of ids) inserted.add(id);
       await this.dialect.search.indexNewProducts(this.sql, ids);
     }
+    if (this.dialect.afterBulkInsert !== null && inserted.size >= BULK_ROWS) await this.sql.run(this.dialect.afterBulkInsert);
     return inserted;
   }
 
