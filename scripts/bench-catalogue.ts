@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- --catalogue N [--store sqlite|postgres]`: what a catalogue of N auctions × 10 lots
- * costs (docs/performance.md#a-catalogue-of-any-size). On a fresh production server (its own port, a
+ * costs (docs/performance.md#a-catalogue-of-any-size-2026-11-27). On a fresh production server (its own port, a
  * temporary SQLite file, or with `--store postgres` a database created on `--pg-url`'s server and
  * dropped afterwards) it signs up an admin, makes a few categories, imports the N × 10 lots as CSV files
  * of at most 10,000 rows, creates the N auctions of 10 lots each through the API, signs up a bidder and
@@ -89,6 +89,8 @@ export async function benchCatalogue(argv: string[]): Promise<void> {
     store, auctions, lots: auctions * LOTS_PER_AUCTION,
     import_s: built.importS, import_lots_per_s: Math.round((auctions * LOTS_PER_AUCTION) / built.importS),
     import_files: built.files, import_file_s: built.fileS,
+    // The slowest 20,000 lots: two files in a row (the goal's size), as the catalogue had grown by then.
+    import_worst_20000_s: round(Math.max(...built.fileS.map((s, i) => s + (built.fileS[i + 1] ?? (built.fileS.length === 1 ? 0 : -Infinity))))),
     auctions_create_s: built.auctionsS,
     pg_note: analyzed,
     ...figures,
@@ -393,7 +395,7 @@ function printGoals(r: Record<string, unknown>) {
     ['auctions first page p95 < 50 ms', `${n('auctions_p95_ms')} ms`, met(n('auctions_p95_ms'), (x) => x < 50)],
     ['auctions first page < 60 KiB compressed', `${round((n('auctions_page_compressed_bytes') ?? 0) / 1024, 1)} KiB`, met(n('auctions_page_compressed_bytes'), (x) => x < 60 * 1024)],
     ['lot search p95 < 50 ms', `${n('lots_common_p95_ms')} / ${n('lots_rare_p95_ms')} ms`, met(Math.max(n('lots_common_p95_ms') ?? 0, n('lots_rare_p95_ms') ?? 0), (x) => x < 50)],
-    ['import of 20,000 lots < 10 s', `${n('lots')} lots in ${n('import_s')} s`, met(n('import_s') === null ? null : ((n('import_s') ?? 0) * 20_000) / Math.max(1, n('lots') ?? 1), (x) => x < 10)],
+    ['import of 20,000 lots < 10 s', `slowest two files in a row ${n('import_worst_20000_s')} s (${n('lots')} lots in ${n('import_s')} s)`, met(n('lots') === null || (n('lots') ?? 0) < 20_000 ? null : n('import_worst_20000_s'), (x) => x < 10)],
   ];
   process.stderr.write('goals:\n');
   for (const [goal, measured, ok] of rows) process.stderr.write(`  [${ok.padEnd(3)}] ${goal}: ${measured}\n`);
