@@ -160,6 +160,7 @@ async function startServer(store: 'sqlite' | 'postgres', pgUrl: string, keep: bo
     stop: async () => {
       await server.stop();
       if (keep) {
+        if (store === 'postgres') fs.rmSync(dir, { recursive: true, force: true });
         log(`kept the store: ${databaseUrl}`);
         return;
       }
