@@ -24,3 +24,20 @@ it('npm run bench: a small run prints one JSON line with every figure, nothing l
   const rss = result.rss_mb as Record<string, number>;
   for (const phase of ['boot', 'start', 'storm_nowatch', 'watchers_connected', 'storm', 'ceiling', 'drain', 'open_loop', 'end']) expect(typeof rss[phase], phase).toBe('number');
 }, 150_000);
+
+// The catalogue's benchmark on a tiny catalogue, without the browser: it builds through the import and
+// the API and prints every server figure.
+it('npm run bench -- --catalogue: a tiny run prints one JSON line with the import and every server figure', () => {
+  const tsx = path.join(ROOT, 'node_modules', '.bin', 'tsx');
+  const res = spawnSync(tsx, ['scripts/bench.ts', '--catalogue', '3', '--no-browser', '--requests', '20', '--quiet'], {
+    cwd: ROOT, encoding: 'utf8', timeout: 120_000,
+  });
+  expect(res.status, res.stderr).toBe(0);
+  const result = JSON.parse(res.stdout.trim().split('\n').at(-1)!) as Record<string, unknown>;
+  expect(result).toMatchObject({ store: 'sqlite', auctions: 3, lots: 30, import_files: 1, auctions_page_cards: 3, browse_first_card_ms: null });
+  for (const key of ['import_s', 'import_lots_per_s', 'auctions_create_s', 'auctions_page_bytes', 'auctions_page_compressed_bytes', 'auctions_p50_ms', 'auctions_p95_ms',
+    'auctions_category_p95_ms', 'auctions_q_p95_ms', 'lots_common_p95_ms', 'lots_rare_p95_ms']) {
+    expect(typeof result[key], key).toBe('number');
+  }
+  expect(result.latency_requests).toEqual([20, 20, 20, 20, 20]);
+}, 150_000);

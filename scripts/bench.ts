@@ -27,6 +27,8 @@
  * with `--url` needs the same). `--server-args "…"` passes Node flags to the server it
  * starts (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` for a profile of the whole run).
  *
+ * `npm run bench -- --catalogue N` measures a catalogue of N auctions instead (scripts/bench-catalogue.ts).
+ *
  * The store: a temporary SQLite file by default; with `DATABASE_URL=postgres://…` a fresh schema in
  * that PostgreSQL database (dropped afterwards). The JSON line says which (`store`).
  */
@@ -41,6 +43,15 @@ import autocannon from 'autocannon';
 import { freshTestDatabase } from '../server/src/db/testing.js';
 import { isPostgresUrl } from '../server/src/db/index.js';
 import { auditDatabase, spawnServer } from './lib/server-harness.js';
+
+// `--catalogue N`: the catalogue's own benchmark (scripts/bench-catalogue.ts), with its own options.
+if (process.argv.slice(2).some((a) => a === '--catalogue' || a.startsWith('--catalogue='))) {
+  const { benchCatalogue } = await import('./bench-catalogue.js');
+  await benchCatalogue(process.argv.slice(2)).then(() => process.exit(0), (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
 
 const { values: opt } = parseArgs({
   options: {

@@ -16,6 +16,8 @@ export interface Fragment {
 export interface SearchPort {
   /** Indexes these products afresh as they are now (deleted ones leave the index); run inside the writing transaction. */
   refreshProducts(sql: SqlRunner, ids: readonly string[]): Promise<void>;
+  /** Indexes products just inserted in this transaction (in no auction yet, so none is in the index): one statement. */
+  indexNewProducts(sql: SqlRunner, ids: readonly string[]): Promise<void>;
   /** The same for the live products of these auctions (an auction renamed). */
   refreshAuctions(sql: SqlRunner, auctionIds: readonly string[]): Promise<void>;
   /**

@@ -37,6 +37,13 @@ export interface Dialect {
    * owner; null where transactions are serial anyway (SQLite).
    */
   readonly adminSignupLock: string | null;
+  /**
+   * Run in the transaction after a bulk insert of products (the import): PostgreSQL's planner needs
+   * fresh statistics once a table has grown by thousands of rows at once (until the autovacuum daemon's
+   * next pass, or never where it is off, its lot search and category filters pick plans that walk the
+   * whole table); null where the planner needs none (SQLite).
+   */
+  readonly afterBulkInsert: string | null;
   /** The store's lot search (search.ts, docs/catalogue.md#search). */
   readonly search: SearchPort;
 }

@@ -169,6 +169,9 @@ export interface Applied {
   notices: AppliedNotice[];
 }
 
+/** A product to create: without prices it starts at 0 with no reserve or buy-now; without a category it is in none. */
+export type NewProduct = { id: string; name: string; description: string; createdBy: number; now: number } & Partial<Pick<ProductRow, 'startingPrice' | 'reservePrice' | 'buyNowPrice' | 'categoryId'>>;
+
 /**
  * The reads and writes of the commands, inside one transaction. Reads named `lock…` lock what they
  * return until commit on PostgreSQL (`SELECT … FOR UPDATE`). Every command takes its locks in one
@@ -225,7 +228,13 @@ export interface UnitOfWork {
   leadingBidsOf(userId: number): Promise<BidRow[]>;
 
   /** Without prices: starting at 0, no reserve, no buy-now; without a category: in none. */
-  insertProduct(row: { id: string; name: string; description: string; createdBy: number; now: number } & Partial<Pick<ProductRow, 'startingPrice' | 'reservePrice' | 'buyNowPrice' | 'categoryId'>>): Promise<ProductRow | null>;
+  insertProduct(row: NewProduct): Promise<ProductRow | null>;
+  /**
+   * Many products at once (the bulk import), in order, with their search entries: a few multi-row
+   * statements instead of some per product. Resolves with the ids it inserted; an id already taken
+   * is skipped (the caller refuses it).
+   */
+  insertProducts(rows: readonly NewProduct[]): Promise<Set<string>>;
 
   // ---- categories (docs/catalogue.md) -----------------------------------------------------------
   /** A category, locked (on PostgreSQL) until commit. */

@@ -4,7 +4,7 @@
  * ledger. Locks are taken auction first, then products by ascending id, then wallets (store.ts).
  */
 import { FLAT_STEP, formatRupees, toRupees, type StepTier } from '@auction/shared';
-import { heldBy, stepsOf, storedTiers, type AuctionRow, type CancelPolicy, type ChangeSet, type Hold, type IncrementRule, type ProductRow, type UnitOfWork } from '../db/index.js';
+import { heldBy, stepsOf, storedTiers, type AuctionRow, type CancelPolicy, type ChangeSet, type Hold, type IncrementRule, type NewProduct, type ProductRow, type UnitOfWork } from '../db/index.js';
 import { refuse, type Refusal, type Result } from '../errors.js';
 import type { DomainEvent } from './events.js';
 import { walletEvents } from './wallets.js';
@@ -58,6 +58,40 @@ export async function createProduct(tx: UnitOfWork, cmd: { adminId: number; inpu
   const product = await tx.insertProduct({ id: input.id, name: input.name.trim(), description: input.description.trim(), createdBy: adminId, now, ...priced.pricing, categoryId: input.categoryId ?? null });
   if (!product) return refuse('ID_TAKEN', `A product with id ${input.id} already exists (ids of deleted products stay reserved)`, 'id');
   return { ok: true, product };
+}
+
+export type ProductInput = { id: string; name: string; description: string; categoryId?: number | null } & PricingInput;
+
+/**
+ * Many products at once (the bulk import), each checked as createProduct checks one, written in a
+ * few statements. Resolves with the refusals by the input's index (in order); the caller decides
+ * whether any refusal undoes the rest.
+ */
+export async function createProducts(tx: UnitOfWork, cmd: { adminId: number; inputs: readonly ProductInput[] }, now: number): Promise<{ created: number; refused: { index: number; refusal: Refusal }[] }> {
+  const refused: { index: number; refusal: Refusal }[] = [];
+  const categories = new Map<number, Result<Record<never, never>>>();
+  const rows: (NewProduct & { index: number })[] = [];
+  for (const [index, input] of cmd.inputs.entries()) {
+    const priced = checkPricing(NO_PRICING, input);
+    if (!priced.ok) {
+      refused.push({ index, refusal: priced });
+      continue;
+    }
+    const categoryId = input.categoryId ?? null;
+    if (categoryId !== null && !categories.has(categoryId)) categories.set(categoryId, await checkCategory(tx, categoryId));
+    const category = categoryId === null ? null : categories.get(categoryId)!;
+    if (category && !category.ok) {
+      refused.push({ index, refusal: category });
+      continue;
+    }
+    rows.push({ index, id: input.id, name: input.name.trim(), description: input.description.trim(), createdBy: cmd.adminId, now, ...priced.pricing, categoryId });
+  }
+  const inserted = await tx.insertProducts(rows);
+  for (const row of rows) {
+    if (!inserted.has(row.id)) refused.push({ index: row.index, refusal: refuse('ID_TAKEN', `A product with id ${row.id} already exists (ids of deleted products stay reserved)`, 'id') });
+  }
+  refused.sort((a, b) => a.index - b.index);
+  return { created: inserted.size, refused };
 }
 
 export async function updateProduct(tx: UnitOfWork, cmd: { adminId: number; productId: string; input: { name: string; description: string; categoryId?: number | null } & PricingInput }, now: number): Promise<Result<{ productId: string; events: DomainEvent[] }>> {

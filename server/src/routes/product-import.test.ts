@@ -66,6 +66,29 @@ describe('POST /api/admin/products/import', () => {
     expect(found.json<{ items: { id: string }[] }>().items.map((i) => i.id).sort()).toEqual([a, b].sort());
   });
 
+  it('writes a large file in batches: every row created and in the search index; ids it took refuse a later file by their lines', async () => {
+    const lotSearchCount = async () => Number((await sqlRow<{ n: number | string }>(app, 'select count(*) as n from lot_search'))!.n);
+    const prefix = uniqueName('IMBULK');
+    const lines = ['id,name,description,category,starting_price'];
+    for (let i = 0; i < 2500; i++) lines.push(`${prefix}-${i},Bulk lamp ${i},Lamp number ${i},${i % 2 ? category.slug : ''},${10 + i}`);
+    const [before, indexed] = [await productCount(), await lotSearchCount()];
+    const res = await importCsv(lines.join('\n'));
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toEqual({ created: 2500 });
+    expect(await productCount()).toBe(before + 2500);
+    expect(await lotSearchCount()).toBe(indexed + 2500);
+    const last = await sqlRow<{ name: string; starting_price: number | string; category_id: number | null }>(app, 'select name, starting_price, category_id from products where id = ?', `${prefix}-2499`);
+    expect({ ...last, starting_price: Number(last!.starting_price) }).toEqual({ name: 'Bulk lamp 2499', starting_price: 250_900, category_id: category.id });
+
+    // The same ids again, but for one new row: only the taken ones are named, on their lines, and nothing is written.
+    const again = [lines[0]!, `${prefix}-new,New lamp,x,,1`, ...lines.slice(2401, 2404)];
+    const rows = problems(await importCsv(again.join('\n')));
+    expect(rows.map((r) => [r.line, r.field])).toEqual([[3, 'id'], [4, 'id'], [5, 'id']]);
+    expect(rows[0]!.message).toMatch(new RegExp(`${prefix}-2400 already exists`));
+    expect(await productCount()).toBe(before + 2500);
+    expect(await lotSearchCount()).toBe(indexed + 2500);
+  });
+
   it('names every bad row by line (the header is line 1) and creates nothing', async () => {
     const before = await productCount();
     const rows = problems(await importCsv([

@@ -12,7 +12,7 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App, AppContext } from '../context.js';
 import { CsvSyntaxError, csvDocument, parseCsv, type CsvRecord } from '../csv.js';
-import { createProduct } from '../domain/catalogue.js';
+import { createProducts, type ProductInput } from '../domain/catalogue.js';
 import { AppError } from '../errors.js';
 import { describeValidation } from '../plugins/errors.js';
 import { pricingInput } from './catalogue.js';
@@ -115,7 +115,7 @@ export function productImportRoutes(app: App, ctx: AppContext) {
       const validate = req.compileValidationSchema(CreateProductBody, 'body');
       const problems: Problem[] = [];
       const seen = new Set<string>();
-      const inputs: { line: number; input: Parameters<typeof createProduct>[1]['input'] }[] = [];
+      const inputs: { line: number; input: ProductInput }[] = [];
       for (const row of rows) {
         const problem = (field: string, message: string) => problems.push({ line: row.line, field: columnOf(field), message });
         if (row.fields.length !== names.length) {
@@ -166,16 +166,13 @@ export function productImportRoutes(app: App, ctx: AppContext) {
       }
 
       try {
-        // Every row in one transaction: each is created (with its search entry) as one create would be,
-        // and a single refusal rolls all of them back.
+        // Every row in one transaction: each is checked as one create would be, all are written (with
+        // their search entries) in a few statements, and a single refusal rolls all of them back.
         const r = await commands.run(async (tx) => {
-          const refused = [...problems];
-          for (const { line, input } of inputs) {
-            const made = await createProduct(tx, { adminId, input }, now);
-            if (!made.ok) refused.push({ line, field: columnOf(made.field ?? 'file'), message: made.message });
-          }
+          const made = await createProducts(tx, { adminId, inputs: inputs.map((i) => i.input) }, now);
+          const refused = [...problems, ...made.refused.map(({ index, refusal }) => ({ line: inputs[index]!.line, field: columnOf(refusal.field ?? 'file'), message: refusal.message }))];
           if (refused.length > 0) throw new Refused(refused);
-          return { ok: true as const, created: inputs.length };
+          return { ok: true as const, created: made.created };
         });
         if (!r.ok) throw new AppError(r.code, r.message, r.field);
         return reply.code(201).send({ created: r.created });

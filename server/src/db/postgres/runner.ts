@@ -21,6 +21,7 @@ export const postgresDialect: Dialect = {
   insertionOrder: (alias) => `${alias}.seq`,
   jsonArray: (column, from, orderBy) => `(select coalesce(json_agg(${column} order by ${orderBy})::text, '[]') ${from})`,
   adminSignupLock: `select pg_advisory_xact_lock(${ADMIN_SIGNUP_LOCK_KEY})`,
+  afterBulkInsert: 'analyze products, lot_search',
   search: postgresSearch,
 };
 

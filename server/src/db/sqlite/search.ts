@@ -14,6 +14,10 @@ export const sqliteSearch: SearchPort = {
     await sql.run(`delete from lot_search where rowid in (select p.rowid from products p where p.id in (${marks(ids.length)}))`, ids);
     await sql.run(`${INSERT} where p.id in (${marks(ids.length)}) and p.deleted_at is null`, ids);
   },
+  async indexNewProducts(sql, ids) {
+    if (ids.length === 0) return;
+    await sql.run(`${INSERT} where p.id in (${marks(ids.length)})`, ids);
+  },
   async refreshAuctions(sql, auctionIds) {
     if (auctionIds.length === 0) return;
     const where = `p.auction_id in (${marks(auctionIds.length)}) and p.deleted_at is null`;
