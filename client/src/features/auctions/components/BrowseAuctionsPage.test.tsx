@@ -7,7 +7,7 @@ import { lastSocket, reconnect } from '../../../test/fake-socket';
 import { jsonResponse, resetAppState, setServerNow } from '../../../test/utils';
 import { injectLiveEvent, useLive } from '../../../lib/live';
 import {
-  LocationSearchProbe, NOW, callsTo, inHours, liveAuction, makeAuction, makeProduct, placedEvent, routeFetch, setUpUser, soldEvent, tearDownStores,
+  LocationSearchProbe, NOW, callsTo, catalogueRoutes, inHours, liveAuction, makeAuction, makeProduct, placedEvent, routeFetch, setUpUser, soldEvent, tearDownStores,
 } from '../test/fixtures';
 import { BrowseAuctionsPage } from './BrowseAuctionsPage';
 
@@ -26,10 +26,14 @@ const watchProducts = [
 
 function routes(over: Parameters<typeof routeFetch>[0] = {}) {
   return routeFetch({
-    'GET /api/auctions': jsonResponse(200, [watches, maps, coins]),
-    'GET /api/auctions/AUC-1/products': jsonResponse(200, watchProducts),
-    'GET /api/auctions/AUC-2/products': jsonResponse(200, [makeProduct({ id: 'M-1', name: 'Bengal 1780', auction_id: 'AUC-2' })]),
-    'GET /api/auctions/OLD-3/products': jsonResponse(200, [makeProduct({ id: 'C-1', name: 'Gold Mohur', auction_id: 'OLD-3', highest_bid: 900, bid_count: 1 })]),
+    ...catalogueRoutes({
+      auctions: [watches, maps, coins],
+      products: {
+        'AUC-1': watchProducts,
+        'AUC-2': [makeProduct({ id: 'M-1', name: 'Bengal 1780', auction_id: 'AUC-2' })],
+        'OLD-3': [makeProduct({ id: 'C-1', name: 'Gold Mohur', auction_id: 'OLD-3', highest_bid: 900, bid_count: 1 })],
+      },
+    }),
     'POST /api/auctions/register': jsonResponse(200, { message: 'Successfully registered for auction!' }),
     ...over,
   });

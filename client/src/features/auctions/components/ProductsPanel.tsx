@@ -15,6 +15,8 @@ import { useSecondsLeft } from './use-seconds-left';
 
 interface ProductsPanelProps {
   auction: Auction | null;
+  /** An auction is chosen and being read (a link to one no loaded page holds). */
+  loading?: boolean;
   headingRef: Ref<HTMLHeadingElement>;
   onBid: (productId: string) => void;
   onBuyNow: (productId: string) => void;
@@ -26,11 +28,16 @@ interface ProductsPanelProps {
 const NO_PRODUCTS: Product[] = [];
 
 /** The selected auction's products, live: highest bids, the caller's standing, sold badges and the auction's end. */
-export function ProductsPanel({ auction, headingRef, onBid, onBuyNow, onClose, onShown }: ProductsPanelProps) {
+export function ProductsPanel({ auction, loading = false, headingRef, onBid, onBuyNow, onClose, onShown }: ProductsPanelProps) {
   return (
-    <section className={`card auc-panel${auction ? '' : ' auc-panel-empty'}`} aria-labelledby="auc-panel-title">
+    <section className={`card auc-panel${auction || loading ? '' : ' auc-panel-empty'}`} aria-labelledby="auc-panel-title">
       {auction ? (
         <PanelBody auction={auction} headingRef={headingRef} onBid={onBid} onBuyNow={onBuyNow} onClose={onClose} onShown={onShown} />
+      ) : loading ? (
+        <>
+          <h2 id="auc-panel-title" ref={headingRef} tabIndex={-1} className="visually-hidden">Products</h2>
+          <Spinner label="Loading the auction…" />
+        </>
       ) : (
         <>
           <h2 id="auc-panel-title" ref={headingRef} tabIndex={-1} className="visually-hidden">Products</h2>
