@@ -13,7 +13,7 @@ import {
   AUCTION_PAGE_DEFAULT, type Auction, type AuctionCard, type AuctionSearchPage, type AuctionSort, type AuctionTab, type CardChangedData, type CategoryList, type LotPage,
 } from '@auction/shared';
 import { ApiError, api } from '../api-client';
-import { onCard, onLive, onReconnect, type LiveEvent } from '../live';
+import { exhaustive, onCard, onLive, onReconnect, type LiveEvent } from '../live';
 import { invalidateSoon, patchQueries, queryFamily } from '../live-query';
 import { useServerQuery, type ServerState } from '../query';
 import { queryClient } from '../query-client';
@@ -177,7 +177,54 @@ export function markAuctionRegistered(auctionId: string, userId: number | undefi
   }));
 }
 
+/** A change to one card by id (a card this tab does not show changes nothing). */
+function changeCard(auctionId: string, change: (card: AuctionCard) => AuctionCard | null): PageChange {
+  return (page, params) => {
+    const current = page.items.find((c) => c.id === auctionId);
+    if (!current) return page;
+    const next = change(current);
+    return cardChange({ auction_id: auctionId, card: next, server_time: '' })(page, params);
+  };
+}
+
+/**
+ * The events every socket (or the open auction's room) already hears move the cards too: an end moved,
+ * an auction renamed, ended or deleted. Bids reach a card through `catalogue:card`.
+ */
+function cardsFromEvent(e: LiveEvent): PageChange | null {
+  switch (e.event) {
+    case 'auction:extended':
+      return changeCard(e.data.auction_id, (c) => ({ ...c, valid_until: e.data.valid_until }));
+    case 'auction:updated':
+      return changeCard(e.data.id, (c) => ({ ...c, name: e.data.name, valid_until: e.data.valid_until, product_count: e.data.product_count, status: e.data.status }));
+    case 'auction:ended':
+    case 'auction:settled':
+      return changeCard(e.data.auction_id, (c) => ({ ...c, status: e.event === 'auction:ended' ? 'ended' : 'settled' }));
+    case 'auction:deleted':
+      return changeCard(e.data.id, () => null);
+    // A card's numbers come with `catalogue:card`; a new auction shows when the list is read.
+    case 'bid:placed':
+    case 'bid:rolledback':
+    case 'product:sold':
+    case 'auction:ending':
+    case 'auction:watchers':
+    case 'auction:created':
+    case 'bid:outbid':
+    case 'bid:reinstated':
+    case 'bid:won':
+    case 'wallet:updated':
+    case 'notification:new':
+      return null;
+    default:
+      return exhaustive(e, null);
+  }
+}
+
 onCard((data) => patchBrowsePages(cardChange(data)));
+onLive((e) => {
+  const change = cardsFromEvent(e);
+  if (change) patchBrowsePages(change);
+});
 onLive((e) => patchQueries<Auction>({ queryKey: browseRoots.auctionById }, (a) => applyToAuction(a, e)));
 // Cards changed while the socket was down are read again (the server replays nothing).
 onReconnect(() => {

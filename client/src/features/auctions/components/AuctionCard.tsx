@@ -8,7 +8,7 @@ import { mediaSrc } from '../../../lib/media';
 import { paths } from '../../../config/paths';
 import { useLive } from '../../../lib/live';
 import { isEnded } from '../../../lib/catalogue';
-import { useAuctionActions, useAuctionProducts } from '../store/auctions-store';
+import { useAuctionActions, useAuctionProducts, useExtensions } from '../store/auctions-store';
 import { ExtendedMark } from './ExtendedMark';
 import { useSecondsLeft } from './use-seconds-left';
 
@@ -55,6 +55,8 @@ export function AuctionCard({ auction, selected, signedIn, onView }: AuctionCard
   const register = useAuctionActions((s) => s.register);
   const registeredTag = useRef<HTMLSpanElement>(null);
   const price = useAuctionSummary(auction);
+  // A card carries no earlier end: it shows "Extended" once this tab has seen an extension move it here.
+  const extended = useExtensions((s) => s.lastEnd[auction.id] === auction.valid_until);
 
   async function onRegister() {
     // The button turns into the tag: keep keyboard focus on the same spot.
@@ -80,15 +82,14 @@ export function AuctionCard({ auction, selected, signedIn, onView }: AuctionCard
       <dl className="auc-meta">
         <div>
           <dt>Ends</dt>
-          <dd><time dateTime={auction.valid_until}>{formatEndTime(auction.valid_until, { extended: false, secondsLeft: ended ? 0 : secs })}</time></dd>
+          <dd><time dateTime={auction.valid_until}>{formatEndTime(auction.valid_until, { extended, secondsLeft: ended ? 0 : secs })}</time></dd>
         </div>
         <div>
           <dt>Time left</dt>
           <dd className={`auc-countdown auc-countdown-${tone}${urgent ? ' auc-countdown-urgent' : ''}`}>
             <Icon name="clock" size={14} />
             <span role="timer">{formatCountdown(ended ? 0 : secs)}</span>
-            {/* A card knows no earlier end: the mark flashes when an extension arrives live. */}
-            <ExtendedMark auction={{ id: auction.id, extended: false, original_valid_until: auction.valid_until }} ended={ended} />
+            <ExtendedMark auction={{ id: auction.id, extended, original_valid_until: auction.valid_until }} ended={ended} />
           </dd>
         </div>
       </dl>

@@ -15,7 +15,7 @@ import { BidModal } from './BidModal';
 import { BrowseFilters } from './BrowseFilters';
 import { BrowseMore } from './BrowseMore';
 import { BuyNowDialog } from './BuyNowDialog';
-import { ProductsPanel } from './ProductsPanel';
+import { ProductsPanel, type PanelAuction } from './ProductsPanel';
 import './auctions.css';
 
 /** Matches auctions.css: below this width the products panel sits under the list. */
@@ -111,8 +111,14 @@ export function BrowseAuctionsPage() {
     setSearch((prev) => writeParams(prev, { ...paramsOf(prev, signedIn), ...next }));
   }, [setSearch, signedIn]);
 
+  // The panel shows the card at once; the auction itself (its rules, which bidding needs) is read by id,
+  // which also opens one that no loaded page holds.
   const selected = useAuctionById(selectedId);
-  const selectedAuction = selected.data ?? null;
+  const selectedCard = selectedId === null ? undefined : cards.find((c) => c.id === selectedId);
+  const fullAuction = selected.data?.id === selectedId ? selected.data : null;
+  const shownAuction: PanelAuction | null = fullAuction
+    ? { ...fullAuction, registered: fullAuction.registered || selectedCard?.registered === true }
+    : selectedCard ?? null;
 
   // Below the list (narrow screens) the panel scrolls into view, again once its products have arrived;
   // a lot named by a link (?lot=) is brought into view instead, and highlighted for a moment.
@@ -158,13 +164,13 @@ export function BrowseAuctionsPage() {
     });
   }, []);
 
-  // An auction that cannot be read (gone) closes its panel.
-  const missing = selectedId !== null && selected.status === 'error';
+  // An auction that cannot be read and is on no card (gone) closes its panel.
+  const missing = selectedId !== null && selected.status === 'error' && selectedCard === undefined;
   useEffect(() => {
     if (!missing) return;
-    toast.info(errorText(selected.error, 'That auction is no longer listed'));
+    toast.info('That auction is no longer listed');
     setSelectedId(null);
-  }, [missing, selected.error]);
+  }, [missing]);
   // A card removed live (its auction deleted) closes its panel too.
   const removed = useRef(new Set<string>());
   useEffect(() => {
@@ -261,13 +267,13 @@ export function BrowseAuctionsPage() {
           </div>
         </div>
         {(signedIn || selectedId !== null) && (
-          <ProductsPanel auction={selectedAuction} loading={selectedId !== null && selectedAuction === null} headingRef={panelHeading}
+          <ProductsPanel auction={shownAuction} loading={selectedId !== null && shownAuction === null} headingRef={panelHeading}
             onBid={setBidOn} onBuyNow={setBuyOn} onClose={onClosePanel} onShown={onProductsShown} />
         )}
       </div>
 
-      {bidOn !== null && selectedAuction && <BidModal auctionId={selectedAuction.id} productId={bidOn} onClose={closeBid} />}
-      {buyOn !== null && selectedAuction && <BuyNowDialog auctionId={selectedAuction.id} productId={buyOn} onClose={closeBuy} />}
+      {bidOn !== null && fullAuction && <BidModal auctionId={fullAuction.id} productId={bidOn} onClose={closeBid} />}
+      {buyOn !== null && shownAuction && <BuyNowDialog auctionId={shownAuction.id} productId={buyOn} onClose={closeBuy} />}
     </div>
   );
 }
