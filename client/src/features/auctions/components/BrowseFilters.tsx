@@ -52,7 +52,7 @@ export function BrowseFilters({ params, signedIn, onChange }: BrowseFiltersProps
       <div className="auc-search">
         <label htmlFor={searchId} className="visually-hidden">Search auctions</label>
         <span className="auc-search-icon" aria-hidden="true"><Icon name="search" size={18} /></span>
-        <input id={searchId} className="input auc-search-input" type="search" placeholder="Search auctions and lots"
+        <input id={searchId} className="input auc-search-input" type="search" placeholder="Search auctions"
           autoComplete="off" maxLength={200} value={text} onChange={(e) => setText(e.target.value)} />
       </div>
       <button type="button" className="btn btn-outline auc-filters-toggle" aria-expanded={open} aria-controls={panelId} onClick={() => setOpen(!open)}>
