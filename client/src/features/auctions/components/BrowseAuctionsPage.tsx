@@ -98,12 +98,12 @@ export function BrowseAuctionsPage() {
   // Countdowns tick while the page is shown.
   useEffect(() => holdClock(), []);
 
-  // The cards on screen are watched live (the newest-loaded ones when there are more than the server takes).
-  const live = useLive((s) => s.status);
+  // The cards on screen are watched live (the newest-loaded ones when there are more than the server
+  // takes); the live store asks again after a reconnect.
   const cardKey = cards.map((c) => c.id).join('\0');
   useEffect(() => {
     useLive.getState().watchCards(cardKey === '' ? [] : cardKey.split('\0'));
-  }, [cardKey, live]);
+  }, [cardKey]);
   useEffect(() => () => useLive.getState().watchCards([]), []);
 
   const change = useCallback((next: Partial<BrowseParams>) => {
