@@ -23,3 +23,10 @@ export const queryRoots = {
 export const auctionProductsKey = (auctionId: string) => [...queryRoots.auctionProducts, auctionId] as const;
 /** The key of one lot page. */
 export const lotPageKey = (productId: string) => [...queryRoots.lotPage, productId] as const;
+
+/** Browse's pages of auction cards (by filters), the category tree and one auction read by its id. */
+export const browseRoots = {
+  browseCards: ['browse-cards'],
+  categories: ['categories'],
+  auctionById: ['auction-by-id'],
+} as const satisfies Record<string, readonly [string]>;

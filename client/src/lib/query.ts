@@ -6,8 +6,10 @@
  * that stays 'success' while shown data is refreshed or a refresh fails.
  */
 import { useCallback, useEffect, useRef } from 'react';
-import { hashKey, useMutation as useTanstackMutation, useQuery as useTanstackQuery } from '@tanstack/react-query';
-import type { DefaultError, QueryKey, UseMutationOptions, UseMutationResult, UseQueryOptions } from '@tanstack/react-query';
+import { hashKey, useInfiniteQuery as useTanstackInfiniteQuery, useMutation as useTanstackMutation, useQuery as useTanstackQuery } from '@tanstack/react-query';
+import type {
+  DefaultError, InfiniteData, QueryKey, UseInfiniteQueryOptions, UseMutationOptions, UseMutationResult, UseQueryOptions,
+} from '@tanstack/react-query';
 import { isSessionEnded } from './api-client';
 import { queryClient } from './query-client';
 
@@ -88,6 +90,82 @@ export function useServerQuery<T, K extends QueryKey = QueryKey>(
   else if (result.status === 'error') status = 'error';
   else status = result.fetchStatus === 'idle' ? 'idle' : 'loading';
   return { data: result.data, status, fetching: result.isFetching, error: shownError, refetch };
+}
+
+export interface ServerPagesState<TPage> extends ServerState<InfiniteData<TPage, unknown>> {
+  /** The server says there is a page after the last one read. */
+  hasNextPage: boolean;
+  /** The next page is on its way. */
+  fetchingNextPage: boolean;
+  /** Reads the next page and adds it; rejects when it could not be read (never for a 401's own toast). */
+  fetchNextPage: () => Promise<void>;
+}
+
+/**
+ * A paged list in a component (`useInfiniteQuery`): the first page on mount, each next one on
+ * `fetchNextPage()`, with the same status and `onError` as `useServerQuery` (a failed next page is the
+ * caller's to report: `fetchNextPage` rejects, the pages shown stay).
+ */
+export function useServerInfiniteQuery<TPage, TParam, K extends QueryKey = QueryKey>(
+  options: UseInfiniteQueryOptions<TPage, DefaultError, InfiniteData<TPage, TParam>, K, TParam>,
+  { enabled = true, onError }: Omit<ServerQueryOptions, 'refetchMs'> = {},
+): ServerPagesState<TPage> {
+  const result = useTanstackInfiniteQuery<TPage, DefaultError, InfiniteData<TPage, TParam>, K, TParam>({
+    ...options,
+    enabled: enabled && options.enabled !== false,
+  }, queryClient);
+
+  const onErrorRef = useRef(onError);
+  useEffect(() => {
+    onErrorRef.current = onError;
+  });
+
+  // The first read a mount (or a new key) starts is this component's own: its failure is reported once.
+  const hash = hashKey(options.queryKey);
+  const own = useRef<{ hash: string; errors: number } | null>(null);
+  const { errorUpdateCount, isFetching, error, data } = result;
+  useEffect(() => {
+    if (!enabled) return;
+    own.current = { hash, errors: queryClient.getQueryCache().get(hash)?.state.errorUpdateCount ?? 0 };
+  }, [hash, enabled]);
+  useEffect(() => {
+    const mine = own.current;
+    if (!mine || mine.hash !== hash || isFetching) return;
+    own.current = null;
+    if (errorUpdateCount > mine.errors && data === undefined && !isSessionEnded(error)) onErrorRef.current?.(error);
+  }, [hash, isFetching, errorUpdateCount, error, data]);
+
+  const { refetch: refetchQuery, fetchNextPage: fetchNext } = result;
+  const refetch = useCallback(async () => {
+    own.current = null;
+    const r = await refetchQuery({ cancelRefetch: false });
+    if (r.isError) {
+      if (!isSessionEnded(r.error)) onErrorRef.current?.(r.error);
+      return false;
+    }
+    return r.status === 'success';
+  }, [refetchQuery]);
+  const fetchNextPage = useCallback(async () => {
+    own.current = null;
+    const r = await fetchNext({ cancelRefetch: false });
+    if (r.isError) throw r.error;
+  }, [fetchNext]);
+
+  const shownError = result.error && !isSessionEnded(result.error) ? result.error : undefined;
+  let status: ServerStatus;
+  if (data !== undefined) status = 'success';
+  else if (result.status === 'error') status = 'error';
+  else status = result.fetchStatus === 'idle' ? 'idle' : 'loading';
+  return {
+    data,
+    status,
+    fetching: isFetching,
+    error: shownError,
+    refetch,
+    hasNextPage: result.hasNextPage,
+    fetchingNextPage: result.isFetchingNextPage,
+    fetchNextPage,
+  };
 }
 
 /** `useMutation` bound to the app's QueryClient. */

@@ -67,6 +67,16 @@ export class FakeSocket {
     this.fire('live:hello', { protocol, server_time: new Date().toISOString() });
   }
 
+  /** The server sends an event outside frames (a personal, card or control event). */
+  send(event: string, data: unknown): void {
+    this.fire(event, data);
+  }
+
+  /** The card ids of the client's last `catalogue:watch`, or undefined when it sent none. */
+  cardWatch(): unknown {
+    return this.emitted.filter((e) => e.event === 'catalogue:watch').at(-1)?.args[0];
+  }
+
   private fire(event: string, ...args: unknown[]): void {
     for (const fn of this.handlers.get(event) ?? []) fn(...args);
   }

@@ -9,3 +9,8 @@ export type { AuctionsData } from './live-reducers';
 export { catalogueApi } from './catalogue-api';
 export type { BidAsk } from './catalogue-api';
 export * from './rules';
+export {
+  BROWSE_PAGE_SIZE, auctionById, browseApi, browseCardsOptions, browseKey, cardChange, cardsOf, categoriesQuery, markAuctionRegistered, markCardRegistered, patchBrowsePages,
+  useAuctionById,
+} from './browse-store';
+export type { BrowsePages, BrowseParams } from './browse-store';

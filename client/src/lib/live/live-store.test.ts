@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { lastSocket, reconnect, sockets } from '../../test/fake-socket';
-import { WATCH_ACK_TIMEOUT_MS, onLive, onReconnect, useLive, type LiveEvent } from './live-store';
+import { WATCH_ACK_TIMEOUT_MS, onCard, onLive, onReconnect, useLive, type LiveEvent } from './live-store';
 
 vi.mock('socket.io-client', () => import('../../test/fake-socket'));
 
@@ -145,5 +145,50 @@ describe('live store events', () => {
     s['fire']('auction:extended', summary);
     stop();
     expect(got).toEqual([{ event: 'auction:extended', data: room }, { event: 'auction:extended', data: summary }]);
+  });
+});
+
+describe('live store: the Browse cards this tab shows', () => {
+  beforeEach(() => {
+    sockets.length = 0;
+  });
+  afterEach(() => {
+    useLive.getState().disconnect();
+  });
+
+  const cardWatches = () => lastSocket().emitted.filter((e) => e.event === 'catalogue:watch').map((e) => e.args[0]);
+
+  it('asks for the list given before the socket is up once it connects, each change once, and the same list again after a reconnect', () => {
+    useLive.getState().watchCards(['A', 'B']);
+    useLive.getState().connect('tok');
+    lastSocket().open();
+    expect(cardWatches()).toEqual([['A', 'B']]);
+    useLive.getState().watchCards(['A', 'B']);
+    expect(cardWatches()).toHaveLength(1);
+    useLive.getState().watchCards(['A', 'B', 'C']);
+    reconnect();
+    expect(cardWatches()).toEqual([['A', 'B'], ['A', 'B', 'C'], ['A', 'B', 'C']]);
+    useLive.getState().watchCards([]);
+    expect(cardWatches().at(-1)).toEqual([]);
+  });
+
+  it('asks for at most CARD_WATCH_MAX cards, each once: the last ones given', () => {
+    useLive.getState().connect('tok');
+    lastSocket().open();
+    const ids = Array.from({ length: 130 }, (_, i) => `A-${i}`);
+    useLive.getState().watchCards([...ids, 'A-129']);
+    expect(cardWatches().at(-1)).toEqual(ids.slice(30));
+  });
+
+  it('hands each catalogue:card to its listeners', () => {
+    const cards: unknown[] = [];
+    const stop = onCard((data) => cards.push(data));
+    useLive.getState().connect('tok');
+    lastSocket().open();
+    const data = { auction_id: 'A', card: null, server_time: new Date(0).toISOString() };
+    lastSocket().send('catalogue:card', data);
+    stop();
+    lastSocket().send('catalogue:card', data);
+    expect(cards).toEqual([data]);
   });
 });

@@ -7,7 +7,10 @@
  */
 import { io, type Socket } from 'socket.io-client';
 import { create } from 'zustand';
-import { LIVE_PROTOCOL_VERSION, type ClientToServerEvents, type ControlEventMap, type PersonalEventMap, type RoomEvent, type ServerToClientEvents } from '@auction/shared';
+import {
+  CARD_WATCH_MAX, LIVE_PROTOCOL_VERSION, type CardChangedData, type CardEventMap, type ClientToServerEvents, type ControlEventMap, type PersonalEventMap, type RoomEvent,
+  type ServerToClientEvents,
+} from '@auction/shared';
 
 export type LiveStatus = 'idle' | 'connecting' | 'live' | 'down';
 export type LiveEvent = RoomEvent | { [K in keyof PersonalEventMap]: { event: K; data: PersonalEventMap[K] } }[keyof PersonalEventMap];
@@ -30,6 +33,11 @@ interface LiveState {
   disconnect: () => void;
   watch: (auctionId: string) => void;
   unwatch: (auctionId: string) => void;
+  /**
+   * The Browse cards on screen: replaces the list the server sends `catalogue:card` for (the last
+   * CARD_WATCH_MAX ids when more are given; [] for none). Sent again after a reconnect.
+   */
+  watchCards: (auctionIds: readonly string[]) => void;
 }
 
 let socket: LiveSocket | null = null;
@@ -37,6 +45,9 @@ let currentToken: string | null = null;
 const watched = new Map<string, number>();
 const listeners = new Set<Listener>();
 const reconnectListeners = new Set<() => void>();
+const cardListeners = new Set<(data: CardChangedData) => void>();
+/** The cards this tab shows (what the server was last asked to send `catalogue:card` for). */
+let watchedCards: string[] = [];
 /** How long a re-watch may wait for its ack before the re-reads go ahead anyway. */
 export const WATCH_ACK_TIMEOUT_MS = 3000;
 
@@ -57,6 +68,22 @@ export function onReconnect(listener: () => void): () => void {
   reconnectListeners.add(listener);
   return () => reconnectListeners.delete(listener);
 }
+
+/** Every `catalogue:card` (a Browse card on screen changed, or is gone). Returns the unsubscribe function. */
+export function onCard(listener: (data: CardChangedData) => void): () => void {
+  cardListeners.add(listener);
+  return () => cardListeners.delete(listener);
+}
+
+/**
+ * The card events, declared over the contract's whole map: a card event added to it fails to compile
+ * until it is handled here.
+ */
+const CARD_EVENTS: { [K in keyof CardEventMap]: (data: CardEventMap[K]) => void } = {
+  'catalogue:card': (data) => {
+    for (const l of cardListeners) l(data);
+  },
+};
 
 function notifyReconnect() {
   for (const l of reconnectListeners) l();
@@ -127,7 +154,8 @@ export const useLive = create<LiveState>()((set) => ({
     let connects = 0;
     s.on('connect', () => {
       set({ status: 'live' });
-      // After a reconnect the server has forgotten this socket's rooms: watch them again.
+      // After a reconnect the server has forgotten this socket's rooms and cards: ask for them again.
+      if (watchedCards.length > 0) s.emit('catalogue:watch', watchedCards);
       const rejoined = [...watched.keys()].map((id) => emitWatch(s, id));
       const round = ++connects;
       if (round === 1) return;
@@ -146,6 +174,9 @@ export const useLive = create<LiveState>()((set) => ({
       (s.on as (ev: string, fn: (data: unknown) => void) => void)(name, (data) => (CONTROL[name] as (sock: LiveSocket, d: unknown) => void)(s, data));
     }
     s.on('frame', (frame) => { for (const e of frame.events) dispatch(e); });
+    for (const name of Object.keys(CARD_EVENTS) as (keyof CardEventMap)[]) {
+      (s.on as (ev: string, fn: (data: unknown) => void) => void)(name, (data) => (CARD_EVENTS[name] as (d: unknown) => void)(data));
+    }
     for (const name of PERSONAL) {
       (s.on as (ev: string, fn: (data: unknown) => void) => void)(name, (data) => dispatch({ event: name, data } as LiveEvent));
     }
@@ -156,6 +187,7 @@ export const useLive = create<LiveState>()((set) => ({
     socket = null;
     currentToken = null;
     watched.clear();
+    watchedCards = [];
     set({ status: 'idle', watchers: {} });
   },
 
@@ -171,6 +203,13 @@ export const useLive = create<LiveState>()((set) => ({
       watched.delete(auctionId);
       socket?.emit('auction:unwatch', auctionId);
     } else watched.set(auctionId, n - 1);
+  },
+
+  watchCards: (auctionIds) => {
+    const ids = [...new Set(auctionIds)].slice(-CARD_WATCH_MAX);
+    if (ids.length === watchedCards.length && ids.every((id, i) => id === watchedCards[i])) return;
+    watchedCards = ids;
+    if (socket?.connected) socket.emit('catalogue:watch', ids);
   },
 }));
 

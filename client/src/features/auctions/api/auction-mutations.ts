@@ -8,7 +8,9 @@ import type { BidPlaced, BoughtNow } from '@auction/shared';
 import type { DefaultError, UseMutationOptions } from '@tanstack/react-query';
 import { ApiError } from '../../../lib/api-client';
 import { setWalletBalance } from '../../../lib/account/wallet-balance';
-import { patchAuctions, patchProduct, rereadAuctionList, rereadProducts, type BidAsk } from '../../../lib/catalogue';
+import {
+  auctionById, markAuctionRegistered, markCardRegistered, patchAuctions, patchProduct, rereadAuctionList, rereadProducts, type BidAsk,
+} from '../../../lib/catalogue';
 import { auctionsApi } from './auctions-api';
 
 export interface BidVariables {
@@ -34,6 +36,7 @@ export function learnFromRefusal(auctionId: string, productId: string, code: str
     rereadProducts(auctionId);
   } else if (code === 'NOT_REGISTERED') {
     patchAuctions((auctions) => auctions.map((a) => (a.id === auctionId ? { ...a, registered: false } : a)));
+    auctionById.patch(auctionId, (a) => ({ ...a, registered: false }));
   } else if (code === 'AUCTION_ENDED' || code === 'AUCTION_SETTLED') {
     rereadAuctionList();
   }
@@ -99,6 +102,8 @@ export function registerMutation(userId: number | undefined): UseMutationOptions
         registered: true,
         registrations: userId === undefined || a.registrations.includes(userId) ? a.registrations : [...a.registrations, userId],
       })));
+      markCardRegistered(auctionId);
+      markAuctionRegistered(auctionId, userId);
     },
   };
 }

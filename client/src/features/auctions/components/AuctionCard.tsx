@@ -1,18 +1,22 @@
 import { useId, useRef } from 'react';
-import type { Auction } from '@auction/shared';
+import { Link } from 'react-router-dom';
+import type { AuctionCard as Card } from '@auction/shared';
 import { Icon } from '../../../components/ui/Icon';
 import { auctionTimeStatus, StatusBadge } from '../../../components/ui/StatusBadge';
 import { countdownUrgent, formatCountdown, formatEndTime, formatRupees } from '../../../lib/format';
 import { mediaSrc } from '../../../lib/media';
+import { paths } from '../../../config/paths';
 import { useLive } from '../../../lib/live';
 import { isEnded } from '../../../lib/catalogue';
-import { useAuctionActions, useAuctionProducts } from '../store/auctions-store';
+import { useAuctionActions, useAuctionProducts, useExtensions } from '../store/auctions-store';
 import { ExtendedMark } from './ExtendedMark';
 import { useSecondsLeft } from './use-seconds-left';
 
 interface AuctionCardProps {
-  auction: Auction;
+  auction: Card;
   selected: boolean;
+  /** A bidder is signed in: they may register and open the lots; a visitor is asked to sign in. */
+  signedIn: boolean;
   onView: (auctionId: string) => void;
 }
 
@@ -21,12 +25,12 @@ interface AuctionCardProps {
  * list's, or what this tab's copy of the auction's products says once it has them (its panel is or was
  * open: live events and re-reads keep them current, photos changed since the list was read included).
  */
-function useAuctionSummary(auction: Auction): { highest: number; bids: number; cover: Auction['cover'] } {
+function useAuctionSummary(auction: Card): { highest: number; bids: number; cover: Card['cover'] } {
   const products = useAuctionProducts(auction.id, { read: false }).data;
   if (!products) return { highest: auction.highest_bid, bids: auction.bid_count, cover: auction.cover };
   let highest = 0;
   let bids = 0;
-  let cover: Auction['cover'] = null;
+  let cover: Card['cover'] = null;
   for (const p of products) {
     highest = Math.max(highest, p.highest_bid);
     bids += p.bid_count;
@@ -36,8 +40,11 @@ function useAuctionSummary(auction: Auction): { highest: number; bids: number; c
   return { highest, bids, cover };
 }
 
-/** One auction in the list: its cover, what it is, its highest bid, when it ends, and the Register / View Products actions. */
-export function AuctionCard({ auction, selected, onView }: AuctionCardProps) {
+/**
+ * One auction in the list: its cover, what it is, its highest bid and bids, how many lots, when it ends,
+ * and the Register / View Products actions.
+ */
+export function AuctionCard({ auction, selected, signedIn, onView }: AuctionCardProps) {
   const titleId = useId();
   const secs = useSecondsLeft(auction.valid_until);
   const ended = isEnded(auction, secs);
@@ -48,6 +55,8 @@ export function AuctionCard({ auction, selected, onView }: AuctionCardProps) {
   const register = useAuctionActions((s) => s.register);
   const registeredTag = useRef<HTMLSpanElement>(null);
   const price = useAuctionSummary(auction);
+  // A card carries no earlier end: it shows "Extended" once this tab has seen an extension move it here.
+  const extended = useExtensions((s) => s.lastEnd[auction.id] === auction.valid_until);
 
   async function onRegister() {
     // The button turns into the tag: keep keyboard focus on the same spot.
@@ -73,14 +82,14 @@ export function AuctionCard({ auction, selected, onView }: AuctionCardProps) {
       <dl className="auc-meta">
         <div>
           <dt>Ends</dt>
-          <dd><time dateTime={auction.valid_until}>{formatEndTime(auction.valid_until, { extended: auction.extended, secondsLeft: ended ? 0 : secs })}</time></dd>
+          <dd><time dateTime={auction.valid_until}>{formatEndTime(auction.valid_until, { extended, secondsLeft: ended ? 0 : secs })}</time></dd>
         </div>
         <div>
           <dt>Time left</dt>
           <dd className={`auc-countdown auc-countdown-${tone}${urgent ? ' auc-countdown-urgent' : ''}`}>
             <Icon name="clock" size={14} />
             <span role="timer">{formatCountdown(ended ? 0 : secs)}</span>
-            <ExtendedMark auction={auction} ended={ended} />
+            <ExtendedMark auction={{ id: auction.id, extended, original_valid_until: auction.valid_until }} ended={ended} />
           </dd>
         </div>
       </dl>
@@ -89,15 +98,17 @@ export function AuctionCard({ auction, selected, onView }: AuctionCardProps) {
         <span className="auc-card-top-bid">
           {price.highest > 0 ? <>{ended ? 'Top bid' : 'Highest bid'} <strong>{formatRupees(price.highest)}</strong></> : 'No bids yet'}
         </span>
-        <span>{auction.product_count} {auction.product_count === 1 ? 'product' : 'products'}</span>
-        {price.bids > 0 && <span>{price.bids} {price.bids === 1 ? 'bid' : 'bids'}</span>}
+        <span>{auction.product_count} {auction.product_count === 1 ? 'lot' : 'lots'}</span>
+        <span>{price.bids} {price.bids === 1 ? 'bid' : 'bids'}</span>
         {selected && watchers !== undefined && (
           <span className="auc-watchers"><Icon name="eye" size={14} /> {watchers} watching</span>
         )}
       </div>
 
       <div className="auc-card-actions">
-        {auction.registered ? (
+        {!signedIn ? (
+          <Link to={paths.user.login} className="btn btn-outline btn-sm" aria-describedby={titleId}>Sign in to bid</Link>
+        ) : auction.registered ? (
           <span ref={registeredTag} className="auc-tag-registered" tabIndex={-1}>
             <Icon name="check" size={16} /> Registered
           </span>
@@ -107,10 +118,12 @@ export function AuctionCard({ auction, selected, onView }: AuctionCardProps) {
             {registering ? 'Registering…' : 'Register'}
           </button>
         )}
-        <button type="button" className={`btn btn-sm ${selected ? 'btn-dark' : 'btn-primary'}`}
-          onClick={() => onView(auction.id)} aria-pressed={selected} aria-describedby={titleId}>
-          <Icon name="box" size={16} /> View Products
-        </button>
+        {signedIn && (
+          <button type="button" className={`btn btn-sm ${selected ? 'btn-dark' : 'btn-primary'}`}
+            onClick={() => onView(auction.id)} aria-pressed={selected} aria-describedby={titleId}>
+            <Icon name="box" size={16} /> View Products
+          </button>
+        )}
       </div>
     </article>
   );

@@ -5,7 +5,7 @@ import { Toaster } from '../../../components/ui/toast/Toaster';
 import { jsonResponse, resetAppState } from '../../../test/utils';
 import { injectLiveEvent } from '../../../lib/live';
 import { auctionList, auctionProducts } from '../store/auctions-store';
-import { bidPlaced, callsTo, inHours, makeAuction, makeProduct, placedEvent, routeFetch, setUpUser, tearDownStores } from '../test/fixtures';
+import { bidPlaced, callsTo, catalogueRoutes, inHours, makeAuction, makeProduct, placedEvent, routeFetch, setUpUser, tearDownStores } from '../test/fixtures';
 import { BidModal } from './BidModal';
 import { BrowseAuctionsPage } from './BrowseAuctionsPage';
 
@@ -301,8 +301,7 @@ describe('bidding from the page', () => {
 
   it('opens the dialog from Place Bid, places the bid and shows the new highest in the list', async () => {
     routeFetch({
-      'GET /api/auctions': jsonResponse(200, [auction]),
-      'GET /api/auctions/AUC-1/products': jsonResponse(200, [makeProduct({ id: 'P-1', name: 'Rolex Datejust' })]),
+      ...catalogueRoutes({ auctions: [auction], products: { 'AUC-1': [makeProduct({ id: 'P-1', name: 'Rolex Datejust' })] } }),
       'POST /api/bid': jsonResponse(201, bidPlaced({ highest_bid: 2500, wallet_balance: 2500, version: 1 })),
     });
     render(

@@ -6,7 +6,7 @@ import { Modal } from '../../../components/ui/Modal';
 import { formatRupees } from '../../../lib/format';
 import { useWalletBalance } from '../../../lib/account/wallet-balance';
 import { checkBid, isEnded, quickBids, stepsText } from '../../../lib/catalogue';
-import { useAuctionActions, useAuctionList, useAuctionProducts } from '../store/auctions-store';
+import { useAuctionActions, useAuctionById, useAuctionProducts } from '../store/auctions-store';
 import { useSecondsLeft } from './use-seconds-left';
 
 interface BidModalProps {
@@ -29,7 +29,7 @@ export function BidModal({ auctionId, productId, onClose }: BidModalProps) {
   const maxId = `${formId}-max`;
   // The page has read both; the dialog follows them live without reading again.
   const product = useAuctionProducts(auctionId, { read: false }).data?.find((p) => p.id === productId);
-  const auction = useAuctionList({ read: false }).data?.find((a) => a.id === auctionId);
+  const auction = useAuctionById(auctionId, { read: false }).data;
   // The balance is read when the dialog opens (silently: a dash if it cannot be), then kept live by the wallet.
   const wallet = useWalletBalance().data;
   const placeBid = useAuctionActions((s) => s.placeBid);

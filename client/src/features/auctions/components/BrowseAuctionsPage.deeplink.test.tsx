@@ -3,9 +3,9 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { MemoryRouter, Route, Routes, useNavigate } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../../components/ui/toast/Toaster';
-import { jsonResponse, resetAppState } from '../../../test/utils';
+import { resetAppState } from '../../../test/utils';
 import { useLive } from '../../../lib/live';
-import { LocationSearchProbe, inHours, makeAuction, makeProduct, routeFetch, setUpUser, tearDownStores } from '../test/fixtures';
+import { LocationSearchProbe, catalogueRoutes, inHours, makeAuction, makeProduct, routeFetch, setUpUser, tearDownStores } from '../test/fixtures';
 import { BrowseAuctionsPage } from './BrowseAuctionsPage';
 
 vi.mock('socket.io-client', () => import('../../../test/fake-socket'));
@@ -15,15 +15,14 @@ const maps = makeAuction({ id: 'AUC-2', name: 'Old Maps', valid_until: inHours(0
 const coins = makeAuction({ id: 'OLD-3', name: 'Rare Coins', valid_until: inHours(-1), status: 'ended', registered: true, product_ids: ['C-1'] });
 
 function routes() {
-  return routeFetch({
-    'GET /api/auctions': jsonResponse(200, [watches, maps, coins]),
-    'GET /api/auctions/AUC-1/products': jsonResponse(200, [
-      makeProduct({ id: 'P-1', name: 'Rolex Datejust' }),
-      makeProduct({ id: 'P-2', name: 'Omega Seamaster' }),
-    ]),
-    'GET /api/auctions/AUC-2/products': jsonResponse(200, [makeProduct({ id: 'M-1', name: 'Bengal 1780', auction_id: 'AUC-2' })]),
-    'GET /api/auctions/OLD-3/products': jsonResponse(200, [makeProduct({ id: 'C-1', name: 'Gold Mohur', auction_id: 'OLD-3', highest_bid: 900, bid_count: 1 })]),
-  });
+  return routeFetch(catalogueRoutes({
+    auctions: [watches, maps, coins],
+    products: {
+      'AUC-1': [makeProduct({ id: 'P-1', name: 'Rolex Datejust' }), makeProduct({ id: 'P-2', name: 'Omega Seamaster' })],
+      'AUC-2': [makeProduct({ id: 'M-1', name: 'Bengal 1780', auction_id: 'AUC-2' })],
+      'OLD-3': [makeProduct({ id: 'C-1', name: 'Gold Mohur', auction_id: 'OLD-3', highest_bid: 900, bid_count: 1 })],
+    },
+  }));
 }
 
 /** Goes to `to` within the page, as the bell's link does while Browse is open. */
@@ -69,7 +68,6 @@ describe('BrowseAuctionsPage ?auction= and ?lot=', () => {
   it('opens the auction’s products, as View Products does, and leaves the URL clean', async () => {
     routes();
     renderPage('/user/auctions?auction=AUC-1');
-    expect(location()).toBe('/user/auctions?auction=AUC-1');
     await waitFor(() => expect(panelTitle()?.textContent).toBe('Vintage Watches'));
     await waitFor(() => expect(location()).toBe('/user/auctions'));
     expect(live.watch).toHaveBeenCalledWith('AUC-1');
@@ -87,22 +85,22 @@ describe('BrowseAuctionsPage ?auction= and ?lot=', () => {
     await waitFor(() => expect(location()).toBe('/user/auctions'));
   });
 
-  it('switches to the view that lists the auction (an ended one: Ended)', async () => {
+  it('opens an auction no loaded page holds (an ended one, from Active): it is read by its id', async () => {
     routes();
     renderPage('/user/auctions?auction=OLD-3&lot=C-1');
     await waitFor(() => expect(panelTitle()?.textContent).toBe('Rare Coins'));
-    await waitFor(() => expect(location()).toBe('/user/auctions?show=ended'));
-    expect(screen.getByRole('tab', { name: /^Ended/ }).getAttribute('aria-selected')).toBe('true');
-    expect(screen.getByRole('article', { name: 'Rare Coins' })).toBeTruthy();
+    await waitFor(() => expect(location()).toBe('/user/auctions'));
+    expect(screen.getByRole('tab', { name: /^Active/ }).getAttribute('aria-selected')).toBe('true');
+    expect(screen.queryByRole('article', { name: 'Rare Coins' })).toBeNull();
     await waitFor(() => expect(scrolled).toContain(row('Gold Mohur')));
   });
 
-  it('keeps a view that lists the auction, and clears a filter that hides it', async () => {
+  it('keeps the view and the filters the link came with', async () => {
     routes();
     renderPage('/user/auctions?show=ending&registered=1&auction=AUC-2');
     await waitFor(() => expect(panelTitle()?.textContent).toBe('Old Maps'));
-    await waitFor(() => expect(location()).toBe('/user/auctions?show=ending'));
-    expect(screen.getByRole('article', { name: 'Old Maps' })).toBeTruthy();
+    await waitFor(() => expect(location()).toBe('/user/auctions?show=ending&registered=1'));
+    expect(screen.getByRole('tab', { name: /^Ending soon/ }).getAttribute('aria-selected')).toBe('true');
   });
 
   it('says so when the auction is no longer listed', async () => {

@@ -1,21 +1,22 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
-import type { Auction } from '@auction/shared';
+import { AUCTION_SORTS, type AuctionTab } from '@auction/shared';
 import { useLocation, useSearchParams } from 'react-router-dom';
 import { EmptyState } from '../../../components/ui/EmptyState';
-import { Icon } from '../../../components/ui/Icon';
 import { Spinner } from '../../../components/ui/Spinner';
 import { Tabs, tabId } from '../../../components/ui/Tabs';
 import { toast } from '../../../components/ui/toast/toast-store';
-import { holdClock, useClock } from '../../../lib/live';
-import { BROWSE_VIEWS, browseView, filterAuctions, type BrowseView } from '../../../lib/catalogue';
-import { useAuctionList } from '../store/auctions-store';
+import { errorText } from '../../../lib/api-client';
+import { holdClock, useLive } from '../../../lib/live';
+import { useServerInfiniteQuery } from '../../../lib/query';
+import { useSession } from '../../../lib/session';
+import { browseCardsOptions, cardsOf, useAuctionById, type BrowseParams } from '../../../lib/catalogue';
 import { AuctionCard } from './AuctionCard';
 import { BidModal } from './BidModal';
+import { BrowseFilters } from './BrowseFilters';
+import { BrowseMore } from './BrowseMore';
 import { BuyNowDialog } from './BuyNowDialog';
-import { ProductsPanel } from './ProductsPanel';
+import { ProductsPanel, type PanelAuction } from './ProductsPanel';
 import './auctions.css';
-
-const NO_AUCTIONS: Auction[] = [];
 
 /** Matches auctions.css: below this width the products panel sits under the list. */
 const STACKED = '(max-width: 1099px)';
@@ -23,6 +24,14 @@ const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
 
 /** How long a lot reached by a link (a notice's) stays highlighted. */
 export const LOT_HIGHLIGHT_MS = 2500;
+
+const TABS: readonly AuctionTab[] = ['active', 'ending', 'ended'];
+const TAB_LABELS: Record<AuctionTab, string> = { active: 'Active', ending: 'Ending soon', ended: 'Ended' };
+const EMPTY_TAB: Record<AuctionTab, string> = {
+  active: 'New auctions will appear here as soon as they open.',
+  ending: 'No open auction ends within the next 24 hours.',
+  ended: 'Auctions appear here once they end.',
+};
 
 /** The row of lot `productId` in the products panel, if it is listed there. */
 function lotRow(panel: Element | null | undefined, productId: string): HTMLElement | null {
@@ -32,74 +41,84 @@ function lotRow(panel: Element | null | undefined, productId: string): HTMLEleme
   return null;
 }
 
-/** The view to show `auction` in: the current one if it lists it, else the one that does. */
-function viewOf(auction: Auction, current: BrowseView, now: number): BrowseView {
-  const lists = (v: BrowseView) => browseView([auction], v, now).length > 0;
-  return lists(current) ? current : BROWSE_VIEWS.find(lists) ?? current;
-}
-
 function revealPanel(heading: HTMLElement | null) {
   if (!heading || !window.matchMedia?.(STACKED).matches) return;
   const calm = window.matchMedia(REDUCED_MOTION).matches;
   heading.closest('section')?.scrollIntoView({ block: 'start', behavior: calm ? 'auto' : 'smooth' });
 }
 
-const VIEW_LABELS: Record<BrowseView, string> = { active: 'Active', ending: 'Ending soon', ended: 'Ended' };
-const EMPTY_VIEW: Record<BrowseView, string> = {
-  active: 'New auctions will appear here as soon as they open.',
-  ending: 'No open auction ends within the next 24 hours.',
-  ended: 'Auctions appear here once they end.',
-};
+/** What the URL asks Browse to show (`?show=ending|ended&q=&category=&sort=newest|bids&registered=1`). */
+function paramsOf(search: URLSearchParams, signedIn: boolean): BrowseParams {
+  const show = search.get('show');
+  const sort = search.get('sort');
+  return {
+    tab: show === 'ending' || show === 'ended' ? show : 'active',
+    q: search.get('q') ?? '',
+    category: search.get('category') ?? '',
+    sort: AUCTION_SORTS.find((s) => s === sort) ?? 'ending',
+    registered: signedIn && search.get('registered') === '1',
+  };
+}
+
+function writeParams(into: URLSearchParams, p: BrowseParams): URLSearchParams {
+  const next = new URLSearchParams(into);
+  const set = (name: string, value: string) => (value ? next.set(name, value) : next.delete(name));
+  set('show', p.tab === 'active' ? '' : p.tab);
+  set('q', p.q.trim());
+  set('category', p.category);
+  set('sort', p.sort === 'ending' ? '' : p.sort);
+  set('registered', p.registered ? '1' : '');
+  return next;
+}
 
 /**
- * /user/auctions (accepts ?registered=1 and ?show=ending|ended): Active (ending soonest first), Ending
- * soon (within a day) or Ended (most recent first) auctions; search, register, and bid live on the
- * products of an auction. ?auction={id}&lot={productId} (where a notice leads) opens that auction's
- * products and brings the lot into view.
+ * /user/auctions: the auctions a page at a time (Active, Ending soon, Ended), searched, filtered by
+ * category and sorted, every choice kept in the URL; the cards on screen stay live. "Load more" (and
+ * scrolling to the end) reads the next page. ?auction={id}&lot={productId} (where a notice leads)
+ * opens that auction's products, read by id whether or not a loaded page holds it, and brings the lot
+ * into view.
  */
 export function BrowseAuctionsPage() {
-  const searchId = useId();
-  const [params, setParams] = useSearchParams();
+  const [search, setSearch] = useSearchParams();
   const { key: locationKey } = useLocation();
-  const registeredOnly = params.get('registered') === '1';
-  const show = params.get('show');
-  const view: BrowseView = show === 'ending' || show === 'ended' ? show : 'active';
-  const viewsId = useId();
+  const signedIn = useSession((s) => s.user !== null);
+  const params = useMemo(() => paramsOf(search, signedIn), [search, signedIn]);
+  const tabsId = useId();
   const listId = useId();
-  const [query, setQuery] = useState('');
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [bidOn, setBidOn] = useState<string | null>(null);
   const [buyOn, setBuyOn] = useState<string | null>(null);
   const panelHeading = useRef<HTMLHeadingElement>(null);
 
-  // Read on mount (a failure toasted) and kept current by live events and after a reconnect.
-  const { data, status: listStatus } = useAuctionList();
-  const auctions = data ?? NO_AUCTIONS;
-  const listed = listStatus === 'success';
+  const pages = useServerInfiniteQuery(browseCardsOptions(params));
+  const cards = useMemo(() => cardsOf(pages.data), [pages.data]);
+  const counts = pages.data?.pages[0]?.counts;
+  const listed = pages.status === 'success';
 
-  // Auctions move between the views as the clock reaches their ends.
+  // Countdowns tick while the page is shown.
   useEffect(() => holdClock(), []);
-  const now = useClock((s) => s.now);
-  const searched = useMemo(() => filterAuctions(auctions, query, registeredOnly), [auctions, query, registeredOnly]);
-  const visible = useMemo(() => browseView(searched, view, now), [searched, view, now]);
-  const counts = useMemo(() => Object.fromEntries(BROWSE_VIEWS.map((v) => [v, browseView(searched, v, now).length])) as Record<BrowseView, number>, [searched, now]);
 
-  function setView(next: BrowseView) {
-    setParams((prev) => {
-      const p = new URLSearchParams(prev);
-      if (next === 'active') p.delete('show');
-      else p.set('show', next);
-      return p;
-    }, { replace: true });
-  }
-  const selected = selectedId === null ? null : auctions.find((a) => a.id === selectedId) ?? null;
-
-  // The open auction is watched live, and its products read afresh, by its panel (ProductsPanel).
-
-  // A deleted auction closes its panel.
+  // The cards on screen are watched live (the newest-loaded ones when there are more than the server
+  // takes); the live store asks again after a reconnect.
+  const cardKey = cards.map((c) => c.id).join('\0');
   useEffect(() => {
-    if (selectedId !== null && listed && !selected) setSelectedId(null);
-  }, [selectedId, listed, selected]);
+    useLive.getState().watchCards(cardKey === '' ? [] : cardKey.split('\0'));
+  }, [cardKey]);
+  useEffect(() => () => useLive.getState().watchCards([]), []);
+
+  const change = useCallback((next: Partial<BrowseParams>) => {
+    // A new filter is a new history entry: back returns to the list as it was.
+    setSearch((prev) => writeParams(prev, { ...paramsOf(prev, signedIn), ...next }));
+  }, [setSearch, signedIn]);
+
+  // The panel shows the card at once; the auction itself (its rules, which bidding needs) is read by id,
+  // which also opens one that no loaded page holds.
+  const selected = useAuctionById(selectedId);
+  const selectedCard = selectedId === null ? undefined : cards.find((c) => c.id === selectedId);
+  const fullAuction = selected.data?.id === selectedId ? selected.data : null;
+  const shownAuction: PanelAuction | null = fullAuction
+    ? { ...fullAuction, registered: fullAuction.registered || selectedCard?.registered === true }
+    : selectedCard ?? null;
 
   // Below the list (narrow screens) the panel scrolls into view, again once its products have arrived;
   // a lot named by a link (?lot=) is brought into view instead, and highlighted for a moment.
@@ -138,113 +157,102 @@ export function BrowseAuctionsPage() {
   const onView = useCallback((auctionId: string) => {
     setSelectedId(auctionId);
     scrollPending.current = true;
-    // Focus follows the user to the panel.
+    // Focus follows the user to the panel (its heading, once the auction is there).
     requestAnimationFrame(() => {
       panelHeading.current?.focus({ preventScroll: true });
       revealPanel(panelHeading.current);
     });
   }, []);
 
-  // A link to an auction (?auction=, a notice's): once the list is read, its products open in the view
-  // that lists it (a search or filter hiding it is cleared), and the parameters leave the URL.
-  const linkAuction = params.get('auction');
-  const linkLot = params.get('lot');
+  // An auction that cannot be read and is on no card (gone) closes its panel.
+  const missing = selectedId !== null && selected.status === 'error' && selectedCard === undefined;
+  useEffect(() => {
+    if (!missing) return;
+    toast.info('That auction is no longer listed');
+    setSelectedId(null);
+  }, [missing]);
+  // A card removed live (its auction deleted) closes its panel too.
+  const removed = useRef(new Set<string>());
+  useEffect(() => {
+    const shown = new Set(cards.map((c) => c.id));
+    if (selectedId !== null && removed.current.has(selectedId) && !shown.has(selectedId)) setSelectedId(null);
+    removed.current = shown;
+  }, [cards, selectedId]);
+
+  // A link to an auction (?auction=, a notice's): its products open (the auction read by id, so one no
+  // loaded page holds opens too) and the parameters leave the URL.
+  const linkAuction = search.get('auction');
+  const linkLot = search.get('lot');
   const handledLink = useRef<string | null>(null);
   useEffect(() => {
-    if (linkAuction === null || !listed || handledLink.current === locationKey) return;
+    if (linkAuction === null || !signedIn || handledLink.current === locationKey) return;
     handledLink.current = locationKey;
-    const target = auctions.find((a) => a.id === linkAuction);
-    const hidden = target !== undefined && filterAuctions([target], query, registeredOnly).length === 0;
-    setParams((prev) => {
+    setSearch((prev) => {
       const p = new URLSearchParams(prev);
       p.delete('auction');
       p.delete('lot');
-      if (target) {
-        const into = viewOf(target, view, now);
-        if (into === 'active') p.delete('show');
-        else p.set('show', into);
-        if (hidden) p.delete('registered');
-      }
       return p;
     }, { replace: true });
-    if (!target) {
-      toast.info('That auction is no longer listed');
-      return;
-    }
-    if (hidden) setQuery('');
-    pendingLot.current = linkLot ? { auctionId: target.id, productId: linkLot } : null;
-    const alreadyOpen = target.id === openId.current;
-    onView(target.id);
+    pendingLot.current = linkLot ? { auctionId: linkAuction, productId: linkLot } : null;
+    const alreadyOpen = linkAuction === openId.current;
+    onView(linkAuction);
     // Its panel already open and its products shown: the lot is brought into view now (otherwise once they are).
     if (alreadyOpen && linkLot) requestAnimationFrame(() => void showPendingLot());
-  }, [linkAuction, linkLot, listed, locationKey, auctions, query, registeredOnly, view, now, setParams, onView, showPendingLot]);
+  }, [linkAuction, linkLot, signedIn, locationKey, setSearch, onView, showPendingLot]);
 
   const onClosePanel = useCallback(() => {
     setSelectedId(null);
     setBidOn(null);
     setBuyOn(null);
   }, []);
-
   const closeBid = useCallback(() => setBidOn(null), []);
   const closeBuy = useCallback(() => setBuyOn(null), []);
 
-  function setRegisteredOnly(on: boolean) {
-    setParams((prev) => {
-      const next = new URLSearchParams(prev);
-      if (on) next.set('registered', '1');
-      else next.delete('registered');
-      return next;
-    }, { replace: true });
-  }
-
-  const filtering = query.trim() !== '' || registeredOnly;
+  const filtering = params.q.trim() !== '' || params.category !== '' || params.registered;
   let list;
-  if (listStatus === 'idle' || listStatus === 'loading') {
+  if (pages.status === 'error') {
+    list = (
+      <div className="card" role="alert">
+        <EmptyState icon="alert" title="Could not load auctions">
+          <p className="auc-error-text">{errorText(pages.error, 'The server did not answer.')}</p>
+          <button type="button" className="btn btn-outline btn-sm" onClick={() => void pages.refetch()}>Retry</button>
+        </EmptyState>
+      </div>
+    );
+  } else if (!listed) {
     list = <Spinner label="Loading auctions…" />;
-  } else if (visible.length === 0) {
+  } else if (cards.length === 0) {
     list = (
       <div className="card">
         <EmptyState icon="gavel" title="No auctions found">
-          {filtering ? 'Try another search or clear the filter.' : EMPTY_VIEW[view]}
+          {filtering ? 'Try another search or clear the filters.' : EMPTY_TAB[params.tab]}
         </EmptyState>
       </div>
     );
   } else {
     list = (
-      <ul className="auc-list">
-        {visible.map((a) => (
-          <li key={a.id}>
-            <AuctionCard auction={a} selected={a.id === selectedId} onView={onView} />
-          </li>
-        ))}
-      </ul>
+      <>
+        <ul className="auc-list">
+          {cards.map((a) => (
+            <li key={a.id}>
+              <AuctionCard auction={a} selected={a.id === selectedId} signedIn={signedIn} onView={onView} />
+            </li>
+          ))}
+        </ul>
+        <BrowseMore shown={cards.length} total={counts?.[params.tab] ?? null} more={pages.hasNextPage}
+          loading={pages.fetchingNextPage} onLoadMore={pages.fetchNextPage} />
+      </>
     );
   }
 
   return (
     <div className="page auc-page">
-      <div className="card auc-toolbar">
-        <div className="auc-search">
-          <label htmlFor={searchId} className="visually-hidden">Search auctions by name or ID</label>
-          <span className="auc-search-icon" aria-hidden="true"><Icon name="search" size={18} /></span>
-          <input id={searchId} className="input auc-search-input" type="search" placeholder="Search by name or ID"
-            autoComplete="off" value={query} onChange={(e) => setQuery(e.target.value)} />
-        </div>
-        <button type="button" className={`btn auc-filter-toggle ${registeredOnly ? 'btn-dark' : 'btn-outline'}`}
-          aria-pressed={registeredOnly} onClick={() => setRegisteredOnly(!registeredOnly)}>
-          <Icon name="check" size={16} /> Registered only
-        </button>
-        <p className="auc-count" aria-live="polite">
-          {listed ? `${visible.length} of ${auctions.length} auctions` : ''}
-        </p>
-      </div>
+      <BrowseFilters params={params} signedIn={signedIn} onChange={change} />
 
-      {registeredOnly && (
+      {params.registered && (
         <div className="auc-filter-note" role="status">
           <span>Showing only auctions you registered for.</span>
-          <button type="button" className="btn btn-outline btn-sm" onClick={() => setRegisteredOnly(false)}>
-            <Icon name="close" size={14} /> Clear filter
-          </button>
+          <button type="button" className="btn btn-outline btn-sm" onClick={() => change({ registered: false })}>Clear filter</button>
         </div>
       )}
 
@@ -252,17 +260,20 @@ export function BrowseAuctionsPage() {
         <div className="auc-list-col">
           {/* The list's own heading (h1 page title → h2 → h3 per auction card); read, not shown. */}
           <h2 className="visually-hidden">Auctions</h2>
-          <Tabs tabs={BROWSE_VIEWS.map((v) => ({ key: v, label: VIEW_LABELS[v], count: listed ? counts[v] : undefined }))}
-            value={view} onChange={setView} idPrefix={viewsId} label="Show auctions" panelId={listId} className="auc-views" />
-          <div id={listId} role="tabpanel" aria-labelledby={tabId(viewsId, view)}>
+          <Tabs tabs={TABS.map((t) => ({ key: t, label: TAB_LABELS[t], count: counts?.[t] }))}
+            value={params.tab} onChange={(tab) => change({ tab })} idPrefix={tabsId} label="Show auctions" panelId={listId} className="auc-views" />
+          <div id={listId} role="tabpanel" aria-labelledby={tabId(tabsId, params.tab)}>
             {list}
           </div>
         </div>
-        <ProductsPanel auction={selected} headingRef={panelHeading} onBid={setBidOn} onBuyNow={setBuyOn} onClose={onClosePanel} onShown={onProductsShown} />
+        {(signedIn || selectedId !== null) && (
+          <ProductsPanel auction={shownAuction} loading={selectedId !== null && shownAuction === null} headingRef={panelHeading}
+            onBid={setBidOn} onBuyNow={setBuyOn} onClose={onClosePanel} onShown={onProductsShown} />
+        )}
       </div>
 
-      {bidOn !== null && selected && <BidModal auctionId={selected.id} productId={bidOn} onClose={closeBid} />}
-      {buyOn !== null && selected && <BuyNowDialog auctionId={selected.id} productId={buyOn} onClose={closeBuy} />}
+      {bidOn !== null && fullAuction && <BidModal auctionId={fullAuction.id} productId={bidOn} onClose={closeBid} />}
+      {buyOn !== null && shownAuction && <BuyNowDialog auctionId={shownAuction.id} productId={buyOn} onClose={closeBuy} />}
     </div>
   );
 }

@@ -81,6 +81,12 @@ export function ProductRow({ product, registered, ended, registering, buying, on
           <LotStarOf lot={product} className="save-star-end" />
         </div>
         <p className="auc-id">ID: {product.id}</p>
+        {(product.lot_number != null || product.category) && (
+          <p className="auc-product-tags">
+            {product.lot_number != null && <span className="auc-lot-number">Lot {product.lot_number}</span>}
+            {product.category && <span className="auc-category">{product.category.name}</span>}
+          </p>
+        )}
         {product.description && <p className="auc-product-desc">{product.description}</p>}
         <LotState product={product} ended={ended} />
         </div>

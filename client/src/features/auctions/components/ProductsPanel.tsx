@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type Ref } from 'react';
-import { STRICT_CANCEL_WORDS, type Auction, type Product } from '@auction/shared';
+import { STRICT_CANCEL_WORDS, type Auction, type AuctionCard, type Product } from '@auction/shared';
 import { EmptyState } from '../../../components/ui/EmptyState';
 import { Icon } from '../../../components/ui/Icon';
 import { Spinner } from '../../../components/ui/Spinner';
@@ -13,8 +13,15 @@ import { ProductRow } from './ProductRow';
 import { useExtensionFlash } from './use-extension-flash';
 import { useSecondsLeft } from './use-seconds-left';
 
+/** What the panel shows of an auction: its card at once, the whole auction (its rules) once read. */
+export type PanelAuction = Auction | AuctionCard;
+
+const isFull = (a: PanelAuction): a is Auction => 'increment_rule' in a;
+
 interface ProductsPanelProps {
-  auction: Auction | null;
+  auction: PanelAuction | null;
+  /** An auction is chosen and being read (a link to one no loaded page holds). */
+  loading?: boolean;
   headingRef: Ref<HTMLHeadingElement>;
   onBid: (productId: string) => void;
   onBuyNow: (productId: string) => void;
@@ -26,11 +33,16 @@ interface ProductsPanelProps {
 const NO_PRODUCTS: Product[] = [];
 
 /** The selected auction's products, live: highest bids, the caller's standing, sold badges and the auction's end. */
-export function ProductsPanel({ auction, headingRef, onBid, onBuyNow, onClose, onShown }: ProductsPanelProps) {
+export function ProductsPanel({ auction, loading = false, headingRef, onBid, onBuyNow, onClose, onShown }: ProductsPanelProps) {
   return (
-    <section className={`card auc-panel${auction ? '' : ' auc-panel-empty'}`} aria-labelledby="auc-panel-title">
+    <section className={`card auc-panel${auction || loading ? '' : ' auc-panel-empty'}`} aria-labelledby="auc-panel-title">
       {auction ? (
         <PanelBody auction={auction} headingRef={headingRef} onBid={onBid} onBuyNow={onBuyNow} onClose={onClose} onShown={onShown} />
+      ) : loading ? (
+        <>
+          <h2 id="auc-panel-title" ref={headingRef} tabIndex={-1} className="visually-hidden">Products</h2>
+          <Spinner label="Loading the auction…" />
+        </>
       ) : (
         <>
           <h2 id="auc-panel-title" ref={headingRef} tabIndex={-1} className="visually-hidden">Products</h2>
@@ -43,7 +55,7 @@ export function ProductsPanel({ auction, headingRef, onBid, onBuyNow, onClose, o
   );
 }
 
-function PanelBody({ auction, headingRef, onBid, onBuyNow, onClose, onShown }: ProductsPanelProps & { auction: Auction }) {
+function PanelBody({ auction, headingRef, onBid, onBuyNow, onClose, onShown }: ProductsPanelProps & { auction: PanelAuction }) {
   // The open auction is watched live for as long as it stays open; this effect runs before the read's,
   // so the watch is asked for first. After a dropped connection what is on screen is read again by itself.
   useWatchAuctions([auction.id]);
@@ -74,7 +86,9 @@ function PanelBody({ auction, headingRef, onBid, onBuyNow, onClose, onShown }: P
     if (loaded) onShown();
   }, [loaded, onShown, auction.id]);
 
-  const softClose = softCloseText(auction);
+  const rules = isFull(auction) ? auction : null;
+  const softClose = rules && softCloseText(rules);
+  const extendedMark = rules ?? { id: auction.id, extended: false, original_valid_until: auction.valid_until };
 
   let body;
   if (!loaded && status === 'error') {
@@ -110,13 +124,13 @@ function PanelBody({ auction, headingRef, onBid, onBuyNow, onClose, onShown }: P
             <span className={`auc-panel-countdown${!ended && countdownUrgent(secs) ? ' auc-countdown-urgent' : ''}`}>
               {ended ? 'Bidding closed' : `Ends in ${formatCountdown(secs)}`}
             </span>
-            <ExtendedMark auction={auction} ended={ended} />
+            <ExtendedMark auction={extendedMark} ended={ended} />
           </p>
           {softClose && !ended && (
             <p className="auc-panel-rule"><Icon name="clock" size={14} /> {softClose}</p>
           )}
-          {!ended && <p className="auc-panel-rule"><Icon name="bids" size={14} /> {stepsText(auction)}</p>}
-          {auction.cancel_policy === 'strict' && !ended && <p className="auc-panel-rule"><Icon name="info" size={14} /> {STRICT_CANCEL_WORDS}</p>}
+          {rules && !ended && <p className="auc-panel-rule"><Icon name="bids" size={14} /> {stepsText(rules)}</p>}
+          {rules?.cancel_policy === 'strict' && !ended && <p className="auc-panel-rule"><Icon name="info" size={14} /> {STRICT_CANCEL_WORDS}</p>}
         </div>
         <button type="button" className="icon-btn" aria-label="Close products" onClick={onClose}>
           <Icon name="close" size={18} />

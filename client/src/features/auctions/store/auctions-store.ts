@@ -14,7 +14,7 @@ import type { BidAsk } from '../../../lib/catalogue';
 import { bidMutation, buyNowMutation, registerMutation } from '../api/auction-mutations';
 
 export {
-  auctionList, auctionProducts, knownProducts, useAuctionList, useAuctionProducts, useExtensions, LIST_FAILED, PRODUCTS_FAILED, PRODUCTS_RELOAD_MS,
+  auctionList, auctionProducts, knownProducts, useAuctionById, useAuctionList, useAuctionProducts, useExtensions, LIST_FAILED, PRODUCTS_FAILED, PRODUCTS_RELOAD_MS,
 } from '../../../lib/catalogue';
 export type { AuctionReadOptions } from '../../../lib/catalogue';
 

@@ -1,5 +1,5 @@
 /** Factories and a route-aware fetch mock for the auctions feature's tests. */
-import type { Auction, BidPlaced, BidPlacedData, BidRolledBackData, LiveAuction, Product, ProductSoldData } from '@auction/shared';
+import type { Auction, AuctionCard, AuctionSearchPage, BidPlaced, BidPlacedData, BidRolledBackData, LiveAuction, Product, ProductSoldData } from '@auction/shared';
 import { useLocation } from 'react-router-dom';
 import { vi } from 'vitest';
 import { jsonResponse, sampleUser, setServerNow } from '../../../test/utils';
@@ -92,7 +92,64 @@ export function bidPlaced(over: Partial<BidPlaced> & { highest_bid: number }): B
   };
 }
 
-type Reply = Response | Error | ((body: unknown) => Response | Promise<Response>);
+/** The card Browse shows of an auction. */
+export function cardOf(a: Auction): AuctionCard {
+  return {
+    id: a.id, name: a.name, valid_until: a.valid_until, status: a.status, product_count: a.product_count, bid_count: a.bid_count,
+    highest_bid: a.highest_bid, cover: a.cover, registered: a.registered,
+  };
+}
+
+export interface CatalogueServer {
+  auctions: Auction[];
+  /** Each auction's products (the first is the one its lot page is read by). */
+  products?: Record<string, Product[]>;
+  /** Category slugs per auction (its lots' categories, subcategories' parents included). */
+  categories?: Record<string, string[]>;
+}
+
+/**
+ * A stand-in for the server's paged catalogue: `GET /api/catalogue/auctions` (tab, q over the name, category,
+ * registered, sort, limit and an index cursor, counts under the same filters), each auction's products and
+ * the lot page of its first product (how Browse reads an auction by id). Routes to spread into routeFetch.
+ */
+export function catalogueRoutes(server: CatalogueServer): Record<string, Reply> {
+  const routes: Record<string, Reply> = {
+    'GET /api/catalogue/auctions': (_body, url) => {
+      const q = new URL(url, 'http://x').searchParams;
+      const ended = (a: Auction) => a.status !== 'active' || Date.parse(a.valid_until) <= NOW;
+      const inTab = (tab: string) => (a: Auction) => (tab === 'ended' ? ended(a)
+        : !ended(a) && (tab !== 'ending' || Date.parse(a.valid_until) - NOW <= 24 * HOUR));
+      const words = (q.get('q') ?? '').toLowerCase();
+      const category = q.get('category');
+      const filtered = server.auctions.filter((a) => (!words || a.name.toLowerCase().includes(words))
+        && (!category || (server.categories?.[a.id] ?? []).includes(category))
+        && (q.get('registered') !== '1' || a.registered));
+      const tab = q.get('tab') ?? 'active';
+      const sort = q.get('sort') ?? 'ending';
+      const list = filtered.filter(inTab(tab)).sort((x, y) => (sort === 'bids' ? y.bid_count - x.bid_count
+        : sort === 'newest' ? y.id.localeCompare(x.id)
+          : (tab === 'ended' ? -1 : 1) * (Date.parse(x.valid_until) - Date.parse(y.valid_until))) || x.id.localeCompare(y.id));
+      const from = Number(q.get('cursor') ?? 0);
+      const limit = Number(q.get('limit') ?? 24);
+      const items = list.slice(from, from + limit).map(cardOf);
+      const page: AuctionSearchPage = {
+        items, next_cursor: from + limit < list.length ? String(from + limit) : null,
+        counts: { active: filtered.filter(inTab('active')).length, ending: filtered.filter(inTab('ending')).length, ended: filtered.filter(inTab('ended')).length },
+      };
+      return jsonResponse(200, page);
+    },
+  };
+  for (const a of server.auctions) {
+    const products = server.products?.[a.id] ?? [makeProduct({ id: `${a.id}-P`, auction_id: a.id })];
+    routes[`GET /api/auctions/${a.id}/products`] ??= jsonResponse(200, products);
+    const first = products[0];
+    if (first) routes[`GET /api/products/${first.id}`] = jsonResponse(200, { ...first, auction: a, bids: [], bids_next_before: null });
+  }
+  return routes;
+}
+
+type Reply = Response | Error | ((body: unknown, url: string) => Response | Promise<Response>);
 
 /**
  * Stubs fetch with answers by "METHOD /path" (query ignored); anything else is a 404. Each call is
@@ -105,7 +162,7 @@ export function routeFetch(routes: Record<string, Reply>) {
     const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
     if (reply === undefined) return jsonResponse(404, { error: `no route ${key}`, message: `no route ${key}`, code: 'NOT_FOUND' });
     if (reply instanceof Error) throw reply;
-    if (typeof reply === 'function') return reply(body);
+    if (typeof reply === 'function') return reply(body, url);
     return reply.clone();
   });
   vi.stubGlobal('fetch', fn);
