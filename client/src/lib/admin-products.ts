@@ -10,13 +10,12 @@ import { infiniteQueryOptions, queryOptions, useInfiniteQuery } from '@tanstack/
 import { useCallback } from 'react';
 import { PRODUCT_CSV_COLUMNS } from '@auction/shared';
 import type {
-  AdminAuction, AdminProductFilter, AdminProductItem, AdminProductsPage, CategoryList, Product, ProductImportProblems, ProductsImported,
+  AdminAuction, AdminProductFilter, AdminProductItem, AdminProductsPage, Product, ProductImportProblems, ProductsImported,
 } from '@auction/shared';
 import { api, ApiError, isSessionEnded } from './api-client';
 import { downloadText } from './csv';
 import { invalidateSoon } from './live-query';
 import { queryClient } from './query-client';
-import { queryRoots } from './query-keys';
 
 const as = { as: 'admin' } as const;
 
@@ -111,16 +110,7 @@ export function useProductPages(filters: ProductListFilters, enabled = true): Pr
   };
 }
 
-/** GET /categories: every category, each top-level one followed by its subcategories. */
-export const categoriesQuery = () => queryOptions({
-  queryKey: queryRoots.categories,
-  queryFn: async () => (await api.get<CategoryList>('/categories', { as: 'none' })).categories,
-});
-
-/** After a category was created, changed or deleted. */
-export function categoriesChanged(): void {
-  invalidateSoon(queryRoots.categories);
-}
+export { categoriesChanged, categoriesQuery } from './catalogue/categories';
 
 /** The columns an import reads (and an export writes), in order. */
 export const PRODUCT_CSV_HEADER = PRODUCT_CSV_COLUMNS.join(',');

@@ -15,7 +15,7 @@ export const queryRoots = {
   dashboardAuctions: ['dashboard-auctions'],
   lotSearch: ['lot-search'],
   lotSuggestions: ['lot-suggestions'],
-  /** The category tree (`GET /categories`): the admin's Categories page and the product form's select. */
+  /** The category tree (`GET /categories`): Browse's and Search's filters, the admin's Categories page and the product form's select. */
   categories: ['categories'],
 } as const satisfies Record<string, readonly [string]>;
 
@@ -24,9 +24,8 @@ export const auctionProductsKey = (auctionId: string) => [...queryRoots.auctionP
 /** The key of one lot page. */
 export const lotPageKey = (productId: string) => [...queryRoots.lotPage, productId] as const;
 
-/** Browse's pages of auction cards (by filters), the category tree and one auction read by its id. */
+/** Browse's pages of auction cards (by filters) and one auction read by its id. */
 export const browseRoots = {
   browseCards: ['browse-cards'],
-  categories: ['categories'],
   auctionById: ['auction-by-id'],
 } as const satisfies Record<string, readonly [string]>;

@@ -10,7 +10,7 @@
  */
 import type { InfiniteData, QueryFunction, QueryKey } from '@tanstack/react-query';
 import {
-  AUCTION_PAGE_DEFAULT, type Auction, type AuctionCard, type AuctionSearchPage, type AuctionSort, type AuctionTab, type CardChangedData, type CategoryList, type LotPage,
+  AUCTION_PAGE_DEFAULT, type Auction, type AuctionCard, type AuctionSearchPage, type AuctionSort, type AuctionTab, type CardChangedData, type LotPage,
 } from '@auction/shared';
 import { ApiError, api } from '../api-client';
 import { exhaustive, onCard, onLive, onReconnect, type LiveEvent } from '../live';
@@ -54,7 +54,6 @@ export const browseApi = {
       cursor: cursor ?? undefined,
     },
   }),
-  categories: () => api.get<CategoryList>('/categories', asUser),
 };
 
 export const browseKey = (p: BrowseParams) => [...browseRoots.browseCards, p] as const;
@@ -85,7 +84,6 @@ export function cardsOf(data: Pick<BrowsePages, 'pages'> | undefined): AuctionCa
   return cards;
 }
 
-export const categoriesQuery = queryFamily<void, CategoryList>(browseRoots.categories, () => browseApi.categories());
 
 type PageChange = (page: AuctionSearchPage, params: BrowseParams) => AuctionSearchPage;
 

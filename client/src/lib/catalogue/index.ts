@@ -7,10 +7,11 @@ export type { AuctionReadOptions } from './catalogue-store';
 export { applyLiveEvent, applyToAuctions, applyToProducts, needsProductsRead, productsAuctionOf, upsertAuction } from './live-reducers';
 export type { AuctionsData } from './live-reducers';
 export { catalogueApi } from './catalogue-api';
+export { categoriesChanged, categoriesQuery } from './categories';
 export type { BidAsk } from './catalogue-api';
 export * from './rules';
 export {
-  BROWSE_PAGE_SIZE, auctionById, browseApi, browseCardsOptions, browseKey, cardChange, cardsOf, categoriesQuery, markAuctionRegistered, markCardRegistered, patchBrowsePages,
+  BROWSE_PAGE_SIZE, auctionById, browseApi, browseCardsOptions, browseKey, cardChange, cardsOf, markAuctionRegistered, markCardRegistered, patchBrowsePages,
   useAuctionById,
 } from './browse-store';
 export type { BrowsePages, BrowseParams } from './browse-store';

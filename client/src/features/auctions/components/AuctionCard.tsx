@@ -1,11 +1,9 @@
 import { useId, useRef } from 'react';
-import { Link } from 'react-router-dom';
 import type { AuctionCard as Card } from '@auction/shared';
 import { Icon } from '../../../components/ui/Icon';
 import { auctionTimeStatus, StatusBadge } from '../../../components/ui/StatusBadge';
 import { countdownUrgent, formatCountdown, formatEndTime, formatRupees } from '../../../lib/format';
 import { mediaSrc } from '../../../lib/media';
-import { paths } from '../../../config/paths';
 import { useLive } from '../../../lib/live';
 import { isEnded } from '../../../lib/catalogue';
 import { useAuctionActions, useAuctionProducts, useExtensions } from '../store/auctions-store';
@@ -15,7 +13,7 @@ import { useSecondsLeft } from './use-seconds-left';
 interface AuctionCardProps {
   auction: Card;
   selected: boolean;
-  /** A bidder is signed in: they may register and open the lots; a visitor is asked to sign in. */
+  /** A bidder is signed in; a visitor's Register leads to signing in and back (the store's register). */
   signedIn: boolean;
   onView: (auctionId: string) => void;
 }
@@ -106,24 +104,20 @@ export function AuctionCard({ auction, selected, signedIn, onView }: AuctionCard
       </div>
 
       <div className="auc-card-actions">
-        {!signedIn ? (
-          <Link to={paths.user.login} className="btn btn-outline btn-sm" aria-describedby={titleId}>Sign in to bid</Link>
-        ) : auction.registered ? (
+        {signedIn && auction.registered ? (
           <span ref={registeredTag} className="auc-tag-registered" tabIndex={-1}>
             <Icon name="check" size={16} /> Registered
           </span>
         ) : (
           <button type="button" className="btn btn-outline btn-sm" disabled={ended || registering}
-            onClick={() => void onRegister()} aria-describedby={titleId}>
+            onClick={() => void onRegister()} aria-describedby={titleId} title={signedIn ? undefined : 'Sign in to register and bid'}>
             {registering ? 'Registering…' : 'Register'}
           </button>
         )}
-        {signedIn && (
-          <button type="button" className={`btn btn-sm ${selected ? 'btn-dark' : 'btn-primary'}`}
-            onClick={() => onView(auction.id)} aria-pressed={selected} aria-describedby={titleId}>
-            <Icon name="box" size={16} /> View Products
-          </button>
-        )}
+        <button type="button" className={`btn btn-sm ${selected ? 'btn-dark' : 'btn-primary'}`}
+          onClick={() => onView(auction.id)} aria-pressed={selected} aria-describedby={titleId}>
+          <Icon name="box" size={16} /> View Products
+        </button>
       </div>
     </article>
   );

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../../components/ui/toast/Toaster';
 import { lastSocket, reconnect } from '../../../test/fake-socket';
 import { jsonResponse, resetAppState } from '../../../test/utils';
+import { registerNavigate } from '../../../lib/api-client';
 import { useLive } from '../../../lib/live';
 import { useSession } from '../../../lib/session';
 import { queryClient } from '../../../lib/query-client';
@@ -232,15 +233,19 @@ describe('Browse, a page at a time', () => {
     expect(await findCard('Auction 1')).toBeTruthy();
   });
 
-  it('a visitor sees the cards with no "Registered only" and is asked to sign in to bid', async () => {
+  it('a visitor sees the cards with no "Registered only"; Register asks them to sign in and come back', async () => {
     useSession.setState({ user: null, userToken: null });
     localStorage.clear();
+    const navigate = vi.fn();
+    registerNavigate(navigate);
     const fetchMock = serve();
     renderPage('/user/auctions?registered=1');
     const card = await findCard('Auction 1');
     expect(screen.queryByRole('button', { name: 'Registered only' })).toBeNull();
-    expect(within(card).getByRole('link', { name: 'Sign in to bid' })).toBeTruthy();
-    expect(within(card).queryByRole('button', { name: 'View Products' })).toBeNull();
+    expect(within(card).getByRole('button', { name: 'View Products' })).toBeTruthy();
+    fireEvent.click(within(card).getByRole('button', { name: 'Register' }));
+    expect(navigate).toHaveBeenCalledWith('/user/login', { state: { from: expect.stringMatching(/^\//) as unknown } });
+    expect(fetchMock.mock.calls.some(([u]) => u === '/api/auctions/register')).toBe(false);
     // No token, and no registered filter without a bidder.
     const [url, init] = fetchMock.mock.calls.find(([u]) => u.startsWith('/api/catalogue/auctions'))!;
     expect(new URL(url, 'http://x').searchParams.get('registered')).toBeNull();

@@ -185,7 +185,7 @@ export function BrowseAuctionsPage() {
   const linkLot = search.get('lot');
   const handledLink = useRef<string | null>(null);
   useEffect(() => {
-    if (linkAuction === null || !signedIn || handledLink.current === locationKey) return;
+    if (linkAuction === null || handledLink.current === locationKey) return;
     handledLink.current = locationKey;
     setSearch((prev) => {
       const p = new URLSearchParams(prev);
@@ -198,7 +198,7 @@ export function BrowseAuctionsPage() {
     onView(linkAuction);
     // Its panel already open and its products shown: the lot is brought into view now (otherwise once they are).
     if (alreadyOpen && linkLot) requestAnimationFrame(() => void showPendingLot());
-  }, [linkAuction, linkLot, signedIn, locationKey, setSearch, onView, showPendingLot]);
+  }, [linkAuction, linkLot, locationKey, setSearch, onView, showPendingLot]);
 
   const onClosePanel = useCallback(() => {
     setSelectedId(null);

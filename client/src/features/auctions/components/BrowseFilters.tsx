@@ -24,7 +24,7 @@ export function BrowseFilters({ params, signedIn, onChange }: BrowseFiltersProps
   const sortId = useId();
   const panelId = useId();
   const [open, setOpen] = useState(false);
-  const categories = useServerQuery(categoriesQuery.options()).data?.categories ?? NO_CATEGORIES;
+  const categories = useServerQuery(categoriesQuery()).data ?? NO_CATEGORIES;
 
   // The box follows the URL (back, forward, a shared link); typing reaches the URL once it rests.
   const [text, setText] = useState(params.q);

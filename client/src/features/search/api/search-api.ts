@@ -3,7 +3,7 @@
  * and the categories (`GET /api/categories`). Public reads: a visitor's calls carry no token.
  */
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
-import type { Category, CategoryList, LotSearchPage } from '@auction/shared';
+import type { LotSearchPage } from '@auction/shared';
 import { api } from '../../../lib/api-client';
 import { queryRoots } from '../../../lib/query-keys';
 import type { ShownLot } from '../model';
@@ -51,9 +51,3 @@ export function lotSuggestionsOptions(q: string) {
   });
 }
 
-/** The categories, each top-level one followed by its subcategories. */
-export const categoriesOptions = queryOptions({
-  queryKey: queryRoots.categories,
-  queryFn: async ({ signal }): Promise<Category[]> => (await api.get<CategoryList>('/categories', { as: 'none', signal })).categories,
-  staleTime: 5 * 60_000,
-});

@@ -7,8 +7,8 @@ import { Spinner } from '../../../components/ui/Spinner';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { errorText, isSessionEnded } from '../../../lib/api-client';
 import { useWatchAuctions } from '../../../lib/live';
+import { categoriesQuery } from '../../../lib/catalogue';
 import { useServerQuery } from '../../../lib/query';
-import { categoriesOptions } from '../api/search-api';
 import { useLotSearch } from '../hooks/use-lot-search';
 import { countText, describeSearch, filtersToParams, filtersToQuery, hasFilters, readFilters, type SearchFilters, type ShownLot } from '../model';
 import { LotResultCard } from './LotResultCard';
@@ -29,7 +29,7 @@ export function SearchPage() {
   const queryKey = JSON.stringify(filtersToQuery(filters));
   const query = useMemo(() => JSON.parse(queryKey) as Record<string, string>, [queryKey]);
   const search = useLotSearch(query);
-  const categories = useServerQuery(categoriesOptions);
+  const categories = useServerQuery(categoriesQuery());
   const lots = search.lots;
   useWatchAuctions(watchedAuctions(lots, filters));
 
