@@ -43,6 +43,7 @@ import { savedRoutes } from './routes/saved.js';
 import { notificationRoutes } from './routes/notifications.js';
 import { Commands } from './domain/commands.js';
 import { setPasswordHashCost } from './auth/passwords.js';
+import { CategoryListCache } from './cache/category-list.js';
 import { EventBus } from './domain/events.js';
 import { LiveHub } from './live/hub.js';
 import { AuctionScheduler } from './live/scheduler.js';
@@ -384,6 +385,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const auctionList = new AuctionListCache(reads, now);
   events.subscribe(auctionList.onEvents);
   live.onForeignCatalogue(auctionList.invalidate);
+  const categoryList = new CategoryListCache(reads, now);
+  events.subscribe(categoryList.onEvents);
+  live.onForeignCatalogue(categoryList.invalidate);
   // Every authenticated request's account check, from memory; a revocation here or elsewhere forgets it.
   const sessions = new SessionCache(reads);
   events.subscribe((list) => {
@@ -458,6 +462,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     events,
     live,
     auctionList,
+    categoryList,
     scheduler,
     now,
     lifecycle,

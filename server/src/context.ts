@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, onRequestAsyncHookHandler, onRequestHookHandler, RawServerDefault } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AuctionListCache } from './cache/auction-list.js';
+import type { CategoryListCache } from './cache/category-list.js';
 import type { Config } from './config.js';
 import type { Reads, Store } from './db/index.js';
 import type { TokenService } from './auth/tokens.js';
@@ -41,6 +42,8 @@ export interface AppContext {
   events: EventBus;
   /** `GET /auctions` from memory, invalidated by committed changes (cache/auction-list.ts). */
   auctionList: AuctionListCache;
+  /** `GET /categories` from memory, invalidated by changes that move its counts (cache/category-list.ts). */
+  categoryList: CategoryListCache;
   /** The live channel's hub and the auction clock. */
   live: LiveHub;
   scheduler: AuctionScheduler;

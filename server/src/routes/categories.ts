@@ -26,7 +26,7 @@ export function categoryRoutes(app: App, ctx: AppContext) {
       tags: ['catalogue'], summary: 'Every category, each top-level one followed by its subcategories, with its count of open lots (public)',
       response: { 200: CategoryList, ...errorResponses(429) },
     },
-  }, async () => ({ categories: (await reads.categories(ctx.now())).map(present) }));
+  }, async () => ({ categories: (await ctx.categoryList.list()).map(present) }));
 
   app.post('/admin/categories', {
     onRequest: guard.admin,
@@ -36,6 +36,7 @@ export function categoryRoutes(app: App, ctx: AppContext) {
     },
   }, async (req, reply) => {
     const { category } = unwrap(await commands.run((tx) => createCategory(tx, input(req.body), ctx.now())));
+    ctx.categoryList.invalidate();
     return reply.code(201).send({ message: 'Category created', category: await view(category.id) });
   });
 
@@ -48,6 +49,7 @@ export function categoryRoutes(app: App, ctx: AppContext) {
   }, async (req) => {
     const id = Number(req.params.id);
     const { category } = unwrap(await commands.run((tx) => updateCategory(tx, { id, input: input(req.body) })));
+    ctx.categoryList.invalidate();
     return { message: 'Category updated', category: await view(category.id) };
   });
 
@@ -59,6 +61,7 @@ export function categoryRoutes(app: App, ctx: AppContext) {
     },
   }, async (req) => {
     unwrap(await commands.run((tx) => deleteCategory(tx, { id: Number(req.params.id) })));
+    ctx.categoryList.invalidate();
     return { message: 'Category deleted' };
   });
 }
