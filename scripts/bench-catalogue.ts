@@ -47,6 +47,8 @@ export async function benchCatalogue(argv: string[]): Promise<void> {
       'no-browser': { type: 'boolean', default: false },
       // Leaves the big catalogue's store behind (its SQLite file or PostgreSQL database is printed), for EXPLAIN.
       keep: { type: 'boolean', default: false },
+      // Measures a store a --keep run left (its SQLite file or PostgreSQL URL) instead of building one; with --no-browser.
+      reuse: { type: 'string' },
       quiet: { type: 'boolean', default: false },
     },
   });
@@ -62,10 +64,12 @@ export async function benchCatalogue(argv: string[]): Promise<void> {
   await ensureBuilt({ quiet: true, client: !opt['no-browser'] });
 
   let analyzed: string | null = null;
+  const reuse = opt.reuse ?? null;
+  if (reuse !== null && !opt['no-browser']) throw new Error('--reuse measures the server only: pass --no-browser');
   const run = async (n: number, full: boolean) => {
-    const server = await startServer(store, opt['pg-url'], full && opt.keep, log);
+    const server = await startServer(store, opt['pg-url'], full && opt.keep, log, reuse);
     try {
-      const built = await buildCatalogue(server.url, n, Number(opt.concurrency), log);
+      const built = reuse === null ? await buildCatalogue(server.url, n, Number(opt.concurrency), log) : await reusedCatalogue(server.url);
       // Where the autovacuum daemon is off (as on this machine's test server), the planner would work from
       // the statistics of an empty database: gather them once, as the daemon would have by now.
       if (server.psql?.('show autovacuum') === 'off') {
@@ -124,7 +128,14 @@ const pct = (xs: number[], p: number) => {
 interface Started { url: string; stop: () => Promise<void>; psql: ((sql: string) => string) | null }
 
 /** The production server (with the client) on a free port, on a store of its own. */
-async function startServer(store: 'sqlite' | 'postgres', pgUrl: string, keep: boolean, log: (m: string) => void): Promise<Started> {
+async function startServer(store: 'sqlite' | 'postgres', pgUrl: string, keep: boolean, log: (m: string) => void, reuse: string | null = null): Promise<Started> {
+  if (reuse !== null) {
+    const server = await spawnServer({
+      args: ['server/dist/index.js'],
+      env: { DATABASE_URL: reuse, JWT_SECRET: randomBytes(32).toString('hex'), MAX_CONNECTIONS_PER_IP: '0', PASSWORD_HASH_COST: '10' },
+    });
+    return { url: server.url, psql: null, stop: async () => { await server.stop(); } };
+  }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'auction-bench-catalogue-'));
   let databaseUrl = path.join(dir, 'bench.db');
   let dropDatabase = async () => {};
@@ -252,6 +263,16 @@ async function buildCatalogue(base: string, n: number, concurrency: number, log:
   const bidder = { username: 'bench_bidder', password: 'bench123', token: '' };
   bidder.token = await signUp(base, 'user', bidder.username, bidder.password);
   return { admin, bidder, categorySlug: slugs[0]!, importS, files: fileS.length, fileS, auctionsS };
+}
+
+/** What the measures need of a catalogue a --keep run built: the bidder signed in, the first category. */
+async function reusedCatalogue(base: string): Promise<Built> {
+  const bidder = { username: 'bench_bidder', password: 'bench123', token: '' };
+  bidder.token = (await api<{ token: string }>(base, 'POST', '/login', { username: bidder.username, password: bidder.password })).token;
+  const { categories } = await api<{ categories: { name: string; slug: string }[] }>(base, 'GET', '/categories');
+  const first = categories.find((c) => c.name === CATEGORIES[0]!.name);
+  if (!first) throw new Error(`--reuse: the store has no category ${CATEGORIES[0]!.name}`);
+  return { admin: '', bidder, categorySlug: first.slug, importS: 0, files: 0, fileS: [], auctionsS: 0 };
 }
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
