@@ -311,8 +311,6 @@ const LOT_ORDER = (d: Dialect) => `p.lot_number, p.created_at, ${d.insertionOrde
 
 /** A words or category filter matched by at least this many lots is checked per auction in the page's order. */
 const DENSE_FILTER_LOTS = 500;
-/** Relevance ranks at most this many of the lots that match the words (search.ts `ranked`); the rest are not found by relevance. More than SEARCH_TOTAL_MAX, so `total` still says when there are more. */
-export const RANKED_MATCHES_MAX = 2_000;
 /** How many auctions of the tab, in the page's order, a dense filter is checked on before the page is read from the filter's list. */
 const PROBED_AUCTIONS = 200;
 /** How long the catalogue's counts per tab are kept (ms of the caller's clock). */
@@ -539,8 +537,9 @@ export class Reads {
     // By relevance, the page and the total come from one read of the ranked matches.
     const relevance = s.words !== null && s.sort === 'relevance';
     if (s.words !== null && relevance) {
-      // Ranking reads each match it ranks: a common word's tens of thousands would cost far more than the page.
-      const r = this.dialect.search.ranked(s.words, RANKED_MATCHES_MAX);
+      // Ranking reads each match it ranks: a common word's tens of thousands would cost far more than
+      // the page. One more than `total` counts up to is enough for it to say "more than that".
+      const r = this.dialect.search.ranked(s.words, countUpTo + 1);
       join = r.join.text;
       joinParams.push(...r.join.params);
       keyText = r.rank;
