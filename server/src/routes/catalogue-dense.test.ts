@@ -2,7 +2,8 @@
  * The paged auctions under a filter that many lots match (docs/catalogue.md#paged-auctions), on both
  * stores: such a filter is checked per auction in the page's order over the first auctions of the tab,
  * and read from the filter's list when they do not fill a page; the pages are the same either way, with
- * no repeats or gaps. The counts per tab are kept for a moment but never outlive a write.
+ * no repeats or gaps. The counts per tab are kept for a moment but never outlive a write. Lot search by
+ * relevance over a word more lots match than `total` counts: 1,001 of them ranked, paged once each.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { App } from '../context.js';
@@ -80,5 +81,41 @@ describe('paged auctions under a dense filter', () => {
     // Time moves the counts too: an hour on, the early auction has ended.
     clock.advance(HOUR + 500);
     expect((await browse('q=vintage')).counts).toEqual({ active: 6, ending: 6, ended: 1 });
+  });
+});
+
+describe('lot search by relevance over a common word', () => {
+  it('ranks 1,001 of the matches: total says more than 1,000, and the pages list each of them once', { timeout: 120_000 }, async () => {
+    app = await makeApp();
+    const admin = await signUpAdmin(app);
+    const rows = ['id,name,description,category,starting_price'];
+    for (let i = 0; i < 1200; i++) rows.push(`v-${i},Vintage ${'old '.repeat(i % 4)}lamp ${i},A lamp,,100`);
+    const imported = await app.inject({
+      method: 'POST', url: '/api/admin/products/import', payload: `${rows.join('\r\n')}\r\n`,
+      headers: { 'content-type': 'text/csv', authorization: `Bearer ${admin.token}` },
+    });
+    expect(imported.statusCode, imported.body).toBe(201);
+    for (let k = 0; k < 3; k++) {
+      const res = await call(app, 'POST', '/api/admin/auction', {
+        id: `lamps-${k}`, name: `Lamps ${k}`, valid_until: new Date(Date.now() + 2 * HOUR).toISOString(),
+        product_ids: Array.from({ length: 400 }, (_, i) => `v-${k * 400 + i}`),
+      }, admin.token);
+      expect(res.statusCode, res.body).toBe(201);
+    }
+    interface Lots { items: { id: string }[]; next_cursor: string | null; total: number }
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const res = await call(app, 'GET', `/api/catalogue/lots?q=vintage&limit=100${cursor === null ? '' : `&cursor=${cursor}`}`);
+      expect(res.statusCode, res.body).toBe(200);
+      const page = res.json<Lots>();
+      expect(page.total).toBe(1001);
+      seen.push(...page.items.map((i) => i.id));
+      cursor = page.next_cursor;
+      pages++;
+    } while (cursor !== null && pages < 20);
+    expect(seen).toHaveLength(1001);
+    expect(new Set(seen).size).toBe(1001);
   });
 });
