@@ -47,6 +47,8 @@ export async function benchCatalogue(argv: string[]): Promise<void> {
       'no-browser': { type: 'boolean', default: false },
       // Leaves the big catalogue's store behind (its SQLite file or PostgreSQL database is printed), for EXPLAIN.
       keep: { type: 'boolean', default: false },
+      // Measures a store a --keep run left (its SQLite file or PostgreSQL URL) instead of building one; with --no-browser.
+      reuse: { type: 'string' },
       quiet: { type: 'boolean', default: false },
     },
   });
@@ -62,10 +64,12 @@ export async function benchCatalogue(argv: string[]): Promise<void> {
   await ensureBuilt({ quiet: true, client: !opt['no-browser'] });
 
   let analyzed: string | null = null;
+  const reuse = opt.reuse ?? null;
+  if (reuse !== null && !opt['no-browser']) throw new Error('--reuse measures the server only: pass --no-browser');
   const run = async (n: number, full: boolean) => {
-    const server = await startServer(store, opt['pg-url'], full && opt.keep, log);
+    const server = await startServer(store, opt['pg-url'], full && opt.keep, log, reuse);
     try {
-      const built = await buildCatalogue(server.url, n, Number(opt.concurrency), log);
+      const built = reuse === null ? await buildCatalogue(server.url, n, Number(opt.concurrency), log) : await reusedCatalogue(server.url);
       // Where the autovacuum daemon is off (as on this machine's test server), the planner would work from
       // the statistics of an empty database: gather them once, as the daemon would have by now.
       if (server.psql?.('show autovacuum') === 'off') {
@@ -74,7 +78,7 @@ export async function benchCatalogue(argv: string[]): Promise<void> {
         analyzed = `autovacuum is off: ran ANALYZE before measuring (${Math.round(performance.now() - t0)} ms)`;
         log(analyzed);
       }
-      const figures = full ? await serverFigures(server.url, built, requests, Number(opt['budget-seconds']), log) : null;
+      const figures = full ? await serverFigures(server.url, server.pid, built, requests, Number(opt['budget-seconds']), log) : null;
       const page = opt['no-browser'] ? null : await pageFigures(server.url, built.bidder, log);
       return { built, figures, page };
     } finally {
@@ -121,10 +125,17 @@ const pct = (xs: number[], p: number) => {
   return round(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!);
 };
 
-interface Started { url: string; stop: () => Promise<void>; psql: ((sql: string) => string) | null }
+interface Started { url: string; pid: number | undefined; stop: () => Promise<void>; psql: ((sql: string) => string) | null }
 
 /** The production server (with the client) on a free port, on a store of its own. */
-async function startServer(store: 'sqlite' | 'postgres', pgUrl: string, keep: boolean, log: (m: string) => void): Promise<Started> {
+async function startServer(store: 'sqlite' | 'postgres', pgUrl: string, keep: boolean, log: (m: string) => void, reuse: string | null = null): Promise<Started> {
+  if (reuse !== null) {
+    const server = await spawnServer({
+      args: ['server/dist/index.js'],
+      env: { DATABASE_URL: reuse, JWT_SECRET: randomBytes(32).toString('hex'), MAX_CONNECTIONS_PER_IP: '0', PASSWORD_HASH_COST: '10' },
+    });
+    return { url: server.url, pid: server.proc.pid, psql: null, stop: async () => { await server.stop(); } };
+  }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'auction-bench-catalogue-'));
   let databaseUrl = path.join(dir, 'bench.db');
   let dropDatabase = async () => {};
@@ -156,6 +167,7 @@ async function startServer(store: 'sqlite' | 'postgres', pgUrl: string, keep: bo
   }
   return {
     url: server.url,
+    pid: server.proc.pid,
     psql,
     stop: async () => {
       await server.stop();
@@ -254,6 +266,16 @@ async function buildCatalogue(base: string, n: number, concurrency: number, log:
   return { admin, bidder, categorySlug: slugs[0]!, importS, files: fileS.length, fileS, auctionsS };
 }
 
+/** What the measures need of a catalogue a --keep run built: the bidder signed in, the first category. */
+async function reusedCatalogue(base: string): Promise<Built> {
+  const bidder = { username: 'bench_bidder', password: 'bench123', token: '' };
+  bidder.token = (await api<{ token: string }>(base, 'POST', '/login', { username: bidder.username, password: bidder.password })).token;
+  const { categories } = await api<{ categories: { name: string; slug: string }[] }>(base, 'GET', '/categories');
+  const first = categories.find((c) => c.name === CATEGORIES[0]!.name);
+  if (!first) throw new Error(`--reuse: the store has no category ${CATEGORIES[0]!.name}`);
+  return { admin: '', bidder, categorySlug: first.slug, importS: 0, files: 0, fileS: [], auctionsS: 0 };
+}
+
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
 /** One GET on a kept-alive connection: status, the bytes on the wire, the time to the last byte. */
@@ -288,7 +310,19 @@ async function latency(base: string, p: string, token: string, requests: number,
   return { p50: pct(ms, 50), p95: pct(ms, 95), n: ms.length };
 }
 
-async function serverFigures(base: string, built: Built, requests: number, budgetS: number, log: (m: string) => void) {
+/** The server's CPU time so far (user + system, ms), from /proc; null where there is none. */
+function cpuMs(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime and stime, the 14th and 15th fields of the line (12th and 13th after the command).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return null;
+  }
+}
+
+async function serverFigures(base: string, pid: number | undefined, built: Built, requests: number, budgetS: number, log: (m: string) => void) {
   const token = built.bidder.token;
   const first = '/api/catalogue/auctions?tab=active';
   const compressed = await get(base, first, { authorization: `Bearer ${token}`, 'accept-encoding': 'br, gzip' });
@@ -297,10 +331,16 @@ async function serverFigures(base: string, built: Built, requests: number, budge
   const cards = (JSON.parse(decoded.toString('utf8')) as { items: unknown[] }).items.length;
   log(`first page: ${cards} cards, ${compressed.bytes} bytes ${compressed.encoding ?? 'uncompressed'}, ${plain.bytes} bytes plain`);
   const samples: number[] = [];
+  const cpu: number[] = [];
   const at = async (name: string, p: string) => {
+    const before = cpuMs(pid);
     const r = await latency(base, p, token, requests, budgetS);
-    log(`${name}: p50 ${r.p50} ms, p95 ${r.p95} ms (${r.n} requests${r.n < requests ? `: the ${budgetS} s budget ran out` : ''})`);
+    const after = cpuMs(pid);
+    // Server CPU per request, the 5 warm-up requests included (the clock ticks in 10 ms steps).
+    const perRequest = before === null || after === null ? null : round((after - before) / (r.n + 5));
+    log(`${name}: p50 ${r.p50} ms, p95 ${r.p95} ms (${r.n} requests${r.n < requests ? `: the ${budgetS} s budget ran out` : ''}), server CPU ${perRequest ?? '?'} ms a request`);
     samples.push(r.n);
+    if (perRequest !== null) cpu.push(perRequest);
     return r;
   };
   const auctions = await at('auctions, first page', first);
@@ -318,6 +358,8 @@ async function serverFigures(base: string, built: Built, requests: number, budge
     lots_rare_p50_ms: rare.p50, lots_rare_p95_ms: rare.p95,
     // Requests per figure (fewer than asked where the time budget ran out).
     latency_requests: samples,
+    // Server CPU ms per request for each figure, in the same order.
+    server_cpu_ms: cpu,
   };
 }
 

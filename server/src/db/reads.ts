@@ -309,7 +309,20 @@ export interface AuctionSearch {
 /** The order an auction lists its lots in: by lot number (docs/catalogue.md#lot-numbers), then as created. */
 const LOT_ORDER = (d: Dialect) => `p.lot_number, p.created_at, ${d.insertionOrder('p')}`;
 
+/** A words or category filter matched by at least this many lots is checked per auction in the page's order. */
+const DENSE_FILTER_LOTS = 500;
+/** How many auctions of the tab, in the page's order, a dense filter is checked on before the page is read from the filter's list. */
+const PROBED_AUCTIONS = 200;
+/** How long the catalogue's counts per tab are kept (ms of the caller's clock). */
+const COUNTS_TTL_MS = 1_000;
+/** Sets of filters whose counts are kept at once; past it, all are dropped. */
+const COUNTS_KEPT_MAX = 500;
+
 export class Reads {
+  private readonly counts = new Map<string, { at: number; generation: number; value: unknown }>();
+  private generation = 0;
+  private writes = 0;
+
   constructor(private readonly sql: SqlRunner, private readonly dialect: Dialect) {}
 
   // ---- accounts --------------------------------------------------------------------------------
@@ -517,15 +530,24 @@ export class Reads {
     const where = ['p.deleted_at is null', 'p.auction_id is not null', 'a.deleted_at is null'];
     const whereParams: Param[] = [];
     let join = '';
-    let keyText: string;
+    const joinParams: Param[] = [];
+    let keyText: string | undefined;
     const keyParams: Param[] = [];
     const price = 'coalesce(b.amount, p.starting_price)';
-    if (s.words !== null) {
+    // By relevance, the page and the total come from one read of the ranked matches.
+    const relevance = s.words !== null && s.sort === 'relevance';
+    if (s.words !== null && relevance) {
+      // Ranking reads each match it ranks: a common word's tens of thousands would cost far more than
+      // the page. One more than `total` counts up to is enough for it to say "more than that".
+      const r = this.dialect.search.ranked(s.words, countUpTo + 1);
+      join = r.join.text;
+      joinParams.push(...r.join.params);
+      keyText = r.rank;
+    } else if (s.words !== null) {
       const m = this.dialect.search.match(s.words);
       join = m.join;
       where.push(m.where.text);
       whereParams.push(...m.where.params);
-      if (s.sort === 'relevance') { keyText = m.rank.text; keyParams.push(...m.rank.params); }
     }
     keyText ??= s.sort === 'price_asc' || s.sort === 'price_desc' ? price : s.sort === 'bids' ? 'p.bid_count' : 'a.valid_until';
     const descending = s.sort === 'relevance' ? s.words !== null : s.sort === 'price_desc' || s.sort === 'bids';
@@ -544,44 +566,67 @@ export class Reads {
     const from = `from products p join auctions a on a.id = p.auction_id
         left join bids b on b.product_id = p.id and b.status in ('success', 'won') ${join}
       where ${where.join(' and ')}`;
-    params.push(...keyParams, ...whereParams);
+    params.push(...keyParams, ...joinParams, ...whereParams);
     const after = s.after === null ? '' : `where x.k ${descending ? '<' : '>'} ? or (x.k = ? and x.id > ?)`;
     const afterParams: Param[] = s.after === null ? [] : [s.after.key, s.after.key, s.after.id];
-    const page = await this.sql.all<{ id: string; k: number; auctionId: string; auctionName: string; validUntil: number }>(
-      `select x.id, x.k, x."auctionId", x."auctionName", x."validUntil" from (
-        select p.id, ${keyText} as k, a.id as "auctionId", a.name as "auctionName", a.valid_until as "validUntil" ${from}
+    const page = await this.sql.all<{ id: string; k: number; auctionId: string; auctionName: string; validUntil: number; n: number | null }>(
+      `select x.id, x.k, x."auctionId", x."auctionName", x."validUntil", x.n from (
+        select p.id, ${keyText} as k, a.id as "auctionId", a.name as "auctionName", a.valid_until as "validUntil",
+          ${relevance ? 'count(*) over ()' : 'null'} as n ${from}
       ) x ${after} order by x.k ${descending ? 'desc' : 'asc'}, x.id asc limit ?`,
       [...params, ...afterParams, s.limit],
     );
-    const counted = await this.sql.get<{ n: number }>(`select count(*) as n from (select p.id ${from} limit ?) t`, [...whereParams, countUpTo + 1]);
+    let total: number;
+    if (relevance && page.length > 0) total = Math.min(Number(page[0]!.n), countUpTo + 1);
+    else total = Number((await this.sql.get<{ n: number }>(`select count(*) as n from (select p.id ${from} limit ?) t`, [...joinParams, ...whereParams, countUpTo + 1]))?.n ?? 0);
     const views = page.length === 0 ? [] : await this.products(`p.id in (${page.map(() => '?').join(', ')})`, 'p.id', page.map((r) => r.id), s.now);
     const byId = new Map(views.map((v) => [v.id, v]));
     const hits = page.flatMap((r) => {
       const product = byId.get(r.id);
       return product ? [{ product, auction: { id: r.auctionId, name: r.auctionName, validUntil: Number(r.validUntil) }, key: { key: Number(r.k), id: r.id } }] : [];
     });
-    return { hits, total: Number(counted?.n ?? 0) };
+    return { hits, total };
   }
 
   /**
    * A page of auctions in the tab, in the order asked (its key, then id; keyset after `after`), with
    * the page's keys, and the number in each tab under the same filters.
+   *
+   * A filter by words or category that many lots match is checked per auction, walking the auctions in
+   * the page's order (an index serves it), so the read stops after a page; one that few lots match
+   * lists those lots' auctions first. The counts are kept for a moment (see `cachedCounts`).
    */
   async searchAuctions(s: AuctionSearch): Promise<{ ids: string[]; keys: LotSearchKey[]; counts: { active: number; ending: number; ended: number } }> {
-    const where = ['a.deleted_at is null'];
+    const none = { ids: [], keys: [], counts: { active: 0, ending: 0, ended: 0 } };
+    // Each filter as a list of the auctions its lots are in (`listed`), and for the dense ones as a check per auction (`probed`).
+    const listed: string[] = ['a.deleted_at is null'];
+    const probed: string[] = ['a.deleted_at is null'];
     const params: Param[] = [];
+    let dense = false;
+    // PostgreSQL turns an EXISTS into a join over every row it names unless it has an OFFSET: this keeps it a check per auction.
+    const perAuction = this.dialect.name === 'postgres' ? ' offset 0' : '';
+    const lotFilter = async (from: string, probeFrom: string, text: string, values: Param[]) => {
+      const list = `a.id in (select p.auction_id ${from} where p.deleted_at is null and ${text})`;
+      listed.push(list);
+      if (await this.fewerThan(`select 1 ${from} where p.deleted_at is null and ${text}`, values, DENSE_FILTER_LOTS)) probed.push(list);
+      else {
+        dense = true;
+        probed.push(`exists (select 1 ${probeFrom} where p.auction_id = a.id and p.deleted_at is null and ${text}${perAuction})`);
+      }
+      params.push(...values);
+    };
     if (s.words !== null) {
       const m = this.dialect.search.match(s.words);
-      where.push(`a.id in (select p.auction_id from products p ${m.join} where p.deleted_at is null and ${m.where.text})`);
-      params.push(...m.where.params);
+      await lotFilter(`from products p ${m.join}`, `from products p ${m.probeJoin}`, m.where.text, m.where.params);
     }
     if (s.categoryIds !== null) {
-      if (s.categoryIds.length === 0) return { ids: [], keys: [], counts: { active: 0, ending: 0, ended: 0 } };
-      where.push(`a.id in (select p.auction_id from products p where p.deleted_at is null and p.category_id in (${s.categoryIds.map(() => '?').join(', ')}))`);
-      params.push(...s.categoryIds);
+      if (s.categoryIds.length === 0) return none;
+      await lotFilter('from products p', 'from products p', `p.category_id in (${s.categoryIds.map(() => '?').join(', ')})`, [...s.categoryIds]);
     }
     if (s.registeredBy !== null) {
-      where.push('a.id in (select r.auction_id from registrations r where r.user_id = ?)');
+      const mine = 'a.id in (select r.auction_id from registrations r where r.user_id = ?)';
+      listed.push(mine);
+      probed.push(mine);
       params.push(s.registeredBy);
     }
     const open = 'a.settled_at is null and a.valid_until > ?';
@@ -592,23 +637,69 @@ export class Reads {
     const key = s.sort === 'newest' ? 'a.created_at' : s.sort === 'bids' ? bids : 'a.valid_until';
     // Ending soonest first while open; once over, the most recently ended first.
     const descending = s.sort !== 'ending' || s.tab === 'ended';
-    const after = s.after === null ? '' : `where x.k ${descending ? '<' : '>'} ? or (x.k = ? and x.id > ?)`;
-    const page = await this.sql.all<{ id: string; k: number }>(
-      `select x.id, x.k from (select a.id, ${key} as k from auctions a where ${where.join(' and ')} and ${tab.text}) x
-       ${after} order by x.k ${descending ? 'desc' : 'asc'}, x.id asc limit ?`,
-      [...params, ...tab.params, ...(s.after === null ? [] : [s.after.key, s.after.key, s.after.id]), s.limit],
+    // Written as a range on the key (and a tie-break) so that an index on the key can start there.
+    const after = s.after === null ? '' : `and ${key} ${descending ? '<=' : '>='} ? and (${key} ${descending ? '<' : '>'} ? or a.id > ?)`;
+    const afterParams: Param[] = s.after === null ? [] : [s.after.key, s.after.key, s.after.id];
+    const order = `order by k ${descending ? 'desc' : 'asc'}, a.id asc`;
+    type Row = { id: string; k: number };
+    let page: Row[] | null = null;
+    if (dense) {
+      // The first PROBED_AUCTIONS auctions of the tab in the page's order, each checked: a dense filter fills a page from them.
+      const walked = await this.sql.all<Row>(
+        `select a.id, x.k from (select a.id, ${key} as k from auctions a where a.deleted_at is null and ${tab.text} ${after} ${order} limit ?) x
+         join auctions a on a.id = x.id where ${probed.join(' and ')} order by x.k ${descending ? 'desc' : 'asc'}, a.id asc limit ?`,
+        [...tab.params, ...afterParams, PROBED_AUCTIONS, ...params, s.limit],
+      );
+      if (walked.length === s.limit) page = walked;
+    }
+    page ??= await this.sql.all<Row>(
+      `select a.id, ${key} as k from auctions a where ${listed.join(' and ')} and ${tab.text} ${after} ${order} limit ?`,
+      [...params, ...tab.params, ...afterParams, s.limit],
     );
-    const counts = await this.sql.get<{ active: number; ending: number; ended: number }>(
-      `select coalesce(sum(case when ${open} then 1 else 0 end), 0) as active, coalesce(sum(case when ${soon} then 1 else 0 end), 0) as ending,
-        coalesce(sum(case when ${over} then 1 else 0 end), 0) as ended
-       from auctions a where ${where.join(' and ')}`,
-      [s.now, s.now, s.now + s.endingWithin, s.now, ...params],
-    );
-    return {
-      ids: page.map((r) => r.id),
-      keys: page.map((r) => ({ key: Number(r.k), id: r.id })),
-      counts: { active: Number(counts?.active ?? 0), ending: Number(counts?.ending ?? 0), ended: Number(counts?.ended ?? 0) },
-    };
+    const counts = await this.cachedCounts(JSON.stringify([listed, params, s.endingWithin]), s.now, async () => {
+      const row = await this.sql.get<{ active: number; ending: number; ended: number }>(
+        `select coalesce(sum(case when ${open} then 1 else 0 end), 0) as active, coalesce(sum(case when ${soon} then 1 else 0 end), 0) as ending,
+          coalesce(sum(case when ${over} then 1 else 0 end), 0) as ended
+         from auctions a where ${listed.join(' and ')}`,
+        [s.now, s.now, s.now + s.endingWithin, s.now, ...params],
+      );
+      return { active: Number(row?.active ?? 0), ending: Number(row?.ending ?? 0), ended: Number(row?.ended ?? 0) };
+    });
+    return { ids: page.map((r) => r.id), keys: page.map((r) => ({ key: Number(r.k), id: r.id })), counts };
+  }
+
+  /** Whether `select` (rows of a filter) gives fewer than `n` rows; it reads at most `n`. */
+  private async fewerThan(select: string, params: Param[], n: number): Promise<boolean> {
+    const row = await this.sql.get<{ n: number }>(`select count(*) as n from (${select} limit ?) t`, [...params, n]);
+    return Number(row?.n ?? 0) < n;
+  }
+
+  /**
+   * The per-tab counts of `GET /api/catalogue/auctions` under one set of filters, read at most once per
+   * COUNTS_TTL_MS of the caller's clock and dropped whenever the store writes (`writing`). Another
+   * server process on the same PostgreSQL database writes unseen: its changes show within that time.
+   */
+  private async cachedCounts<T>(key: string, now: number, read: () => Promise<T>): Promise<T> {
+    const kept = this.counts.get(key);
+    if (kept && kept.generation === this.generation && now >= kept.at && now - kept.at < COUNTS_TTL_MS) return kept.value as T;
+    const generation = this.generation;
+    const value = await read();
+    // A write that began while this read ran may or may not be in it: keep it only if none did.
+    if (generation === this.generation && !this.writes) {
+      if (this.counts.size >= COUNTS_KEPT_MAX) this.counts.clear();
+      this.counts.set(key, { at: now, generation, value });
+    }
+    return value;
+  }
+
+  /**
+   * The store calls this as a transaction begins (`true`) and once it has ended (`false`): what the
+   * reads keep (the catalogue's counts) is dropped, and nothing read meanwhile is kept.
+   */
+  writing(begins: boolean): void {
+    this.writes += begins ? 1 : -1;
+    this.generation++;
+    this.counts.clear();
   }
 
   /** `now` decides whether the auction is over (for the callers' `my_status`). */

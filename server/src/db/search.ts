@@ -23,9 +23,17 @@ export interface SearchPort {
   /**
    * How to find the lots (`products p`) that match every one of `words` (from queryWords, at least one):
    * a join to add after `from products p`, a condition, and an integer rank (higher is better; name
-   * matches rank above description and auction-name matches).
+   * matches rank above description and auction-name matches). `probeJoin`: the same join for a
+   * subquery whose products are already narrowed down (one auction's lots), so that the store checks
+   * those few lots against the index rather than reading every match.
    */
-  match(words: readonly string[]): { join: string; where: Fragment; rank: Fragment };
+  match(words: readonly string[]): { join: string; probeJoin: string; where: Fragment; rank: Fragment };
+  /**
+   * Relevance over a bounded set: a join to add after `from products p` of the first `n` lots that match
+   * every one of `words` in the index's own order (newest first on SQLite, as stored on PostgreSQL),
+   * each ranked as `match` ranks (column `rank`); no other lot that matches is read.
+   */
+  ranked(words: readonly string[], n: number): { join: Fragment; rank: string };
 }
 
 /**

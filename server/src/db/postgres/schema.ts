@@ -132,6 +132,8 @@ export const products = pgTable('products', {
 }, (t) => [
   index('products_auction_idx').on(t.auctionId),
   index('products_category_idx').on(t.categoryId),
+  // The auctions of a category's live lots, read from the index alone (the catalogue's category filter and counts).
+  index('products_category_auction_idx').on(t.categoryId, t.auctionId).where(sql`${t.deletedAt} is null`),
   index('products_owner_idx').on(t.createdBy, t.auctionId),
   index('products_winner_idx').on(t.winnerId),
   check('products_status_ck', sql`${t.status} in (${sqlList(PRODUCT_STATUSES)})`),

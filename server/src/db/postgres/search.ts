@@ -10,6 +10,9 @@ const INSERT = `insert into lot_search (product_id, document)
     || setweight(to_tsvector('english', coalesce(a.name, '')), 'C')
   from products p left join auctions a on a.id = p.auction_id`;
 
+/** ts_rank of a document against the query (the next `?`), higher is better, as an integer. */
+const RANK = (document: string) => `cast(round(ts_rank(${document}, plainto_tsquery('english', ?)) * 1000000) as bigint)`;
+
 export const postgresSearch: SearchPort = {
   async refreshProducts(sql, ids) {
     if (ids.length === 0) return;
@@ -30,8 +33,19 @@ export const postgresSearch: SearchPort = {
     const query = words.join(' ');
     return {
       join: 'join lot_search ls on ls.product_id = p.id',
+      probeJoin: 'join lot_search ls on ls.product_id = p.id',
       where: { text: "ls.document @@ plainto_tsquery('english', ?)", params: [query] },
-      rank: { text: "cast(round(ts_rank(ls.document, plainto_tsquery('english', ?)) * 1000000) as bigint)", params: [query] },
+      rank: { text: RANK('ls.document'), params: [query] },
+    };
+  },
+  ranked(words, n) {
+    return {
+      join: {
+        text: `join (select product_id, ${RANK('document')} as rank from lot_search where document @@ plainto_tsquery('english', ?) limit ?) ranked
+          on ranked.product_id = p.id`,
+        params: [words.join(' '), words.join(' '), n],
+      },
+      rank: 'ranked.rank',
     };
   },
 };

@@ -157,9 +157,12 @@ export class PostgresStore implements Store {
 
   private async once<T>(work: (sql: SqlRunner) => Promise<T>): Promise<T> {
     const leave = await this.gate.acquire();
+    // What the reads keep is dropped as the transaction begins and once it has ended.
+    this.reads.writing(true);
     try {
       return await this.onClient(work);
     } finally {
+      this.reads.writing(false);
       leave();
     }
   }

@@ -8,6 +8,12 @@ import { marks, type SearchPort } from '../search.js';
 const INSERT = `insert into lot_search (rowid, name, description, auction_name)
   select p.rowid, p.name, p.description, coalesce(a.name, '') from products p left join auctions a on a.id = p.auction_id`;
 
+/** bm25 with the name weighted 10, the description 2, the auction's name 1; higher is better, as an integer. */
+const BM25 = 'cast(round(-bm25(lot_search, 10.0, 2.0, 1.0) * 1000000) as integer)';
+
+/** Each word a quoted string (letters and digits only, so nothing to escape): all of them required. */
+const ftsQuery = (words: readonly string[]) => words.map((w) => `"${w}"`).join(' ');
+
 export const sqliteSearch: SearchPort = {
   async refreshProducts(sql, ids) {
     if (ids.length === 0) return;
@@ -25,12 +31,23 @@ export const sqliteSearch: SearchPort = {
     await sql.run(`${INSERT} where ${where}`, auctionIds);
   },
   match(words) {
-    // Each word a quoted string (letters and digits only, so nothing to escape): all of them required.
-    const query = words.map((w) => `"${w}"`).join(' ');
+    const query = ftsQuery(words);
     return {
       join: 'join lot_search on lot_search.rowid = p.rowid',
+      // CROSS JOIN keeps the products as the outer loop: each lot is looked up in the index by rowid.
+      probeJoin: 'cross join lot_search on lot_search.rowid = p.rowid',
       where: { text: 'lot_search match ?', params: [query] },
-      rank: { text: 'cast(round(-bm25(lot_search, 10.0, 2.0, 1.0) * 1000000) as integer)', params: [] },
+      rank: { text: BM25, params: [] },
+    };
+  },
+  ranked(words, n) {
+    return {
+      join: {
+        text: `join (select rowid as product_rowid, ${BM25} as rank from lot_search where lot_search match ? order by rowid desc limit ?) ranked
+          on ranked.product_rowid = p.rowid`,
+        params: [ftsQuery(words), n],
+      },
+      rank: 'ranked.rank',
     };
   },
 };

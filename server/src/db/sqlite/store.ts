@@ -235,6 +235,7 @@ export class SqliteStore implements Store {
     const batch = this.queue.splice(0, this.maxBatch);
     if (batch.length === 0) return;
     this.writing = true;
+    this.reads.writing(true);
     this.stats.transactions++;
     this.stats.units += batch.length;
     const outcomes: Outcome[] = [];
@@ -275,6 +276,7 @@ export class SqliteStore implements Store {
       }
     }
     this.writing = false;
+    this.reads.writing(false);
     // Callers learn their outcome in commit order; then the reads that waited for the commit run.
     batch.forEach((job, i) => {
       if (failed) return job.reject(failed.error);

@@ -1,0 +1,1 @@
+CREATE INDEX `products_category_auction_idx` ON `products` (`category_id`,`auction_id`) WHERE "products"."deleted_at" is null;
