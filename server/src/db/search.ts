@@ -29,9 +29,10 @@ export interface SearchPort {
    */
   match(words: readonly string[]): { join: string; probeJoin: string; where: Fragment; rank: Fragment };
   /**
-   * Relevance over a bounded set: a join to add after `from products p` of the first `n` lots that match
-   * every one of `words` in the index's own order (newest first on SQLite, as stored on PostgreSQL),
-   * each ranked as `match` ranks (column `rank`); no other lot that matches is read.
+   * Relevance over a bounded set: a join to add after `from products p` of `n` lots that match every
+   * one of `words`, each ranked as `match` ranks (column `rank`): on SQLite the n best by bm25 (FTS5
+   * scores the matches itself); on PostgreSQL lots with every word in their name first, then the other
+   * matches as stored, so that ranking reads at most n documents. No other lot that matches is read.
    */
   ranked(words: readonly string[], n: number): { join: Fragment; rank: string };
 }

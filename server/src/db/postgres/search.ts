@@ -39,11 +39,20 @@ export const postgresSearch: SearchPort = {
     };
   },
   ranked(words, n) {
+    const query = words.join(' ');
+    // Every word in the name (weight A): ranking every match reads each one's document (~400 ms for
+    // 30,000), so the n ranked are the lots with every word in their name first, then other matches.
+    const inName = words.map((w) => `${w}:A`).join(' & ');
     return {
       join: {
-        text: `join (select product_id, ${RANK('document')} as rank from lot_search where document @@ plainto_tsquery('english', ?) limit ?) ranked
+        text: `join (select product_id, ${RANK('document')} as rank from lot_search where product_id in (
+            select product_id from (
+              (select product_id, 0 as tier from lot_search where document @@ to_tsquery('english', ?) limit ?)
+              union all
+              (select product_id, 1 as tier from lot_search where document @@ plainto_tsquery('english', ?) limit ?)
+            ) candidates group by product_id order by min(tier) limit ?)) ranked
           on ranked.product_id = p.id`,
-        params: [words.join(' '), words.join(' '), n],
+        params: [query, inName, n, query, n, n],
       },
       rank: 'ranked.rank',
     };
