@@ -45,14 +45,17 @@ export const postgresSearch: SearchPort = {
     const inName = words.map((w) => `${w}:A`).join(' & ');
     return {
       join: {
-        text: `join (select product_id, ${RANK('document')} as rank from lot_search where product_id in (
+        // The other matches are read only when the name matches do not fill the n (the append stops
+        // at the outer limit).
+        text: `join (select c.product_id, ${RANK('d.document')} as rank from (
             select product_id from (
-              (select product_id, 0 as tier from lot_search where document @@ to_tsquery('english', ?) limit ?)
+              (select product_id from lot_search where document @@ to_tsquery('english', ?) limit ?)
               union all
-              (select product_id, 1 as tier from lot_search where document @@ plainto_tsquery('english', ?) limit ?)
-            ) candidates group by product_id order by min(tier) limit ?)) ranked
+              (select product_id from lot_search
+                where document @@ plainto_tsquery('english', ?) and not document @@ to_tsquery('english', ?) limit ?)
+            ) candidates limit ?) c join lot_search d on d.product_id = c.product_id) ranked
           on ranked.product_id = p.id`,
-        params: [query, inName, n, query, n, n],
+        params: [query, inName, n, query, inName, n, n],
       },
       rank: 'ranked.rank',
     };
