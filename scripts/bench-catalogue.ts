@@ -379,6 +379,8 @@ async function pageFigures(base: string, bidder: Built['bidder'], log: (m: strin
     await page.getByLabel('Password').fill(bidder.password);
     await page.getByRole('button', { name: 'Login', exact: true }).click();
     await page.waitForURL('**/user/dashboard');
+    // The dashboard's own reads finish first: Browse is measured alone, not queued behind them.
+    await page.waitForLoadState('networkidle');
     // A fresh document for Browse: what it costs from navigation on, with the session already stored.
     await page.goto('about:blank');
     const cdp = await context.newCDPSession(page);

@@ -247,7 +247,7 @@ export function BrowseAuctionsPage() {
 
   return (
     <div className="page auc-page">
-      <BrowseFilters params={params} signedIn={signedIn} onChange={change} />
+      <BrowseFilters params={params} signedIn={signedIn} cardsShown={pages.status !== 'loading'} onChange={change} />
 
       {params.registered && (
         <div className="auc-filter-note" role="status">

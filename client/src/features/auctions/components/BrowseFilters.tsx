@@ -14,17 +14,19 @@ interface BrowseFiltersProps {
   params: BrowseParams;
   /** A bidder is signed in (only then can the list be narrowed to their registrations). */
   signedIn: boolean;
+  /** The first page of cards has answered: the category list is asked for only then, so the cards come first. */
+  cardsShown: boolean;
   onChange: (change: Partial<BrowseParams>) => void;
 }
 
 /** Search, category, sort and "Registered only"; on a phone they fold away under a "Filters" button. */
-export function BrowseFilters({ params, signedIn, onChange }: BrowseFiltersProps) {
+export function BrowseFilters({ params, signedIn, cardsShown, onChange }: BrowseFiltersProps) {
   const searchId = useId();
   const categoryId = useId();
   const sortId = useId();
   const panelId = useId();
   const [open, setOpen] = useState(false);
-  const categories = useServerQuery(categoriesQuery()).data ?? NO_CATEGORIES;
+  const categories = useServerQuery(categoriesQuery(), { enabled: cardsShown }).data ?? NO_CATEGORIES;
 
   // The box follows the URL (back, forward, a shared link); typing reaches the URL once it rests.
   const [text, setText] = useState(params.q);
