@@ -36,6 +36,50 @@ export interface ServerQueryOptions {
   onError?: (err: unknown) => void;
 }
 
+/** What a component shows: its data once there is some, else the read's state. */
+function statusOf(r: { data: unknown; status: 'pending' | 'error' | 'success'; fetchStatus: 'fetching' | 'paused' | 'idle' }): ServerStatus {
+  if (r.data !== undefined) return 'success';
+  if (r.status === 'error') return 'error';
+  return r.fetchStatus === 'idle' ? 'idle' : 'loading';
+}
+
+/** An error worth showing: a 401 has already ended the session and is never shown. */
+const shownError = (error: Error | null) => (error && !isSessionEnded(error) ? error : undefined);
+
+/**
+ * The read a mount (or a new key) starts is the component's own: its failure goes to `onError` once
+ * (when `reportable`), never for a 401. `report` does the same for a read the component asked for
+ * (`refetch()`); `forget` drops the pending own read (a refetch or next page is the caller's).
+ */
+function useOwnRead(
+  hash: string, enabled: boolean, state: { errorUpdateCount: number; isFetching: boolean; error: Error | null },
+  reportable: boolean, onError: ((err: unknown) => void) | undefined,
+) {
+  const onErrorRef = useRef(onError);
+  useEffect(() => {
+    onErrorRef.current = onError;
+  });
+  const report = useCallback((err: unknown) => {
+    if (!isSessionEnded(err)) onErrorRef.current?.(err);
+  }, []);
+  const own = useRef<{ hash: string; errors: number } | null>(null);
+  const { errorUpdateCount, isFetching, error } = state;
+  useEffect(() => {
+    if (!enabled) return;
+    own.current = { hash, errors: queryClient.getQueryCache().get(hash)?.state.errorUpdateCount ?? 0 };
+  }, [hash, enabled]);
+  useEffect(() => {
+    const mine = own.current;
+    if (!mine || mine.hash !== hash || isFetching) return;
+    own.current = null;
+    if (errorUpdateCount > mine.errors && reportable) report(error);
+  }, [hash, isFetching, errorUpdateCount, error, reportable, report]);
+  const forget = useCallback(() => {
+    own.current = null;
+  }, []);
+  return { report, forget };
+}
+
 /**
  * A query in a component: read on mount (a cached answer shows at once and is read again), after an
  * invalidation while shown, every `refetchMs` and when the tab is shown again.
@@ -50,46 +94,20 @@ export function useServerQuery<T, K extends QueryKey = QueryKey>(
     ...(refetchMs ? { refetchInterval: refetchMs, refetchIntervalInBackground: true, refetchOnWindowFocus: 'always' as const } : {}),
   }, queryClient);
 
-  const onErrorRef = useRef(onError);
-  useEffect(() => {
-    onErrorRef.current = onError;
-  });
-  const report = useCallback((err: unknown) => {
-    if (!isSessionEnded(err)) onErrorRef.current?.(err);
-  }, []);
-
-  // The read a mount (or a new key) starts is this component's own: its failure is reported once.
-  const hash = hashKey(options.queryKey);
-  const own = useRef<{ hash: string; errors: number } | null>(null);
-  const { errorUpdateCount, isFetching, error } = result;
-  useEffect(() => {
-    if (!enabled) return;
-    own.current = { hash, errors: queryClient.getQueryCache().get(hash)?.state.errorUpdateCount ?? 0 };
-  }, [hash, enabled]);
-  useEffect(() => {
-    const mine = own.current;
-    if (!mine || mine.hash !== hash || isFetching) return;
-    own.current = null;
-    if (errorUpdateCount > mine.errors) report(error);
-  }, [hash, isFetching, errorUpdateCount, error, report]);
+  const { report, forget } = useOwnRead(hashKey(options.queryKey), enabled, result, true, onError);
 
   const { refetch: refetchQuery } = result;
   const refetch = useCallback(async () => {
-    own.current = null;
+    forget();
     const r = await refetchQuery({ cancelRefetch: false });
     if (r.isError) {
       report(r.error);
       return false;
     }
     return r.status === 'success';
-  }, [refetchQuery, report]);
+  }, [refetchQuery, report, forget]);
 
-  const shownError = result.error && !isSessionEnded(result.error) ? result.error : undefined;
-  let status: ServerStatus;
-  if (result.data !== undefined) status = 'success';
-  else if (result.status === 'error') status = 'error';
-  else status = result.fetchStatus === 'idle' ? 'idle' : 'loading';
-  return { data: result.data, status, fetching: result.isFetching, error: shownError, refetch };
+  return { data: result.data, status: statusOf(result), fetching: result.isFetching, error: shownError(result.error), refetch };
 }
 
 export interface ServerPagesState<TPage> extends ServerState<InfiniteData<TPage, unknown>> {
@@ -115,52 +133,31 @@ export function useServerInfiniteQuery<TPage, TParam, K extends QueryKey = Query
     enabled: enabled && options.enabled !== false,
   }, queryClient);
 
-  const onErrorRef = useRef(onError);
-  useEffect(() => {
-    onErrorRef.current = onError;
-  });
-
-  // The first read a mount (or a new key) starts is this component's own: its failure is reported once.
-  const hash = hashKey(options.queryKey);
-  const own = useRef<{ hash: string; errors: number } | null>(null);
-  const { errorUpdateCount, isFetching, error, data } = result;
-  useEffect(() => {
-    if (!enabled) return;
-    own.current = { hash, errors: queryClient.getQueryCache().get(hash)?.state.errorUpdateCount ?? 0 };
-  }, [hash, enabled]);
-  useEffect(() => {
-    const mine = own.current;
-    if (!mine || mine.hash !== hash || isFetching) return;
-    own.current = null;
-    if (errorUpdateCount > mine.errors && data === undefined && !isSessionEnded(error)) onErrorRef.current?.(error);
-  }, [hash, isFetching, errorUpdateCount, error, data]);
+  const { data } = result;
+  // A failed read while pages are shown leaves them shown: only a failure with nothing to show is reported.
+  const { report, forget } = useOwnRead(hashKey(options.queryKey), enabled, result, data === undefined, onError);
 
   const { refetch: refetchQuery, fetchNextPage: fetchNext } = result;
   const refetch = useCallback(async () => {
-    own.current = null;
+    forget();
     const r = await refetchQuery({ cancelRefetch: false });
     if (r.isError) {
-      if (!isSessionEnded(r.error)) onErrorRef.current?.(r.error);
+      report(r.error);
       return false;
     }
     return r.status === 'success';
-  }, [refetchQuery]);
+  }, [refetchQuery, report, forget]);
   const fetchNextPage = useCallback(async () => {
-    own.current = null;
+    forget();
     const r = await fetchNext({ cancelRefetch: false });
     if (r.isError) throw r.error;
-  }, [fetchNext]);
+  }, [fetchNext, forget]);
 
-  const shownError = result.error && !isSessionEnded(result.error) ? result.error : undefined;
-  let status: ServerStatus;
-  if (data !== undefined) status = 'success';
-  else if (result.status === 'error') status = 'error';
-  else status = result.fetchStatus === 'idle' ? 'idle' : 'loading';
   return {
     data,
-    status,
-    fetching: isFetching,
-    error: shownError,
+    status: statusOf(result),
+    fetching: result.isFetching,
+    error: shownError(result.error),
     refetch,
     hasNextPage: result.hasNextPage,
     fetchingNextPage: result.isFetchingNextPage,
