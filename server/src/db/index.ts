@@ -21,7 +21,7 @@ export { copySqliteDatabase, verifySqliteCopy } from './sqlite/backup.js';
 /** Where a SQLite `DATABASE_URL` points: null for `:memory:`. */
 export { sqliteFile } from './sqlite/store.js';
 
-export type { Election, NewProduct, Store, StoreKind, UnitOfWork, ChangeSet, Applied, AutoRaise, Hold, Wallet, LedgerMove } from './store.js';
+export type { Election, NewProduct, Store, StoreKind, UnitOfWork, ChangeSet, Applied, AutoRaise, Hold, Wallet, LedgerMove, LotUnitOfWork, PreparedChange, LotWork, LotLanes } from './store.js';
 export type * from './rows.js';
 export type * from './reads.js';
 export { stepsOf, storedTiers } from './rows.js';

@@ -5,6 +5,7 @@
  * their transactions and the few words of `Dialect`.
  */
 import type { Reads } from './reads.js';
+import type { Result } from '../errors.js';
 import type { AccountStatus, AdminRow, CategoryRow, AuctionRow, BidRow, BidStatus, LedgerType, ProductRow, Role, TransactionRow, UserRow } from './rows.js';
 import type { NotificationKind, NotificationRow, ProductImageRow } from './rows.js';
 
@@ -41,6 +42,38 @@ export interface Store {
    */
   elect(name: string, onChange: (leading: boolean) => void | Promise<void>, onError: (err: unknown) => void): Promise<Election>;
   close(): Promise<void>;
+  /**
+   * Where it has them, lanes that decide the bids queued on one lot together, in one transaction
+   * (PostgreSQL: a group commit per lot); null where every command is its own unit of work.
+   */
+  readonly lots: LotLanes | null;
+}
+
+/** What bidding and buying now read and write: the part of a unit of work a lot batch serves. */
+export type LotUnitOfWork = Pick<UnitOfWork, 'lockProduct' | 'openProductIdsByName' | 'leader' | 'lockWallets' | 'isRegistered' | 'runnerUpTop' | 'followersOf' | 'bidWithContext' | 'apply'>;
+
+/** A command decided, its writes not yet applied: the change set, and its answer once applied. */
+export interface PreparedChange<T> {
+  changes: ChangeSet;
+  finish: (applied: Applied) => T;
+}
+
+/** A command on one lot, by the caller `userId` (whose wallet it may move) at `now`. */
+export interface LotWork<T extends object> {
+  /** The product id (or, for a bid, a product's name: such work is not batched). */
+  productRef: string;
+  userId: number;
+  now: number;
+  /** Decides against `tx`; a refusal may have applied its own record (a failed bid) through `tx`. */
+  prepare: (tx: LotUnitOfWork) => Promise<Result<PreparedChange<T>>>;
+}
+
+export interface LotLanes {
+  /**
+   * Queues `work` behind the lot's other work in this process and runs it in the lot's next batch; its
+   * answer once that batch has committed. Null when the work cannot be batched: run it on its own.
+   */
+  run<T extends object>(work: LotWork<T>): Promise<Result<T> | null>;
 }
 
 export interface Election {

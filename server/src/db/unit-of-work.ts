@@ -66,6 +66,29 @@ function assignments(set: Record<string, Param | undefined>, names: Record<strin
   return { text: parts.join(', '), values };
 }
 
+/**
+ * The notices a change set writes, in the order they are written: one per user and `dedupe` key (the
+ * first, or with `replace` the last), by user in ascending id order (as every writer takes them) and
+ * then as drafted; those that replace a notice with their key first, then those inserted or skipped.
+ */
+export function orderNotices(drafts: readonly NoticeDraft[]): { replace: NoticeDraft[]; skip: NoticeDraft[] } {
+  const byKey = new Map<string, number>();
+  const kept: (NoticeDraft | null)[] = [];
+  for (const d of drafts) {
+    if (d.dedupe === undefined || d.dedupe === null) { kept.push(d); continue; }
+    const key = `${d.userId}|${d.dedupe}`;
+    const at = byKey.get(key);
+    if (at === undefined) { byKey.set(key, kept.length); kept.push(d); continue; }
+    if (d.replace) { kept[at] = null; byKey.set(key, kept.length); kept.push(d); }
+  }
+  const ordered = kept
+    .flatMap((d, i) => (d === null ? [] : [{ d, i }]))
+    .sort((a, b) => a.d.userId - b.d.userId || a.i - b.i)
+    .map((x) => x.d);
+  const replaces = (d: NoticeDraft) => Boolean(d.replace && d.dedupe);
+  return { replace: ordered.filter(replaces), skip: ordered.filter((d) => !replaces(d)) };
+}
+
 export class SqlUnitOfWork implements UnitOfWork {
   constructor(private readonly sql: SqlRunner, private readonly dialect: Dialect) {}
 
@@ -525,19 +548,7 @@ export class SqlUnitOfWork implements UnitOfWork {
    */
   private async writeNotices(drafts: readonly NoticeDraft[], now: number): Promise<AppliedNotice[]> {
     if (drafts.length === 0) return [];
-    const byKey = new Map<string, number>();
-    const kept: (NoticeDraft | null)[] = [];
-    for (const d of drafts) {
-      if (d.dedupe === undefined || d.dedupe === null) { kept.push(d); continue; }
-      const key = `${d.userId}|${d.dedupe}`;
-      const at = byKey.get(key);
-      if (at === undefined) { byKey.set(key, kept.length); kept.push(d); continue; }
-      if (d.replace) { kept[at] = null; byKey.set(key, kept.length); kept.push(d); }
-    }
-    const ordered = kept
-      .flatMap((d, i) => (d === null ? [] : [{ d, i }]))
-      .sort((a, b) => a.d.userId - b.d.userId || a.i - b.i)
-      .map((x) => x.d);
+    const ordered = orderNotices(drafts);
     const rows: NotificationRow[] = [];
     // Two statements at most: a replaced notice keeps its row (and id), anything else is inserted or skipped.
     const conflict = {
@@ -547,7 +558,7 @@ export class SqlUnitOfWork implements UnitOfWork {
     };
     // Replacing first: the standing notices come first in every change set that has both kinds.
     for (const mode of ['replace', 'skip'] as const) {
-      const mine = ordered.filter((d) => (mode === 'replace') === Boolean(d.replace && d.dedupe));
+      const mine = ordered[mode];
       for (let at = 0; at < mine.length; at += 500) {
         const chunk = mine.slice(at, at + 500);
         rows.push(...await this.sql.all<NotificationRow>(

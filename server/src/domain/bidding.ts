@@ -5,7 +5,7 @@
  * change set. Run them through `Commands`, which publishes their events after the commit.
  */
 import { formatRupees, minNextBid, toRupees } from '@auction/shared';
-import { heldBy, stepsOf, type Applied, type AuctionRow, type AutoRaise, type BidRow, type ChangeSet, type Hold, type ProductRow, type TransactionRow, type UnitOfWork, type Wallet } from '../db/index.js';
+import { heldBy, stepsOf, type Applied, type AuctionRow, type AutoRaise, type BidRow, type ChangeSet, type Hold, type LotUnitOfWork, type PreparedChange, type ProductRow, type TransactionRow, type UnitOfWork, type Wallet } from '../db/index.js';
 import { refuse, type Result } from '../errors.js';
 import { buyNowAvailable, decideBid, refusedBid, type BidAsk } from './decide-bid.js';
 import type { DomainEvent } from './events.js';
@@ -43,6 +43,17 @@ export interface PlacedBid {
  * (existing clients send the name; a name two products share is 409 AMBIGUOUS_PRODUCT).
  */
 export async function placeBid(tx: UnitOfWork, cmd: BidCommand, now: number): Promise<Result<PlacedBid>> {
+  const prepared = await prepareBid(tx, cmd, now);
+  if (!prepared.ok) return prepared;
+  return { ok: true, ...prepared.finish(await tx.apply(prepared.changes, now)) };
+}
+
+/**
+ * A bid decided, not yet written: `placeBid` applies it at once; PostgreSQL's lot batches
+ * (db/postgres/lot-batch.ts) decide several bids on one lot in turn and write them together. A refused
+ * bid is recorded here (through `tx.apply`) and returned as the refusal.
+ */
+export async function prepareBid(tx: LotUnitOfWork, cmd: BidCommand, now: number): Promise<Result<PreparedChange<PlacedBid>>> {
   const { userId, productRef } = cmd;
   const ask: BidAsk = { amount: cmd.amount, max: cmd.max ?? null };
   // The id first (the usual case: one statement that also locks); a name only when no product has that id.
@@ -79,13 +90,17 @@ export async function placeBid(tx: UnitOfWork, cmd: BidCommand, now: number): Pr
       auctionId: auction.id, auctionName: auction.name, productId: product.id, productName: product.name, bidderId: userId, oldEnd: auction.validUntil, newEnd: end, now,
     })];
   }
-  const applied = await tx.apply(decision.changes, now);
-  // A raise of one's own maximum writes no new bid: the answer shows the leading bid as it is now.
-  const bid = applied.newBid ?? (await tx.bidWithContext(decision.shown!.bidId))!.bid;
+  // A raise of one's own maximum writes no new bid: the answer shows the leading bid as this change leaves it.
+  const shown = decision.shown === null ? null : (await tx.bidWithContext(decision.shown.bidId))!.bid;
   return {
-    ok: true, bid, productName: product.name, auctionName: auction.name, highest: decision.highest,
-    balance: applied.balances.get(userId) ?? bidder.balance, version: product.version + 1,
-    leading: decision.leading, max: decision.max, minNext: decision.minNext, events: decision.events(applied),
+    ok: true,
+    changes: decision.changes,
+    finish: (applied) => ({
+      bid: applied.newBid ?? { ...shown!, amount: decision.shown!.amount, maxAmount: decision.max, updatedAt: now },
+      productName: product.name, auctionName: auction.name, highest: decision.highest,
+      balance: applied.balances.get(userId) ?? bidder.balance, version: product.version + 1,
+      leading: decision.leading, max: decision.max, minNext: decision.minNext, events: decision.events(applied),
+    }),
   };
 }
 
@@ -316,6 +331,13 @@ export interface BoughtNow {
  * BUY_NOW_UNAVAILABLE.
  */
 export async function buyNow(tx: UnitOfWork, cmd: { userId: number; productId: string }, now: number): Promise<Result<BoughtNow>> {
+  const prepared = await prepareBuyNow(tx, cmd, now);
+  if (!prepared.ok) return prepared;
+  return { ok: true, ...prepared.finish(await tx.apply(prepared.changes, now)) };
+}
+
+/** A buy-now decided, not yet written (see prepareBid). */
+export async function prepareBuyNow(tx: LotUnitOfWork, cmd: { userId: number; productId: string }, now: number): Promise<Result<PreparedChange<BoughtNow>>> {
   const target = await tx.lockProduct(cmd.productId);
   if (!target) return refuse('NOT_FOUND', 'Product not found');
   const { product, auction } = target;
@@ -359,16 +381,16 @@ export async function buyNow(tx: UnitOfWork, cmd: { userId: number; productId: s
     ...(outbid === null ? [] : [outbidByBuyNowNotice(outbid, lot, price, now)]),
     ...boughtNowNotices(followers, lot, price, outbid === null ? [buyer.id] : [buyer.id, outbid]),
   ];
-  const applied = await tx.apply(changes, now);
-  const events: DomainEvent[] = [
-    { type: 'product:sold', auctionId: auction.id, ownerId: auction.createdBy, productId: product.id, amount: price, version: product.version + 1, buyNow: true },
-    ...(leader && !self ? [{ type: 'bid:outbid' as const, userId: leader.userId, auctionId: auction.id, productId: product.id, productName: product.name, highest: price }] : []),
-    { type: 'bid:won', userId: buyer.id, auctionId: auction.id, productId: product.id, amount: price },
-    ...walletEvents(applied),
-    ...noticeEvents(applied),
-  ];
-  return {
-    ok: true, bid: applied.newBid!, productName: product.name, auctionName: auction.name,
-    balance: applied.balances.get(buyer.id)!, version: product.version + 1, events,
-  };
+  const finish = (applied: Applied): BoughtNow => ({
+    bid: applied.newBid!, productName: product.name, auctionName: auction.name,
+    balance: applied.balances.get(buyer.id)!, version: product.version + 1,
+    events: [
+      { type: 'product:sold', auctionId: auction.id, ownerId: auction.createdBy, productId: product.id, amount: price, version: product.version + 1, buyNow: true },
+      ...(leader && !self ? [{ type: 'bid:outbid' as const, userId: leader.userId, auctionId: auction.id, productId: product.id, productName: product.name, highest: price }] : []),
+      { type: 'bid:won', userId: buyer.id, auctionId: auction.id, productId: product.id, amount: price },
+      ...walletEvents(applied),
+      ...noticeEvents(applied),
+    ],
+  });
+  return { ok: true, changes, finish };
 }

@@ -6,7 +6,8 @@
  * (bids near the end of a soft-close auction), over lots with starting, reserve and buy-now prices and
  * both increment rules, on a
  * fresh migrated store per sequence: the store the run selects (TEST_STORE=postgres: a fresh PostgreSQL
- * schema, dropped afterwards; otherwise in-memory SQLite), each command in its own store transaction.
+ * schema, dropped afterwards; otherwise in-memory SQLite), each command in its own store transaction
+ * (bids and buy-nows as the routes run them: on PostgreSQL through the lot's lane).
  *
  * After EVERY step: the audit holds (Σ topups = Σ balances + Σ held + Σ paid), per user and per bid
  * as well, and the structural rules hold. Per command, the outcome is predicted from the state before
@@ -21,10 +22,12 @@
 import { incrementStep, minNextBid } from '@auction/shared';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { openStore, stepsOf, type Store, type UnitOfWork } from '../db/index.js';
+import { openStore, stepsOf, type LotWork, type Store, type UnitOfWork } from '../db/index.js';
 import { freshTestDatabase, testStoreKind, type TestDatabase } from '../db/testing.js';
 import { setUserStatus } from './accounts.js';
-import { CANCELS_PER_AUCTION, CANCELS_PER_LOT, buyNow, cancelBid, placeBid, topUp } from './bidding.js';
+import { CANCELS_PER_AUCTION, CANCELS_PER_LOT, cancelBid, prepareBid, prepareBuyNow, topUp } from './bidding.js';
+import { Commands } from './commands.js';
+import { EventBus } from './events.js';
 import { createAuction, createProduct, deleteAuction, deleteProduct, registerForAuction, settleAuction, updateAuction } from './catalogue.js';
 
 const MIN = 60_000;
@@ -201,6 +204,11 @@ class World {
   /** One command, in its own transaction. */
   command<T>(work: (tx: UnitOfWork) => Promise<T>): Promise<T> {
     return this.store.transaction(work);
+  }
+
+  /** A bid or a buy-now as the routes run it: on PostgreSQL through the lot's lane (db/postgres/lot-batch.ts). */
+  onLot<T extends object>(productRef: string, userId: number, now: number, prepare: LotWork<T>['prepare']) {
+    return new Commands(this.store, new EventBus()).onLot({ productRef, userId, now, prepare });
   }
 
   async newAuction(admin: number, productIds: string[], endsIn: number, rules: { incrementRule?: 'flat' | 'ladder'; softCloseS?: number; maxExtensionS?: number } = {}) {
@@ -446,7 +454,7 @@ async function run(w: World, cmd: Command) {
       // The route refuses a bid_amount above max_amount before the domain sees it.
       const amount = asked !== null && max !== null ? Math.min(asked, max) : asked;
       label(`${productId} ${amount ?? '-'} max ${max ?? '-'}`);
-      const r = await w.command((tx) => placeBid(tx, { userId, productRef: productId, amount, max }, now));
+      const r = await w.onLot(productId, userId, now, (tx) => prepareBid(tx, { userId, productRef: productId, amount, max }, now));
       const after = await w.snapshot();
       const p = before.products[productId];
       if (!p || p.deleted_at !== null || p.auction_id === null) {
@@ -556,7 +564,7 @@ async function run(w: World, cmd: Command) {
       const userId = userAt(cmd.user);
       const productId = resolveProduct(w, before, cmd.product);
       label(productId);
-      const r = await w.command((tx) => buyNow(tx, { userId, productId }, now));
+      const r = await w.onLot(productId, userId, now, (tx) => prepareBuyNow(tx, { userId, productId }, now));
       const after = await w.snapshot();
       const p = before.products[productId];
       if (!p || p.deleted_at !== null || p.auction_id === null) {

@@ -5,7 +5,7 @@ import {
   TimeLeft, UserBid, errorResponses, toRupees,
 } from '@auction/shared';
 import type { App, AppContext } from '../context.js';
-import { buyNow, cancelBid, placeBid } from '../domain/bidding.js';
+import { cancelBid, prepareBid, prepareBuyNow } from '../domain/bidding.js';
 import { AppError, unwrap } from '../errors.js';
 import { presentProductBid, presentUserBid } from '../presenters/bids.js';
 import { presentTimeLeft } from '../presenters/catalogue.js';
@@ -32,7 +32,9 @@ export function biddingRoutes(app: App, ctx: AppContext) {
     const amount = bid_amount === undefined ? null : paise(bid_amount, 'bid_amount', BID_MESSAGES.invalid);
     const max = max_amount === undefined ? null : paise(max_amount, 'max_amount', 'Please enter a valid maximum bid');
     if (amount !== null && max !== null && amount > max) throw new AppError('VALIDATION', 'bid_amount must not be more than max_amount', 'bid_amount');
-    const r = unwrap(await commands.run((tx) => placeBid(tx, { userId: me.id, productRef, amount, max }, ctx.now())));
+    const cmd = { userId: me.id, productRef, amount, max };
+    const now = ctx.now();
+    const r = unwrap(await commands.onLot({ productRef, userId: me.id, now, prepare: (tx) => prepareBid(tx, cmd, now) }));
     return reply.code(201).send({
       message: r.leading ? 'Bid placed successfully!' : 'You were outbid by an automatic bid',
       bid: presentUserBid({ ...r.bid, productName: r.productName, auctionName: r.auctionName }),
@@ -54,7 +56,8 @@ export function biddingRoutes(app: App, ctx: AppContext) {
     },
   }, async (req, reply) => {
     const cmd = { userId: callerOf(req).id, productId: req.body.product_id };
-    const r = unwrap(await commands.run((tx) => buyNow(tx, cmd, ctx.now())));
+    const now = ctx.now();
+    const r = unwrap(await commands.onLot({ productRef: cmd.productId, userId: cmd.userId, now, prepare: (tx) => prepareBuyNow(tx, cmd, now) }));
     return reply.code(201).send({
       message: `You bought ${r.productName}!`,
       bid: presentUserBid({ ...r.bid, productName: r.productName, auctionName: r.auctionName }),

@@ -18,6 +18,7 @@ import { Reads } from '../reads.js';
 import type { Param, SqlRunner } from '../sql.js';
 import type { Election, Store, UnitOfWork } from '../store.js';
 import { AdvisoryElection } from './election.js';
+import { PostgresLotLanes } from './lot-batch.js';
 import { SqlUnitOfWork } from '../unit-of-work.js';
 import { isConnectionLost, isRetryable, pgTypes, postgresDialect, runnerOn, translate } from './runner.js';
 
@@ -103,6 +104,8 @@ export class PostgresStore implements Store {
   readonly reads: Reads;
   /** Transactions begun (attempts included) and runs again after a deadlock or serialization failure, for tests and diagnostics. */
   readonly stats = { transactions: 0, retries: 0 };
+  /** Bids and buys on one lot decided together (lot-batch.ts). */
+  readonly lots: PostgresLotLanes;
   private readonly runner: SqlRunner;
   private readonly gate: ConnectionGate;
   private closing: Promise<void> | null = null;
@@ -130,6 +133,7 @@ export class PostgresStore implements Store {
       },
     });
     this.reads = new Reads(this.runner, postgresDialect);
+    this.lots = new PostgresLotLanes((work) => this.retrying(() => this.lend(work)));
   }
 
   transaction<T>(work: (tx: UnitOfWork) => Promise<T>): Promise<T> {
@@ -140,24 +144,41 @@ export class PostgresStore implements Store {
    * What `transaction` does, around a bare SqlRunner on the transaction's client: BEGIN, `work`,
    * COMMIT; ROLLBACK if it throws; the whole again on a deadlock or serialization failure.
    */
-  async runInTransaction<T>(work: (sql: SqlRunner) => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
+  runInTransaction<T>(work: (sql: SqlRunner) => Promise<T>): Promise<T> {
+    return this.retrying(() => this.lend(async (client) => {
+      await client.query('begin');
+      const value = await work(runnerOn(client));
+      const done = await client.query('commit');
+      // A transaction that hit an error which `work` caught is aborted: COMMIT then rolls it back
+      // and says so (command ROLLBACK) instead of failing. Nothing was written: do not report success.
+      if (done.command === 'ROLLBACK') throw new Error('The transaction was aborted by an earlier error and rolled back');
+      return value;
+    }));
+  }
+
+  /** Runs `attempt` again after a deadlock or serialization failure, at most MAX_ATTEMPTS times in all. */
+  private async retrying<T>(attempt: () => Promise<T>): Promise<T> {
+    for (let n = 1; ; n++) {
       try {
-        return await this.once(work);
+        return await attempt();
       } catch (err) {
         if (!isRetryable(err)) throw err;
-        if (attempt >= MAX_ATTEMPTS) {
-          throw new StoreUnavailable(`The database is busy: the transaction failed ${attempt} times (${(err as { code?: string }).code})`, { cause: err });
+        if (n >= MAX_ATTEMPTS) {
+          throw new StoreUnavailable(`The database is busy: the transaction failed ${n} times (${(err as { code?: string }).code})`, { cause: err });
         }
         this.stats.retries++;
-        await sleep(backoff(attempt));
+        await sleep(backoff(n));
       }
     }
   }
 
-  private async once<T>(work: (sql: SqlRunner) => Promise<T>): Promise<T> {
+  /**
+   * A pooled connection of its own for `work`, which begins and commits a transaction on it: a place
+   * at the gate first, the reads' caches dropped as it begins and once it has ended. Should `work`
+   * throw, its transaction is rolled back (a connection that failed is destroyed, not reused).
+   */
+  private async lend<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const leave = await this.gate.acquire();
-    // What the reads keep is dropped as the transaction begins and once it has ended.
     this.reads.writing(true);
     try {
       return await this.onClient(work);
@@ -167,7 +188,7 @@ export class PostgresStore implements Store {
     }
   }
 
-  private async onClient<T>(work: (sql: SqlRunner) => Promise<T>): Promise<T> {
+  private async onClient<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     let client: pg.PoolClient;
     try {
       client = await this.pool.connect();
@@ -185,12 +206,7 @@ export class PostgresStore implements Store {
       client.release(destroy ? true : undefined);
     };
     try {
-      await client.query('begin');
-      const value = await work(runnerOn(client));
-      const done = await client.query('commit');
-      // A transaction that hit an error which `work` caught is aborted: COMMIT then rolls it back
-      // and says so (command ROLLBACK) instead of failing. Nothing was written: do not report success.
-      if (done.command === 'ROLLBACK') throw new Error('The transaction was aborted by an earlier error and rolled back');
+      const value = await work(client);
       release(false);
       return value;
     } catch (err) {

@@ -102,6 +102,8 @@ interface Job {
 type Outcome = { value: unknown } | { error: unknown };
 
 export class SqliteStore implements Store {
+  /** SQLite's group commit already takes every command that arrives in one turn (see SqliteStore.transaction). */
+  readonly lots = null;
   readonly kind = 'sqlite' as const;
   readonly reads: Reads;
   /** The raw connection, for this store's own tests (statement counts, query plans, pragmas). */

@@ -1,0 +1,172 @@
+-- A batch of bids on one lot in three round trips (server/src/db/postgres/lot-batch.ts): lot_context
+-- locks the lot and reads what deciding them needs, apply_lot_batch writes what they decided.
+-- Both run in the caller's transaction. Each statement of a PL/pgSQL function takes a fresh snapshot
+-- (READ COMMITTED), so what is read after a lock includes whatever committed while it was awaited.
+
+-- The lot (locked), its auction, its leading bid, the wallets of p_users and of the leader (locked in
+-- ascending id order, after the lot, as every command takes them), which of p_users are registered and
+-- which have cancelled a bid on the lot, and p_ids new bid ids and 2 × p_ids new ledger ids.
+-- Null when there is no live product with this id.
+CREATE OR REPLACE FUNCTION lot_context(p_product text, p_users integer[], p_ids integer) RETURNS json
+LANGUAGE plpgsql VOLATILE AS $$
+DECLARE
+  v_auction text;
+  v_leader integer;
+  v_users integer[];
+BEGIN
+  SELECT p.auction_id INTO v_auction FROM products p WHERE p.id = p_product AND p.deleted_at IS NULL FOR NO KEY UPDATE;
+  IF NOT FOUND THEN
+    RETURN NULL;
+  END IF;
+  SELECT b.user_id INTO v_leader FROM bids b WHERE b.product_id = p_product AND b.status = 'success';
+  v_users := CASE WHEN v_leader IS NULL THEN p_users ELSE p_users || v_leader END;
+  PERFORM 1 FROM users u WHERE u.id = ANY (v_users) ORDER BY u.id FOR NO KEY UPDATE;
+  RETURN json_build_object(
+    'product', (SELECT row_to_json(x) FROM (
+      SELECT p.id, p.name, p.description, p.created_by AS "createdBy", p.auction_id AS "auctionId", p.status, p.bid_count AS "bidCount",
+        p.version, p.starting_price AS "startingPrice", p.reserve_price AS "reservePrice", p.buy_now_price AS "buyNowPrice",
+        p.sold_price AS "soldPrice", p.winner_id AS "winnerId", p.category_id AS "categoryId", p.lot_number AS "lotNumber",
+        p.created_at AS "createdAt", p.updated_at AS "updatedAt", p.deleted_at AS "deletedAt"
+      FROM products p WHERE p.id = p_product) x),
+    'auction', (SELECT row_to_json(x) FROM (
+      SELECT a.id, a.name, a.valid_until AS "validUntil", a.original_valid_until AS "originalValidUntil", a.increment_rule AS "incrementRule",
+        a.increment_amount AS "incrementAmount", a.increment_tiers AS "incrementTiers", a.cancel_policy AS "cancelPolicy",
+        a.soft_close_s AS "softCloseS", a.max_extension_s AS "maxExtensionS", a.created_by AS "createdBy", a.created_at AS "createdAt",
+        a.updated_at AS "updatedAt", a.settled_at AS "settledAt", a.deleted_at AS "deletedAt"
+      FROM auctions a WHERE a.id = v_auction) x),
+    'leader', (SELECT row_to_json(x) FROM (
+      SELECT b.id, b.user_id AS "userId", b.product_id AS "productId", b.auction_id AS "auctionId", b.amount, b.max_amount AS "maxAmount",
+        b.buy_now AS "buyNow", b.extended_from AS "extendedFrom", b.extended_to AS "extendedTo", b.status, b.reason,
+        b.created_at AS "createdAt", b.updated_at AS "updatedAt"
+      FROM bids b WHERE b.product_id = p_product AND b.status = 'success') x),
+    'wallets', (SELECT coalesce(json_agg(x ORDER BY x.id), '[]') FROM (
+      SELECT u.id, u.username, u.status, u.wallet_balance AS balance FROM users u WHERE u.id = ANY (v_users)) x),
+    'registered', (SELECT coalesce(json_agg(r.user_id), '[]') FROM registrations r
+      WHERE r.auction_id = v_auction AND r.user_id = ANY (v_users)),
+    'cancelled', (SELECT coalesce(json_agg(DISTINCT c.user_id), '[]') FROM bids c
+      WHERE c.product_id = p_product AND c.auction_id = v_auction AND c.status = 'rolledback' AND c.user_id = ANY (v_users)),
+    'bidIds', (SELECT coalesce(json_agg(nextval(pg_get_serial_sequence('bids', 'id'))), '[]') FROM generate_series(1, p_ids)),
+    'ledgerIds', (SELECT coalesce(json_agg(nextval(pg_get_serial_sequence('wallet_transactions', 'id'))), '[]') FROM generate_series(1, 2 * p_ids))
+  );
+END
+$$;
+--> statement-breakpoint
+-- Writes a lot batch's change set, in the order the store's own `apply` writes one: the bids that
+-- were there (their final state), the new bids (with the ids lot_context gave), automatic raises,
+-- the wallets (by the sum of their moves) and their ledger rows, the lot, its auction's end, then the
+-- notices (replacing first, then inserting or skipping by dedupe key; then each user written to keeps
+-- p->'kept' notices, those just written last to go, then the final outcomes p->'finals').
+-- Each wallet's balance must come out as `expect` says, else it raises and nothing is written.
+-- Returns the wallets' balances and the notices written with their users' unread counts.
+CREATE OR REPLACE FUNCTION apply_lot_batch(p jsonb) RETURNS json
+LANGUAGE plpgsql VOLATILE AS $$
+DECLARE
+  v_balances json;
+  v_wrong bigint;
+  v_rows jsonb := '[]';
+  v_part jsonb;
+  v_ids integer[];
+  v_unread jsonb := '{}';
+  v_left bigint;
+  v_kept integer := (p->>'kept')::integer;
+  v_finals text[] := ARRAY(SELECT jsonb_array_elements_text(p->'finals'));
+  r record;
+BEGIN
+  UPDATE bids b SET
+    status = x.status,
+    reason = CASE WHEN x.set_reason THEN x.reason ELSE b.reason END,
+    amount = coalesce(x.amount, b.amount),
+    max_amount = CASE WHEN x.set_max THEN x.max_amount ELSE b.max_amount END,
+    updated_at = x.updated_at
+  FROM jsonb_to_recordset(p->'bids') AS x(id integer, status text, set_reason boolean, reason text, amount bigint, set_max boolean, max_amount bigint, updated_at bigint)
+  WHERE b.id = x.id;
+
+  INSERT INTO bids (id, user_id, product_id, auction_id, amount, placed_amount, max_amount, buy_now, status, reason, extended_from, extended_to, created_at, updated_at)
+  SELECT x.id, x.user_id, x.product_id, x.auction_id, x.amount, x.placed_amount, x.max_amount, x.buy_now, x.status, x.reason, x.extended_from, x.extended_to, x.created_at, x.updated_at
+  FROM jsonb_to_recordset(p->'newBids') AS x(id integer, user_id integer, product_id text, auction_id text, amount bigint, placed_amount bigint, max_amount bigint,
+    buy_now boolean, status text, reason text, extended_from bigint, extended_to bigint, created_at bigint, updated_at bigint)
+  ORDER BY x.id;
+
+  INSERT INTO auto_bids (bid_id, product_id, amount, created_at)
+  SELECT x.bid_id, x.product_id, x.amount, x.created_at
+  FROM jsonb_to_recordset(p->'autoBids') AS x(bid_id integer, product_id text, amount bigint, created_at bigint, ord integer)
+  ORDER BY x.ord;
+
+  -- The batch computed each balance from the locked wallet: anything else is a fault, and nothing is written.
+  WITH w AS (
+    UPDATE users u SET wallet_balance = u.wallet_balance + d.delta
+    FROM jsonb_to_recordset(p->'wallets') AS d(id integer, delta bigint, expect bigint)
+    WHERE u.id = d.id
+    RETURNING u.id, u.wallet_balance, d.expect
+  )
+  SELECT coalesce(json_object_agg(w.id, w.wallet_balance), '{}'), count(*) FILTER (WHERE w.wallet_balance <> w.expect)
+  INTO v_balances, v_wrong FROM w;
+  IF v_wrong > 0 THEN
+    RAISE EXCEPTION 'lot batch: % wallets do not hold what the batch computed', v_wrong;
+  END IF;
+
+  INSERT INTO wallet_transactions (id, user_id, type, amount, bid_id, product_id, notes, created_at)
+  SELECT x.id, x.user_id, x.type, x.amount, x.bid_id, x.product_id, x.notes, x.created_at
+  FROM jsonb_to_recordset(p->'ledger') AS x(id integer, user_id integer, type text, amount bigint, bid_id integer, product_id text, notes text, created_at bigint)
+  ORDER BY x.id;
+
+  IF p ? 'product' THEN
+  UPDATE products SET
+    status = x.status, bid_count = x.bid_count, version = x.version, sold_price = x.sold_price, winner_id = x.winner_id, updated_at = x.updated_at
+  FROM jsonb_to_record(p->'product') AS x(id text, status text, bid_count integer, version integer, sold_price bigint, winner_id integer, updated_at bigint)
+  WHERE products.id = x.id;
+  END IF;
+
+  IF p ? 'auction' THEN
+    UPDATE auctions SET valid_until = x.valid_until, updated_at = x.updated_at
+    FROM jsonb_to_record(p->'auction') AS x(id text, valid_until bigint, updated_at bigint)
+    WHERE auctions.id = x.id;
+  END IF;
+
+  WITH ins AS (
+    INSERT INTO notifications (user_id, kind, title, body, link, dedupe, created_at)
+    SELECT x.user_id, x.kind, x.title, x.body, x.link, x.dedupe, x.created_at
+    FROM jsonb_to_recordset(p->'replace') AS x(user_id integer, kind text, title text, body text, link text, dedupe text, created_at bigint, ord integer)
+    ORDER BY x.ord
+    ON CONFLICT (user_id, dedupe) WHERE dedupe IS NOT NULL DO UPDATE SET
+      kind = excluded.kind, title = excluded.title, body = excluded.body, link = excluded.link, read_at = NULL, created_at = excluded.created_at
+    RETURNING *
+  )
+  SELECT coalesce(jsonb_agg(to_jsonb(ins)), '[]') INTO v_part FROM ins;
+  v_rows := v_rows || v_part;
+  WITH ins AS (
+    INSERT INTO notifications (user_id, kind, title, body, link, dedupe, created_at)
+    SELECT x.user_id, x.kind, x.title, x.body, x.link, x.dedupe, x.created_at
+    FROM jsonb_to_recordset(p->'skip') AS x(user_id integer, kind text, title text, body text, link text, dedupe text, created_at bigint, ord integer)
+    ORDER BY x.ord
+    ON CONFLICT DO NOTHING
+    RETURNING *
+  )
+  SELECT coalesce(jsonb_agg(to_jsonb(ins)), '[]') INTO v_part FROM ins;
+  v_rows := v_rows || v_part;
+
+  v_ids := ARRAY(SELECT (e->>'id')::integer FROM jsonb_array_elements(v_rows) e);
+  FOR r IN
+    SELECT u.id,
+      (SELECT count(*) FROM notifications n WHERE n.user_id = u.id) AS total,
+      (SELECT count(*) FROM notifications n WHERE n.user_id = u.id AND n.read_at IS NULL) AS unread
+    FROM users u WHERE u.id IN (SELECT DISTINCT (e->>'user_id')::integer FROM jsonb_array_elements(v_rows) e)
+    ORDER BY u.id
+  LOOP
+    v_left := r.unread;
+    IF r.total > v_kept THEN
+      WITH gone AS (
+        DELETE FROM notifications WHERE id IN (
+          SELECT n.id FROM notifications n WHERE n.user_id = r.id
+          ORDER BY CASE WHEN n.id = ANY (v_ids) THEN 2 WHEN n.kind = ANY (v_finals) THEN 1 ELSE 0 END, n.id
+          LIMIT r.total - v_kept)
+        RETURNING read_at
+      )
+      SELECT v_left - count(*) FILTER (WHERE gone.read_at IS NULL) INTO v_left FROM gone;
+    END IF;
+    v_unread := v_unread || jsonb_build_object(r.id::text, v_left);
+  END LOOP;
+
+  RETURN json_build_object('balances', v_balances, 'notices', v_rows, 'unread', v_unread);
+END
+$$;
