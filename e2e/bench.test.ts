@@ -41,7 +41,7 @@ it('npm run bench: a small run prints one JSON line with every figure, nothing l
   for (const phase of ['boot', 'start', 'storm_nowatch', 'watchers_connected', 'storm', 'ceiling', 'drain', 'open_loop', 'end']) expect(typeof rss[phase], phase).toBe('number');
   expectCpuPerRequest(result, ['storm_nowatch', 'wallet', 'health', 'storm', 'open_loop']);
   // SQLite: no PostgreSQL figures, and pgbench is not run unless asked for.
-  expect(result).toMatchObject({ pg_cpu_us_per_req: null, pg_cpu_us_per_bid: null, pgbench_tps: null, storm_vs_pgbench: null });
+  expect(result).toMatchObject({ pg_cpu_us_per_req: null, pg_backend_cpu_us_per_req: null, pg_cpu_us_per_bid: null, pgbench_tps: null, storm_vs_pgbench: null });
 }, 150_000);
 
 // A tiny run on PostgreSQL: the PostgreSQL processes' CPU per request, and pgbench in the same sitting.
@@ -55,13 +55,18 @@ it.skipIf(pgMissing !== null)('npm run bench on PostgreSQL: its CPU per request 
   const result = JSON.parse(res.stdout.trim().split('\n').at(-1)!) as Record<string, unknown>;
   expect(result).toMatchObject({ store: 'postgres', storm_errors: 0, server_5xx: 0, invariant_ok: true, storm_nowatch_rps: null });
   expectCpuPerRequest(result, ['wallet', 'health', 'storm', 'open_loop']);
-  // Every bid runs statements on PostgreSQL: its processes' CPU per bid is positive.
+  // Every bid runs statements on PostgreSQL: its processes' CPU per bid is positive, and so is that
+  // of the server's own backends.
   const pg = result.pg_cpu_us_per_req as Record<string, number | null>;
+  const backends = result.pg_backend_cpu_us_per_req as Record<string, number | null>;
   expect(pg.storm).toBeGreaterThan(0);
+  expect(backends.storm).toBeGreaterThan(0);
   expect(result.pg_cpu_us_per_bid).toBe(pg.storm);
+  expect(result.pg_backend_cpu_us_per_bid).toBe(backends.storm);
   if (spawnSync('pgbench', ['--version']).status === 0) {
     expect(result.pgbench_tps, String(result.pgbench_note)).toBeGreaterThan(0);
     expect(result.pgbench_pg_cpu_us_per_tx).toBeGreaterThan(0);
+    expect(result.pgbench_backend_cpu_us_per_tx).toBeGreaterThan(0);
     expect(result.storm_vs_pgbench).toBeCloseTo((result.storm_bid_rps as number) / (result.pgbench_tps as number), 1);
   } else {
     // No pgbench on this machine: the bench still succeeds and says why the fields are empty.

@@ -31,8 +31,9 @@
  * each measured phase ((s0), wallet, health, (b), (d) over every run), divided by the requests answered
  * → `server_cpu_us_per_req` (null with `--url` unless `--server-pid N`); with the PostgreSQL store, the
  * same over every PostgreSQL process on this machine → `pg_cpu_us_per_req` (other databases' work on
- * that PostgreSQL counts too). `server_cpu_us_per_bid` and `pg_cpu_us_per_bid` are the (s0) storm's when
- * it ran, else (b)'s.
+ * that PostgreSQL counts too), and over the server's own backends alone → `pg_backend_cpu_us_per_req`
+ * (found by the client ports of the server's connections). `server_cpu_us_per_bid`, `pg_cpu_us_per_bid`
+ * and `pg_backend_cpu_us_per_bid` are the (s0) storm's when it ran, else (b)'s.
  * pgbench: with the PostgreSQL store (or `--pgbench`; `--no-pgbench` skips it), right before the first
  * storm, pgbench's TPC-B-like script on a scratch database (scale `--pgbench-scale`, 10; `--concurrency`
  * clients; `--seconds`) → `pgbench_tps` and `storm_vs_pgbench` = that storm's bid req/s / pgbench tps
@@ -54,7 +55,7 @@ import autocannon from 'autocannon';
 import { freshTestDatabase } from '../server/src/db/testing.js';
 import { isPostgresUrl } from '../server/src/db/index.js';
 import { runPgbench, type PgbenchResult } from './lib/pgbench.js';
-import { postgresCpuUs, processCpuUs } from './lib/proc-cpu.js';
+import { followClientBackends, postgresCpuUs, processCpuUs } from './lib/proc-cpu.js';
 import { auditDatabase, spawnServer } from './lib/server-harness.js';
 
 // `--catalogue N`: the catalogue's own benchmark (scripts/bench-catalogue.ts), with its own options.
@@ -245,19 +246,27 @@ async function main() {
   // with the PostgreSQL store every PostgreSQL process's on this machine, read before and after the phase.
   type CpuPhase = 'storm_nowatch' | 'wallet' | 'health' | 'storm' | 'open_loop';
   const cpuPhases = (): Record<CpuPhase, number | null> => ({ storm_nowatch: null, wallet: null, health: null, storm: null, open_loop: null });
+  // The server's own backends are counted apart too: other work on the same PostgreSQL does not count there.
   const serverCpu = cpuPhases();
   const pgCpu = cpuPhases();
+  const backendCpu = cpuPhases();
   let pgVisible = false;
+  let backendsVisible = false;
+  const pgPort = STORE === 'postgres' ? Number(new URL(process.env.DATABASE_URL!).port || 5432) : 0;
   const measured = async <T>(phase: CpuPhase, work: () => Promise<T>, requests: (r: T) => number): Promise<T> => {
     const s0 = processCpuUs(serverPid);
     const p0 = STORE === 'postgres' ? postgresCpuUs() : null;
+    const follow = STORE === 'postgres' ? followClientBackends(serverPid, { postgresPort: pgPort, everyMs: 1000 }) : null;
     const r = await work();
+    const b = follow?.stop() ?? null;
     const s1 = processCpuUs(serverPid);
     const p1 = STORE === 'postgres' ? postgresCpuUs() : null;
     const n = requests(r);
     serverCpu[phase] = s0 !== null && s1 !== null && n > 0 ? Math.round((s1 - s0) / n) : null;
     pgCpu[phase] = p0 && p1 && n > 0 ? Math.round((p1.us - p0.us) / n) : null;
+    backendCpu[phase] = b && n > 0 ? Math.round(b.us / n) : null;
     if (p0 && p1) pgVisible = true;
+    if (b) backendsVisible = true;
     return r;
   };
   /** Requests autocannon got an answer to. */
@@ -479,12 +488,16 @@ async function main() {
     idle_rss_mb: idle?.rss_mb ?? null,
     // CPU microseconds per request answered, per phase (null: not run, or no process to read).
     server_cpu_us_per_req: serverPid ? serverCpu : null,
+    // Every PostgreSQL process on this machine (other databases' work included), then the server's backends alone.
     pg_cpu_us_per_req: pgVisible ? pgCpu : null,
+    pg_backend_cpu_us_per_req: backendsVisible ? backendCpu : null,
     // Per bid in the storm without watchers when it ran, else in the storm.
     server_cpu_us_per_bid: stormNoWatch ? serverCpu.storm_nowatch : serverCpu.storm,
     pg_cpu_us_per_bid: stormNoWatch ? pgCpu.storm_nowatch : pgCpu.storm,
+    pg_backend_cpu_us_per_bid: stormNoWatch ? backendCpu.storm_nowatch : backendCpu.storm,
     pgbench_tps: pgb?.tps ?? null,
     pgbench_pg_cpu_us_per_tx: pgb?.pgCpuUsPerTx ?? null,
+    pgbench_backend_cpu_us_per_tx: pgb?.backendCpuUsPerTx ?? null,
     storm_vs_pgbench: pgb?.tps ? Math.round((bidStorm.requests.average / pgb.tps) * 100) / 100 : null,
     pgbench_note: pgb ? pgb.note : PGBENCH ? null : 'not run (SQLite store without --pgbench, or --no-pgbench)',
   };

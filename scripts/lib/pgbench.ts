@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
-import { postgresCpuUs } from './proc-cpu.js';
+import { followClientBackends, postgresCpuUs } from './proc-cpu.js';
 
 const run = promisify(execFile);
 
@@ -15,6 +15,8 @@ export interface PgbenchResult {
   transactions: number | null;
   /** PostgreSQL's CPU microseconds per transaction over the measured run (every PostgreSQL process on this machine). */
   pgCpuUsPerTx: number | null;
+  /** The same, of pgbench's own backends only (unaffected by other work on that PostgreSQL). */
+  backendCpuUsPerTx: number | null;
   /** Why the figures are null, or the database that was measured. */
   note: string;
 }
@@ -33,7 +35,7 @@ export async function runPgbench(opts: { url: string; clients: number; seconds: 
   const fail = (step: string, err: unknown): PgbenchResult => {
     const e = err as { code?: string; stderr?: string; message?: string };
     const why = e.code === 'ENOENT' ? 'binary not found' : (e.stderr || e.message || String(err)).trim().split('\n').at(-1);
-    return { tps: null, transactions: null, pgCpuUsPerTx: null, note: `${step} failed: ${why}` };
+    return { tps: null, transactions: null, pgCpuUsPerTx: null, backendCpuUsPerTx: null, note: `${step} failed: ${why}` };
   };
   try {
     await run('createdb', [...conn, db], { env });
@@ -50,21 +52,30 @@ export async function runPgbench(opts: { url: string; clients: number; seconds: 
     opts.log?.(`pgbench: tpcb-like, ${opts.clients} clients, ${opts.threads ?? 2} threads, ${opts.seconds}s`);
     const before = postgresCpuUs();
     let stdout: string;
+    let backends: { us: number } | null = null;
     try {
-      ({ stdout } = await run('pgbench', [...conn, '-c', String(opts.clients), '-j', String(opts.threads ?? 2), '-T', String(opts.seconds), '-b', 'tpcb-like', '-n', db],
-        { env, maxBuffer: 16 << 20, timeout: (opts.seconds + 120) * 1000 }));
+      const running = run('pgbench', [...conn, '-c', String(opts.clients), '-j', String(opts.threads ?? 2), '-T', String(opts.seconds), '-b', 'tpcb-like', '-n', db],
+        { env, maxBuffer: 16 << 20, timeout: (opts.seconds + 120) * 1000 });
+      // Its backends end with it: read them often, so little of their last moments is missed.
+      const follow = followClientBackends(running.child.pid, { postgresPort: Number(u.port || 5432), everyMs: 100 });
+      try {
+        ({ stdout } = await running);
+      } finally {
+        backends = follow.stop();
+      }
     } catch (err) {
       return fail('pgbench', err);
     }
     const after = postgresCpuUs();
     const tps = /tps = ([\d.]+) \(without initial connection time\)/.exec(stdout);
     const txs = /number of transactions actually processed: (\d+)/.exec(stdout);
-    if (!tps) return { tps: null, transactions: null, pgCpuUsPerTx: null, note: `pgbench printed no tps: ${stdout.trim().split('\n').at(-1)}` };
+    if (!tps) return { tps: null, transactions: null, pgCpuUsPerTx: null, backendCpuUsPerTx: null, note: `pgbench printed no tps: ${stdout.trim().split('\n').at(-1)}` };
     const transactions = txs ? Number(txs[1]) : null;
     return {
       tps: Math.round(Number(tps[1]) * 10) / 10,
       transactions,
       pgCpuUsPerTx: before && after && transactions ? Math.round((after.us - before.us) / transactions) : null,
+      backendCpuUsPerTx: backends && transactions ? Math.round(backends.us / transactions) : null,
       note: `scale ${opts.scale}, ${opts.clients} clients, ${opts.seconds}s on ${u.hostname}:${u.port || '5432'}`,
     };
   } finally {

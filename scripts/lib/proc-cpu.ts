@@ -78,3 +78,85 @@ export function postgresCpuUs(): { us: number; processes: number } | null {
   }
   return processes > 0 ? { us: ticksToUs(ticks), processes } : null;
 }
+
+/** Local ports of the TCP connections process `pid` holds to remote port `remotePort` (any address). */
+function connectionPorts(pid: number, remotePort: number): Set<number> {
+  const inodes = new Set<string>();
+  try {
+    for (const fd of fs.readdirSync(`/proc/${pid}/fd`)) {
+      try {
+        const m = /^socket:\[(\d+)\]$/.exec(fs.readlinkSync(`/proc/${pid}/fd/${fd}`));
+        if (m) inodes.add(m[1]!);
+      } catch { /* closed meanwhile */ }
+    }
+  } catch {
+    return new Set();
+  }
+  const ports = new Set<number>();
+  for (const table of ['tcp', 'tcp6']) {
+    let text: string;
+    try {
+      text = fs.readFileSync(`/proc/${pid}/net/${table}`, 'utf8');
+    } catch {
+      continue;
+    }
+    // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
+    for (const line of text.split('\n').slice(1)) {
+      const f = line.trim().split(/\s+/);
+      if (f.length < 10 || !inodes.has(f[9]!)) continue;
+      if (parseInt(f[2]!.split(':')[1]!, 16) === remotePort) ports.add(parseInt(f[1]!.split(':')[1]!, 16));
+    }
+  }
+  return ports;
+}
+
+/**
+ * CPU microseconds of each PostgreSQL backend serving a connection of process `clientPid` (found by
+ * the client port in the backend's title), by backend pid: the database work of that one client,
+ * whatever else uses the same PostgreSQL. Empty when none is visible.
+ */
+export function clientBackendsCpuUs(clientPid: number | undefined, postgresPort = 5432): Map<number, number> {
+  const out = new Map<number, number>();
+  if (!clientPid) return out;
+  const ports = connectionPorts(clientPid, postgresPort);
+  if (ports.size === 0) return out;
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    const pid = Number(d);
+    let cmd: string;
+    try {
+      cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+      continue;
+    }
+    const m = /^postgres:.*\((\d+)\)/.exec(cmd);
+    if (!m || !ports.has(Number(m[1]))) continue;
+    const s = readStat(pid);
+    if (s) out.set(pid, ticksToUs(s.utime + s.stime));
+  }
+  return out;
+}
+
+/**
+ * Follows the backends of `clientPid` from now on, reading them every `everyMs` (connections come and
+ * go: a backend is counted from its first reading, or from zero when it started after `start`, to its
+ * last one, so up to `everyMs` of a backend that ends is missed). `stop()` reads once more and gives
+ * their CPU microseconds since the start, or null when no backend of that client was ever seen.
+ */
+export function followClientBackends(clientPid: number | undefined, opts: { postgresPort?: number; everyMs?: number } = {}): { stop: () => { us: number; backends: number } | null } {
+  const start = clientBackendsCpuUs(clientPid, opts.postgresPort);
+  const last = new Map(start);
+  const read = () => { for (const [pid, us] of clientBackendsCpuUs(clientPid, opts.postgresPort)) last.set(pid, us); };
+  const timer = setInterval(read, opts.everyMs ?? 250);
+  timer.unref();
+  return {
+    stop: () => {
+      clearInterval(timer);
+      read();
+      if (last.size === 0) return null;
+      let us = 0;
+      for (const [pid, v] of last) us += v - (start.get(pid) ?? 0);
+      return { us, backends: last.size };
+    },
+  };
+}
