@@ -34,7 +34,7 @@ export async function runPgbench(opts: { url: string; clients: number; seconds: 
   const db = `bench_pgbench_${randomBytes(4).toString('hex')}`;
   const fail = (step: string, err: unknown): PgbenchResult => {
     const e = err as { code?: string; stderr?: string; message?: string };
-    const why = e.code === 'ENOENT' ? 'binary not found' : (e.stderr || e.message || String(err)).trim().split('\n').at(-1);
+    const why = e.code === 'ENOENT' ? 'binary not found' : (e.stderr || e.message || String(err)).trim().split('\n').at(-1)?.trim();
     return { tps: null, transactions: null, pgCpuUsPerTx: null, backendCpuUsPerTx: null, note: `${step} failed: ${why}` };
   };
   try {
