@@ -1,7 +1,23 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { expect, it } from 'vitest';
+import { postgresMissing, TEST_POSTGRES_URL } from '../server/src/db/testing.js';
 import { ROOT } from './server.js';
+
+const pgMissing = await postgresMissing();
+if (pgMissing && process.env.REQUIRE_POSTGRES === '1') throw new Error(`PostgreSQL is required: ${pgMissing}`);
+if (pgMissing) console.warn(`PostgreSQL bench test skipped: ${TEST_POSTGRES_URL} is not reachable (${pgMissing})`);
+
+/** The server's CPU per request, read from /proc, in every phase that ran. */
+function expectCpuPerRequest(result: Record<string, unknown>, phases: string[]) {
+  const cpu = result.server_cpu_us_per_req as Record<string, number | null>;
+  for (const phase of phases) {
+    expect(cpu[phase], phase).toBeGreaterThan(0);
+    // A request that takes the server a whole second of CPU is a units mistake, not a slow server.
+    expect(cpu[phase], phase).toBeLessThan(1e6);
+  }
+  expect(result.server_cpu_us_per_bid).toBe(cpu.storm_nowatch ?? cpu.storm);
+}
 
 // A few seconds of the real benchmark: it must run end to end, lose nothing and keep the money right.
 // Speed is not asserted here (that is what `npm run bench` reports).
@@ -23,6 +39,40 @@ it('npm run bench: a small run prints one JSON line with every figure, nothing l
   expect(result).toMatchObject({ watchers: 20, idle_watchers: 30, events_lost: 0, events_out_of_order: 0, server_5xx: 0, storm_errors: 0, invariant_ok: true });
   const rss = result.rss_mb as Record<string, number>;
   for (const phase of ['boot', 'start', 'storm_nowatch', 'watchers_connected', 'storm', 'ceiling', 'drain', 'open_loop', 'end']) expect(typeof rss[phase], phase).toBe('number');
+  expectCpuPerRequest(result, ['storm_nowatch', 'wallet', 'health', 'storm', 'open_loop']);
+  // SQLite: no PostgreSQL figures, and pgbench is not run unless asked for.
+  expect(result).toMatchObject({ pg_cpu_us_per_req: null, pg_backend_cpu_us_per_req: null, pg_cpu_us_per_bid: null, pgbench_tps: null, storm_vs_pgbench: null });
+}, 150_000);
+
+// A tiny run on PostgreSQL: the PostgreSQL processes' CPU per request, and pgbench in the same sitting.
+it.skipIf(pgMissing !== null)('npm run bench on PostgreSQL: its CPU per request and pgbench\'s tps beside the storm', () => {
+  const tsx = path.join(ROOT, 'node_modules', '.bin', 'tsx');
+  const res = spawnSync(tsx, ['scripts/bench.ts', '--watchers', '0', '--seconds', '1', '--bidders', '4', '--readers', '4', '--products', '2', '--rate', '20',
+    '--pgbench-scale', '1', '--quiet'], {
+    cwd: ROOT, encoding: 'utf8', timeout: 120_000, env: { ...process.env, DATABASE_URL: TEST_POSTGRES_URL },
+  });
+  expect(res.status, res.stderr).toBe(0);
+  const result = JSON.parse(res.stdout.trim().split('\n').at(-1)!) as Record<string, unknown>;
+  expect(result).toMatchObject({ store: 'postgres', storm_errors: 0, server_5xx: 0, invariant_ok: true, storm_nowatch_rps: null });
+  expectCpuPerRequest(result, ['wallet', 'health', 'storm', 'open_loop']);
+  // Every bid runs statements on PostgreSQL: its processes' CPU per bid is positive, and so is that
+  // of the server's own backends.
+  const pg = result.pg_cpu_us_per_req as Record<string, number | null>;
+  const backends = result.pg_backend_cpu_us_per_req as Record<string, number | null>;
+  expect(pg.storm).toBeGreaterThan(0);
+  expect(backends.storm).toBeGreaterThan(0);
+  expect(result.pg_cpu_us_per_bid).toBe(pg.storm);
+  expect(result.pg_backend_cpu_us_per_bid).toBe(backends.storm);
+  if (spawnSync('pgbench', ['--version']).status === 0) {
+    expect(result.pgbench_tps, String(result.pgbench_note)).toBeGreaterThan(0);
+    expect(result.pgbench_pg_cpu_us_per_tx).toBeGreaterThan(0);
+    expect(result.pgbench_backend_cpu_us_per_tx).toBeGreaterThan(0);
+    expect(result.storm_vs_pgbench).toBeCloseTo((result.storm_bid_rps as number) / (result.pgbench_tps as number), 1);
+  } else {
+    // No pgbench on this machine: the bench still succeeds and says why the fields are empty.
+    expect(result).toMatchObject({ pgbench_tps: null, storm_vs_pgbench: null });
+    expect(result.pgbench_note).toMatch(/failed/);
+  }
 }, 150_000);
 
 // The catalogue's benchmark on a tiny catalogue, without the browser: it builds through the import and

@@ -27,6 +27,18 @@
  * with `--url` needs the same). `--server-args "…"` passes Node flags to the server it
  * starts (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` for a profile of the whole run).
  *
+ * CPU per request: the server process's user + system time (/proc/<pid>/stat) read before and after
+ * each measured phase ((s0), wallet, health, (b), (d) over every run), divided by the requests answered
+ * → `server_cpu_us_per_req` (null with `--url` unless `--server-pid N`); with the PostgreSQL store, the
+ * same over every PostgreSQL process on this machine → `pg_cpu_us_per_req` (other databases' work on
+ * that PostgreSQL counts too), and over the server's own backends alone → `pg_backend_cpu_us_per_req`
+ * (found by the client ports of the server's connections). `server_cpu_us_per_bid`, `pg_cpu_us_per_bid`
+ * and `pg_backend_cpu_us_per_bid` are the (s0) storm's when it ran, else (b)'s.
+ * pgbench: with the PostgreSQL store (or `--pgbench`; `--no-pgbench` skips it), right before the first
+ * storm, pgbench's TPC-B-like script on a scratch database (scale `--pgbench-scale`, 10; `--concurrency`
+ * clients; `--seconds`) → `pgbench_tps` and `storm_vs_pgbench` = that storm's bid req/s / pgbench tps
+ * (scripts/lib/pgbench.ts). If it cannot run, the fields are null and `pgbench_note` says why.
+ *
  * `npm run bench -- --catalogue N` measures a catalogue of N auctions instead (scripts/bench-catalogue.ts).
  *
  * The store: a temporary SQLite file by default; with `DATABASE_URL=postgres://…` a fresh schema in
@@ -42,6 +54,8 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { freshTestDatabase } from '../server/src/db/testing.js';
 import { isPostgresUrl } from '../server/src/db/index.js';
+import { runPgbench, type PgbenchResult } from './lib/pgbench.js';
+import { followClientBackends, postgresCpuUs, processCpuUs } from './lib/proc-cpu.js';
 import { auditDatabase, spawnServer } from './lib/server-harness.js';
 
 // `--catalogue N`: the catalogue's own benchmark (scripts/bench-catalogue.ts), with its own options.
@@ -70,6 +84,11 @@ const { values: opt } = parseArgs({
     quiet: { type: 'boolean', default: false },
     // Node flags for the server it starts, e.g. `--server-args "--cpu-prof --cpu-prof-dir=/tmp/prof"`.
     'server-args': { type: 'string', default: '' },
+    // With `--url`: the server's process id, for its CPU per request.
+    'server-pid': { type: 'string' },
+    pgbench: { type: 'boolean', default: false },
+    'no-pgbench': { type: 'boolean', default: false },
+    'pgbench-scale': { type: 'string', default: '10' },
   },
 });
 const N = {
@@ -93,6 +112,9 @@ const pct = (xs: number[], p: number) => {
 interface Server { url: string; pid: number | undefined; databaseUrl: string | null; stop: () => Promise<void>; cleanup: () => Promise<void> }
 
 const STORE = isPostgresUrl(process.env.DATABASE_URL ?? '') ? 'postgres' : 'sqlite';
+// pgbench runs on the PostgreSQL the store uses (or, forced with `--pgbench` on SQLite, on the test one).
+const PGBENCH = !opt['no-pgbench'] && (STORE === 'postgres' || opt.pgbench);
+const PGBENCH_URL = STORE === 'postgres' ? process.env.DATABASE_URL! : 'postgres://postgres@127.0.0.1:5432/test';
 
 async function startServer(): Promise<Server> {
   const { ensureBuilt } = await import('./build.mjs') as { ensureBuilt: (o: { quiet: boolean; client: boolean }) => Promise<void> };
@@ -135,6 +157,9 @@ async function main() {
     : await startServer();
   const base = server.url;
   const bootRss = rssMb(server.pid, 'VmRSS');
+  // The server whose CPU is measured: the one started here, or `--server-pid` with `--url`.
+  const serverPid = server.pid ?? (opt['server-pid'] ? Number(opt['server-pid']) : undefined);
+  if (opt.url && !serverPid) log('no --server-pid: the server\'s CPU per request is not measured');
   const api = async (method: string, p: string, body?: unknown, token?: string) => {
     const res = await fetch(`${base}/api${p}`, {
       method, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -217,6 +242,44 @@ async function main() {
     return Object.fromEntries((await res.json() as { id: string; version: number }[]).map((p) => [p.id, p.version]));
   };
 
+  // CPU microseconds per request completed, per phase: the server process's (all its threads), and
+  // with the PostgreSQL store every PostgreSQL process's on this machine, read before and after the phase.
+  type CpuPhase = 'storm_nowatch' | 'wallet' | 'health' | 'storm' | 'open_loop';
+  const cpuPhases = (): Record<CpuPhase, number | null> => ({ storm_nowatch: null, wallet: null, health: null, storm: null, open_loop: null });
+  // The server's own backends are counted apart too: other work on the same PostgreSQL does not count there.
+  const serverCpu = cpuPhases();
+  const pgCpu = cpuPhases();
+  const backendCpu = cpuPhases();
+  let pgVisible = false;
+  let backendsVisible = false;
+  const pgPort = STORE === 'postgres' ? Number(new URL(process.env.DATABASE_URL!).port || 5432) : 0;
+  const measured = async <T>(phase: CpuPhase, work: () => Promise<T>, requests: (r: T) => number): Promise<T> => {
+    const s0 = processCpuUs(serverPid);
+    const p0 = STORE === 'postgres' ? postgresCpuUs() : null;
+    const follow = STORE === 'postgres' ? followClientBackends(serverPid, { postgresPort: pgPort, everyMs: 1000 }) : null;
+    const r = await work();
+    const b = follow?.stop() ?? null;
+    const s1 = processCpuUs(serverPid);
+    const p1 = STORE === 'postgres' ? postgresCpuUs() : null;
+    const n = requests(r);
+    serverCpu[phase] = s0 !== null && s1 !== null && n > 0 ? Math.round((s1 - s0) / n) : null;
+    pgCpu[phase] = p0 && p1 && n > 0 ? Math.round((p1.us - p0.us) / n) : null;
+    backendCpu[phase] = b && n > 0 ? Math.round(b.us / n) : null;
+    if (p0 && p1) pgVisible = true;
+    if (b) backendsVisible = true;
+    return r;
+  };
+  /** Requests autocannon got an answer to. */
+  const answeredCount = (r: autocannon.Result) => r.requests.total;
+
+  // pgbench on a scratch database, once, right before the first storm: the same machine state as the bids.
+  let pgbench: PgbenchResult | null = null;
+  const pgbenchOnce = async () => {
+    if (!PGBENCH || pgbench) return;
+    pgbench = await runPgbench({ url: PGBENCH_URL, clients: N.concurrency, seconds: N.seconds, scale: Number(opt['pgbench-scale']), log });
+    log(pgbench.tps === null ? `pgbench: not measured (${pgbench.note})` : `pgbench: ${pgbench.tps} tps (${pgbench.note})`);
+  };
+
   // Every bid is higher than the one before it, whichever phase sends it.
   let seq = 0;
   const nextBid = () => {
@@ -241,8 +304,9 @@ async function main() {
   // (s0) the storm without watchers, for the ratio.
   let stormNoWatch: autocannon.Result | null = null;
   if (BASELINE_STORM) {
+    await pgbenchOnce();
     log(`(s0) storm without watchers: bids on ${N.products} products, ${N.concurrency} connections, ${N.seconds}s`);
-    stormNoWatch = await runStorm();
+    stormNoWatch = await measured('storm_nowatch', runStorm, answeredCount);
     rss.storm_nowatch = rssMb(server.pid, 'VmRSS');
     log(`(s0) ${Math.round(stormNoWatch.requests.average)} bids/s`);
   }
@@ -269,19 +333,20 @@ async function main() {
     log(`(a) ceiling: POST /api/wallet (${readers.length} users' tokens), then GET /api/health, ${N.concurrency} connections, ${N.seconds}s each`);
     // One prebuilt request per token, which every connection cycles through: a setupRequest callback
     // per request costs the load generator more than the server's answer (it, not the server, was full).
-    const wallet = await autocannon({
+    const wallet = await measured('wallet', () => autocannon({
       url: `${base}/api/wallet`, method: 'POST', connections: N.concurrency, duration: N.seconds,
       requests: readers.map((token) => ({ method: 'POST' as const, path: '/api/wallet', body: '{}', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } })),
-    });
-    const health = await autocannon({ url: `${base}/api/health`, method: 'GET', connections: N.concurrency, duration: N.seconds });
+    }), answeredCount);
+    const health = await measured('health', () => autocannon({ url: `${base}/api/health`, method: 'GET', connections: N.concurrency, duration: N.seconds }), answeredCount);
     rss.ceiling = rssMb(server.pid, 'VmRSS');
     log(`(a) wallet ${Math.round(wallet.requests.average)} req/s, health ${Math.round(health.requests.average)} req/s`);
     return { wallet, health };
   };
   // (b) storm, with the watchers connected.
   const runStormPhase = async () => {
+    await pgbenchOnce();
     log(`(b) storm: bids on ${N.products} products, ${N.concurrency} connections, ${N.seconds}s, ${N.watchers} watchers`);
-    const result = await runStorm();
+    const result = await measured('storm', runStorm, answeredCount);
     rss.storm = rssMb(server.pid, 'VmRSS');
     log(`(b) ${Math.round(result.requests.average)} bids/s`);
     return result;
@@ -362,14 +427,17 @@ async function main() {
     // Accepted bids whose state (its version, or a newer one) did not reach every watcher.
     return { latencies, broadcast, lost: N.watchers > 0 ? Math.max(0, answered.size - broadcast.length) : 0, status5xx, report };
   };
-  for (let k = 1; k <= N.runs; k++) {
-    log(`(d) open loop${N.runs > 1 ? ` ${k}/${N.runs}` : ''}: ${N.rate} bids/s for ${N.seconds}s`);
-    const run = await openLoop();
-    runs.push(run);
-    if (k === 1) rss.open_loop = rssMb(server.pid, 'VmRSS');
-    const delivery = N.watchers > 0 ? `; broadcast p50 ${pct(run.broadcast, 50)} ms, p99 ${pct(run.broadcast, 99)} ms${run.lost ? `, ${run.lost} lost` : ''}` : '';
-    log(`(d) run ${k}: bid p50 ${pct(run.latencies, 50)} ms, p99 ${pct(run.latencies, 99)} ms${delivery}`);
-  }
+  // The CPU per bid of the open loop is over every run, the watchers' deliveries included.
+  await measured('open_loop', async () => {
+    for (let k = 1; k <= N.runs; k++) {
+      log(`(d) open loop${N.runs > 1 ? ` ${k}/${N.runs}` : ''}: ${N.rate} bids/s for ${N.seconds}s`);
+      const run = await openLoop();
+      runs.push(run);
+      if (k === 1) rss.open_loop = rssMb(server.pid, 'VmRSS');
+      const delivery = N.watchers > 0 ? `; broadcast p50 ${pct(run.broadcast, 50)} ms, p99 ${pct(run.broadcast, 99)} ms${run.lost ? `, ${run.lost} lost` : ''}` : '';
+      log(`(d) run ${k}: bid p50 ${pct(run.latencies, 50)} ms, p99 ${pct(run.latencies, 99)} ms${delivery}`);
+    }
+  }, () => runs.reduce((n, r) => n + r.latencies.length, 0));
   const first = runs[0]!;
   const finalReport = runs.at(-1)!.report;
 
@@ -382,6 +450,9 @@ async function main() {
   child.send({ type: 'stop' });
 
   const ratio = (a: number, b: number) => Math.round((a / Math.max(1, b)) * 100) / 100;
+  // The storm a goal compares: the one without watchers when it ran, else the storm.
+  const bidStorm = stormNoWatch ?? st;
+  const pgb = pgbench as PgbenchResult | null;
   const result = {
     store: opt.url ? null : STORE,
     order: ORDER, runs: N.runs,
@@ -415,6 +486,20 @@ async function main() {
     idle_watchers: N.idleWatchers,
     idle_rss_before_mb: idle?.rss_before_mb ?? null,
     idle_rss_mb: idle?.rss_mb ?? null,
+    // CPU microseconds per request answered, per phase (null: not run, or no process to read).
+    server_cpu_us_per_req: serverPid ? serverCpu : null,
+    // Every PostgreSQL process on this machine (other databases' work included), then the server's backends alone.
+    pg_cpu_us_per_req: pgVisible ? pgCpu : null,
+    pg_backend_cpu_us_per_req: backendsVisible ? backendCpu : null,
+    // Per bid in the storm without watchers when it ran, else in the storm.
+    server_cpu_us_per_bid: stormNoWatch ? serverCpu.storm_nowatch : serverCpu.storm,
+    pg_cpu_us_per_bid: stormNoWatch ? pgCpu.storm_nowatch : pgCpu.storm,
+    pg_backend_cpu_us_per_bid: stormNoWatch ? backendCpu.storm_nowatch : backendCpu.storm,
+    pgbench_tps: pgb?.tps ?? null,
+    pgbench_pg_cpu_us_per_tx: pgb?.pgCpuUsPerTx ?? null,
+    pgbench_backend_cpu_us_per_tx: pgb?.backendCpuUsPerTx ?? null,
+    storm_vs_pgbench: pgb?.tps ? Math.round((bidStorm.requests.average / pgb.tps) * 100) / 100 : null,
+    pgbench_note: pgb ? pgb.note : PGBENCH ? null : 'not run (SQLite store without --pgbench, or --no-pgbench)',
   };
   if (!opt.quiet) {
     console.table(Object.entries(result).map(([k, v]) => ({ figure: k, value: v !== null && typeof v === 'object' ? JSON.stringify(v) : v })));
@@ -428,7 +513,8 @@ async function main() {
 function printGoals(r: {
   order: string; watchers: number; open_rate: number; storm_bid_rps: number; storm_ratio: number | null; storm_nowatch_rps: number | null;
   ceiling_rps: number; health_rps: number; read_ratio: number; bid_p99_runs_ms: (number | null)[]; broadcast_p99_runs_ms: (number | null)[];
-  rss_mb: { end: number | null } | null;
+  rss_mb: { end: number | null } | null; products: number; storm_vs_pgbench: number | null; pgbench_tps: number | null;
+  store: string | null; server_cpu_us_per_bid: number | null; pg_cpu_us_per_bid: number | null;
 }) {
   const met = (ok: boolean | null) => (ok === null ? 'n/a' : ok ? 'yes' : 'NO');
   const all = (xs: (number | null)[], max: number) => (xs.length === 0 || xs.some((x) => x === null) ? null : xs.every((x) => x! < max));
@@ -453,6 +539,17 @@ function printGoals(r: {
       goal: 'broadcast p99 (LAST watcher) < 100 ms',
       measured: r.watchers > 0 ? `${r.broadcast_p99_runs_ms.join(', ')} ms` : 'no watchers',
       met: met(r.watchers > 0 ? all(r.broadcast_p99_runs_ms, 100) : null),
+    },
+    {
+      goal: 'bid storm (no watchers) ≥ 0.7 × pgbench TPC-B tps on 10 lots, ≥ 0.5 × on one lot',
+      measured: r.storm_vs_pgbench === null ? 'pgbench not run' : `ratio ${r.storm_vs_pgbench} (pgbench ${r.pgbench_tps} tps)`
+        + notes([...(r.products === 1 || r.products === 10 ? [] : [`${r.products} lots`]), ...(r.watchers === 0 ? [] : ['the storm without watchers'])]),
+      met: met(r.storm_vs_pgbench === null || (r.products !== 1 && r.products !== 10) ? null : r.storm_vs_pgbench >= (r.products === 1 ? 0.5 : 0.7)),
+    },
+    {
+      goal: 'server CPU per bid on PostgreSQL ≤ 2 × SQLite\'s (compare two runs of one sitting)',
+      measured: `${r.server_cpu_us_per_bid ?? 'unknown'} µs per bid on ${r.store ?? 'the --url server'}${r.pg_cpu_us_per_bid === null ? '' : `, PostgreSQL ${r.pg_cpu_us_per_bid} µs`}`,
+      met: met(null),
     },
     {
       goal: 'server RSS after the probe < 300 MB',
