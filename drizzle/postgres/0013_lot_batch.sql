@@ -45,8 +45,8 @@ BEGIN
       WHERE r.auction_id = v_auction AND r.user_id = ANY (v_users)),
     'cancelled', (SELECT coalesce(json_agg(DISTINCT c.user_id), '[]') FROM bids c
       WHERE c.product_id = p_product AND c.auction_id = v_auction AND c.status = 'rolledback' AND c.user_id = ANY (v_users)),
-    'bidIds', (SELECT coalesce(json_agg(nextval(pg_get_serial_sequence('bids', 'id'))), '[]') FROM generate_series(1, p_ids)),
-    'ledgerIds', (SELECT coalesce(json_agg(nextval(pg_get_serial_sequence('wallet_transactions', 'id'))), '[]') FROM generate_series(1, 2 * p_ids))
+    'bidIds', (SELECT coalesce(json_agg(nextval('bids_id_seq')), '[]') FROM generate_series(1, p_ids)),
+    'ledgerIds', (SELECT coalesce(json_agg(nextval('wallet_transactions_id_seq')), '[]') FROM generate_series(1, 2 * p_ids))
   );
 END
 $$;
@@ -57,12 +57,13 @@ $$;
 -- notices (replacing first, then inserting or skipping by dedupe key; then each user written to keeps
 -- p->'kept' notices, those just written last to go, then the final outcomes p->'finals').
 -- Each wallet's balance must come out as `expect` says, else it raises and nothing is written.
--- Returns the wallets' balances and the notices written with their users' unread counts.
+-- Returns the notices written with their users' unread counts.
 CREATE OR REPLACE FUNCTION apply_lot_batch(p jsonb) RETURNS json
 LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
-  v_balances json;
-  v_wrong bigint;
+  v_balance bigint;
+  v_user integer;
+  v_total bigint;
   v_rows jsonb := '[]';
   v_part jsonb;
   v_ids integer[];
@@ -70,16 +71,19 @@ DECLARE
   v_left bigint;
   v_kept integer := (p->>'kept')::integer;
   v_finals text[] := ARRAY(SELECT jsonb_array_elements_text(p->'finals'));
-  r record;
+  v_row record;
 BEGIN
-  UPDATE bids b SET
-    status = x.status,
-    reason = CASE WHEN x.set_reason THEN x.reason ELSE b.reason END,
-    amount = coalesce(x.amount, b.amount),
-    max_amount = CASE WHEN x.set_max THEN x.max_amount ELSE b.max_amount END,
-    updated_at = x.updated_at
-  FROM jsonb_to_recordset(p->'bids') AS x(id integer, status text, set_reason boolean, reason text, amount bigint, set_max boolean, max_amount bigint, updated_at bigint)
-  WHERE b.id = x.id;
+  -- Row by row, each by its key: a join with the JSON would let the planner scan the whole table.
+  FOR v_row IN SELECT * FROM jsonb_to_recordset(p->'bids') AS j(id integer, status text, set_reason boolean, reason text, amount bigint, set_max boolean, max_amount bigint, updated_at bigint)
+  LOOP
+    UPDATE bids b SET
+      status = v_row.status,
+      reason = CASE WHEN v_row.set_reason THEN v_row.reason ELSE b.reason END,
+      amount = coalesce(v_row.amount, b.amount),
+      max_amount = CASE WHEN v_row.set_max THEN v_row.max_amount ELSE b.max_amount END,
+      updated_at = v_row.updated_at
+    WHERE b.id = v_row.id;
+  END LOOP;
 
   INSERT INTO bids (id, user_id, product_id, auction_id, amount, placed_amount, max_amount, buy_now, status, reason, extended_from, extended_to, created_at, updated_at)
   SELECT x.id, x.user_id, x.product_id, x.auction_id, x.amount, x.placed_amount, x.max_amount, x.buy_now, x.status, x.reason, x.extended_from, x.extended_to, x.created_at, x.updated_at
@@ -93,17 +97,13 @@ BEGIN
   ORDER BY x.ord;
 
   -- The batch computed each balance from the locked wallet: anything else is a fault, and nothing is written.
-  WITH w AS (
-    UPDATE users u SET wallet_balance = u.wallet_balance + d.delta
-    FROM jsonb_to_recordset(p->'wallets') AS d(id integer, delta bigint, expect bigint)
-    WHERE u.id = d.id
-    RETURNING u.id, u.wallet_balance, d.expect
-  )
-  SELECT coalesce(json_object_agg(w.id, w.wallet_balance), '{}'), count(*) FILTER (WHERE w.wallet_balance <> w.expect)
-  INTO v_balances, v_wrong FROM w;
-  IF v_wrong > 0 THEN
-    RAISE EXCEPTION 'lot batch: % wallets do not hold what the batch computed', v_wrong;
-  END IF;
+  FOR v_row IN SELECT * FROM jsonb_to_recordset(p->'wallets') AS j(id integer, delta bigint, expect bigint)
+  LOOP
+    UPDATE users u SET wallet_balance = u.wallet_balance + v_row.delta WHERE u.id = v_row.id RETURNING u.wallet_balance INTO v_balance;
+    IF v_balance IS DISTINCT FROM v_row.expect THEN
+      RAISE EXCEPTION 'lot batch: wallet % holds %, the batch computed %', v_row.id, v_balance, v_row.expect;
+    END IF;
+  END LOOP;
 
   INSERT INTO wallet_transactions (id, user_id, type, amount, bid_id, product_id, notes, created_at)
   SELECT x.id, x.user_id, x.type, x.amount, x.bid_id, x.product_id, x.notes, x.created_at
@@ -111,16 +111,15 @@ BEGIN
   ORDER BY x.id;
 
   IF p ? 'product' THEN
-  UPDATE products SET
-    status = x.status, bid_count = x.bid_count, version = x.version, sold_price = x.sold_price, winner_id = x.winner_id, updated_at = x.updated_at
-  FROM jsonb_to_record(p->'product') AS x(id text, status text, bid_count integer, version integer, sold_price bigint, winner_id integer, updated_at bigint)
-  WHERE products.id = x.id;
+    UPDATE products SET
+      status = p->'product'->>'status', bid_count = (p->'product'->>'bid_count')::integer, version = (p->'product'->>'version')::integer,
+      sold_price = (p->'product'->>'sold_price')::bigint, winner_id = (p->'product'->>'winner_id')::integer, updated_at = (p->'product'->>'updated_at')::bigint
+    WHERE id = p->'product'->>'id';
   END IF;
 
   IF p ? 'auction' THEN
-    UPDATE auctions SET valid_until = x.valid_until, updated_at = x.updated_at
-    FROM jsonb_to_record(p->'auction') AS x(id text, valid_until bigint, updated_at bigint)
-    WHERE auctions.id = x.id;
+    UPDATE auctions SET valid_until = (p->'auction'->>'valid_until')::bigint, updated_at = (p->'auction'->>'updated_at')::bigint
+    WHERE id = p->'auction'->>'id';
   END IF;
 
   WITH ins AS (
@@ -146,27 +145,24 @@ BEGIN
   v_rows := v_rows || v_part;
 
   v_ids := ARRAY(SELECT (e->>'id')::integer FROM jsonb_array_elements(v_rows) e);
-  FOR r IN
-    SELECT u.id,
-      (SELECT count(*) FROM notifications n WHERE n.user_id = u.id) AS total,
-      (SELECT count(*) FROM notifications n WHERE n.user_id = u.id AND n.read_at IS NULL) AS unread
-    FROM users u WHERE u.id IN (SELECT DISTINCT (e->>'user_id')::integer FROM jsonb_array_elements(v_rows) e)
-    ORDER BY u.id
+  FOR v_user IN SELECT DISTINCT (e->>'user_id')::integer AS id FROM jsonb_array_elements(v_rows) e ORDER BY 1
   LOOP
-    v_left := r.unread;
-    IF r.total > v_kept THEN
+    -- Two counts from indexes alone (notifications_user_idx and the partial notifications_unread_idx).
+    v_total := (SELECT count(*) FROM notifications n WHERE n.user_id = v_user);
+    v_left := (SELECT count(*) FROM notifications n WHERE n.user_id = v_user AND n.read_at IS NULL);
+    IF v_total > v_kept THEN
       WITH gone AS (
         DELETE FROM notifications WHERE id IN (
-          SELECT n.id FROM notifications n WHERE n.user_id = r.id
+          SELECT n.id FROM notifications n WHERE n.user_id = v_user
           ORDER BY CASE WHEN n.id = ANY (v_ids) THEN 2 WHEN n.kind = ANY (v_finals) THEN 1 ELSE 0 END, n.id
-          LIMIT r.total - v_kept)
+          LIMIT v_total - v_kept)
         RETURNING read_at
       )
       SELECT v_left - count(*) FILTER (WHERE gone.read_at IS NULL) INTO v_left FROM gone;
     END IF;
-    v_unread := v_unread || jsonb_build_object(r.id::text, v_left);
+    v_unread := v_unread || jsonb_build_object(v_user::text, v_left);
   END LOOP;
 
-  RETURN json_build_object('balances', v_balances, 'notices', v_rows, 'unread', v_unread);
+  RETURN json_build_object('notices', v_rows, 'unread', v_unread);
 END
 $$;
