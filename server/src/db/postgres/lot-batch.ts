@@ -310,6 +310,8 @@ export class LotBatch implements LotUnitOfWork {
       kept: NOTICES_KEPT,
       finals: FINAL_NOTICE_KINDS,
     };
+    // Only what the batch has: each part apply_lot_batch finds missing costs it nothing.
+    for (const [key, v] of Object.entries(value)) if (Array.isArray(v) && v.length === 0) delete value[key];
     return { value, order };
   }
 
@@ -408,8 +410,7 @@ export class PostgresLotLanes implements LotLanes {
         return;
       }
       this.lanes.set(work.productRef, [item]);
-      // Commands handed in within the same turn go into the first batch together.
-      queueMicrotask(() => void this.drain(work.productRef));
+      void this.drain(work.productRef);
     });
   }
 
@@ -417,6 +418,8 @@ export class PostgresLotLanes implements LotLanes {
   private async drain(ref: string) {
     const queue = this.lanes.get(ref)!;
     while (queue.length > 0) {
+      // One turn of the event loop first: bids already read from their sockets join this batch.
+      await new Promise<void>((resolve) => setImmediate(resolve));
       const items = queue.splice(0, MAX_BATCH);
       await this.batch(ref, items);
     }
