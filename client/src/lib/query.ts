@@ -52,7 +52,8 @@ const shownError = (error: Error | null) => (error && !isSessionEnded(error) ? e
  * (`refetch()`); `forget` drops the pending own read (a refetch or next page is the caller's).
  */
 function useOwnRead(
-  hash: string, enabled: boolean, state: { errorUpdateCount: number; isFetching: boolean; error: Error | null },
+  hash: string, enabled: boolean,
+  state: { errorUpdateCount: number; isFetching: boolean; error: Error | null; refetch: (o: { cancelRefetch: boolean }) => Promise<{ isError: boolean; error: Error | null; status: string }> },
   reportable: boolean, onError: ((err: unknown) => void) | undefined,
 ) {
   const onErrorRef = useRef(onError);
@@ -77,7 +78,18 @@ function useOwnRead(
   const forget = useCallback(() => {
     own.current = null;
   }, []);
-  return { report, forget };
+  // Read again at the caller's request: its failure is reported here, not as the mount's own read.
+  const { refetch: refetchQuery } = state;
+  const refetch = useCallback(async () => {
+    forget();
+    const r = await refetchQuery({ cancelRefetch: false });
+    if (r.isError) {
+      report(r.error);
+      return false;
+    }
+    return r.status === 'success';
+  }, [refetchQuery, report, forget]);
+  return { forget, refetch };
 }
 
 /**
@@ -94,19 +106,7 @@ export function useServerQuery<T, K extends QueryKey = QueryKey>(
     ...(refetchMs ? { refetchInterval: refetchMs, refetchIntervalInBackground: true, refetchOnWindowFocus: 'always' as const } : {}),
   }, queryClient);
 
-  const { report, forget } = useOwnRead(hashKey(options.queryKey), enabled, result, true, onError);
-
-  const { refetch: refetchQuery } = result;
-  const refetch = useCallback(async () => {
-    forget();
-    const r = await refetchQuery({ cancelRefetch: false });
-    if (r.isError) {
-      report(r.error);
-      return false;
-    }
-    return r.status === 'success';
-  }, [refetchQuery, report, forget]);
-
+  const { refetch } = useOwnRead(hashKey(options.queryKey), enabled, result, true, onError);
   return { data: result.data, status: statusOf(result), fetching: result.isFetching, error: shownError(result.error), refetch };
 }
 
@@ -135,18 +135,9 @@ export function useServerInfiniteQuery<TPage, TParam, K extends QueryKey = Query
 
   const { data } = result;
   // A failed read while pages are shown leaves them shown: only a failure with nothing to show is reported.
-  const { report, forget } = useOwnRead(hashKey(options.queryKey), enabled, result, data === undefined, onError);
+  const { forget, refetch } = useOwnRead(hashKey(options.queryKey), enabled, result, data === undefined, onError);
 
-  const { refetch: refetchQuery, fetchNextPage: fetchNext } = result;
-  const refetch = useCallback(async () => {
-    forget();
-    const r = await refetchQuery({ cancelRefetch: false });
-    if (r.isError) {
-      report(r.error);
-      return false;
-    }
-    return r.status === 'success';
-  }, [refetchQuery, report, forget]);
+  const { fetchNextPage: fetchNext } = result;
   const fetchNextPage = useCallback(async () => {
     forget();
     const r = await fetchNext({ cancelRefetch: false });

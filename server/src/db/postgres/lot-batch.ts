@@ -90,6 +90,9 @@ export class LotBatch implements LotUnitOfWork {
   private auctionTouched = false;
   /** Notices drafted, with the Applied of the command that drafted them (its notices are filled in after the write). */
   private readonly notices: { draft: NoticeDraft; applied: Applied }[] = [];
+  /** When each notice was drafted (its command's time) and each new bid's amount as placed. */
+  private readonly draftedAt = new Map<NoticeDraft, number>();
+  private readonly placedAt = new Map<number, number>();
 
   constructor(context: LotContext, private readonly sql: SqlRunner, callers: readonly number[]) {
     this.product = { ...context.product };
@@ -227,6 +230,7 @@ export class LotBatch implements LotUnitOfWork {
       };
       this.bids.set(id, row);
       this.newBids.set(id, row);
+      this.placedAt.set(id, b.amount);
       this.lead(row, false);
       newBid = { ...row };
     }
@@ -257,7 +261,10 @@ export class LotBatch implements LotUnitOfWork {
       this.auctionTouched = true;
     }
     const applied: Applied = { newBid, transactions, balances, notices: [] };
-    for (const draft of changes.notices ?? []) this.notices.push({ draft, applied });
+    for (const draft of changes.notices ?? []) {
+      this.notices.push({ draft, applied });
+      this.draftedAt.set(draft, now);
+    }
     return applied;
   }
 
@@ -313,16 +320,6 @@ export class LotBatch implements LotUnitOfWork {
     // Only what the batch has: each part apply_lot_batch finds missing costs it nothing.
     for (const [key, v] of Object.entries(value)) if (Array.isArray(v) && v.length === 0) delete value[key];
     return { value, order };
-  }
-
-  /** When each notice was drafted (its command's time) and each new bid's amount as placed. */
-  private readonly draftedAt = new Map<NoticeDraft, number>();
-  private readonly placedAt = new Map<number, number>();
-
-  /** Records the time a command drafted its notices and the amounts its new bid was placed at; call after `applyNow`. */
-  stamp(changes: ChangeSet, applied: Applied, now: number) {
-    for (const d of changes.notices ?? []) this.draftedAt.set(d, now);
-    if (applied.newBid && changes.newBid) this.placedAt.set(applied.newBid.id, changes.newBid.amount);
   }
 
   /** Hands the notices apply_lot_batch wrote to the commands that drafted them, with their users' unread counts. */
@@ -486,7 +483,6 @@ export class PostgresLotLanes implements LotLanes {
           continue;
         }
         const applied = lot.applyNow(prepared.changes, item.work.now);
-        lot.stamp(prepared.changes, applied, item.work.now);
         outcomes.push({ kind: 'prepared', prepared, applied });
       } catch (error) {
         // The database's own trouble (a deadlock, a lost connection) is the batch's: it runs again or fails whole.
