@@ -161,6 +161,89 @@ describe('crash safety', () => {
   });
 });
 
+/**
+ * On PostgreSQL the bids queued on one lot are decided together and written by one transaction. This
+ * cuts such a batch at the worst moment: every row written, the commit begun but not done. A deferred
+ * trigger (it fires inside COMMIT) notes the first bid id it sees in a sequence (sequences are not
+ * rolled back) and sleeps there while the test kills the server. Either PostgreSQL notices the client
+ * gone and rolls the batch back (`clientCheck`: its sessions check while a statement runs), or the
+ * commit completes after the client died: all of the batch or none of it, and nothing of it answered.
+ */
+async function cutABatchBeforeItsCommit(clientCheck: boolean) {
+  const store = postgresCrashStore();
+  if (clientCheck) {
+    const url = new URL(store.env.DATABASE_URL!);
+    url.searchParams.set('options', '-c client_connection_check_interval=50');
+    store.env.DATABASE_URL = url.toString();
+  }
+  const server = await startServer(store.env);
+  cleanups.push(async () => { await server.stop('SIGKILL'); });
+  // One lot, so the storm's bids queue behind each other and form batches.
+  const market = await openMarket(server.url, 'pgcut', { products: 1, bidders: 16 });
+  const storm = bidStorm(server.url, market, CONCURRENCY);
+  await waitFor(() => storm.accepted.length >= 200, 15_000, '200 accepted bids');
+
+  const db = await inspectDb(store.live(server));
+  cleanups.push(() => db.close());
+  await db.rows(`create sequence cut_bid`);
+  await db.rows(`
+    create function cut_before_commit() returns trigger language plpgsql as $$
+    begin
+      if not (select is_called from cut_bid) then
+        perform setval('cut_bid', new.id);
+        perform pg_sleep(${clientCheck ? 30 : 2});
+      end if;
+      return null;
+    end $$`);
+  await db.rows(`create constraint trigger cut_before_commit after insert on bids deferrable initially deferred
+    for each row execute function cut_before_commit()`);
+  const stuck = async () => (await db.rows<{ pid: number; query: string }>(
+    `select pid, query from pg_stat_activity where wait_event = 'PgSleep' and datname = current_database()`))[0];
+  let batch: { pid: number; query: string } | undefined;
+  await poll(async () => (batch = await stuck()) !== undefined, 10_000, 'a commit held by the trigger');
+  const [{ id: cutBidId } = { id: 0 }] = await db.rows<{ id: number }>(`select last_value as id from cut_bid`);
+  const ackedBefore = storm.accepted.length;
+  await server.stop('SIGKILL');
+  await storm.done;
+  // It was a batch of the lot's lane, cut mid-commit, and its bids were never answered.
+  expect(batch!.query).toContain('apply_lot_batch');
+  expect(storm.accepted.some((b) => b.bidId === cutBidId), 'a bid of the cut batch was acknowledged').toBe(false);
+  expect(storm.accepted.length).toBe(ackedBefore);
+  expect(storm.bad).toEqual([]);
+  await poll(async () => (await stuck()) === undefined, 5_000, 'the cut transaction to end');
+  await db.rows(`drop trigger cut_before_commit on bids`);
+  const kept = await db.count(`select count(*) as n from bids where id >= ?`, cutBidId);
+  if (clientCheck) {
+    // Rolled back whole: none of its bids, holds or refunds.
+    expect(kept).toBe(0);
+    expect(await db.count(`select count(*) as n from wallet_transactions where bid_id >= ?`, cutBidId)).toBe(0);
+  } else {
+    // Committed whole (the audit below finds any half of it), though no one was told.
+    expect(kept).toBeGreaterThan(0);
+  }
+  await expectConsistent(db);
+  await expectAcknowledgedBidsKept(db, storm);
+
+  // Back up, the lot is free and takes the next bid above the last acknowledged one.
+  const second = await startServer(store.env, server.dataDir);
+  cleanups.push(async () => { await second.stop('SIGKILL'); second.cleanup(); });
+  const top = Math.max(...storm.accepted.map((b) => b.amount));
+  const again = await api(second.url, 'POST', '/bid', { product_id: market.productIds[0], bid_amount: top + 100 }, market.bidders[4]!.token);
+  expect(again.status, JSON.stringify(again.body)).toBe(201);
+  expect(again.body.bid.bid_id).toBeGreaterThan(cutBidId);
+  await expectConsistent(db);
+}
+
+describe('a lot batch cut between its writes and its commit', () => {
+  it.skipIf(pgMissing !== null)('SIGKILL while the commit is held: the whole batch is rolled back, nothing of it was acknowledged, the rest is kept', async () => {
+    await cutABatchBeforeItsCommit(true);
+  });
+
+  it.skipIf(pgMissing !== null)('SIGKILL while the commit is held, which then completes: the whole batch is kept, the money adds up', async () => {
+    await cutABatchBeforeItsCommit(false);
+  });
+});
+
 describe('graceful shutdown under load', () => {
   it('SIGTERM mid-storm: complete answers or connection errors only, every 201 kept, nothing applied unanswered', async () => {
     const first = await start();
