@@ -482,10 +482,12 @@ export class LiveHub {
   /**
    * Several processes each publish a frame per room every LIVE_FRAME_MS, so a room could receive N
    * frames in that time; written as they come, every socket's cost would grow with the number of
-   * processes and nothing would scale. So this process writes at most one frame per room per
-   * LIVE_FRAME_MS to its sockets: a frame arriving sooner after the last one waits, merged with any
-   * others, until that time has passed (the first after a quiet spell goes out at once). One process
-   * (its own frames already paced) writes each at once.
+   * processes and nothing would scale. So this process writes at most one frame per room per frame
+   * interval to its sockets: a frame arriving sooner after the last one waits, merged with any
+   * others, until that time has passed (the first after a quiet spell goes out at once). The interval
+   * is this process's own, stretched while it is saturated (adapt), as its own frames are: a storm
+   * costs each socket what it costs with one process. One process (its own frames already paced)
+   * writes each at once.
    */
   private deliverFrame(frame: Frame, json: string) {
     const { frameMs } = this.opts;
@@ -497,7 +499,7 @@ export class LiveHub {
       held.serverTime = frame.server_time;
       return;
     }
-    const wait = (this.lastFrameAt.get(room) ?? -Infinity) + frameMs - performance.now();
+    const wait = (this.lastFrameAt.get(room) ?? -Infinity) + Math.max(frameMs, this.interval) - performance.now();
     if (this.lastFrameAt.size > 10_000) {
       // Rooms quiet for a second need no memory of their last frame.
       const before = performance.now() - 1000;

@@ -193,6 +193,30 @@ describe('delivery: a product\'s versions only go forward on every socket', () =
     expect(JSON.parse(rec.jsons[2]!)).toEqual(merged);
   });
 
+  it('while its own frames are stretched (saturated), paces other processes\' frames to the same interval', async () => {
+    const loads = [0, 0.99, 0.99, 0.99, 0.99];
+    const relay = new HandRelay();
+    const hub = new LiveHub({ reads: noReads, now: Date.now, frameMs: 20, onError, relay, utilization: () => loads.shift() ?? 0.99 });
+    hubs.push(hub);
+    const rec = recorder();
+    hub.attach(rec.transport);
+    for (let i = 0; i < 4; i++) {
+      hub.enqueue('auction:B', placed('P9', i + 1, 10 + i));
+      hub.flush();
+    }
+    expect(hub.frameInterval).toBe(80);
+    // Another process's frames for a room, 25 ms apart: more than LIVE_FRAME_MS, less than the stretch.
+    for (let v = 1; v <= 8; v++) {
+      relay.arrive(frameOf('auction:A', placed('P1', v, 10 * v)));
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    const versions = () => rec.frames.filter((f) => f.room === 'auction:A').map((f) => f.events.map((e) => (e.data as { version: number }).version));
+    await eventually(() => expect(versions().at(-1)).toEqual([8]), 1000, 5);
+    // Paced at 20 ms each would go out on its own (8 frames); at 80 ms, about one in three does.
+    expect(versions().length).toBeLessThanOrEqual(5);
+    expect(versions()[0]).toEqual([1]);
+  });
+
   it('publishes a room\'s frame once per flush, however many transports and slices deliver it; watchers\' merged, the full feed beside it', () => {
     const relay = new HandRelay();
     const hub = new LiveHub({ reads: noReads, now: Date.now, frameMs: 50, onError, relay });
