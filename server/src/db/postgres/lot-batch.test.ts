@@ -7,10 +7,16 @@
  * time. Every answer, every event, and the lot's bids, ledger, wallets, notices, bid count and end must
  * be the same (ids compared by their order), and the money audit must hold.
  *
+ * The second property splits the sequence: the first part waits for the lot, which another
+ * connection holds, while the rest queue behind it and then join its batch once it holds the lot; a
+ * caller whose wallet another transaction still holds waits for the next batch, with everything
+ * queued behind it. The outcome must be the same again.
+ *
  * LOT_BATCH_RUNS changes the number of sequences (default 100); replay a failure with
  * LOT_BATCH_SEED=<seed> LOT_BATCH_PATH=<path>.
  */
 import fc from 'fast-check';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../index.js';
 import { freshTestDatabase, TEST_POSTGRES_URL, type TestDatabase } from '../testing.js';
@@ -192,4 +198,84 @@ describe('lot batches on PostgreSQL decide as one command at a time does', () =>
     expect(stats.largest).toBeGreaterThanOrEqual(2);
     expect(stats.batches).toBe(seq);
   }, 600_000);
+
+  it('commands that queue while a batch waits for the lot join it, in arrival order; behind a wallet held elsewhere, they wait for the next batch', async (t) => {
+    if (!reachable) t.skip();
+    const stats = (batched.store.lots as PostgresLotLanes).stats;
+    let gatheredRuns = 0;
+    let heldBackRuns = 0;
+    await fc.assert(fc.asyncProperty(caseArb, fc.nat(), fc.option(fc.nat({ max: BIDDERS - 1 })), async (c, at, held) => {
+      const k = ++seq;
+      const split = 1 + (at % (c.asks.length - 1));
+      const first = c.asks.slice(0, split);
+      const rest = c.asks.slice(split);
+      const pgRun = await setUp(batched.store, c, k);
+      batched.events.length = 0;
+      // Another transaction holds the lot, and perhaps a bidder's wallet, whose commands come only later.
+      const heldUser = held !== null && !first.some((a) => a.user === held) && rest.some((a) => a.user === held) ? pgRun.users[held]! : null;
+      const lotHolder = await otherConnection();
+      const walletHolder = heldUser === null ? null : await otherConnection();
+      try {
+        await lotHolder.query('begin');
+        await lotHolder.query('select 1 from products where id = $1 for update', [pgRun.productId]);
+        if (walletHolder) {
+          await walletHolder.query('begin');
+          await walletHolder.query('select 1 from users where id = $1 for update', [heldUser]);
+        }
+        const before = stats.batches;
+        const firstAnswers = Promise.all(first.map((ask, i) => work(batched, ask, pgRun.productId, pgRun.users, i)));
+        await waitForLockWait(lotHolder);
+        const restAnswers = Promise.all(rest.map((ask, i) => work(batched, ask, pgRun.productId, pgRun.users, split + i)));
+        await new Promise((r) => setTimeout(r, 5));
+        await lotHolder.query('commit');
+        const answers = [...await firstAnswers];
+        if (walletHolder) await walletHolder.query('commit');
+        answers.push(...await restAnswers);
+        const batches = stats.batches - before;
+        // Everything joined the first batch, unless a held wallet sent its caller's commands on.
+        expect(batches).toBe(heldUser === null ? 1 : 2);
+        if (heldUser === null) gatheredRuns++;
+        else heldBackRuns++;
+        const audit = await batched.store.reads.auditMoney();
+        expect(audit.ok, JSON.stringify(audit)).toBe(true);
+        const sqlite = runOn(await openStore(':memory:'));
+        try {
+          const ref = await setUp(sqlite.store, c, k);
+          sqlite.events.length = 0;
+          const expected: unknown[] = [];
+          for (const [i, ask] of c.asks.entries()) expected.push(await work(sqlite, ask, ref.productId, ref.users, i));
+          expect(await snapshot(batched, pgRun.productId, pgRun.auctionId, pgRun.users, answers)).toEqual(await snapshot(sqlite, ref.productId, ref.auctionId, ref.users, expected));
+        } finally {
+          await sqlite.store.close();
+        }
+      } finally {
+        await lotHolder.end();
+        await walletHolder?.end();
+      }
+    }), { numRuns: Math.max(10, Math.round(RUNS / 2)), ...replay });
+    expect(gatheredRuns).toBeGreaterThan(0);
+    expect(heldBackRuns).toBeGreaterThan(0);
+  }, 600_000);
 });
+
+/** A connection of its own in the test's schema, for taking locks by hand. */
+async function otherConnection() {
+  const url = new URL(database.url);
+  const schema = url.searchParams.get('schema')!;
+  url.searchParams.delete('schema');
+  url.searchParams.delete('options');
+  const client = new pg.Client({ connectionString: url.toString(), options: `-c search_path=${schema}` });
+  await client.connect();
+  return client;
+}
+
+/** Resolves once some session waits for a lock `holder` holds. */
+async function waitForLockWait(holder: pg.Client) {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const { rows } = await holder.query('select count(*)::int as n from pg_stat_activity where pg_backend_pid() = any (pg_blocking_pids(pid))');
+    if ((rows[0] as { n: number }).n > 0) return;
+    if (Date.now() > deadline) throw new Error('no batch waited for the lot');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}

@@ -35,10 +35,14 @@ export const MAX_BATCH = 64;
 export class NotInBatch extends Error {}
 
 /** What lot_context returns. */
-interface LotContext {
+interface LotContext extends CallersContext {
   product: ProductRow;
   auction: AuctionRow | null;
   leader: BidRow | null;
+}
+
+/** What lot_context reads for its callers, and lot_context_more for callers who join later. */
+interface CallersContext {
   wallets: Wallet[];
   registered: number[];
   cancelled: number[];
@@ -418,17 +422,20 @@ export class PostgresLotLanes implements LotLanes {
       // One turn of the event loop first: bids already read from their sockets join this batch.
       await new Promise<void>((resolve) => setImmediate(resolve));
       const items = queue.splice(0, MAX_BATCH);
-      await this.batch(ref, items);
+      await this.batch(ref, items, queue);
     }
     this.lanes.delete(ref);
   }
 
-  /** Decides and writes `items` (retrying without any that throw) and settles each one's promise. */
-  private async batch(ref: string, items: Item[]) {
+  /**
+   * Decides and writes `items` (retrying without any that throw) and settles each one's promise.
+   * Commands that queued meanwhile may join it once it holds the lot (`once`), taken from `queue`.
+   */
+  private async batch(ref: string, items: Item[], queue: Item[]) {
     let left = items;
     while (left.length > 0) {
       try {
-        const outcomes = await this.transact((client) => this.once(client, ref, left));
+        const outcomes = await this.transact((client) => this.once(client, ref, left, queue));
         if (outcomes === null) {
           for (const item of left) item.resolve(null);
           return;
@@ -460,8 +467,12 @@ export class PostgresLotLanes implements LotLanes {
     }
   }
 
-  /** One attempt, in a transaction the caller began nothing of: begins it, and commits or leaves it for the caller to roll back. */
-  private async once(client: pg.PoolClient, ref: string, items: readonly Item[]): Promise<Outcome[] | null> {
+  /**
+   * One attempt, in a transaction the caller began nothing of: begins it, and commits or leaves it for
+   * the caller to roll back. Commands that queued on the lot while its lock was awaited join `items`
+   * (which they then stay in, should the batch run again), after those already in it: arrival order.
+   */
+  private async once(client: pg.PoolClient, ref: string, items: Item[], queue: Item[]): Promise<Outcome[] | null> {
     const callers = [...new Set(items.map((i) => i.work.userId))].sort((a, b) => a - b);
     const [, read] = await client.query(
       `begin; select lot_context(${client.escapeLiteral(ref)}, '{${callers.join(',')}}'::integer[], ${items.length}) as ctx`,
@@ -472,6 +483,7 @@ export class PostgresLotLanes implements LotLanes {
       await client.query('rollback');
       return null;
     }
+    if (queue.length > 0 && items.length < MAX_BATCH) await this.gather(client, context, callers, items, queue);
     const sql = runnerOn(client);
     const lot = new LotBatch(context, sql, callers);
     const outcomes: Outcome[] = [];
@@ -503,6 +515,37 @@ export class PostgresLotLanes implements LotLanes {
       lot.written(out.notices, out.unread, order);
     }
     return outcomes;
+  }
+
+  /**
+   * Takes the commands queued on the lot since `items` were taken into the batch, now that it holds
+   * the lot: their callers' wallets are locked (lot_context_more) and read into `context`, and they
+   * join `items` and `callers`. A command whose caller's wallet another transaction holds goes back to
+   * the head of the queue for the next batch (waiting for it here, out of id order, could deadlock),
+   * and so does every command behind it.
+   */
+  private async gather(client: pg.PoolClient, context: LotContext, callers: number[], items: Item[], queue: Item[]) {
+    const more = queue.splice(0, MAX_BATCH - items.length);
+    const known = new Set([...callers, ...(context.leader ? [context.leader.userId] : [])]);
+    const asked = [...new Set(more.map((i) => i.work.userId).filter((id) => !known.has(id)))].sort((a, b) => a - b);
+    const auction = context.auction ? client.escapeLiteral(context.auction.id) : 'null';
+    const { rows } = await client.query(
+      `select lot_context_more(${client.escapeLiteral(context.product.id)}, ${auction}, '{${asked.join(',')}}'::integer[], ${more.length}) as more`,
+    );
+    const got = (rows[0] as { more: CallersContext }).more;
+    context.wallets.push(...got.wallets);
+    context.registered.push(...got.registered);
+    context.cancelled.push(...got.cancelled);
+    context.bidIds.push(...got.bidIds);
+    context.ledgerIds.push(...got.ledgerIds);
+    for (const w of got.wallets) {
+      known.add(w.id);
+      callers.push(w.id);
+    }
+    // In arrival order: from the first that cannot join, the rest wait too.
+    const later = more.findIndex((item) => !known.has(item.work.userId));
+    items.push(...(later < 0 ? more : more.slice(0, later)));
+    if (later >= 0) queue.unshift(...more.slice(later));
   }
 }
 
