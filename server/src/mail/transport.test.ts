@@ -1,0 +1,137 @@
+/**
+ * The two ways a mail leaves: a real SMTP server in this process (smtp-server) receives it and
+ * mailparser reads it back; the files written without SMTP parse the same way.
+ */
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { fileTransport, MailSendError, messageIdOf, smtpTransport, type OutgoingMail } from './transport.js';
+
+const FROM = 'Auctions <no-reply@auction.test>';
+const mail = (id: number): OutgoingMail => ({
+  id, to: 'asha@example.com', subject: 'You were outbid on Brass lamp',
+  text: 'Someone bid ₹1,250.00 on Brass lamp.\nhttp://localhost:3000/user/lots/L1',
+  html: '<p>Someone bid <b>₹1,250.00</b> on <a href="http://localhost:3000/user/lots/L1">Brass lamp</a>.</p>',
+  headers: { 'List-Unsubscribe': '<http://localhost:3000/api/email/unsubscribe?token=abc>', 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+});
+
+/** A header's value as written (mailparser groups List-* headers into an object). */
+const header = (parsed: ParsedMail, key: string) => {
+  const line = parsed.headerLines.find((h) => h.key === key)?.line;
+  return line?.slice(line.indexOf(':') + 1).trim();
+};
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => { while (cleanups.length) await cleanups.pop()!(); });
+
+/** An SMTP server on a free port of 127.0.0.1; what it accepts, parsed. */
+async function smtpServer(opts: Partial<SMTPServerOptions> = {}) {
+  const received: { from: string; to: string[]; parsed: ParsedMail }[] = [];
+  const server = new SMTPServer({
+    authOptional: true, disabledCommands: ['STARTTLS'], logger: false,
+    onData(stream, session, callback) {
+      simpleParser(stream).then((parsed) => {
+        received.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address), parsed });
+        callback();
+      }, callback);
+    },
+    ...opts,
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const { port } = server.server.address() as net.AddressInfo;
+  return { url: `smtp://127.0.0.1:${port}`, received };
+}
+
+describe('SMTP', () => {
+  it('delivers both parts, the headers given, and a Message-ID that is the same on every attempt', async () => {
+    const smtp = await smtpServer();
+    const t = smtpTransport({ smtpUrl: smtp.url, from: FROM });
+    cleanups.push(() => t.close());
+    await t.send(mail(41));
+    await t.send(mail(41));
+    expect(smtp.received).toHaveLength(2);
+    const [first, again] = smtp.received;
+    expect(first!.to).toEqual(['asha@example.com']);
+    expect(first!.from).toBe('no-reply@auction.test');
+    expect(first!.parsed.subject).toBe('You were outbid on Brass lamp');
+    expect(first!.parsed.text).toContain('₹1,250.00');
+    expect(first!.parsed.html).toContain('<b>₹1,250.00</b>');
+    expect(header(first!.parsed, 'list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
+    expect(header(first!.parsed, 'list-unsubscribe')).toBe('<http://localhost:3000/api/email/unsubscribe?token=abc>');
+    expect(first!.parsed.messageId).toBe(messageIdOf(41, FROM));
+    expect(again!.parsed.messageId).toBe(first!.parsed.messageId);
+  });
+
+  it('signs in with the user and password of SMTP_URL (percent-decoded)', async () => {
+    const logins: string[] = [];
+    const smtp = await smtpServer({
+      authOptional: false, allowInsecureAuth: true,
+      onAuth(auth, _session, callback) {
+        logins.push(`${auth.username}:${auth.password}`);
+        if (auth.username === 'mailer@auction.test' && auth.password === 'p@ss:word') callback(null, { user: auth.username });
+        else callback(new Error('Invalid username or password'));
+      },
+    });
+    const t = smtpTransport({ smtpUrl: smtp.url.replace('smtp://', 'smtp://mailer%40auction.test:p%40ss%3Aword@'), from: FROM });
+    cleanups.push(() => t.close());
+    await t.send(mail(5));
+    expect(logins).toEqual(['mailer@auction.test:p@ss:word']);
+    expect(smtp.received).toHaveLength(1);
+  });
+
+  it('a refusal for good (5xx) is permanent; a refusal for now (4xx) is not', async () => {
+    const refusing = await smtpServer({
+      onRcptTo(address, _session, callback) {
+        const err = Object.assign(new Error(address.address.startsWith('gone') ? 'No such mailbox' : 'Try again later'), { responseCode: address.address.startsWith('gone') ? 550 : 451 });
+        callback(err);
+      },
+    });
+    const t = smtpTransport({ smtpUrl: refusing.url, from: FROM });
+    cleanups.push(() => t.close());
+    const gone = await t.send({ ...mail(1), to: 'gone@example.com' }).then(() => null, (e: unknown) => e);
+    expect(gone).toBeInstanceOf(MailSendError);
+    expect((gone as MailSendError).permanent).toBe(true);
+    const later = await t.send({ ...mail(2), to: 'busy@example.com' }).then(() => null, (e: unknown) => e);
+    expect(later).toBeInstanceOf(MailSendError);
+    expect((later as MailSendError).permanent).toBe(false);
+    expect(refusing.received).toHaveLength(0);
+  });
+
+  it('a server that accepts the connection and never answers fails the send within its deadline, to be tried again', async () => {
+    const silent = net.createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const sockets = new Set<net.Socket>();
+    silent.on('connection', (s) => sockets.add(s));
+    cleanups.push(() => new Promise<void>((resolve) => { for (const s of sockets) s.destroy(); silent.close(() => resolve()); }));
+    const { port } = silent.address() as net.AddressInfo;
+    const t = smtpTransport({ smtpUrl: `smtp://127.0.0.1:${port}`, from: FROM }, { timeoutMs: 300 });
+    cleanups.push(() => t.close());
+    const started = Date.now();
+    const err = await t.send(mail(3)).then(() => null, (e: unknown) => e);
+    expect(err).toBeInstanceOf(MailSendError);
+    expect((err as MailSendError).permanent).toBe(false);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+});
+
+describe('files, without SMTP', () => {
+  it('writes each mail as <id>.eml that parses as the SMTP one does; a retry overwrites it', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'outbox-'));
+    cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const t = fileTransport({ dir: path.join(dir, 'outbox'), from: FROM });
+    await t.send(mail(7));
+    await t.send(mail(7));
+    expect(fs.readdirSync(path.join(dir, 'outbox'))).toEqual(['7.eml']);
+    const parsed = await simpleParser(fs.readFileSync(path.join(dir, 'outbox', '7.eml')));
+    expect(parsed.subject).toBe('You were outbid on Brass lamp');
+    expect(parsed.text).toContain('₹1,250.00');
+    expect(parsed.html).toContain('<b>₹1,250.00</b>');
+    expect(parsed.messageId).toBe(messageIdOf(7, FROM));
+    expect(header(parsed, 'list-unsubscribe')).toBe('<http://localhost:3000/api/email/unsubscribe?token=abc>');
+  });
+});
