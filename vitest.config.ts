@@ -10,7 +10,7 @@ const shared = fileURLToPath(new URL('./shared/src/index.ts', import.meta.url));
  * matrix, the fuzzer, the money property test, the live channel and the read caches. The `server` project runs them on
  * SQLite; `server-postgres` runs the same files with TEST_STORE=postgres (a fresh schema per app).
  */
-const BOTH_STORES = ['server/src/routes/**/*.test.ts', 'server/src/auth/session-cache.test.ts', 'server/src/cache/**/*.test.ts', 'server/src/domain/money.property.test.ts', 'server/src/domain/cancel-replay.property.test.ts', 'server/src/live/**/*.test.ts'];
+const BOTH_STORES = ['server/src/routes/**/*.test.ts', 'server/src/auth/session-cache.test.ts', 'server/src/cache/**/*.test.ts', 'server/src/domain/money.property.test.ts', 'server/src/domain/cancel-replay.property.test.ts', 'server/src/live/**/*.test.ts', 'server/src/mail/**/*.test.ts'];
 
 const POSTGRES_URL = TEST_POSTGRES_URL;
 

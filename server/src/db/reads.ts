@@ -3,6 +3,7 @@
  * PostgreSQL both accept. Reads see committed data only.
  */
 import type { Dialect, Param, SqlRunner } from './sql.js';
+import type { MailRow } from './store.js';
 import { notificationColumns, type NotificationRow, type ProductImageRow } from './rows.js';
 import { asAdmin, columns, isStorableId, type AccountStatus, type AdminRow, type BidStatus, type CancelPolicy, type IncrementRule, type ProductStatus, type Role, type TransactionRow, type UserRow } from './rows.js';
 
@@ -817,6 +818,16 @@ export class Reads {
       [userId, auctionId],
     );
     return rows.map((r) => r.id);
+  }
+
+  /** Outbox mails due by `now` (neither sent nor failed), oldest first. */
+  async dueMails(now: number, limit: number): Promise<MailRow[]> {
+    const rows = await this.sql.all<Omit<MailRow, 'headers'> & { headers: string }>(
+      `select id, kind, to_address as "to", subject, text_body as "text", html_body as "html", headers, attempts, created_at as "createdAt"
+       from mail_outbox where sent_at is null and failed_at is null and next_attempt_at <= ? order by next_attempt_at, id limit ?`,
+      [now, limit],
+    );
+    return rows.map((r) => ({ ...r, headers: JSON.parse(r.headers) as Record<string, string> }));
   }
 
   /** Whether the bidder saved this product. */

@@ -192,6 +192,23 @@ export const NOTICES_KEPT = 500;
 export const FINAL_NOTICE_KINDS = ['won', 'lost', 'unsold'] as const;
 // ---- end notifications ---------------------------------------------------------------------------
 
+/** A mail for the outbox: both parts written, and any extra headers. */
+export interface MailDraft {
+  kind: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  headers?: Record<string, string>;
+}
+
+/** An outbox row the sender reads. */
+export interface MailRow extends Required<MailDraft> {
+  id: number;
+  attempts: number;
+  createdAt: number;
+}
+
 export interface Applied {
   newBid: BidRow | null;
   /** The ledger rows written, in order. */
@@ -310,6 +327,16 @@ export interface UnitOfWork {
   unsaveLot(userId: number, productId: string): Promise<boolean>;
   /** Marks the user's unread notices read (only `ids` when given; others' ids change nothing); the unread count after. */
   markNotificationsRead(userId: number, ids: readonly number[] | null, now: number): Promise<number>;
+
+  // ---- the mail outbox (server/src/mail/sender.ts) -----------------------------------------------
+  /** Writes a mail to send after commit, due at once; its id (the Message-ID's). */
+  enqueueMail(mail: MailDraft, now: number): Promise<number>;
+  /** The server took it: it is not sent again. */
+  mailSent(id: number, now: number): Promise<void>;
+  /** It failed `attempts` times so far: try again at `nextAt`. */
+  mailRetry(id: number, attempts: number, nextAt: number, error: string): Promise<void>;
+  /** Refused for good, or out of attempts: never sent. */
+  mailFailed(id: number, attempts: number, now: number, error: string): Promise<void>;
 
   // ---- photos (docs/photos.md) --------------------------------------------------------------------
   /** A product's photos in order (the cover first), with their sizes. */

@@ -5,7 +5,7 @@
  */
 import type { Dialect, Param, SqlRunner } from './sql.js';
 import { asAdmin, asBid, columns, isStorableId, type AccountStatus, type AdminRow, type CategoryRow, type AuctionRow, type BidRow, type ProductRow, type Role, type TransactionRow, type UserRow } from './rows.js';
-import type { Applied, AutoRaise, ChangeSet, Hold, NewProduct, UnitOfWork, Wallet } from './store.js';
+import type { Applied, AutoRaise, ChangeSet, Hold, MailDraft, NewProduct, UnitOfWork, Wallet } from './store.js';
 import { notificationColumns, type NotificationRow, type ProductImageRow } from './rows.js';
 import { FINAL_NOTICE_KINDS, NOTICES_KEPT, type AppliedNotice, type Follower, type NoticeDraft } from './store.js';
 
@@ -527,6 +527,27 @@ export class SqlUnitOfWork implements UnitOfWork {
 
   async unsaveLot(userId: number, productId: string): Promise<boolean> {
     return (await this.sql.run('delete from saved_lots where user_id = ? and product_id = ?', [userId, productId])) > 0;
+  }
+
+  async enqueueMail(mail: MailDraft, now: number): Promise<number> {
+    const row = await this.sql.get<{ id: number }>(
+      `insert into mail_outbox (kind, to_address, subject, text_body, html_body, headers, created_at, attempts, next_attempt_at)
+       values (?, ?, ?, ?, ?, ?, ?, 0, ?) returning id`,
+      [mail.kind, mail.to, mail.subject, mail.text, mail.html, JSON.stringify(mail.headers ?? {}), now, now],
+    );
+    return row!.id;
+  }
+
+  async mailSent(id: number, now: number): Promise<void> {
+    await this.sql.run('update mail_outbox set sent_at = ?, attempts = attempts + 1, last_error = null where id = ?', [now, id]);
+  }
+
+  async mailRetry(id: number, attempts: number, nextAt: number, error: string): Promise<void> {
+    await this.sql.run('update mail_outbox set attempts = ?, next_attempt_at = ?, last_error = ? where id = ?', [attempts, nextAt, error.slice(0, 500), id]);
+  }
+
+  async mailFailed(id: number, attempts: number, now: number, error: string): Promise<void> {
+    await this.sql.run('update mail_outbox set attempts = ?, failed_at = ?, last_error = ? where id = ?', [attempts, now, error.slice(0, 500), id]);
   }
 
   async markNotificationsRead(userId: number, ids: readonly number[] | null, now: number): Promise<number> {

@@ -7,8 +7,9 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
-import { simpleParser, type ParsedMail } from 'mailparser';
+import type { SMTPServerOptions } from 'smtp-server';
+import { simpleParser } from 'mailparser';
+import { headerOf as header, smtpServer as startSmtpServer } from '../test/mail-helpers.js';
 import { fileTransport, MailSendError, messageIdOf, smtpTransport, type OutgoingMail } from './transport.js';
 
 const FROM = 'Auctions <no-reply@auction.test>';
@@ -19,32 +20,14 @@ const mail = (id: number): OutgoingMail => ({
   headers: { 'List-Unsubscribe': '<http://localhost:3000/api/email/unsubscribe?token=abc>', 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
 });
 
-/** A header's value as written (mailparser groups List-* headers into an object). */
-const header = (parsed: ParsedMail, key: string) => {
-  const line = parsed.headerLines.find((h) => h.key === key)?.line;
-  return line?.slice(line.indexOf(':') + 1).trim();
-};
-
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => { while (cleanups.length) await cleanups.pop()!(); });
 
-/** An SMTP server on a free port of 127.0.0.1; what it accepts, parsed. */
+/** An SMTP server (test/mail-helpers.ts), stopped after the test. */
 async function smtpServer(opts: Partial<SMTPServerOptions> = {}) {
-  const received: { from: string; to: string[]; parsed: ParsedMail }[] = [];
-  const server = new SMTPServer({
-    authOptional: true, disabledCommands: ['STARTTLS'], logger: false,
-    onData(stream, session, callback) {
-      simpleParser(stream).then((parsed) => {
-        received.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address), parsed });
-        callback();
-      }, callback);
-    },
-    ...opts,
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  const { port } = server.server.address() as net.AddressInfo;
-  return { url: `smtp://127.0.0.1:${port}`, received };
+  const server = await startSmtpServer(opts);
+  cleanups.push(server.close);
+  return server;
 }
 
 describe('SMTP', () => {

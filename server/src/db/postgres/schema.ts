@@ -297,3 +297,28 @@ export const lotSearch = pgTable('lot_search', {
 }, (t) => [
   index('lot_search_document_idx').using('gin', t.document),
 ]);
+
+/**
+ * The mail outbox (server/src/mail/sender.ts): a mail is written in the transaction of the change that
+ * causes it and sent after commit by the one process that leads the scheduler, at least once.
+ */
+export const mailOutbox = pgTable('mail_outbox', {
+  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+  /** What it is about (`password_reset`, `verify_email`, a notice kind). */
+  kind: text('kind').notNull(),
+  toAddress: text('to_address').notNull(),
+  subject: text('subject').notNull(),
+  textBody: text('text_body').notNull(),
+  htmlBody: text('html_body').notNull(),
+  /** Extra headers as a JSON object (List-Unsubscribe, …). */
+  headers: text('headers').notNull(),
+  createdAt: int53('created_at').notNull(),
+  attempts: integer('attempts').notNull().default(0),
+  nextAttemptAt: int53('next_attempt_at').notNull(),
+  sentAt: int53('sent_at'),
+  failedAt: int53('failed_at'),
+  lastError: text('last_error'),
+}, (t) => [
+  // The sender's question: what is due, oldest first; sent and failed mails are not in it.
+  index('mail_outbox_due_idx').on(t.nextAttemptAt, t.id).where(sql`${t.sentAt} is null and ${t.failedAt} is null`),
+]);
