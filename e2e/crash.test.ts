@@ -191,7 +191,7 @@ async function cutABatchBeforeItsCommit(clientCheck: boolean) {
     begin
       if not (select is_called from cut_bid) then
         perform setval('cut_bid', new.id);
-        perform pg_sleep(${clientCheck ? 30 : 2});
+        perform pg_sleep(${clientCheck ? 30 : 5});
       end if;
       return null;
     end $$`);
@@ -210,7 +210,7 @@ async function cutABatchBeforeItsCommit(clientCheck: boolean) {
   expect(storm.accepted.some((b) => b.bidId === cutBidId), 'a bid of the cut batch was acknowledged').toBe(false);
   expect(storm.accepted.length).toBe(ackedBefore);
   expect(storm.bad).toEqual([]);
-  await poll(async () => (await stuck()) === undefined, 5_000, 'the cut transaction to end');
+  await poll(async () => (await stuck()) === undefined, 10_000, 'the cut transaction to end');
   await db.rows(`drop trigger cut_before_commit on bids`);
   const kept = await db.count(`select count(*) as n from bids where id >= ?`, cutBidId);
   if (clientCheck) {

@@ -543,11 +543,11 @@ export class SqlUnitOfWork implements UnitOfWork {
   }
 
   async mailRetry(id: number, attempts: number, nextAt: number, error: string): Promise<void> {
-    await this.sql.run('update mail_outbox set attempts = ?, next_attempt_at = ?, last_error = ? where id = ?', [attempts, nextAt, error.slice(0, 500), id]);
+    await this.sql.run('update mail_outbox set attempts = ?, next_attempt_at = ?, last_error = ? where id = ? and sent_at is null', [attempts, nextAt, error.slice(0, 500), id]);
   }
 
   async mailFailed(id: number, attempts: number, now: number, error: string): Promise<void> {
-    await this.sql.run('update mail_outbox set attempts = ?, failed_at = ?, last_error = ? where id = ?', [attempts, now, error.slice(0, 500), id]);
+    await this.sql.run('update mail_outbox set attempts = ?, failed_at = ?, last_error = ? where id = ? and sent_at is null', [attempts, now, error.slice(0, 500), id]);
   }
 
   async markNotificationsRead(userId: number, ids: readonly number[] | null, now: number): Promise<number> {

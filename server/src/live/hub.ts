@@ -499,7 +499,10 @@ export class LiveHub {
       held.serverTime = frame.server_time;
       return;
     }
-    const wait = (this.lastFrameAt.get(room) ?? -Infinity) + Math.max(frameMs, this.interval) - performance.now();
+    // This process's own interval while its frames are recent; once it has flushed nothing for longer
+    // than the longest frame (it only relays now), the stretch says nothing: LIVE_FRAME_MS.
+    const stretched = performance.now() - this.lastFlushAt <= frameMs * MAX_FRAME_STRETCH;
+    const wait = (this.lastFrameAt.get(room) ?? -Infinity) + (stretched ? Math.max(frameMs, this.interval) : frameMs) - performance.now();
     if (this.lastFrameAt.size > 10_000) {
       // Rooms quiet for a second need no memory of their last frame.
       const before = performance.now() - 1000;

@@ -215,6 +215,16 @@ describe('delivery: a product\'s versions only go forward on every socket', () =
     // Paced at 20 ms each would go out on its own (8 frames); at 80 ms, about one in three does.
     expect(versions().length).toBeLessThanOrEqual(5);
     expect(versions()[0]).toEqual([1]);
+
+    // Its own frames quiet for longer than the longest frame (it only relays now): LIVE_FRAME_MS again.
+    await new Promise((r) => setTimeout(r, 20 * MAX_FRAME_STRETCH + 30));
+    const before = versions().length;
+    for (let v = 9; v <= 12; v++) {
+      relay.arrive(frameOf('auction:A', placed('P1', v, 10 * v)));
+      await new Promise((r) => setTimeout(r, 45));
+    }
+    await eventually(() => expect(versions().at(-1)).toEqual([12]), 1000, 5);
+    expect(versions().slice(before)).toEqual([[9], [10], [11], [12]]);
   });
 
   it('publishes a room\'s frame once per flush, however many transports and slices deliver it; watchers\' merged, the full feed beside it', () => {

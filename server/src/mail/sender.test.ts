@@ -3,7 +3,7 @@
  * server in the test process; one rolled back never is; a server that refuses for now is tried again
  * later with the same Message-ID, one that refuses for good or past the last retry is given up.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SMTPServerOptions } from 'smtp-server';
 import { openStore, type MailDraft, type Store } from '../db/index.js';
 import { freshTestDatabase, type TestDatabase } from '../db/testing.js';
@@ -13,18 +13,19 @@ import { MailSender } from './sender.js';
 import { messageIdOf, smtpTransport } from './transport.js';
 
 const FROM = 'Auctions <no-reply@auction.test>';
+// A store of its own for each test: what one leaves due is not the next one's.
 let database: TestDatabase;
 let store: Store;
-beforeAll(async () => {
+beforeEach(async () => {
   database = freshTestDatabase();
   store = await openStore(database.url);
 });
-afterAll(async () => {
-  await store?.close();
-  await database?.drop();
-});
 const cleanups: (() => unknown)[] = [];
-afterEach(async () => { while (cleanups.length) await cleanups.pop()!(); });
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!();
+  await store.close();
+  await database.drop();
+});
 
 let seq = 0;
 const draft = (to: string): MailDraft => ({
@@ -109,7 +110,7 @@ describe('the mail outbox', () => {
     expect(await rowOf(id)).toMatchObject({ attempts: 3, failed_at: clock.now });
   });
 
-  it('sends nothing until started and stops between mails; kicked, it looks at once', async () => {
+  it('sends nothing before it is started, nor once stopped (a kick included); started again, it sends what waited', async () => {
     const { sender, smtp, clock, outcomes } = await senderTo();
     const id = await store.transaction((tx) => tx.enqueueMail(draft('asha@example.com'), clock.now));
     await new Promise((r) => setTimeout(r, 100));

@@ -85,6 +85,26 @@ describe('SMTP', () => {
     expect(refusing.received).toHaveLength(0);
   });
 
+  it('a refusal of the sign-in or of the sender (a setup to put right) is not permanent', async () => {
+    const strict = await smtpServer({
+      authOptional: false, allowInsecureAuth: true,
+      onAuth(_auth, _session, callback) { callback(Object.assign(new Error('Invalid username or password'), { responseCode: 535 })); },
+    });
+    const t = smtpTransport({ smtpUrl: strict.url.replace('smtp://', 'smtp://mailer:wrong@'), from: FROM });
+    cleanups.push(() => t.close());
+    const badLogin = await t.send(mail(8)).then(() => null, (e: unknown) => e);
+    expect(badLogin).toBeInstanceOf(MailSendError);
+    expect((badLogin as MailSendError).permanent).toBe(false);
+    const noRelay = await smtpServer({
+      onMailFrom(_address, _session, callback) { callback(Object.assign(new Error('Relay access denied'), { responseCode: 550 })); },
+    });
+    const t2 = smtpTransport({ smtpUrl: noRelay.url, from: FROM });
+    cleanups.push(() => t2.close());
+    const refusedFrom = await t2.send(mail(9)).then(() => null, (e: unknown) => e);
+    expect(refusedFrom).toBeInstanceOf(MailSendError);
+    expect((refusedFrom as MailSendError).permanent).toBe(false);
+  });
+
   it('a server that accepts the connection and never answers fails the send within its deadline, to be tried again', async () => {
     const silent = net.createServer(() => undefined);
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));

@@ -22,7 +22,8 @@ export interface OutgoingMail {
 /** Why a send failed, as far as the next attempt is concerned. */
 export class MailSendError extends Error {
   /**
-   * @param permanent the server refused it for good (a 5xx reply): trying again will not help.
+   * @param permanent the server refused this mail for good (a 5xx reply to its recipient or content):
+   *   trying again will not help.
    */
   constructor(message: string, readonly permanent: boolean, cause?: unknown) {
     super(message, { cause });
@@ -54,10 +55,15 @@ function message(mail: OutgoingMail, from: string) {
   };
 }
 
-/** A reply code of 500–599 is the server's final word on this mail (RFC 5321 §4.2.1). */
+/**
+ * A reply of 500–599 (RFC 5321 §4.2.1) to the recipient or to the message is the server's final word
+ * on this mail. The same reply to signing in, to the sender or to the connection is about this
+ * installation (a wrong password, a From the server will not relay): every mail would get it, so it
+ * is tried again once that is put right, not given up.
+ */
 function smtpError(err: unknown): MailSendError {
-  const code = (err as { responseCode?: unknown }).responseCode;
-  const permanent = typeof code === 'number' && code >= 500 && code < 600;
+  const { responseCode: code, command } = err as { responseCode?: unknown; command?: unknown };
+  const permanent = typeof code === 'number' && code >= 500 && code < 600 && (command === 'RCPT TO' || command === 'DATA');
   return new MailSendError(err instanceof Error ? err.message : String(err), permanent, err);
 }
 

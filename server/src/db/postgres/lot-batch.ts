@@ -520,18 +520,25 @@ export class PostgresLotLanes implements LotLanes {
   /**
    * Takes the commands queued on the lot since `items` were taken into the batch, now that it holds
    * the lot: their callers' wallets are locked (lot_context_more) and read into `context`, and they
-   * join `items` and `callers`. A command whose caller's wallet another transaction holds goes back to
-   * the head of the queue for the next batch (waiting for it here, out of id order, could deadlock),
-   * and so does every command behind it.
+   * join `items` and `callers`. A command whose caller's wallet could not be locked (another
+   * transaction holds it: waiting for it here, out of id order, could deadlock; or there is no such
+   * user) goes back to the head of the queue for the next batch, and so does every command behind it.
    */
   private async gather(client: pg.PoolClient, context: LotContext, callers: number[], items: Item[], queue: Item[]) {
     const more = queue.splice(0, MAX_BATCH - items.length);
     const known = new Set([...callers, ...(context.leader ? [context.leader.userId] : [])]);
     const asked = [...new Set(more.map((i) => i.work.userId).filter((id) => !known.has(id)))].sort((a, b) => a - b);
     const auction = context.auction ? client.escapeLiteral(context.auction.id) : 'null';
-    const { rows } = await client.query(
-      `select lot_context_more(${client.escapeLiteral(context.product.id)}, ${auction}, '{${asked.join(',')}}'::integer[], ${more.length}) as more`,
-    );
+    let rows;
+    try {
+      ({ rows } = await client.query(
+        `select lot_context_more(${client.escapeLiteral(context.product.id)}, ${auction}, '{${asked.join(',')}}'::integer[], ${more.length}) as more`,
+      ));
+    } catch (err) {
+      // The batch fails or runs again without them: they wait for a batch of their own, as before.
+      queue.unshift(...more);
+      throw err;
+    }
     const got = (rows[0] as { more: CallersContext }).more;
     context.wallets.push(...got.wallets);
     context.registered.push(...got.registered);
