@@ -13,12 +13,12 @@
  * - a settlement reads its time once it holds the lots, so nothing that held a lot before it commits
  *   with a later time than the settlement's.
  */
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { placeBid } from '../../domain/bidding.js';
 import { settleAuction } from '../../domain/catalogue.js';
 import { openStore } from '../index.js';
 import { freshTestDatabase, TEST_POSTGRES_URL } from '../testing.js';
+import { sessionIn } from './sessions.testing.js';
 import type { PostgresStore } from './store.js';
 
 const database = freshTestDatabase('postgres');
@@ -52,15 +52,7 @@ afterAll(async () => {
 });
 
 /** A connection of its own in the test's schema, for taking locks by hand. */
-async function otherConnection() {
-  const url = new URL(database.url);
-  const schema = url.searchParams.get('schema')!;
-  url.searchParams.delete('schema');
-  url.searchParams.delete('options');
-  const client = new pg.Client({ connectionString: url.toString(), options: `-c search_path=${schema}` });
-  await client.connect();
-  return client;
-}
+const otherConnection = () => sessionIn(database.url);
 
 let n = 0;
 /** A fresh product in a fresh open auction, both bidders registered, `high` leading at ₹100. */

@@ -16,10 +16,11 @@
  * LOT_BATCH_SEED=<seed> LOT_BATCH_PATH=<path>.
  */
 import fc from 'fast-check';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../index.js';
 import { freshTestDatabase, TEST_POSTGRES_URL, type TestDatabase } from '../testing.js';
+import { sessionIn } from './sessions.testing.js';
 import { Commands } from '../../domain/commands.js';
 import { EventBus, type DomainEvent } from '../../domain/events.js';
 import { prepareBid, prepareBuyNow, topUp } from '../../domain/bidding.js';
@@ -170,6 +171,25 @@ async function snapshot(run: Run, productId: string, auctionId: string, users: n
   };
 }
 
+/**
+ * The money audit holds on PostgreSQL, and the lot ends as the same commands leave it run one at a time
+ * on a fresh in-memory SQLite store (the reference).
+ */
+async function expectAsOneAtATime(c: Case, k: number, pgRun: Awaited<ReturnType<typeof setUp>>, answers: unknown[]) {
+  const audit = await batched.store.reads.auditMoney();
+  expect(audit.ok, JSON.stringify(audit)).toBe(true);
+  const sqlite = runOn(await openStore(':memory:'));
+  try {
+    const ref = await setUp(sqlite.store, c, k);
+    sqlite.events.length = 0;
+    const expected: unknown[] = [];
+    for (const [i, ask] of c.asks.entries()) expected.push(await work(sqlite, ask, ref.productId, ref.users, i));
+    expect(await snapshot(batched, pgRun.productId, pgRun.auctionId, pgRun.users, answers)).toEqual(await snapshot(sqlite, ref.productId, ref.auctionId, ref.users, expected));
+  } finally {
+    await sqlite.store.close();
+  }
+}
+
 describe('lot batches on PostgreSQL decide as one command at a time does', () => {
   it('a random sequence handed in at once ends as it does command by command on SQLite', async (t) => {
     if (!reachable) t.skip();
@@ -179,19 +199,7 @@ describe('lot batches on PostgreSQL decide as one command at a time does', () =>
       const pg = await setUp(batched.store, c, k);
       batched.events.length = 0;
       const answers = await Promise.all(c.asks.map((ask, i) => work(batched, ask, pg.productId, pg.users, i)));
-      const audit = await batched.store.reads.auditMoney();
-      expect(audit.ok, JSON.stringify(audit)).toBe(true);
-      // The reference: a fresh in-memory SQLite store, one command at a time.
-      const sqlite = runOn(await openStore(':memory:'));
-      try {
-        const ref = await setUp(sqlite.store, c, k);
-        sqlite.events.length = 0;
-        const expected: unknown[] = [];
-        for (const [i, ask] of c.asks.entries()) expected.push(await work(sqlite, ask, ref.productId, ref.users, i));
-        expect(await snapshot(batched, pg.productId, pg.auctionId, pg.users, answers)).toEqual(await snapshot(sqlite, ref.productId, ref.auctionId, ref.users, expected));
-      } finally {
-        await sqlite.store.close();
-      }
+      await expectAsOneAtATime(c, k, pg, answers);
     }), { numRuns: RUNS, ...replay });
     const stats = (batched.store.lots as PostgresLotLanes).stats;
     // Each sequence was one batch (none handed back to run alone).
@@ -236,18 +244,7 @@ describe('lot batches on PostgreSQL decide as one command at a time does', () =>
         expect(batches).toBe(heldUser === null ? 1 : 2);
         if (heldUser === null) gatheredRuns++;
         else heldBackRuns++;
-        const audit = await batched.store.reads.auditMoney();
-        expect(audit.ok, JSON.stringify(audit)).toBe(true);
-        const sqlite = runOn(await openStore(':memory:'));
-        try {
-          const ref = await setUp(sqlite.store, c, k);
-          sqlite.events.length = 0;
-          const expected: unknown[] = [];
-          for (const [i, ask] of c.asks.entries()) expected.push(await work(sqlite, ask, ref.productId, ref.users, i));
-          expect(await snapshot(batched, pgRun.productId, pgRun.auctionId, pgRun.users, answers)).toEqual(await snapshot(sqlite, ref.productId, ref.auctionId, ref.users, expected));
-        } finally {
-          await sqlite.store.close();
-        }
+        await expectAsOneAtATime(c, k, pgRun, answers);
       } finally {
         await lotHolder.end();
         await walletHolder?.end();
@@ -259,15 +256,7 @@ describe('lot batches on PostgreSQL decide as one command at a time does', () =>
 });
 
 /** A connection of its own in the test's schema, for taking locks by hand. */
-async function otherConnection() {
-  const url = new URL(database.url);
-  const schema = url.searchParams.get('schema')!;
-  url.searchParams.delete('schema');
-  url.searchParams.delete('options');
-  const client = new pg.Client({ connectionString: url.toString(), options: `-c search_path=${schema}` });
-  await client.connect();
-  return client;
-}
+const otherConnection = () => sessionIn(database.url);
 
 /** Resolves once some session waits for a lock `holder` holds. */
 async function waitForLockWait(holder: pg.Client) {
