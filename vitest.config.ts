@@ -52,7 +52,7 @@ export default defineConfig({
         test: {
           name: 'server', include: ['shared/src/**/*.test.ts', 'server/src/**/*.test.ts'],
           // PostgreSQL-only suites run in server-postgres (several processes need a shared store).
-          exclude: ['server/src/db/postgres/**', 'server/src/live/multi-process.test.ts'],
+          exclude: ['server/src/db/postgres/**', 'server/src/live/multi-process.test.ts', 'server/src/mail/multi-process.test.ts'],
           environment: 'node', testTimeout: 20_000, env: redisEnv,
         },
       },

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import pino from 'pino';
@@ -41,6 +42,12 @@ import { userAdminRoutes } from './routes/users.js';
 // Saved lots and notifications (docs/notifications.md).
 import { savedRoutes } from './routes/saved.js';
 import { notificationRoutes } from './routes/notifications.js';
+// Accounts by email: addresses, password reset, notice emails (docs/email.md).
+import { emailRoutes } from './routes/email.js';
+import { MailSender } from './mail/sender.js';
+import { NoticeMails } from './mail/notice-mails.js';
+import { UnsubscribeTokens } from './mail/links.js';
+import { fileTransport, smtpTransport, type MailTransport } from './mail/transport.js';
 import { Commands } from './domain/commands.js';
 import { setPasswordHashCost } from './auth/passwords.js';
 import { CategoryListCache } from './cache/category-list.js';
@@ -103,7 +110,12 @@ export interface BuildOptions {
   logStream?: pino.DestinationStream;
   /** Auctions the scheduler reads per milestone level at a time (tests make it small). */
   schedulerBatch?: number;
+  /** The mail outbox's sender (tests: their own SMTP server, quick polls and retries). */
+  mail?: { transport?: MailTransport; pollMs?: number; retryDelaysMs?: readonly number[] };
 }
+
+/** The first web address in a text (the link of a mail written to a file, for the log). */
+const firstLink = (text: string) => /https?:\/\/\S+/.exec(text)?.[0];
 
 /**
  * The logger's stdout, one per process (the demo and the tests build several apps in one): buffered,
@@ -220,7 +232,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   }
   // Without JWT_SECRET the key is kept beside the SQLite file, or in ./data for PostgreSQL.
   const keyBeside = store.file ?? (store.kind === 'postgres' ? path.join(fromRepoRoot('data'), 'postgres') : null);
-  const tokens = await createTokenService(loadJwtSecret(config.jwtSecret, keyBeside), config.tokenTtl);
+  const secret = loadJwtSecret(config.jwtSecret, keyBeside);
+  const tokens = await createTokenService(secret, config.tokenTtl);
 
   // JSON only: a text/plain body is 415, not a string handed to a route.
   app.removeContentTypeParser('text/plain');
@@ -408,16 +421,41 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   live.onForeignCatalogue(() => scheduler.changed());
   // A relayed change can be missed (Redis briefly away): the clock's process re-reads now and then too.
   if (redisRelay) setInterval(() => scheduler.changed(), 30_000).unref();
+  // Mail (docs/email.md): written to the outbox in the transaction that causes it; sent after commit by
+  // the process that keeps the clock, over SMTP when SMTP_URL is set, else as files in data/outbox/.
+  const outboxDir = store.file ? path.join(path.dirname(store.file), 'outbox') : store.kind === 'postgres' ? fromRepoRoot('data/outbox') : path.join(os.tmpdir(), 'auction-outbox');
+  const mailTransport = options.mail?.transport ?? (config.smtpUrl
+    ? smtpTransport({ smtpUrl: config.smtpUrl, from: config.mailFrom })
+    : fileTransport({
+      dir: outboxDir, from: config.mailFrom,
+      // Without a mail server the link is in the log, so a person trying the app can follow it.
+      onWritten: (file, mail) => app.log.info({ file, to: mail.to, subject: mail.subject, link: firstLink(mail.text) }, 'mail written to a file (no SMTP_URL)'),
+    }));
+  const unsubscribeTokens = new UnsubscribeTokens(secret);
+  const noticeMails = new NoticeMails(store, { now, publicUrl: config.publicUrl, unsubscribe: unsubscribeTokens });
+  const mailSender = new MailSender(store, mailTransport, {
+    now,
+    ...(options.mail?.pollMs ? { pollMs: options.mail.pollMs } : {}),
+    ...(options.mail?.retryDelaysMs ? { retryDelaysMs: options.mail.retryDelaysMs } : {}),
+    beforeDrain: () => noticeMails.run(),
+    onError: (err) => app.log.error({ err }, 'mail outbox'),
+    onOutcome: (o) => {
+      if (o.result === 'sent') app.log.debug({ mail: o.id, kind: o.kind }, 'mail sent');
+      else app.log.warn({ mail: o.id, kind: o.kind, error: o.error }, o.result === 'retry' ? 'mail not sent; will retry' : 'mail given up');
+    },
+  });
   // One process of those sharing the store keeps the clock (a PostgreSQL advisory lock; SQLite: this one).
   let election: Election | null = null;
   app.addHook('onReady', async () => {
     election = await store.elect('scheduler', async (leading) => {
       if (leading) {
-        app.log.info('this process keeps the auction clock (endings, notices, settlement)');
+        app.log.info('this process keeps the auction clock (endings, notices, settlement) and sends the mail');
         await scheduler.start();
+        mailSender.start();
       } else {
         app.log.warn('this process no longer keeps the auction clock');
         await scheduler.stop();
+        await mailSender.stop();
       }
     }, (err) => app.log.warn({ err }, 'scheduler election: could not reach the database'));
   });
@@ -429,11 +467,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     closing = true;
     lifecycle.draining = true;
     await scheduler.stop();
+    await mailSender.stop();
     await election?.stop();
     live.closeSockets();
   });
   app.addHook('onClose', async () => {
     await live.close();
+    mailTransport.close();
     await store.close();
   });
   // A request that reaches a closing server (on a kept-alive connection) is refused whole, before
@@ -491,6 +531,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Saved lots and notifications (docs/notifications.md).
     savedRoutes(api, ctx);
     notificationRoutes(api, ctx);
+    emailRoutes(api, ctx, { kick: () => mailSender.kick(), unsubscribe: unsubscribeTokens });
     wsFeed(api, ctx, live);
   }, { prefix: '/api' });
 

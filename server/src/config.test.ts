@@ -9,8 +9,20 @@ describe('loadConfig', () => {
       logFormat: 'json', rateLimit: true, liveFrameMs: 30, trustProxy: false, pgPool: 10, redisUrl: undefined, drainMs: 0,
       softCloseS: 120, maxExtensionS: 3600, mediaMaxMb: 8, mediaConcurrency: 1, mediaQueue: 4,
       requestTimeoutS: 20, minBodyRateKbS: 16, keepAliveTimeoutS: 10, maxConnectionsPerIp: 128, maxConnections: null,
-      passwordHashCost: 14,
+      passwordHashCost: 14, publicUrl: 'http://localhost:3000', smtpUrl: undefined, mailFrom: 'Live Auctions <no-reply@localhost>',
     });
+  });
+
+  it('reads the mail settings, and links follow PORT when PUBLIC_URL is unset', () => {
+    expect(loadConfig({ PORT: '8080' }).publicUrl).toBe('http://localhost:8080');
+    const c = loadConfig({ PUBLIC_URL: 'https://auctions.example.com/', SMTP_URL: 'smtp://u:p%40ss@mail.example.com:587', MAIL_FROM: 'Auctions <auctions@example.com>' });
+    expect(c).toMatchObject({ publicUrl: 'https://auctions.example.com', smtpUrl: 'smtp://u:p%40ss@mail.example.com:587', mailFrom: 'Auctions <auctions@example.com>' });
+    expect(loadConfig({ PUBLIC_URL: 'https://example.com/auctions' }).publicUrl).toBe('https://example.com/auctions');
+  });
+
+  it('never echoes an SMTP password in its message', () => {
+    expect(() => loadConfig({ SMTP_URL: 'http://user:hunter2@mail.example.com' })).toThrow(/SMTP_URL/);
+    expect(() => loadConfig({ SMTP_URL: 'http://user:hunter2@mail.example.com' })).not.toThrow(/hunter2/);
   });
 
   it('reads every variable', () => {
@@ -57,6 +69,11 @@ describe('loadConfig', () => {
     [{ PASSWORD_HASH_COST: '9' }, /PASSWORD_HASH_COST/],
     [{ PASSWORD_HASH_COST: '21' }, /PASSWORD_HASH_COST/],
     [{ LOG_FORMAT: 'fancy' }, /LOG_FORMAT/],
+    [{ SMTP_URL: 'mail.example.com:587' }, /SMTP_URL/],
+    [{ SMTP_URL: 'http://mail.example.com' }, /SMTP_URL/],
+    [{ PUBLIC_URL: 'auctions.example.com' }, /PUBLIC_URL/],
+    [{ PUBLIC_URL: 'https://example.com/?a=1' }, /PUBLIC_URL/],
+    [{ MAIL_FROM: 'nobody' }, /MAIL_FROM/],
   ])('refuses %j with a message naming the variable', (env, re) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(re);

@@ -63,6 +63,15 @@ export interface Config {
   maxConnections: number | null;
   /** log2 of scrypt's N for new password hashes (14: N = 16384, ~50 ms of CPU a hash). */
   passwordHashCost: number;
+  /** Where people reach the site (http://localhost:3000): the start of every link in a mail. */
+  publicUrl: string;
+  /**
+   * Mail (docs/email.md): SMTP when set (`smtp://user:pass@host:587`, STARTTLS when offered;
+   * `smtps://` for TLS from the start); otherwise each mail is written as a file under `data/outbox/`.
+   */
+  smtpUrl: string | undefined;
+  /** The From of every mail (`Auction <auction@example.com>`). */
+  mailFrom: string;
 }
 
 export class ConfigError extends Error {}
@@ -76,6 +85,39 @@ function redisUrl(raw: string | undefined): string | undefined {
   if (!/^rediss?:\/\/[^\s]+$/i.test(v)) throw new ConfigError(`REDIS_URL must look like redis://host:6379 (got "${v}")`);
   return v;
 }
+
+function smtpUrl(raw: string | undefined): string | undefined {
+  const v = raw?.trim();
+  if (!v) return undefined;
+  let url: URL;
+  try {
+    url = new URL(v);
+  } catch {
+    throw new ConfigError(`SMTP_URL must look like smtp://user:password@host:587 (got "${v.replace(/:[^:@/]*@/, ':…@')}")`);
+  }
+  if (!['smtp:', 'smtps:'].includes(url.protocol) || !url.hostname) {
+    throw new ConfigError(`SMTP_URL must look like smtp://user:password@host:587 (got "${v.replace(/:[^:@/]*@/, ':…@')}")`);
+  }
+  return v;
+}
+
+function publicUrl(raw: string | undefined, port: number): string {
+  const v = raw?.trim();
+  if (!v) return `http://localhost:${port || 3000}`;
+  let url: URL;
+  try {
+    url = new URL(v);
+  } catch {
+    throw new ConfigError(`PUBLIC_URL must be the site's address such as https://auctions.example.com (got "${v}")`);
+  }
+  if (!['http:', 'https:'].includes(url.protocol) || url.search || url.hash) {
+    throw new ConfigError(`PUBLIC_URL must be the site's address such as https://auctions.example.com (got "${v}")`);
+  }
+  return url.toString().replace(/\/+$/, '');
+}
+
+/** A From: a bare address, or `Name <address>`. */
+const MAIL_FROM = /^(?:[^<>]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const str = (name: string, fallback: string) => {
@@ -103,8 +145,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const jwtSecret = env.JWT_SECRET?.trim() || undefined;
   if (jwtSecret !== undefined && jwtSecret.length < 32) throw new ConfigError('JWT_SECRET must be at least 32 characters');
 
+  const port = int('PORT', 3000, 0, 65535);
+  const mailFrom = str('MAIL_FROM', 'Live Auctions <no-reply@localhost>');
+  if (!MAIL_FROM.test(mailFrom)) throw new ConfigError(`MAIL_FROM must be an address, or a name and an address such as Auctions <auctions@example.com> (got "${mailFrom}")`);
+
   return {
-    port: int('PORT', 3000, 0, 65535),
+    port,
     host: str('HOST', '0.0.0.0'),
     databaseUrl: str('DATABASE_URL', './data/auction.db'),
     jwtSecret,
@@ -132,5 +178,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxConnectionsPerIp: int('MAX_CONNECTIONS_PER_IP', 128, 0, 1_000_000),
     passwordHashCost: int('PASSWORD_HASH_COST', 14, 10, 20),
     maxConnections: env.MAX_CONNECTIONS?.trim() ? int('MAX_CONNECTIONS', 0, 1, 10_000_000) : null,
+    publicUrl: publicUrl(env.PUBLIC_URL, port),
+    smtpUrl: smtpUrl(env.SMTP_URL),
+    mailFrom,
   };
 }

@@ -3,6 +3,8 @@ export const ERROR_STATUS = {
   VALIDATION: 400,
   INVALID_CREDENTIALS: 400,
   WRONG_PASSWORD: 400,
+  /** A link's token (password reset, address confirmation, unsubscribe) that is unknown, used or expired. */
+  TOKEN_INVALID: 400,
   UNAUTHENTICATED: 401,
   INSUFFICIENT_FUNDS: 402,
   FORBIDDEN: 403,
@@ -11,6 +13,8 @@ export const ERROR_STATUS = {
   SIGNUP_CLOSED: 403,
   NOT_FOUND: 404,
   USERNAME_TAKEN: 409,
+  /** Another account of the same kind has confirmed this email address. */
+  EMAIL_TAKEN: 409,
   ID_TAKEN: 409,
   BID_TOO_LOW: 409,
   AUCTION_ENDED: 409,

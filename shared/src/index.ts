@@ -14,5 +14,7 @@ export * from './schemas/wallet.js';
 export * from './schemas/admin.js';
 // Saved lots and notifications.
 export * from './schemas/notifications.js';
+// Email addresses, password reset and notice emails.
+export * from './schemas/email.js';
 export * from './live.js';
 export * from './csv.js';

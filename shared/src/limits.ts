@@ -10,6 +10,8 @@ export const LIMITS = {
   usernamePattern: '^[A-Za-z0-9_.-]{3,32}$',
   passwordMin: 6,
   passwordMax: 128,
+  /** RFC 5321's longest forward path less its angle brackets. */
+  emailMax: 254,
   mobilePattern: '^\\+?[0-9]{7,15}$',
   topupMinRupees: 10,
   topupMaxRupees: 100_000,

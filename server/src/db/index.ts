@@ -27,6 +27,6 @@ export type * from './reads.js';
 export { stepsOf, storedTiers } from './rows.js';
 export { heldBy, topOf } from './store.js';
 // Saved lots and notifications.
-export type { NoticeDraft, AppliedNotice, Follower, MailDraft, MailRow } from './store.js';
+export type { NoticeDraft, AppliedNotice, Follower, MailDraft, MailRow, AccountToken, TokenPurpose, UnmailedNotice } from './store.js';
 export { NOTICES_KEPT } from './store.js';
 export { StoreUnavailable, isStoreUnavailable } from './errors.js';

@@ -820,6 +820,28 @@ export class Reads {
     return rows.map((r) => r.id);
   }
 
+  /** The account with this confirmed address (lower-cased), if any. */
+  async accountByEmail(role: Role, email: string): Promise<UserRow | AdminRow | null> {
+    if (role === 'user') return (await this.sql.get<UserRow>(`select ${columns.user('u')} from users u where u.email = ?`, [email])) ?? null;
+    const row = await this.sql.get<AdminRow>(`select ${columns.admin('a')} from admins a where a.email = ?`, [email]);
+    return row ? asAdmin(row) : null;
+  }
+
+  /** An account as its owner sees it (GET /me). */
+  async account(role: Role, id: number): Promise<UserRow | AdminRow | null> {
+    if (!isStorableId(id)) return null;
+    if (role === 'user') return (await this.sql.get<UserRow>(`select ${columns.user('u')} from users u where u.id = ?`, [id])) ?? null;
+    const row = await this.sql.get<AdminRow>(`select ${columns.admin('a')} from admins a where a.id = ?`, [id]);
+    return row ? asAdmin(row) : null;
+  }
+
+  /** The kinds of notice the bidder also gets by email, and their confirmed address. */
+  async emailNotices(userId: number): Promise<{ kinds: string[]; email: string | null } | null> {
+    if (!isStorableId(userId)) return null;
+    const row = await this.sql.get<{ kinds: string; email: string | null }>('select email_notices as kinds, email from users where id = ?', [userId]);
+    return row ? { kinds: row.kinds.split(',').filter(Boolean), email: row.email } : null;
+  }
+
   /** Outbox mails due by `now` (neither sent nor failed), oldest first. */
   async dueMails(now: number, limit: number): Promise<MailRow[]> {
     const rows = await this.sql.all<Omit<MailRow, 'headers'> & { headers: string }>(

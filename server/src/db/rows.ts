@@ -29,6 +29,10 @@ export interface UserRow {
   /** Bumped by a password change or a deactivation: tokens carrying an older `ver` are refused. */
   tokenVersion: number;
   createdAt: number;
+  /** The confirmed address, lower-cased; null when none (docs/email.md). */
+  email: string | null;
+  /** An address given and waiting for its confirmation link to be opened. */
+  pendingEmail: string | null;
 }
 
 export interface AdminRow {
@@ -42,6 +46,8 @@ export interface AdminRow {
   status: AccountStatus;
   tokenVersion: number;
   createdAt: number;
+  email: string | null;
+  pendingEmail: string | null;
 }
 
 export interface AuctionRow {
@@ -175,8 +181,8 @@ export const notificationColumns = (t: string) =>
 
 /** The select lists that turn stored columns into these rows, for a table alias. */
 export const columns = {
-  user: (t: string) => `${t}.id, ${t}.username, ${t}.name, ${t}.mobile_number as "mobileNumber", ${t}.password_hash as "passwordHash", ${t}.wallet_balance as "walletBalance", ${t}.status, ${t}.token_version as "tokenVersion", ${t}.created_at as "createdAt"`,
-  admin: (t: string) => `${t}.id, ${t}.username, ${t}.name, ${t}.mobile_number as "mobileNumber", ${t}.password_hash as "passwordHash", ${t}.is_owner as "isOwner", ${t}.status, ${t}.token_version as "tokenVersion", ${t}.created_at as "createdAt"`,
+  user: (t: string) => `${t}.id, ${t}.username, ${t}.name, ${t}.mobile_number as "mobileNumber", ${t}.password_hash as "passwordHash", ${t}.wallet_balance as "walletBalance", ${t}.status, ${t}.token_version as "tokenVersion", ${t}.created_at as "createdAt", ${t}.email, ${t}.pending_email as "pendingEmail"`,
+  admin: (t: string) => `${t}.id, ${t}.username, ${t}.name, ${t}.mobile_number as "mobileNumber", ${t}.password_hash as "passwordHash", ${t}.is_owner as "isOwner", ${t}.status, ${t}.token_version as "tokenVersion", ${t}.created_at as "createdAt", ${t}.email, ${t}.pending_email as "pendingEmail"`,
   auction: (t: string) => `${t}.id, ${t}.name, ${t}.valid_until as "validUntil", ${t}.original_valid_until as "originalValidUntil", ${t}.increment_rule as "incrementRule", ${t}.increment_amount as "incrementAmount", ${t}.increment_tiers as "incrementTiers", ${t}.cancel_policy as "cancelPolicy", ${t}.soft_close_s as "softCloseS", ${t}.max_extension_s as "maxExtensionS", ${t}.created_by as "createdBy", ${t}.created_at as "createdAt", ${t}.updated_at as "updatedAt", ${t}.settled_at as "settledAt", ${t}.deleted_at as "deletedAt"`,
   product: (t: string) => `${t}.id, ${t}.name, ${t}.description, ${t}.created_by as "createdBy", ${t}.auction_id as "auctionId", ${t}.status, ${t}.bid_count as "bidCount", ${t}.version, ${t}.starting_price as "startingPrice", ${t}.reserve_price as "reservePrice", ${t}.buy_now_price as "buyNowPrice", ${t}.sold_price as "soldPrice", ${t}.winner_id as "winnerId", ${t}.category_id as "categoryId", ${t}.lot_number as "lotNumber", ${t}.created_at as "createdAt", ${t}.updated_at as "updatedAt", ${t}.deleted_at as "deletedAt"`,
   category: (t: string) => `${t}.id, ${t}.name, ${t}.slug, ${t}.parent_id as "parentId", ${t}.created_at as "createdAt"`,

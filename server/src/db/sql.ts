@@ -25,6 +25,11 @@ export interface Dialect {
    * (`for no key update`); SQLite has one writer at a time, so it needs nothing.
    */
   readonly forUpdate: string;
+  /**
+   * Appended to a SELECT that claims rows of `alias` to work on: PostgreSQL locks them and skips rows
+   * another transaction holds (`for update of … skip locked`); SQLite's one writer needs nothing.
+   */
+  claim(alias: string): string;
   /** The column that orders rows created in the same millisecond by insertion (alias `p` → `p.rowid`). */
   insertionOrder(alias: string): string;
   /**

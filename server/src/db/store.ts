@@ -200,10 +200,13 @@ export interface MailDraft {
   text: string;
   html: string;
   headers?: Record<string, string>;
+  /** A notice email's bidder and what it is about (`outbid:<auction>:<product>`), to space such emails out. */
+  userId?: number;
+  topic?: string;
 }
 
 /** An outbox row the sender reads. */
-export interface MailRow extends Required<MailDraft> {
+export interface MailRow extends Required<Omit<MailDraft, 'userId' | 'topic'>> {
   id: number;
   attempts: number;
   createdAt: number;
@@ -337,6 +340,36 @@ export interface UnitOfWork {
   mailRetry(id: number, attempts: number, nextAt: number, error: string): Promise<void>;
   /** Refused for good, or out of attempts: never sent. */
   mailFailed(id: number, attempts: number, now: number, error: string): Promise<void>;
+  /** Whether a mail about `topic` was written for the user since `since`. */
+  mailedTopicSince(userId: number, topic: string, since: number): Promise<boolean>;
+  /**
+   * Up to `limit` notices not yet turned into email, oldest first, with their bidder's address and
+   * choices; claimed (locked, skipping those another transaction holds) until commit.
+   */
+  claimUnmailedNotices(limit: number): Promise<UnmailedNotice[]>;
+  /** These notices are done with: mailed, or not to be. */
+  markNoticesMailed(ids: readonly number[], now: number): Promise<void>;
+
+  // ---- email addresses and links (docs/email.md) ------------------------------------------------
+  /** Records an address waiting for confirmation (null: none); false when the account is gone. */
+  setPendingEmail(role: Role, id: number, email: string | null): Promise<boolean>;
+  /** Forgets the confirmed address too. */
+  clearEmail(role: Role, id: number): Promise<void>;
+  /** Whether another account of the kind has confirmed this address. */
+  emailTaken(role: Role, email: string, exceptId: number): Promise<boolean>;
+  /** Makes the pending address the confirmed one, if it is still `email`; false otherwise. */
+  confirmEmail(role: Role, id: number, email: string): Promise<boolean>;
+  insertAccountToken(row: { role: Role; accountId: number; purpose: TokenPurpose; tokenHash: string; email: string; now: number; expiresAt: number }): Promise<void>;
+  /** Spends the unused, unexpired token with this hash: its row, or null when there is none (used, expired, unknown). */
+  useAccountToken(tokenHash: string, purpose: TokenPurpose, now: number): Promise<AccountToken | null>;
+  /** Spends every unused token of the account for `purpose`. */
+  spendAccountTokens(role: Role, accountId: number, purpose: TokenPurpose, now: number): Promise<void>;
+  /** Sets a new password and bumps the token version (every session ends); the new version, or null when the account is gone. */
+  resetPassword(role: Role, id: number, passwordHash: string): Promise<number | null>;
+  /** The kinds of notice the bidder gets by email, and whether they have a confirmed address; null when there is no such bidder. */
+  emailNotices(userId: number): Promise<{ kinds: string[]; email: string | null } | null>;
+  /** The kinds of notice the bidder also gets by email. */
+  setEmailNotices(userId: number, kinds: readonly string[]): Promise<void>;
 
   // ---- photos (docs/photos.md) --------------------------------------------------------------------
   /** A product's photos in order (the cover first), with their sizes. */
@@ -360,3 +393,28 @@ export interface UnitOfWork {
   apply(changes: ChangeSet, now: number): Promise<Applied>;
 }
 
+
+/** What a mailed link's token is for (account_tokens.purpose). */
+export type TokenPurpose = 'password_reset' | 'verify_email';
+
+export interface AccountToken {
+  role: Role;
+  accountId: number;
+  email: string;
+}
+
+/** A notice waiting to be turned into email, with what decides whether it is. */
+export interface UnmailedNotice {
+  id: number;
+  userId: number;
+  kind: string;
+  title: string;
+  body: string;
+  link: string;
+  createdAt: number;
+  /** The bidder's confirmed address, or null. */
+  email: string | null;
+  /** The kinds the bidder gets by email, comma-separated. */
+  emailNotices: string;
+  status: string;
+}

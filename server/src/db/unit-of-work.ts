@@ -5,7 +5,7 @@
  */
 import type { Dialect, Param, SqlRunner } from './sql.js';
 import { asAdmin, asBid, columns, isStorableId, type AccountStatus, type AdminRow, type CategoryRow, type AuctionRow, type BidRow, type ProductRow, type Role, type TransactionRow, type UserRow } from './rows.js';
-import type { Applied, AutoRaise, ChangeSet, Hold, MailDraft, NewProduct, UnitOfWork, Wallet } from './store.js';
+import type { AccountToken, Applied, AutoRaise, ChangeSet, Hold, MailDraft, NewProduct, TokenPurpose, UnitOfWork, UnmailedNotice, Wallet } from './store.js';
 import { notificationColumns, type NotificationRow, type ProductImageRow } from './rows.js';
 import { FINAL_NOTICE_KINDS, NOTICES_KEPT, type AppliedNotice, type Follower, type NoticeDraft } from './store.js';
 
@@ -531,11 +531,85 @@ export class SqlUnitOfWork implements UnitOfWork {
 
   async enqueueMail(mail: MailDraft, now: number): Promise<number> {
     const row = await this.sql.get<{ id: number }>(
-      `insert into mail_outbox (kind, to_address, subject, text_body, html_body, headers, created_at, attempts, next_attempt_at)
-       values (?, ?, ?, ?, ?, ?, ?, 0, ?) returning id`,
-      [mail.kind, mail.to, mail.subject, mail.text, mail.html, JSON.stringify(mail.headers ?? {}), now, now],
+      `insert into mail_outbox (kind, to_address, subject, text_body, html_body, headers, created_at, attempts, next_attempt_at, user_id, topic)
+       values (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?) returning id`,
+      [mail.kind, mail.to, mail.subject, mail.text, mail.html, JSON.stringify(mail.headers ?? {}), now, now, mail.userId ?? null, mail.topic ?? null],
     );
     return row!.id;
+  }
+
+  async mailedTopicSince(userId: number, topic: string, since: number): Promise<boolean> {
+    return (await this.sql.get('select 1 as one from mail_outbox where user_id = ? and topic = ? and created_at > ?', [userId, topic, since])) !== undefined;
+  }
+
+  async claimUnmailedNotices(limit: number): Promise<UnmailedNotice[]> {
+    return this.sql.all<UnmailedNotice>(
+      `select n.id, n.user_id as "userId", n.kind, n.title, n.body, n.link, n.created_at as "createdAt",
+              u.email, u.email_notices as "emailNotices", u.status
+       from notifications n join users u on u.id = n.user_id
+       where n.mailed_at is null order by n.id limit ?${this.dialect.claim('n')}`,
+      [limit],
+    );
+  }
+
+  async markNoticesMailed(ids: readonly number[], now: number): Promise<void> {
+    if (ids.length === 0) return;
+    await this.sql.run(`update notifications set mailed_at = ? where id in (${marks(ids.length)})`, [now, ...ids]);
+  }
+
+  // ---- email addresses and links (docs/email.md) ------------------------------------------------
+
+  async setPendingEmail(role: Role, id: number, email: string | null): Promise<boolean> {
+    return (await this.sql.run(`update ${ACCOUNT_TABLE[role]} set pending_email = ? where id = ?`, [email, id])) > 0;
+  }
+
+  async clearEmail(role: Role, id: number): Promise<void> {
+    await this.sql.run(`update ${ACCOUNT_TABLE[role]} set email = null, pending_email = null where id = ?`, [id]);
+  }
+
+  async emailTaken(role: Role, email: string, exceptId: number): Promise<boolean> {
+    return (await this.sql.get(`select 1 as one from ${ACCOUNT_TABLE[role]} where email = ? and id <> ?`, [email, exceptId])) !== undefined;
+  }
+
+  async confirmEmail(role: Role, id: number, email: string): Promise<boolean> {
+    return (await this.sql.run(`update ${ACCOUNT_TABLE[role]} set email = pending_email, pending_email = null where id = ? and pending_email = ?`, [id, email])) > 0;
+  }
+
+  async insertAccountToken(row: { role: Role; accountId: number; purpose: TokenPurpose; tokenHash: string; email: string; now: number; expiresAt: number }): Promise<void> {
+    await this.sql.run(
+      'insert into account_tokens (role, account_id, purpose, token_hash, email, created_at, expires_at) values (?, ?, ?, ?, ?, ?, ?)',
+      [row.role, row.accountId, row.purpose, row.tokenHash, row.email, row.now, row.expiresAt],
+    );
+  }
+
+  async useAccountToken(tokenHash: string, purpose: TokenPurpose, now: number): Promise<AccountToken | null> {
+    return (await this.sql.get<AccountToken>(
+      `update account_tokens set used_at = ? where token_hash = ? and purpose = ? and used_at is null and expires_at > ?
+       returning role, account_id as "accountId", email`,
+      [now, tokenHash, purpose, now],
+    )) ?? null;
+  }
+
+  async spendAccountTokens(role: Role, accountId: number, purpose: TokenPurpose, now: number): Promise<void> {
+    await this.sql.run('update account_tokens set used_at = ? where role = ? and account_id = ? and purpose = ? and used_at is null', [now, role, accountId, purpose]);
+  }
+
+  async resetPassword(role: Role, id: number, passwordHash: string): Promise<number | null> {
+    const row = await this.sql.get<{ ver: number }>(
+      `update ${ACCOUNT_TABLE[role]} set password_hash = ?, token_version = token_version + 1 where id = ? returning token_version as ver`,
+      [passwordHash, id],
+    );
+    return row?.ver ?? null;
+  }
+
+  async emailNotices(userId: number): Promise<{ kinds: string[]; email: string | null } | null> {
+    if (!isStorableId(userId)) return null;
+    const row = await this.sql.get<{ kinds: string; email: string | null }>(`select email_notices as kinds, email from users where id = ?${this.dialect.forUpdate}`, [userId]);
+    return row ? { kinds: row.kinds.split(',').filter(Boolean), email: row.email } : null;
+  }
+
+  async setEmailNotices(userId: number, kinds: readonly string[]): Promise<void> {
+    await this.sql.run('update users set email_notices = ? where id = ?', [kinds.join(','), userId]);
   }
 
   async mailSent(id: number, now: number): Promise<void> {

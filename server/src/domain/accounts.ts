@@ -4,7 +4,8 @@
  * hashing (scrypt, ~50 ms) always happens outside a transaction.
  */
 import { LIMITS, type AdminRegisterBody, type RegisterBody } from '@auction/shared';
-import type { AdminRow, Reads, UnitOfWork, UserRow } from '../db/index.js';
+import type { AdminRow, Reads, Role, UnitOfWork, UserRow } from '../db/index.js';
+import { normaliseEmail, sendConfirmation, type LinkBase } from './confirmation.js';
 import { refuse, type Result } from '../errors.js';
 import { dummyHash, hashPassword, verifyPassword } from '../auth/passwords.js';
 import type { TokenClaims } from '../auth/tokens.js';
@@ -34,18 +35,29 @@ function normalise(username: string): string | null {
 /** The Username schema already refuses non-ASCII names; this keeps the rule when called directly. */
 const notAscii = () => refuse('VALIDATION', `username must be ${LIMITS.usernameMin}–${LIMITS.usernameMax} characters: letters, digits, _ . or -`, 'username');
 
-export async function registerUser(commands: Commands, input: RegisterBody, now: number): Promise<Result<{ user: UserRow }>> {
+/**
+ * An address given at sign-up waits for its confirmation link, mailed in the same transaction. It is
+ * not checked against other accounts here (that would tell anyone whose address is registered); the
+ * link answers EMAIL_TAKEN if another account confirmed it first.
+ */
+async function confirmGivenEmail(tx: UnitOfWork, links: LinkBase, role: Role, account: { id: number; name: string }, email: string | undefined, now: number) {
+  if (email === undefined) return;
+  await sendConfirmation(tx, links, { role, id: account.id, name: account.name, email: normaliseEmail(email), now });
+}
+
+export async function registerUser(commands: Commands, links: LinkBase, input: RegisterBody, now: number): Promise<Result<{ user: UserRow }>> {
   const username = normalise(input.username);
   if (username === null) return notAscii();
   const passwordHash = await hashPassword(input.password);
   return commands.run(async (tx) => {
     const user = await tx.insertUser({ username, name: input.name.trim(), mobileNumber: input.mobile_number, passwordHash, now });
     if (!user) return refuse('USERNAME_TAKEN', 'Username already exists', 'username');
+    await confirmGivenEmail(tx, links, 'user', user, input.email, now);
     return { ok: true, user };
   });
 }
 
-export async function registerAdmin(commands: Commands, input: AdminRegisterBody, now: number, signup: 'open' | 'closed'): Promise<Result<{ admin: AdminRow }>> {
+export async function registerAdmin(commands: Commands, links: LinkBase, input: AdminRegisterBody, now: number, signup: 'open' | 'closed'): Promise<Result<{ admin: AdminRow }>> {
   const username = normalise(input.username);
   if (username === null) return notAscii();
   const passwordHash = await hashPassword(input.password);
@@ -58,6 +70,7 @@ export async function registerAdmin(commands: Commands, input: AdminRegisterBody
       username, name: input.name.trim(), mobileNumber: input.mobile_number, passwordHash, isOwner: !hasOwner, now,
     });
     if (!admin) return refuse('USERNAME_TAKEN', 'Username already exists', 'username');
+    await confirmGivenEmail(tx, links, 'admin', admin, input.email, now);
     return { ok: true, admin };
   });
 }
@@ -70,6 +83,13 @@ async function checkCredentials<A extends Account>(found: A | null, password: st
   if (!found || !valid) return refuse('INVALID_CREDENTIALS', 'Invalid username or password');
   if (found.status !== 'active') return refuse('ACCOUNT_INACTIVE', 'This account has been deactivated');
   return { ok: true, account: found };
+}
+
+/** The account with this username (as typed: any case, surrounding spaces), if any. */
+export async function accountByUsername(reads: Reads, role: Role, username: string): Promise<UserRow | AdminRow | null> {
+  const key = normalise(username);
+  if (key === null) return null;
+  return role === 'user' ? reads.userByUsername(key) : reads.adminByUsername(key);
 }
 
 export async function loginUser(reads: Reads, username: string, password: string) {

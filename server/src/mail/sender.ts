@@ -22,6 +22,8 @@ export interface MailSenderOptions {
   /** Mails read per look. */
   batch?: number;
   onError: (err: unknown) => void;
+  /** Run before each look for due mails, in the same process (notice-mails.ts turns notices into mails). */
+  beforeDrain?: () => Promise<unknown>;
   /** Each mail sent, retried or given up (for the log). */
   onOutcome?: (outcome: { id: number; kind: string; result: 'sent' | 'retry' | 'failed'; error?: string }) => void;
 }
@@ -80,6 +82,7 @@ export class MailSender {
 
   /** Sends what is due until nothing is (or it is stopped). */
   private async drain() {
+    await this.opts.beforeDrain?.();
     for (;;) {
       const due = await this.store.reads.dueMails(this.opts.now(), this.batch);
       for (const mail of due) {

@@ -95,7 +95,7 @@ export function smtpTransport(settings: { smtpUrl: string; from: string }, opts:
 }
 
 /** Each mail as `<dir>/<id>.eml` (written whole, then renamed into place; a retry overwrites it). */
-export function fileTransport(settings: { dir: string; from: string }): MailTransport {
+export function fileTransport(settings: { dir: string; from: string; onWritten?: (file: string, mail: OutgoingMail) => void }): MailTransport {
   const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     kind: 'files',
@@ -106,6 +106,7 @@ export function fileTransport(settings: { dir: string; from: string }): MailTran
         const file = path.join(settings.dir, `${mail.id}.eml`);
         await fs.promises.writeFile(`${file}.tmp`, info.message as Buffer);
         await fs.promises.rename(`${file}.tmp`, file);
+        settings.onWritten?.(file, mail);
       } catch (err) {
         throw new MailSendError(err instanceof Error ? err.message : String(err), false, err);
       }

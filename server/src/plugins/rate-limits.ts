@@ -25,6 +25,10 @@ export const USER_LIMITS = {
   saved: { max: 30, windowMs: 60_000 },
   /** POST /notifications/read. */
   markRead: { max: 30, windowMs: 60_000 },
+  /** PUT /me/email: each mails a confirmation link (docs/email.md). Users and admins alike. */
+  emailChange: { max: 5, windowMs: 15 * 60_000 },
+  /** PUT /me/notification-settings and DELETE /me/email. */
+  settings: { max: 30, windowMs: 60_000 },
 } as const satisfies Record<string, Figure>;
 
 export type UserLimitName = keyof typeof USER_LIMITS;

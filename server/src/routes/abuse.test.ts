@@ -127,10 +127,20 @@ const VALID_BODY: Record<string, () => Record<string, unknown>> = {
   // Notifications.
   'POST /api/notifications/read': () => ({ ids: [1] }),
   'PUT /api/admin/products/{id}/images/order': () => ({ ids: [1] }),
+  // Accounts by email (docs/email.md).
+  'PUT /api/me/email': () => ({ email: `${uniqueName('ab').toLowerCase()}@example.com` }),
+  'POST /api/email/verify': () => ({ token: 'nope' }),
+  'POST /api/password/forgot': () => ({ username: 'nobody' }),
+  'POST /api/password/reset': () => ({ token: 'nope', password: 'secret9' }),
+  'PUT /api/me/notification-settings': () => ({ email: { won: true } }),
+  'POST /api/unsubscribe': () => ({ token: 'nope' }),
   // POST /api/admin/products/{id}/images takes multipart/form-data, not JSON, so it has no JSON body
   // here: its path id is probed below, and JSON over 64 KiB is still 413. Its own limits (MEDIA_MAX_MB,
   // one file in the field image, bytes that decode) are tested in images.test.ts.
 };
+
+/** Routes whose body holds only booleans (routes/email.test.ts refuses a switch that is not one). */
+const SWITCHES_ONLY = new Set(['PUT /api/me/notification-settings']);
 
 /** Seller-chosen steps, so that the bounds of each tier's fields are probed too. */
 const STEPS = { increment_rule: 'custom', increment_amount: 5, increment_tiers: [{ below: 1000, step: 10 }, { step: 50 }], cancel_policy: 'strict' };
@@ -221,7 +231,8 @@ describe('inputs: every string, number and list the API takes is bounded (genera
       }
     }
     expect(unbounded).toEqual([]);
-    expect(probes.length).toBeGreaterThan(0);
+    // A body of switches alone has nothing to bound (its types are checked in its own suite).
+    if (!SWITCHES_ONLY.has(op.key)) expect(probes.length).toBeGreaterThan(0);
     for (const probe of probes) {
       const name = `${op.key}: ${probe.what}`;
       const res = await hit(app, { method: op.method, url: probe.url, token, ...(probe.body === undefined ? {} : { payload: probe.body as object }) });

@@ -19,7 +19,7 @@ export function accountRoutes(app: App, ctx: AppContext) {
     config,
     schema: { tags: ['accounts'], summary: 'Register a bidder', body: RegisterBody, response: { 201: UserRegistered, ...errorResponses(400, 409, 429) } },
   }, async (req, reply) => {
-    const { user } = unwrap(await registerUser(commands, req.body, ctx.now()));
+    const { user } = unwrap(await registerUser(commands, { publicUrl: ctx.config.publicUrl }, req.body, ctx.now()));
     return reply.code(201).send({ message: 'Registration successful! Please login.', user: presentUser(user) });
   });
 
@@ -50,7 +50,7 @@ export function accountRoutes(app: App, ctx: AppContext) {
     config,
     schema: { tags: ['accounts'], summary: 'Register an admin (the first is the owner)', body: AdminRegisterBody, response: { 201: AdminRegistered, ...errorResponses(400, 403, 409, 429) } },
   }, async (req, reply) => {
-    const { admin } = unwrap(await registerAdmin(commands, req.body, ctx.now(), ctx.config.adminSignup));
+    const { admin } = unwrap(await registerAdmin(commands, { publicUrl: ctx.config.publicUrl }, req.body, ctx.now(), ctx.config.adminSignup));
     return reply.code(201).send({ message: 'Admin registration successful! Please login.', admin: presentAdmin(admin) });
   });
 

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { LIMITS } from '../limits.js';
 import { CallerRef, MobileNumber, Name, Password, Text, Username } from './common.js';
+import { Email } from './email.js';
 
 export const UserPublic = Type.Object({
   id: Type.Integer(),
@@ -24,6 +25,8 @@ export const RegisterBody = Type.Object({
   username: Username,
   password: Password,
   mobile_number: MobileNumber,
+  /** Optional: a confirmation link is mailed to it; once confirmed it receives password resets and notices. */
+  email: Type.Optional(Email),
 });
 export type RegisterBody = Static<typeof RegisterBody>;
 

@@ -18,6 +18,7 @@ export const postgresDialect: Dialect = {
   // NO KEY UPDATE: exclusive among lockers, but no key of a locked row ever changes, so other
   // transactions' foreign-key checks (KEY SHARE) on it never wait (FOR UPDATE made them deadlock).
   forUpdate: ' for no key update',
+  claim: (alias) => ` for update of ${alias} skip locked`,
   insertionOrder: (alias) => `${alias}.seq`,
   jsonArray: (column, from, orderBy) => `(select coalesce(json_agg(${column} order by ${orderBy})::text, '[]') ${from})`,
   adminSignupLock: `select pg_advisory_xact_lock(${ADMIN_SIGNUP_LOCK_KEY})`,

@@ -30,8 +30,16 @@ export const users = pgTable('users', {
   /** Bumped by a password change or a deactivation: tokens carrying an older `ver` are refused. */
   tokenVersion: integer('token_version').notNull().default(0),
   createdAt: int53('created_at').notNull(),
+  /** The confirmed address, lower-cased (docs/email.md): the only one that gets mail. */
+  email: text('email'),
+  /** An address given and not yet confirmed (its link is in account_tokens). */
+  pendingEmail: text('pending_email'),
+  /** The kinds of notice also sent by email, comma-separated. */
+  emailNotices: text('email_notices').notNull().default('won,outbid,ending_soon'),
 }, (t) => [
   uniqueIndex('users_username_uq').on(t.username),
+  // Unique among confirmed addresses (an address waiting for confirmation holds nothing).
+  uniqueIndex('users_email_uq').on(t.email).where(sql`${t.email} is not null`),
   check('users_wallet_nonneg', sql`${t.walletBalance} >= 0`),
   check('users_status_ck', sql`${t.status} in (${sqlList(ACCOUNT_STATUSES)})`),
 ]);
@@ -47,8 +55,11 @@ export const admins = pgTable('admins', {
   status: text('status', { enum: ACCOUNT_STATUSES }).notNull().default('active'),
   tokenVersion: integer('token_version').notNull().default(0),
   createdAt: int53('created_at').notNull(),
+  email: text('email'),
+  pendingEmail: text('pending_email'),
 }, (t) => [
   uniqueIndex('admins_username_uq').on(t.username),
+  uniqueIndex('admins_email_uq').on(t.email).where(sql`${t.email} is not null`),
   // At most one owner, whatever the interleaving of the first registrations.
   uniqueIndex('admins_one_owner_uq').on(t.isOwner).where(sql`${t.isOwner}`),
   check('admins_status_ck', sql`${t.status} in (${sqlList(ACCOUNT_STATUSES)})`),
@@ -276,7 +287,13 @@ export const notifications = pgTable('notifications', {
   dedupe: text('dedupe'),
   createdAt: int53('created_at').notNull(),
   readAt: int53('read_at'),
+  /**
+   * Null until the clock's process has turned the notice into an email or decided it gets none
+   * (mail/notice-mails.ts): the notice is the outbox entry its change wrote, in its own transaction.
+   */
+  mailedAt: int53('mailed_at'),
 }, (t) => [
+  index('notifications_unmailed_idx').on(t.id).where(sql`${t.mailedAt} is null`),
   index('notifications_user_idx').on(t.userId, t.id),
   // The unread count from the index alone (the bell, and every notice written).
   index('notifications_unread_idx').on(t.userId, t.readAt).where(sql`${t.readAt} is null`),
@@ -318,7 +335,33 @@ export const mailOutbox = pgTable('mail_outbox', {
   sentAt: int53('sent_at'),
   failedAt: int53('failed_at'),
   lastError: text('last_error'),
+  /** The bidder a notice email is for, and what it is about (`outbid:<auction>:<product>`): at most one outbid email per lot in a window. */
+  userId: integer('user_id'),
+  topic: text('topic'),
 }, (t) => [
+  index('mail_outbox_topic_idx').on(t.userId, t.topic, t.createdAt).where(sql`${t.topic} is not null`),
   // The sender's question: what is due, oldest first; sent and failed mails are not in it.
   index('mail_outbox_due_idx').on(t.nextAttemptAt, t.id).where(sql`${t.sentAt} is null and ${t.failedAt} is null`),
+]);
+
+/**
+ * Single-use tokens of links the server mails (docs/email.md): a password reset (30 minutes) or an
+ * address confirmation (24 hours). Only the token's SHA-256 is kept; `usedAt` marks it spent.
+ */
+export const accountTokens = pgTable('account_tokens', {
+  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+  role: text('role', { enum: ['user', 'admin'] }).notNull(),
+  accountId: integer('account_id').notNull(),
+  purpose: text('purpose', { enum: ['password_reset', 'verify_email'] }).notNull(),
+  tokenHash: text('token_hash').notNull(),
+  /** The address the link was sent to (for a confirmation: the address it confirms). */
+  email: text('email').notNull(),
+  createdAt: int53('created_at').notNull(),
+  expiresAt: int53('expires_at').notNull(),
+  usedAt: int53('used_at'),
+}, (t) => [
+  uniqueIndex('account_tokens_hash_uq').on(t.tokenHash),
+  index('account_tokens_account_idx').on(t.role, t.accountId, t.purpose),
+  check('account_tokens_role_ck', sql`${t.role} in ('user', 'admin')`),
+  check('account_tokens_purpose_ck', sql`${t.purpose} in ('password_reset', 'verify_email')`),
 ]);

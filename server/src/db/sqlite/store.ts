@@ -31,6 +31,7 @@ import { sqliteSearch } from './search.js';
 export const sqliteDialect: Dialect = {
   name: 'sqlite',
   forUpdate: '',
+  claim: () => '',
   insertionOrder: (alias) => `${alias}.rowid`,
   jsonArray: (column, from, orderBy) => `(select coalesce(json_group_array(x.v), '[]') from (select ${column} as v ${from} order by ${orderBy}) x)`,
   adminSignupLock: null,
