@@ -424,12 +424,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Mail (docs/email.md): written to the outbox in the transaction that causes it; sent after commit by
   // the process that keeps the clock, over SMTP when SMTP_URL is set, else as files in data/outbox/.
   const outboxDir = store.file ? path.join(path.dirname(store.file), 'outbox') : store.kind === 'postgres' ? fromRepoRoot('data/outbox') : path.join(os.tmpdir(), 'auction-outbox');
+  const localSite = ['localhost', '127.0.0.1', '[::1]'].includes(new URL(config.publicUrl).hostname);
   const mailTransport = options.mail?.transport ?? (config.smtpUrl
     ? smtpTransport({ smtpUrl: config.smtpUrl, from: config.mailFrom })
     : fileTransport({
       dir: outboxDir, from: config.mailFrom,
       // Without a mail server the link is in the log, so a person trying the app can follow it.
-      onWritten: (file, mail) => app.log.info({ file, to: mail.to, subject: mail.subject, link: firstLink(mail.text) }, 'mail written to a file (no SMTP_URL)'),
+      // Only for a site on this machine (PUBLIC_URL at localhost, as `npm start` has it): elsewhere a log
+      // line must not hold a working reset link.
+      onWritten: (file, mail) => app.log.info({ file, to: mail.to, subject: mail.subject, ...(localSite ? { link: firstLink(mail.text) } : {}) }, 'mail written to a file (no SMTP_URL)'),
     }));
   const unsubscribeTokens = new UnsubscribeTokens(secret);
   const noticeMails = new NoticeMails(store, { now, publicUrl: config.publicUrl, unsubscribe: unsubscribeTokens });

@@ -340,8 +340,10 @@ export interface UnitOfWork {
   mailRetry(id: number, attempts: number, nextAt: number, error: string): Promise<void>;
   /** Refused for good, or out of attempts: never sent. */
   mailFailed(id: number, attempts: number, now: number, error: string): Promise<void>;
-  /** Whether a mail about `topic` was written for the user since `since`. */
-  mailedTopicSince(userId: number, topic: string, since: number): Promise<boolean>;
+  /** Of these (user, topic) pairs, those a mail was written about since `since`, as `<user id>|<topic>`. */
+  mailedTopicsSince(pairs: readonly { userId: number; topic: string }[], since: number): Promise<Set<string>>;
+  /** Writes several mails (enqueueMail's rows) in one statement. */
+  enqueueMails(mails: readonly MailDraft[], now: number): Promise<void>;
   /**
    * Up to `limit` notices not yet turned into email, oldest first, with their bidder's address and
    * choices; claimed (locked, skipping those another transaction holds) until commit.
@@ -355,6 +357,8 @@ export interface UnitOfWork {
   setPendingEmail(role: Role, id: number, email: string | null): Promise<boolean>;
   /** Forgets the confirmed address too. */
   clearEmail(role: Role, id: number): Promise<void>;
+  /** The account's confirmed address and status, locked until commit; null when there is no such account. */
+  accountEmail(role: Role, id: number): Promise<{ email: string | null; status: AccountStatus } | null>;
   /** Whether another account of the kind has confirmed this address. */
   emailTaken(role: Role, email: string, exceptId: number): Promise<boolean>;
   /** Makes the pending address the confirmed one, if it is still `email`; false otherwise. */

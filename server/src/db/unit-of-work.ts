@@ -538,8 +538,25 @@ export class SqlUnitOfWork implements UnitOfWork {
     return row!.id;
   }
 
-  async mailedTopicSince(userId: number, topic: string, since: number): Promise<boolean> {
-    return (await this.sql.get('select 1 as one from mail_outbox where user_id = ? and topic = ? and created_at > ?', [userId, topic, since])) !== undefined;
+  async mailedTopicsSince(pairs: readonly { userId: number; topic: string }[], since: number): Promise<Set<string>> {
+    if (pairs.length === 0) return new Set();
+    const rows = await this.sql.all<{ userId: number; topic: string }>(
+      `select distinct user_id as "userId", topic from mail_outbox
+       where topic is not null and created_at > ? and (${pairs.map(() => '(user_id = ? and topic = ?)').join(' or ')})`,
+      [since, ...pairs.flatMap((p) => [p.userId, p.topic])],
+    );
+    return new Set(rows.map((r) => `${r.userId}|${r.topic}`));
+  }
+
+  async enqueueMails(mails: readonly MailDraft[], now: number): Promise<void> {
+    for (let at = 0; at < mails.length; at += 100) {
+      const chunk = mails.slice(at, at + 100);
+      await this.sql.run(
+        `insert into mail_outbox (kind, to_address, subject, text_body, html_body, headers, created_at, attempts, next_attempt_at, user_id, topic)
+         values ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)').join(', ')}`,
+        chunk.flatMap((m) => [m.kind, m.to, m.subject, m.text, m.html, JSON.stringify(m.headers ?? {}), now, now, m.userId ?? null, m.topic ?? null]),
+      );
+    }
   }
 
   async claimUnmailedNotices(limit: number): Promise<UnmailedNotice[]> {
@@ -565,6 +582,10 @@ export class SqlUnitOfWork implements UnitOfWork {
 
   async clearEmail(role: Role, id: number): Promise<void> {
     await this.sql.run(`update ${ACCOUNT_TABLE[role]} set email = null, pending_email = null where id = ?`, [id]);
+  }
+
+  async accountEmail(role: Role, id: number): Promise<{ email: string | null; status: AccountStatus } | null> {
+    return (await this.sql.get<{ email: string | null; status: AccountStatus }>(`select email, status from ${ACCOUNT_TABLE[role]} where id = ?${this.dialect.forUpdate}`, [id])) ?? null;
   }
 
   async emailTaken(role: Role, email: string, exceptId: number): Promise<boolean> {
@@ -649,7 +670,8 @@ export class SqlUnitOfWork implements UnitOfWork {
     const conflict = {
       skip: 'on conflict do nothing',
       replace: `on conflict (user_id, dedupe) where dedupe is not null do update set
-        kind = excluded.kind, title = excluded.title, body = excluded.body, link = excluded.link, read_at = null, created_at = excluded.created_at`,
+        kind = excluded.kind, title = excluded.title, body = excluded.body, link = excluded.link, read_at = null, created_at = excluded.created_at,
+        mailed_at = null`,
     };
     // Replacing first: the standing notices come first in every change set that has both kinds.
     for (const mode of ['replace', 'skip'] as const) {

@@ -40,9 +40,9 @@ const notAscii = () => refuse('VALIDATION', `username must be ${LIMITS.usernameM
  * not checked against other accounts here (that would tell anyone whose address is registered); the
  * link answers EMAIL_TAKEN if another account confirmed it first.
  */
-async function confirmGivenEmail(tx: UnitOfWork, links: LinkBase, role: Role, account: { id: number; name: string }, email: string | undefined, now: number) {
+async function confirmGivenEmail(tx: UnitOfWork, links: LinkBase, role: Role, account: { id: number }, email: string | undefined, now: number) {
   if (email === undefined) return;
-  await sendConfirmation(tx, links, { role, id: account.id, name: account.name, email: normaliseEmail(email), now });
+  await sendConfirmation(tx, links, { role, id: account.id, email: normaliseEmail(email), now });
 }
 
 export async function registerUser(commands: Commands, links: LinkBase, input: RegisterBody, now: number): Promise<Result<{ user: UserRow }>> {

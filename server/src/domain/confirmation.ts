@@ -21,10 +21,10 @@ export interface LinkBase {
  * In `tx`: makes `email` the account's address waiting for confirmation and mails it a link (any
  * earlier link stops working). Registration and PUT /me/email both come here.
  */
-export async function sendConfirmation(tx: UnitOfWork, links: LinkBase, a: { role: Role; id: number; name: string; email: string; now: number }): Promise<void> {
+export async function sendConfirmation(tx: UnitOfWork, links: LinkBase, a: { role: Role; id: number; email: string; now: number }): Promise<void> {
   await tx.setPendingEmail(a.role, a.id, a.email);
   await tx.spendAccountTokens(a.role, a.id, 'verify_email', a.now);
   const token = newLinkToken();
   await tx.insertAccountToken({ role: a.role, accountId: a.id, purpose: 'verify_email', tokenHash: hashLinkToken(token), email: a.email, now: a.now, expiresAt: a.now + VERIFY_LINK_MS });
-  await tx.enqueueMail(verifyEmailMail({ to: a.email, name: a.name, link: `${links.publicUrl}/verify-email?token=${token}` }), a.now);
+  await tx.enqueueMail(verifyEmailMail({ to: a.email, link: `${links.publicUrl}/verify-email?token=${token}` }), a.now);
 }

@@ -20,8 +20,10 @@ export const RESET_LINK_MS = RESET_LINK_MINUTES * 60_000;
 const invalidToken = () => refuse('TOKEN_INVALID', 'This link has expired or has already been used. Please ask for a new one.', 'token');
 
 /**
- * PUT /me/email. The address already confirmed: nothing to do. Confirmed by another account of the
- * same kind: 409 EMAIL_TAKEN. Otherwise it waits for its link (the confirmed one, if any, stays until then).
+ * PUT /me/email. The address already confirmed: nothing to do. Otherwise it waits for its link (the
+ * confirmed one, if any, stays until then). Whether another account confirmed it is told only by the
+ * link (409 EMAIL_TAKEN), to whoever holds the mailbox: answering here would tell anyone with an
+ * account whose addresses are registered.
  */
 export async function changeEmail(commands: Commands, links: LinkBase, caller: Caller, raw: string, now: number): Promise<Result<{ email: string; verified: boolean }>> {
   const email = normaliseEmail(raw);
@@ -39,8 +41,7 @@ export async function changeEmail(commands: Commands, links: LinkBase, caller: C
     return { ok: true, email, verified: true };
   }
   return commands.run(async (tx) => {
-    if (await tx.emailTaken(caller.role, email, caller.id)) return refuse('EMAIL_TAKEN', 'Another account already uses this email address', 'email');
-    await sendConfirmation(tx, links, { role: caller.role, id: caller.id, name: account.name, email, now });
+    await sendConfirmation(tx, links, { role: caller.role, id: caller.id, email, now });
     return { ok: true, email, verified: false };
   });
 }
@@ -57,6 +58,25 @@ export async function removeEmail(commands: Commands, caller: Caller, now: numbe
 
 /** POST /email/verify: the link's address becomes the account's confirmed one. */
 export async function confirmEmail(commands: Commands, token: string, now: number): Promise<Result<object>> {
+  try {
+    return await confirmLinked(commands, token, now);
+  } catch (err) {
+    // Two accounts confirming one address at the same moment (PostgreSQL): the second meets the unique
+    // index; its transaction rolled back, so its link still works once the address is free again.
+    if (isUniqueViolation(err)) return refuse('EMAIL_TAKEN', 'Another account confirmed this email address first', 'email');
+    throw err;
+  }
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) {
+    const code = (e as { code?: unknown }).code;
+    if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE') return true;
+  }
+  return false;
+}
+
+async function confirmLinked(commands: Commands, token: string, now: number): Promise<Result<object>> {
   return commands.run(async (tx) => {
     const link = await tx.useAccountToken(hashLinkToken(token), 'verify_email', now);
     if (!link) return invalidToken();
@@ -72,22 +92,25 @@ export async function confirmEmail(commands: Commands, token: string, now: numbe
 type Account = (UserRow | AdminRow) & { email: string | null };
 
 /**
- * POST /password/forgot: when an active account matches (a username, or a confirmed address) and has a
- * confirmed address, a reset link is mailed to it. The caller learns nothing either way: the answer is
- * the same, and the same work is done before it (a token is drawn and hashed whether or not it is kept).
+ * POST /password/forgot, after its answer: when an active account matches (a username, or a confirmed
+ * address) and has a confirmed address, a reset link is mailed to it. The route answers before this
+ * runs, so neither the answer nor its timing says whether an account matched.
  */
 export async function forgotPassword(commands: Commands, links: LinkBase, input: { username?: string; email?: string; role: Role }, now: number): Promise<void> {
   const reads = commands.reads;
   const found: Account | null = input.email !== undefined
     ? await reads.accountByEmail(input.role, normaliseEmail(input.email))
     : await accountByUsername(reads, input.role, input.username ?? '');
-  const token = newLinkToken();
-  const tokenHash = hashLinkToken(token);
   if (!found || found.email === null || found.status !== 'active') return;
   const to = found.email;
+  const token = newLinkToken();
+  const tokenHash = hashLinkToken(token);
   await commands.run(async (tx) => {
+    // The address may have been removed or changed (or the account closed) since the read above.
+    const current = await tx.accountEmail(input.role, found.id);
+    if (!current || current.email !== to || current.status !== 'active') return { ok: true };
     await tx.insertAccountToken({ role: input.role, accountId: found.id, purpose: 'password_reset', tokenHash, email: to, now, expiresAt: now + RESET_LINK_MS });
-    await tx.enqueueMail(resetPasswordMail({ to, name: found.name, username: found.username, admin: input.role === 'admin', link: `${links.publicUrl}/reset-password?token=${token}` }), now);
+    await tx.enqueueMail(resetPasswordMail({ to, name: found.name, username: found.username, admin: input.role === 'admin', link: `${links.publicUrl}/reset-password?token=${token}${input.role === 'admin' ? '&portal=admin' : ''}` }), now);
     return { ok: true };
   });
 }

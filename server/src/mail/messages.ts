@@ -35,10 +35,13 @@ function html(parts: { heading: string; paragraphs: string[]; button?: { label: 
     + `<h1 style="font-size:20px;margin:0 0 16px">${escapeHtml(parts.heading)}</h1>${parts.paragraphs.map(p).join('')}${button}${footer}</body></html>`;
 }
 
-/** The link that confirms an address. */
-export function verifyEmailMail(a: { to: string; name: string; link: string }): MailDraft {
+/**
+ * The link that confirms an address. It goes to an address nobody has confirmed yet, so it carries no
+ * text the account's holder chose (their name): the platform's own words only.
+ */
+export function verifyEmailMail(a: { to: string; link: string }): MailDraft {
   const lines = [
-    `Hello ${a.name},`,
+    'Hello,',
     `Please confirm that ${a.to} is your email address by opening this link within ${VERIFY_LINK_HOURS} hours:`,
   ];
   const after = 'Once it is confirmed, this address can reset your password and receive the notices you choose. If you did not give this address, ignore this mail.';

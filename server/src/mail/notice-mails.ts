@@ -7,7 +7,7 @@
  * marked in the same transaction, so none is mailed twice and none is lost to a crash.
  */
 import { OUTBID_MAIL_MINUTES, type NotificationKind } from '@auction/shared';
-import type { Store, UnmailedNotice } from '../db/index.js';
+import type { MailDraft, Store, UnmailedNotice } from '../db/index.js';
 import { noticeMail } from './messages.js';
 import type { UnsubscribeTokens } from './links.js';
 
@@ -26,33 +26,41 @@ export class NoticeMails {
   private readonly batch: number;
 
   constructor(private readonly store: Store, private readonly opts: NoticeMailOptions) {
-    this.batch = opts.batch ?? 200;
+    this.batch = opts.batch ?? 100;
   }
 
   /** Turns every pending notice into its email or into none; how many mails were written. */
   async run(): Promise<number> {
     let written = 0;
     for (;;) {
+      // Four statements whatever the batch (claim, spacing, mails, marks): a bid that replaces or trims
+      // a claimed notice waits for this transaction, so it stays short.
       const { claimed, mails } = await this.store.transaction(async (tx) => {
         const notices = await tx.claimUnmailedNotices(this.batch);
         const now = this.opts.now();
-        let count = 0;
-        for (const n of notices) {
-          const mail = this.mailFor(n);
-          if (!mail) continue;
-          if (mail.topic && (await tx.mailedTopicSince(n.userId, mail.topic, now - OUTBID_MAIL_MS))) continue;
-          await tx.enqueueMail(mail, now);
-          count++;
+        const drafts = notices.map((n) => this.mailFor(n)).filter((m) => m !== null);
+        const spaced = drafts.filter((m) => m.topic !== undefined).map((m) => ({ userId: m.userId!, topic: m.topic! }));
+        const recent = await tx.mailedTopicsSince(spaced, now - OUTBID_MAIL_MS);
+        const out: MailDraft[] = [];
+        for (const m of drafts) {
+          if (m.topic !== undefined) {
+            const key = `${m.userId}|${m.topic}`;
+            if (recent.has(key)) continue;
+            // Two notices of one batch about the same lot: the first one's mail only.
+            recent.add(key);
+          }
+          out.push(m);
         }
+        await tx.enqueueMails(out, now);
         await tx.markNoticesMailed(notices.map((n) => n.id), now);
-        return { claimed: notices.length, mails: count };
+        return { claimed: notices.length, mails: out.length };
       });
       written += mails;
       if (claimed < this.batch) return written;
     }
   }
 
-  private mailFor(n: UnmailedNotice) {
+  private mailFor(n: UnmailedNotice): MailDraft | null {
     if (n.email === null || n.status !== 'active') return null;
     const kind = n.kind as NotificationKind;
     if (!n.emailNotices.split(',').includes(kind)) return null;

@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { App } from '../context.js';
-import { HOUR, bid, call, createAuction, expectError, makeApp, makeClock, richBidder, signUpAdmin, signUpUser, sqlRow, uniqueName } from '../test/helpers.js';
+import { HOUR, TEST_SECRET, bid, call, createAuction, expectError, makeApp, makeClock, richBidder, signUpAdmin, signUpUser, sqlRow, uniqueName } from '../test/helpers.js';
 import { headerOf, linkToken, mailTo, smtpServer, type Received } from '../test/mail-helpers.js';
 
 const PUBLIC_URL = 'https://auctions.test.example';
@@ -67,7 +67,12 @@ describe('email addresses', () => {
     const a = await signUpUser(app);
     const b = await signUpUser(app);
     const email = await confirmed(a.token);
-    expectError(await call(app, 'PUT', '/api/me/email', { email: email.toUpperCase() }, b.token), 409, 'EMAIL_TAKEN');
+    // The answer does not tell whether the address is taken; its link does, to whoever holds the mailbox.
+    const before = smtp.received.length;
+    expect((await call(app, 'PUT', '/api/me/email', { email: email.toUpperCase() }, b.token)).statusCode).toBe(202);
+    const link = linkToken(await mailTo(smtp.received, (r) => smtp.received.indexOf(r) >= before && to(email)(r)), '/verify-email');
+    expectError(await call(app, 'POST', '/api/email/verify', { token: link }), 409, 'EMAIL_TAKEN');
+    expect(await me(b.token)).toMatchObject({ email, email_verified: false, confirmed_email: null });
     const admin = await signUpAdmin(app);
     await confirmed(admin.token, email);
     expect(await me(admin.token)).toMatchObject({ role: 'admin', email, email_verified: true });
@@ -80,7 +85,7 @@ describe('email addresses', () => {
     const third = address();
     expect((await call(app, 'PUT', '/api/me/email', { email: second }, u.token)).statusCode).toBe(202);
     const secondLink = linkToken(await mailTo(smtp.received, to(second)), '/verify-email');
-    expect(await me(u.token)).toMatchObject({ email: second, email_verified: false });
+    expect(await me(u.token)).toMatchObject({ email: second, email_verified: false, confirmed_email: first });
     expect((await call(app, 'PUT', '/api/me/email', { email: third }, u.token)).statusCode).toBe(202);
     expectError(await call(app, 'POST', '/api/email/verify', { token: secondLink }), 400, 'TOKEN_INVALID');
     // Still the first until the third is confirmed: a reset goes there.
@@ -91,7 +96,7 @@ describe('email addresses', () => {
 
   it('refuses what is not an address, and removes one on request', async () => {
     const u = await signUpUser(app);
-    for (const email of ['nobody', 'a@b', 'a b@example.com', `${'x'.repeat(250)}@example.com`]) {
+    for (const email of ['nobody', 'a@b', 'a b@example.com', 'a@..com', 'a@example..com', 'a\u001b@example.com', 'a\u202e@example.com', 'a@example.c', `${'x'.repeat(250)}@example.com`]) {
       expectError(await call(app, 'PUT', '/api/me/email', { email }, u.token), 400, 'VALIDATION');
     }
     await confirmed(u.token);
@@ -129,6 +134,7 @@ describe('password reset', () => {
     await mailTo(smtp.received, (r) => r.to.includes(email) && smtp.received.filter(to(email, /Reset/)).length === 2);
     const [first, second] = smtp.received.filter(to(email, /Reset/)).map((m) => linkToken(m, '/reset-password'));
     expect(smtp.received.find(to(email, /Reset/))!.parsed.text).toContain('admin account');
+    expect(smtp.received.find(to(email, /Reset/))!.parsed.text).toMatch(/reset-password\?token=[^\s&]+&portal=admin/);
     expect((await call(app, 'POST', '/api/password/reset', { token: second, password: 'admin-new-1' })).statusCode).toBe(204);
     expectError(await call(app, 'POST', '/api/password/reset', { token: first, password: 'admin-new-2' }), 400, 'TOKEN_INVALID');
     expect((await call(app, 'POST', '/api/admin/login', { username: a.username, password: 'admin-new-1' })).statusCode).toBe(200);
@@ -254,6 +260,37 @@ describe('notice emails', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(smtp.received.filter(to(email, /Outbid/))).toHaveLength(2);
     expect(await sqlRow(app, 'select count(*) as n from notifications where mailed_at is null')).toEqual({ n: 0 });
+  });
+
+  it('a standing notice replaced within its minute is mailed again, spacing allowing', async () => {
+    const admin = await signUpAdmin(app);
+    const { auctionId, productIds: [lot] } = await createAuction(app, admin.token, { now: clock.t, endsIn: 2 * HOUR });
+    const a = await richBidder(app, 10_000, [auctionId]);
+    const b = await richBidder(app, 10_000, [auctionId]);
+    const email = await confirmed(a.token);
+    await call(app, 'PUT', '/api/me/notification-settings', { email: { reinstated: true } }, a.token);
+    expect((await bid(app, a.token, lot!, 100)).statusCode).toBe(201);
+    const outbid = await bid(app, b.token, lot!, 200);
+    await mailTo(smtp.received, to(email, /Outbid/));
+    // In the same minute, b cancels: a leads again, and that notice replaces the outbid one in place.
+    const cancel = await call(app, 'POST', '/api/rollback-bid', { bid_id: outbid.json<{ bid: { bid_id: number } }>().bid.bid_id }, b.token);
+    expect(cancel.statusCode, cancel.body).toBe(200);
+    const mail = await mailTo(smtp.received, to(email, /lead again/));
+    expect(mail.parsed.text).toContain('A higher bid was cancelled');
+  });
+
+  it('a mail program’s one-click POST may be multipart', async () => {
+    const u = await signUpUser(app);
+    const token = (await import('../mail/links.js')).UnsubscribeTokens;
+    const signed = new token(new TextEncoder().encode(TEST_SECRET)).sign(u.user.id, 'won');
+    const boundary = 'x-boundary';
+    const res = await app.inject({
+      method: 'POST', url: `/api/unsubscribe?token=${encodeURIComponent(signed)}`,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: `--${boundary}\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n--${boundary}--\r\n`,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await call(app, 'GET', '/api/me/notification-settings', undefined, u.token)).json()).toMatchObject({ email: { won: false, outbid: true } });
   });
 
   it('the unsubscribe page’s POST needs the signed token, and nothing else', async () => {

@@ -30,6 +30,7 @@ function presentMe(role: 'user' | 'admin', a: UserRow | AdminRow): MeBody {
     ...(role === 'admin' ? { is_owner: (a as AdminRow).isOwner } : {}),
     email: a.pendingEmail ?? a.email,
     email_verified: a.pendingEmail === null && a.email !== null,
+    confirmed_email: a.email,
   };
 }
 
@@ -53,7 +54,7 @@ export function emailRoutes(app: App, ctx: AppContext, mail: MailRouteContext) {
     config: ctx.userLimit('emailChange'),
     schema: {
       tags: ['accounts'], security, summary: 'Give or change the caller’s email address: a confirmation link is mailed to it',
-      body: SetEmailBody, response: { 202: EmailAccepted, ...errorResponses(400, 401, 409, 429) },
+      body: SetEmailBody, response: { 202: EmailAccepted, ...errorResponses(400, 401, 429) },
     },
   }, async (req, reply) => {
     const result = unwrap(await changeEmail(commands, links, callerOf(req), req.body.email, ctx.now()));
@@ -111,8 +112,13 @@ export function emailRoutes(app: App, ctx: AppContext, mail: MailRouteContext) {
     },
   }, async (req, reply) => {
     const { username, email, role = 'user' } = req.body;
-    await forgotPassword(commands, links, { ...(email !== undefined ? { email } : { username: username! }), role }, ctx.now());
-    mail.kick();
+    // Answered first, the same for everyone: the look-up and the mail follow, off the answer's path,
+    // so its timing cannot tell whether an account matched (nor can a failure of what follows).
+    const now = ctx.now();
+    setImmediate(() => {
+      forgotPassword(commands, links, { ...(email !== undefined ? { email } : { username: username! }), role }, now)
+        .then(() => mail.kick(), (err: unknown) => req.log.error({ err }, 'password reset request'));
+    });
     return reply.code(202).send({ message: FORGOT_MESSAGE });
   });
 
@@ -153,7 +159,11 @@ export function emailRoutes(app: App, ctx: AppContext, mail: MailRouteContext) {
   // the URL in List-Unsubscribe, the token in its query. Neither needs a sign-in.
   void app.register(async (plain) => {
     const scope = plain.withTypeProvider<TypeBoxTypeProvider>();
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_req, _body, done) => done(null, {}));
+    // RFC 8058 names the body `List-Unsubscribe=One-Click`, form-encoded or as multipart/form-data: its
+    // content says nothing the URL does not, so it is read (up to 4 KiB) and left aside.
+    const ignore = (_req: unknown, _body: unknown, done: (err: Error | null, body?: unknown) => void) => done(null, {});
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer', bodyLimit: 4096 }, ignore);
+    scope.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: 4096 }, ignore);
     scope.post('/unsubscribe', {
       config: authRateLimit,
       schema: {

@@ -2,13 +2,16 @@
 import { Type, type Static } from 'typebox';
 import { LIMITS } from '../limits.js';
 import { Password, X_ERROR } from './common.js';
-import { NOTIFICATION_KINDS } from './enums.js';
+import { literalUnion, NOTIFICATION_KINDS } from './enums.js';
 
 /**
- * An address as people type it: one `@`, no spaces, a dot in the domain. The server stores it lower-cased
- * (addresses are compared without case) and confirms it by sending a link to it.
+ * An address as people type it: one `@`, no spaces, control or text-direction characters, and a domain
+ * of dot-separated labels, the last of two characters or more. The server stores it lower-cased
+ * (addresses are compared without case) and confirms it by sending a link to it. Written without
+ * `\p{…}` classes, so the client's `new RegExp(EMAIL_PATTERN)` reads it the same without the `u` flag.
  */
-export const EMAIL_PATTERN = '^[^\\s@<>()\\[\\],;:"\\\\]+@[^\\s@<>()\\[\\],;:"\\\\]+\\.[^\\s@<>()\\[\\],;:"\\\\.]{2,}$';
+const NOT_IN_ADDRESS = '\\s@<>()\\[\\],;:"\\\\\\x00-\\x1F\\x7F-\\x9F\\u202A-\\u202E\\u2066-\\u2069';
+export const EMAIL_PATTERN = `^[^${NOT_IN_ADDRESS}]+@(?:[^${NOT_IN_ADDRESS}.]+\\.)+[^${NOT_IN_ADDRESS}.]{2,}$`;
 export const Email = Type.String({
   maxLength: LIMITS.emailMax, pattern: EMAIL_PATTERN,
   [X_ERROR]: 'email must be an email address such as name@example.com',
@@ -35,6 +38,7 @@ export const Me = Type.Object({
   is_owner: Type.Optional(Type.Boolean({ description: 'Admins only' })),
   email: Type.Union([Type.String(), Type.Null()], { description: 'The address last given: the confirmed one, or one waiting for its link to be opened' }),
   email_verified: Type.Boolean({ description: 'Whether `email` is confirmed; only a confirmed address gets mail' }),
+  confirmed_email: Type.Union([Type.String(), Type.Null()], { description: 'The address mail goes to now: `email` once confirmed, or until then the one confirmed before (null: none)' }),
 });
 export type Me = Static<typeof Me>;
 
@@ -77,6 +81,6 @@ export type NotificationSettingsBody = Static<typeof NotificationSettingsBody>;
 
 export const Unsubscribed = Type.Object({
   message: Type.String(),
-  kind: Type.String(),
+  kind: literalUnion(NOTIFICATION_KINDS),
 });
 export type Unsubscribed = Static<typeof Unsubscribed>;
