@@ -3,7 +3,7 @@ import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { useSession } from '../lib/session';
 import { api } from '../lib/api-client';
-import { LocationProbe, jsonResponse, mockFetch, resetAppState, sampleAdmin, sampleUser } from '../test/utils';
+import { LocationProbe, jsonResponse, mockFetch, resetAppState, routeFetch, sampleAdmin, sampleUser } from '../test/utils';
 import { AppProviders } from './providers';
 import { AppRoutes } from './router';
 
@@ -60,7 +60,7 @@ describe('routes', () => {
     expect(screen.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Welcome, Asha Rao' })).toBeTruthy();
     const nav = screen.getByRole('navigation', { name: 'User Portal' });
-    expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Dashboard', 'Browse Auctions', 'My Bids', 'Saved', 'Wallet']);
+    expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Dashboard', 'Browse Auctions', 'My Bids', 'Saved', 'Wallet', 'Account']);
     expect(screen.queryByText('Admin', { selector: '.badge' })).toBeNull();
   });
 
@@ -80,6 +80,37 @@ describe('routes', () => {
     expect(screen.getByTestId('location').textContent).toBe('/user/saved');
     expect(screen.getByRole('heading', { level: 1, name: 'Saved' })).toBeTruthy();
     expect(await screen.findByText('No saved lots yet — tap the star on any lot to keep it here')).toBeTruthy();
+  });
+
+  it('opens Account from the user sidebar at /user/account, and only with a session', async () => {
+    renderApp('/user/account');
+    expect(screen.getByTestId('location').textContent).toBe('/user/login');
+    cleanup();
+    resetAppState();
+
+    signInUser();
+    routeFetch({
+      'GET /api/me': [jsonResponse(200, { role: 'user', ...sampleUser, email: null, email_verified: false })],
+      'GET /api/me/notification-settings': [jsonResponse(200, { email_verified: false, email: { outbid: true, won: true, lost: false, reinstated: false, ending_soon: true, extended: false, unsold: false, bought_now: false } })],
+    });
+    renderApp('/user/dashboard');
+    const account = within(screen.getByRole('navigation', { name: 'User Portal' })).getByRole('link', { name: 'Account' });
+    expect(account.getAttribute('href')).toBe('/user/account');
+    fireEvent.click(account);
+    expect(screen.getByRole('heading', { level: 1, name: 'Account' })).toBeTruthy();
+    expect(await screen.findByText(/No email address yet/)).toBeTruthy();
+  });
+
+  it.each([
+    ['/user/forgot-password', 'Forgot your password?'],
+    ['/admin/forgot-password', 'Forgot your password?'],
+    ['/reset-password?token=abc', 'Reset your password'],
+    ['/unsubscribe?token=abc', 'Stop these emails?'],
+    ['/verify-email', 'Confirm your email address'],
+  ])('opens %s without a session', (path, heading) => {
+    renderApp(path);
+    expect(screen.getByTestId('location').textContent).toBe(path.split('?')[0]);
+    expect(screen.getByRole('heading', { level: 1, name: heading })).toBeTruthy();
   });
 
   it('lists Users in the admin sidebar only for the owner', () => {

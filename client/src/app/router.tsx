@@ -6,13 +6,16 @@ import { ManageProductsPage } from '../features/admin-products/components/Manage
 import { UsersPage } from '../features/admin-users/components/UsersPage';
 import { BrowseAuctionsPage } from '../features/auctions/components/BrowseAuctionsPage';
 import { LotPage } from '../features/auctions';
-import { LoginPage, RegisterPage, RequireSession, SessionReady } from '../features/auth';
+import {
+  ForgotPasswordPage, LoginPage, RegisterPage, RequireSession, ResetPasswordPage, SessionReady, UnsubscribePage, VerifyEmailPage,
+} from '../features/auth';
 import { MyBidsPage } from '../features/bids/components/MyBidsPage';
 import { UserDashboardPage } from '../features/dashboard/components/UserDashboardPage';
 import { LandingPage } from '../features/landing/components/LandingPage';
 import { ReportsPage } from '../features/reports/components/ReportsPage';
 import { SavedPage } from '../features/saved/components/SavedPage';
 import { SearchPage } from '../features/search';
+import { AccountPage } from '../features/settings/components/AccountPage';
 import { SettingsPage } from '../features/settings/components/SettingsPage';
 import { WalletPage } from '../features/wallet/components/WalletPage';
 import { AdminDashboardRoute } from './AdminDashboardRoute';
@@ -28,6 +31,12 @@ export function AppRoutes() {
       <Route path={paths.user.register} element={<RegisterPage portal="user" />} />
       <Route path={paths.admin.login} element={<LoginPage portal="admin" />} />
       <Route path={paths.admin.register} element={<RegisterPage portal="admin" />} />
+      <Route path={paths.user.forgotPassword} element={<ForgotPasswordPage portal="user" />} />
+      <Route path={paths.admin.forgotPassword} element={<ForgotPasswordPage portal="admin" />} />
+      {/* The pages our emails link to: public, the link's token is the proof (docs/email.md). */}
+      <Route path={paths.email.resetPassword} element={<ResetPasswordPage />} />
+      <Route path={paths.email.verify} element={<VerifyEmailPage />} />
+      <Route path={paths.email.unsubscribe} element={<UnsubscribePage />} />
 
       {/* The bidder's shell, also for visitors: Browse and lot pages are public (a shared link opens the lot). */}
       <Route element={<SessionReady />}>
@@ -41,6 +50,7 @@ export function AppRoutes() {
             <Route path={paths.user.bids} element={<MyBidsPage />} />
             <Route path={paths.user.saved} element={<SavedPage />} />
             <Route path={paths.user.wallet} element={<WalletPage />} />
+            <Route path={paths.user.account} element={<AccountPage />} />
           </Route>
         </Route>
       </Route>

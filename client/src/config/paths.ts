@@ -14,6 +14,9 @@ export const paths = {
     bids: '/user/bids',
     saved: '/user/saved',
     wallet: '/user/wallet',
+    /** The bidder's own details: email address, email notices, password. */
+    account: '/user/account',
+    forgotPassword: '/user/forgot-password',
   },
   admin: {
     login: '/admin/login',
@@ -26,6 +29,16 @@ export const paths = {
     reports: '/admin/reports',
     settings: '/admin/settings',
     auctionDetail: '/admin/auctions/:auctionId',
+    forgotPassword: '/admin/forgot-password',
+  },
+  /**
+   * The pages the links in our emails open (docs/email.md): public, each with `?token=…`. The token says
+   * nothing of the portal, so they belong to neither.
+   */
+  email: {
+    resetPassword: '/reset-password',
+    verify: '/verify-email',
+    unsubscribe: '/unsubscribe',
   },
 } as const;
 
@@ -74,6 +87,7 @@ export const pageRoutes: Record<Portal, readonly PageRoute[]> = {
     { path: paths.user.bids, title: 'My Bids', nav: { label: 'My Bids', icon: 'bids' } },
     { path: paths.user.saved, title: 'Saved', nav: { label: 'Saved', icon: 'star' } },
     { path: paths.user.wallet, title: 'Wallet', nav: { label: 'Wallet', icon: 'wallet' } },
+    { path: paths.user.account, title: 'Account', nav: { label: 'Account', icon: 'user' } },
     { path: paths.lot, title: 'Lot', section: paths.user.auctions, public: true },
     { path: paths.user.search, title: 'Search', section: paths.user.auctions, public: true },
   ],

@@ -17,6 +17,10 @@ export const queryRoots = {
   lotSuggestions: ['lot-suggestions'],
   /** The category tree (`GET /categories`): Browse's and Search's filters, the admin's Categories page and the product form's select. */
   categories: ['categories'],
+  /** `GET /me` of the user or the admin signed in (the email address and whether it is confirmed). */
+  me: ['me'],
+  /** The bidder's email notice settings (`GET /me/notification-settings`). */
+  notificationSettings: ['notification-settings'],
 } as const satisfies Record<string, readonly [string]>;
 
 /** The key of one auction's products. */

@@ -5,7 +5,7 @@ export type IconName =
   | 'menu' | 'close' | 'logout' | 'check' | 'alert' | 'info' | 'warning'
   | 'bolt' | 'shield' | 'user' | 'arrow-left' | 'arrow-right'
   | 'search' | 'eye' | 'clock' | 'refresh' | 'download' | 'plus' | 'edit' | 'trash'
-  | 'image' | 'upload' | 'bell' | 'star' | 'chevron-left' | 'chevron-right' | 'share' | 'tag';
+  | 'image' | 'upload' | 'bell' | 'star' | 'chevron-left' | 'chevron-right' | 'share' | 'tag' | 'mail';
 
 // Every icon of the app: 24×24 stroke icons, drawn with currentColor so they follow the text colour.
 const PATHS: Record<IconName, ReactNode> = {
@@ -175,6 +175,12 @@ const PATHS: Record<IconName, ReactNode> = {
     <>
       <path d="M12 20h9" />
       <path d="M16.5 3.5a2.12 2.12 0 0 1 3 3L7 19l-4 1 1-4z" />
+    </>
+  ),
+  mail: (
+    <>
+      <rect x="3" y="5" width="18" height="14" rx="2" />
+      <path d="m3 7 9 6 9-6" />
     </>
   ),
   trash: (

@@ -18,4 +18,12 @@ describe('coming back after signing in', () => {
     expect(afterSignIn(undefined, 'user')).toBe('/user/dashboard');
     expect(afterSignIn({ from: '//evil.example' }, 'admin')).toBe('/admin/dashboard');
   });
+
+  it('never returns to a forgot-password page or a page an email link opened', () => {
+    for (const from of ['/user/forgot-password', '/reset-password?token=abc', '/verify-email?token=abc', '/unsubscribe?token=abc']) {
+      expect(returnPath({ from }, 'user'), from).toBeNull();
+    }
+    expect(returnPath({ from: '/admin/forgot-password' }, 'admin')).toBeNull();
+    expect(returnPath({ from: '/user/account' }, 'user')).toBe('/user/account');
+  });
 });

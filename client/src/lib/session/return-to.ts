@@ -13,7 +13,12 @@ export interface ReturnState {
   from?: string;
 }
 
-const AUTH_PAGES: readonly string[] = [paths.user.login, paths.user.register, paths.admin.login, paths.admin.register];
+/** Pages never worth coming back to: the sign-in pages themselves and the pages our emails' links open. */
+const AUTH_PAGES: readonly string[] = [
+  paths.user.login, paths.user.register, paths.user.forgotPassword,
+  paths.admin.login, paths.admin.register, paths.admin.forgotPassword,
+  ...Object.values(paths.email),
+];
 
 /** The in-app path a login or register page should return to, or null when there is none to trust. */
 export function returnPath(state: unknown, portal: Portal): string | null {

@@ -7,17 +7,18 @@ import { Icon } from '../../../components/ui/Icon';
 import './auth.css';
 
 interface AuthLayoutProps {
-  portal: Portal;
+  /** Absent on the pages our emails' links open: their token does not say which portal. */
+  portal?: Portal | undefined;
   title: string;
   subtitle: string;
   children: ReactNode;
-  footer: ReactNode;
+  footer?: ReactNode;
 }
 
-/** The centred card every login and register screen shares. */
+/** The centred card every login and register screen shares, and the public pages our emails link to. */
 export function AuthLayout({ portal, title, subtitle, children, footer }: AuthLayoutProps) {
   return (
-    <div className={`auth-page auth-page-${portal}`}>
+    <div className={`auth-page auth-page-${portal ?? 'user'}`}>
       <header className="auth-top">
         <Link to={paths.home} className="brand-link">
           <BrandMark />
@@ -30,15 +31,17 @@ export function AuthLayout({ portal, title, subtitle, children, footer }: AuthLa
       <main className="auth-main">
         <section className="auth-card" aria-labelledby="auth-title">
           <div className="auth-card-head">
-            <span className={`portal-chip portal-chip-${portal}`}>
-              <Icon name={portal === 'admin' ? 'shield' : 'user'} size={14} />
-              {portal === 'admin' ? 'Admin Portal' : 'User Portal'}
-            </span>
+            {portal && (
+              <span className={`portal-chip portal-chip-${portal}`}>
+                <Icon name={portal === 'admin' ? 'shield' : 'user'} size={14} />
+                {portal === 'admin' ? 'Admin Portal' : 'User Portal'}
+              </span>
+            )}
             <h1 id="auth-title">{title}</h1>
             <p className="auth-subtitle">{subtitle}</p>
           </div>
           {children}
-          <div className="auth-footer">{footer}</div>
+          {footer && <div className="auth-footer">{footer}</div>}
         </section>
       </main>
     </div>

@@ -104,6 +104,15 @@ describe('LoginPage', () => {
     expect(localStorage.getItem('admin_token')).toBe('a-tok');
   });
 
+  it.each(['user', 'admin'] as const)('links the %s sign-in page to its own forgot-password page', (portal) => {
+    mockFetch(jsonResponse(200, {}));
+    renderLogin(portal);
+    const link = screen.getByRole('link', { name: 'Forgot password?' });
+    expect(link.getAttribute('href')).toBe(`/${portal}/forgot-password`);
+    fireEvent.click(link);
+    expect(screen.getByTestId('location').textContent).toBe(`/${portal}/forgot-password`);
+  });
+
   it('requires both fields before calling the server', () => {
     const fetchMock = mockFetch(jsonResponse(200, {}));
     renderLogin('user');

@@ -99,6 +99,9 @@ export function LoginPage({ portal }: { portal: Portal }) {
           onValueChange={change('password')}
           error={errors.password}
         />
+        <p className="auth-forgot">
+          <Link to={paths[portal].forgotPassword} state={returnState}>Forgot password?</Link>
+        </p>
         <button type="submit" className="btn btn-primary btn-block btn-lg" disabled={submitting}>
           {submitting ? 'Signing in…' : 'Login'}
         </button>

@@ -127,6 +127,55 @@ describe('RegisterPage', () => {
     expect(sentBody(api.fn, 0)).toMatchObject({ mobile_number: '+919876543210' });
   });
 
+  it('sends the optional email only when one is given, trimmed, and says a link is on its way', async () => {
+    renderRegister('user');
+    const email = screen.getByLabelText('Email (optional)');
+    expect(email.getAttribute('type')).toBe('email');
+    expect(email.getAttribute('autocomplete')).toBe('email');
+    expect(email.hasAttribute('required')).toBe(false);
+
+    const api = routeFetch({
+      'POST /api/register': [jsonResponse(201, { message: 'Registered', user: sampleUser })],
+      'POST /api/login': [jsonResponse(200, { token: 'u-tok', user: sampleUser })],
+    });
+    fireEvent.change(email, { target: { value: '  asha@example.com ' } });
+    fill();
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/user/dashboard'));
+    expect(sentBody(api.fn, 0)).toEqual({ name: 'Asha Rao', username: 'asha', mobile_number: '9876543210', password: 'secret1', email: 'asha@example.com' });
+    const toasts = (await screen.findAllByRole('status')).map((t) => t.textContent);
+    expect(toasts.some((t) => t?.includes('We sent a link to asha@example.com'))).toBe(true);
+  });
+
+  it('an email of spaces alone is not sent', async () => {
+    const api = routeFetch({
+      'POST /api/admin/register': [jsonResponse(201, { message: 'Registered', admin: sampleAdmin })],
+      'POST /api/admin/login': [jsonResponse(200, { token: 'a-tok', admin: sampleAdmin })],
+    });
+    renderRegister('admin');
+    // Admins get no notices: the hint says what their address is for.
+    expect(screen.getByText('To reset a forgotten password; we will send a link to confirm it')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Email (optional)'), { target: { value: '   ' } });
+    fill();
+    await waitFor(() => expect(api.fn).toHaveBeenCalled());
+    expect(sentBody(api.fn, 0)).not.toHaveProperty('email');
+  });
+
+  it('checks a given email before sending, and says an address another account confirmed under the field', async () => {
+    const fetchMock = mockFetch(jsonResponse(201, {}));
+    renderRegister('admin');
+    fireEvent.change(screen.getByLabelText('Email (optional)'), { target: { value: 'ravi@example' } });
+    fill();
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(screen.getByText('Enter an email address such as name@example.com')).toBeTruthy();
+    expect(document.activeElement).toBe(screen.getByLabelText('Email (optional)'));
+
+    const api = routeFetch({ 'POST /api/admin/register': [jsonResponse(409, { error: 'Email taken', message: 'x', code: 'EMAIL_TAKEN', field: 'email' })] });
+    fireEvent.change(screen.getByLabelText('Email (optional)'), { target: { value: 'ravi@example.com' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Register' }));
+    expect(await screen.findByText('Another account has confirmed this email address: use another one')).toBeTruthy();
+    expect(sentBody(api.fn, 0)).toMatchObject({ email: 'ravi@example.com', role: 'admin' });
+  });
+
   it('falls back to "Registration failed"', async () => {
     mockFetch(new Response('', { status: 500 }));
     renderRegister('user');

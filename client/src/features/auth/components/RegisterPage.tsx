@@ -9,7 +9,8 @@ import { errorText } from '../../../lib/api-client';
 import { loginAdmin, loginUser, registerAdmin, registerUser } from '../api/auth-api';
 import { afterSignIn, useSession } from '../../../lib/session';
 import { AuthLayout } from './AuthLayout';
-import { fieldOfRefusal, normaliseMobile, REGISTER_HINTS, REGISTER_LABELS as LABELS, registerProblems, type RegisterField as Field } from './register-rules';
+import { normaliseEmail } from '../../../lib/email';
+import { ADMIN_EMAIL_HINT, fieldOfRefusal, normaliseMobile, REGISTER_HINTS, REGISTER_LABELS as LABELS, registerProblems, type RegisterField as Field } from './register-rules';
 
 const COPY = {
   user: {
@@ -31,7 +32,7 @@ export function RegisterPage({ portal }: { portal: Portal }) {
   const navigate = useNavigate();
   // A visitor sent here to bid, save or register goes back to that page once signed in.
   const returnState: unknown = useLocation().state;
-  const [values, setValues] = useState<Record<Field, string>>({ name: '', username: '', mobile_number: '', password: '' });
+  const [values, setValues] = useState<Record<Field, string>>({ name: '', username: '', mobile_number: '', email: '', password: '' });
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [submitting, setSubmitting] = useState(false);
   const copy = COPY[portal];
@@ -53,11 +54,14 @@ export function RegisterPage({ portal }: { portal: Portal }) {
     }
 
     setSubmitting(true);
+    const email = normaliseEmail(values.email);
     const body = {
       name: values.name.trim(),
       username: values.username.trim(),
       mobile_number: normaliseMobile(values.mobile_number),
       password: values.password,
+      // Optional: sent only when given (the server mails it a link to confirm it).
+      ...(email ? { email } : {}),
     };
     try {
       await (portal === 'user' ? registerUser(body) : registerAdmin(body));
@@ -73,6 +77,7 @@ export function RegisterPage({ portal }: { portal: Portal }) {
       setSubmitting(false);
       return;
     }
+    if (email) toast.info(`We sent a link to ${email}: open it to confirm your address.`);
     // The new account signs in at once; should that fail (a limit, the network), the login page.
     const credentials = { username: body.username, password: body.password };
     try {
@@ -107,6 +112,9 @@ export function RegisterPage({ portal }: { portal: Portal }) {
         <FormField id={id('mobile_number')} label={LABELS.mobile_number} name="mobile_number" type="tel"
           autoComplete="tel" inputMode="tel" required
           value={values.mobile_number} onValueChange={change('mobile_number')} error={errors.mobile_number} hint={REGISTER_HINTS.mobile_number} />
+        <FormField id={id('email')} label={LABELS.email} name="email" type="email"
+          autoComplete="email" autoCapitalize="none" spellCheck={false} inputMode="email"
+          value={values.email} onValueChange={change('email')} error={errors.email} hint={portal === 'admin' ? ADMIN_EMAIL_HINT : REGISTER_HINTS.email} />
         <FormField id={id('password')} label={LABELS.password} name="password" type="password"
           autoComplete="new-password" required
           value={values.password} onValueChange={change('password')} error={errors.password} hint={REGISTER_HINTS.password} />

@@ -1,5 +1,5 @@
-/** Settings calls, with the admin token. */
-import type { AdminChangePasswordBody, PasswordChanged, ProfileUpdated, UpdateProfileBody } from '@auction/shared';
+/** Settings calls, with the admin token (the bidder's own password change aside). */
+import type { AdminChangePasswordBody, ChangePasswordBody, PasswordChanged, ProfileUpdated, UpdateProfileBody } from '@auction/shared';
 import { api } from '../../../lib/api-client';
 
 const as = { as: 'admin' } as const;
@@ -12,3 +12,7 @@ export const updateProfile = (body: UpdateProfileBody) => api.put<ProfileUpdated
 /** The old token stops working once this succeeds; the answer carries the new one. */
 export const changeAdminPassword = (body: Omit<AdminChangePasswordBody, 'role'>) =>
   api.post<PasswordChanged>('/admin/change-password', { ...body, role: 'admin' } satisfies AdminChangePasswordBody, as);
+
+/** The bidder's own: POST /change-password; as with the admin's, the old token stops working. */
+export const changeUserPassword = (body: Pick<ChangePasswordBody, 'password' | 'new_password'>) =>
+  api.post<PasswordChanged>('/change-password', body satisfies ChangePasswordBody, { as: 'user' });

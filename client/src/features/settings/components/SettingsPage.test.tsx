@@ -3,13 +3,20 @@ import { MemoryRouter } from 'react-router-dom';
 import type { AdminSettings } from '@auction/shared';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { useToasts } from '../../../components/ui/toast/toast-store';
-import { jsonResponse, resetAppState, routeFetch, sampleAdmin } from '../../../test/utils';
+import { jsonResponse, resetAppState, routeFetch, sampleAdmin, type FetchAnswer } from '../../../test/utils';
 import { useSession } from '../../../lib/session';
 import { systemItems, validatePasswordChange } from '../model';
 import { SettingsPage } from './SettingsPage';
 
 const settings: AdminSettings = { auto_settle: true, admin_signup: 'closed', min_increment: 1, live_frame_ms: 50, timezone: 'Asia/Kolkata', soft_close_s: 120, max_extension_s: 3600, media_max_mb: 8 };
 const toasts = () => useToasts.getState().toasts.map((t) => `${t.kind}: ${t.message}`);
+
+const adminMe = { role: 'admin', ...sampleAdmin, email: null, email_verified: false };
+
+/** The page's calls: GET /me (the Email card) answered unless a test says otherwise. */
+function routes(over: Record<string, FetchAnswer[]>) {
+  return routeFetch({ 'GET /api/me': [jsonResponse(200, adminMe)], ...over });
+}
 
 function renderPage() {
   return render(<MemoryRouter><SettingsPage /></MemoryRouter>);
@@ -53,7 +60,7 @@ describe('SettingsPage', () => {
   });
 
   it('shows the profile, a read-only username and the server settings', async () => {
-    routeFetch({ 'GET /api/admin/settings': [jsonResponse(200, settings)] });
+    routes({ 'GET /api/admin/settings': [jsonResponse(200, settings)] });
     renderPage();
     expect(screen.getByLabelText<HTMLInputElement>('Full Name').value).toBe('Ravi Kumar');
     const username = screen.getByLabelText<HTMLInputElement>('Username');
@@ -76,7 +83,7 @@ describe('SettingsPage', () => {
   });
 
   it('saves the profile and updates the session admin (the header name)', async () => {
-    const api = routeFetch({
+    const api = routes({
       'GET /api/admin/settings': [jsonResponse(200, settings)],
       'PUT /api/admin/profile': [
         jsonResponse(400, { error: 'mobile_number must be 7 to 15 digits', code: 'VALIDATION' }),
@@ -103,7 +110,7 @@ describe('SettingsPage', () => {
   });
 
   it('checks the new password before calling, then stores the returned token', async () => {
-    const api = routeFetch({
+    const api = routes({
       'GET /api/admin/settings': [jsonResponse(200, settings)],
       'POST /api/admin/change-password': [
         jsonResponse(400, { error: 'Current password is incorrect', code: 'WRONG_PASSWORD' }),
@@ -131,7 +138,7 @@ describe('SettingsPage', () => {
   });
 
   it('falls back to the spec toast when the server gives no text', async () => {
-    routeFetch({
+    routes({
       'GET /api/admin/settings': [jsonResponse(500, {})],
       'POST /api/admin/change-password': [jsonResponse(500, {})],
     });
@@ -139,5 +146,26 @@ describe('SettingsPage', () => {
     fillPassword('secret1', 'newpass1', 'newpass1');
     await waitFor(() => expect(toasts()).toContain('error: Failed to change password'));
     expect((await screen.findByRole('alert')).textContent).toContain('Failed to load data');
+  });
+
+  it('shows the admin’s email address and sets a new one with the admin token (no notification settings)', async () => {
+    const api = routes({
+      'GET /api/admin/settings': [jsonResponse(200, settings)],
+      'GET /api/me': [jsonResponse(200, { ...adminMe, email: 'ravi@example.com', email_verified: true })],
+      'PUT /api/me/email': [jsonResponse(202, { message: 'We sent a link to ravi.k@example.com: open it to confirm the address.', email: 'ravi.k@example.com', email_verified: false })],
+    });
+    renderPage();
+    const card = screen.getByRole('region', { name: 'Email' });
+    expect(await within(card).findByText('ravi@example.com')).toBeTruthy();
+    expect(within(card).getByText('Confirmed', { selector: '.badge' })).toBeTruthy();
+    expect(api.calls('GET /api/me')[0]![1]!.headers).toMatchObject({ authorization: 'Bearer old-token' });
+    expect(screen.queryByRole('region', { name: 'Email notifications' })).toBeNull();
+
+    fireEvent.change(within(card).getByLabelText('New email address'), { target: { value: 'ravi.k@example.com' } });
+    fireEvent.click(within(card).getByRole('button', { name: 'Change email' }));
+    expect((await within(card).findByRole('status')).textContent).toContain('We sent a link to ravi.k@example.com');
+    expect(api.body('PUT /api/me/email')).toEqual({ email: 'ravi.k@example.com' });
+    expect(api.calls('PUT /api/me/email')[0]![1]!.headers).toMatchObject({ authorization: 'Bearer old-token' });
+    expect(within(card).getByText('Waiting for confirmation', { selector: '.badge' })).toBeTruthy();
   });
 });

@@ -1,0 +1,38 @@
+/**
+ * The signed-in account's own details (`GET /me`), its email address and, for bidders, which notices
+ * are also mailed. Each call carries the token of the portal it is made from.
+ */
+import { queryOptions } from '@tanstack/react-query';
+import type { EmailAccepted, Me, NotificationSettings, NotificationSettingsBody, SetEmailBody } from '@auction/shared';
+import type { Portal } from '../../../config/paths';
+import { api } from '../../../lib/api-client';
+import { queryRoots } from '../../../lib/query-keys';
+
+/** Both sessions may be open in one browser: each portal's `/me` is its own query. */
+export const meKey = (portal: Portal) => [...queryRoots.me, portal] as const;
+
+export const meQuery = (portal: Portal) => queryOptions({
+  queryKey: meKey(portal),
+  queryFn: ({ signal }) => api.get<Me>('/me', { as: portal, signal }),
+});
+
+/** PUT /me/email → 202: a link to confirm it is mailed to the address; until then it is not confirmed. */
+export const setEmail = (portal: Portal, email: string) =>
+  api.put<EmailAccepted>('/me/email', { email } satisfies SetEmailBody, { as: portal });
+
+/** DELETE /me/email → 204: forgets the confirmed address and any waiting for its link. */
+export async function removeEmail(portal: Portal): Promise<void> {
+  await api.delete<unknown>('/me/email', { as: portal });
+}
+
+export const notificationSettingsKey = queryRoots.notificationSettings;
+
+/** GET /me/notification-settings (bidders only). */
+export const notificationSettingsQuery = () => queryOptions({
+  queryKey: notificationSettingsKey,
+  queryFn: ({ signal }) => api.get<NotificationSettings>('/me/notification-settings', { as: 'user', signal }),
+});
+
+/** PUT /me/notification-settings with only the kinds changed; the answer is the whole of them. */
+export const saveNotificationSettings = (body: NotificationSettingsBody) =>
+  api.put<NotificationSettings>('/me/notification-settings', body, { as: 'user' });

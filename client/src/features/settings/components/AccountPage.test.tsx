@@ -1,0 +1,198 @@
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
+import type { NotificationSettings } from '@auction/shared';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { useToasts } from '../../../components/ui/toast/toast-store';
+import { jsonResponse, resetAppState, routeFetch, sampleUser, type FetchAnswer } from '../../../test/utils';
+import { useSession } from '../../../lib/session';
+import { changedKinds } from '../account-model';
+import { AccountPage } from './AccountPage';
+
+const me = (over: object = {}) => ({ role: 'user', ...sampleUser, email: 'asha@example.com', email_verified: true, ...over });
+const flags = { outbid: true, won: true, lost: false, reinstated: false, ending_soon: true, extended: false, unsold: false, bought_now: false };
+const noticeSettings = (over: Partial<NotificationSettings> = {}): NotificationSettings => ({ email_verified: true, email: flags, ...over });
+const toasts = () => useToasts.getState().toasts.map((t) => `${t.kind}: ${t.message}`);
+const noContent = () => new Response(null, { status: 204 });
+
+function routes(over: Record<string, FetchAnswer[]> = {}) {
+  return routeFetch({
+    'GET /api/me': [jsonResponse(200, me())],
+    'GET /api/me/notification-settings': [jsonResponse(200, noticeSettings())],
+    ...over,
+  });
+}
+
+function renderPage() {
+  return render(<MemoryRouter><AccountPage /></MemoryRouter>);
+}
+
+const emailCard = () => screen.getByRole('region', { name: 'Email' });
+const noticeCard = () => screen.getByRole('region', { name: 'Email notifications' });
+const box = (name: RegExp | string) => within(noticeCard()).getByRole<HTMLInputElement>('checkbox', { name });
+
+describe('changedKinds', () => {
+  it('keeps only the kinds that differ from what the server holds', () => {
+    expect(changedKinds(flags, { outbid: true, lost: true, won: false })).toEqual({ lost: true, won: false });
+    expect(changedKinds(flags, { outbid: true })).toEqual({});
+  });
+});
+
+describe('AccountPage', () => {
+  beforeEach(() => {
+    resetAppState();
+    useSession.getState().setUserSession({ token: 'u-tok', user: sampleUser });
+  });
+  afterEach(() => {
+    cleanup();
+    resetAppState();
+  });
+
+  it('shows the bidder’s details and a confirmed address, read with the user token', async () => {
+    const api = routes();
+    renderPage();
+    const profile = screen.getByRole('region', { name: 'Profile' });
+    const value = (label: string) => within(profile).getByText(label).parentElement!.querySelector('dd')!.textContent;
+    expect(value('Full Name')).toBe('Asha Rao');
+    expect(value('Username')).toBe('asha');
+    expect(value('Mobile Number')).toBe('9876543210');
+
+    expect(await within(emailCard()).findByText('asha@example.com')).toBeTruthy();
+    expect(within(emailCard()).getByText('Confirmed', { selector: '.badge' })).toBeTruthy();
+    expect(within(emailCard()).queryByText(/Waiting for confirmation/)).toBeNull();
+    expect(api.calls('GET /api/me')[0]![1]!.headers).toMatchObject({ authorization: 'Bearer u-tok' });
+    // Confirmed: no note that emails wait for it.
+    await within(noticeCard()).findByRole('checkbox', { name: 'Outbid' });
+    expect(within(noticeCard()).queryByText(/Emails start once your email address is confirmed/)).toBeNull();
+  });
+
+  it('a new address waiting for its link says where mail goes until then', async () => {
+    routes({ 'GET /api/me': [jsonResponse(200, me({ email: 'asha.new@example.com', email_verified: false, confirmed_email: 'asha@example.com' }))] });
+    renderPage();
+    expect(await within(emailCard()).findByText('asha.new@example.com')).toBeTruthy();
+    expect(within(emailCard()).getByText(/Until then, mail goes to/).textContent).toContain('asha@example.com');
+  });
+
+  it('an address waiting for its link says so, and the notices say emails wait for it', async () => {
+    const api = routes({
+      'GET /api/me': [jsonResponse(200, me({ email_verified: false }))],
+      'GET /api/me/notification-settings': [jsonResponse(200, noticeSettings({ email_verified: false }))],
+      'PUT /api/me/email': [jsonResponse(202, { message: 'We sent a new link to asha@example.com.', email: 'asha@example.com', email_verified: false })],
+    });
+    renderPage();
+    expect(await within(emailCard()).findByText('Waiting for confirmation', { selector: '.badge' })).toBeTruthy();
+    expect(within(emailCard()).getByText(/Waiting for confirmation: open the link we sent/)).toBeTruthy();
+    expect(await within(noticeCard()).findByText(/Emails start once your email address is confirmed/)).toBeTruthy();
+
+    fireEvent.click(within(emailCard()).getByRole('button', { name: 'Send the link again' }));
+    expect((await within(emailCard()).findByRole('status')).textContent).toContain('We sent a new link to asha@example.com.');
+    expect(api.body('PUT /api/me/email')).toEqual({ email: 'asha@example.com' });
+  });
+
+  it('shows each kind as the server holds it and saves only the ones changed', async () => {
+    const api = routes({
+      'PUT /api/me/notification-settings': [
+        jsonResponse(500, {}),
+        (body) => jsonResponse(200, noticeSettings({ email: { ...flags, ...(body as { email: object }).email } })),
+      ],
+    });
+    renderPage();
+    await within(noticeCard()).findByRole('checkbox', { name: 'Outbid' });
+    expect(['Outbid', 'You won', 'Ending soon', 'You did not win'].map((n) => box(n).checked)).toEqual([true, true, true, false]);
+    expect(box('Outbid').getAttribute('aria-describedby')).toBe('notice-outbid-desc');
+    const save = within(noticeCard()).getByRole<HTMLButtonElement>('button', { name: 'Save email notifications' });
+    expect(save.disabled).toBe(true);
+
+    fireEvent.click(box('Outbid'));
+    fireEvent.click(box('You did not win'));
+    expect(save.disabled).toBe(false);
+    fireEvent.click(save);
+    expect((await within(noticeCard()).findByRole('alert')).textContent).toContain('Could not save your email notifications');
+    expect(box('Outbid').checked).toBe(false);
+
+    fireEvent.click(save);
+    await waitFor(() => expect(toasts()).toContain('success: Email notifications saved'));
+    expect(api.body('PUT /api/me/notification-settings', 1)).toEqual({ email: { outbid: false, lost: true } });
+    expect(api.calls('PUT /api/me/notification-settings')[1]![1]!.headers).toMatchObject({ authorization: 'Bearer u-tok' });
+    expect(box('Outbid').checked).toBe(false);
+    expect(box('You did not win').checked).toBe(true);
+    expect(save.disabled).toBe(true);
+    expect(within(noticeCard()).queryByRole('alert')).toBeNull();
+  });
+
+  it('adds an address: checks it first, then shows the server’s message and the waiting state', async () => {
+    const api = routes({
+      'GET /api/me': [jsonResponse(200, me({ email: null, email_verified: false }))],
+      'PUT /api/me/email': [
+        jsonResponse(409, { error: 'Email taken', message: 'x', code: 'EMAIL_TAKEN', field: 'email' }),
+        jsonResponse(202, { message: 'We sent a link to asha.rao@example.com: open it to confirm the address.', email: 'asha.rao@example.com', email_verified: false }),
+      ],
+    });
+    renderPage();
+    expect(await within(emailCard()).findByText(/No email address yet/)).toBeTruthy();
+    expect(within(emailCard()).queryByRole('button', { name: 'Remove' })).toBeNull();
+    const field = within(emailCard()).getByLabelText('Email address');
+    expect(field.getAttribute('autocomplete')).toBe('email');
+
+    fireEvent.change(field, { target: { value: 'asha.rao@' } });
+    fireEvent.click(within(emailCard()).getByRole('button', { name: 'Add email' }));
+    expect(within(emailCard()).getByText('Enter an email address such as name@example.com')).toBeTruthy();
+    expect(api.calls('PUT /api/me/email')).toHaveLength(0);
+
+    fireEvent.change(field, { target: { value: ' asha.rao@example.com ' } });
+    fireEvent.click(within(emailCard()).getByRole('button', { name: 'Add email' }));
+    expect(await within(emailCard()).findByText('Another account has confirmed this email address: use another one')).toBeTruthy();
+
+    fireEvent.click(within(emailCard()).getByRole('button', { name: 'Add email' }));
+    expect((await within(emailCard()).findByRole('status')).textContent).toContain('We sent a link to asha.rao@example.com');
+    expect(api.body('PUT /api/me/email', 1)).toEqual({ email: 'asha.rao@example.com' });
+    expect(within(emailCard()).getByText('asha.rao@example.com')).toBeTruthy();
+    expect(within(emailCard()).getByText('Waiting for confirmation', { selector: '.badge' })).toBeTruthy();
+    expect(within(emailCard()).getByLabelText<HTMLInputElement>('New email address').value).toBe('');
+  });
+
+  it('removes the address after asking', async () => {
+    const api = routes({ 'DELETE /api/me/email': [noContent()] });
+    renderPage();
+    await within(emailCard()).findByText('asha@example.com');
+    fireEvent.click(within(emailCard()).getByRole('button', { name: 'Remove' }));
+    const dialog = screen.getByRole('dialog', { name: 'Remove your email address?' });
+    expect(api.calls('DELETE /api/me/email')).toHaveLength(0);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Remove' }));
+
+    expect(await within(emailCard()).findByText(/No email address yet/)).toBeTruthy();
+    expect(api.calls('DELETE /api/me/email')).toHaveLength(1);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(toasts()).toContain('success: Email address removed');
+  });
+
+  it('changes the password with the bidder route and keeps the session with the new token', async () => {
+    const api = routes({
+      'POST /api/change-password': [
+        jsonResponse(400, { error: 'Current password is incorrect', code: 'WRONG_PASSWORD' }),
+        jsonResponse(200, { message: 'ok', token: 'u-new' }),
+      ],
+    });
+    renderPage();
+    const card = screen.getByRole('region', { name: 'Change Password' });
+    const fill = (current: string, next: string, confirm: string) => {
+      fireEvent.change(within(card).getByLabelText('Current Password'), { target: { value: current } });
+      fireEvent.change(within(card).getByLabelText('New Password'), { target: { value: next } });
+      fireEvent.change(within(card).getByLabelText('Confirm New Password'), { target: { value: confirm } });
+      fireEvent.click(within(card).getByRole('button', { name: 'Change Password' }));
+    };
+    fill('secret1', 'newpass1', 'newpass2');
+    expect(within(card).getByText('New passwords do not match')).toBeTruthy();
+    expect(api.calls('POST /api/change-password')).toHaveLength(0);
+
+    fill('wrong', 'newpass1', 'newpass1');
+    await waitFor(() => expect(toasts()).toContain('error: Current password is incorrect'));
+    expect(useSession.getState().userToken).toBe('u-tok');
+
+    fill('secret1', 'newpass1', 'newpass1');
+    await waitFor(() => expect(toasts()).toContain('success: Password changed successfully!'));
+    expect(api.body('POST /api/change-password', 1)).toEqual({ password: 'secret1', new_password: 'newpass1' });
+    expect(api.calls('POST /api/change-password')[1]![1]!.headers).toMatchObject({ authorization: 'Bearer u-tok' });
+    expect(useSession.getState()).toMatchObject({ userToken: 'u-new', user: sampleUser });
+    expect(localStorage.getItem('token')).toBe('u-new');
+  });
+});
