@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { App } from '../context.js';
 import { HOUR, TEST_SECRET, bid, call, createAuction, expectError, makeApp, makeClock, richBidder, signUpAdmin, signUpUser, sqlRow, uniqueName } from '../test/helpers.js';
 import { headerOf, linkToken, mailTo, smtpServer, type Received } from '../test/mail-helpers.js';
+import { connect, connectWs, eventually, listen } from '../test/live-helpers.js';
 
 const PUBLIC_URL = 'https://auctions.test.example';
 let smtp: Awaited<ReturnType<typeof smtpServer>>;
@@ -124,6 +125,30 @@ describe('password reset', () => {
     expectError(await call(app, 'POST', '/api/login', { username: u.username, password: u.password }), 400, 'INVALID_CREDENTIALS');
     expect((await call(app, 'POST', '/api/login', { username: u.username, password: 'brand-new-1' })).statusCode).toBe(200);
     expectError(await call(app, 'POST', '/api/password/reset', { token: link, password: 'another-22' }), 400, 'TOKEN_INVALID');
+  });
+
+  it('a reset closes the account’s live sockets on both transports', async () => {
+    const base = await listen(app);
+    const u = await signUpUser(app);
+    const email = await confirmed(u.token);
+    const io = await connect(base, u.token);
+    let down = false;
+    io.socket.on('disconnect', () => { down = true; });
+    const ws = await connectWs(base, u.token);
+    try {
+      await eventually(() => expect(ws.messages.some((m) => m.type === 'ready')).toBe(true));
+      await call(app, 'POST', '/api/password/forgot', { email });
+      const link = linkToken(await mailTo(smtp.received, to(email, /Reset/)), '/reset-password');
+      expect(down).toBe(false);
+      expect((await call(app, 'POST', '/api/password/reset', { token: link, password: 'brand-new-2' })).statusCode).toBe(204);
+      await eventually(() => {
+        expect(down).toBe(true);
+        expect(ws.closeCode()).toBe(4401);
+      });
+    } finally {
+      io.close();
+      ws.close();
+    }
   });
 
   it('works by username for admins, and a reset link of another request stops working after one is used', async () => {
