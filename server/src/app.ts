@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -178,6 +178,23 @@ function serializeError(err: Error) {
   return { ...out, message: text(out.message) as string, stack: text(out.stack) as string };
 }
 
+/** A balancer's or client's request id is kept when it is at most 64 such characters (nothing to log-inject). */
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/**
+ * Request ids: an incoming `X-Request-Id` that looks like one, else this app's random tag and a counter
+ * (`3f9a0c1d52be-1k`), so ids never repeat across the processes of a cluster (Fastify's own `req-1`
+ * starts again in each). Each app has its own tag: the tests build several in one process.
+ */
+function requestIds(): (req: { headers: Record<string, string | string[] | undefined> }) => string {
+  const tag = randomBytes(6).toString('hex');
+  let seq = 0;
+  return (req) => {
+    const given = req.headers['x-request-id'];
+    return typeof given === 'string' && REQUEST_ID.test(given) ? given : `${tag}-${(++seq).toString(36)}`;
+  };
+}
+
 /** The whole server, ready to `listen` or to `inject` into; nothing listens yet (tests build it on a fresh database). */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
   setPasswordHashCost(config.passwordHashCost);
@@ -194,6 +211,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // errors are logged by our own error handler (plugins/errors.ts).
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
+    // Every log line of a request carries its id (`reqId`), echoed as X-Request-Id (the onRequest hook below).
+    genReqId: requestIds(),
     // No coercion ("1000" is not a number: a 400); `x-error` carries a field's human message.
     ajv: { customOptions: { coerceTypes: false, allErrors: false, verbose: true, keywords: [X_ERROR, X_MISSING] } },
     forceCloseConnections: 'idle',
@@ -264,7 +283,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       origin: config.corsOrigin,
       credentials: true,
       methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
-      allowedHeaders: ['authorization', 'content-type'],
+      allowedHeaders: ['authorization', 'content-type', 'x-request-id'],
+      exposedHeaders: ['x-request-id'],
     });
   }
   // Credential changes are limited per account as well as per IP: a wrong current password
@@ -366,7 +386,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   // The request log: one line per request once answered, with the request line (tokens redacted),
   // the status and the time taken; an upgrade to a WebSocket (never answered as such) when it starts.
-  app.addHook('onRequest', (req, _reply, done) => {
+  app.addHook('onRequest', (req, reply, done) => {
+    reply.header('x-request-id', req.id);
     if (req.ws) req.log.info({ req }, 'websocket upgrade');
     done();
   });
