@@ -221,4 +221,45 @@ describe('npm run cluster', () => {
     c.proc.kill('SIGTERM');
     expect(await c.exited).toBe(0);
   });
+
+  it.runIf(postgresAvailable && redisAvailable)('answers /metrics on the shared port for every worker, merged; each worker answers for itself on its own port', async () => {
+    const database = sharedDatabase();
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const c = runCluster(['--workers', '2'], { DATABASE_URL: database.url, REDIS_URL: TEST_REDIS_URL, JWT_SECRET: SECRET, PORT: String(port), HOST: '127.0.0.1' });
+    await waitFor(() => (c.output().match(/metrics on http/g) ?? []).length >= 2, 30_000, 'two workers listening');
+    const internal = [...c.output().matchAll(/worker \d+ metrics on (http:\/\/127\.0\.0\.1:\d+\/metrics)/g)].map((m) => m[1]!);
+    expect(internal).toHaveLength(2);
+    const market = await openMarket(url, 'metrics', { products: 2, bidders: 4 });
+    // Four loops on four connections, which the primary hands to the two workers in turn.
+    const storm = bidStorm(url, market, 4);
+    await new Promise((r) => setTimeout(r, 1500));
+    await storm.stop();
+    expect(storm.bad).toEqual([]);
+    const accepted = storm.accepted.length;
+    expect(accepted).toBeGreaterThan(10);
+
+    const sample = (text: string, key: string) => Number(new RegExp(`^${key.replace(/[{}[\]()."|]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+    const text = async (u: string) => {
+      const res = await fetch(u);
+      expect(res.status, u).toBe(200);
+      return res.text();
+    };
+    const ACCEPTED = 'auction_bids_total{result="accepted",code=""}';
+    const merged = await text(`${url}/metrics`);
+    expect(sample(merged, 'auction_metrics_processes')).toBe(2);
+    expect(sample(merged, ACCEPTED)).toBe(accepted);
+    // One process of the installation keeps the clock; the outbox is counted once, not once per worker.
+    expect(sample(merged, 'auction_scheduler_leader')).toBe(1);
+    expect(sample(merged, 'auction_mail_outbox_backlog')).toBe(0);
+    const each = await Promise.all(internal.map(text));
+    const perWorker = each.map((t) => sample(t, ACCEPTED));
+    expect(perWorker.reduce((a, b) => a + b, 0)).toBe(accepted);
+    expect(perWorker.every((n) => n > 0), `bids per worker ${perWorker.join(', ')}`).toBe(true);
+    expect(each.map((t) => sample(t, 'auction_scheduler_leader')).sort()).toEqual([0, 1]);
+    // The internal ports are this machine's only.
+    for (const u of internal) expect(new URL(u).hostname).toBe('127.0.0.1');
+    c.proc.kill('SIGTERM');
+    expect(await c.exited).toBe(0);
+  });
 });

@@ -64,6 +64,9 @@ import { wsFeed } from './live/ws.js';
 import { LocalRelay, RedisRelay, type Relay } from './live/relay.js';
 import { localTally, RedisTally, type WatcherTally } from './live/watchers.js';
 import type { Election } from './db/index.js';
+import { Metrics, routeLabel } from './metrics.js';
+import { metricsRoutes } from './routes/metrics.js';
+import { errorCodeOf } from './plugins/errors.js';
 
 /**
  * What keeps the processes of one installation together on a shared Redis and apart from others
@@ -237,10 +240,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   let tally: WatcherTally = localTally;
   let redisRelay: RedisRelay | null = null;
   const onRedisError = (err: unknown) => app.log.error({ err }, 'redis');
+  // Made once the live hub exists (below); the relay's first messages come after that.
+  let metrics: Metrics | null = null;
   if (config.redisUrl) {
     const namespace = redisNamespace(config.databaseUrl);
     try {
-      redisRelay = await RedisRelay.open({ url: config.redisUrl, namespace, onError: onRedisError, onRecovered: (what) => app.log.warn(what) });
+      redisRelay = await RedisRelay.open({
+        url: config.redisUrl, namespace, onError: onRedisError, onRecovered: (what) => app.log.warn(what),
+        onLag: (seconds) => metrics?.relayLag.observe(seconds),
+      });
       tally = await RedisTally.open(redisRelay.commands, redisRelay.node, namespace, onRedisError);
     } catch (err) {
       await redisRelay?.close();
@@ -393,6 +401,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   app.addHook('onResponse', (req, reply, done) => {
     req.log.info({ req, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    if (metrics) {
+      const route = req.routeOptions.url;
+      const status = reply.statusCode;
+      metrics.httpDuration.observe({ method: req.method, route: routeLabel(route), status }, reply.elapsedTime / 1000);
+      if (route === '/api/bid' && req.method === 'POST') {
+        metrics.bids.inc(status === 201 ? { result: 'accepted', code: '' } : { result: 'refused', code: errorCodeOf(reply) ?? String(status) });
+      }
+    }
     done();
   });
 
@@ -464,8 +480,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     beforeDrain: () => noticeMails.run(),
     onError: (err) => app.log.error({ err }, 'mail outbox'),
     onOutcome: (o) => {
+      metrics?.mailSends.inc({ result: o.result });
       if (o.result === 'sent') app.log.debug({ mail: o.id, kind: o.kind }, 'mail sent');
       else app.log.warn({ mail: o.id, kind: o.kind, error: o.error }, o.result === 'retry' ? 'mail not sent; will retry' : 'mail given up');
+    },
+  });
+  metrics = new Metrics({
+    live: live.counts,
+    connections: () => store.connections(),
+    leading: () => scheduler.active,
+    outbox: async () => {
+      const [row] = await store.query<{ n: number; oldest: number | null }>('select count(*) as n, min(created_at) as oldest from mail_outbox where sent_at is null and failed_at is null');
+      const oldest = row?.oldest == null ? null : Number(row.oldest);
+      return { waiting: Number(row?.n ?? 0), oldestSeconds: oldest === null ? 0 : Math.max(0, (now() - oldest) / 1000) };
     },
   });
   // One process of those sharing the store keeps the clock (a PostgreSQL advisory lock; SQLite: this one).
@@ -530,8 +557,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     scheduler,
     now,
     lifecycle,
+    metrics,
   };
   app.decorate('ctx', ctx);
+  // Prometheus' /metrics, outside /api (docs/deploy.md#monitoring).
+  metricsRoutes(app, ctx);
   // Photo renditions at /media/{name}.webp, outside /api (public, cached for good: docs/photos.md).
   mediaRoutes(app, ctx);
   await app.register(async (api) => {

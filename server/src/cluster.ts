@@ -10,6 +10,7 @@ import cluster from 'node:cluster';
 import os from 'node:os';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { isPostgresUrl } from './db/index.js';
+import { relayWorkerMetricsPorts } from './cluster-metrics.js';
 
 const MAX_WORKERS = 64;
 /** A stopping worker's drain when DRAIN_MS is not set (see `fork`). */
@@ -146,6 +147,7 @@ function primary() {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  relayWorkerMetricsPorts();
   console.log(`starting ${workers} workers on ${config.host}:${config.port} (PostgreSQL + Redis)`);
   for (let i = 0; i < workers; i++) fork();
 }

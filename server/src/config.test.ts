@@ -10,7 +10,13 @@ describe('loadConfig', () => {
       softCloseS: 120, maxExtensionS: 3600, mediaMaxMb: 8, mediaConcurrency: 1, mediaQueue: 4,
       requestTimeoutS: 20, minBodyRateKbS: 16, keepAliveTimeoutS: 10, maxConnectionsPerIp: 128, maxConnections: null,
       passwordHashCost: 14, publicUrl: 'http://localhost:3000', smtpUrl: undefined, mailFrom: 'Live Auctions <no-reply@localhost>',
+      metricsToken: undefined,
     });
+  });
+
+  it('reads METRICS_TOKEN, and refuses one too short to be a secret', () => {
+    expect(loadConfig({ METRICS_TOKEN: ' 0123456789abcdef ' }).metricsToken).toBe('0123456789abcdef');
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN must be at least 16 characters/);
   });
 
   it('reads the mail settings, and links follow PORT when PUBLIC_URL is unset', () => {

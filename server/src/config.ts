@@ -72,6 +72,11 @@ export interface Config {
   smtpUrl: string | undefined;
   /** The From of every mail (`Auction <auction@example.com>`). */
   mailFrom: string;
+  /**
+   * `GET /metrics` answers a caller on this machine (not through a proxy), or one that sends
+   * `Authorization: Bearer <this>`; unset: only the former.
+   */
+  metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -145,6 +150,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const jwtSecret = env.JWT_SECRET?.trim() || undefined;
   if (jwtSecret !== undefined && jwtSecret.length < 32) throw new ConfigError('JWT_SECRET must be at least 32 characters');
 
+  const metricsToken = env.METRICS_TOKEN?.trim() || undefined;
+  if (metricsToken !== undefined && metricsToken.length < 16) throw new ConfigError('METRICS_TOKEN must be at least 16 characters');
   const port = int('PORT', 3000, 0, 65535);
   const mailFrom = str('MAIL_FROM', 'Live Auctions <no-reply@localhost>');
   if (!MAIL_FROM.test(mailFrom)) throw new ConfigError(`MAIL_FROM must be an address, or a name and an address such as Auctions <auctions@example.com> (got "${mailFrom}")`);
@@ -181,5 +188,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: publicUrl(env.PUBLIC_URL, port),
     smtpUrl: smtpUrl(env.SMTP_URL),
     mailFrom,
+    metricsToken,
   };
 }

@@ -12,6 +12,7 @@ import type { Commands } from './domain/commands.js';
 import type { EventBus } from './domain/events.js';
 import type { LiveHub } from './live/hub.js';
 import type { AuctionScheduler } from './live/scheduler.js';
+import type { Metrics } from './metrics.js';
 
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
 
@@ -50,6 +51,8 @@ export interface AppContext {
   now: () => number;
   /** Set on SIGTERM (index.ts) while the process drains: /api/health answers 503, requests are still served. */
   lifecycle: { draining: boolean };
+  /** Prometheus series (metrics.ts), served at /metrics. */
+  metrics: Metrics;
 }
 
 declare module 'fastify' {

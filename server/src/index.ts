@@ -2,6 +2,7 @@ import cluster from 'node:cluster';
 import { ConfigError, loadConfig } from './config.js';
 import { buildApp, flushLog } from './app.js';
 import { listeningLine, listenProblem, probePort } from './listen.js';
+import { serveWorkerMetrics } from './cluster-metrics.js';
 
 /** Production entry: build, listen, and shut down cleanly on SIGTERM/SIGINT. */
 async function main() {
@@ -78,6 +79,11 @@ async function main() {
   // One plain line where to open it, at once: the JSON log is buffered (app.ts) and may be muted.
   // A cluster's workers share the primary's port, and the primary says when each listens.
   if (cluster.isPrimary) console.log(listeningLine(host, app.server.address()));
+  else {
+    // A cluster's worker answers for itself on an internal port too; the shared port's /metrics merges them.
+    const metricsPort = await serveWorkerMetrics(app.ctx.metrics, (err) => app.log.error({ err }, 'worker metrics'));
+    console.log(`worker ${process.pid} metrics on http://127.0.0.1:${metricsPort}/metrics`);
+  }
   flushLog();
 }
 

@@ -34,6 +34,8 @@ export interface Store {
   integrityCheck(): Promise<string>;
   /** Cheap liveness probe for /api/health. */
   ping(): Promise<boolean>;
+  /** The connections this process may hold, those in use and the work waiting for one (/metrics); null on SQLite. */
+  connections(): { size: number; inUse: number; waiting: number } | null;
   /**
    * Elects one process among those sharing this store to do the job `name` (the scheduler):
    * `onChange(true)` when this process takes it on, `onChange(false)` when it must stop. Resolves

@@ -21,6 +21,8 @@ afterEach(async () => {
 function recorder(roomSizes: Record<string, number>) {
   const cards: CardChangedData[] = [];
   const transport: Transport = {
+    name: 'socketio',
+    socketCount: () => 0,
     frameSlices: () => [],
     sendToUser: () => undefined,
     sendToAll: () => undefined,

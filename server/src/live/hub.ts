@@ -25,8 +25,12 @@ import { deliveriesOf, type CatalogueChange } from './deliveries.js';
 import { HEARTBEAT_MS, localTally, type WatcherTally } from './watchers.js';
 import { LocalRelay, type Relay, type Relayed } from './relay.js';
 import { SocketRegistry } from './sessions.js';
+import { TRANSPORTS, type LiveCounts, type TransportName } from '../metrics.js';
 
 export interface Transport {
+  readonly name: TransportName;
+  /** This transport's open sockets (authenticated or not). */
+  socketCount(): number;
   /**
    * The deliveries of one frame to its room, as slices of the room's sockets, each a call that writes
    * to one slice. `json` is the frame serialised once for every receiver of the room.
@@ -43,6 +47,8 @@ export interface Transport {
 }
 
 const PUMP_BUDGET_MS = 1;
+
+const zeroes = () => Object.fromEntries(TRANSPORTS.map((t) => [t, 0])) as Record<TransportName, number>;
 /** How long an admin room's event that skips a version waits for the missing one (another process's frame). */
 export const GAP_WAIT_MS = 250;
 /** How long a settled auction room's versions are remembered (late frames of other processes are dropped). */
@@ -155,6 +161,17 @@ export class LiveHub {
   readonly relay: Relay;
   /** Every authenticated socket of both transports, by account (token lifetime, per-account limit). */
   readonly sessions = new SocketRegistry();
+  /** What the transports wrote and dropped, for /metrics. */
+  readonly counts: LiveCounts = {
+    sockets: () => {
+      const n = { socketio: 0, websocket: 0 };
+      for (const t of this.transports) n[t.name] += t.socketCount();
+      return n;
+    },
+    frames: zeroes(),
+    frameBytes: zeroes(),
+    slowDrops: zeroes(),
+  };
   private readonly tally: WatcherTally;
   /** Per room, per product: the newest version delivered to this process's sockets. */
   private readonly delivered = new Map<string, Map<string, number>>();
@@ -531,7 +548,12 @@ export class LiveHub {
   }
 
   private fanOut(frame: Frame, json: string) {
-    for (const t of this.transports) this.fanout.push(...t.frameSlices(frame, json));
+    for (const t of this.transports) {
+      const n = t.roomSize(frame.room);
+      this.counts.frames[t.name] += n;
+      this.counts.frameBytes[t.name] += n * json.length;
+      this.fanout.push(...t.frameSlices(frame, json));
+    }
     this.pump();
   }
 

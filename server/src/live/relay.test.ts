@@ -20,6 +20,8 @@ function recorder(roomSizes: Record<string, number> = {}) {
   const personal: { to: number | 'all'; event: string }[] = [];
   const disconnected: string[] = [];
   const transport: Transport = {
+    name: 'socketio',
+    socketCount: () => 0,
     frameSlices: (frame, json) => [() => { frames.push(frame); jsons.push(json); }],
     sendToUser: (userId, event) => { personal.push({ to: userId, event }); },
     sendToAll: (event) => { personal.push({ to: 'all', event }); },

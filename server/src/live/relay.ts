@@ -122,6 +122,8 @@ export interface RedisRelayOptions {
   onError: (err: unknown) => void;
   /** What recovered from a relay gap, for the log. */
   onRecovered?: (what: string) => void;
+  /** Seconds from publishing one of this process's messages to hearing it back from Redis (/metrics). */
+  onLag?: (seconds: number) => void;
 }
 
 /**
@@ -165,6 +167,13 @@ export class RedisRelay implements Relay {
   private subscribed = false;
   private lost = false;
   private readonly pinger: NodeJS.Timeout;
+  /**
+   * This process's messages on their way through Redis, oldest first, with when each was sent: Redis
+   * hands a connection's publishes back in order, so an echo is the oldest one still here that is the
+   * same text (those before it were lost with a connection).
+   */
+  private readonly inFlight: Array<{ raw: string; at: number }> = [];
+  private inFlightHead = 0;
   private announceTimer: NodeJS.Timeout | null = null;
 
   private constructor(private readonly opts: RedisRelayOptions) {
@@ -188,8 +197,11 @@ export class RedisRelay implements Relay {
     this.pinger.unref();
     this.subscriber.on('message', (channel: string, raw: string) => {
       if (channel !== this.channel) return;
-      // This process delivered its own messages when it published them: the echo is dropped unread.
-      if (raw.startsWith(this.own, 1)) return;
+      // This process delivered its own messages when it published them: the echo is only timed.
+      if (raw.startsWith(this.own, 1)) {
+        if (raw[0] !== 'r') this.echoed(raw);
+        return;
+      }
       if (raw.startsWith('r|')) return this.gap();
       let decoded;
       try {
@@ -257,6 +269,7 @@ export class RedisRelay implements Relay {
   private send(raw: string) {
     if (this.commands.status !== 'ready' || this.unanswered >= MAX_UNANSWERED_PUBLISHES) return this.dropped();
     this.unanswered++;
+    if (this.opts.onLag && this.inFlight.length - this.inFlightHead < MAX_UNANSWERED_PUBLISHES) this.inFlight.push({ raw, at: performance.now() });
     this.commands.publish(this.channel, raw).then(() => {
       this.unanswered--;
     }, () => {
@@ -264,6 +277,23 @@ export class RedisRelay implements Relay {
       this.unanswered--;
       this.dropped();
     });
+  }
+
+  private echoed(raw: string) {
+    const q = this.inFlight;
+    while (this.inFlightHead < q.length) {
+      const sent = q[this.inFlightHead]!;
+      q[this.inFlightHead++] = undefined as never;
+      if (sent.raw === raw) {
+        this.opts.onLag?.((performance.now() - sent.at) / 1000);
+        break;
+      }
+    }
+    // Compact now and then rather than shifting on every echo.
+    if (this.inFlightHead > 1024 && this.inFlightHead * 2 > q.length) {
+      q.splice(0, this.inFlightHead);
+      this.inFlightHead = 0;
+    }
   }
 
   /**

@@ -123,6 +123,8 @@ export function attachSocketIo(props: { server: HttpServer; hub: LiveHub; tokens
   });
 
   const transport: Transport = {
+    name: 'socketio',
+    socketCount: () => io.engine.clientsCount,
     // socket.io encodes a room broadcast once and writes the same packet to every socket of the slice.
     frameSlices: (frame) => {
       // Personal rooms (an admin's own bid feed) are small: one piece.
@@ -173,6 +175,7 @@ export function attachSocketIo(props: { server: HttpServer; hub: LiveHub; tokens
       return queued + (raw.transport?.socket?.bufferedAmount ?? 0);
     },
     (socket) => {
+      hub.counts.slowDrops.socketio++;
       rawOf(socket).transport?.socket?.terminate?.();
       socket.disconnect(true);
     },

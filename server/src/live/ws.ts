@@ -64,11 +64,15 @@ export function wsFeed(app: App, ctx: AppContext, hub: LiveHub) {
   const rooms = new Rooms();
   const everyone = new Set<WebSocket>();
   const roomsOf = new Map<WebSocket, Set<string>>();
+  /** Open connections, authenticated or not (for /metrics). */
+  let socketCount = 0;
 
   /** Connections still authenticating, per client address (at most MAX_UNAUTHENTICATED_PER_IP). */
   const pending = new Map<string, number>();
 
   const transport: Transport = {
+    name: 'websocket',
+    socketCount: () => socketCount,
     frameSlices: (frame, json) => {
       const members = [...rooms.get(frame.room)];
       const sends: Array<() => void> = [];
@@ -107,7 +111,10 @@ export function wsFeed(app: App, ctx: AppContext, hub: LiveHub) {
     },
   };
   // A peer that stops reading is dropped once 1 MiB waits for it (terminate: its buffers are freed now).
-  const stopChecks = dropSlowConsumers(() => everyone, (ws) => ws.bufferedAmount, (ws) => ws.terminate());
+  const stopChecks = dropSlowConsumers(() => everyone, (ws) => ws.bufferedAmount, (ws) => {
+    hub.counts.slowDrops.websocket++;
+    ws.terminate();
+  });
   hub.attach(transport);
 
   app.get('/ws', {
@@ -125,6 +132,7 @@ export function wsFeed(app: App, ctx: AppContext, hub: LiveHub) {
       return;
     }
     pending.set(req.ip, waitingHere);
+    socketCount++;
     let counted = true;
     const settled = () => {
       if (!counted) return;
@@ -256,6 +264,7 @@ export function wsFeed(app: App, ctx: AppContext, hub: LiveHub) {
     });
 
     ws.on('close', () => {
+      socketCount--;
       settled();
       if (caller) hub.sessions.remove(ws, caller.role, caller.id);
       clearTimeout(authTimer);

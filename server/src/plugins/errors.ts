@@ -18,7 +18,13 @@ interface AjvError {
 
 const isBlank = (v: unknown) => (typeof v === 'string' && v.trim() === '') || (Array.isArray(v) && v.length === 0);
 
+/** The error code a reply was answered with (for /metrics: bids refused by code). */
+const kErrorCode = Symbol('error code');
+type CodedResponse = { [kErrorCode]?: ErrorCode };
+export const errorCodeOf = (reply: FastifyReply): ErrorCode | undefined => (reply.raw as CodedResponse)[kErrorCode];
+
 function send(reply: FastifyReply, code: ErrorCode, message: string, field?: string) {
+  (reply.raw as CodedResponse)[kErrorCode] = code;
   const body: ApiErrorBody = { error: message, message, code };
   if (field) body.field = field;
   return reply.code(ERROR_STATUS[code]).type('application/json; charset=utf-8').send(body);

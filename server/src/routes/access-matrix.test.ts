@@ -335,6 +335,8 @@ const TABLE: Record<string, Case[]> = {
     },
     expect: adminRole(200, 403),
   }],
+  // Not by account but by address: a caller on this machine (inject's), or METRICS_TOKEN (routes/metrics.test.ts).
+  'GET /metrics': [{ request: () => ({ url: '/metrics' }), expect: everyone(200) }],
   'GET /media/{file}': [{
     request: async (fx) => ({ url: (await addPhoto(fx.app, fx.token.admin!, await freshProduct(fx))).thumb_url }),
     expect: everyone(200),

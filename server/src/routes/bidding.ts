@@ -34,7 +34,10 @@ export function biddingRoutes(app: App, ctx: AppContext) {
     if (amount !== null && max !== null && amount > max) throw new AppError('VALIDATION', 'bid_amount must not be more than max_amount', 'bid_amount');
     const cmd = { userId: me.id, productRef, amount, max };
     const now = ctx.now();
-    const r = unwrap(await commands.onLot({ productRef, userId: me.id, now, prepare: (tx) => prepareBid(tx, cmd, now) }));
+    const started = performance.now();
+    const result = await commands.onLot({ productRef, userId: me.id, now, prepare: (tx) => prepareBid(tx, cmd, now) });
+    ctx.metrics.bidDuration.observe((performance.now() - started) / 1000);
+    const r = unwrap(result);
     return reply.code(201).send({
       message: r.leading ? 'Bid placed successfully!' : 'You were outbid by an automatic bid',
       bid: presentUserBid({ ...r.bid, productName: r.productName, auctionName: r.auctionName }),

@@ -42,7 +42,11 @@ export class ConnectionGate {
   private active = 0;
   private readonly waiting: Array<{ grant: () => void; timer: NodeJS.Timeout }> = [];
 
-  constructor(private readonly size: number, private readonly timeoutMs: number) {}
+  constructor(readonly size: number, private readonly timeoutMs: number) {}
+
+  /** Places taken, and callers waiting for one. */
+  get inUse() { return this.active; }
+  get queued() { return this.waiting.length; }
 
   /** Resolves with the function that gives the place back. */
   acquire(): Promise<() => void> {
@@ -134,6 +138,10 @@ export class PostgresStore implements Store {
     });
     this.reads = new Reads(this.runner, postgresDialect);
     this.lots = new PostgresLotLanes((work) => this.retrying(() => this.lend(work)));
+  }
+
+  connections() {
+    return { size: this.gate.size, inUse: this.gate.inUse, waiting: this.gate.queued };
   }
 
   transaction<T>(work: (tx: UnitOfWork) => Promise<T>): Promise<T> {

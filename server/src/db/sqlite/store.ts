@@ -158,6 +158,10 @@ export class SqliteStore implements Store {
     this.reads = new Reads(this.readRunner, sqliteDialect);
   }
 
+  connections() {
+    return null;
+  }
+
   transaction<T>(work: (tx: UnitOfWork) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
