@@ -32,7 +32,6 @@ function run(cmd: string, args: string[], env: Record<string, string>) {
   });
 }
 
-const tsx = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 
 describe('npm run backup', () => {
   it('backs up a running server mid-storm without disturbing it; the restored copy starts with the data and the invariant', async () => {
@@ -112,14 +111,14 @@ describe('npm run backup', () => {
   it('refuses a missing database and an existing target (unless --force), leaving nothing behind', async () => {
     const dir = tempDir();
     const target = path.join(dir, 'out.db');
-    const missing = await run(tsx, ['scripts/backup.ts', target], { DATABASE_URL: path.join(dir, 'no-such.db') });
+    const missing = await run(process.execPath, ['scripts/backup.mjs', target], { DATABASE_URL: path.join(dir, 'no-such.db') });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('no database at');
     expect(fs.readdirSync(dir)).toEqual([]);
 
     fs.writeFileSync(path.join(dir, 'source.db'), '');
     fs.writeFileSync(target, 'keep me');
-    const exists = await run(tsx, ['scripts/backup.ts', target], { DATABASE_URL: path.join(dir, 'source.db') });
+    const exists = await run(process.execPath, ['scripts/backup.mjs', target], { DATABASE_URL: path.join(dir, 'source.db') });
     expect(exists.code).toBe(2);
     expect(exists.stderr).toContain('pass --force');
     expect(fs.readFileSync(target, 'utf8')).toBe('keep me');

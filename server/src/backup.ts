@@ -17,7 +17,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { copySqliteDatabase, isPostgresUrl, sqliteFile, verifySqliteCopy } from '../server/src/db/index.js';
+import { copySqliteDatabase, isPostgresUrl, sqliteFile, verifySqliteCopy } from './db/index.js';
 
 class Refusal extends Error {}
 
