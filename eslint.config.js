@@ -51,7 +51,7 @@ function featureZone(depth, tests) {
 }
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'drizzle/**', 'coverage/**', 'data/**'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', 'drizzle/**', 'coverage/**', 'data/**', 'e2e/contract/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
