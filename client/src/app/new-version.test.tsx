@@ -2,12 +2,12 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { LIVE_PROTOCOL_VERSION } from '@auction/shared';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useLive } from '../lib/live';
 import { lastSocket } from '../test/fake-socket';
 import { jsonResponse, resetAppState, routeFetch, sampleUser } from '../test/utils';
 import { AppProviders } from './providers';
-import { AppRoutes } from './router';
+import { AppRoutes, bidderPortal } from './router';
 
 vi.mock('socket.io-client', () => import('../test/fake-socket'));
 
@@ -29,6 +29,9 @@ function renderWallet() {
 }
 
 const notice = () => screen.queryByRole('alert');
+
+// The bidder's chunk in before the first render (lazy-pages.test.tsx covers the wait).
+beforeAll(() => bidderPortal.preload());
 
 describe('a new version of the app', () => {
   beforeEach(() => {

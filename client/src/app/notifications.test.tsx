@@ -1,14 +1,14 @@
 /** The bell in the shell (bidders only) and the route every notice links to. */
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { NOW, inHours, makeAuction, makeProduct } from '../features/auctions/test/fixtures';
 import { useLive } from '../lib/live';
 import { makeNotice } from '../features/notifications/testing';
 import { sockets } from '../test/fake-socket';
 import { jsonResponse, resetAppState, routeFetch, sampleAdmin, sampleUser, setServerNow } from '../test/utils';
 import { AppProviders } from './providers';
-import { AppRoutes } from './router';
+import { AppRoutes, adminPortal, bidderPortal } from './router';
 
 vi.mock('socket.io-client', () => import('../test/fake-socket'));
 
@@ -45,6 +45,9 @@ function bidderRoutes() {
     ] })],
   });
 }
+
+// The portals' chunks in before the first render (lazy-pages.test.tsx covers the wait).
+beforeAll(() => Promise.all([bidderPortal.preload(), adminPortal.preload()]));
 
 describe('notifications in the app', () => {
   beforeEach(resetAppState);

@@ -6,9 +6,8 @@ import { useToasts } from '../components/ui/toast/toast-store';
 import { useSession } from '../lib/session';
 import { registerNavigate } from '../lib/api-client';
 import { isSessionKey } from '../lib/session-storage';
-import { FeatureSlots } from './feature-slots';
 
-/** Session hydration, the API client's navigate hook, the features' composition and the toaster; must sit inside the router. */
+/** Session hydration, the API client's navigate hook and the toaster; must sit inside the router. */
 export function AppProviders({ children }: { children: ReactNode }) {
   const navigate = useNavigate();
   const { pathname } = useLocation();
@@ -44,7 +43,7 @@ export function AppProviders({ children }: { children: ReactNode }) {
 
   return (
     <>
-      <FeatureSlots>{children}</FeatureSlots>
+      {children}
       <Toaster />
     </>
   );

@@ -1,11 +1,11 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useSession } from '../lib/session';
 import { api } from '../lib/api-client';
 import { LocationProbe, jsonResponse, mockFetch, resetAppState, routeFetch, sampleAdmin, sampleUser } from '../test/utils';
 import { AppProviders } from './providers';
-import { AppRoutes } from './router';
+import { AppRoutes, adminPortal, bidderPortal } from './router';
 
 function renderApp(path: string) {
   return render(
@@ -27,6 +27,9 @@ function signInAdmin(isOwner: boolean) {
   localStorage.setItem('admin_token', 'a-tok');
   localStorage.setItem('admin', JSON.stringify({ ...sampleAdmin, is_owner: isOwner }));
 }
+
+// The portals' chunks in before the first render, so pages render at once as they would without the split (lazy-pages.test.tsx covers the wait).
+beforeAll(() => Promise.all([bidderPortal.preload(), adminPortal.preload()]));
 
 describe('routes', () => {
   beforeEach(resetAppState);
