@@ -239,26 +239,42 @@ describe('npm run cluster', () => {
     const accepted = storm.accepted.length;
     expect(accepted).toBeGreaterThan(10);
 
-    const sample = (text: string, key: string) => Number(new RegExp(`^${key.replace(/[{}[\]()."|]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+    /** The sum of a series' samples that carry every label given (each worker's series has its own `worker`). */
+    const total = (text: string, name: string, labels: string[] = []) => text.split('\n')
+      .filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `))
+      .filter((line) => labels.every((l) => line.slice(0, line.lastIndexOf(' ')).includes(l)))
+      .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
+    const workers = (text: string) => [...new Set([...text.matchAll(/worker="(\d+)"/g)].map((m) => m[1]))].sort();
     const text = async (u: string) => {
       const res = await fetch(u);
       expect(res.status, u).toBe(200);
       return res.text();
     };
-    const ACCEPTED = 'auction_bids_total{result="accepted",code=""}';
+    const ACCEPTED = ['result="accepted"', 'code=""'];
     const merged = await text(`${url}/metrics`);
-    expect(sample(merged, 'auction_metrics_processes')).toBe(2);
-    expect(sample(merged, ACCEPTED)).toBe(accepted);
-    // One process of the installation keeps the clock; the outbox is counted once, not once per worker.
-    expect(sample(merged, 'auction_scheduler_leader')).toBe(1);
-    expect(sample(merged, 'auction_mail_outbox_backlog')).toBe(0);
+    expect(total(merged, 'auction_metrics_processes')).toBe(2);
+    expect(total(merged, 'auction_bids_total', ACCEPTED)).toBe(accepted);
+    // Each worker's series apart, by its slot.
+    expect(workers(merged)).toEqual(['0', '1']);
+    // One process of the installation keeps the clock; only it reads the outbox.
+    expect(total(merged, 'auction_scheduler_leader')).toBe(1);
+    expect(total(merged, 'auction_mail_outbox_backlog')).toBe(0);
     const each = await Promise.all(internal.map(text));
-    const perWorker = each.map((t) => sample(t, ACCEPTED));
+    const perWorker = each.map((t) => total(t, 'auction_bids_total', ACCEPTED));
     expect(perWorker.reduce((a, b) => a + b, 0)).toBe(accepted);
     expect(perWorker.every((n) => n > 0), `bids per worker ${perWorker.join(', ')}`).toBe(true);
-    expect(each.map((t) => sample(t, 'auction_scheduler_leader')).sort()).toEqual([0, 1]);
+    expect(each.map((t) => total(t, 'auction_scheduler_leader')).sort()).toEqual([0, 1]);
     // The internal ports are this machine's only.
     for (const u of internal) expect(new URL(u).hostname).toBe('127.0.0.1');
+    // A reload's new workers take the old ones' slots: two series per counter still, each started again
+    // (a reset Prometheus reads as one), never a sum that fell because a worker left.
+    c.proc.kill('SIGHUP');
+    await waitFor(() => c.output().includes('every worker replaced'), 40_000, 'the reload to finish');
+    await waitFor(() => (c.output().match(/metrics on http/g) ?? []).length >= 4, 10_000, 'the new workers\' metrics ports');
+    const after = await text(`${url}/metrics`);
+    expect(workers(after)).toEqual(['0', '1']);
+    expect(total(after, 'auction_metrics_processes')).toBe(2);
+    expect(total(after, 'auction_bids_total', ACCEPTED)).toBe(0);
     c.proc.kill('SIGTERM');
     expect(await c.exited).toBe(0);
   });

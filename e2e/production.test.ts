@@ -39,13 +39,9 @@ async function productionTree(): Promise<string> {
       fs.symlinkSync(path.join('..', '..', path.basename(rel)), to);
       continue;
     }
-    await exec('cp', ['-al', path.join(ROOT, rel), to]);
+    // Hard links where /tmp is on the same file system, copies where it is not (a tmpfs).
+    await exec('cp', ['-al', path.join(ROOT, rel), to]).catch(() => exec('cp', ['-a', path.join(ROOT, rel), to]));
   }
-  // Packages npm leaves out of a production install: a copied parent's nested ones included.
-  for (const dev of ['typescript', 'vite', 'tsx', 'vitest', 'eslint', 'drizzle-kit', 'playwright-core']) {
-    fs.rmSync(path.join(dir, 'node_modules', dev), { recursive: true, force: true });
-  }
-  fs.rmSync(path.join(dir, 'node_modules', '.bin'), { recursive: true, force: true });
   return dir;
 }
 
@@ -64,12 +60,20 @@ beforeAll(async () => { tree = await productionTree(); }, 120_000);
 afterAll(() => { if (tree) fs.rmSync(tree, { recursive: true, force: true }); });
 
 describe('a production install (npm run build, then npm ci --omit=dev)', () => {
-  it('has none of the development tools', () => {
-    for (const dev of ['typescript', 'vite', 'tsx', 'vitest', 'eslint', '@vitejs/plugin-react', 'drizzle-kit', 'jsdom']) {
+  it('has none of the development tools, and npm run build says it cannot build there', async () => {
+    // What npm itself leaves out (not what this test removes): none of them is a dependency of what runs.
+    const names = new Set((await productionPackages()).map((rel) => rel.slice(rel.lastIndexOf('node_modules/') + 'node_modules/'.length)));
+    for (const dev of ['typescript', 'vite', 'tsx', 'vitest', 'eslint', '@vitejs/plugin-react', 'drizzle-kit', 'jsdom', 'playwright-core']) {
+      expect(names.has(dev), dev).toBe(false);
       expect(fs.existsSync(path.join(tree, 'node_modules', dev)), dev).toBe(false);
       expect(fs.existsSync(path.join(tree, 'client', 'node_modules', dev)), `client/${dev}`).toBe(false);
     }
     expect(fs.existsSync(path.join(tree, 'node_modules', 'fastify'))).toBe(true);
+    expect(fs.existsSync(path.join(tree, 'node_modules', '.bin', 'tsc'))).toBe(false);
+    // `npm run build` in the wrong place fails loudly instead of leaving the old build looking new.
+    const build = run(['scripts/build.mjs']);
+    expect(await build.exited).toBe(1);
+    expect(build.output()).toContain('the server cannot be built here: this install has no development packages');
   });
 
   it('npm start serves the app, the API, the live channel and /metrics without building; npm run backup works', async () => {

@@ -34,8 +34,9 @@ function run(cmd, args, quiet) {
  * Where a production install cannot build: a missing build is fatal, a stale one is said and served.
  * @returns {boolean} whether `what` can be built here
  */
-function canBuild(what, bin, out, stale) {
+function canBuild(what, bin, out, stale, force) {
   if (bin !== null) return true;
+  if (force) throw new Error(`${what} cannot be built here: this install has no development packages (npm ci --omit=dev). Build with \`npm ci && npm run build\`, then \`npm ci --omit=dev\`.`);
   if (!fs.existsSync(out)) {
     throw new Error(`${path.relative(root, out)} is missing and ${what} cannot be built here: this install has no development packages (npm ci --omit=dev). Run \`npm run build\` before \`npm ci --omit=dev\`, or \`npm ci\` to build here.`);
   }
@@ -50,9 +51,12 @@ export async function ensureBuilt({ quiet = false, client = true, force = false 
   const serverSources = ['shared/src', 'server/src', 'server/tsconfig.json', 'shared/tsconfig.json'].map((p) => path.join(root, p));
   const serverStale = force || newestMtime(serverOut) < Math.max(...serverSources.map(newestMtime));
   const tsc = tool('tsc');
-  if (serverStale && canBuild('the server', tsc, serverOut, serverStale)) {
+  if (serverStale && canBuild('the server', tsc, serverOut, serverStale, force)) {
     log('Building server (tsc -b)…');
-    run(tsc, ['-b', 'shared', 'server'], quiet);
+    // tsc -b trusts its .tsbuildinfo files, which live outside dist/: a deleted dist/ (or `npm run
+    // build`) needs --force, or nothing is written.
+    const missing = !fs.existsSync(serverOut) || !fs.existsSync(path.join(root, 'shared', 'dist', 'index.js'));
+    run(tsc, ['-b', 'shared', 'server', ...(force || missing ? ['--force'] : [])], quiet);
     // tsc -b rewrites only the outputs that changed: mark the build current, or every later start
     // would build again after an edit that left index.js as it was.
     const now = new Date();
@@ -63,7 +67,7 @@ export async function ensureBuilt({ quiet = false, client = true, force = false 
   const clientSources = ['client/src', 'client/public', 'client/index.html', 'client/vite.config.ts', 'shared/src'].map((p) => path.join(root, p));
   const clientStale = force || newestMtime(clientOut) < Math.max(...clientSources.map(newestMtime));
   const vite = tool('vite');
-  if (clientStale && canBuild('the client', vite, clientOut, clientStale)) {
+  if (clientStale && canBuild('the client', vite, clientOut, clientStale, force)) {
     log('Building client (vite build)…');
     run(vite, ['build', 'client', '--logLevel', quiet ? 'error' : 'info'], quiet);
   }

@@ -39,10 +39,16 @@ export async function serveWorkerMetrics(metrics: Metrics, onError: (err: unknow
       },
     );
   });
-  server.on('error', onError);
   // `exclusive`: a port of this worker's own, not one the cluster shares out (the primary's `listen(0)`
   // would give every worker the same one, and count it as the worker listening).
-  await new Promise<void>((resolve) => server.listen({ port: 0, host: '127.0.0.1', exclusive: true }, resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ port: 0, host: '127.0.0.1', exclusive: true }, () => {
+      server.off('error', reject);
+      server.on('error', onError);
+      resolve();
+    });
+  });
   server.unref();
   const port = (server.address() as AddressInfo).port;
   process.on('message', (msg: PeerMessage) => {

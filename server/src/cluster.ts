@@ -68,7 +68,19 @@ function primary() {
   /** Workers stopped on purpose by a reload, or started by one: the reload deals with their exit. */
   const replaced = new Set<number>();
   const reloadForks = new Set<number>();
-  const fork = () => {
+  /**
+   * Each worker's slot, 0 to N-1, reused by the worker that replaces it: its metrics carry it as the
+   * `worker` label, so a replaced worker's counters start again as one series that reset (which
+   * Prometheus reads right), not as a sum over workers that fell when one left.
+   */
+  const slots = new Map<number, number>();
+  const freeSlot = () => {
+    const taken = new Set(slots.values());
+    let slot = 0;
+    while (taken.has(slot)) slot++;
+    return slot;
+  };
+  const fork = (slot = freeSlot()) => {
     // A worker told to stop keeps serving for DRAIN_MS, each answer closing its connection, so kept-alive
     // clients move to the other workers before it closes the idle ones: without it a request sent just
     // as the connection closed failed (a reload must lose nothing). 1 s unless DRAIN_MS says otherwise.
@@ -78,7 +90,9 @@ function primary() {
     const env: Record<string, string> = {};
     if (process.env.DRAIN_MS === undefined) env.DRAIN_MS = String(CLUSTER_DRAIN_MS);
     if (process.env.MALLOC_ARENA_MAX === undefined) env.MALLOC_ARENA_MAX = '2';
+    env.WORKER_SLOT = String(slot);
     const worker = cluster.fork(env);
+    slots.set(worker.id, slot);
     startedAt.set(worker.id, Date.now());
     return worker;
   };
@@ -89,6 +103,8 @@ function primary() {
   cluster.on('exit', (worker, code, signal) => {
     const lived = Date.now() - (startedAt.get(worker.id) ?? 0);
     startedAt.delete(worker.id);
+    const slot = slots.get(worker.id) ?? freeSlot();
+    slots.delete(worker.id);
     if (stopping) {
       if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(process.exitCode ?? 0);
       return;
@@ -105,7 +121,7 @@ function primary() {
       return;
     }
     // Replaced at once, or after a second if it did not last (a database blip: no hot loop).
-    setTimeout(() => { if (!stopping) fork(); }, lived < CRASH_LOOP_MS ? 1000 : 0);
+    setTimeout(() => { if (!stopping) fork(slot); }, lived < CRASH_LOOP_MS ? 1000 : 0);
   });
   /** SIGHUP: a new worker per old one, the old one stopped (drained) once the new one listens. */
   let reloading = false;
@@ -119,7 +135,8 @@ function primary() {
       if (stopping) break;
       // One that died meanwhile has been replaced already.
       if (w.isDead()) continue;
-      const fresh = fork();
+      // The old worker's slot: for a moment both carry it, then only the new one.
+      const fresh = fork(slots.get(w.id));
       reloadForks.add(fresh.id);
       const listening = await new Promise<boolean>((resolve) => { fresh.once('listening', () => resolve(true)); fresh.once('exit', () => resolve(false)); });
       if (!listening) {

@@ -81,8 +81,11 @@ async function main() {
   if (cluster.isPrimary) console.log(listeningLine(host, app.server.address()));
   else {
     // A cluster's worker answers for itself on an internal port too; the shared port's /metrics merges them.
-    const metricsPort = await serveWorkerMetrics(app.ctx.metrics, (err) => app.log.error({ err }, 'worker metrics'));
-    console.log(`worker ${process.pid} metrics on http://127.0.0.1:${metricsPort}/metrics`);
+    // Not fatal: the worker serves without it (and the shared port's /metrics answers for the others).
+    await serveWorkerMetrics(app.ctx.metrics, (err) => app.log.error({ err }, 'worker metrics')).then(
+      (metricsPort) => console.log(`worker ${process.pid} metrics on http://127.0.0.1:${metricsPort}/metrics`),
+      (err: unknown) => console.error(`worker ${process.pid}: its own metrics port could not open (${err instanceof Error ? err.message : String(err)})`),
+    );
   }
   flushLog();
 }

@@ -14,11 +14,19 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 /** Seconds: from a millisecond to ten seconds (a request or a bid; the tail is where alerts look). */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
+/**
+ * A cluster's worker labels its series with its slot (`worker="0"`…, server/src/cluster.ts), which its
+ * replacement reuses: the shared port's answer then keeps each worker's series apart, and a replaced
+ * worker's counters read as one series that started again, as Prometheus expects of a restart.
+ */
+const workerLabel = (): Record<string, string> => (process.env.WORKER_SLOT === undefined ? {} : { worker: process.env.WORKER_SLOT });
+
 let processRegistry: Registry | undefined;
 /** The process's own series (memory, CPU, event-loop lag, handles, GC), collected from the first app on. */
 export function processMetrics(): Registry {
   if (!processRegistry) {
     processRegistry = new Registry();
+    processRegistry.setDefaultLabels(workerLabel());
     collectDefaultMetrics({ register: processRegistry, eventLoopMonitoringPrecision: 10 });
   }
   return processRegistry;
@@ -43,7 +51,10 @@ export interface MetricsSources {
   connections: () => { size: number; inUse: number; waiting: number } | null;
   /** Whether this process keeps the auction clock (and sends the mail). */
   leading: () => boolean;
-  /** Mails waiting to be sent (due or not), and the age in seconds of the oldest. */
+  /**
+   * Mails waiting to be sent (due or not), and the age in seconds of the oldest; read only by the
+   * process that sends them (the others answer 0).
+   */
   outbox: () => Promise<{ waiting: number; oldestSeconds: number }>;
 }
 
@@ -74,8 +85,18 @@ export class Metrics {
   readonly relayLag: Histogram;
   readonly mailSends: Counter<'result'>;
 
+  /** The outbox as last read: a scrape never fails or waits long for the database. */
+  private outbox = { waiting: 0, oldestSeconds: 0 };
+  private outboxRead: Promise<void> | null = null;
+  private outboxReadAt = -Infinity;
+  readonly collectErrors: Counter;
+
   constructor(private readonly sources: MetricsSources) {
+    this.registry.setDefaultLabels(workerLabel());
     const registers = [this.registry];
+    this.collectErrors = new Counter({
+      name: 'auction_metrics_collect_errors_total', help: 'Reads for /metrics that failed or took over 2 s (the last value read is shown meanwhile)', registers,
+    });
     this.httpDuration = new Histogram({
       name: 'http_request_duration_seconds',
       help: 'HTTP requests by route (its pattern; "<static>" for the client\'s files, "<unmatched>" for a 404 without a route), method and status, from arrival to the last byte handed to the socket',
@@ -131,15 +152,38 @@ export class Metrics {
       name: 'auction_scheduler_leader', help: '1 in the process that keeps the auction clock and sends the mail, else 0 (the sum over an installation is 1)', registers,
       collect() { this.set(sources.leading() ? 1 : 0); },
     });
-    // The outbox is the installation's, not the process's: merged by the maximum, not the sum.
+    // The outbox is the installation's, not the process's: read by the sender only, merged by the maximum.
+    const read = () => this.readOutbox();
     new Gauge({
-      name: 'auction_mail_outbox_backlog', help: 'Mails in the outbox not yet sent nor given up', registers, aggregator: 'max',
-      async collect() { this.set((await sources.outbox()).waiting); },
+      name: 'auction_mail_outbox_backlog', help: 'Mails in the outbox not yet sent nor given up (read by the process that sends them; 0 in the others)', registers, aggregator: 'max',
+      async collect() { this.set((await read()).waiting); },
     });
     new Gauge({
-      name: 'auction_mail_outbox_oldest_seconds', help: 'Age of the oldest mail not yet sent nor given up (0 when none)', registers, aggregator: 'max',
-      async collect() { this.set((await sources.outbox()).oldestSeconds); },
+      name: 'auction_mail_outbox_oldest_seconds', help: 'Age of the oldest mail not yet sent nor given up (0 when none; read by the process that sends them)', registers, aggregator: 'max',
+      async collect() { this.set((await read()).oldestSeconds); },
     });
+  }
+
+  /**
+   * One read for both gauges of a scrape (and for scrapes within a second), by the sending process
+   * only, waiting at most 2 s: a database that is down or busy leaves the last value, and a count of it.
+   */
+  private async readOutbox(): Promise<{ waiting: number; oldestSeconds: number }> {
+    if (!this.sources.leading()) return { waiting: 0, oldestSeconds: 0 };
+    if (this.outboxRead === null && performance.now() - this.outboxReadAt > 1000) {
+      this.outboxReadAt = performance.now();
+      this.outboxRead = this.sources.outbox().then(
+        (o) => { this.outbox = o; },
+        () => { this.collectErrors.inc(); },
+      ).finally(() => { this.outboxRead = null; });
+    }
+    if (this.outboxRead !== null) {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((resolve) => { timer = setTimeout(() => { this.collectErrors.inc(); resolve(); }, 2000); });
+      await Promise.race([this.outboxRead, late]);
+      clearTimeout(timer);
+    }
+    return this.outbox;
   }
 
   /** Both registries' series, for one process's answer. */

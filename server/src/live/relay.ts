@@ -172,7 +172,7 @@ export class RedisRelay implements Relay {
    * hands a connection's publishes back in order, so an echo is the oldest one still here that is the
    * same text (those before it were lost with a connection).
    */
-  private readonly inFlight: Array<{ raw: string; at: number }> = [];
+  private readonly inFlight: Array<{ raw: string; at: number; lost?: boolean }> = [];
   private inFlightHead = 0;
   private announceTimer: NodeJS.Timeout | null = null;
 
@@ -184,6 +184,9 @@ export class RedisRelay implements Relay {
     this.subscriber = failFastRedis(opts.url, `auction-sub-${this.node}`, { autoResubscribe: false });
     for (const c of [this.commands, this.subscriber]) reportRedisErrors(c, opts.onError);
     this.subscriber.on('close', () => {
+      // Echoes of what was on its way are lost with the subscription: none may be timed against a later one.
+      this.inFlight.length = 0;
+      this.inFlightHead = 0;
       if (!this.subscribed) return;
       this.subscribed = false;
       this.lost = true;
@@ -269,10 +272,12 @@ export class RedisRelay implements Relay {
   private send(raw: string) {
     if (this.commands.status !== 'ready' || this.unanswered >= MAX_UNANSWERED_PUBLISHES) return this.dropped();
     this.unanswered++;
-    if (this.opts.onLag && this.inFlight.length - this.inFlightHead < MAX_UNANSWERED_PUBLISHES) this.inFlight.push({ raw, at: performance.now() });
+    const timed = this.opts.onLag && this.subscribed && this.inFlight.length - this.inFlightHead < MAX_UNANSWERED_PUBLISHES ? { raw, at: performance.now(), lost: false } : null;
+    if (timed) this.inFlight.push(timed);
     this.commands.publish(this.channel, raw).then(() => {
       this.unanswered--;
     }, () => {
+      if (timed) timed.lost = true;
       // The connection closed (or was dropped as hung) before Redis answered: the message may be lost.
       this.unanswered--;
       this.dropped();
@@ -284,7 +289,7 @@ export class RedisRelay implements Relay {
     while (this.inFlightHead < q.length) {
       const sent = q[this.inFlightHead]!;
       q[this.inFlightHead++] = undefined as never;
-      if (sent.raw === raw) {
+      if (!sent.lost && sent.raw === raw) {
         this.opts.onLag?.((performance.now() - sent.at) / 1000);
         break;
       }

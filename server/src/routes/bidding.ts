@@ -35,8 +35,13 @@ export function biddingRoutes(app: App, ctx: AppContext) {
     const cmd = { userId: me.id, productRef, amount, max };
     const now = ctx.now();
     const started = performance.now();
-    const result = await commands.onLot({ productRef, userId: me.id, now, prepare: (tx) => prepareBid(tx, cmd, now) });
-    ctx.metrics.bidDuration.observe((performance.now() - started) / 1000);
+    let result;
+    try {
+      result = await commands.onLot({ productRef, userId: me.id, now, prepare: (tx) => prepareBid(tx, cmd, now) });
+    } finally {
+      // Failed ones too (the store busy or unreachable): they are the slowest.
+      ctx.metrics.bidDuration.observe((performance.now() - started) / 1000);
+    }
     const r = unwrap(result);
     return reply.code(201).send({
       message: r.leading ? 'Bid placed successfully!' : 'You were outbid by an automatic bid',
