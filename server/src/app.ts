@@ -67,6 +67,7 @@ import type { Election } from './db/index.js';
 import { Metrics, routeLabel } from './metrics.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { errorCodeOf } from './plugins/errors.js';
+import { sharedCompilers } from './plugins/compilers.js';
 
 /**
  * What keeps the processes of one installation together on a shared Redis and apart from others
@@ -214,6 +215,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // errors are logged by our own error handler (plugins/errors.ts).
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
+    // Validators and serializers compiled once per process, not per app (plugins/compilers.ts).
+    schemaController: sharedCompilers,
     // Every log line of a request carries its id (`reqId`), echoed as X-Request-Id (the onRequest hook below).
     genReqId: requestIds(),
     // No coercion ("1000" is not a number: a 400); `x-error` carries a field's human message.
