@@ -31,6 +31,13 @@ if (redisGone) {
 }
 const redisEnv = { TEST_REDIS: redisGone ? 'missing' : 'available', TEST_REDIS_URL, TEST_POSTGRES_URL: POSTGRES_URL, TEST_POSTGRES: missing ? 'missing' : 'available' };
 
+const E2E = { globalSetup: ['./scripts/test-global-setup.ts'], include: ['e2e/**/*.test.ts'], environment: 'node', env: redisEnv, testTimeout: 60_000, hookTimeout: 60_000 };
+/**
+ * End-to-end files that time things (p99s, CPU per request, slow readers), storm the server, kill or
+ * reload processes, or run several servers: alone, so that nothing else on the machine skews them.
+ */
+const E2E_ALONE = ['e2e/bench.test.ts', 'e2e/mail.test.ts', 'e2e/slow-consumer.test.ts', 'e2e/crash.test.ts', 'e2e/cluster.test.ts', 'e2e/nginx.test.ts', 'e2e/backup.test.ts', 'e2e/server-process.test.ts', 'e2e/production.test.ts'];
+
 const POSTGRES_PROJECT: TestProjectInlineConfiguration = {
   extends: true,
   test: {
@@ -44,7 +51,7 @@ export default defineConfig({
   test: {
     // Vitest's default (one worker less than the cores) is a single worker on a two-core machine, where
     // the server suites spend much of their time waiting on PostgreSQL and timers: two at once there.
-    // The e2e files run one at a time after the rest (fileParallelism: false below).
+    // The e2e files run after the rest: two at a time, then those that must be alone (E2E_ALONE).
     maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
@@ -61,9 +68,16 @@ export default defineConfig({
         extends: true,
         test: { name: 'client', include: ['client/src/**/*.test.{ts,tsx}'], environment: 'jsdom', setupFiles: ['./client/src/test/setup.ts'] },
       },
+      // The journeys in Chromium and the other end-to-end files, two at a time once the suites above
+      // are done (each starts its own server on a free port, database and folder).
       {
         extends: true,
-        test: { name: 'e2e', globalSetup: ['./scripts/test-global-setup.ts'], include: ['e2e/**/*.test.ts'], environment: 'node', env: redisEnv, testTimeout: 60_000, hookTimeout: 60_000, fileParallelism: false },
+        test: { ...E2E, name: 'e2e', exclude: E2E_ALONE, sequence: { groupOrder: 1 } },
+      },
+      // Those that measure time or load, or load the machine themselves: one at a time, last.
+      {
+        extends: true,
+        test: { ...E2E, name: 'e2e-alone', include: E2E_ALONE, fileParallelism: false },
       },
     ],
   },
