@@ -36,7 +36,7 @@ it('npm run bench: a small run prints one JSON line with every figure, nothing l
   }
   expect(result.storm_accepted).toBeGreaterThan(0);
   // Watchers get state: versions merged into newer ones are normal; none lost, none out of order.
-  expect(result).toMatchObject({ watchers: 20, idle_watchers: 30, events_lost: 0, events_out_of_order: 0, server_5xx: 0, storm_errors: 0, invariant_ok: true });
+  expect(result).toMatchObject({ watchers: 20, idle_watchers: 30, live_frame_ms: 30, events_lost: 0, events_out_of_order: 0, server_5xx: 0, storm_errors: 0, invariant_ok: true });
   const rss = result.rss_mb as Record<string, number>;
   for (const phase of ['boot', 'start', 'storm_nowatch', 'watchers_connected', 'storm', 'ceiling', 'drain', 'open_loop', 'end']) expect(typeof rss[phase], phase).toBe('number');
   expectCpuPerRequest(result, ['storm_nowatch', 'wallet', 'health', 'storm', 'open_loop']);
@@ -47,13 +47,15 @@ it('npm run bench: a small run prints one JSON line with every figure, nothing l
 // A tiny run on PostgreSQL: the PostgreSQL processes' CPU per request, and pgbench in the same sitting.
 it.skipIf(pgMissing !== null)('npm run bench on PostgreSQL: its CPU per request and pgbench\'s tps beside the storm', () => {
   const tsx = path.join(ROOT, 'node_modules', '.bin', 'tsx');
-  const res = spawnSync(tsx, ['scripts/bench.ts', '--watchers', '0', '--seconds', '1', '--bidders', '4', '--readers', '4', '--products', '2', '--rate', '20',
+  // Unmerged delivery (--live-frame-ms 0, every event at once) to a few watchers, for the same sitting's comparison.
+  const res = spawnSync(tsx, ['scripts/bench.ts', '--watchers', '5', '--no-baseline-storm', '--live-frame-ms', '0', '--seconds', '1', '--bidders', '4', '--readers', '4', '--products', '2', '--rate', '20',
     '--pgbench-scale', '1', '--quiet'], {
     cwd: ROOT, encoding: 'utf8', timeout: 120_000, env: { ...process.env, DATABASE_URL: TEST_POSTGRES_URL },
   });
   expect(res.status, res.stderr).toBe(0);
   const result = JSON.parse(res.stdout.trim().split('\n').at(-1)!) as Record<string, unknown>;
-  expect(result).toMatchObject({ store: 'postgres', storm_errors: 0, server_5xx: 0, invariant_ok: true, storm_nowatch_rps: null });
+  expect(result).toMatchObject({ store: 'postgres', live_frame_ms: 0, watchers: 5, events_lost: 0, events_out_of_order: 0, storm_errors: 0, server_5xx: 0, invariant_ok: true, storm_nowatch_rps: null });
+  expect(result.broadcast_p99_ms).toEqual(expect.any(Number));
   expectCpuPerRequest(result, ['wallet', 'health', 'storm', 'open_loop']);
   // Every bid runs statements on PostgreSQL: its processes' CPU per bid is positive, and so is that
   // of the server's own backends.

@@ -17,6 +17,8 @@
  * `--order default` runs (a) (b) (c) (d); `--order storm-first` runs (b) (a) (c) (d), the harsher one:
  * the open loop comes right after the storm and the reads.
  * With `--idle-watchers N`, first (on the fresh server) the resident memory with N idle watchers.
+ * `--live-frame-ms N` starts the server with LIVE_FRAME_MS=N (0: every event at once, unmerged), so one
+ * sitting can compare merged and unmerged delivery; the result names the interval it ran with.
  * The server's resident memory (VmRSS) after each phase is in `rss_mb` (boot = once it answers, start =
  * after the setup, open_loop = after the first run, end = after the last one; null with `--url`), its
  * peak (VmHWM) in `server_peak_rss_mb`.
@@ -79,6 +81,8 @@ const { values: opt } = parseArgs({
     readers: { type: 'string', default: '100' },
     runs: { type: 'string', default: '1' },
     order: { type: 'string', default: 'default' },
+    // LIVE_FRAME_MS of the server it starts (the server's own default, 30, when absent).
+    'live-frame-ms': { type: 'string' },
     'no-baseline-storm': { type: 'boolean', default: false },
     'idle-watchers': { type: 'string', default: '0' },
     quiet: { type: 'boolean', default: false },
@@ -100,6 +104,9 @@ const ORDER = opt.order;
 if (ORDER !== 'default' && ORDER !== 'storm-first') throw new Error(`--order must be default or storm-first, not ${ORDER}`);
 if (!Number.isInteger(N.runs) || N.runs < 1) throw new Error('--runs must be a positive integer');
 if (!(N.bidders >= 1) || !(N.readers >= 1)) throw new Error('--bidders and --readers must be at least 1');
+const LIVE_FRAME_MS = opt['live-frame-ms'] === undefined ? null : Number(opt['live-frame-ms']);
+if (LIVE_FRAME_MS !== null && !(Number.isInteger(LIVE_FRAME_MS) && LIVE_FRAME_MS >= 0 && LIVE_FRAME_MS <= 60_000)) throw new Error('--live-frame-ms must be an integer from 0 to 60000');
+if (LIVE_FRAME_MS !== null && opt.url) throw new Error('--live-frame-ms sets the interval of the server the bench starts: set LIVE_FRAME_MS on the server given with --url instead');
 const BASELINE_STORM = N.watchers > 0 && !opt['no-baseline-storm'];
 const log = (msg: string) => { if (!opt.quiet) process.stderr.write(`${msg}\n`); };
 const now = () => performance.timeOrigin + performance.now();
@@ -127,7 +134,7 @@ async function startServer(): Promise<Server> {
   const server = await spawnServer({
     args: [...opt['server-args'].split(' ').filter(Boolean), 'server/dist/index.js'],
     // The watchers and the load all come from 127.0.0.1: no cap per address (docs/deploy.md).
-    env: { DATABASE_URL: databaseUrl, JWT_SECRET: randomBytes(32).toString('hex'), MAX_CONNECTIONS_PER_IP: '0' },
+    env: { DATABASE_URL: databaseUrl, JWT_SECRET: randomBytes(32).toString('hex'), MAX_CONNECTIONS_PER_IP: '0', ...(LIVE_FRAME_MS === null ? {} : { LIVE_FRAME_MS: String(LIVE_FRAME_MS) }) },
     stdio: 'inherit',
   });
   return {
@@ -456,6 +463,8 @@ async function main() {
   const result = {
     store: opt.url ? null : STORE,
     order: ORDER, runs: N.runs,
+    // The frame interval the server ran with (null: a server given with --url, whose setting is its own).
+    live_frame_ms: opt.url ? null : LIVE_FRAME_MS ?? Number(process.env.LIVE_FRAME_MS ?? 30),
     watchers: N.watchers, concurrency: N.concurrency, seconds: N.seconds, products: N.products, bidders: N.bidders, readers: readers.length,
     ceiling_rps: Math.round(c.requests.average),
     ceiling_non2xx: c.non2xx + c.errors,
