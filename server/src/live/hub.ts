@@ -151,6 +151,12 @@ function loopUtilization(): () => number {
   };
 }
 
+/** Cards one socket has just started showing, and how to send it one. */
+interface CardShow {
+  auctionIds: readonly string[];
+  send: (data: CardChangedData) => void;
+}
+
 export class LiveHub {
   private readonly transports: Transport[] = [];
   private readonly buffers = new Map<string, RoomBuffer>();
@@ -197,6 +203,8 @@ export class LiveHub {
   private readonly cardChanges = new Set<string>();
   /** Changed cards this process's sockets show, waiting for the next batch read. */
   private readonly cardsDue = new Set<string>();
+  /** Cards sockets have just started showing, each sent to its socket alone with the next batch read. */
+  private readonly cardShows: CardShow[] = [];
   /** The batch read of cards in flight (one at a time, so cards go out in the order they were read). */
   private cardRead: Promise<void> | null = null;
   private cardTimer: NodeJS.Timeout | null = null;
@@ -387,22 +395,40 @@ export class LiveHub {
    */
   private cardsChanged(auctionIds: readonly string[]) {
     for (const id of auctionIds) if (this.showsCard(id)) this.cardsDue.add(id);
-    if (this.cardsDue.size === 0 || this.cardRead || this.cardTimer || this.closing) return;
-    const wait = this.lastCardReadAt + this.interval - performance.now();
-    if (wait <= 0) return this.readCards();
-    this.cardTimer = setTimeout(() => {
+    if ((this.cardsDue.size === 0 && this.cardShows.length === 0) || this.cardRead || this.closing) return;
+    // A socket waiting for the cards it just started showing is served at once.
+    const wait = this.cardShows.length > 0 ? 0 : this.lastCardReadAt + this.interval - performance.now();
+    if (wait <= 0) {
+      if (this.cardTimer) clearTimeout(this.cardTimer);
+      this.cardTimer = null;
+      return this.readCards();
+    }
+    this.cardTimer ??= setTimeout(() => {
       this.cardTimer = null;
       this.readCards();
     }, wait);
+  }
+
+  /**
+   * A socket started showing these cards: each is read as committed, with the next batch read (at once
+   * when none is in flight), and handed to `send` (the socket alone) in the order of the reads, so a
+   * change between the page the client read and its list is not lost, and never arrives out of order.
+   * An id of no auction sends nothing.
+   */
+  showCards(auctionIds: readonly string[], send: (data: CardChangedData) => void) {
+    if (auctionIds.length === 0 || this.closing) return;
+    this.cardShows.push({ auctionIds, send });
+    this.cardsChanged([]);
   }
 
   private readCards() {
     // A socket may have stopped showing a card since it changed.
     const ids = [...this.cardsDue].filter((id) => this.showsCard(id));
     this.cardsDue.clear();
-    if (ids.length === 0) return;
-    this.lastCardReadAt = performance.now();
-    this.cardRead = this.sendCards(ids).catch(this.opts.onError).finally(() => {
+    const shows = this.cardShows.splice(0);
+    if (ids.length === 0 && shows.length === 0) return;
+    if (ids.length > 0) this.lastCardReadAt = performance.now();
+    this.cardRead = this.sendCards(ids, shows).catch(this.opts.onError).finally(() => {
       this.cardRead = null;
       // Changes that arrived during the read: the next read, a frame interval after this one.
       this.cardsChanged([]);
@@ -410,14 +436,31 @@ export class LiveHub {
   }
 
   /** Reads the cards as committed, in one statement, and sends each to the sockets that show it (null: deleted). */
-  private async sendCards(ids: string[]) {
-    const views = new Map((await this.opts.reads.auctionCards(ids)).map((v) => [v.id, v]));
+  private async sendCards(ids: string[], shows: CardShow[]) {
+    const due = new Set(ids);
+    const wanted = new Set(ids);
+    for (const show of shows) for (const id of show.auctionIds) wanted.add(id);
+    const views = new Map((await this.opts.reads.auctionCards([...wanted])).map((v) => [v.id, v]));
     const now = this.opts.now();
     const serverTime = this.serverTime();
+    const cards = new Map<string, CardChangedData>();
+    const cardOf = (id: string) => {
+      let data = cards.get(id);
+      if (!data) {
+        const view = views.get(id);
+        data = { auction_id: id, card: view ? liveCard(view, now) : null, server_time: serverTime };
+        cards.set(id, data);
+      }
+      return data;
+    };
     for (const id of ids) {
-      const view = views.get(id);
-      const data: CardChangedData = { auction_id: id, card: view ? liveCard(view, now) : null, server_time: serverTime };
+      const data = cardOf(id);
       for (const t of this.transports) this.fanout.push(...t.cardSlices(cardsRoom(id), data));
+    }
+    for (const show of shows) {
+      // A card also changed goes to its whole room above, this socket included.
+      const own = show.auctionIds.filter((id) => views.has(id) && !due.has(id)).map(cardOf);
+      if (own.length > 0) this.fanout.push(() => { for (const data of own) show.send(data); });
     }
     this.pump();
   }

@@ -103,16 +103,20 @@ export function attachSocketIo(props: { server: HttpServer; hub: LiveHub; tokens
       if (was) hub.watchersChanged(auctionId).catch(onError);
     });
 
-    // The cards this socket shows replace those it showed: no read, unknown ids are harmless.
+    // The cards this socket shows replace those it showed; unknown ids are harmless. Each card it did
+    // not show yet follows the answer, as committed then.
     socket.on('catalogue:watch', (auctionIds, ack) => {
       const reply = typeof ack === 'function' ? ack : () => undefined;
       const check = checkCards(auctionIds);
       if (!check.ok) return reply({ status: 'error', error: check.error });
       const wanted = new Set(check.auctionIds.map(cardsRoom));
       for (const r of [...socket.rooms]) if (r.startsWith(CARDS_PREFIX) && !wanted.has(r)) void socket.leave(r);
-      const joining = [...wanted].filter((r) => !socket.rooms.has(r));
-      if (joining.length > 0) void socket.join(joining);
+      const joining = check.auctionIds.filter((id) => !socket.rooms.has(cardsRoom(id)));
+      if (joining.length > 0) void socket.join(joining.map(cardsRoom));
       reply({ status: 'ok', data: { auction_ids: check.auctionIds } });
+      hub.showCards(joining, (data) => {
+        if (socket.connected && socket.rooms.has(cardsRoom(data.auction_id))) socket.emit('catalogue:card', data);
+      });
     });
 
     socket.on('disconnecting', () => {

@@ -206,7 +206,8 @@ export function wsFeed(app: App, ctx: AppContext, hub: LiveHub) {
         reply({ type: 'watching', auction_id: check.auctionId, watchers });
         if (check.ending) reply({ room, server_time: check.ending.server_time, events: [{ event: 'auction:ending', data: check.ending }] });
       } else if (msg.type === 'cards') {
-        // The cards this socket shows replace those it showed: no read, unknown ids are harmless.
+        // The cards this socket shows replace those it showed; unknown ids are harmless. Each card it
+        // did not show yet follows the answer, as committed then.
         const check = checkCards(msg.auction_ids);
         if (!check.ok) return fail(check.error.code, check.error.message);
         const wanted = new Set(check.auctionIds.map(cardsRoom));
@@ -216,11 +217,15 @@ export function wsFeed(app: App, ctx: AppContext, hub: LiveHub) {
             mine.delete(room);
           }
         }
+        const joining = check.auctionIds.filter((id) => !mine.has(cardsRoom(id)));
         for (const room of wanted) {
           rooms.join(room, ws);
           mine.add(room);
         }
         reply({ type: 'cards', auction_ids: check.auctionIds });
+        hub.showCards(joining, (data) => {
+          if (mine.has(cardsRoom(data.auction_id))) send(ws, JSON.stringify({ event: 'catalogue:card', data }));
+        });
       } else if (msg.type === 'unwatch') {
         const room = watchRoom(String(msg.auction_id));
         mine.delete(room);
