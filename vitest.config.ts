@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { postgresMissing, redisMissing, TEST_POSTGRES_URL, TEST_REDIS_URL } from './server/src/db/testing.js';
@@ -13,6 +14,15 @@ const shared = fileURLToPath(new URL('./shared/src/index.ts', import.meta.url));
 const BOTH_STORES = ['server/src/routes/**/*.test.ts', 'server/src/auth/session-cache.test.ts', 'server/src/cache/**/*.test.ts', 'server/src/domain/money.property.test.ts', 'server/src/domain/cancel-replay.property.test.ts', 'server/src/live/**/*.test.ts', 'server/src/mail/**/*.test.ts'];
 
 const POSTGRES_URL = TEST_POSTGRES_URL;
+
+/**
+ * The client files that must have modules of their own: those that mock a module (`vi.mock`) or freeze
+ * the shared clock, whose effects would otherwise reach the files after them in the same worker. The
+ * rest share their worker's modules (isolate: false), which saves loading React, the router and jsdom's
+ * globals again for each of them.
+ */
+const CLIENT_TESTS = readdirSync('client/src', { recursive: true, encoding: 'utf8' }).filter((f) => /\.test\.tsx?$/.test(f)).map((f) => `client/src/${f}`);
+const CLIENT_ISOLATED = CLIENT_TESTS.filter((f) => /\bvi\.(do)?[mM]ock\(|\bfreezeClock\(/.test(readFileSync(f, 'utf8')));
 
 const missing = await postgresMissing();
 if (missing) {
@@ -70,7 +80,11 @@ export default defineConfig({
       ...(missing ? [] : [POSTGRES_PROJECT]),
       {
         extends: true,
-        test: { name: 'client', include: ['client/src/**/*.test.{ts,tsx}'], environment: 'jsdom', setupFiles: ['./client/src/test/setup.ts'] },
+        test: { name: 'client', include: ['client/src/**/*.test.{ts,tsx}'], exclude: CLIENT_ISOLATED, isolate: false, environment: 'jsdom', setupFiles: ['./client/src/test/setup.ts'] },
+      },
+      {
+        extends: true,
+        test: { name: 'client-isolated', include: CLIENT_ISOLATED, environment: 'jsdom', setupFiles: ['./client/src/test/setup.ts'] },
       },
       // The journeys in Chromium and the other end-to-end files, two at a time once the suites above
       // are done (each starts its own server on a free port, database and folder).

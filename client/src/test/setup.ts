@@ -4,5 +4,13 @@
  * a check that passes waits no longer than it needs to.
  */
 import { configure } from '@testing-library/react';
+import { beforeAll } from 'vitest';
+import { useClock } from '../lib/live/clock-store';
 
 configure({ asyncUtilTimeout: 5_000 });
+
+// Files without mocks share their worker's modules (vitest.config.ts): each starts with the shared
+// clock as a fresh tab has it, not corrected by the time another file's fetch stub answered.
+beforeAll(() => {
+  useClock.setState({ offset: 0, now: Date.now() });
+});
