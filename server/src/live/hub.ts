@@ -133,6 +133,11 @@ export interface LiveHubOptions {
   utilization?: () => number;
 }
 
+/** The key under which the catalogue's changes (announcements, changed cards) are paced like a room's frames. */
+const CATALOGUE = '\u0000catalogue';
+/** A room due within this much of now is published with the rooms due now (a timer may fire a little early). */
+const TIMER_SLACK_MS = 1;
+
 /** The longest a frame may be stretched to under load, as a multiple of LIVE_FRAME_MS. */
 export const MAX_FRAME_STRETCH = 8;
 /** Utilisation above which frames stretch (×2 per frame), and below which they shrink back. */
@@ -215,6 +220,12 @@ export class LiveHub {
   private readonly utilization: () => number;
   private busyFrames = 0;
   private lastFlushAt = -Infinity;
+  /** When each room's last frame was published (performance.now()); the catalogue's changes under CATALOGUE. */
+  private readonly publishedAt = new Map<string, number>();
+  /** The next turn's publishing of rooms whose interval has passed (the first event after a quiet spell). */
+  private immediate: NodeJS.Immediate | null = null;
+  /** When `timer` fires (performance.now()), for a room that waits for its interval. */
+  private timerAt = Infinity;
 
   constructor(private readonly opts: LiveHubOptions) {
     this.relay = opts.relay ?? new LocalRelay();
@@ -333,11 +344,14 @@ export class LiveHub {
     if (auction) {
       // Scripts and audits with `/api/ws?feed=all` get every event of the auction, unmerged.
       const auctionId = room.slice('auction:'.length);
-      if (this.wantsFeed(auctionId)) this.buffer(feedRoom(auctionId), false, false).add(event);
+      if (this.wantsFeed(auctionId)) {
+        this.buffer(feedRoom(auctionId), false, false).add(event);
+        this.schedule(feedRoom(auctionId));
+      }
     }
     // Every room: one watcher count per frame (a watch/unwatch toggle storm is one event per frame).
     this.buffer(room, auction, true).add(event);
-    this.schedule();
+    this.schedule(room);
   }
 
   private buffer(room: string, mergeBids: boolean, mergeCounts: boolean): RoomBuffer {
@@ -353,18 +367,46 @@ export class LiveHub {
     return this.transports.some((t) => t.roomSize(room) > 0);
   }
 
-  private schedule() {
+  /**
+   * A room has a new event. Its frame goes out on the next turn when the room published none within
+   * the frame interval (a quiet room costs no latency), otherwise once the interval since its last
+   * frame has passed, with whatever else arrived meanwhile merged into it. So an event waits at most
+   * one interval: LIVE_FRAME_MS, or up to MAX_FRAME_STRETCH × that while the loop is saturated.
+   */
+  private schedule(room: string) {
     if (this.opts.frameMs === 0) return this.flush();
-    if (this.timer) return;
+    const now = performance.now();
     // The first event after a quiet spell: what the loop did meanwhile (reads, say) says nothing of
     // the fan-out, so frames start again at LIVE_FRAME_MS.
-    if (performance.now() - this.lastFlushAt > this.opts.frameMs * MAX_FRAME_STRETCH) {
+    if (!this.immediate && !this.timer && now - this.lastFlushAt > this.opts.frameMs * MAX_FRAME_STRETCH) {
       this.interval = this.opts.frameMs;
       this.busyFrames = 0;
       this.utilization();
     }
-    this.timer = setTimeout(this.flush, this.interval);
+    const due = (this.publishedAt.get(room) ?? -Infinity) + this.interval;
+    if (due <= now) {
+      this.immediate ??= setImmediate(this.tick);
+      return;
+    }
+    this.wakeAt(due);
   }
+
+  private wakeAt(due: number) {
+    if (due >= this.timerAt) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timerAt = due;
+    this.timer = setTimeout(this.tick, Math.max(0, due - performance.now()));
+  }
+
+  /** Publishes the rooms whose interval has passed; wakes again for the earliest of the others. */
+  private readonly tick = () => {
+    if (this.immediate) clearImmediate(this.immediate);
+    this.immediate = null;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.timerAt = Infinity;
+    this.publishFrames(false);
+  };
 
   /**
    * Catalogue changes are merged per auction per frame (a burst of edits is one announcement, read
@@ -373,13 +415,13 @@ export class LiveHub {
   private queueCatalogue(auctionId: string, change: CatalogueChange) {
     const before = this.catalogue.get(auctionId);
     this.catalogue.set(auctionId, change === 'auction:deleted' ? change : before === 'auction:created' ? before : change);
-    this.schedule();
+    this.schedule(CATALOGUE);
   }
 
   /** A card changed: merged per auction, its id published with the next frame. */
   private queueCard(auctionId: string) {
     this.cardChanges.add(auctionId);
-    this.schedule();
+    this.schedule(CATALOGUE);
   }
 
   /** Whether a socket of this process shows the auction's card. */
@@ -465,28 +507,66 @@ export class LiveHub {
     this.pump();
   }
 
-  /** Publishes every room's pending events as one frame each; a quiet room sends nothing. */
+  /** Publishes every room's pending events as one frame each, due or not; a quiet room sends nothing. */
   flush = () => {
+    if (this.immediate) clearImmediate(this.immediate);
+    this.immediate = null;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    this.adapt();
-    this.lastFlushAt = performance.now();
-    for (const [auctionId, change] of this.catalogue) {
-      const announced = this.announceCatalogue(auctionId, change, this.serverTime()).catch(this.opts.onError);
-      this.announcing.add(announced);
-      void announced.finally(() => this.announcing.delete(announced));
-    }
-    this.catalogue.clear();
-    if (this.cardChanges.size > 0) {
-      this.relay.publish({ kind: 'cards', auctionIds: [...this.cardChanges] });
-      this.cardChanges.clear();
-    }
-    if (this.buffers.size === 0) return;
-    const serverTime = this.serverTime();
-    const frames = [...this.buffers].map(([room, buffer]): Frame => ({ room, server_time: serverTime, events: buffer.list() }));
-    this.buffers.clear();
-    for (const frame of frames) this.relay.publish({ kind: 'frame', frame, json: JSON.stringify(frame) });
+    this.timerAt = Infinity;
+    this.publishFrames(true);
   };
+
+  /** Publishes the pending rooms (all, or those whose interval has passed) and the catalogue's changes. */
+  private publishFrames(all: boolean) {
+    const now = performance.now();
+    const due = (room: string) => all || (this.publishedAt.get(room) ?? -Infinity) + this.interval <= now + TIMER_SLACK_MS;
+    const catalogue = (this.catalogue.size > 0 || this.cardChanges.size > 0) && due(CATALOGUE);
+    const rooms = [...this.buffers.keys()].filter(due);
+    if (!catalogue && rooms.length === 0) return this.wakeForWaiting();
+    this.adapt();
+    this.lastFlushAt = now;
+    if (catalogue) {
+      this.publishedAt.set(CATALOGUE, now);
+      for (const [auctionId, change] of this.catalogue) {
+        const announced = this.announceCatalogue(auctionId, change, this.serverTime()).catch(this.opts.onError);
+        this.announcing.add(announced);
+        void announced.finally(() => this.announcing.delete(announced));
+      }
+      this.catalogue.clear();
+      if (this.cardChanges.size > 0) {
+        this.relay.publish({ kind: 'cards', auctionIds: [...this.cardChanges] });
+        this.cardChanges.clear();
+      }
+    }
+    if (rooms.length > 0) {
+      const serverTime = this.serverTime();
+      const frames = rooms.map((room): Frame => {
+        const events = this.buffers.get(room)!.list();
+        this.buffers.delete(room);
+        this.publishedAt.set(room, now);
+        return { room, server_time: serverTime, events };
+      });
+      for (const frame of frames) this.relay.publish({ kind: 'frame', frame, json: JSON.stringify(frame) });
+    }
+    if (this.publishedAt.size > 10_000) {
+      // A room that published nothing for the longest interval publishes its next event at once anyway.
+      const before = now - this.opts.frameMs * MAX_FRAME_STRETCH;
+      for (const [room, at] of this.publishedAt) if (at < before) this.publishedAt.delete(room);
+    }
+    this.wakeForWaiting();
+  }
+
+  /** Wakes when the earliest room still waiting is due. */
+  private wakeForWaiting() {
+    let next = Infinity;
+    const consider = (room: string) => { next = Math.min(next, (this.publishedAt.get(room) ?? -Infinity) + this.interval); };
+    for (const room of this.buffers.keys()) consider(room);
+    if (this.catalogue.size > 0 || this.cardChanges.size > 0) consider(CATALOGUE);
+    if (next === Infinity) return;
+    if (next <= performance.now()) this.immediate ??= setImmediate(this.tick);
+    else this.wakeAt(next);
+  }
 
   /**
    * Load shedding for the fan-out. While the event loop is saturated (a bid storm: BUSY_FRAMES frames

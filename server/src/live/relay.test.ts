@@ -71,6 +71,84 @@ afterEach(async () => {
   errors.length = 0;
 });
 
+describe('frames: a quiet room costs no latency, a busy one is merged', () => {
+  const nextTurn = () => new Promise((r) => setImmediate(r));
+  const framesOf = (relay: HandRelay, room: string) => relay.published.filter((m): m is Extract<Relayed, { kind: 'frame' }> => m.kind === 'frame' && m.frame.room === room);
+  const versions = (relay: HandRelay, room: string) => framesOf(relay, room).map((m) => m.frame.events.map((e) => (e.data as { version: number }).version));
+
+  it('the first event of a quiet room goes out on the next turn; what follows within the interval waits for it, merged', async () => {
+    const relay = new HandRelay();
+    const hub = new LiveHub({ reads: noReads, now: Date.now, frameMs: 400, onError, relay, utilization: () => 0 });
+    hubs.push(hub);
+    hub.enqueue('auction:A', placed('P1', 1, 10));
+    expect(framesOf(relay, 'auction:A')).toEqual([]);
+    await nextTurn();
+    expect(versions(relay, 'auction:A')).toEqual([[1]]);
+    const firstAt = performance.now();
+
+    // Two more within the interval: one frame, the newest state, once the interval since the first has passed.
+    hub.enqueue('auction:A', placed('P1', 2, 20));
+    hub.enqueue('auction:A', placed('P1', 3, 30));
+    // Another room, quiet until now, is not held by A's interval.
+    hub.enqueue('auction:B', placed('P9', 1, 5));
+    await nextTurn();
+    expect(versions(relay, 'auction:B')).toEqual([[1]]);
+    expect(versions(relay, 'auction:A')).toEqual([[1]]);
+    await eventually(() => expect(versions(relay, 'auction:A')).toEqual([[1], [3]]), 2000, 5);
+    const waited = performance.now() - firstAt;
+    expect(waited).toBeGreaterThanOrEqual(399);
+    expect(waited).toBeLessThan(400 + 200);
+
+    // Quiet for longer than the interval: the next event goes out at once again.
+    await new Promise((r) => setTimeout(r, 450));
+    hub.enqueue('auction:A', placed('P1', 4, 40));
+    await nextTurn();
+    expect(versions(relay, 'auction:A')).toEqual([[1], [3], [4]]);
+  });
+
+  it('catalogue changes are paced the same way: the first at once, the rest merged per auction', async () => {
+    const relay = new HandRelay();
+    const hub = new LiveHub({ reads: noReads, now: Date.now, frameMs: 400, onError, relay, utilization: () => 0 });
+    hubs.push(hub);
+    const deleted = (auctionId: string) => ({ type: 'auction:deleted' as const, auctionId, ownerId: 1 });
+    const announced = () => relay.published.filter((m) => m.kind === 'all').length;
+    hub.publish([deleted('X')]);
+    await eventually(() => expect(announced()).toBe(1), 200, 2);
+    hub.publish([deleted('Y'), deleted('Y')]);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(announced()).toBe(1);
+    await eventually(() => expect(announced()).toBe(2), 1000, 5);
+  });
+
+  it('under saturation an event waits at most the stretched interval (MAX_FRAME_STRETCH × LIVE_FRAME_MS)', async () => {
+    const relay = new HandRelay();
+    const hub = new LiveHub({ reads: noReads, now: Date.now, frameMs: 20, onError, relay, utilization: () => 0.99 });
+    hubs.push(hub);
+    const sent: number[] = [];
+    const waits: number[] = [];
+    const published = () => framesOf(relay, 'auction:A').length;
+    // A steady stream, one event every 5 ms, for 1.5 s: frames stretch to the cap and stay there.
+    let version = 0;
+    const until = performance.now() + 1500;
+    while (performance.now() < until) {
+      hub.enqueue('auction:A', placed('P1', ++version, version));
+      sent.push(performance.now());
+      const before = published();
+      await new Promise((r) => setTimeout(r, 5));
+      if (published() > before) {
+        // Every event enqueued since the last frame went out in this one: the oldest waited longest.
+        const oldest = sent.shift()!;
+        waits.push(performance.now() - oldest);
+        sent.length = 0;
+      }
+    }
+    expect(hub.frameInterval).toBe(20 * MAX_FRAME_STRETCH);
+    expect(waits.length).toBeGreaterThan(3);
+    // The timer's own lateness on a loaded machine aside, no event waited past the cap.
+    expect(Math.max(...waits)).toBeLessThan(20 * MAX_FRAME_STRETCH + 60);
+  });
+});
+
 describe('delivery: a product\'s versions only go forward on every socket', () => {
   it('drops product events older than or as old as what this process delivered, per room and product', () => {
     const relay = new HandRelay();
