@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { postgresMissing, redisMissing, TEST_POSTGRES_URL, TEST_REDIS_URL } from './server/src/db/testing.js';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
@@ -21,8 +22,9 @@ const POSTGRES_URL = TEST_POSTGRES_URL;
  * rest share their worker's modules (isolate: false), which saves loading React, the router and jsdom's
  * globals again for each of them.
  */
-const CLIENT_TESTS = readdirSync('client/src', { recursive: true, encoding: 'utf8' }).filter((f) => /\.test\.tsx?$/.test(f)).map((f) => `client/src/${f}`);
-const CLIENT_ISOLATED = CLIENT_TESTS.filter((f) => /\bvi\.(do)?[mM]ock\(|\bfreezeClock\(/.test(readFileSync(f, 'utf8')));
+const CLIENT_SRC = fileURLToPath(new URL('./client/src/', import.meta.url));
+const CLIENT_TESTS = readdirSync(CLIENT_SRC, { recursive: true, encoding: 'utf8' }).filter((f) => /\.test\.tsx?$/.test(f)).map((f) => f.split(sep).join('/'));
+const CLIENT_ISOLATED = CLIENT_TESTS.filter((f) => /\bvi\.(do)?[mM]ock\(|\bfreezeClock\(/.test(readFileSync(CLIENT_SRC + f, 'utf8'))).map((f) => `client/src/${f}`);
 
 const missing = await postgresMissing();
 if (missing) {

@@ -5,12 +5,13 @@
  */
 import { configure } from '@testing-library/react';
 import { beforeAll } from 'vitest';
-import { useClock } from '../lib/live/clock-store';
+import { resetClockForTests } from '../lib/live/clock-store';
 
 configure({ asyncUtilTimeout: 5_000 });
 
 // Files without mocks share their worker's modules (vitest.config.ts): each starts with the shared
-// clock as a fresh tab has it, not corrected by the time another file's fetch stub answered.
+// clock as a fresh tab has it, neither frozen by another file (setServerNow) nor corrected by the
+// time another file's fetch stub answered.
 beforeAll(() => {
-  useClock.setState({ offset: 0, now: Date.now() });
+  resetClockForTests();
 });

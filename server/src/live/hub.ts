@@ -220,6 +220,8 @@ export class LiveHub {
   private readonly utilization: () => number;
   private busyFrames = 0;
   private lastFlushAt = -Infinity;
+  /** When the frame interval was last adapted to the load (performance.now()). */
+  private lastAdaptAt = -Infinity;
   /** When each room's last frame was published (performance.now()); the catalogue's changes under CATALOGUE. */
   private readonly publishedAt = new Map<string, number>();
   /** The next turn's publishing of rooms whose interval has passed (the first event after a quiet spell). */
@@ -524,7 +526,12 @@ export class LiveHub {
     const catalogue = (this.catalogue.size > 0 || this.cardChanges.size > 0) && due(CATALOGUE);
     const rooms = [...this.buffers.keys()].filter(due);
     if (!catalogue && rooms.length === 0) return this.wakeForWaiting();
-    this.adapt();
+    // The load is judged over an interval at least: rooms out of step publish several times within
+    // one, and windows that short would read the fan-out's own slices as saturation.
+    if (all || now - this.lastAdaptAt >= this.interval - TIMER_SLACK_MS) {
+      this.lastAdaptAt = now;
+      this.adapt();
+    }
     this.lastFlushAt = now;
     if (catalogue) {
       this.publishedAt.set(CATALOGUE, now);
@@ -648,7 +655,9 @@ export class LiveHub {
       const before = performance.now() - 1000;
       for (const [r, at] of this.lastFrameAt) if (at < before) this.lastFrameAt.delete(r);
     }
-    if (wait <= 0) {
+    // This process's own frames are published up to TIMER_SLACK_MS early and come back from the relay
+    // a little later than they left: not worth a timer.
+    if (wait <= TIMER_SLACK_MS) {
       this.lastFrameAt.set(room, performance.now());
       return this.fanOut(frame, json);
     }

@@ -42,6 +42,12 @@ export function freezeClock(at: number): void {
   useClock.setState({ now: at, offset: at - Date.now() });
 }
 
+/** For tests: the clock as a fresh tab has it (not frozen, no server offset). */
+export function resetClockForTests(): void {
+  frozen = false;
+  useClock.setState({ offset: 0, now: Date.now() });
+}
+
 /** Starts the shared tick (and a server sync) for as long as at least one caller holds it. */
 export function holdClock(): () => void {
   listeners += 1;
