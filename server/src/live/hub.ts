@@ -401,14 +401,7 @@ export class LiveHub {
   }
 
   /** Publishes the rooms whose interval has passed; wakes again for the earliest of the others. */
-  private readonly tick = () => {
-    if (this.immediate) clearImmediate(this.immediate);
-    this.immediate = null;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    this.timerAt = Infinity;
-    this.publishFrames(false);
-  };
+  private readonly tick = () => this.publishFrames(false);
 
   /**
    * Catalogue changes are merged per auction per frame (a burst of edits is one announcement, read
@@ -510,17 +503,16 @@ export class LiveHub {
   }
 
   /** Publishes every room's pending events as one frame each, due or not; a quiet room sends nothing. */
-  flush = () => {
+  flush = () => this.publishFrames(true);
+
+  /** Publishes the pending rooms (all, or those whose interval has passed) and the catalogue's changes. */
+  private publishFrames(all: boolean) {
+    // Whatever wake-up was pending is this one (or superseded by it); wakeForWaiting sets the next.
     if (this.immediate) clearImmediate(this.immediate);
     this.immediate = null;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.timerAt = Infinity;
-    this.publishFrames(true);
-  };
-
-  /** Publishes the pending rooms (all, or those whose interval has passed) and the catalogue's changes. */
-  private publishFrames(all: boolean) {
     const now = performance.now();
     const due = (room: string) => all || (this.publishedAt.get(room) ?? -Infinity) + this.interval <= now + TIMER_SLACK_MS;
     const catalogue = (this.catalogue.size > 0 || this.cardChanges.size > 0) && due(CATALOGUE);
