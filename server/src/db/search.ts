@@ -57,5 +57,4 @@ export function queryWords(q: string): string[] {
   return [...new Set(words.filter((w) => !STOP_WORDS.has(w)))].slice(0, QUERY_WORDS_MAX);
 }
 
-/** `?, ?, ?` for a list. */
-export const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
+export { marks } from './sql.js';

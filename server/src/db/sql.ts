@@ -9,6 +9,13 @@ import type { SearchPort } from './search.js';
 
 export type Param = string | number | boolean | null | Buffer;
 
+const MARKS: string[] = [];
+/** `?, ?, ?`: n placeholders (the short lists a bid uses are built once). */
+export function marks(n: number): string {
+  if (n > 64) return Array.from({ length: n }, () => '?').join(', ');
+  return (MARKS[n] ??= Array.from({ length: n }, () => '?').join(', '));
+}
+
 export interface SqlRunner {
   /** Every row. Integer columns (ids, paise, ms, counts, sums) come back as JS numbers on both stores. */
   all<T>(text: string, params?: readonly Param[]): Promise<T[]>;

@@ -3,16 +3,13 @@
  * and PostgreSQL both accept (`Dialect` names the few differences). Each method is one indexed
  * statement, or one per row it changes; the bid path is a constant handful of them.
  */
-import type { Dialect, Param, SqlRunner } from './sql.js';
+import { marks, type Dialect, type Param, type SqlRunner } from './sql.js';
 import { asAdmin, asBid, columns, isStorableId, type AccountStatus, type AdminRow, type CategoryRow, type AuctionRow, type BidRow, type ProductRow, type Role, type TransactionRow, type UserRow } from './rows.js';
 import type { AccountToken, Applied, AutoRaise, ChangeSet, Hold, MailDraft, NewProduct, TokenPurpose, UnitOfWork, UnmailedNotice, Wallet } from './store.js';
 import { notificationColumns, type NotificationRow, type ProductImageRow } from './rows.js';
 import { FINAL_NOTICE_KINDS, NOTICES_KEPT, type AppliedNotice, type Follower, type NoticeDraft } from './store.js';
 
 const ACCOUNT_TABLE: Record<Role, string> = { user: 'users', admin: 'admins' };
-
-/** `?, ?, ?` for a list. */
-const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 
 const INSERT_PRODUCTS = 'insert into products (id, name, description, created_by, starting_price, reserve_price, buy_now_price, category_id, created_at, updated_at) values';
 const PRODUCT_VALUES = 10;

@@ -141,8 +141,11 @@ export function attachSocketIo(props: { server: HttpServer; hub: LiveHub; tokens
       }
       return sends;
     },
+    // socket.io encodes a broadcast before it looks for its sockets: an account with none here costs nothing.
     sendToUser: (userId, event, data) => {
-      (io.to(userRoom(userId)).emit as (e: string, d: unknown) => boolean)(event, data);
+      const room = userRoom(userId);
+      if (!io.sockets.adapter.rooms.has(room)) return;
+      (io.to(room).emit as (e: string, d: unknown) => boolean)(event, data);
     },
     sendToAll: (event, data) => {
       (io.emit as (e: string, d: unknown) => boolean)(event, data);
