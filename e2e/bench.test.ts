@@ -44,6 +44,24 @@ it('npm run bench: a small run prints one JSON line with every figure, nothing l
   expect(result).toMatchObject({ pg_cpu_us_per_req: null, pg_backend_cpu_us_per_req: null, pg_cpu_us_per_bid: null, pgbench_tps: null, storm_vs_pgbench: null });
 }, 150_000);
 
+// The storms from simulated web clients: bids race at what each lot shows, refusals teach the
+// clients the minimum, and the open loop after them still bids above it (its bids are accepted and
+// reach the watchers).
+it('npm run bench --clients: the storms come from web clients, and the open loop after them is accepted', () => {
+  const tsx = path.join(ROOT, 'node_modules', '.bin', 'tsx');
+  const res = spawnSync(tsx, ['scripts/bench.ts', '--clients', '--watchers', '5', '--seconds', '1', '--concurrency', '8', '--bidders', '4', '--readers', '4', '--products', '2', '--rate', '20', '--quiet'], {
+    cwd: ROOT, encoding: 'utf8', timeout: 120_000,
+  });
+  expect(res.status, res.stderr).toBe(0);
+  const result = JSON.parse(res.stdout.trim().split('\n').at(-1)!) as Record<string, unknown>;
+  expect(result).toMatchObject({ storm_load: 'clients', watchers: 5, events_lost: 0, events_out_of_order: 0, storm_errors: 0, server_5xx: 0, invariant_ok: true });
+  expect(result.storm_accepted).toBeGreaterThan(0);
+  expect(result.storm_nowatch_rps).toBeGreaterThan(0);
+  // Every bid of the open loop that was accepted reached the watchers; a loop refused as too low would have none.
+  expect(result.broadcast_p99_ms).toEqual(expect.any(Number));
+  expectCpuPerRequest(result, ['storm_nowatch', 'wallet', 'health', 'storm', 'open_loop']);
+}, 150_000);
+
 // A tiny run on PostgreSQL: the PostgreSQL processes' CPU per request, and pgbench in the same sitting.
 it.skipIf(pgMissing !== null)('npm run bench on PostgreSQL: its CPU per request and pgbench\'s tps beside the storm', () => {
   const tsx = path.join(ROOT, 'node_modules', '.bin', 'tsx');

@@ -10,6 +10,9 @@
  *       → `ceiling_rps`, `health_rps`, `read_ratio` = wallet / health;
  *   (b) storm: the same closed loop bidding ever higher on `--products` products, bidders in turn
  *       (amounts keep rising across every phase) → `storm_bid_rps`, `storm_ratio` = storm / (s0);
+ *       with `--clients`, both storms' bids come from simulated web clients instead of autocannon:
+ *       a connection each, the browser's headers, a body built per bid and the amount the lot shows,
+ *       so bids race at the minimum as real ones do (scripts/lib/bid-clients.ts; `storm_load`);
  *   (c) drain: waits until every watcher holds every product's newest state;
  *   (d) open loop: bids at a fixed `--rate` for `--seconds`, `--runs` times back to back → bid latency
  *       and broadcast latency (until the LAST watcher has the bid's state), per run
@@ -56,6 +59,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { freshTestDatabase } from '../server/src/db/testing.js';
 import { isPostgresUrl } from '../server/src/db/index.js';
+import { clientStorm, type StormResult } from './lib/bid-clients.js';
 import { runPgbench, type PgbenchResult } from './lib/pgbench.js';
 import { followClientBackends, postgresCpuUs, processCpuUs } from './lib/proc-cpu.js';
 import { auditDatabase, spawnServer } from './lib/server-harness.js';
@@ -86,6 +90,8 @@ const { values: opt } = parseArgs({
     'no-baseline-storm': { type: 'boolean', default: false },
     'idle-watchers': { type: 'string', default: '0' },
     quiet: { type: 'boolean', default: false },
+    // The storms' bids from simulated web clients (scripts/lib/bid-clients.ts) instead of autocannon.
+    clients: { type: 'boolean', default: false },
     // Node flags for the server it starts, e.g. `--server-args "--cpu-prof --cpu-prof-dir=/tmp/prof"`.
     'server-args': { type: 'string', default: '' },
     // With `--url`: the server's process id, for its CPU per request.
@@ -277,7 +283,7 @@ async function main() {
     return r;
   };
   /** Requests autocannon got an answer to. */
-  const answeredCount = (r: autocannon.Result) => r.requests.total;
+  const answeredCount = (r: StormResult) => r.requests.total;
 
   // pgbench on a scratch database, once, right before the first storm: the same machine state as the bids.
   let pgbench: PgbenchResult | null = null;
@@ -287,14 +293,32 @@ async function main() {
     log(pgbench.tps === null ? `pgbench: not measured (${pgbench.note})` : `pgbench: ${pgbench.tps} tps (${pgbench.note})`);
   };
 
-  // Every bid is higher than the one before it, whichever phase sends it.
+  // Every bid is higher than the one before it, whichever phase sends it; after a storm of `--clients`
+  // the amounts go on from what each lot then shows.
   let seq = 0;
+  const shown = new Map<string, number>();
+  const offset = new Map<string, number>();
   const nextBid = () => {
     const i = seq++;
-    return { token: bidders[i % bidders.length]!, productId: productIds[i % productIds.length]!, amount: 10 + Math.floor(i / productIds.length) };
+    const productId = productIds[i % productIds.length]!;
+    return { token: bidders[i % bidders.length]!, productId, amount: 10 + Math.floor(i / productIds.length) + (offset.get(productId) ?? 0) };
   };
-  /** A closed loop of bids: ever higher amounts, round robin over products and bidders. */
-  const runStorm = () => autocannon({
+  const clientsStorm = async () => {
+    const result = await clientStorm({ base, tokens: bidders, productIds, auctionId, connections: N.concurrency, seconds: N.seconds, shown });
+    for (const productId of productIds) {
+      const from = 10 + Math.floor(seq / productIds.length) + (offset.get(productId) ?? 0);
+      const minimum = shown.get(productId) ?? 0;
+      if (minimum > from) offset.set(productId, (offset.get(productId) ?? 0) + minimum - from + 1);
+    }
+    return result;
+  };
+  /**
+   * A closed loop of bids, round robin over products and bidders: autocannon's, ever higher amounts;
+   * or with `--clients`, web clients bidding what the lot shows.
+   */
+  const runStorm = (): Promise<StormResult> => opt.clients
+    ? clientsStorm()
+    : autocannon({
     url: `${base}/api/bid`, method: 'POST', connections: N.concurrency, duration: N.seconds,
     requests: [{
       setupRequest: (req) => {
@@ -309,7 +333,7 @@ async function main() {
   });
 
   // (s0) the storm without watchers, for the ratio.
-  let stormNoWatch: autocannon.Result | null = null;
+  let stormNoWatch: StormResult | null = null;
   if (BASELINE_STORM) {
     await pgbenchOnce();
     log(`(s0) storm without watchers: bids on ${N.products} products, ${N.concurrency} connections, ${N.seconds}s`);
@@ -360,7 +384,7 @@ async function main() {
   };
   let c: autocannon.Result;
   let h: autocannon.Result;
-  let st: autocannon.Result;
+  let st: StormResult;
   if (ORDER === 'storm-first') {
     st = await runStormPhase();
     ({ wallet: c, health: h } = await runCeiling());
@@ -463,6 +487,8 @@ async function main() {
   const result = {
     store: opt.url ? null : STORE,
     order: ORDER, runs: N.runs,
+    // Who sent the storms' bids: autocannon, or simulated web clients (`--clients`).
+    storm_load: opt.clients ? 'clients' : 'autocannon',
     // The frame interval the server ran with (null: a server given with --url, whose setting is its own).
     live_frame_ms: opt.url ? null : LIVE_FRAME_MS ?? Number(process.env.LIVE_FRAME_MS ?? 30),
     watchers: N.watchers, concurrency: N.concurrency, seconds: N.seconds, products: N.products, bidders: N.bidders, readers: readers.length,
