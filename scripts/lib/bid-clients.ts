@@ -13,6 +13,8 @@
  * Closed loops for `seconds`, like autocannon's: the figures are comparable with the default storm.
  */
 import http from 'node:http';
+import https from 'node:https';
+import zlib from 'node:zlib';
 
 export interface ClientStormOptions {
   base: string;
@@ -49,15 +51,35 @@ const rupeesIn = (re: RegExp, text: string) => {
   return m ? Number(m[1]!.replaceAll(',', '')) : null;
 };
 
+/** As the browser would: an answer is decoded as its content-encoding says. */
+function decode(body: Buffer, encoding: string | undefined): string {
+  switch (encoding) {
+    case 'br': return zlib.brotliDecompressSync(body).toString('utf8');
+    case 'gzip': return zlib.gunzipSync(body).toString('utf8');
+    case 'deflate': return zlib.inflateSync(body).toString('utf8');
+    default: return body.toString('utf8');
+  }
+}
+
+/** A request gives up after this long, as autocannon's do (counted as an error). */
+const TIMEOUT_MS = 10_000;
+
 function post(agent: http.Agent, url: URL, headers: http.OutgoingHttpHeaders, body: string): Promise<{ status: number; text: string }> {
+  const request = url.protocol === 'https:' ? https.request : http.request;
   return new Promise((resolve, reject) => {
-    const req = http.request({ agent, host: url.hostname, port: url.port, method: 'POST', path: '/api/bid', headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => { text += chunk; });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    const req = request({ agent, hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'), port: url.port, method: 'POST', path: '/api/bid', headers, timeout: TIMEOUT_MS }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => { chunks.push(chunk); });
+      res.on('end', () => {
+        try {
+          resolve({ status: res.statusCode ?? 0, text: decode(Buffer.concat(chunks), res.headers['content-encoding']) });
+        } catch (err) {
+          reject(err instanceof Error ? err : new Error(String(err)));
+        }
+      });
       res.on('error', reject);
     });
+    req.on('timeout', () => req.destroy(new Error(`no answer within ${TIMEOUT_MS} ms`)));
     req.on('error', reject);
     req.end(body);
   });
@@ -77,7 +99,7 @@ export async function clientStorm(o: ClientStormOptions): Promise<StormResult> {
   const end = started + o.seconds * 1000;
 
   const client = async (k: number) => {
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const agent = new (url.protocol === 'https:' ? https.Agent : http.Agent)({ keepAlive: true, maxSockets: 1 });
     let next = k;
     /** What this client was last told it must bid at least, per lot (a refusal's sentence). */
     const told = new Map<string, number>();
@@ -107,7 +129,7 @@ export async function clientStorm(o: ClientStormOptions): Promise<StormResult> {
           'sec-fetch-mode': 'cors',
           'sec-fetch-dest': 'empty',
           referer: `${origin}/user/auctions/${encodeURIComponent(o.auctionId)}/lots/${encodeURIComponent(productId)}`,
-          'accept-encoding': 'gzip, deflate, br, zstd',
+          'accept-encoding': 'gzip, deflate, br',
           'accept-language': 'en-GB,en;q=0.9',
         };
         let answer: { status: number; text: string };
@@ -120,7 +142,12 @@ export async function clientStorm(o: ClientStormOptions): Promise<StormResult> {
         total++;
         if (answer.status === 201) {
           ok++;
-          const shows = (JSON.parse(answer.text) as { min_next_bid?: number }).min_next_bid;
+          let shows: number | undefined;
+          try {
+            shows = (JSON.parse(answer.text) as { min_next_bid?: number }).min_next_bid;
+          } catch {
+            // Not JSON (a proxy's page): nothing learnt.
+          }
           if (typeof shows === 'number' && shows > shown.get(productId)!) shown.set(productId, shows);
           told.delete(productId);
           continue;
