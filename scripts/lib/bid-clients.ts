@@ -64,10 +64,9 @@ function decode(body: Buffer, encoding: string | undefined): string {
 /** A request gives up after this long, as autocannon's do (counted as an error). */
 const TIMEOUT_MS = 10_000;
 
-function post(agent: http.Agent, url: URL, headers: http.OutgoingHttpHeaders, body: string): Promise<{ status: number; text: string }> {
-  const request = url.protocol === 'https:' ? https.request : http.request;
+function post(transport: typeof http | typeof https, agent: http.Agent, url: URL, headers: http.OutgoingHttpHeaders, body: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ agent, hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'), port: url.port, method: 'POST', path: '/api/bid', headers, timeout: TIMEOUT_MS }, (res) => {
+    const req = transport.request({ agent, hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'), port: url.port, method: 'POST', path: '/api/bid', headers, timeout: TIMEOUT_MS }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => { chunks.push(chunk); });
       res.on('end', () => {
@@ -87,19 +86,19 @@ function post(agent: http.Agent, url: URL, headers: http.OutgoingHttpHeaders, bo
 
 export async function clientStorm(o: ClientStormOptions): Promise<StormResult> {
   const url = new URL(o.base);
+  const transport = url.protocol === 'https:' ? https : http;
   const origin = url.origin;
   const { shown } = o;
   for (const id of o.productIds) if (!shown.has(id)) shown.set(id, 10);
   let total = 0;
   let ok = 0;
   let failed5xx = 0;
-  let non2xx = 0;
   let errors = 0;
   const started = performance.now();
   const end = started + o.seconds * 1000;
 
   const client = async (k: number) => {
-    const agent = new (url.protocol === 'https:' ? https.Agent : http.Agent)({ keepAlive: true, maxSockets: 1 });
+    const agent = new transport.Agent({ keepAlive: true, maxSockets: 1 });
     let next = k;
     /** What this client was last told it must bid at least, per lot (a refusal's sentence). */
     const told = new Map<string, number>();
@@ -134,7 +133,7 @@ export async function clientStorm(o: ClientStormOptions): Promise<StormResult> {
         };
         let answer: { status: number; text: string };
         try {
-          answer = await post(agent, url, headers, body);
+          answer = await post(transport, agent, url, headers, body);
         } catch {
           errors++;
           continue;
@@ -152,7 +151,6 @@ export async function clientStorm(o: ClientStormOptions): Promise<StormResult> {
           told.delete(productId);
           continue;
         }
-        non2xx++;
         if (answer.status >= 500) failed5xx++;
         const atLeast = rupeesIn(AT_LEAST, answer.text);
         const above = rupeesIn(ABOVE, answer.text);
@@ -165,5 +163,5 @@ export async function clientStorm(o: ClientStormOptions): Promise<StormResult> {
   };
   await Promise.all(Array.from({ length: o.connections }, (_, k) => client(k)));
   const elapsed = (performance.now() - started) / 1000;
-  return { requests: { average: total / elapsed, total }, '2xx': ok, '5xx': failed5xx, non2xx, errors };
+  return { requests: { average: total / elapsed, total }, '2xx': ok, '5xx': failed5xx, non2xx: total - ok, errors };
 }
