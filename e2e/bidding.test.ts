@@ -192,7 +192,7 @@ describe('bidding rules in the browser', () => {
 
     await step('the auction ends and settles: My Bids reads "Reserve not met", the wallet shows the refund', async () => {
       await seed.call('POST', `/admin/auction/${reserveRoom.id}/settle`, undefined, admin.token);
-      await expect.poll(async () => (await seed.userBids(me)).find((b) => b.product_id === pentax.id)?.status, { timeout: 10_000, interval: 200 }).toBe('unsold');
+      await expect.poll(async () => (await seed.userBids(me)).find((b) => b.product_id === pentax.id)?.state, { timeout: 10_000, interval: 200 }).toBe('unsold');
       expect(await seed.balance(me)).toBe(balance);
       await page.goto('/user/bids');
       await waitForPath(page, '/user/bids');

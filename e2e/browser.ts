@@ -169,7 +169,7 @@ export function createSeed(baseUrl: string) {
       return data as { image: { id: number; url: string; thumb_url: string } };
     },
     balance: async (user: Account) => (await call<{ wallet_balance: number }>('POST', '/wallet', {}, user.token)).wallet_balance,
-    userBids: (user: Account) => call<{ bid_id: number; product_id: string; amount: number; status: string }[]>('GET', '/user-bids', undefined, user.token),
+    userBids: (user: Account) => call<{ bid_id: number; product_id: string; amount: number; status: string; state: string }[]>('GET', '/user-bids', undefined, user.token),
   };
 }
 

@@ -50,6 +50,7 @@ import { UnsubscribeTokens } from './mail/links.js';
 import { fileTransport, smtpTransport, type MailTransport } from './mail/transport.js';
 import { Commands } from './domain/commands.js';
 import { setPasswordHashCost } from './auth/passwords.js';
+import { setResponseTimeZone } from './presenters/format.js';
 import { CategoryListCache } from './cache/category-list.js';
 import { EventBus } from './domain/events.js';
 import { LiveHub } from './live/hub.js';
@@ -202,6 +203,7 @@ function requestIds(): (req: { headers: Record<string, string | string[] | undef
 /** The whole server, ready to `listen` or to `inject` into; nothing listens yet (tests build it on a fresh database). */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
   setPasswordHashCost(config.passwordHashCost);
+  setResponseTimeZone(config.timeZone);
   const app = Fastify({
     logger: {
       level: config.logLevel,

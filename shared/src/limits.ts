@@ -23,6 +23,12 @@ export const LIMITS = {
   thumbPx: 400,
 } as const;
 
+/**
+ * The most rows a list route answers when it is not asked for a page (no `limit`, no cursor): the spec's
+ * clients cannot page, so they get the whole list up to this; past it, the newest this many and a cursor.
+ */
+export const WHOLE_LIST_MAX = 5000;
+
 export const QUICK_TOPUP_AMOUNTS = [500, 1000, 2000, 5000] as const;
 export const TOAST_MS = 5000;
 export const ENDING_SOON_SECONDS = 24 * 3600;

@@ -16,7 +16,7 @@ function renderWallet() {
   localStorage.setItem('user', JSON.stringify(sampleUser));
   routeFetch({
     'POST /api/wallet': [jsonResponse(200, { wallet_balance: 100, on_hold: 0 })],
-    'GET /api/wallet/transactions': [jsonResponse(200, { transactions: [], next_before: null, totals: { topup: 0, bid: 0, refund: 0, count: 0, spent: 0 } })],
+    'GET /api/wallet/transactions?limit=50': [jsonResponse(200, { transactions: [], next_before: null, totals: { topup: 0, bid: 0, refund: 0, count: 0, spent: 0 } })],
     'GET /api/notifications?limit=20': [jsonResponse(200, { notifications: [], unread: 0 })],
   });
   return render(

@@ -38,10 +38,9 @@ function bidderRoutes() {
   return routeFetch({
     'GET /api/notifications?limit=20': [jsonResponse(200, { notifications: [notice], unread: 1 })],
     'POST /api/notifications/read': [jsonResponse(200, { unread: 0 })],
-    'GET /api/auctions': [jsonResponse(200, [coins])],
     'GET /api/auctions/OLD-3/products': [jsonResponse(200, [gold])],
     'GET /api/products/C-1': [jsonResponse(200, { ...gold, auction: coins, bids: [
-      { bid_id: 41, amount: 900, status: 'won', timestamp: inHours(-2), bidder: 'You', auto: false },
+      { bid_id: 41, amount: 900, status: 'success', state: 'won', timestamp: inHours(-2), bidder: 'You', auto: false },
     ] })],
   });
 }
@@ -114,7 +113,6 @@ describe('notifications in the app', () => {
       'GET /api/auctions/OPEN-1/products': [jsonResponse(200, [map])],
       'GET /api/products/M-1': [jsonResponse(200, { ...map, auction: open, bids: [] })],
       'POST /api/login': [jsonResponse(200, { token: 'u-tok', user: sampleUser })],
-      'GET /api/auctions': [jsonResponse(200, [open])],
       'GET /api/notifications?limit=20': [jsonResponse(200, { notifications: [], unread: 0 })],
     });
     setServerNow(NOW);

@@ -30,7 +30,6 @@ const deferred = () => {
 
 function routes(over: Record<string, FetchAnswer[]> = {}) {
   return routeFetch({
-    'GET /api/auctions': [jsonResponse(200, [auction])],
     // Browse reads its cards a page at a time, and the open auction by id (its first lot's page).
     'GET /api/catalogue/auctions?tab=active&sort=ending&limit=24': [jsonResponse(200, { items: [{ ...auction, registered: true }], next_cursor: null, counts: { active: 1, ending: 0, ended: 0 } })],
     'GET /api/products/LEICA': [jsonResponse(200, { ...leica, auction, bids: [], bids_next_before: null })],

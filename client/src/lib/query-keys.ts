@@ -4,7 +4,6 @@
  * another feature reads (the star's `saved` flag on the lot page) without importing that feature.
  */
 export const queryRoots = {
-  auctionList: ['auction-list'],
   auctionProducts: ['auction-products'],
   lotPage: ['lot-page'],
   savedLots: ['saved-lots'],
@@ -12,7 +11,10 @@ export const queryRoots = {
   walletLedger: ['wallet-ledger'],
   myBids: ['my-bids'],
   notifications: ['notifications'],
+  /** The dashboard's page of the catalogue (the newest auctions and the counts per tab). */
   dashboardAuctions: ['dashboard-auctions'],
+  /** The ids of the auctions the bidder registered for (`GET /my_auctions`): the dashboard's Registered Auctions. */
+  registeredAuctions: ['registered-auctions'],
   lotSearch: ['lot-search'],
   lotSuggestions: ['lot-suggestions'],
   /** The category tree (`GET /categories`): Browse's and Search's filters, the admin's Categories page and the product form's select. */

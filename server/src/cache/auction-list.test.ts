@@ -9,6 +9,7 @@ import type { Auction } from '@auction/shared';
 import type { App } from '../context.js';
 import { PRICE_MAX_AGE_MS } from './auction-list.js';
 import { bid, call, createAuction, createProducts, HOUR, makeApp, makeClock, richBidder, signUpAdmin, signUpUser } from '../test/helpers.js';
+import { iso } from '../presenters/format.js';
 
 let app: App;
 let clock: ReturnType<typeof makeClock>;
@@ -62,7 +63,7 @@ describe('GET /api/auctions from memory', () => {
     expect((await list(user.token)).body).toHaveLength(1);
 
     const [extra] = await createProducts(app, admin.token, 1);
-    const later = new Date(clock.now() + 5 * HOUR).toISOString();
+    const later = iso(clock.now() + 5 * HOUR);
     expect((await call(app, 'PUT', `/api/admin/auction/${auctionId}`, { name: 'Renamed', valid_until: later, product_ids: [...productIds, extra] }, admin.token)).statusCode).toBe(200);
     expect((await list(user.token)).body).toEqual([expect.objectContaining({ id: auctionId, name: 'Renamed', valid_until: later, product_count: 2 })]);
 
@@ -100,7 +101,7 @@ describe('GET /api/auctions from memory', () => {
     expect((await list(ravi.token, registered.etag)).status).toBe(200);
 
     // An admin's change.
-    const later = new Date(clock.now() + 2 * HOUR).toISOString();
+    const later = iso(clock.now() + 2 * HOUR);
     const products = (await call(app, 'GET', `/api/auctions/${auctionId}/products`, undefined, asha.token)).json<{ id: string }[]>();
     expect((await call(app, 'PUT', `/api/admin/auction/${auctionId}`, { name: 'Moved', valid_until: later, product_ids: products.map((p) => p.id) }, admin.token)).statusCode).toBe(200);
     const moved = await list(asha.token, registered.etag);
@@ -195,7 +196,7 @@ describe('GET /api/auctions from memory', () => {
     const first = await list(user.token);
     expect((await bid(app, asha.token, productIds[0]!, 250)).statusCode).toBe(201);
     const reads = app.ctx.auctionList.stats.reads;
-    const valid_until = new Date(clock.now() + 3 * HOUR).toISOString();
+    const valid_until = iso(clock.now() + 3 * HOUR);
     expect((await call(app, 'PUT', `/api/admin/auction/${auctionId}`, { name: 'Renamed', valid_until, product_ids: productIds }, admin.token)).statusCode).toBe(200);
     const renamed = await list(user.token, first.etag);
     expect(app.ctx.auctionList.stats.reads - reads).toBe(1);

@@ -2,6 +2,7 @@
  * The read side of both stores: one statement per answer, never one per row, in SQL that SQLite and
  * PostgreSQL both accept. Reads see committed data only.
  */
+import { WHOLE_LIST_MAX } from '@auction/shared';
 import type { Dialect, Param, SqlRunner } from './sql.js';
 import type { MailRow } from './store.js';
 import { notificationColumns, type NotificationRow, type ProductImageRow } from './rows.js';
@@ -55,6 +56,10 @@ export interface ProductView {
   incrementAmount: number;
   incrementTiers: string | null;
   auctionOver: boolean;
+  /** Its auction's name, end and settlement; null while it is in none. */
+  auctionName: string | null;
+  auctionValidUntil: number | null;
+  auctionSettledAt: number | null;
   /** The username of the bidder who won or bought it (`winner_id`), null when none. */
   winner: string | null;
   /** Its photos in order (the first is the cover). */
@@ -105,6 +110,10 @@ export interface UserBidView {
   createdAt: number;
   status: BidStatus;
   reason: string | null;
+  /** Its auction's end (as soft close moved it), settlement and cancel policy: what a list of the bidder's bids says of cancelling each. */
+  auctionValidUntil: number;
+  auctionSettledAt: number | null;
+  auctionCancelPolicy: CancelPolicy;
 }
 
 export interface ProductBidView {
@@ -451,6 +460,7 @@ export class Reads {
         p.starting_price as "startingPrice", p.reserve_price as "reservePrice", p.buy_now_price as "buyNowPrice",
         coalesce(a.increment_rule, 'flat') as "incrementRule", coalesce(a.increment_amount, 100) as "incrementAmount", a.increment_tiers as "incrementTiers", w.username as winner,
         case when a.settled_at is not null or a.valid_until <= ? then 1 else 0 end as "auctionOver",
+        a.name as "auctionName", a.valid_until as "auctionValidUntil", a.settled_at as "auctionSettledAt",
         ${this.dialect.jsonArray(IMAGE_ENTRY, 'from product_images i where i.product_id = p.id', 'i.position, i.id')} as images,
         c.id as "categoryId", c.name as "categoryName", c.slug as "categorySlug", p.lot_number as "lotNumber"
       from products p left join bids b on b.product_id = p.id and b.status in ('success', 'won')
@@ -875,13 +885,14 @@ export class Reads {
 
   // ---- bids and wallets ------------------------------------------------------------------------
 
-  /** A bidder's own bids, newest first (names kept even when the product or auction was deleted). */
+  /** A bidder's own bids, newest first, the newest WHOLE_LIST_MAX at most (names kept even when the product or auction was deleted). */
   async userBids(userId: number, auctionId?: string): Promise<UserBidView[]> {
     return this.sql.all<UserBidView>(
       `select b.id, b.product_id as "productId", p.name as "productName", b.auction_id as "auctionId", a.name as "auctionName",
-        b.amount, b.max_amount as "maxAmount", b.buy_now as "buyNow", b.created_at as "createdAt", b.status, b.reason
+        b.amount, b.max_amount as "maxAmount", b.buy_now as "buyNow", b.created_at as "createdAt", b.status, b.reason,
+        a.valid_until as "auctionValidUntil", a.settled_at as "auctionSettledAt", a.cancel_policy as "auctionCancelPolicy"
       from bids b join products p on p.id = b.product_id join auctions a on a.id = b.auction_id
-      where b.user_id = ?${auctionId === undefined ? '' : ' and b.auction_id = ?'} order by b.id desc`,
+      where b.user_id = ?${auctionId === undefined ? '' : ' and b.auction_id = ?'} order by b.id desc limit ${WHOLE_LIST_MAX}`,
       auctionId === undefined ? [userId] : [userId, auctionId],
     );
   }
@@ -1011,12 +1022,12 @@ export class Reads {
     );
   }
 
-  /** Newest first; `q` matches name, username or mobile number (case-insensitive, contains). */
+  /** Newest first, the newest WHOLE_LIST_MAX at most; `q` matches name, username or mobile number (case-insensitive, contains). */
   async listUsersForOwner(q?: string): Promise<UserAdminRow[]> {
     const term = q?.trim().toLowerCase();
-    if (!term) return this.usersForOwner('1 = 1', []);
+    if (!term) return this.usersForOwner('1 = 1', [], WHOLE_LIST_MAX);
     const like = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    return this.usersForOwner(`lower(u.name) like ? escape '\\' or u.username like ? escape '\\' or u.mobile_number like ? escape '\\'`, [like, like, like]);
+    return this.usersForOwner(`lower(u.name) like ? escape '\\' or u.username like ? escape '\\' or u.mobile_number like ? escape '\\'`, [like, like, like], WHOLE_LIST_MAX);
   }
 
   /**

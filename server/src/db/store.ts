@@ -52,7 +52,7 @@ export interface Store {
 }
 
 /** What bidding and buying now read and write: the part of a unit of work a lot batch serves. */
-export type LotUnitOfWork = Pick<UnitOfWork, 'lockProduct' | 'openProductIdsByName' | 'leader' | 'lockWallets' | 'isRegistered' | 'runnerUpTop' | 'followersOf' | 'bidWithContext' | 'apply'>;
+export type LotUnitOfWork = Pick<UnitOfWork, 'lockProduct' | 'openProductsByName' | 'leader' | 'lockWallets' | 'isRegistered' | 'runnerUpTop' | 'followersOf' | 'bidWithContext' | 'apply'>;
 
 /** A command decided, its writes not yet applied: the change set, and its answer once applied. */
 export interface PreparedChange<T> {
@@ -234,8 +234,11 @@ export type NewProduct = { id: string; name: string; description: string; create
  * ascending id), then wallets (by ascending id).
  */
 export interface UnitOfWork {
-  /** Up to two ids of live products in open auctions with this name (a bid may name its product). */
-  openProductIdsByName(name: string, now: number): Promise<string[]>;
+  /**
+   * Up to two live products in open auctions with this name (a bid may name its product), those in
+   * auctions `userId` is registered for first, each saying whether it is.
+   */
+  openProductsByName(name: string, now: number, userId: number): Promise<{ id: string; registered: boolean }[]>;
   /** A live (not deleted) product, locked, with its auction (not locked) read after the lock. */
   lockProduct(id: string): Promise<{ product: ProductRow; auction: AuctionRow | null } | null>;
   /** Live products with these ids, locked in ascending id order. */

@@ -89,13 +89,14 @@ export function orderNotices(drafts: readonly NoticeDraft[]): { replace: NoticeD
 export class SqlUnitOfWork implements UnitOfWork {
   constructor(private readonly sql: SqlRunner, private readonly dialect: Dialect) {}
 
-  async openProductIdsByName(name: string, now: number): Promise<string[]> {
-    const rows = await this.sql.all<{ id: string }>(
-      `select p.id from products p join auctions a on a.id = p.auction_id
-       where p.name = ? and p.deleted_at is null and a.settled_at is null and a.valid_until > ? order by p.id limit 2`,
-      [name, now],
+  async openProductsByName(name: string, now: number, userId: number) {
+    const rows = await this.sql.all<{ id: string; registered: number | boolean }>(
+      `select p.id, case when exists (select 1 from registrations r where r.auction_id = a.id and r.user_id = ?) then 1 else 0 end as registered
+       from products p join auctions a on a.id = p.auction_id
+       where p.name = ? and p.deleted_at is null and a.settled_at is null and a.valid_until > ? order by registered desc, p.id limit 2`,
+      [userId, name, now],
     );
-    return rows.map((r) => r.id);
+    return rows.map((r) => ({ id: r.id, registered: Number(r.registered) === 1 }));
   }
 
   async lockProduct(id: string) {

@@ -39,8 +39,9 @@ export interface PlacedBid {
 }
 
 /**
- * `ref` is a product id first; failing that, the name of exactly one product in an open auction
- * (existing clients send the name; a name two products share is 409 AMBIGUOUS_PRODUCT).
+ * `ref` is a product id first; failing that, the name of a product in an open auction (existing clients
+ * send the name): the only one so called, else the only one so called in an auction the bidder is
+ * registered for; a name that still leaves more than one is 409 AMBIGUOUS_PRODUCT.
  */
 export async function placeBid(tx: UnitOfWork, cmd: BidCommand, now: number): Promise<Result<PlacedBid>> {
   const prepared = await prepareBid(tx, cmd, now);
@@ -59,9 +60,9 @@ export async function prepareBid(tx: LotUnitOfWork, cmd: BidCommand, now: number
   // The id first (the usual case: one statement that also locks); a name only when no product has that id.
   let target = await tx.lockProduct(productRef);
   if (!target) {
-    const ids = await tx.openProductIdsByName(productRef, now);
-    if (ids.length > 1) return refuse('AMBIGUOUS_PRODUCT', `More than one product is called "${productRef}"; bid by its product id instead`);
-    target = ids.length === 1 ? await tx.lockProduct(ids[0]!) : null;
+    const named = pickNamed(await tx.openProductsByName(productRef, now, userId));
+    if (named === 'ambiguous') return refuse('AMBIGUOUS_PRODUCT', `More than one product is called "${productRef}"; bid by its product id instead`);
+    target = named === null ? null : await tx.lockProduct(named.id);
   }
   if (!target) return refuse('NOT_FOUND', 'Product not found');
   const { product, auction } = target;
@@ -102,6 +103,14 @@ export async function prepareBid(tx: LotUnitOfWork, cmd: BidCommand, now: number
       leading: decision.leading, max: decision.max, minNext: decision.minNext, events: decision.events(applied),
     }),
   };
+}
+
+/** The product a name picks among `open` (registered auctions first, as the store reads them), if any. */
+function pickNamed(open: { id: string; registered: boolean }[]): { id: string } | 'ambiguous' | null {
+  const [first, second] = open;
+  if (!first) return null;
+  if (!second) return first;
+  return first.registered && !second.registered ? first : 'ambiguous';
 }
 
 export interface CancelledBid {

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { App } from '../context.js';
 import { bid, call, makeApp, richBidder, signUpAdmin, signUpUser, uniqueName } from '../test/helpers.js';
 import { connect, eventually, listen } from '../test/live-helpers.js';
+import { iso } from '../presenters/format.js';
 
 const apps: App[] = [];
 const cleanups: (() => void)[] = [];
@@ -32,7 +33,7 @@ async function lotIn(app: App, adminToken: string, body: object, auction: object
   const productId = uniqueName('L');
   expect((await call(app, 'POST', '/api/admin/product', { id: productId, name: `Lot ${productId}`, description: 'A lot', ...body }, adminToken)).statusCode).toBe(201);
   const auctionId = uniqueName('A');
-  const res = await call(app, 'POST', '/api/admin/auction', { id: auctionId, name: 'Live', valid_until: new Date(Date.now() + endsIn).toISOString(), product_ids: [productId], ...auction }, adminToken);
+  const res = await call(app, 'POST', '/api/admin/auction', { id: auctionId, name: 'Live', valid_until: iso(Date.now() + endsIn), product_ids: [productId], ...auction }, adminToken);
   expect(res.statusCode, res.body).toBe(201);
   return { productId, auctionId };
 }
@@ -102,6 +103,6 @@ describe('the clock follows soft close', () => {
     await eventually(async () => expect((await status()).status).toBe('settled'), 6000);
     const settled = await status();
     expect(Date.parse(settled.settled_at!)).toBeGreaterThanOrEqual(Date.parse(extended.valid_until));
-    expect((await call(app, 'GET', '/api/user-bids', undefined, asha.token)).json()[0]).toMatchObject({ status: 'won', amount: 5 });
+    expect((await call(app, 'GET', '/api/user-bids', undefined, asha.token)).json()[0]).toMatchObject({ status: 'success', state: 'won', amount: 5 });
   });
 });

@@ -20,6 +20,7 @@
 import { auctionRoom, cardsRoom, feedRoom, LIVE_PROTOCOL_VERSION, type CardChangedData, type Frame, type HelloData, type PersonalEventMap, type RoomEvent, type RoomEventName, type SocketEventMap } from '@auction/shared';
 import type { Reads } from '../db/index.js';
 import type { DomainEvent } from '../domain/events.js';
+import { iso } from '../presenters/format.js';
 import { liveAuction, liveCard } from '../presenters/live.js';
 import { deliveriesOf, type CatalogueChange } from './deliveries.js';
 import { HEARTBEAT_MS, localTally, type WatcherTally } from './watchers.js';
@@ -272,7 +273,7 @@ export class LiveHub {
   }
 
   serverTime() {
-    return new Date(this.opts.now()).toISOString();
+    return iso(this.opts.now());
   }
 
   /** `live:hello`, the first event of every connection: the contract's version (docs/live-protocol.md#connecting). */

@@ -1,19 +1,30 @@
-import { toRupees, type Transaction, type UserBid } from '@auction/shared';
+import { toRupees, wireBidStatus, type OwnBid, type Transaction, type UserBid } from '@auction/shared';
 import type { ProductBidView, TransactionRow, UserBidView } from '../db/index.js';
-import { iso, maskUsername } from './format.js';
+import { auctionStatus, iso, maskUsername } from './format.js';
 
-export function presentUserBid(b: UserBidView): UserBid {
+/** A bid as its bidder's own answers give it: without its auction's state (the answers to placing it). */
+export function presentUserBid(b: Omit<UserBidView, 'auctionValidUntil' | 'auctionSettledAt' | 'auctionCancelPolicy'>): OwnBid {
   return {
     bid_id: b.id, product_id: b.productId, product_name: b.productName, auction_id: b.auctionId, auction_name: b.auctionName,
-    amount: toRupees(b.amount), timestamp: iso(b.createdAt), status: b.status, reason: b.reason,
+    amount: toRupees(b.amount), timestamp: iso(b.createdAt), status: wireBidStatus(b.status), state: b.status, reason: b.reason,
     max_amount: b.maxAmount === null ? null : toRupees(b.maxAmount), buy_now: Boolean(b.buyNow),
+  };
+}
+
+/** A bid in its bidder's lists: with its auction's end, status (at `now`) and cancel policy, which say whether it can still be cancelled. */
+export function presentListedBid(b: UserBidView, now: number): UserBid {
+  return {
+    ...presentUserBid(b),
+    auction_valid_until: iso(b.auctionValidUntil),
+    auction_status: auctionStatus({ validUntil: b.auctionValidUntil, settledAt: b.auctionSettledAt }, now),
+    auction_cancel_policy: b.auctionCancelPolicy,
   };
 }
 
 /** A product's bid for any caller; the bidder's username only for the admin who owns the auction. */
 export function presentProductBid(b: ProductBidView, viewerAdminId: number | null) {
   return {
-    bid_id: b.id, auction_id: b.auctionId, amount: toRupees(b.amount), status: b.status, timestamp: iso(b.createdAt),
+    bid_id: b.id, auction_id: b.auctionId, amount: toRupees(b.amount), status: wireBidStatus(b.status), state: b.status, timestamp: iso(b.createdAt),
     bidder: viewerAdminId !== null && viewerAdminId === b.auctionOwner ? b.username : maskUsername(b.username),
     buy_now: Boolean(b.buyNow),
   };

@@ -1,7 +1,44 @@
 /** The small formats every presenter shares. */
 
-/** Epoch ms → the UTC ISO string every response carries. */
-export const iso = (ms: number) => new Date(ms).toISOString();
+import { zoneOffsetMs } from '@auction/shared';
+
+let responseZone = 'Asia/Kolkata';
+/** Offsets by quarter hour (every zone's changes fall on one): a response formats many times at once. */
+const offsets = new Map<number, number>();
+const QUARTER_HOUR = 900_000;
+
+/** The zone answers carry their times in: `TIMEZONE`, set once when the app is built. */
+export function setResponseTimeZone(timeZone: string) {
+  if (timeZone !== responseZone) offsets.clear();
+  responseZone = timeZone;
+}
+
+function offsetAt(ms: number): number {
+  const quarter = Math.floor(ms / QUARTER_HOUR);
+  let offset = offsets.get(quarter);
+  if (offset === undefined) {
+    if (offsets.size > 4096) offsets.clear();
+    offset = zoneOffsetMs(quarter * QUARTER_HOUR, responseZone);
+    offsets.set(quarter, offset);
+  }
+  return offset;
+}
+
+/**
+ * Epoch ms → the ISO string every response carries, in TIMEZONE's offset (`2026-11-24T07:45:00.000+05:30`;
+ * `Z` when the offset is zero),
+ * so that a client which sends back the first 16 characters it read (as a datetime-local input does) names
+ * the same instant: the server reads a date-time without an offset in TIMEZONE (docs/money.md#times).
+ */
+export function iso(ms: number): string {
+  const offset = offsetAt(ms);
+  if (offset === 0) return new Date(ms).toISOString();
+  const wall = new Date(ms + offset).toISOString().slice(0, 23);
+  const minutes = Math.abs(offset) / 60_000;
+  const hh = String(Math.floor(minutes / 60)).padStart(2, '0');
+  const mm = String(minutes % 60).padStart(2, '0');
+  return `${wall}${offset < 0 ? '-' : '+'}${hh}:${mm}`;
+}
 
 /**
  * A bidder as other people see them: at most a third of the username shown, never more than its first

@@ -1,5 +1,5 @@
 /** Photos and the lot page (docs/photos.md). */
-import { toRupees, type LotHistoryEntry, type ProductImageDetail } from '@auction/shared';
+import { toRupees, wireBidStatus, type LotHistoryEntry, type ProductImageDetail } from '@auction/shared';
 import type { LotHistoryView, ProductImageRow } from '../db/index.js';
 import { mediaUrl } from './catalogue.js';
 import { iso } from './format.js';
@@ -21,7 +21,7 @@ export function presentLotHistory(rows: LotHistoryView[], viewer: { userId: numb
     return r.alias === null ? 'Bidder' : `Bidder ${r.alias}`;
   };
   return rows.map((r) => ({
-    bid_id: r.bidId, amount: toRupees(r.amount), status: r.status, timestamp: iso(r.createdAt), bidder: bidderOf(r), auto: r.auto, buy_now: r.buyNow,
+    bid_id: r.bidId, amount: toRupees(r.amount), status: wireBidStatus(r.status), state: r.status, timestamp: iso(r.createdAt), bidder: bidderOf(r), auto: r.auto, buy_now: r.buyNow,
   }));
 }
 

@@ -35,10 +35,11 @@ describe('GET /api/user-bids and /api/user-bids/auction/{id}', () => {
     expect(list).toHaveLength(3);
     expect(list[2]).toEqual({
       bid_id: b1, product_id: p1, product_name: `Product ${p1}`, auction_id: a1.auctionId, auction_name: `Auction ${a1.auctionId}`,
-      amount: 100, timestamp: iso(t0), status: 'outbid', reason: null, max_amount: null, buy_now: false,
+      amount: 100, timestamp: iso(t0), status: 'failed', state: 'outbid', reason: null, max_amount: null, buy_now: false,
+      auction_valid_until: iso(t0 + 2 * HOUR), auction_status: 'active', auction_cancel_policy: 'until_end',
     });
-    expect(list.map((b: UserBidJson) => [b.product_id, b.amount, b.status, b.timestamp])).toEqual([
-      [p1, 150, 'failed', iso(t0 + 3000)], [p2, 300, 'success', iso(t0 + 2000)], [p1, 100, 'outbid', iso(t0)],
+    expect(list.map((b: UserBidJson & { state: string }) => [b.product_id, b.amount, b.status, b.state, b.timestamp])).toEqual([
+      [p1, 150, 'failed', 'failed', iso(t0 + 3000)], [p2, 300, 'success', 'success', iso(t0 + 2000)], [p1, 100, 'failed', 'outbid', iso(t0)],
     ]);
     expect(list[1].bid_id).toBe(b2);
 
@@ -69,9 +70,9 @@ describe('GET /api/bids?product_key=', () => {
     expect(asUser.statusCode).toBe(200);
     const rows = asUser.json();
     expect(rows).toEqual([
-      { bid_id: expect.any(Number), auction_id: auctionId, amount: 150, status: 'failed', timestamp: iso(t0 + 2000), bidder: mask(asha.username), buy_now: false },
-      { bid_id: second, auction_id: auctionId, amount: 200, status: 'success', timestamp: iso(t0 + 1000), bidder: mask(ravi.username), buy_now: false },
-      { bid_id: first, auction_id: auctionId, amount: 100, status: 'outbid', timestamp: iso(t0), bidder: mask(asha.username), buy_now: false },
+      { bid_id: expect.any(Number), auction_id: auctionId, amount: 150, status: 'failed', state: 'failed', timestamp: iso(t0 + 2000), bidder: mask(asha.username), buy_now: false },
+      { bid_id: second, auction_id: auctionId, amount: 200, status: 'success', state: 'success', timestamp: iso(t0 + 1000), bidder: mask(ravi.username), buy_now: false },
+      { bid_id: first, auction_id: auctionId, amount: 100, status: 'failed', state: 'outbid', timestamp: iso(t0), bidder: mask(asha.username), buy_now: false },
     ]);
     expect(rows[0].bidder).toMatch(/^u\*\*\*\d$/);
     const asOther = (await call(app, 'GET', `/api/bids?product_key=${p}`, undefined, otherAdmin.token)).json();

@@ -35,7 +35,7 @@ describe('POST /api/bid: placing', () => {
       message: 'Bid placed successfully!',
       bid: {
         bid_id: expect.any(Number), product_id: p, product_name: `Product ${p}`, auction_id: auctionId, auction_name: `Auction ${auctionId}`,
-        amount: 300.25, timestamp: iso(clock.t), status: 'success', reason: null, max_amount: null, buy_now: false,
+        amount: 300.25, timestamp: iso(clock.t), status: 'success', state: 'success', reason: null, max_amount: null, buy_now: false,
       },
       highest_bid: 300.25,
       wallet_balance: 699.75,
@@ -144,7 +144,7 @@ describe('POST /api/bid: placing', () => {
     expect((await settle(admin.token, auctionId)).statusCode).toBe(200);
     await expectRefusedAndRecorded(await bid(app, u.token, p!, 500), 409, 'PRODUCT_SOLD', u.token, p!, 500, 900);
     expectError(await bid(app, u.token, unsold!, 500), 409, 'PRODUCT_NOT_AVAILABLE');
-    expect((await myBids(u.token)).map((b) => b.status)).toEqual(['failed', 'won']);
+    expect((await myBids(u.token)).map((b) => b.state)).toEqual(['failed', 'won']);
     await expectMoneyInvariant(app);
   });
 
@@ -170,7 +170,7 @@ describe('POST /api/bid: placing', () => {
     expectError(await bid(app, big.token, p2!, 301), 409, 'BID_TOO_LOW');
     expect((await bid(app, big.token, p2!, 301.5)).statusCode).toBe(201);
 
-    const reasons = (await myBids(u.token)).filter((b) => b.status === 'failed').map((b) => b.reason);
+    const reasons = (await myBids(u.token)).filter((b) => b.state === 'failed').map((b) => b.reason);
     expect(reasons).toEqual(['BID_TOO_LOW', 'BID_TOO_LOW', 'BID_TOO_LOW', 'BID_TOO_LOW']);
     await expectMoneyInvariant(app);
   });

@@ -8,6 +8,7 @@ import type { App } from '../context.js';
 import {
   HOUR, balanceOf, bid, call, expectError, expectMoneyInvariant, makeApp, makeClock, richBidder, signUpAdmin, uniqueName,
 } from '../test/helpers.js';
+import { iso } from '../presenters/format.js';
 
 let app: App;
 let clock: ReturnType<typeof makeClock>;
@@ -33,7 +34,7 @@ async function lot(admin: { token: string }, o: LotOptions = {}) {
   expect(created.statusCode, created.body).toBe(201);
   const auctionId = uniqueName('A');
   const res = await call(app, 'POST', '/api/admin/auction', {
-    id: auctionId, name: `Auction ${auctionId}`, valid_until: new Date(clock.t + (o.endsIn ?? 2 * HOUR)).toISOString(), product_ids: [productId],
+    id: auctionId, name: `Auction ${auctionId}`, valid_until: iso(clock.t + (o.endsIn ?? 2 * HOUR)), product_ids: [productId],
     ...(o.rule ? { increment_rule: o.rule } : {}),
     ...(o.softClose !== undefined ? { soft_close_s: o.softClose } : {}),
     ...(o.maxExtension !== undefined ? { max_extension_s: o.maxExtension } : {}),
@@ -129,7 +130,7 @@ describe('increment rules', () => {
   it('the rule cannot change once a lot has a bid', async () => {
     const admin = await start();
     const { productId, auctionId } = await lot(admin);
-    const edit = (rule: string) => call(app, 'PUT', `/api/admin/auction/${auctionId}`, { name: 'A', valid_until: new Date(clock.t + HOUR).toISOString(), increment_rule: rule }, admin.token);
+    const edit = (rule: string) => call(app, 'PUT', `/api/admin/auction/${auctionId}`, { name: 'A', valid_until: iso(clock.t + HOUR), increment_rule: rule }, admin.token);
     expect((await edit('ladder')).json().auction.increment_rule).toBe('ladder');
     const asha = await richBidder(app, 100, [auctionId]);
     expect((await bid(app, asha.token, productId, 10)).statusCode).toBe(201);
@@ -153,7 +154,7 @@ describe('maximum (proxy) bids: the worked examples of docs/bidding.md', () => {
     // Ravi bids ₹300: Asha's maximum answers at once with ₹301. Ravi pays nothing.
     const r1 = await bid(app, ravi.token, productId, 300);
     expect(r1.statusCode).toBe(201);
-    expect(r1.json()).toMatchObject({ leading: false, highest_bid: 301, message: 'You were outbid by an automatic bid', wallet_balance: 2000, bid: { status: 'outbid', amount: 300 } });
+    expect(r1.json()).toMatchObject({ leading: false, highest_bid: 301, message: 'You were outbid by an automatic bid', wallet_balance: 2000, bid: { status: 'failed', state: 'outbid', amount: 300 } });
     expect(await balanceOf(app, ravi.token)).toBe(2000);
     expect(await productAs(ravi.token, auctionId, productId)).toMatchObject({ my_status: 'outbid', highest_bid: 301, min_next_bid: 302 });
 
@@ -165,7 +166,7 @@ describe('maximum (proxy) bids: the worked examples of docs/bidding.md', () => {
     expect(await balanceOf(app, asha.token)).toBe(2000);
     expect(await productAs(asha.token, auctionId, productId)).toMatchObject({ my_status: 'outbid', my_max: null });
     // Asha's bid reached her maximum on the way.
-    expect((await myBids(asha.token))[0]).toMatchObject({ status: 'outbid', amount: 1000, max_amount: 1000 });
+    expect((await myBids(asha.token))[0]).toMatchObject({ state: 'outbid', amount: 1000, max_amount: 1000 });
     await expectMoneyInvariant(app);
 
     // Settled: Meera's ₹1,500 hold is released and she pays ₹1,001 (two rows, docs/money.md#ledger-kinds): the unused ₹499 is back.
@@ -234,12 +235,12 @@ describe('maximum (proxy) bids: the worked examples of docs/bidding.md', () => {
     expect(await myBids(asha.token)).toEqual(before);
     const history = (token: string) => call(app, 'GET', `/api/products/${productId}`, undefined, token);
     for (const token of [ravi.token, admin.token]) {
-      const amounts = history(token).then((r) => r.json<{ bids: { amount: number; status: string }[] }>().bids.map((b) => `${b.status} ${b.amount}`));
+      const amounts = history(token).then((r) => r.json<{ bids: { amount: number; state: string }[] }>().bids.map((b) => `${b.state} ${b.amount}`));
       // Her maximum placed at ₹1 and raised automatically to ₹201, and Ravi's bid: nothing else.
       expect(await amounts).toEqual(['success 201', 'outbid 200', 'success 1']);
     }
     const spec = await call(app, 'GET', `/api/bids?product_key=${productId}`, undefined, ravi.token);
-    expect(spec.json<{ amount: number; status: string }[]>().map((b) => `${b.status} ${b.amount}`)).toEqual(['outbid 200', 'success 201']);
+    expect(spec.json<{ amount: number; state: string }[]>().map((b) => `${b.state} ${b.amount}`)).toEqual(['outbid 200', 'success 201']);
     // A plain bid below the lot's minimum is still a bid, refused and recorded as any other.
     expectError(await bid(app, asha.token, productId, 150), 409, 'BID_TOO_LOW');
     expect((await myBids(asha.token))[0]).toMatchObject({ amount: 150, status: 'failed' });
@@ -285,7 +286,7 @@ describe('reserve', () => {
     const settled = await call(app, 'POST', `/api/admin/auction/${auctionId}/settle`, undefined, admin.token);
     expect(settled.json()).toMatchObject({ sold: [], unsold: [{ id: productId, reason: 'RESERVE_NOT_MET' }] });
     expect(await balanceOf(app, ravi.token)).toBe(2000);
-    expect((await myBids(ravi.token))[0]).toMatchObject({ status: 'unsold', reason: 'RESERVE_NOT_MET', amount: 900 });
+    expect((await myBids(ravi.token))[0]).toMatchObject({ status: 'failed', state: 'unsold', reason: 'RESERVE_NOT_MET', amount: 900 });
     expect((await ledger(ravi.token))[0]).toMatchObject({ type: 'refund', amount: 900, meta: { notes: expect.stringMatching(/^Reserve not met/) } });
     const unassigned = (await call(app, 'GET', '/api/admin/products/unassigned', undefined, admin.token)).json<ProductJson[]>();
     expect(unassigned.map((p) => p.id)).toContain(productId);
@@ -320,7 +321,7 @@ describe('buy now', () => {
     expectError(await buy(ravi.token, productId), 402, 'INSUFFICIENT_FUNDS');
     const bought = await buy(asha.token, productId);
     expect(bought.statusCode, bought.body).toBe(201);
-    expect(bought.json()).toMatchObject({ wallet_balance: 500, bid: { status: 'won', amount: 1500, buy_now: true } });
+    expect(bought.json()).toMatchObject({ wallet_balance: 500, bid: { status: 'success', state: 'won', amount: 1500, buy_now: true } });
     expectError(await buy(ravi.token, productId), 409, 'BUY_NOW_UNAVAILABLE');
     expectError(await bid(app, ravi.token, productId, 10), 409, 'PRODUCT_SOLD');
     expect(await productAs(asha.token, auctionId, productId)).toMatchObject({ status: 'sold', my_status: 'won', buy_now_price: null });
@@ -344,7 +345,7 @@ describe('buy now', () => {
     expect(await productAs(ravi.token, reserved.auctionId, reserved.productId)).toMatchObject({ buy_now_price: 1500, reserve_met: false });
     expect((await buy(ravi.token, reserved.productId)).statusCode).toBe(201);
     expect(await balanceOf(app, asha.token)).toBe(4990);
-    expect((await myBids(asha.token))[0]).toMatchObject({ status: 'outbid' });
+    expect((await myBids(asha.token))[0]).toMatchObject({ state: 'outbid' });
     await expectMoneyInvariant(app);
   });
 
@@ -375,7 +376,7 @@ describe('soft close', () => {
     // 60 s left: the end moves to now + 120 s.
     clock.t = end0 - 60_000;
     await bid(app, ravi.token, productId, 20);
-    expect(await auctionOf()).toMatchObject({ valid_until: new Date(clock.t + 120_000).toISOString(), original_valid_until: new Date(end0).toISOString(), extended: true });
+    expect(await auctionOf()).toMatchObject({ valid_until: iso(clock.t + 120_000), original_valid_until: iso(end0), extended: true });
     // Past the original end, still open: the next lead moves it again, up to original + 180 s.
     clock.t = end0 + 30_000;
     await bid(app, asha.token, productId, 30);
@@ -397,8 +398,8 @@ describe('soft close', () => {
     const asha = await richBidder(app, 100, [off.auctionId]);
     await bid(app, asha.token, off.productId, 10);
     const listed = (await call(app, 'GET', `/api/admin/auction/${off.auctionId}`, undefined, admin.token)).json();
-    expect(listed).toMatchObject({ soft_close_s: 0, extended: false, valid_until: new Date(clock.t + 60_000).toISOString() });
-    const moved = new Date(clock.t + HOUR).toISOString();
+    expect(listed).toMatchObject({ soft_close_s: 0, extended: false, valid_until: iso(clock.t + 60_000) });
+    const moved = iso(clock.t + HOUR);
     const edited = await call(app, 'PUT', `/api/admin/auction/${off.auctionId}`, { name: 'Moved', valid_until: moved, soft_close_s: 300 }, admin.token);
     expect(edited.json().auction).toMatchObject({ valid_until: moved, original_valid_until: moved, soft_close_s: 300, extended: false });
   });
@@ -447,7 +448,7 @@ describe('concurrency', () => {
       } else {
         outcomes.add(settled.code);
         expect(settled.code).toBe('AUCTION_NOT_ENDED');
-        expect(auction).toMatchObject({ status: 'active', extended: true, valid_until: new Date(end - 1000 + 60_000).toISOString() });
+        expect(auction).toMatchObject({ status: 'active', extended: true, valid_until: iso(end - 1000 + 60_000) });
         expect(answers.filter((a) => a.statusCode === 201).length).toBeGreaterThan(0);
       }
       await expectMoneyInvariant(app);

@@ -2,12 +2,12 @@
 import { Type } from 'typebox';
 import {
   BID_MESSAGES, BidPlaced, BoughtNow, BuyNowBody, HighestBid, IdParams, PAGE_DEFAULT, PlaceBidBody, ProductBid, ProductBidsQuery, ProductKeyQuery, RollbackBody, RolledBack,
-  TimeLeft, UserBid, errorResponses, toRupees,
+  TimeLeft, UserBid, WHOLE_LIST_MAX, errorResponses, toRupees,
 } from '@auction/shared';
 import type { App, AppContext } from '../context.js';
 import { cancelBid, prepareBid, prepareBuyNow } from '../domain/bidding.js';
 import { AppError, unwrap } from '../errors.js';
-import { presentProductBid, presentUserBid } from '../presenters/bids.js';
+import { presentListedBid, presentProductBid, presentUserBid } from '../presenters/bids.js';
 import { presentTimeLeft } from '../presenters/catalogue.js';
 import { assertNamesCaller, beforeId, callerOf, pageLimit, paise, readableProduct } from './input.js';
 import type { Caller } from '../domain/accounts.js';
@@ -88,15 +88,19 @@ export function biddingRoutes(app: App, ctx: AppContext) {
 
   app.get('/user-bids', {
     onRequest: guard.user,
-    schema: { tags, security, summary: 'The caller’s bids, newest first', response: { 200: Type.Array(UserBid), ...errorResponses(401, 403) } },
-  }, async (req) => (await reads.userBids(callerOf(req).id)).map(presentUserBid));
+    schema: { tags, security, summary: `The caller’s bids, newest first (the newest ${WHOLE_LIST_MAX} at most)`, response: { 200: Type.Array(UserBid), ...errorResponses(401, 403) } },
+  }, async (req) => {
+    const now = ctx.now();
+    return (await reads.userBids(callerOf(req).id)).map((b) => presentListedBid(b, now));
+  });
 
   app.get('/user-bids/auction/:id', {
     onRequest: guard.user,
-    schema: { tags, security, summary: 'The caller’s bids in one auction, newest first', params: IdParams, response: { 200: Type.Array(UserBid), ...errorResponses(401, 403, 404) } },
+    schema: { tags, security, summary: `The caller’s bids in one auction, newest first (the newest ${WHOLE_LIST_MAX} at most)`, params: IdParams, response: { 200: Type.Array(UserBid), ...errorResponses(401, 403, 404) } },
   }, async (req) => {
     if (!(await reads.auctionExists(req.params.id, true))) throw new AppError('NOT_FOUND', 'Auction not found');
-    return (await reads.userBids(callerOf(req).id, req.params.id)).map(presentUserBid);
+    const now = ctx.now();
+    return (await reads.userBids(callerOf(req).id, req.params.id)).map((b) => presentListedBid(b, now));
   });
 
   const product = async (key: string, caller: Caller) => readableProduct(await reads.product(key), caller);
@@ -105,11 +109,13 @@ export function biddingRoutes(app: App, ctx: AppContext) {
     onRequest: guard.any,
     schema: {
       tags, security, querystring: ProductBidsQuery, response: { 200: Type.Array(ProductBid), ...errorResponses(400, 401, 404) },
-      summary: `A product’s bids, newest first, a page at a time (bidders masked except for the auction’s admin): at most \`limit\` (1–100, default ${PAGE_DEFAULT}); the next page is \`before=\` the last \`bid_id\``,
+      summary: 'A product’s bids, newest first (bidders masked except for the auction’s admin)',
+      description: `Without \`limit\` and \`before\`, every bid (the newest ${WHOLE_LIST_MAX} at most), as the spec’s clients expect; with either, a page: at most \`limit\` (1–100, default ${PAGE_DEFAULT}), the next page \`before=\` the last \`bid_id\`.`,
     },
   }, async (req) => {
     const me = callerOf(req);
-    const page = { before: beforeId(req.query.before), limit: pageLimit(req.query.limit, PAGE_DEFAULT) };
+    const whole = req.query.limit === undefined && req.query.before === undefined;
+    const page = { before: beforeId(req.query.before), limit: whole ? WHOLE_LIST_MAX : pageLimit(req.query.limit, PAGE_DEFAULT) };
     const p = await product(req.query.product_key, me);
     return (await reads.productBids(p.id, page)).map((b) => presentProductBid(b, me.role === 'admin' ? me.id : null));
   });

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { App } from '../context.js';
 import type { DomainEvent } from '../domain/events.js';
 import { balanceOf, bid, call, expectMoneyInvariant, makeApp, makeClock, richBidder, signUpAdmin, uniqueName } from '../test/helpers.js';
+import { iso } from '../presenters/format.js';
 
 let app: App;
 let clock: ReturnType<typeof makeClock>;
@@ -32,7 +33,7 @@ async function lot(admin: { token: string }, o: { starting?: number; endsIn?: nu
   expect(created.statusCode, created.body).toBe(201);
   const auctionId = uniqueName('CFA');
   const res = await call(app, 'POST', '/api/admin/auction', {
-    id: auctionId, name: `Auction ${auctionId}`, valid_until: new Date(clock.t + (o.endsIn ?? 3600_000)).toISOString(), product_ids: [productId],
+    id: auctionId, name: `Auction ${auctionId}`, valid_until: iso(clock.t + (o.endsIn ?? 3600_000)), product_ids: [productId],
     ...(o.softClose === undefined ? {} : { soft_close_s: o.softClose }),
   }, admin.token);
   expect(res.statusCode, res.body).toBe(201);
@@ -46,7 +47,7 @@ const bidId = (res: Awaited<ReturnType<typeof bid>>) => {
   return res.json<{ bid: { bid_id: number } }>().bid.bid_id;
 };
 
-interface History { bid_id: number; amount: number; status: string; auto: boolean }
+interface History { bid_id: number; amount: number; status: string; state: string; auto: boolean }
 interface LotPage { highest_bid: number; bid_count: number; my_status: string | null; my_max: number | null; bids: History[]; auction: { valid_until: string; bid_count?: number } }
 async function page(token: string, productId: string): Promise<LotPage> {
   const res = await call(app, 'GET', `/api/products/${productId}`, undefined, token);
@@ -76,7 +77,7 @@ describe('a cancel leaves the prices it would have left had the bid never been p
     await expectBidCount(admin, a, productId, auctionId, 2);
     const cs = bidId(await bid(app, c.token, productId, 7500));
     // A's maximum reached its top on the way (an automatic raise to ₹5,000, shown and counted).
-    expect((await page(a.token, productId)).bids.filter((h) => h.auto)).toMatchObject([{ amount: 5000, status: 'outbid' }]);
+    expect((await page(a.token, productId)).bids.filter((h) => h.auto)).toMatchObject([{ amount: 5000, state: 'outbid' }]);
     await expectBidCount(admin, a, productId, auctionId, 4);
 
     const res = await cancel(c.token, cs);
@@ -86,7 +87,7 @@ describe('a cancel leaves the prices it would have left had the bid never been p
     expect(seenByA).toMatchObject({ highest_bid: 4001, my_status: 'leading', my_max: 5000 });
     expect(await balanceOf(app, a.token)).toBe(5000);
     // The history keeps the cancelled bid and the raise that answered it, both marked rolledback.
-    expect(seenByA.bids.map((h) => [h.amount, h.status, h.auto])).toEqual([
+    expect(seenByA.bids.map((h) => [h.amount, h.state, h.auto])).toEqual([
       [7500, 'rolledback', false], [5000, 'rolledback', true], [4001, 'success', false], [4000, 'outbid', false],
     ]);
     await expectBidCount(admin, a, productId, auctionId, 2);
@@ -244,7 +245,7 @@ describe('an extension only the cancelled bid caused is undone', () => {
     clock.advance(570_000);
     const cs = bidId(await bid(app, c.token, productId, 100));
     const edited = clock.t + 3600_000;
-    const res = await call(app, 'PUT', `/api/admin/auction/${auctionId}`, { name: `Auction ${auctionId}`, valid_until: new Date(edited).toISOString(), product_ids: [productId] }, admin.token);
+    const res = await call(app, 'PUT', `/api/admin/auction/${auctionId}`, { name: `Auction ${auctionId}`, valid_until: iso(edited), product_ids: [productId] }, admin.token);
     expect(res.statusCode, res.body).toBe(200);
     expect((await cancel(c.token, cs)).statusCode).toBe(200);
     expect(Date.parse((await page(c.token, productId)).auction.valid_until)).toBe(edited);

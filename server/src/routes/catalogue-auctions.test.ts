@@ -20,8 +20,8 @@ describe('auctions: POST /api/admin/auction', () => {
     }, admin.token);
     expect(res.statusCode, res.body).toBe(201);
     const auction: AuctionJson = {
-      id: 'Diwali-2026', name: 'Diwali sale', valid_until: '2026-11-25T10:00:00.000Z', product_ids: [p!, q!].sort(), registrations: [], product_count: 2,
-      status: 'active', created_by: admin.admin.id, created_at: iso(START), settled_at: null, ...defaultRules('2026-11-25T10:00:00.000Z'),
+      id: 'Diwali-2026', name: 'Diwali sale', valid_until: '2026-11-25T15:30:00.000+05:30', product_ids: [p!, q!].sort(), registrations: [], product_count: 2,
+      status: 'active', created_by: admin.admin.id, created_at: iso(START), settled_at: null, ...defaultRules('2026-11-25T15:30:00.000+05:30'),
       bidder_cancels: [],
     };
     const body = res.json<{ message: string; auction: AuctionJson }>();
@@ -33,14 +33,14 @@ describe('auctions: POST /api/admin/auction', () => {
     });
   });
 
-  it('reads a valid_until without an offset in Asia/Kolkata and answers in UTC; offsets and Z are honoured', async () => {
+  it('reads a valid_until without an offset in Asia/Kolkata and answers in its offset; offsets and Z are honoured', async () => {
     const admin = await signUpAdmin(app);
     const cases: [string, string][] = [
-      ['2026-11-24T07:45', '2026-11-24T02:15:00.000Z'],
-      ['2026-11-24T07:45:30', '2026-11-24T02:15:30.000Z'],
-      ['2026-11-24T07:45+05:30', '2026-11-24T02:15:00.000Z'],
-      ['2026-11-24T07:45:00Z', '2026-11-24T07:45:00.000Z'],
-      ['2026-11-24T07:45:00-02:00', '2026-11-24T09:45:00.000Z'],
+      ['2026-11-24T07:45', '2026-11-24T07:45:00.000+05:30'],
+      ['2026-11-24T07:45:30', '2026-11-24T07:45:30.000+05:30'],
+      ['2026-11-24T07:45+05:30', '2026-11-24T07:45:00.000+05:30'],
+      ['2026-11-24T07:45:00Z', '2026-11-24T13:15:00.000+05:30'],
+      ['2026-11-24T07:45:00-02:00', '2026-11-24T15:15:00.000+05:30'],
     ];
     for (const [i, [input, expected]] of cases.entries()) {
       const [p] = await createProducts(app, admin.token, 1);
@@ -107,7 +107,7 @@ describe('auctions: PUT /api/admin/auction/{id}', () => {
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json<{ message: string; auction: AuctionJson }>();
     expect(body.message).toBe('Auction updated successfully!');
-    expect(body.auction).toMatchObject({ id: auctionId, name: 'Renamed sale', valid_until: '2026-11-30T12:30:00.000Z', product_count: 2, status: 'active', settled_at: null });
+    expect(body.auction).toMatchObject({ id: auctionId, name: 'Renamed sale', valid_until: '2026-11-30T18:00:00.000+05:30', product_count: 2, status: 'active', settled_at: null });
     expect([...body.auction.product_ids].sort()).toEqual([...productIds].sort());
     expect(await adminAuction(auctionId, admin.token)).toEqual(body.auction);
   });
@@ -247,8 +247,8 @@ describe('auctions: DELETE /api/admin/auction/{id}', () => {
     const [raviRefund] = await transactionsOf(ravi.token);
     expect(raviRefund).toMatchObject({ type: 'refund', amount: 250, meta: { product_id: p } });
     expect(raviRefund!.meta.notes).toEqual(expect.stringContaining(`Product ${p}`));
-    expect((await bidsOf(asha.token)).map((b) => [b.bid_id, b.status])).toEqual([[ashaOnQ.bid_id, 'rolledback'], [ashaOutbid.bid_id, 'outbid']]);
-    expect((await bidsOf(ravi.token)).map((b) => [b.bid_id, b.status])).toEqual([[raviOnP.bid_id, 'rolledback']]);
+    expect((await bidsOf(asha.token)).map((b) => [b.bid_id, b.state])).toEqual([[ashaOnQ.bid_id, 'rolledback'], [ashaOutbid.bid_id, 'outbid']]);
+    expect((await bidsOf(ravi.token)).map((b) => [b.bid_id, b.state])).toEqual([[raviOnP.bid_id, 'rolledback']]);
     expect(byId(await unassigned(admin.token))).toEqual({ [p!]: productJson(p!), [q!]: productJson(q!), [r!]: productJson(r!) });
     expect((await get('/api/admin/stats', admin.token)).json()).toMatchObject({ pending: 0, revenue: 0, total_bids: 0 });
     const audit = await expectMoneyInvariant(app);

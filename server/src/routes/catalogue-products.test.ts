@@ -129,8 +129,8 @@ describe('products: POST /api/admin/product, PUT/DELETE /api/admin/product/{id},
     expect(refund).toMatchObject({ type: 'refund', amount: 450, meta: { product_id: p } });
     expect(refund!.meta.notes).toEqual(expect.stringContaining(`Product ${p}`));
     // The bids stay readable; the leading one is now cancelled, the outbid one untouched.
-    expect((await bidsOf(ravi.token)).map((b) => [b.bid_id, b.status])).toEqual([[leading.bid_id, 'rolledback']]);
-    expect((await bidsOf(asha.token)).map((b) => [b.bid_id, b.status])).toEqual([[expect.any(Number), 'success'], [outbid.bid_id, 'outbid']]);
+    expect((await bidsOf(ravi.token)).map((b) => [b.bid_id, b.state])).toEqual([[leading.bid_id, 'rolledback']]);
+    expect((await bidsOf(asha.token)).map((b) => [b.bid_id, b.state])).toEqual([[expect.any(Number), 'success'], [outbid.bid_id, 'outbid']]);
     expect((await get('/api/admin/stats', admin.token)).json()).toMatchObject({ pending: 200, revenue: 0 });
     expect((await adminProducts(auctionId, admin.token)).map((x) => [x.id, x.highest_bid])).toEqual([[q, 200]]);
     await expectMoneyInvariant(app);
@@ -145,8 +145,8 @@ describe('products: POST /api/admin/product, PUT/DELETE /api/admin/product/{id},
 
     expectError(await call(app, 'DELETE', `/api/admin/product/${p}`, undefined, admin.token), 409, 'PRODUCT_SOLD');
     expectError(await call(app, 'PUT', `/api/admin/product/${p}`, { name: 'Something else', description: 'Not what was sold' }, admin.token), 409, 'PRODUCT_SOLD');
-    const won = (await call(app, 'GET', '/api/user-bids', undefined, asha.token)).json<{ product_name: string; status: string }[]>();
-    expect(won).toEqual([expect.objectContaining({ product_name: `Product ${p}`, status: 'won' })]);
+    const won = (await call(app, 'GET', '/api/user-bids', undefined, asha.token)).json<{ product_name: string; status: string; state: string }[]>();
+    expect(won).toEqual([expect.objectContaining({ product_name: `Product ${p}`, status: 'success', state: 'won' })]);
     const holds = (await call(app, 'GET', '/api/wallet/transactions', undefined, asha.token)).json<{ transactions: { type: string; meta: { notes: string | null } }[] }>().transactions;
     // The hold, then the payment settling wrote (docs/money.md#ledger-kinds): both name the lot as it was sold.
     expect(holds.filter((t) => t.type === 'bid').map((t) => t.meta.notes)).toEqual([`Won Product ${p} for ₹700`, `Bid on Product ${p}`]);

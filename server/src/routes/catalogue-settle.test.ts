@@ -40,8 +40,8 @@ describe('settle: POST /api/admin/auction/{id}/settle', () => {
       [q!]: productJson(q!, { status: 'sold', auction_id: auctionId, highest_bid: 250, bid_count: 1, saved: false }, 'other'),
     });
     expect(await unassigned(admin.token)).toEqual([productJson(r!)]);
-    expect((await bidsOf(asha.token)).map((b) => [b.bid_id, b.status])).toEqual([[ashaOnQ.bid_id, 'won'], [ashaOnP.bid_id, 'outbid']]);
-    expect((await bidsOf(ravi.token)).map((b) => [b.bid_id, b.status])).toEqual([[raviOnP.bid_id, 'won']]);
+    expect((await bidsOf(asha.token)).map((b) => [b.bid_id, b.state])).toEqual([[ashaOnQ.bid_id, 'won'], [ashaOnP.bid_id, 'outbid']]);
+    expect((await bidsOf(ravi.token)).map((b) => [b.bid_id, b.state])).toEqual([[raviOnP.bid_id, 'won']]);
     expect([await balanceOf(app, asha.token), await balanceOf(app, ravi.token)]).toEqual([750, 599.5]);
     // The hold is released and the price paid: two rows whose sum leaves the balance where the hold had it (docs/money.md#ledger-kinds).
     expect((await transactionsOf(ravi.token)).map((t) => [t.type, t.amount])).toEqual([['bid', 400.5], ['refund', 400.5], ['bid', 400.5], ['topup', 1000]]);

@@ -25,10 +25,10 @@ describe('escrow: a bid holds its amount only while it leads', () => {
     expectError(await bid(app, ravi.token, p!, 1000), 409, 'BID_TOO_LOW');
     expectError(await bid(app, ravi.token, p!, 1001), 402, 'INSUFFICIENT_FUNDS');
 
-    const statuses = (await call(app, 'GET', '/api/user-bids', undefined, asha.token)).json().map((b: { status: string }) => b.status);
+    const statuses = (await call(app, 'GET', '/api/user-bids', undefined, asha.token)).json().map((b: { state: string }) => b.state);
     expect(statuses).toEqual(['success', 'outbid', 'outbid']);
     const ravisBids = (await call(app, 'GET', '/api/user-bids', undefined, ravi.token)).json();
-    expect(ravisBids.map((b: { status: string; reason: string | null }) => [b.status, b.reason])).toEqual([
+    expect(ravisBids.map((b: { state: string; reason: string | null }) => [b.state, b.reason])).toEqual([
       ['failed', 'INSUFFICIENT_FUNDS'], ['failed', 'BID_TOO_LOW'], ['outbid', null],
     ]);
     await expectMoneyInvariant(app);

@@ -38,7 +38,7 @@ describe('date-time offsets', () => {
 
     // The extremes that exist (Kiribati +14:00, Baker Island −12:00; −14:00 allowed symmetrically) are fine.
     for (const [i, [valid_until, expected]] of ([
-      ['2026-11-25T07:45+14:00', '2026-11-24T17:45:00.000Z'], ['2026-11-25T07:45-14:00', '2026-11-25T21:45:00.000Z'], ['2026-11-25T07:45+0530', '2026-11-25T02:15:00.000Z'],
+      ['2026-11-25T07:45+14:00', '2026-11-24T23:15:00.000+05:30'], ['2026-11-25T07:45-14:00', '2026-11-26T03:15:00.000+05:30'], ['2026-11-25T07:45+0530', '2026-11-25T07:45:00.000+05:30'],
     ] as const).entries()) {
       const [q] = await createProducts(app, admin.token, 1);
       const res = await call(app, 'POST', '/api/admin/auction', { id: `OK-${i}`, name: 'Offsets', valid_until, product_ids: [q] }, admin.token);

@@ -12,6 +12,7 @@ import {
   HOUR, bid, call, expectError, expectMoneyInvariant, makeApp, makeClock, richBidder, signUpAdmin, tempDir, uniqueName,
 } from '../test/helpers.js';
 import { eventually } from '../test/live-helpers.js';
+import { iso } from '../presenters/format.js';
 
 const apps: App[] = [];
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -46,7 +47,7 @@ async function auction(a: App, admin: { token: string }, o: LotOptions = {}, now
   }
   const auctionId = uniqueName('NA');
   const res = await call(a, 'POST', '/api/admin/auction', {
-    id: auctionId, name: `Sale ${auctionId}`, valid_until: new Date(now + (o.endsIn ?? 2 * HOUR)).toISOString(), product_ids: productIds,
+    id: auctionId, name: `Sale ${auctionId}`, valid_until: iso(now + (o.endsIn ?? 2 * HOUR)), product_ids: productIds,
     ...(o.softClose !== undefined ? { soft_close_s: o.softClose } : {}),
   }, admin.token);
   expect(res.statusCode, res.body).toBe(201);
@@ -78,7 +79,7 @@ describe('each kind, from the real event, exactly once', () => {
     expect(got.unread).toBe(1);
     expect(got.notifications).toEqual([{
       id: expect.any(Number), kind: 'outbid', title: `Outbid on Leica ${productId}`, body: 'The highest bid is now ₹1,001.',
-      link: link(auctionId, productId), created_at: new Date(clock.t).toISOString(), read: false,
+      link: link(auctionId, productId), created_at: iso(clock.t), read: false,
     }]);
     expect(await kinds(ravi.token)).toEqual([]);
     await expectMoneyInvariant(app);
@@ -253,7 +254,7 @@ describe('ending soon, when the end is edited', () => {
       return app.ctx.commands.run((tx) => noticeEndingSoon(tx, { auctionId, validUntil: end }, clock.t));
     };
     const edit = async (validUntil: number) => {
-      const res = await call(app, 'PUT', `/api/admin/auction/${auctionId}`, { name: `Sale ${auctionId}`, valid_until: new Date(validUntil).toISOString(), product_ids: productIds }, admin.token);
+      const res = await call(app, 'PUT', `/api/admin/auction/${auctionId}`, { name: `Sale ${auctionId}`, valid_until: iso(validUntil), product_ids: productIds }, admin.token);
       expect(res.statusCode, res.body).toBe(200);
     };
     // The seller sets the end just past 10 minutes away, 20 times in 30 s: each new end's mark is due at once.
@@ -377,7 +378,7 @@ describe('standing notices: at most one per lot per minute, saying the latest st
     expect(got.notifications).toEqual([{
       id: outbid[0]!.id, kind: 'reinstated', title: `You lead again on Leica ${productId}`,
       body: 'A higher bid was cancelled: your bid of ₹100 is the highest again and is held from your wallet.',
-      link: link(auctionId, productId), created_at: new Date(clock.t).toISOString(), read: false,
+      link: link(auctionId, productId), created_at: iso(clock.t), read: false,
     }]);
     // The live notice came twice with one id: the bell replaces it rather than adding a second.
     expect(pushed).toEqual([{ id: outbid[0]!.id, kind: 'outbid', unread: 1 }, { id: outbid[0]!.id, kind: 'reinstated', unread: 1 }]);

@@ -24,7 +24,7 @@ const BAD_LIMITS = ['0', '101', '-1', '1.5', 'abc', '', '1e2', '007x', '1000'];
 interface TxPage { transactions: { _id: string; type: string; amount: number }[]; next_before: string | null; totals: { topup: number; bid: number; refund: number; count: number } }
 
 describe('GET /api/wallet/transactions', () => {
-  it('newest first, 50 by default; read on from next_before while rows arrive, each row once; totals of the whole ledger on every page', async () => {
+  it('newest first, the whole ledger unless a page is asked for (then 50 by default); read on from next_before while rows arrive, each row once; totals of the whole ledger on every page', async () => {
     const admin = await signUpAdmin(app);
     const { auctionId, productIds: [p] } = await createAuction(app, admin.token);
     const asha = await richBidder(app, 100, [auctionId]);
@@ -35,8 +35,13 @@ describe('GET /api/wallet/transactions', () => {
       expect((await bid(app, asha.token, p!, 100 + 2 * i)).statusCode).toBe(201);
       expect((await bid(app, ravi.token, p!, 101 + 2 * i)).statusCode).toBe(201);
     }
-    const first = await get<TxPage>('/api/wallet/transactions', asha.token);
-    expect(first.transactions).toHaveLength(50);
+    // The spec's clients cannot page: without limit or before, the whole ledger.
+    const whole = await get<TxPage>('/api/wallet/transactions', asha.token);
+    expect(whole.transactions).toHaveLength(71);
+    expect(whole.next_before).toBeNull();
+    // A page: before= past every id, no limit, is the default 50.
+    const first = await get<TxPage>('/api/wallet/transactions?before=2147483647', asha.token);
+    expect(first.transactions).toEqual(whole.transactions.slice(0, 50));
     const all = [...first.transactions];
     let before = first.next_before;
     expect(before).toBe(first.transactions.at(-1)!._id);
@@ -155,12 +160,13 @@ describe('a lot’s history', () => {
 });
 
 describe('GET /api/bids?product_key=', () => {
-  it('newest first, 50 by default; the next page is before= the last bid_id; bad values are 400', async () => {
+  it('newest first, every bid unless a page is asked for (then 50 by default); the next page is before= the last bid_id; bad values are 400', async () => {
     const admin = await signUpAdmin(app);
     const { auctionId, productIds: [p] } = await createAuction(app, admin.token);
     const [asha, ravi] = await Promise.all([0, 1].map(() => richBidder(app, 100_000, [auctionId])));
     for (let i = 0; i < 60; i++) await bid(app, [asha, ravi][i % 2]!.token, p!, 100 + i - (i % 7 === 3 ? 50 : 0));
-    const first = await get<{ bid_id: number }[]>(`/api/bids?product_key=${p!}`, asha!.token);
+    expect(await get<{ bid_id: number }[]>(`/api/bids?product_key=${p!}`, asha!.token)).toHaveLength(60);
+    const first = await get<{ bid_id: number }[]>(`/api/bids?product_key=${p!}&before=2147483647`, asha!.token);
     expect(first).toHaveLength(50);
     const rest = await get<{ bid_id: number }[]>(`/api/bids?product_key=${p!}&before=${first.at(-1)!.bid_id}&limit=100`, asha!.token);
     expect(rest).toHaveLength(10);

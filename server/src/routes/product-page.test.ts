@@ -5,7 +5,7 @@ import type { App } from '../context.js';
 import { bid, call, createAuction, createProducts, expectError, makeApp, makeClock, richBidder, signUpAdmin } from '../test/helpers.js';
 import { addPhoto } from '../test/photo-helpers.js';
 
-interface Entry { bid_id: number; amount: number; status: string; timestamp: string; bidder: string; auto: boolean }
+interface Entry { bid_id: number; amount: number; status: string; state: string; timestamp: string; bidder: string; auto: boolean }
 interface Lot {
   id: string; highest_bid: number; my_status: string | null; my_max: number | null; reserve_price?: number | null;
   images: { id: number }[]; auction: { id: string; status: string; registered: boolean } | null; bids: Entry[];
@@ -50,7 +50,7 @@ const page = async (token: string | undefined, id = lot) => {
   expect(res.statusCode, res.body).toBe(200);
   return res.json<Lot>();
 };
-const shape = (bids: Entry[]) => bids.map((b) => [b.bidder, b.amount, b.status, b.auto, b.bid_id]);
+const shape = (bids: Entry[]) => bids.map((b) => [b.bidder, b.amount, b.state, b.auto, b.bid_id]);
 
 describe('GET /api/products/{id}', () => {
   it('a bidder sees the product with their own standing, its auction and the history highest first, automatic raises included', async () => {
@@ -157,6 +157,6 @@ describe('GET /api/products/{id}', () => {
     expect(await page(ravi.token)).toMatchObject({ my_status: 'won', auction: { status: 'settled' } });
     const lost = await page(asha.token);
     expect(lost.my_status).toBe('lost');
-    expect(lost.bids[0]).toMatchObject({ bidder: 'Bidder 2', amount: 301, status: 'won' });
+    expect(lost.bids[0]).toMatchObject({ bidder: 'Bidder 2', amount: 301, status: 'success', state: 'won' });
   });
 });

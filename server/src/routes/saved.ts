@@ -1,10 +1,10 @@
 /** Saved lots (docs/notifications.md#saved-lots): a bidder's starred lots, and the notices they bring (docs/notifications.md). */
 import { Type } from 'typebox';
-import { Product, SavedLotParams, errorResponses } from '@auction/shared';
+import { SavedLot, SavedLotParams, errorResponses } from '@auction/shared';
 import type { App, AppContext } from '../context.js';
 import { saveLot, unsaveLot } from '../domain/notices.js';
 import { unwrap } from '../errors.js';
-import { presentProduct } from '../presenters/catalogue.js';
+import { presentSavedLot } from '../presenters/saved.js';
 import { callerOf } from './input.js';
 
 export function savedRoutes(app: App, ctx: AppContext) {
@@ -15,14 +15,15 @@ export function savedRoutes(app: App, ctx: AppContext) {
   app.get('/saved', {
     onRequest: guard.user,
     schema: {
-      tags, security, summary: 'The lots the caller saved, the most recently saved first, with the caller’s standing',
-      response: { 200: Type.Array(Product), ...errorResponses(401, 403) },
+      tags, security, summary: 'The lots the caller saved, the most recently saved first, with the caller’s standing and each lot’s auction',
+      response: { 200: Type.Array(SavedLot), ...errorResponses(401, 403) },
     },
   }, async (req) => {
     const me = callerOf(req).id;
-    const [products, standings] = await Promise.all([reads.savedProducts(me, ctx.now()), reads.savedStandings(me)]);
+    const now = ctx.now();
+    const [products, standings] = await Promise.all([reads.savedProducts(me, now), reads.savedStandings(me)]);
     const mine = new Map(standings.map((s) => [s.productId, s]));
-    return products.map((p) => presentProduct(p, { standing: mine.get(p.id) ?? null, saved: true }));
+    return products.map((p) => presentSavedLot(p, mine.get(p.id) ?? null, now));
   });
 
   app.put('/saved/:productId', {

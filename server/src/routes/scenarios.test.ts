@@ -9,6 +9,7 @@ import { setUserStatus } from '../domain/accounts.js';
 import {
   HOUR, balanceOf, bid, call, createAuction, expectError, expectMoneyInvariant, makeApp, makeClock, richBidder, signUpAdmin,
 } from '../test/helpers.js';
+import { iso } from '../presenters/format.js';
 
 let clock: ReturnType<typeof makeClock>;
 let app: App;
@@ -19,10 +20,9 @@ beforeEach(async () => {
 });
 afterEach(async () => { await app.close(); });
 
-const iso = (ms: number) => new Date(ms).toISOString();
 const SECOND = 1000;
 
-interface UserBidJson { bid_id: number; product_id: string; amount: number; timestamp: string; status: string; reason: string | null }
+interface UserBidJson { bid_id: number; product_id: string; amount: number; timestamp: string; status: string; state: string; reason: string | null }
 interface TxJson { _id: string; type: string; kind: string; amount: number; timestamp: string; meta: { notes: string | null; product_id: string | null } }
 
 const bidsOf = async (token: string) => (await call(app, 'GET', '/api/user-bids', undefined, token)).json<UserBidJson[]>();
@@ -60,7 +60,7 @@ describe('1. outbid', () => {
     await expectBalances([[asha, 600], [ravi, 1000]]);
     const r1 = await place(ravi.token, p!, 500);
     await expectBalances([[asha, 1000], [ravi, 500]]);
-    expect((await bidById(asha.token, a1.id)).status).toBe('outbid');
+    expect((await bidById(asha.token, a1.id)).state).toBe('outbid');
     expect(await highestOf(asha.token, p!)).toBe(500);
 
     const [refund, hold, topup] = await txsOf(asha.token);
@@ -75,7 +75,7 @@ describe('1. outbid', () => {
     expect((await txsOf(ravi.token)).map((t) => [t.type, t.amount, t.timestamp])).toEqual([
       ['bid', 1000, r2.at], ['refund', 500, r2.at], ['bid', 500, r1.at], ['topup', 1000, iso(clock.t - 3 * SECOND)],
     ]);
-    expect((await bidsOf(ravi.token)).map((b) => [b.amount, b.status])).toEqual([[1000, 'success'], [500, 'outbid']]);
+    expect((await bidsOf(ravi.token)).map((b) => [b.amount, b.state])).toEqual([[1000, 'success'], [500, 'outbid']]);
 
     expect(await expectMoneyInvariant(app)).toMatchObject({ topups: 200_000, balances: 100_000, held: 100_000, paid: 0 });
   });
@@ -101,10 +101,10 @@ describe('2. cancelling the leader reinstates the best earlier bid of another bi
     expect(res.json()).toEqual({ message: 'Bid cancelled and amount refunded successfully!', wallet_balance: 1000, highest_bid: 450 });
     const cancelledAt = iso(clock.t);
 
-    expect(await bidById(chen.token, c.id)).toMatchObject({ status: 'rolledback', timestamp: c.at });
-    expect(await bidById(asha.token, a.id)).toMatchObject({ status: 'success', amount: 450, timestamp: a.at });
-    expect((await bidsOf(asha.token)).map((b) => b.status)).toEqual(['success', 'outbid']);
-    expect((await bidById(ravi.token, r.id)).status).toBe('outbid');
+    expect(await bidById(chen.token, c.id)).toMatchObject({ state: 'rolledback', timestamp: c.at });
+    expect(await bidById(asha.token, a.id)).toMatchObject({ state: 'success', amount: 450, timestamp: a.at });
+    expect((await bidsOf(asha.token)).map((b) => b.state)).toEqual(['success', 'outbid']);
+    expect((await bidById(ravi.token, r.id)).state).toBe('outbid');
     await expectBalances([[asha, 550], [ravi, 1000], [chen, 1000]]);
     expect(await highestOf(ravi.token, p!)).toBe(450);
     const products = (await call(app, 'GET', `/api/auctions/${auctionId}/products`, undefined, ravi.token)).json();
@@ -142,16 +142,16 @@ describe('3. reinstatement skips whoever can no longer pay, or has cancelled', (
     // Chen cancels: Asha's ₹800 cannot be covered (₹300), Ravi's ₹600 can.
     const first = await cancel(chen.token, cLead.id);
     expect(first.json()).toEqual({ message: 'Bid cancelled and amount refunded successfully!', wallet_balance: 1000, highest_bid: 600 });
-    expect(await bidById(asha.token, a.id)).toMatchObject({ status: 'outbid' });
-    expect(await bidById(ravi.token, r.id)).toMatchObject({ status: 'success', timestamp: r.at });
+    expect(await bidById(asha.token, a.id)).toMatchObject({ state: 'outbid' });
+    expect(await bidById(ravi.token, r.id)).toMatchObject({ state: 'success', timestamp: r.at });
     await expectBalances([[asha, 300], [ravi, 400], [chen, 1000]]);
 
     // Ravi cancels too: Asha still cannot pay, Ravi and Chen have cancelled on this product (Chen's
     // earlier ₹650 would otherwise be the best covered bid). Nobody leads.
     const second = await cancel(ravi.token, r.id);
     expect(second.json()).toEqual({ message: 'Bid cancelled and amount refunded successfully!', wallet_balance: 1000, highest_bid: 0 });
-    expect(await bidById(chen.token, cEarly.id)).toMatchObject({ status: 'outbid' });
-    expect(await bidById(asha.token, a.id)).toMatchObject({ status: 'outbid' });
+    expect(await bidById(chen.token, cEarly.id)).toMatchObject({ state: 'outbid' });
+    expect(await bidById(asha.token, a.id)).toMatchObject({ state: 'outbid' });
     expect(await highestOf(asha.token, p!)).toBe(0);
     await expectBalances([[asha, 300], [ravi, 1000], [chen, 1000]]);
     expect((await txsOf(chen.token)).filter((t) => t.type === 'bid').map((t) => t.amount)).toEqual([900, 650]);
@@ -176,8 +176,8 @@ describe('3. reinstatement skips whoever can no longer pay, or has cancelled', (
     expect((await cancel(asha.token, aq.id)).json()).toMatchObject({ wallet_balance: 1000, highest_bid: 0 });
 
     expect((await cancel(eva.token, e.id)).json().highest_bid).toBe(500);
-    expect(await bidById(asha.token, a.id)).toMatchObject({ status: 'success', timestamp: a.at });
-    expect(await bidById(dev.token, d.id)).toMatchObject({ status: 'outbid' });
+    expect(await bidById(asha.token, a.id)).toMatchObject({ state: 'success', timestamp: a.at });
+    expect(await bidById(dev.token, d.id)).toMatchObject({ state: 'outbid' });
     await expectBalances([[asha, 500], [ravi, 1000], [dev, 1000], [eva, 1000]]);
     expect(await expectMoneyInvariant(app)).toMatchObject({ topups: 400_000, balances: 350_000, held: 50_000 });
   });
@@ -193,7 +193,7 @@ describe('3. reinstatement skips whoever can no longer pay, or has cancelled', (
     expect((await cancel(ravi.token, r.id)).json()).toMatchObject({ wallet_balance: 1000, highest_bid: 0 });
     expect(await highestOf(ravi.token, p!)).toBe(0);
     const rows = (await call(app, 'GET', `/api/bids?product_key=${p}`, undefined, owner.token)).json();
-    expect(rows.map((b: { bid_id: number; status: string }) => [b.bid_id, b.status])).toEqual([[r.id, 'rolledback'], [a.id, 'outbid']]);
+    expect(rows.map((b: { bid_id: number; state: string }) => [b.bid_id, b.state])).toEqual([[r.id, 'rolledback'], [a.id, 'outbid']]);
     expect(await expectMoneyInvariant(app)).toMatchObject({ topups: 200_000, balances: 200_000, held: 0 });
   });
 });
@@ -215,9 +215,9 @@ describe('4. settlement', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ message: 'Auction settled successfully!', sold: [{ product_id: p1, amount: 400.5 }, { product_id: p2, amount: 500 }], unsold: [{ id: p3, reason: 'NO_BIDS' }] });
 
-    expect(await bidById(ravi.token, r1.id)).toMatchObject({ status: 'won', amount: 400.5 });
-    expect(await bidById(asha.token, a2.id)).toMatchObject({ status: 'won', amount: 500 });
-    expect(await bidById(asha.token, a1.id)).toMatchObject({ status: 'outbid' });
+    expect(await bidById(ravi.token, r1.id)).toMatchObject({ state: 'won', amount: 400.5 });
+    expect(await bidById(asha.token, a2.id)).toMatchObject({ state: 'won', amount: 500 });
+    expect(await bidById(asha.token, a1.id)).toMatchObject({ state: 'outbid' });
     await expectBalances([[asha, 500], [ravi, 599.5]]);
     // The hold is released and the price taken as a payment: the balance does not move (docs/money.md#ledger-kinds).
     expect((await txsOf(ravi.token)).map((t) => [t.type, t.kind, t.amount])).toEqual([
@@ -236,7 +236,7 @@ describe('4. settlement', () => {
 
     // After settlement: sold → PRODUCT_SOLD (recorded), unsold → not in an auction, register → AUCTION_SETTLED.
     expectError(await bid(app, asha.token, p1!, 900), 409, 'PRODUCT_SOLD');
-    expect((await bidsOf(asha.token))[0]).toMatchObject({ product_id: p1, amount: 900, status: 'failed', reason: 'PRODUCT_SOLD' });
+    expect((await bidsOf(asha.token))[0]).toMatchObject({ product_id: p1, amount: 900, state: 'failed', reason: 'PRODUCT_SOLD' });
     expectError(await bid(app, asha.token, p3!, 100), 409, 'PRODUCT_NOT_AVAILABLE');
     expectError(await call(app, 'POST', '/api/auctions/register', { auction_id: auctionId }, asha.token), 409, 'AUCTION_SETTLED');
     expectError(await cancel(ravi.token, r1.id), 409, 'BID_NOT_ACTIVE');
@@ -262,9 +262,9 @@ describe('5. the end of an auction', () => {
     expectError(await bid(app, ravi.token, p!, 400), 409, 'AUCTION_ENDED');
     clock.advance(HOUR);
     expectError(await bid(app, ravi.token, p!, 500), 409, 'AUCTION_ENDED');
-    expect((await bidsOf(ravi.token)).map((b) => [b.amount, b.status, b.reason])).toEqual([[500, 'failed', 'AUCTION_ENDED'], [400, 'failed', 'AUCTION_ENDED']]);
+    expect((await bidsOf(ravi.token)).map((b) => [b.amount, b.state, b.reason])).toEqual([[500, 'failed', 'AUCTION_ENDED'], [400, 'failed', 'AUCTION_ENDED']]);
     expectError(await cancel(asha.token, a.id), 409, 'AUCTION_ENDED');
-    expect(await bidById(asha.token, a.id)).toMatchObject({ status: 'success' });
+    expect(await bidById(asha.token, a.id)).toMatchObject({ state: 'success' });
     await expectBalances([[asha, 700], [ravi, 1000]]);
     expect(await highestOf(ravi.token, p!)).toBe(300);
     expect((await call(app, 'GET', '/api/auctions', undefined, ravi.token)).json()[0]).toMatchObject({ id: auctionId, status: 'ended' });
@@ -287,9 +287,9 @@ describe('6. deletions release holds', () => {
     const res = await call(app, 'DELETE', `/api/admin/auction/${auctionId}`, undefined, admin.token);
     expect(res.statusCode, res.body).toBe(200);
     await expectBalances([[asha, 1000], [ravi, 1000]]);
-    expect(await bidById(asha.token, a1.id)).toMatchObject({ status: 'rolledback', amount: 400, product_name: `Product ${p1}` });
-    expect(await bidById(ravi.token, r2.id)).toMatchObject({ status: 'rolledback', amount: 500 });
-    expect((await bidsOf(ravi.token)).map((b) => b.status)).toEqual(['rolledback', 'outbid']);
+    expect(await bidById(asha.token, a1.id)).toMatchObject({ state: 'rolledback', amount: 400, product_name: `Product ${p1}` });
+    expect(await bidById(ravi.token, r2.id)).toMatchObject({ state: 'rolledback', amount: 500 });
+    expect((await bidsOf(ravi.token)).map((b) => b.state)).toEqual(['rolledback', 'outbid']);
     const [refund] = await txsOf(asha.token);
     expect(refund).toMatchObject({ type: 'refund', amount: 400, timestamp: iso(clock.t), meta: { product_id: p1 } });
     expect(refund!.meta.notes).toMatch(/deleted/i);
@@ -316,7 +316,7 @@ describe('6. deletions release holds', () => {
     await place(asha.token, p2!, 350);
     expect((await call(app, 'DELETE', `/api/admin/product/${p1}`, undefined, admin.token)).statusCode).toBe(200);
     expect(await balanceOf(app, asha.token)).toBe(650);
-    expect(await bidById(asha.token, a1.id)).toMatchObject({ status: 'rolledback' });
+    expect(await bidById(asha.token, a1.id)).toMatchObject({ state: 'rolledback' });
     expect((await call(app, 'GET', `/api/auctions/${auctionId}/products`, undefined, asha.token)).json().map((x: { id: string }) => x.id)).toEqual([p2]);
 
     expect((await call(app, 'POST', `/api/admin/auction/${auctionId}/settle`, undefined, admin.token)).statusCode).toBe(200);
@@ -335,12 +335,12 @@ describe('7. equal amounts', () => {
     const a = await place(asha.token, p!, 500);
     const res = await bid(app, ravi.token, p!, 500);
     expect(expectError(res, 409, 'BID_TOO_LOW').error).toBe('Bid must be higher than current highest bid of ₹500');
-    expect(await bidsOf(ravi.token)).toEqual([expect.objectContaining({ amount: 500, status: 'failed', reason: 'BID_TOO_LOW' })]);
-    expect(await bidById(asha.token, a.id)).toMatchObject({ status: 'success' });
+    expect(await bidsOf(ravi.token)).toEqual([expect.objectContaining({ amount: 500, state: 'failed', reason: 'BID_TOO_LOW' })]);
+    expect(await bidById(asha.token, a.id)).toMatchObject({ state: 'success' });
     await expectBalances([[asha, 500], [ravi, 1000]]);
     expect(await highestOf(ravi.token, p!)).toBe(500);
     const productBids = (await call(app, 'GET', `/api/bids?product_key=${p}`, undefined, admin.token)).json();
-    expect(productBids.map((b: { bidder: string; status: string }) => [b.bidder, b.status])).toEqual([[ravi.username, 'failed'], [asha.username, 'success']]);
+    expect(productBids.map((b: { bidder: string; state: string }) => [b.bidder, b.state])).toEqual([[ravi.username, 'failed'], [asha.username, 'success']]);
     expect(await expectMoneyInvariant(app)).toMatchObject({ topups: 200_000, balances: 150_000, held: 50_000, paid: 0 });
   });
 });

@@ -32,9 +32,9 @@ describe('GET /api/health and /api/time', () => {
     expect(time.headers.connection).toBe('close');
   });
 
-  it('gives the server clock as an ISO string', async () => {
+  it('gives the server clock as an ISO string in TIMEZONE’s offset', async () => {
     app = await makeApp({}, { now: () => Date.parse('2026-11-24T02:15:00.000Z') });
-    expect((await call(app, 'GET', '/api/time')).json()).toEqual({ server_time: '2026-11-24T02:15:00.000Z' });
+    expect((await call(app, 'GET', '/api/time')).json()).toEqual({ server_time: '2026-11-24T07:45:00.000+05:30' });
   });
 });
 

@@ -1,5 +1,6 @@
 import { DemoBody, HealthBody, TimeBody } from '@auction/shared';
 import type { App, AppContext } from '../context.js';
+import { iso } from '../presenters/format.js';
 
 export function systemRoutes(app: App, ctx: AppContext) {
   app.get('/health', {
@@ -21,5 +22,5 @@ export function systemRoutes(app: App, ctx: AppContext) {
 
   app.get('/time', {
     schema: { tags: ['system'], summary: 'Server clock, for client countdown offsets', response: { 200: TimeBody } },
-  }, async () => ({ server_time: new Date(ctx.now()).toISOString() }));
+  }, async () => ({ server_time: iso(ctx.now()) }));
 }

@@ -20,7 +20,7 @@ describe('the owner’s Users page', () => {
     expect(users.map((u) => u.id)).toEqual([ravi.user.id, asha.user.id]);
     expect(users[1]).toEqual({
       id: asha.user.id, name: `Name ${asha.username}`, username: asha.username, mobile_number: '9876543210',
-      wallet_balance: 1500.5, auctions_registered: 1, status: 'active', created_at: expect.stringMatching(/Z$/),
+      wallet_balance: 1500.5, auctions_registered: 1, status: 'active', created_at: expect.stringMatching(/\+05:30$/),
     });
     const found = (await call(app, 'GET', `/api/admin/users?q=${asha.username.toUpperCase()}`, undefined, owner.token)).json().users;
     expect(found.map((u: { id: number }) => u.id)).toEqual([asha.user.id]);

@@ -1,6 +1,6 @@
 /** The owner's Users page (real data, for the platform owner only) and every admin's own profile. */
 import {
-  ADMIN_PAGE_DEFAULT, AdminUsersPage, AdminUsersPageQuery, NumericIdParams, ProfileUpdated, SetUserStatusBody, UpdateProfileBody, UserStatusChanged, errorResponses,
+  ADMIN_PAGE_DEFAULT, AdminUsersPage, AdminUsersPageQuery, NumericIdParams, ProfileUpdated, SetUserStatusBody, UpdateProfileBody, UserStatusChanged, WHOLE_LIST_MAX, errorResponses,
 } from '@auction/shared';
 import type { App, AppContext } from '../context.js';
 import { setUserStatus, updateAdminProfile } from '../domain/accounts.js';
@@ -28,7 +28,7 @@ export function userAdminRoutes(app: App, ctx: AppContext) {
     schema: {
       tags: ['owner'], security,
       summary: 'Bidders with balance and registrations (platform owner only); ?q= searches name, username, mobile',
-      description: 'Newest first. Without `limit` and `cursor`, every match at once (as always); with either, a page (`limit`, default 24) and `next_cursor` (pass it back as `cursor`, with the same `q`).',
+      description: `Newest first. Without \`limit\` and \`cursor\`, every match at once (the newest ${WHOLE_LIST_MAX} at most); with either, a page (\`limit\`, default 24) and \`next_cursor\` (pass it back as \`cursor\`, with the same \`q\`).`,
       querystring: AdminUsersPageQuery, response: { 200: AdminUsersPage, ...errorResponses(400, 401, 403) },
     },
   }, async (req) => {

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Transaction, Transactions } from '@auction/shared';
 import type { App } from '../context.js';
 import { HOUR, balanceOf, bid, call, expectMoneyInvariant, makeApp, makeClock, richBidder, signUpAdmin, uniqueName } from '../test/helpers.js';
+import { iso } from '../presenters/format.js';
 
 let app: App;
 afterEach(async () => { await app?.close(); });
@@ -21,7 +22,7 @@ async function lot(admin: { token: string }, now: number, o: { buyNow?: number; 
   expect(created.statusCode, created.body).toBe(201);
   const auctionId = uniqueName('A');
   const res = await call(app, 'POST', '/api/admin/auction', {
-    id: auctionId, name: `Auction ${auctionId}`, valid_until: new Date(now + 2 * HOUR).toISOString(), product_ids: [productId],
+    id: auctionId, name: `Auction ${auctionId}`, valid_until: iso(now + 2 * HOUR), product_ids: [productId],
   }, admin.token);
   expect(res.statusCode, res.body).toBe(201);
   return { productId, auctionId, name: `Teak armchair ${productId}` };
@@ -99,7 +100,7 @@ describe('wallet ledger kinds', () => {
 
     // The lot's history says which entry was the purchase, after settlement too (the seller's feed reads it back).
     const history = await call(app, 'GET', `/api/products/${encodeURIComponent(productId)}/bids`, undefined, admin.token);
-    expect(history.json<{ bids: { amount: number; status: string; buy_now: boolean }[] }>().bids.map((b) => [b.amount, b.status, b.buy_now]))
+    expect(history.json<{ bids: { amount: number; state: string; buy_now: boolean }[] }>().bids.map((b) => [b.amount, b.state, b.buy_now]))
       .toEqual([[5_000, 'won', true], [200, 'outbid', false]]);
   });
 

@@ -1,5 +1,5 @@
 /** The bidder's wallet: balance, top-up, history. */
-import { TOPUP_MESSAGE, TRANSACTIONS_PAGE_DEFAULT, ToppedUp, TopUpBody, Transactions, TransactionsQuery, WalletBalance, WalletBody, errorResponses, formatRupees, toRupees } from '@auction/shared';
+import { TOPUP_MESSAGE, TRANSACTIONS_PAGE_DEFAULT, ToppedUp, TopUpBody, Transactions, TransactionsQuery, WalletBalance, WalletBody, errorResponses, formatRupees, toRupees, WHOLE_LIST_MAX } from '@auction/shared';
 import type { App, AppContext } from '../context.js';
 import { topUp } from '../domain/bidding.js';
 import { unwrap } from '../errors.js';
@@ -36,13 +36,15 @@ export function walletRoutes(app: App, ctx: AppContext) {
     onRequest: guard.user,
     schema: {
       tags, security,
-      summary: `The caller’s ledger, newest first, a page at a time (\`before\`: older than this id, the \`next_before\` of the page before; \`limit\`: 1–100, default ${TRANSACTIONS_PAGE_DEFAULT}), with the whole ledger’s totals`,
+      summary: 'The caller’s ledger, newest first, with the whole ledger’s totals',
+      description: `Without \`limit\` and \`before\`, the whole ledger (the newest ${WHOLE_LIST_MAX} rows at most, then \`next_before\`), as the spec’s clients expect; with either, a page (\`before\`: older than this id, the \`next_before\` of the page before; \`limit\`: 1–100, default ${TRANSACTIONS_PAGE_DEFAULT}).`,
       querystring: TransactionsQuery,
       response: { 200: Transactions, ...errorResponses(400, 401, 403) },
     },
   }, async (req) => {
     const me = callerOf(req).id;
-    const limit = pageLimit(req.query.limit, TRANSACTIONS_PAGE_DEFAULT);
+    const whole = req.query.limit === undefined && req.query.before === undefined;
+    const limit = whole ? WHOLE_LIST_MAX : pageLimit(req.query.limit, TRANSACTIONS_PAGE_DEFAULT);
     const [rows, totals] = await Promise.all([reads.transactions(me, { before: beforeId(req.query.before), limit: limit + 1 }), reads.ledgerTotals(me)]);
     const page = rows.slice(0, limit);
     return {

@@ -22,7 +22,9 @@ export function withApp() {
   afterEach(async () => { await app.close(); });
 }
 
-export const iso = (ms: number) => new Date(ms).toISOString();
+/** A time as the server answers it (in TIMEZONE's offset, docs/money.md#times); the server reads it back as the same instant. */
+import { iso } from '../presenters/format.js';
+export { iso };
 
 /** An auction over new products, ending `endsIn` after the test clock's now. */
 export function auction(adminToken: string, opts: { products?: number; endsIn?: number } = {}) {
@@ -44,7 +46,7 @@ export async function auctionOver(adminToken: string, productIds: string[], ends
 }
 
 export interface UserBidJson {
-  bid_id: number; product_id: string; product_name: string; auction_id: string; amount: number; timestamp: string; status: string; reason: string | null;
+  bid_id: number; product_id: string; product_name: string; auction_id: string; amount: number; timestamp: string; status: string; state: string; reason: string | null;
   max_amount: number | null; buy_now: boolean;
 }
 export interface TxJson { _id: string; type: string; amount: number; timestamp: string; meta: { notes: string | null; product_id: string | null; product_name: string | null } }

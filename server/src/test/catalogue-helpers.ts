@@ -34,7 +34,7 @@ export interface AuctionJson {
   bidder_cancels?: { user_id: number; username: string; cancels: number }[]; max_extension_s: number; extended: boolean;
 }
 interface TransactionJson { _id: string; type: 'topup' | 'bid' | 'refund'; amount: number; timestamp: string; meta: { notes: string | null; product_id: string | null } }
-interface UserBidJson { bid_id: number; product_id: string; auction_id: string; amount: number; status: string }
+interface UserBidJson { bid_id: number; product_id: string; auction_id: string; amount: number; status: string; state: string }
 
 // The specification's fixed wording for these refusals, and the server's own sentences for the rules it does not word (naming the field and why).
 export const FILL_PRODUCT = 'Please fill all fields';
@@ -65,7 +65,9 @@ export function setApp(next: App) {
   app = next;
 }
 
-export const iso = (ms: number) => new Date(ms).toISOString();
+/** A time as the server answers it (in TIMEZONE's offset, docs/money.md#times); the server reads it back as the same instant. */
+import { iso } from '../presenters/format.js';
+export { iso };
 export const inHours = (h: number) => iso(clock.t + h * HOUR);
 export const get = (url: string, token: string) => call(app, 'GET', url, undefined, token);
 export const newAuction = (token: string, opts: { products?: number; endsIn?: number; id?: string } = {}) => createAuction(app, token, { now: clock.t, ...opts });

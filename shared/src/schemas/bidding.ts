@@ -3,7 +3,7 @@ import { LIMITS } from '../limits.js';
 import { FLAT_STEPS, bidTooLowFor, minNextBid } from '../bidding-rules.js';
 import { toPaise, toRupees } from '../money.js';
 import { BeforeId, CallerRef, IdRef, PageLimit, Rupees, X_MISSING } from './common.js';
-import { BID_STATUSES, literalUnion } from './enums.js';
+import { BID_STATUSES, CANCEL_POLICIES, WIRE_BID_STATUSES, literalUnion } from './enums.js';
 
 export const BID_MESSAGES = { invalid: 'Please enter a valid bid amount' } as const;
 
@@ -24,6 +24,12 @@ export function bidTooLow(amount: number, highest: number): string | null {
 export const BidStatus = literalUnion(BID_STATUSES);
 export type BidStatus = Static<typeof BidStatus>;
 
+/** What the spec's clients read: `won` is `success`, `outbid` and `unsold` are `failed`. */
+export const WireBidStatus = literalUnion(WIRE_BID_STATUSES, { description: 'The spec’s three: won → success; outbid, unsold → failed. The full status is `state`' });
+export type WireBidStatus = Static<typeof WireBidStatus>;
+const WIRE_STATUS_OF: Record<BidStatus, WireBidStatus> = { success: 'success', won: 'success', outbid: 'failed', unsold: 'failed', failed: 'failed', rolledback: 'rolledback' };
+export const wireBidStatus = (state: BidStatus): WireBidStatus => WIRE_STATUS_OF[state];
+
 /** A product's id or, as existing clients send it, its name. */
 const ProductRef = Type.String({ minLength: 1, maxLength: Math.max(LIMITS.idMax, LIMITS.nameMax), pattern: '\\S', [X_MISSING]: BID_MESSAGES.invalid });
 
@@ -39,8 +45,8 @@ export const PlaceBidBody = Type.Object({
 });
 export type PlaceBidBody = Static<typeof PlaceBidBody>;
 
-/** A bid in the bidder's own lists. */
-export const UserBid = Type.Object({
+/** A bid of the caller's own, as the answers to placing it give it (`POST /bid`, `POST /buy-now`). */
+export const OwnBid = Type.Object({
   bid_id: Type.Integer(),
   product_id: Type.String(),
   product_name: Type.String(),
@@ -48,16 +54,31 @@ export const UserBid = Type.Object({
   auction_name: Type.String(),
   amount: Type.Number(),
   timestamp: Type.String(),
-  status: BidStatus,
+  status: WireBidStatus,
+  state: BidStatus,
   reason: Type.Union([Type.String(), Type.Null()], { description: 'Why a bid failed or was released' }),
   max_amount: Type.Optional(Type.Union([Type.Number(), Type.Null()], { description: 'A proxy bid’s maximum' })),
   buy_now: Type.Optional(Type.Boolean({ description: 'Bought at the buy-now price' })),
+});
+export type OwnBid = Static<typeof OwnBid>;
+
+/**
+ * A bid in the bidder's own lists (`GET /user-bids`, `/user-bids/auction/{id}`), with what its auction
+ * says of cancelling it (docs/bidding.md#cancelling-a-bid): its end, its status and its cancel policy,
+ * so a list offers Cancel without reading the auctions.
+ */
+export const UserBid = Type.Object({
+  ...OwnBid.properties,
+  auction_valid_until: Type.String({ description: 'Its auction’s end (ISO-8601 in TIMEZONE’s offset), as soft close has moved it' }),
+  // The auction's `status` as every auction shape has it (catalogue.ts's AuctionStatus; that module imports this one).
+  auction_status: Type.Union([Type.Literal('active'), Type.Literal('ended'), Type.Literal('settled')], { description: 'Its auction’s status now' }),
+  auction_cancel_policy: literalUnion(CANCEL_POLICIES, { description: 'Its auction’s cancel policy (docs/bidding.md#cancelling-a-bid)' }),
 });
 export type UserBid = Static<typeof UserBid>;
 
 export const BidPlaced = Type.Object({
   message: Type.String(),
-  bid: UserBid,
+  bid: OwnBid,
   highest_bid: Type.Number(),
   wallet_balance: Type.Number(),
   /** The product's version after this bid: live events about it carry this version or a newer one (docs/live-protocol.md#versions-and-applying-events). */
@@ -74,7 +95,8 @@ export const ProductBid = Type.Object({
   bid_id: Type.Integer(),
   auction_id: Type.String(),
   amount: Type.Number(),
-  status: BidStatus,
+  status: WireBidStatus,
+  state: BidStatus,
   timestamp: Type.String(),
   bidder: Type.String({ description: 'Masked (at most a third shown: r***k, a***) except for the admin who owns the auction' }),
   buy_now: Type.Optional(Type.Boolean({ description: 'Bought at the buy-now price' })),
@@ -109,7 +131,7 @@ export type BuyNowBody = Static<typeof BuyNowBody>;
 
 export const BoughtNow = Type.Object({
   message: Type.String(),
-  bid: UserBid,
+  bid: OwnBid,
   wallet_balance: Type.Number(),
   version: Type.Integer(),
 });

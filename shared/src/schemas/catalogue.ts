@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { LIMITS } from '../limits.js';
 import { DateTimeText, ErrorBody, Id, IdParams, IdRef, PAGE_DEFAULT, PageLimit, Rupees, VisibleText, X_ERROR, X_MISSING } from './common.js';
-import { BidStatus } from './bidding.js';
+import { BidStatus, WireBidStatus } from './bidding.js';
 import { CategoryRef } from './categories.js';
 import { CANCEL_POLICIES, INCREMENT_RULES, literalUnion, PRODUCT_STATUSES } from './enums.js';
 import { FLAT_STEP, STEP_MAX, TIERS_MAX, type IncrementRule, type Steps } from '../bidding-rules.js';
@@ -148,7 +148,7 @@ const Rules = {
 
 /** An auction's rules as every auction shape shows them. */
 const RuleFields = {
-  original_valid_until: Type.String({ description: 'ISO-8601 UTC: the end the admin set; valid_until is the current end' }),
+  original_valid_until: Type.String({ description: 'ISO-8601 in TIMEZONE’s offset: the end the admin set; valid_until is the current end' }),
   increment_rule: IncrementRuleField,
   increment_amount: Type.Number({ description: 'Rupees: the flat rule’s step' }),
   increment_tiers: Type.Array(Type.Object({ below: Type.Union([Type.Number(), Type.Null()]), step: Type.Number() }), { description: 'Rupees: the custom rule’s tiers (empty unless set)' }),
@@ -202,7 +202,7 @@ export type AuctionCover = Static<typeof AuctionCover>;
 export const Auction = Type.Object({
   id: Type.String(),
   name: Type.String(),
-  valid_until: Type.String({ description: 'ISO-8601 UTC' }),
+  valid_until: Type.String({ description: 'ISO-8601 in TIMEZONE’s offset' }),
   product_ids: Type.Array(Type.String()),
   registrations: Type.Array(Type.Integer(), { description: 'At most the caller’s own id' }),
   registered: Type.Boolean(),
@@ -295,8 +295,9 @@ export const MediaParams = Type.Object({ file: Type.String({ minLength: 1, maxLe
 export const LotHistoryEntry = Type.Object({
   bid_id: Type.Integer(),
   amount: Type.Number({ description: 'Rupees' }),
-  status: BidStatus,
-  timestamp: Type.String({ description: 'ISO-8601 UTC' }),
+  status: WireBidStatus,
+  state: BidStatus,
+  timestamp: Type.String({ description: 'ISO-8601 in TIMEZONE’s offset' }),
   bidder: Type.String({ description: '"You" for the caller, the username for the auction’s own admin, else "Bidder n" (n in order of first bid on the lot)' }),
   auto: Type.Boolean({ description: 'An automatic raise of a maximum bid (no money moved)' }),
   buy_now: Type.Boolean({ description: 'A purchase at the buy-now price' }),

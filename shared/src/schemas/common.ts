@@ -140,7 +140,7 @@ export const HealthBody = Type.Object({
   /** Whether this process keeps the auction clock (endings, notices, settlement): one of a cluster does. */
   scheduler: Type.Union([Type.Literal('active'), Type.Literal('standby')]),
 });
-export const TimeBody = Type.Object({ server_time: Type.String({ description: 'ISO-8601 UTC' }) });
+export const TimeBody = Type.Object({ server_time: Type.String({ description: 'ISO-8601 in TIMEZONE’s offset' }) });
 
 /** `GET /api/demo`: the demo's sign-in accounts when this server is `npm run demo`'s, else null. */
 export const DemoBody = Type.Object({

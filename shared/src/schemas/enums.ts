@@ -12,6 +12,11 @@ export const ACCOUNT_STATUSES = ['active', 'inactive'] as const;
 export const ROLES = ['user', 'admin'] as const;
 /** `bids.status` (docs/money.md). */
 export const BID_STATUSES = ['success', 'outbid', 'failed', 'rolledback', 'won', 'unsold'] as const;
+/**
+ * A bid's `status` on the wire: the spec's three, which its clients know (they read anything else as
+ * failed). The full status above travels beside it as `state` (docs/money.md#bid-statuses-on-the-wire).
+ */
+export const WIRE_BID_STATUSES = ['success', 'failed', 'rolledback'] as const;
 /** `auto_bids.status`: an automatic raise of a maximum bid, `rolledback` once cancelled with the bid it answered. */
 export const AUTO_BID_STATUSES = ['accepted', 'rolledback'] as const;
 /** `products.status`. */

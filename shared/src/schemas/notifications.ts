@@ -2,6 +2,7 @@
 import { Type, type Static } from 'typebox';
 import { LIMITS } from '../limits.js';
 import { X_ERROR } from './common.js';
+import { AuctionStatus, Product } from './catalogue.js';
 import { literalUnion, NOTIFICATION_KINDS } from './enums.js';
 
 export const NotificationKind = literalUnion(NOTIFICATION_KINDS);
@@ -46,6 +47,24 @@ export type MarkNotificationsReadBody = Static<typeof MarkNotificationsReadBody>
 
 export const UnreadCount = Type.Object({ unread: Type.Integer() });
 export type UnreadCount = Static<typeof UnreadCount>;
+
+/**
+ * A lot of the bidder's saved list (`GET /saved`): the product, with what the Saved page shows of its
+ * auction (its name and the time left), so the page reads nothing else.
+ */
+export const SavedLot = Type.Object({
+  ...Product.properties,
+  auction: Type.Union([
+    Type.Object({
+      id: Type.String(),
+      name: Type.String(),
+      valid_until: Type.String({ description: 'ISO-8601 in TIMEZONE’s offset, as soft close has moved it' }),
+      status: AuctionStatus,
+    }),
+    Type.Null(),
+  ], { description: 'Its auction; null while the lot is in none' }),
+});
+export type SavedLot = Static<typeof SavedLot>;
 
 export const SavedLotParams = Type.Object({
   productId: Type.String({ minLength: 1, maxLength: LIMITS.idMax, [X_ERROR]: `productId must be 1–${LIMITS.idMax} characters` }),

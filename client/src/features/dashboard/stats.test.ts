@@ -1,18 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { totalsOf } from '../../lib/account/wallet-model';
-import { balanceFromTransactions, countActiveBids, countFailedBids, countMyBids, dashboardStats, describeTransaction, isEnded, isEndingSoon, totalSpent } from './stats';
+import { balanceFromTransactions, countActiveBids, countFailedBids, countMyBids, dashboardStats, describeTransaction, isEnded, totalSpent } from './stats';
 
 const NOW = Date.parse('2026-05-01T12:00:00Z');
 const HOUR = 3600_000;
 const at = (ms: number) => new Date(NOW + ms).toISOString();
-const auction = (endsInMs: number, extra: { status?: 'active' | 'ended' | 'settled'; registered?: boolean } = {}) => ({
-  valid_until: at(endsInMs),
-  status: extra.status ?? (endsInMs > 0 ? 'active' as const : 'ended' as const),
-  registered: extra.registered ?? false,
-});
+const auction = (endsInMs: number) => ({ valid_until: at(endsInMs), status: endsInMs > 0 ? 'active' as const : 'ended' as const });
 const tx = (type: 'topup' | 'bid' | 'refund', amount: number, kind?: 'payment' | 'unused_refund') => ({ type, amount, kind });
 
-describe('isEnded / isEndingSoon', () => {
+describe('isEnded', () => {
   it('reads an auction as ended once its end has passed, even if the list said active', () => {
     expect(isEnded(auction(HOUR), NOW)).toBe(false);
     expect(isEnded({ valid_until: at(-1000), status: 'active' }, NOW)).toBe(true);
@@ -27,20 +23,11 @@ describe('isEnded / isEndingSoon', () => {
   it('treats an unreadable end date as ended', () => {
     expect(isEnded({ valid_until: 'soon', status: 'active' }, NOW)).toBe(true);
   });
-
-  it('counts as ending soon only what ends in under 24 hours and has not ended', () => {
-    expect(isEndingSoon(auction(HOUR), NOW)).toBe(true);
-    expect(isEndingSoon(auction(24 * HOUR - 1000), NOW)).toBe(true);
-    expect(isEndingSoon(auction(24 * HOUR), NOW)).toBe(false);
-    expect(isEndingSoon(auction(3 * 24 * HOUR), NOW)).toBe(false);
-    expect(isEndingSoon(auction(-HOUR), NOW)).toBe(false);
-    expect(isEndingSoon(auction(HOUR, { status: 'settled' }), NOW)).toBe(false);
-  });
 });
 
 describe('countMyBids / countFailedBids / countActiveBids', () => {
-  const statuses = ['success', 'outbid', 'failed', 'rolledback', 'won', 'mystery', 'failed', 'success'];
-  const bids = statuses.map((status) => ({ status }) as { status: 'success' });
+  const states = ['success', 'outbid', 'failed', 'rolledback', 'won', 'mystery', 'failed', 'success'];
+  const bids = states.map((state) => ({ state }) as { state: 'success' });
 
   it('counts the bids that did not fail, cancelled ones included; the failed ones apart', () => {
     expect(countMyBids(bids)).toBe(6);
@@ -76,23 +63,19 @@ describe('balanceFromTransactions', () => {
 });
 
 describe('dashboardStats', () => {
-  it('computes the dashboard\'s five cards', () => {
+  it('computes the dashboard\'s five cards: the catalogue\'s counts as they are, the bids by their full state', () => {
     const stats = dashboardStats({
-      auctions: [
-        auction(2 * HOUR, { registered: true }),
-        auction(5 * 24 * HOUR),
-        auction(-HOUR, { registered: true }),
-        auction(30 * 60_000, { status: 'settled' }),
-      ],
-      bids: [{ status: 'success' }, { status: 'outbid' }, { status: 'failed' }],
+      activeAuctions: 2,
+      endingSoon: 1,
+      registeredAuctions: 3,
+      bids: [{ state: 'success' }, { state: 'outbid' }, { state: 'failed' }],
       totals: totalsOf([tx('topup', 2000), tx('bid', 400), tx('refund', 400), tx('bid', 500, 'payment')]),
-      now: NOW,
     });
-    expect(stats).toEqual({ activeAuctions: 2, endingSoon: 1, myBids: 2, failedBids: 1, activeBids: 1, totalSpent: 500, registeredAuctions: 2 });
+    expect(stats).toEqual({ activeAuctions: 2, endingSoon: 1, myBids: 2, failedBids: 1, activeBids: 1, totalSpent: 500, registeredAuctions: 3 });
   });
 
   it('is all zeros for empty lists', () => {
-    expect(dashboardStats({ auctions: [], bids: [], totals: null, now: NOW }))
+    expect(dashboardStats({ activeAuctions: 0, endingSoon: 0, registeredAuctions: 0, bids: [], totals: null }))
       .toEqual({ activeAuctions: 0, endingSoon: 0, myBids: 0, failedBids: 0, activeBids: 0, totalSpent: 0, registeredAuctions: 0 });
   });
 });

@@ -1,10 +1,11 @@
 /**
  * The user dashboard's numbers, as docs/money.md ("The numbers the screens show") defines them, as
- * pure functions of what the server returned and the server-corrected `now` (ms). My Bids counts the
- * bids that did not fail, while the My Bids page's Total Bids counts every row: the card says how many
- * failed bids it leaves out, so the two figures read as one.
+ * pure functions of what the server returned: Active Auctions and Ending Soon are the catalogue's own
+ * counts, the bids' figures read each bid's full status (`state`). My Bids counts the bids that did not
+ * fail, while the My Bids page's Total Bids counts every row: the card says how many failed bids it
+ * leaves out, so the two figures read as one.
  */
-import { ENDING_SOON_SECONDS, type Auction, type LedgerTotals, type UserBid } from '@auction/shared';
+import type { Auction, LedgerTotals, UserBid } from '@auction/shared';
 import { balanceFromLedger, isCredit, transactionBadge, transactionDescription, walletStats } from '../../lib/account/wallet-model';
 
 export const RECENT_COUNT = 5;
@@ -39,29 +40,24 @@ export function isEnded(auction: AuctionTiming, now: number): boolean {
   return !(left > 0);
 }
 
-/** Not ended, and ending in under 24 hours (ENDING_SOON_SECONDS). */
-export function isEndingSoon(auction: AuctionTiming, now: number): boolean {
-  return !isEnded(auction, now) && msLeft(auction, now) < ENDING_SOON_SECONDS * 1000;
-}
-
 /** The bids that did not fail (cancelled ones included): a refused bid never held money or led. */
-export function countMyBids(bids: readonly Pick<UserBid, 'status'>[]): number {
-  return bids.filter((b) => b.status !== 'failed').length;
+export function countMyBids(bids: readonly Pick<UserBid, 'state'>[]): number {
+  return bids.filter((b) => b.state !== 'failed').length;
 }
 
 /** Refused bids: the difference between My Bids here and Total Bids on the My Bids page. */
-export function countFailedBids(bids: readonly Pick<UserBid, 'status'>[]): number {
-  return bids.filter((b) => b.status === 'failed').length;
+export function countFailedBids(bids: readonly Pick<UserBid, 'state'>[]): number {
+  return bids.filter((b) => b.state === 'failed').length;
 }
 
 /** Bids leading now (`success`): the Active Bids of the My Bids page. */
-export function countActiveBids(bids: readonly Pick<UserBid, 'status'>[]): number {
-  return bids.filter((b) => b.status === 'success').length;
+export function countActiveBids(bids: readonly Pick<UserBid, 'state'>[]): number {
+  return bids.filter((b) => b.state === 'success').length;
 }
 
 /** The lots the caller won (settled as the leader, or bought at the buy-now price), newest first as the list is. */
-export function wonBids<B extends Pick<UserBid, 'status'>>(bids: readonly B[]): B[] {
-  return bids.filter((b) => b.status === 'won');
+export function wonBids<B extends Pick<UserBid, 'state'>>(bids: readonly B[]): B[] {
+  return bids.filter((b) => b.state === 'won');
 }
 
 /** What wins and buy-nows cost, from the whole ledger's totals (the Wallet page's own rule: payments only, not holds); 0 while unknown. */
@@ -73,21 +69,24 @@ export function totalSpent(totals: LedgerTotals | null): number {
 export const balanceFromTransactions = balanceFromLedger;
 
 export function dashboardStats(input: {
-  auctions: readonly Pick<Auction, 'valid_until' | 'status' | 'registered'>[];
-  bids: readonly Pick<UserBid, 'status'>[];
+  /** The catalogue's counts: auctions not ended, and those ending within 24 hours. */
+  activeAuctions: number;
+  endingSoon: number;
+  /** How many auctions the caller registered for. */
+  registeredAuctions: number;
+  bids: readonly Pick<UserBid, 'state'>[];
   /** The whole ledger's totals (the server's), null while unknown. */
   totals: LedgerTotals | null;
-  now: number;
 }): DashboardStats {
-  const { auctions, bids, totals, now } = input;
+  const { activeAuctions, endingSoon, registeredAuctions, bids, totals } = input;
   return {
-    activeAuctions: auctions.filter((a) => !isEnded(a, now)).length,
-    endingSoon: auctions.filter((a) => isEndingSoon(a, now)).length,
+    activeAuctions,
+    endingSoon,
     myBids: countMyBids(bids),
     failedBids: countFailedBids(bids),
     activeBids: countActiveBids(bids),
     totalSpent: totalSpent(totals),
-    registeredAuctions: auctions.filter((a) => a.registered).length,
+    registeredAuctions,
   };
 }
 

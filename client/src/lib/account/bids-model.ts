@@ -1,5 +1,10 @@
-/** The pure rules of the My Bids screen: its numbers (docs/money.md) and how live events move a row. */
-import { toPaise, toRupees, type UserBid } from '@auction/shared';
+/**
+ * The pure rules of the My Bids screen: its numbers (docs/money.md) and how live events move a row.
+ * A bid's full status is its `state`; `status` is the spec's three (docs/money.md#bid-statuses-on-the-wire),
+ * kept in step with it by every change made here.
+ */
+import { toPaise, toRupees, wireBidStatus, type BidStatus, type UserBid } from '@auction/shared';
+import { auctionFactsChange } from '../catalogue/auction-facts';
 import { exhaustive, type LiveEvent } from '../live';
 
 export interface BidStats {
@@ -20,9 +25,9 @@ export function bidStats(bids: readonly UserBid[]): BidStats {
   let failedOrCancelled = 0;
   let paise = 0;
   for (const b of bids) {
-    if (b.status === 'success') active += 1;
-    if (!NOT_FAILED.has(b.status)) failedOrCancelled += 1;
-    if (b.status === 'success' || b.status === 'won') paise += toPaise(b.amount);
+    if (b.state === 'success') active += 1;
+    if (!NOT_FAILED.has(b.state)) failedOrCancelled += 1;
+    if (b.state === 'success' || b.state === 'won') paise += toPaise(b.amount);
   }
   return { total: bids.length, active, failedOrCancelled, totalAmount: toRupees(paise) };
 }
@@ -41,11 +46,11 @@ const REASONS: Record<string, string> = {
 };
 
 /** The small text under a status badge: why a bid failed or was released; nothing when it says nothing new. */
-export function bidStatusNote(bid: Pick<UserBid, 'status' | 'reason'>): string | null {
+export function bidStatusNote(bid: Pick<UserBid, 'state' | 'reason'>): string | null {
   // Outbid, or leading at the close below the reserve (the badge says Reserve not met): the hold came back.
-  if (bid.status === 'outbid' || bid.status === 'unsold') return 'Refunded';
-  if (bid.status === 'success' || bid.status === 'won') return null;
-  if (!bid.reason) return bid.status === 'rolledback' ? 'Refunded' : null;
+  if (bid.state === 'outbid' || bid.state === 'unsold') return 'Refunded';
+  if (bid.state === 'success' || bid.state === 'won') return null;
+  if (!bid.reason) return bid.state === 'rolledback' ? 'Refunded' : null;
   return REASONS[bid.reason] ?? humanize(bid.reason);
 }
 
@@ -54,48 +59,72 @@ function humanize(code: string): string {
   return words ? words.charAt(0).toUpperCase() + words.slice(1) : code;
 }
 
-function patchWhere(bids: UserBid[], match: (b: UserBid) => boolean, status: UserBid['status']): UserBid[] {
+/** A row with its full status `state` (and `status`, the spec's word for it, with it). */
+export function withState<B extends Pick<UserBid, 'state' | 'status'>>(bid: B, state: BidStatus): B {
+  return { ...bid, state, status: wireBidStatus(state) };
+}
+
+function patchWhere(bids: UserBid[], match: (b: UserBid) => boolean, state: BidStatus): UserBid[] {
   let changed = false;
   const next = bids.map((b) => {
     if (!match(b)) return b;
     changed = true;
-    return { ...b, status, reason: null };
+    return { ...withState(b, state), reason: null };
+  });
+  return changed ? next : bids;
+}
+
+/** An auction's end, status or cancel policy changed live: every row of that auction follows (whether Cancel is offered). */
+function patchAuction(bids: UserBid[], e: LiveEvent): UserBid[] {
+  let changed = false;
+  const next = bids.map((b) => {
+    const change = auctionFactsChange(e, { id: b.auction_id, valid_until: b.auction_valid_until, status: b.auction_status });
+    if (change === null) return b;
+    changed = true;
+    return {
+      ...b,
+      auction_valid_until: change.valid_until ?? b.auction_valid_until,
+      auction_status: change.status ?? b.auction_status,
+      auction_cancel_policy: change.cancel_policy ?? b.auction_cancel_policy,
+    };
   });
   return changed ? next : bids;
 }
 
 /**
- * How a personal live event moves the caller's rows (docs/money.md, docs/live-protocol.md); the same array when nothing
- * matches. outbid: the leading bid on that product → outbid. reinstated: the outbid bid of that amount
- * → success. won: the leading bid → won.
+ * How a live event moves the caller's rows (docs/money.md, docs/live-protocol.md); the same array when nothing
+ * matches. Personal events: outbid: the leading bid on that product → outbid. reinstated: the outbid bid
+ * of that amount → success. won: the leading bid → won. An auction's end moved (soft close), edited,
+ * ended or settled: its rows' `auction_*` fields follow.
  */
 export function applyBidEvent(bids: UserBid[], e: LiveEvent): UserBid[] {
   switch (e.event) {
     case 'bid:outbid': {
       const { auction_id, product_id } = e.data;
-      return patchWhere(bids, (b) => b.status === 'success' && b.product_id === product_id && b.auction_id === auction_id, 'outbid');
+      return patchWhere(bids, (b) => b.state === 'success' && b.product_id === product_id && b.auction_id === auction_id, 'outbid');
     }
     case 'bid:reinstated': {
       const { auction_id, product_id, amount } = e.data;
       const cents = toPaise(amount);
       // Only one of the caller's outbid bids on a product can have that amount: each accepted bid beat the one before.
-      return patchWhere(bids, (b) => b.status === 'outbid' && b.product_id === product_id && b.auction_id === auction_id && toPaise(b.amount) === cents, 'success');
+      return patchWhere(bids, (b) => b.state === 'outbid' && b.product_id === product_id && b.auction_id === auction_id && toPaise(b.amount) === cents, 'success');
     }
     case 'bid:won': {
       const { auction_id, product_id } = e.data;
-      return patchWhere(bids, (b) => b.status === 'success' && b.product_id === product_id && b.auction_id === auction_id, 'won');
+      return patchWhere(bids, (b) => b.state === 'success' && b.product_id === product_id && b.auction_id === auction_id, 'won');
     }
+    case 'auction:extended':
+    case 'auction:updated':
+    case 'auction:ended':
+    case 'auction:settled':
+      return patchAuction(bids, e);
     case 'bid:placed':
     case 'bid:rolledback':
     case 'product:sold':
     case 'auction:ending':
-    case 'auction:extended':
-    case 'auction:ended':
-    case 'auction:settled':
     case 'auction:watchers':
     case 'wallet:updated':
     case 'auction:created':
-    case 'auction:updated':
     case 'auction:deleted':
     case 'notification:new':
       return bids;

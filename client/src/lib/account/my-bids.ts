@@ -1,7 +1,8 @@
 /**
  * The caller's bids (GET /user-bids) as a query, shared by My Bids, the dashboard and the live
  * notifications (a product's name). Personal live events patch the affected row at once and a quiet
- * re-read confirms it, so a row turning Outbid, Active or Won updates in place; a reconnect
+ * re-read confirms it, so a row turning Outbid, Active or Won updates in place; an auction's end moved,
+ * edited, ended or settled moves its rows' `auction_*` fields (whether Cancel is offered); a reconnect
  * invalidates the list.
  */
 import type { UserBid } from '@auction/shared';
@@ -41,11 +42,10 @@ export function rereadMyBids(): void {
   invalidateSoon(queryRoots.myBids, REFETCH_DELAY_MS);
 }
 
-/** Applies one personal event to the list (exported for tests; the module listens by itself). */
+/** Applies one live event to the list (exported for tests; the module listens by itself). */
 export function handleBidsLiveEvent(e: LiveEvent): void {
-  if (!isBidEvent(e)) return;
   myBids.patch(undefined, (bids) => applyBidEvent(bids, e));
-  rereadMyBids();
+  if (isBidEvent(e)) rereadMyBids();
 }
 
 onLive(handleBidsLiveEvent);

@@ -7,7 +7,7 @@
  * derived from the ledger (docs/money.md) and the holds are unknown; with neither the balance is
  * unknown too (null, shown as a dash).
  */
-import type { LedgerTotals, Transaction, Transactions } from '@auction/shared';
+import { TRANSACTIONS_PAGE_DEFAULT, type LedgerTotals, type Transaction, type Transactions } from '@auction/shared';
 import { api } from '../api-client';
 import { onLive, onReconnect, type LiveEvent } from '../live';
 import { invalidateSoon, queryFamily } from '../live-query';
@@ -32,8 +32,10 @@ export interface LedgerPage {
  * without totals: they are summed from it then.
  */
 export async function fetchLedgerPage(query: { before?: string; limit?: number } = {}): Promise<LedgerPage> {
+  // Always a page: with neither `limit` nor `before` the server answers the whole ledger (for the spec's clients).
+  const paged = query.before === undefined && query.limit === undefined ? { limit: TRANSACTIONS_PAGE_DEFAULT } : query;
   // A body of another shape reads as an empty ledger.
-  const data = await api.get<Partial<Transactions> | undefined>('/wallet/transactions', { as: 'user', ...(query.before !== undefined || query.limit !== undefined ? { query } : {}) });
+  const data = await api.get<Partial<Transactions> | undefined>('/wallet/transactions', { as: 'user', query: paged });
   const transactions = Array.isArray(data?.transactions) ? data.transactions : [];
   const nextBefore = typeof data?.next_before === 'string' ? data.next_before : null;
   return { transactions, nextBefore, totals: isTotals(data?.totals) ? data.totals : totalsOf(transactions) };

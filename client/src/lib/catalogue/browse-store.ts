@@ -18,7 +18,7 @@ import { invalidateSoon, patchQueries, queryFamily } from '../live-query';
 import { useServerQuery, type ServerState } from '../query';
 import { queryClient } from '../query-client';
 import { browseRoots } from '../query-keys';
-import { auctionList, auctionProducts } from './catalogue-store';
+import { auctionProducts } from './catalogue-store';
 import { applyToAuctions } from './live-reducers';
 
 /** What Browse shows: every one of them is kept in the page's URL. */
@@ -230,13 +230,7 @@ onReconnect(() => {
   invalidateSoon(browseRoots.auctionById);
 });
 
-/**
- * An auction by id for a component: the copy read by id, else the full list's when this tab has one
- * (other pages read it). `read: false` follows what the tab has without reading.
- */
+/** An auction by id for a component, kept current live. `read: false` follows what the tab has without reading. */
 export function useAuctionById(auctionId: string | null, { read = true }: { read?: boolean } = {}): ServerState<Auction> {
-  const byId = useServerQuery(auctionById.options(auctionId ?? ''), { enabled: read && auctionId !== null });
-  const listed = useServerQuery(auctionList.options(), { enabled: false }).data?.find((a) => a.id === auctionId);
-  if (byId.data !== undefined || listed === undefined) return byId;
-  return { ...byId, data: listed, status: 'success' };
+  return useServerQuery(auctionById.options(auctionId ?? ''), { enabled: read && auctionId !== null });
 }

@@ -1,4 +1,4 @@
-import type { Auction, Product } from '@auction/shared';
+import type { Product } from '@auction/shared';
 import { api } from '../api-client';
 
 /** The bidder-side calls, always with the user token. */
@@ -10,8 +10,7 @@ export interface BidAsk {
   max?: number;
 }
 
-/** The catalogue every bidder page shows: the auctions and each auction's products. */
+/** The lots every bidder page shows: each auction's products (the auctions come a page at a time: browse-store.ts). */
 export const catalogueApi = {
-  list: () => api.get<Auction[]>('/auctions', asUser),
   products: (auctionId: string) => api.get<Product[]>(`/auctions/${encodeURIComponent(auctionId)}/products`, asUser),
 };

@@ -1,26 +1,28 @@
 /**
- * The catalogue every bidder page shows, as TanStack queries: the auction list (GET /auctions) and each
- * auction's products (GET /auctions/:id/products, keyed by auction id). Live events fold in through the
- * pure reducers of `live-reducers.ts` with `patchQuery`, so an event that arrives while a read is on its
- * way applies over its reply too; product events no newer than the version shown change nothing. A
- * reconnect invalidates what is shown; a session change clears the cache (lib/live-query.ts).
+ * The catalogue's lots every bidder page shows, as TanStack queries: each auction's products
+ * (GET /auctions/:id/products, keyed by auction id). Our pages never read the whole auction list
+ * (GET /auctions, the spec's): Browse reads a page of cards at a time, the dashboard one small page,
+ * My Bids and Saved what their own reads carry of each auction, a lot page its own read's auction.
+ * Live events fold in through the pure reducers of `live-reducers.ts` with `patchQuery`, so an event
+ * that arrives while a read is on its way applies over its reply too; product events no newer than the
+ * version shown change nothing. A reconnect invalidates what is shown; a session change clears the
+ * cache (lib/live-query.ts).
  *
  * The caller's own standing on a lot (`my_status`, `my_max`) comes from the products read, then from
  * the caller's own bid and buy-now answers and from their personal events (outbid, reinstated, won),
  * after which the products on screen are also read again quietly: the read has the server's word.
  */
 import { create } from 'zustand';
-import type { Auction, Product } from '@auction/shared';
+import type { Product } from '@auction/shared';
 import { toast } from '../../components/ui/toast/toast-store';
 import { errorText } from '../api-client';
 import { exhaustive, onLive, onReconnect, type LiveEvent } from '../live';
-import { invalidateSoon, patchQueries, queryFamily } from '../live-query';
+import { invalidateSoon, queryFamily } from '../live-query';
 import { useServerQuery, type ServerState } from '../query';
 import { queryRoots } from '../query-keys';
 import { catalogueApi } from './catalogue-api';
-import { applyToAuctions, applyToProducts, needsProductsRead, productsAuctionOf } from './live-reducers';
+import { applyToProducts, needsProductsRead, productsAuctionOf } from './live-reducers';
 
-export const LIST_FAILED = 'Failed to load auctions';
 export const PRODUCTS_FAILED = 'Failed to load products';
 
 /**
@@ -29,24 +31,14 @@ export const PRODUCTS_FAILED = 'Failed to load products';
  */
 export const PRODUCTS_RELOAD_MS = 250;
 
-/** The auctions open to bidders, newest first, with the caller's own registration. */
-export const auctionList = queryFamily<void, Auction[]>(queryRoots.auctionList, () => catalogueApi.list());
 /** One auction's products, by auction id. */
 export const auctionProducts = queryFamily<string, Product[]>(queryRoots.auctionProducts, (auctionId) => catalogueApi.products(auctionId));
 
 export interface AuctionReadOptions {
-  /** No error toast (pages that tolerate a failed read, such as My Bids). */
+  /** No error toast (pages that tolerate a failed read, such as the lot page). */
   silent?: boolean;
   /** False: follow what the tab has without reading it (a piece of a page that reads it itself). */
   read?: boolean;
-}
-
-/** The list for a component: read on mount (a failed read toasted unless silent), kept current live. */
-export function useAuctionList({ silent = false, read = true }: AuctionReadOptions = {}): ServerState<Auction[]> {
-  return useServerQuery(auctionList.options(), {
-    enabled: read,
-    onError: silent ? undefined : (err) => toast.error(errorText(err, LIST_FAILED)),
-  });
 }
 
 /** An auction's products for a component: read on mount (a failed read toasted unless silent), kept current live. */
@@ -68,11 +60,6 @@ export function rereadProducts(auctionId: string): void {
   if (data !== undefined || fetching) invalidateSoon(queryRoots.auctionProducts, PRODUCTS_RELOAD_MS);
 }
 
-/** The list shown is read again (an auction ended under a refused bid). */
-export function rereadAuctionList(): void {
-  invalidateSoon(queryRoots.auctionList);
-}
-
 interface ExtensionsState {
   /** Per auction, how many extensions arrived live (each end once, whether by room or catalogue event). */
   count: Record<string, number>;
@@ -89,9 +76,8 @@ function noteExtension(auctionId: string, validUntil: string): void {
   useExtensions.setState({ count: { ...count, [auctionId]: (count[auctionId] ?? 0) + 1 }, lastEnd: { ...lastEnd, [auctionId]: validUntil } });
 }
 
-/** Applies one live event to the list and the products. */
+/** Applies one live event to the products shown. */
 function handleCatalogueLiveEvent(e: LiveEvent): void {
-  auctionList.patch(undefined, (auctions) => applyToAuctions(auctions, e));
   const auctionId = productsAuctionOf(e);
   if (auctionId !== undefined) {
     const shown = auctionProducts.get(auctionId).data;
@@ -143,15 +129,7 @@ export function patchProduct(auctionId: string, productId: string, change: (p: P
   });
 }
 
-/** Changes the auction list's entries for every cached list. */
-export function patchAuctions(change: (auctions: Auction[]) => Auction[]): void {
-  patchQueries<Auction[]>({ queryKey: queryRoots.auctionList }, change);
-}
-
 // Live events feed the queries for as long as the tab lives; a reconnect re-reads what they would
 // have changed (docs/live-protocol.md#reconnecting), on screen.
 onLive(handleCatalogueLiveEvent);
-onReconnect(() => {
-  invalidateSoon(queryRoots.auctionList);
-  invalidateSoon(queryRoots.auctionProducts);
-});
+onReconnect(() => invalidateSoon(queryRoots.auctionProducts));

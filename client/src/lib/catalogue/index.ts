@@ -1,10 +1,11 @@
 // The catalogue (auctions and their products) every bidder feature shows, with its live folding and rules.
 export {
-  auctionList, auctionProducts, knownProducts, rereadProducts, rereadAuctionList, useAuctionList, useAuctionProducts, useExtensions, patchProduct, patchAuctions,
-  LIST_FAILED, PRODUCTS_FAILED, PRODUCTS_RELOAD_MS,
+  auctionProducts, knownProducts, rereadProducts, useAuctionProducts, useExtensions, patchProduct, PRODUCTS_FAILED, PRODUCTS_RELOAD_MS,
 } from './catalogue-store';
 export type { AuctionReadOptions } from './catalogue-store';
 export { applyLiveEvent, applyToAuctions, applyToProducts, needsProductsRead, productsAuctionOf, upsertAuction } from './live-reducers';
+export { auctionFactsChange } from './auction-facts';
+export type { AuctionFacts, KnownAuction } from './auction-facts';
 export type { AuctionsData } from './live-reducers';
 export { catalogueApi } from './catalogue-api';
 export { categoriesChanged, categoriesQuery } from './categories';

@@ -19,7 +19,7 @@ export interface AuctionsData {
 type ProductPatch = Partial<Product> & Pick<Product, 'version'>;
 
 /** Applies `patch` (or what `patchOf` makes of the product shown) to one product if it is newer. */
-function patchProduct(list: Product[], productId: string, patch: ProductPatch | ((p: Product) => ProductPatch)): Product[] {
+function patchProduct<P extends Product>(list: P[], productId: string, patch: ProductPatch | ((p: P) => ProductPatch)): P[] {
   const index = list.findIndex((p) => p.id === productId);
   const current = list[index];
   if (!current) return list;
@@ -32,7 +32,7 @@ function patchProduct(list: Product[], productId: string, patch: ProductPatch | 
 }
 
 /** The caller's own standing on one product (personal events carry no version: they always apply). */
-function setStanding(list: Product[], productId: string, my_status: Product['my_status'], my_max: number | null): Product[] {
+function setStanding<P extends Product>(list: P[], productId: string, my_status: Product['my_status'], my_max: number | null): P[] {
   const index = list.findIndex((p) => p.id === productId);
   const current = list[index];
   if (!current || (current.my_status === my_status && current.my_max === my_max)) return list;
@@ -160,8 +160,8 @@ export function applyToAuctions(auctions: Auction[], e: LiveEvent): Auction[] {
   }
 }
 
-/** One event folded into the products of auction `auctionId` (events of other auctions change nothing). */
-export function applyToProducts(auctionId: string, products: Product[], e: LiveEvent): Product[] {
+/** One event folded into the products of auction `auctionId` (events of other auctions change nothing); any list of product shapes. */
+export function applyToProducts<P extends Product>(auctionId: string, products: P[], e: LiveEvent): P[] {
   if (productsAuctionOf(e) !== auctionId) return products;
   switch (e.event) {
     case 'bid:placed':

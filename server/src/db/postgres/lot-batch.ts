@@ -118,7 +118,7 @@ export class LotBatch implements LotUnitOfWork {
     return { product: { ...this.product }, auction: this.auction && { ...this.auction } };
   }
 
-  async openProductIdsByName(): Promise<string[]> {
+  async openProductsByName(): Promise<{ id: string; registered: boolean }[]> {
     throw new NotInBatch('a product named, not given by id');
   }
 

@@ -31,7 +31,7 @@ function routes(createdBy: number, bidder: string) {
   return routeFetch({
     'GET /api/admin/auction/AUC-1': [jsonResponse(200, makeAdminAuction({ created_by: createdBy, product_ids: ['P-1', 'P-2'], product_count: 2 }))],
     'GET /api/admin/auction/AUC-1/products': [jsonResponse(200, [makeProduct({ id: 'P-1', name: 'Ming Vase', highest_bid: 500, bid_count: 1 }), makeProduct({ id: 'P-2', name: 'Brass Lamp' })])],
-    'GET /api/products/P-1/bids': [history([{ bid_id: 1, auction_id: 'AUC-1', amount: 500, status: 'success', timestamp: T0, bidder }])],
+    'GET /api/products/P-1/bids': [history([{ bid_id: 1, auction_id: 'AUC-1', amount: 500, status: 'success', state: 'success', timestamp: T0, bidder }])],
     'GET /api/products/P-2/bids': [history([])],
   });
 }
@@ -112,7 +112,7 @@ describe('AuctionDetailPage', () => {
 
   describe('the bidding rules', () => {
     const T2 = '2026-03-01T10:07:00.000Z';
-    const bid = (over: object) => ({ bid_id: 1, auction_id: 'AUC-1', amount: 500, status: 'success', timestamp: T0, bidder: 'asha', ...over });
+    const bid = (over: object) => ({ bid_id: 1, auction_id: 'AUC-1', amount: 500, status: 'success', state: 'success', timestamp: T0, bidder: 'asha', ...over });
     const mine = (over: Parameters<typeof makeAdminAuction>[0] = {}) =>
       makeAdminAuction({ created_by: sampleAdmin.id, product_ids: ['P-1', 'P-2'], product_count: 2, increment_rule: 'ladder', soft_close_s: 120, max_extension_s: 3600, ...over });
 
@@ -258,7 +258,7 @@ describe('AuctionDetailPage', () => {
           makeProduct({ id: 'P-2', name: 'Brass Lamp' }),
         ])],
         // The newest bids read do not reach the winning one (a long history, paged).
-        'GET /api/products/P-1/bids': [history([bid({ bid_id: 90, amount: 4000, status: 'outbid', bidder: 'zoya' })])],
+        'GET /api/products/P-1/bids': [history([bid({ bid_id: 90, amount: 4000, status: 'failed', state: 'outbid', bidder: 'zoya' })])],
         'GET /api/products/P-2/bids': [history([])],
       });
       renderPage();
@@ -275,9 +275,9 @@ describe('AuctionDetailPage', () => {
         ])],
         'GET /api/products/P-1/bids': [
           history([bid({})]),
-          history([bid({ bid_id: 7, amount: 2000, status: 'won', bidder: 'meera', timestamp: T2 }), bid({ status: 'outbid' })]),
+          history([bid({ bid_id: 7, amount: 2000, status: 'success', state: 'won', bidder: 'meera', timestamp: T2 }), bid({ status: 'failed', state: 'outbid' })]),
         ],
-        'GET /api/products/P-2/bids': [history([bid({ bid_id: 3, amount: 1500, status: 'won', bidder: 'ravi_k' }), bid({ bid_id: 2, amount: 200, status: 'outbid' })])],
+        'GET /api/products/P-2/bids': [history([bid({ bid_id: 3, amount: 1500, status: 'success', state: 'won', bidder: 'ravi_k' }), bid({ bid_id: 2, amount: 200, status: 'failed', state: 'outbid' })])],
       });
       renderPage();
       await screen.findByRole('heading', { name: 'Spring Sale' });
@@ -312,7 +312,7 @@ describe('AuctionDetailPage', () => {
       return fn;
     }
     const auction = makeAdminAuction({ created_by: sampleAdmin.id, product_ids: ['P-1'] });
-    const bid1 = { bid_id: 1, auction_id: 'AUC-1', amount: 500, status: 'success', timestamp: T0, bidder: 'asha' };
+    const bid1 = { bid_id: 1, auction_id: 'AUC-1', amount: 500, status: 'success', state: 'success', timestamp: T0, bidder: 'asha' };
 
     it('a live bid arriving while the page reads is folded over what the read returns', async () => {
       const products = deferred();
@@ -340,7 +340,7 @@ describe('AuctionDetailPage', () => {
         'GET /api/admin/auction/AUC-1': [first.promise, jsonResponse(200, auction)],
         // The reconnect's read gets the newer numbers; the first read, answered last, the older ones.
         'GET /api/admin/auction/AUC-1/products': [jsonResponse(200, [makeProduct({ highest_bid: 900, bid_count: 2 })]), jsonResponse(200, [makeProduct({ highest_bid: 500, bid_count: 1 })])],
-        'GET /api/products/P-1/bids': [history([{ ...bid1, status: 'outbid' }, { ...bid1, bid_id: 2, amount: 900, timestamp: T1 }]), history([bid1])],
+        'GET /api/products/P-1/bids': [history([{ ...bid1, status: 'failed', state: 'outbid' }, { ...bid1, bid_id: 2, amount: 900, timestamp: T1 }]), history([bid1])],
       });
       useLive.getState().connect('tok');
       act(() => lastSocket().open());
@@ -369,7 +369,7 @@ describe('AuctionDetailPage', () => {
           jsonResponse(200, [makeProduct({ highest_bid: then.highest ?? 500, bid_count: 2 })]),
         ],
         'GET /api/products/P-1/bids': [
-          history([{ bid_id: 1, auction_id: 'AUC-1', amount: 500, status: 'success', timestamp: T0, bidder: 'asha' }]),
+          history([{ bid_id: 1, auction_id: 'AUC-1', amount: 500, status: 'success', state: 'success', timestamp: T0, bidder: 'asha' }]),
           history(then.bids ?? []),
         ],
       });
@@ -380,8 +380,8 @@ describe('AuctionDetailPage', () => {
       return api;
     }
     const bidsMissed = [
-      { bid_id: 1, auction_id: 'AUC-1', amount: 500, status: 'outbid', timestamp: T0, bidder: 'asha' },
-      { bid_id: 2, auction_id: 'AUC-1', amount: 900, status: 'success', timestamp: T2, bidder: 'ravi_k' },
+      { bid_id: 1, auction_id: 'AUC-1', amount: 500, status: 'failed', state: 'outbid', timestamp: T0, bidder: 'asha' },
+      { bid_id: 2, auction_id: 'AUC-1', amount: 900, status: 'success', state: 'success', timestamp: T2, bidder: 'ravi_k' },
     ];
 
     it('reads the auction, its products and its bids again, and shows the bid placed while the socket was down', async () => {
@@ -430,9 +430,9 @@ describe('AuctionDetailPage', () => {
   describe('automatic raises read back', () => {
     const T2 = '2026-03-01T10:07:00.000Z';
     const auction = makeAdminAuction({ created_by: sampleAdmin.id, product_ids: ['P-1'] });
-    const asha = { bid_id: 1, amount: 500, status: 'outbid', timestamp: T0, bidder: 'asha', auto: false };
-    const ravi = { bid_id: 2, amount: 600, status: 'success', timestamp: T1, bidder: 'ravi_k', auto: false };
-    const raise = { bid_id: 2, amount: 700, status: 'success', timestamp: T2, bidder: 'ravi_k', auto: true };
+    const asha = { bid_id: 1, amount: 500, status: 'failed', state: 'outbid', timestamp: T0, bidder: 'asha', auto: false };
+    const ravi = { bid_id: 2, amount: 600, status: 'success', state: 'success', timestamp: T1, bidder: 'ravi_k', auto: false };
+    const raise = { bid_id: 2, amount: 700, status: 'success', state: 'success', timestamp: T2, bidder: 'ravi_k', auto: true };
     /** Ravi's maximum bid leads at ₹600 (version 2), then rises by itself to ₹700 (version 3). */
     function bidAndRaise() {
       act(() => injectLiveEvent({ event: 'bid:placed', data: bidPlaced({ bid_id: 2, highest_bid: 600, version: 2, bidder: 'ravi_k', timestamp: T1 }) }));
@@ -455,7 +455,7 @@ describe('AuctionDetailPage', () => {
           jsonResponse(200, [makeProduct({ highest_bid: 700, bid_count: 2, version: 3 })]),
         ],
         // The history lists bids and automatic raises, highest first.
-        'GET /api/products/P-1/bids': [history([{ ...asha, status: 'success' }]), history([raise, ravi, asha])],
+        'GET /api/products/P-1/bids': [history([{ ...asha, status: 'success', state: 'success' }]), history([raise, ravi, asha])],
       });
       renderPage();
       await waitFor(() => expect(feedItems()).toHaveLength(1));
@@ -479,7 +479,7 @@ describe('AuctionDetailPage', () => {
           jsonResponse(200, [makeProduct({ highest_bid: 500, bid_count: 1 })]),
           jsonResponse(200, [makeProduct({ highest_bid: 700, bid_count: 2, version: 3 })]),
         ],
-        'GET /api/products/P-1/bids': [history([{ ...asha, status: 'success' }]), history([raise, ravi, asha])],
+        'GET /api/products/P-1/bids': [history([{ ...asha, status: 'success', state: 'success' }]), history([raise, ravi, asha])],
       });
       renderPage();
       await waitFor(() => expect(feedItems()).toHaveLength(1));

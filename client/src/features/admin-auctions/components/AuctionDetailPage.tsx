@@ -202,7 +202,7 @@ export function AuctionDetailPage() {
                   key={f.key}
                   entry={f}
                   productName={names.get(f.product_id) ?? f.product_id}
-                  buyNow={f.buy_now === true || (f.status === 'won' && boughtNow.includes(f.product_id))}
+                  buyNow={f.buy_now === true || (f.state === 'won' && boughtNow.includes(f.product_id))}
                 />
               ))}
             </ol>
@@ -374,7 +374,7 @@ function FeedItem({ entry: f, productName, buyNow }: { entry: FeedEntry; product
           on {productName} · <time dateTime={f.timestamp}>{formatDateTimeSeconds(f.timestamp)}</time>
         </span>
       </div>
-      <StatusBadge kind="bid" status={f.status} />
+      <StatusBadge kind="bid" status={f.state} />
     </li>
   );
 }

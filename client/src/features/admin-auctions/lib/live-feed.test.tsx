@@ -7,7 +7,7 @@ const T0 = '2026-03-01T10:00:00.000Z';
 const T1 = '2026-03-01T10:05:00.000Z';
 const T2 = '2026-03-01T10:09:00.000Z';
 
-const entry = (over: Partial<FeedEntry>): FeedEntry => ({ key: `b${over.bid_id ?? 1}`, bid_id: 1, product_id: 'P-1', amount: 500, bidder: 'asha', timestamp: T0, status: 'success', ...over });
+const entry = (over: Partial<FeedEntry>): FeedEntry => ({ key: `b${over.bid_id ?? 1}`, bid_id: 1, product_id: 'P-1', amount: 500, bidder: 'asha', timestamp: T0, state: 'success', ...over });
 
 function data(): DetailData {
   return {
@@ -28,14 +28,14 @@ describe('applyDetailEvent', () => {
     const before = data();
     const after = applyDetailEvent(before, placed());
     expect(after.feed.map((f) => [f.bid_id, f.bidder, f.amount])).toEqual([[2, 'ravi_k', 750], [1, 'asha', 500]]);
-    expect(after.feed[0]).toMatchObject({ product_id: 'P-1', timestamp: T1, status: 'success' });
+    expect(after.feed[0]).toMatchObject({ product_id: 'P-1', timestamp: T1, state: 'success' });
     // The bid that led before is outbid now.
-    expect(after.feed[1]?.status).toBe('outbid');
+    expect(after.feed[1]?.state).toBe('outbid');
     expect(after.products[0]).toMatchObject({ highest_bid: 750, bid_count: 2 });
     expect(after.products[1]).toBe(before.products[1]);
     // Never mutated.
     expect(before.feed).toHaveLength(1);
-    expect(before.feed[0]?.status).toBe('success');
+    expect(before.feed[0]?.state).toBe('success');
   });
 
   it('newest stays first over several bids and a repeated frame is ignored', () => {
@@ -43,7 +43,7 @@ describe('applyDetailEvent', () => {
     d = applyDetailEvent(d, placed({ bid_id: 3, product_id: 'P-2', amount: 90, highest_bid: 90, bid_count: 1, version: 1, bidder: 'meera', timestamp: T2 }));
     expect(d.feed.map((f) => f.bid_id)).toEqual([3, 2, 1]);
     // Another product's lead is untouched.
-    expect(d.feed[1]?.status).toBe('success');
+    expect(d.feed[1]?.state).toBe('success');
     expect(applyDetailEvent(d, placed({ bid_id: 3 }))).toBe(d);
   });
 
@@ -61,7 +61,7 @@ describe('applyDetailEvent', () => {
   it('product:sold marks the product sold and its leading bid won; auction:settled marks the auction settled', () => {
     let d = applyDetailEvent(data(), { event: 'product:sold', data: { auction_id: 'AUC-1', product_id: 'P-1', amount: 500, version: 2, buy_now: false, server_time: T1 } });
     expect(d.products[0]).toMatchObject({ status: 'sold', highest_bid: 500 });
-    expect(d.feed[0]?.status).toBe('won');
+    expect(d.feed[0]?.state).toBe('won');
     d = applyDetailEvent(d, { event: 'auction:settled', data: { auction_id: 'AUC-1', server_time: T1 } });
     expect(d.auction.status).toBe('settled');
     expect(applyDetailEvent(d, { event: 'auction:ended', data: { auction_id: 'AUC-1', server_time: T2 } }).auction.status).toBe('settled');
@@ -78,14 +78,14 @@ describe('applyDetailEvent and product versions', () => {
     const late = applyDetailEvent(v3, placed({ bid_id: 2, amount: 750, highest_bid: 750, bid_count: 2, version: 2, timestamp: T1 }));
     expect(late.products).toBe(v3.products);
     expect(late.products[0]).toMatchObject({ highest_bid: 900, bid_count: 3, version: 3 });
-    expect(late.feed.map((f) => [f.bid_id, f.status])).toEqual([[3, 'success'], [2, 'outbid'], [1, 'outbid']]);
+    expect(late.feed.map((f) => [f.bid_id, f.state])).toEqual([[3, 'success'], [2, 'outbid'], [1, 'outbid']]);
   });
 
   it('a late bid that matches a sale shown since is the won bid', () => {
     const v3 = applyDetailEvent(data(), sold(3, 750));
     const late = applyDetailEvent(v3, placed({ bid_id: 2, amount: 750, highest_bid: 750, bid_count: 2, version: 2, timestamp: T1 }));
     expect(late.products).toBe(v3.products);
-    expect(late.feed.map((f) => [f.bid_id, f.status])).toEqual([[2, 'won'], [1, 'won']]);
+    expect(late.feed.map((f) => [f.bid_id, f.state])).toEqual([[2, 'won'], [1, 'won']]);
   });
 
   it('ignores a rollback or sale no newer than the version shown (same object back), and applies a newer one', () => {
@@ -95,7 +95,7 @@ describe('applyDetailEvent and product versions', () => {
     expect(applyDetailEvent(v3, sold(3, 900))).toBe(v3);
     const v4 = applyDetailEvent(v3, sold(4, 900));
     expect(v4.products[0]).toMatchObject({ status: 'sold', highest_bid: 900, version: 4 });
-    expect(v4.feed[0]).toMatchObject({ bid_id: 3, status: 'won' });
+    expect(v4.feed[0]).toMatchObject({ bid_id: 3, state: 'won' });
   });
 
   it('a product loaded with version 5 ignores live events with version 4', () => {
@@ -106,7 +106,7 @@ describe('applyDetailEvent and product versions', () => {
     };
     const after = applyDetailEvent(loaded, placed({ bid_id: 4, amount: 1000, highest_bid: 1000, bid_count: 4, version: 4, timestamp: T1 }));
     expect(after.products).toBe(loaded.products);
-    expect(after.feed.map((f) => [f.bid_id, f.status])).toEqual([[5, 'success'], [4, 'outbid']]);
+    expect(after.feed.map((f) => [f.bid_id, f.state])).toEqual([[5, 'success'], [4, 'outbid']]);
     expect(applyDetailEvent(loaded, rolledBack(4, 1000))).toBe(loaded);
     expect(applyDetailEvent(loaded, sold(4, 1000))).toBe(loaded);
   });
@@ -115,18 +115,18 @@ describe('applyDetailEvent and product versions', () => {
 describe('feeds', () => {
   it('toFeed keeps this auction’s real bids; mergeFeeds orders newest first without duplicates', () => {
     const p1 = toFeed('P-1', 'AUC-1', [
-      { bid_id: 5, auction_id: 'AUC-1', amount: 300, status: 'outbid', timestamp: T0, bidder: 'asha' },
-      { bid_id: 6, auction_id: 'AUC-1', amount: 100, status: 'failed', timestamp: T1, bidder: 'asha' },
-      { bid_id: 7, auction_id: 'OLD', amount: 999, status: 'outbid', timestamp: T1, bidder: 'asha' },
+      { bid_id: 5, auction_id: 'AUC-1', amount: 300, state: 'outbid', timestamp: T0, bidder: 'asha' },
+      { bid_id: 6, auction_id: 'AUC-1', amount: 100, state: 'failed', timestamp: T1, bidder: 'asha' },
+      { bid_id: 7, auction_id: 'OLD', amount: 999, state: 'outbid', timestamp: T1, bidder: 'asha' },
     ]);
-    const p2 = toFeed('P-2', 'AUC-1', [{ bid_id: 8, auction_id: 'AUC-1', amount: 50, status: 'success', timestamp: T2, bidder: 'ravi' }]);
+    const p2 = toFeed('P-2', 'AUC-1', [{ bid_id: 8, auction_id: 'AUC-1', amount: 50, state: 'success', timestamp: T2, bidder: 'ravi' }]);
     expect(p1.map((f) => f.bid_id)).toEqual([5]);
     expect(mergeFeeds(p1, p2, p1).map((f) => f.bid_id)).toEqual([8, 5]);
   });
 
   it('detailReducer replaces one product’s bids and ignores actions before the load', () => {
     expect(detailReducer(null, { type: 'live', event: placed() })).toBeNull();
-    const d = detailReducer(data(), { type: 'bids', productId: 'P-1', bids: [entry({ bid_id: 9, timestamp: T2, status: 'success' })] });
+    const d = detailReducer(data(), { type: 'bids', productId: 'P-1', bids: [entry({ bid_id: 9, timestamp: T2, state: 'success' })] });
     expect(d?.feed.map((f) => f.bid_id)).toEqual([9]);
   });
 });
@@ -148,16 +148,16 @@ describe('the bidding rules in the detail data', () => {
   it('a buy-now sale: the lot is sold, the lead it beat is outbid, and the lot is known as bought now', () => {
     const d = applyDetailEvent(data(), { event: 'product:sold', data: { auction_id: 'AUC-1', product_id: 'P-1', amount: 2000, version: 2, buy_now: true, server_time: T1 } });
     expect(d.products[0]).toMatchObject({ status: 'sold', highest_bid: 2000 });
-    expect(d.feed[0]?.status).toBe('outbid');
+    expect(d.feed[0]?.state).toBe('outbid');
     expect(d.boughtNow).toEqual(['P-1']);
     // The buyer's bid comes with the product's bids, read again.
-    const read = detailReducer(d, { type: 'bids', productId: 'P-1', bids: [entry({ bid_id: 3, amount: 2000, bidder: 'meera', status: 'won', timestamp: T2 }), entry({ status: 'outbid' })] });
+    const read = detailReducer(d, { type: 'bids', productId: 'P-1', bids: [entry({ bid_id: 3, amount: 2000, bidder: 'meera', state: 'won', timestamp: T2 }), entry({ state: 'outbid' })] });
     expect(winnerOf(read!.feed, 'P-1')).toBe('meera');
   });
 
   it('a re-read of one product’s bids keeps the automatic raises seen live, as rows of their own', () => {
     const d = applyDetailEvent(data(), placed({ auto: true }));
-    const read = detailReducer(d, { type: 'bids', productId: 'P-1', bids: [entry({ bid_id: 2, amount: 750, timestamp: T1 }), entry({ status: 'outbid' })] });
+    const read = detailReducer(d, { type: 'bids', productId: 'P-1', bids: [entry({ bid_id: 2, amount: 750, timestamp: T1 }), entry({ state: 'outbid' })] });
     expect(read!.feed.map((f) => [f.bid_id, f.auto ?? false])).toEqual([[2, true], [2, false], [1, false]]);
   });
 });
@@ -172,7 +172,7 @@ describe('automatic raises in the admin feed', () => {
     let d = applyDetailEvent(data(), ravi);
     d = applyDetailEvent(d, raise(3, 700));
     d = applyDetailEvent(d, raise(4, 800));
-    expect(d.feed.map((f) => [f.key, f.amount, f.auto ?? false, f.timestamp, f.status])).toEqual([
+    expect(d.feed.map((f) => [f.key, f.amount, f.auto ?? false, f.timestamp, f.state])).toEqual([
       ['a5@4', 800, true, T3, 'success'],
       ['a5@3', 700, true, T3, 'success'],
       ['b5', 600, false, T1, 'success'],
@@ -188,7 +188,7 @@ describe('automatic raises in the admin feed', () => {
     d = applyDetailEvent(d, raise(4, 800));
     d = applyDetailEvent(d, raise(3, 700));
     expect(d.feed.map((f) => f.key)).toEqual(['a5@4', 'a5@3', 'b5', 'b1']);
-    expect(d.feed.map((f) => f.status)).toEqual(['success', 'success', 'success', 'outbid']);
+    expect(d.feed.map((f) => f.state)).toEqual(['success', 'success', 'success', 'outbid']);
     expect(d.products[0]).toMatchObject({ highest_bid: 800, version: 4 });
   });
 
@@ -196,10 +196,10 @@ describe('automatic raises in the admin feed', () => {
     let d = applyDetailEvent(applyDetailEvent(data(), ravi), raise(3, 700));
     // The lot's history, highest first: the raise (no version there), the bid, the older bid.
     const history = toFeed('P-1', 'AUC-1', [
-      { bid_id: 5, amount: 800, status: 'success', timestamp: T3, bidder: 'ravi_k', auto: true },
-      { bid_id: 5, amount: 700, status: 'success', timestamp: T3, bidder: 'ravi_k', auto: true },
-      { bid_id: 5, amount: 600, status: 'success', timestamp: T1, bidder: 'ravi_k', auto: false },
-      { bid_id: 1, amount: 500, status: 'outbid', timestamp: T0, bidder: 'asha', auto: false },
+      { bid_id: 5, amount: 800, state: 'success', timestamp: T3, bidder: 'ravi_k', auto: true },
+      { bid_id: 5, amount: 700, state: 'success', timestamp: T3, bidder: 'ravi_k', auto: true },
+      { bid_id: 5, amount: 600, state: 'success', timestamp: T1, bidder: 'ravi_k', auto: false },
+      { bid_id: 1, amount: 500, state: 'outbid', timestamp: T0, bidder: 'asha', auto: false },
     ]);
     expect(history.map((f) => [f.key, f.auto ?? false])).toEqual([['a5@₹800', true], ['a5@₹700', true], ['b5', false], ['b1', false]]);
     d = detailReducer(d, { type: 'bids', productId: 'P-1', bids: history })!;
@@ -213,7 +213,7 @@ describe('automatic raises in the admin feed', () => {
   it('the settlement marks the winning bid’s rows won; the winner is the product’s own when the server sent it', () => {
     let d = applyDetailEvent(applyDetailEvent(data(), ravi), raise(3, 700));
     d = applyDetailEvent(d, { event: 'product:sold', data: { auction_id: 'AUC-1', product_id: 'P-1', amount: 700, version: 4, buy_now: false, server_time: T3 } });
-    expect(d.feed.filter((f) => f.bid_id === 5).map((f) => f.status)).toEqual(['won', 'won']);
+    expect(d.feed.filter((f) => f.bid_id === 5).map((f) => f.state)).toEqual(['won', 'won']);
     expect(winnerOf(d.feed, 'P-1')).toBe('ravi_k');
     // A lot whose winning bid the feed never read: the product's `winner` names it.
     const read = detailReducer(d, { type: 'products', products: [{ ...d.products[0]!, winner: 'zoya' }, { ...d.products[1]!, status: 'sold', winner: 'kabir' }] })!;
@@ -238,7 +238,7 @@ describe('automatic raises in the admin feed', () => {
     })!;
     expect(after.auction.status).toBe('settled');
     expect(after.products[0]).toMatchObject({ status: 'sold', highest_bid: 500 });
-    expect(after.feed.map((f) => [f.bid_id, f.status])).toEqual([[1, 'won'], [4, 'unsold']]);
+    expect(after.feed.map((f) => [f.bid_id, f.state])).toEqual([[1, 'won'], [4, 'unsold']]);
     expect(winnerOf(after.feed, 'P-1')).toBe('asha');
   });
 
@@ -248,7 +248,7 @@ describe('automatic raises in the admin feed', () => {
     expect(boughtNowOf(open, products, [])).toEqual(['P-1']);
     const settled = makeAdminAuction({ status: 'settled', settled_at: T2 });
     expect(boughtNowOf(settled, products, [])).toEqual([]);
-    expect(boughtNowOf(settled, products, [entry({ product_id: 'P-1', status: 'won', buy_now: true })])).toEqual(['P-1']);
-    expect(toFeed('P-1', 'AUC-1', [{ bid_id: 9, auction_id: 'AUC-1', amount: 10, status: 'won', timestamp: T0, bidder: 'asha', buy_now: true }])[0]?.buy_now).toBe(true);
+    expect(boughtNowOf(settled, products, [entry({ product_id: 'P-1', state: 'won', buy_now: true })])).toEqual(['P-1']);
+    expect(toFeed('P-1', 'AUC-1', [{ bid_id: 9, auction_id: 'AUC-1', amount: 10, state: 'won', timestamp: T0, bidder: 'asha', buy_now: true }])[0]?.buy_now).toBe(true);
   });
 });

@@ -22,7 +22,8 @@ export interface FeedEntry {
   /** The username for the auction's creator, masked (a***e) for any other admin. */
   bidder: string;
   timestamp: string;
-  status: string;
+  /** The bid's full status (`state` on the wire; docs/money.md#bid-statuses). */
+  state: string;
   /** An automatic raise of the leader's maximum bid (live `bid:placed`, or an `auto` entry of the history read). */
   auto?: boolean;
   /** The lot's version after this change, for rows that came live. */
@@ -51,7 +52,7 @@ export type DetailAction =
  * An entry of a lot's history as read (`GET /products/{id}/bids`: bids and automatic raises); entries
  * that name their auction are kept only for this one, and a bought-now bid may say so (`buy_now`).
  */
-export type ListedBid = Pick<LotHistoryEntry, 'bid_id' | 'amount' | 'status' | 'timestamp' | 'bidder'>
+export type ListedBid = Pick<LotHistoryEntry, 'bid_id' | 'amount' | 'state' | 'timestamp' | 'bidder'>
   & { auto?: boolean; auction_id?: string; buy_now?: boolean };
 
 /**
@@ -77,10 +78,10 @@ export function rowId(e: Pick<FeedEntry, 'key' | 'bid_id' | 'amount' | 'auto'>):
 /** One product's history in this auction as feed entries, its automatic raises included (failed attempts are not bids in the feed). */
 export function toFeed(productId: string, auctionId: string, bids: readonly ListedBid[]): FeedEntry[] {
   return bids
-    .filter((b) => (b.auction_id === undefined || b.auction_id === auctionId) && b.status !== 'failed')
+    .filter((b) => (b.auction_id === undefined || b.auction_id === auctionId) && b.state !== 'failed')
     .map((b) => {
       const entry: FeedEntry = {
-        key: bidKey(b.bid_id), bid_id: b.bid_id, product_id: productId, amount: b.amount, bidder: b.bidder, timestamp: b.timestamp, status: b.status,
+        key: bidKey(b.bid_id), bid_id: b.bid_id, product_id: productId, amount: b.amount, bidder: b.bidder, timestamp: b.timestamp, state: b.state,
         ...(b.auto ? { auto: true } : {}),
         ...(b.buy_now ? { buy_now: true } : {}),
       };
@@ -118,7 +119,7 @@ export function boughtNowOf(auction: AdminAuction, products: readonly Product[],
 export function winnerOf(feed: readonly FeedEntry[], productId: string, products: readonly Product[] = []): string | undefined {
   const winner = products.find((p) => p.id === productId)?.winner;
   if (winner) return winner;
-  return feed.find((f) => f.product_id === productId && f.status === 'won')?.bidder;
+  return feed.find((f) => f.product_id === productId && f.state === 'won')?.bidder;
 }
 
 /** Product events may arrive out of order (docs/live-protocol.md#versions-and-applying-events): one no newer than the version shown is stale. */
@@ -147,9 +148,9 @@ function insertEntry(feed: readonly FeedEntry[], entry: FeedEntry): FeedEntry[] 
   return at < 0 ? [...feed, entry] : [...feed.slice(0, at), entry, ...feed.slice(at)];
 }
 
-/** The leading bid of `productId` (status success; all its rows, its automatic raises too) takes `status`; `except` keeps one bid's rows as they are. */
-const leadBecomes = (feed: readonly FeedEntry[], productId: string, status: string, except?: number) =>
-  feed.map((f) => (f.product_id === productId && f.status === 'success' && f.bid_id !== except ? { ...f, status } : f));
+/** The leading bid of `productId` (state success; all its rows, its automatic raises too) takes `state`; `except` keeps one bid's rows as they are. */
+const leadBecomes = (feed: readonly FeedEntry[], productId: string, state: string, except?: number) =>
+  feed.map((f) => (f.product_id === productId && f.state === 'success' && f.bid_id !== except ? { ...f, state } : f));
 
 function endAuction(data: DetailData, status: 'ended' | 'settled'): DetailData {
   if (data.auction.status === 'settled' || data.auction.status === status) return data;
@@ -165,7 +166,7 @@ export function applyDetailEvent(data: DetailData, e: LiveEvent): DetailData {
       // A bid is one row; each automatic raise of it is another row, one per version.
       const key = d.auto ? `a${d.bid_id}@${d.version}` : bidKey(d.bid_id);
       const entry: FeedEntry = {
-        key, bid_id: d.bid_id, product_id: d.product_id, amount: d.amount, bidder: d.bidder, timestamp: d.timestamp, status: 'success', version: d.version,
+        key, bid_id: d.bid_id, product_id: d.product_id, amount: d.amount, bidder: d.bidder, timestamp: d.timestamp, state: 'success', version: d.version,
         ...(d.auto ? { auto: true } : {}),
       };
       // Already shown: live, or in the history read (a raise read there has no version but the same bid and amount).
@@ -174,10 +175,10 @@ export function applyDetailEvent(data: DetailData, e: LiveEvent): DetailData {
       // Rule: every new bid joins the feed, but a stale one (version not newer) moves neither the product's numbers nor its lead.
       if (isStale(data.products, d.product_id, d.version)) {
         const product = data.products.find((p) => p.id === d.product_id);
-        // A late raise takes the status its bid's other rows show; a late bid is outbid unless it is what the lot shows.
+        // A late raise takes the state its bid's other rows show; a late bid is outbid unless it is what the lot shows.
         const same = data.feed.find((f) => f.bid_id === d.bid_id);
-        const status = same ? same.status : product?.highest_bid !== d.amount ? 'outbid' : product.status === 'sold' ? 'won' : 'success';
-        return { ...data, feed: insertEntry(data.feed, { ...entry, status }) };
+        const state = same ? same.state : product?.highest_bid !== d.amount ? 'outbid' : product.status === 'sold' ? 'won' : 'success';
+        return { ...data, feed: insertEntry(data.feed, { ...entry, state }) };
       }
       // The new bid leads; whoever led that product before was outbid (a raise leaves its own bid's rows leading).
       return {
@@ -261,14 +262,14 @@ export function detailReducer(state: DetailData | null, action: DetailAction): D
       return state && { ...state, auction: action.auction };
     case 'bids': {
       if (!state) return null;
-      // A re-read lists the bids and their automatic raises: a raise seen live that the read does not list yet stays, taking its bid's status as read.
+      // A re-read lists the bids and their automatic raises: a raise seen live that the read does not list yet stays, taking its bid's state as read.
       const bids = action.bids;
       const read = new Set(bids.map(rowId));
-      const statusOf = new Map(bids.filter((b) => !b.auto).map((b) => [b.bid_id, b.status]));
+      const stateOf = new Map(bids.filter((b) => !b.auto).map((b) => [b.bid_id, b.state]));
       const shown = state.feed.filter((f) => f.product_id === action.productId);
-      // The rows read keep the key and version they were shown with (their order), taking the status read.
+      // The rows read keep the key and version they were shown with (their order), taking the state read.
       const known = shown.filter((f) => read.has(rowId(f)));
-      const raises = shown.filter((f) => f.auto && !read.has(rowId(f))).map((f) => ({ ...f, status: statusOf.get(f.bid_id) ?? f.status }));
+      const raises = shown.filter((f) => f.auto && !read.has(rowId(f))).map((f) => ({ ...f, state: stateOf.get(f.bid_id) ?? f.state }));
       const boughtNow = bids.some((b) => b.buy_now) && !state.boughtNow.includes(action.productId) ? [...state.boughtNow, action.productId] : state.boughtNow;
       return { ...state, boughtNow, feed: mergeFeeds(state.feed.filter((f) => f.product_id !== action.productId), known, bids, raises) };
     }

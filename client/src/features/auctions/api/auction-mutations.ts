@@ -8,9 +8,10 @@ import type { BidPlaced, BoughtNow } from '@auction/shared';
 import type { DefaultError, UseMutationOptions } from '@tanstack/react-query';
 import { ApiError } from '../../../lib/api-client';
 import { setWalletBalance } from '../../../lib/account/wallet-balance';
-import {
-  auctionById, markAuctionRegistered, markCardRegistered, patchAuctions, patchProduct, rereadAuctionList, rereadProducts, type BidAsk,
-} from '../../../lib/catalogue';
+import { invalidateSoon } from '../../../lib/live-query';
+import { browseRoots } from '../../../lib/query-keys';
+import { auctionById, markAuctionRegistered, markCardRegistered, patchProduct, rereadProducts, type BidAsk } from '../../../lib/catalogue';
+import { markLotsRegistered, rereadLotPages } from '../store/lot-store';
 import { auctionsApi } from './auctions-api';
 
 export interface BidVariables {
@@ -35,10 +36,12 @@ export function learnFromRefusal(auctionId: string, productId: string, code: str
     // The minimum moved under the dialog (an event still on its way, or a dropped connection).
     rereadProducts(auctionId);
   } else if (code === 'NOT_REGISTERED') {
-    patchAuctions((auctions) => auctions.map((a) => (a.id === auctionId ? { ...a, registered: false } : a)));
     auctionById.patch(auctionId, (a) => ({ ...a, registered: false }));
+    markLotsRegistered(auctionId, false);
   } else if (code === 'AUCTION_ENDED' || code === 'AUCTION_SETTLED') {
-    rereadAuctionList();
+    // The auction shown (Browse's panel, the lot page) says so once read again.
+    invalidateSoon(browseRoots.auctionById);
+    rereadLotPages();
   }
 }
 
@@ -91,19 +94,15 @@ export const buyNowMutation: UseMutationOptions<BoughtNow, DefaultError, BuyNowV
   },
 };
 
-/** POST /auctions/register: the list shows the caller registered. */
+/** POST /auctions/register: Browse's card and panel and the lot pages show the caller registered. */
 export function registerMutation(userId: number | undefined): UseMutationOptions<unknown, DefaultError, string> {
   return {
     mutationKey: ['register'],
     mutationFn: (auctionId) => auctionsApi.register(auctionId),
     onSuccess: (_reply, auctionId) => {
-      patchAuctions((auctions) => auctions.map((a) => (a.id !== auctionId ? a : {
-        ...a,
-        registered: true,
-        registrations: userId === undefined || a.registrations.includes(userId) ? a.registrations : [...a.registrations, userId],
-      })));
       markCardRegistered(auctionId);
       markAuctionRegistered(auctionId, userId);
+      markLotsRegistered(auctionId, true);
     },
   };
 }

@@ -4,7 +4,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../../components/ui/toast/Toaster';
 import { jsonResponse, resetAppState } from '../../../test/utils';
 import { injectLiveEvent } from '../../../lib/live';
-import { auctionList, auctionProducts } from '../store/auctions-store';
+import { auctionById } from '../../../lib/catalogue';
+import { auctionProducts } from '../store/auctions-store';
 import { bidPlaced, callsTo, catalogueRoutes, inHours, makeAuction, makeProduct, placedEvent, routeFetch, setUpUser, tearDownStores } from '../test/fixtures';
 import { BidModal } from './BidModal';
 import { BrowseAuctionsPage } from './BrowseAuctionsPage';
@@ -13,7 +14,7 @@ const auction = makeAuction({ id: 'AUC-1', registered: true, registrations: [7],
 const rolex = makeProduct({ id: 'P-1', name: 'Rolex Datejust', highest_bid: 100000, bid_count: 3 });
 
 function seed(product = rolex, theAuction = auction) {
-  auctionList.set(undefined, [theAuction]);
+  auctionById.set('AUC-1', theAuction);
   auctionProducts.set('AUC-1', [product]);
 }
 

@@ -1,5 +1,5 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { STRICT_CANCEL_WORDS } from '@auction/shared';
+import { STRICT_CANCEL_WORDS, type Auction } from '@auction/shared';
 import { FormField } from '../../../components/ui/FormField';
 import { Icon } from '../../../components/ui/Icon';
 import { Modal } from '../../../components/ui/Modal';
@@ -12,6 +12,8 @@ import { useSecondsLeft } from './use-seconds-left';
 interface BidModalProps {
   auctionId: string;
   productId: string;
+  /** The auction as the page shows it, kept live there (the lot page's); left out, the copy read by id (Browse's panel). */
+  auction?: Auction;
   onClose: () => void;
 }
 
@@ -23,13 +25,14 @@ const QUICK_BIDS = 3;
  * follow the auction's increment rule, and an optional maximum lets the server bid step by step up to
  * it. The highest bid, the minimum and the caller's balance stay live while the dialog is open.
  */
-export function BidModal({ auctionId, productId, onClose }: BidModalProps) {
+export function BidModal({ auctionId, productId, auction: shown, onClose }: BidModalProps) {
   const formId = useId();
   const amountId = `${formId}-amount`;
   const maxId = `${formId}-max`;
   // The page has read both; the dialog follows them live without reading again.
   const product = useAuctionProducts(auctionId, { read: false }).data?.find((p) => p.id === productId);
-  const auction = useAuctionById(auctionId, { read: false }).data;
+  const byId = useAuctionById(auctionId, { read: false }).data;
+  const auction = shown ?? byId;
   // The balance is read when the dialog opens (silently: a dash if it cannot be), then kept live by the wallet.
   const wallet = useWalletBalance().data;
   const placeBid = useAuctionActions((s) => s.placeBid);

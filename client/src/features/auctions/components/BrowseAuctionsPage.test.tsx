@@ -469,7 +469,7 @@ describe('BrowseAuctionsPage: the bidder’s own state, buy now, countdowns and 
       'GET /api/auctions/AUC-1/products': jsonResponse(200, [makeProduct({ id: 'P-1', name: 'Rolex Datejust', buy_now_price: 5000 })]),
       'POST /api/buy-now': jsonResponse(201, {
         message: 'You bought Rolex Datejust!', wallet_balance: 1000, version: 1,
-        bid: { bid_id: 9, product_id: 'P-1', product_name: 'Rolex Datejust', auction_id: 'AUC-1', auction_name: 'Vintage Watches', amount: 5000, timestamp: T, status: 'won', reason: null, buy_now: true },
+        bid: { bid_id: 9, product_id: 'P-1', product_name: 'Rolex Datejust', auction_id: 'AUC-1', auction_name: 'Vintage Watches', amount: 5000, timestamp: T, status: 'success', state: 'won', reason: null, buy_now: true },
       }),
     });
     renderPage();

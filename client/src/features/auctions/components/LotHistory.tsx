@@ -7,7 +7,7 @@ import { formatDateTimeSeconds, formatRupees } from '../../../lib/format';
  * What an entry's mark says: the leading bid leads, the rest of a live history is simply lower; a
  * cancelled bid, the winner and a leader below the reserve at the close say so.
  */
-const MARKS: Partial<Record<LotHistoryEntry['status'], { label: string; tone: Tone }>> = {
+const MARKS: Partial<Record<LotHistoryEntry['state'], { label: string; tone: Tone }>> = {
   success: { label: 'Leading', tone: 'success' },
   won: { label: 'Won', tone: 'info' },
   rolledback: { label: 'Cancelled', tone: 'warning' },
@@ -27,7 +27,7 @@ export function LotHistory({ entries, titleId }: { entries: readonly LotHistoryE
       {entries.map((e, i) => {
         const you = e.bidder === 'You';
         // One bid may appear several times (its automatic raises): only its highest entry carries the mark.
-        const mark = entries.findIndex((x) => x.bid_id === e.bid_id) === i ? MARKS[e.status] : undefined;
+        const mark = entries.findIndex((x) => x.bid_id === e.bid_id) === i ? MARKS[e.state] : undefined;
         return (
           <li key={`${e.bid_id}-${e.auto ? 'auto' : 'bid'}-${e.amount}-${i}`} className={`lot-entry${you ? ' lot-entry-you' : ''}`}>
             <span className="lot-entry-who">

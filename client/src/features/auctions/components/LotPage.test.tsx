@@ -1,6 +1,6 @@
 /** The lot page (/auctions/:auctionId/products/:productId): its read, its gallery, live numbers and history, its dialogs. */
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import type { LotHistoryEntry, LotPage as LotPageData, Product } from '@auction/shared';
+import { wireBidStatus, type BidStatus, type LotHistoryEntry, type LotPage as LotPageData, type Product } from '@auction/shared';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../../components/ui/toast/Toaster';
@@ -15,14 +15,16 @@ vi.mock('socket.io-client', () => import('../../../test/fake-socket'));
 const watches = makeAuction({ id: 'AUC-1', name: 'Vintage Watches', valid_until: inHours(72), registered: true, registrations: [7], product_ids: ['P-1'] });
 const photos = [1, 2, 3].map((n) => ({ id: n, url: `/media/full${n}.webp`, thumb_url: `/media/thumb${n}.webp` }));
 const rolex = makeProduct({ id: 'P-1', name: 'Rolex Datejust', description: '1978, steel case.\nServiced.', highest_bid: 1200, bid_count: 2, images: photos, saved: false });
-const entry = (over: Partial<LotHistoryEntry>): LotHistoryEntry => ({ bid_id: 1, amount: 1000, status: 'outbid', timestamp: T0, bidder: 'Bidder 1', auto: false, buy_now: false, ...over });
-const history = [entry({ bid_id: 2, amount: 1200, status: 'success', bidder: 'Bidder 2' }), entry({ bid_id: 1, amount: 1000, bidder: 'You' })];
+/** A history entry as the server sends it: its full `state` (default outbid) and the spec's `status` beside it. */
+const entry = ({ state = 'outbid', ...over }: Partial<LotHistoryEntry> & { state?: BidStatus }): LotHistoryEntry => ({
+  bid_id: 1, amount: 1000, status: wireBidStatus(state), state, timestamp: T0, bidder: 'Bidder 1', auto: false, buy_now: false, ...over,
+});
+const history = [entry({ bid_id: 2, amount: 1200, state: 'success', bidder: 'Bidder 2' }), entry({ bid_id: 1, amount: 1000, bidder: 'You' })];
 const page = (product: Product, over: Partial<LotPageData> = {}): LotPageData => ({ ...product, auction: watches, bids: history, bids_next_before: null, ...over });
 
 function routes(lot: LotPageData | ReturnType<typeof jsonResponse> = page(rolex), products: Product[] = [rolex]) {
   return routeFetch({
     'GET /api/products/P-1': 'status' in lot && typeof lot.status === 'number' ? lot : jsonResponse(200, lot),
-    'GET /api/auctions': jsonResponse(200, [watches]),
     'GET /api/auctions/AUC-1/products': jsonResponse(200, products),
     'GET /api/auctions/AUC-9/products': jsonResponse(200, []),
     'POST /api/wallet': jsonResponse(200, { wallet_balance: 5000, on_hold: 0 }),
@@ -120,7 +122,7 @@ describe('LotPage', () => {
     await waitFor(() => expect(callsTo(fetch, 'GET', '/api/auctions/AUC-1/products')).toHaveLength(1));
     const reads = () => callsTo(fetch, 'GET', '/api/products/P-1').length;
     expect(reads()).toBe(1);
-    routes(page({ ...rolex, highest_bid: 1500, bid_count: 4 }, { bids: [entry({ bid_id: 4, amount: 1500, status: 'success', bidder: 'Bidder 3' }), ...history] }), [rolex]);
+    routes(page({ ...rolex, highest_bid: 1500, bid_count: 4 }, { bids: [entry({ bid_id: 4, amount: 1500, state: 'success', bidder: 'Bidder 3' }), ...history] }), [rolex]);
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     act(() => injectLiveEvent(placedEvent({ bid_id: 3, highest_bid: 1400, bid_count: 3, version: 3 })));
     act(() => injectLiveEvent(placedEvent({ bid_id: 4, highest_bid: 1500, bid_count: 4, version: 4 })));
@@ -146,7 +148,6 @@ describe('LotPage', () => {
         served++;
         return jsonResponse(200, { bids, next_before: served % 2 === 1 ? '90000.1.0.0' : null });
       },
-      'GET /api/auctions': jsonResponse(200, [watches]),
       'GET /api/auctions/AUC-1/products': jsonResponse(200, [rolex]),
       'POST /api/wallet': jsonResponse(200, { wallet_balance: 5000, on_hold: 0 }),
     });
@@ -178,8 +179,8 @@ describe('LotPage', () => {
     await waitFor(() => expect(historyEntries()).toHaveLength(4));
   });
 
-  it('Place Bid opens the bid dialog on this lot; Share copies the address', async () => {
-    routes();
+  it('Place Bid opens the bid dialog on this lot (its auction from the lot’s own read); Share copies the address', async () => {
+    const api = routes();
     renderPage();
     await screen.findByRole('heading', { level: 2, name: 'Rolex Datejust' });
     const placeBid = screen.getByRole<HTMLButtonElement>('button', { name: 'Place Bid' });
@@ -189,6 +190,8 @@ describe('LotPage', () => {
     expect(within(dialog).getByText('Rolex Datejust')).toBeTruthy();
     expect(within(dialog).getByLabelText<HTMLInputElement>('Your bid (₹)').value).toBe('1201');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    // The lot, its auction's lots and the balance the dialog shows: never the whole auction list.
+    expect(new Set(api.mock.calls.map(([url]) => url))).toEqual(new Set(['/api/products/P-1', '/api/auctions/AUC-1/products', '/api/wallet']));
 
     const writeText = vi.fn(async () => undefined);
     vi.stubGlobal('navigator', { ...navigator, share: undefined, clipboard: { writeText } });
@@ -201,8 +204,7 @@ describe('LotPage', () => {
     const fetch = routes();
     vi.mocked(fetch).mockImplementation(async (url: string) => {
       const path = url.split('?')[0];
-      if (path === '/api/auctions') return jsonResponse(200, [{ ...watches, registered: false, registrations: [] }]);
-      if (path === '/api/products/P-1') return jsonResponse(200, page(rolex, { auction: { ...watches, registered: false } }));
+      if (path === '/api/products/P-1') return jsonResponse(200, page(rolex, { auction: { ...watches, registered: false, registrations: [] } }));
       return jsonResponse(200, [rolex]);
     });
     renderPage();
@@ -214,7 +216,6 @@ describe('LotPage', () => {
     const ended = { ...watches, valid_until: inHours(-1), status: 'ended' as const };
     routeFetch({
       'GET /api/products/P-1': jsonResponse(200, page(rolex, { auction: ended })),
-      'GET /api/auctions': jsonResponse(200, [ended]),
       'GET /api/auctions/AUC-1/products': jsonResponse(200, [rolex]),
     });
     renderPage();
@@ -222,6 +223,34 @@ describe('LotPage', () => {
     expect(screen.getByRole('timer').textContent).toBe('Bidding closed');
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Place Bid' }).disabled).toBe(true);
     expect(screen.getByText('This auction has ended.')).toBeTruthy();
+  });
+
+  it('Register to bid registers, and the page shows the caller registered at once (Place Bid)', async () => {
+    const api = routeFetch({
+      'GET /api/products/P-1': jsonResponse(200, page(rolex, { auction: { ...watches, registered: false, registrations: [] } })),
+      'GET /api/auctions/AUC-1/products': jsonResponse(200, [rolex]),
+      'POST /api/auctions/register': jsonResponse(200, { message: 'Successfully registered for auction!' }),
+    });
+    renderPage();
+    fireEvent.click(await screen.findByRole('button', { name: 'Register to bid' }));
+    await screen.findByText('Successfully registered for auction!');
+    await waitFor(() => expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Place Bid' }).disabled).toBe(false));
+    expect(screen.queryByText('Register for this auction to place bids.')).toBeNull();
+    expect(callsTo(api, 'POST', '/api/auctions/register')).toHaveLength(1);
+    expect(callsTo(api, 'GET', '/api/auctions')).toHaveLength(0);
+  });
+
+  it('follows its auction live: soft close moves the end, the end closes bidding', async () => {
+    const end = inHours(1);
+    routes(page(rolex, { auction: { ...watches, valid_until: end, original_valid_until: end } }));
+    renderPage();
+    await screen.findByRole('heading', { level: 2, name: 'Rolex Datejust' });
+    const later = new Date(Date.parse(end) + 120_000).toISOString();
+    act(() => injectLiveEvent({ event: 'auction:extended', data: { server_time: T0, auction_id: 'AUC-1', valid_until: later, original_valid_until: end } }));
+    expect(document.querySelector('.lot-timing time')?.getAttribute('datetime')).toBe(later);
+    act(() => injectLiveEvent({ event: 'auction:ended', data: { server_time: T0, auction_id: 'AUC-1' } }));
+    expect(screen.getByRole('timer').textContent).toBe('Bidding closed');
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Place Bid' }).disabled).toBe(true);
   });
 
   it('a lot that moved to another auction leads there; one in no auction says so; an unknown one is not found', async () => {

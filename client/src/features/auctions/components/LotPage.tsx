@@ -14,7 +14,7 @@ import { useWatchAuctions } from '../../../lib/live';
 import { useSession, useSignInToContinue } from '../../../lib/session';
 import { LotStarOf } from './lot-slots';
 import { bidAction, isEnded, softCloseText, stepsText } from '../../../lib/catalogue';
-import { useAuctionActions, useAuctionList, useAuctionProducts } from '../store/auctions-store';
+import { useAuctionActions, useAuctionProducts } from '../store/auctions-store';
 import { loadMoreLotHistory, useLotPage } from '../store/lot-store';
 import { BidModal } from './BidModal';
 import { BuyNowDialog } from './BuyNowDialog';
@@ -32,8 +32,9 @@ export const HISTORY_MORE_FAILED = 'Could not load more of the bid history';
  * /auctions/:auctionId/products/:productId, a lot's own page (where notices and the star's lists
  * lead): its photos, description and price, the caller's state on it, the bid form and buy now, its
  * auction's countdown, the save star, a share link and the bid history with aliases. The numbers and
- * the caller's state are the auction's products (live); the history is the lot's own read, read again
- * after live changes (lot-store.ts).
+ * the caller's state are the auction's products (live); the auction (with the caller's registration)
+ * and the history are the lot's own read, the auction kept live, the history read again after live
+ * changes (lot-store.ts).
  */
 export function LotPage() {
   const { auctionId = '', productId = '' } = useParams();
@@ -43,10 +44,9 @@ export function LotPage() {
 
   // The lot's auction is watched live while the page is open (its bids, its end, its extensions).
   useWatchAuctions([auctionId]);
-  // A visitor (a shared link) reads the lot and its auction's lots; the whole list with registrations is a bidder's.
+  // A visitor (a shared link) reads the lot and its auction's lots as a bidder does, without standing or registration.
   const visitor = useSession((s) => s.user === null);
   const live = useAuctionProducts(auctionId, { silent: true }).data?.find((p) => p.id === productId);
-  const listed = useAuctionList({ silent: true, read: !visitor }).data?.find((a) => a.id === auctionId);
 
   // A link to a lot that has since moved to another auction leads to where it is now.
   const movedTo = lot && lot.id === productId && lot.auction_id !== null && lot.auction_id !== auctionId ? lot.auction_id : null;
@@ -77,11 +77,11 @@ export function LotPage() {
   const inAuction = lot.auction_id === auctionId;
   // What the auction's live products say is newest; the lot's own read fills in until they arrive.
   const product: Product = live ?? lot;
-  const auction: Auction | null = inAuction ? listed ?? lot.auction : null;
-  // The dialogs follow the auction's live products and the list: they open once both have arrived.
+  const auction: Auction | null = inAuction ? lot.auction : null;
+  // The dialogs follow the auction's live products: they open once those have arrived.
   return (
     <LotView product={product} auction={auction} history={lot.bids} more={(lot.bids_next_before ?? null) !== null}
-      onLoadMore={() => loadMoreLotHistory(productId)} ready={live !== undefined && listed !== undefined} visitor={visitor} />
+      onLoadMore={() => loadMoreLotHistory(productId)} ready={live !== undefined} visitor={visitor} />
   );
 }
 
@@ -93,7 +93,7 @@ interface LotViewProps {
   /** More of the history is there to load. */
   more: boolean;
   onLoadMore: () => Promise<void>;
-  /** The live data the bid and buy-now dialogs read has arrived. */
+  /** The auction's live products, which the bid and buy-now dialogs read, have arrived. */
   ready: boolean;
   /** Not signed in: bidding, buying and registering start with signing in, and come back here. */
   visitor: boolean;
@@ -243,7 +243,7 @@ function LotView({ product, auction, history, more, onLoadMore, ready, visitor }
       </div>
 
       <p className="visually-hidden" aria-live="polite">{announcement}</p>
-      {bidding && auction && <BidModal auctionId={auction.id} productId={product.id} onClose={closeBid} />}
+      {bidding && auction && <BidModal auctionId={auction.id} productId={product.id} auction={auction} onClose={closeBid} />}
       {buying && auction && <BuyNowDialog auctionId={auction.id} productId={product.id} onClose={closeBuy} />}
     </div>
   );

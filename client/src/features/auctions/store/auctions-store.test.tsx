@@ -8,7 +8,9 @@ import { walletBalance } from '../../../lib/account/wallet-balance';
 import {
   NOW, bidPlaced, callsTo, liveAuction, makeAuction, makeProduct, placedEvent, rolledBackEvent, routeFetch, setUpUser, tearDownStores,
 } from '../test/fixtures';
-import { auctionList, auctionProducts, PRODUCTS_RELOAD_MS, useAuctionActions, useAuctionList, useAuctionProducts } from './auctions-store';
+import { auctionById } from '../../../lib/catalogue';
+import { auctionProducts, PRODUCTS_RELOAD_MS, useAuctionActions, useAuctionById, useAuctionProducts } from './auctions-store';
+import { lotPage, useLotPage } from './lot-store';
 
 vi.mock('socket.io-client', () => import('../../../test/fake-socket'));
 
@@ -21,15 +23,16 @@ function deferred<T>() {
 }
 
 const products = (auctionId = 'AUC-1') => auctionProducts.get(auctionId);
-const list = () => auctionList.get();
+/** AUC-1 as Browse's panel and the bid dialog read it (by id, from its first lot's page). */
+const byId = () => auctionById.get('AUC-1');
 const { placeBid } = useAuctionActions.getState();
 
-/** A page that shows the list and AUC-1's products (each read on mount). */
-function showListAndProducts() {
-  return renderHook(() => {
-    useAuctionList();
-    useAuctionProducts('AUC-1');
-  });
+/** A lot page of P-1 in `auction`, as GET /products/P-1 answers it. */
+const lotOf = (auction = makeAuction()) => ({ ...makeProduct(), auction, bids: [], bids_next_before: null });
+
+/** A page that shows AUC-1's products (read on mount). */
+function showProducts() {
+  return renderHook(() => useAuctionProducts('AUC-1'));
 }
 
 describe('auctions store', () => {
@@ -44,11 +47,15 @@ describe('auctions store', () => {
     resetAppState();
   });
 
-  it('loads the list with the user token', async () => {
-    const fetchMock = routeFetch({ 'GET /api/auctions': jsonResponse(200, [makeAuction()]) });
-    await auctionList.load();
-    expect(list()).toMatchObject({ status: 'success', data: [makeAuction()] });
-    expect(callsTo(fetchMock, 'GET', '/api/auctions')[0]?.headers.authorization).toBe('Bearer u-tok');
+  it('reads an auction by id from its lots and its first lot’s page, with the user token, never the whole list', async () => {
+    const fetchMock = routeFetch({
+      'GET /api/auctions/AUC-1/products': jsonResponse(200, [makeProduct()]),
+      'GET /api/products/P-1': jsonResponse(200, lotOf(makeAuction({ registered: true }))),
+    });
+    await auctionById.load('AUC-1');
+    expect(byId()).toMatchObject({ status: 'success', data: makeAuction({ registered: true }) });
+    expect(callsTo(fetchMock, 'GET', '/api/products/P-1')[0]?.headers.authorization).toBe('Bearer u-tok');
+    expect(callsTo(fetchMock, 'GET', '/api/auctions')).toHaveLength(0);
   });
 
   it('applies live events to the store as they arrive', async () => {
@@ -82,26 +89,26 @@ describe('auctions store', () => {
     expect(products().data).toBe(loaded);
   });
 
-  it('replays catalogue events that arrive while the list loads', async () => {
+  it('replays catalogue events that arrive while an auction is read by id', async () => {
     const reply = deferred<Response>();
-    routeFetch({ 'GET /api/auctions': () => reply.promise });
-    const loading = auctionList.load();
-    injectLiveEvent({ event: 'auction:deleted', data: { id: 'AUC-2', server_time: T } });
-    reply.resolve(jsonResponse(200, [makeAuction(), makeAuction({ id: 'AUC-2' })]));
+    routeFetch({ 'GET /api/auctions/AUC-1/products': jsonResponse(200, [makeProduct()]), 'GET /api/products/P-1': () => reply.promise });
+    const loading = auctionById.load('AUC-1');
+    await waitFor(() => expect(products().status).toBe('success'));
+    injectLiveEvent({ event: 'auction:ended', data: { auction_id: 'AUC-1', server_time: T } });
+    reply.resolve(jsonResponse(200, lotOf()));
     await loading;
-    expect(list().data?.map((a) => a.id)).toEqual(['AUC-1']);
+    expect(byId().data?.status).toBe('ended');
   });
 
   it('reads a shown auction’s products again after auction:updated (which lists none), once per burst of edits', async () => {
     let reads = 0;
     const fetchMock = routeFetch({
-      'GET /api/auctions': jsonResponse(200, [makeAuction(), makeAuction({ id: 'AUC-2' })]),
       'GET /api/auctions/AUC-1/products': () => jsonResponse(200, [makeProduct({ name: reads++ === 0 ? 'Omega' : 'Renamed lot' })]),
       'GET /api/auctions/AUC-2/products': jsonResponse(200, [makeProduct({ id: 'M-1', auction_id: 'AUC-2' })]),
     });
-    // The list and AUC-1's products on screen (AUC-2's products were read once, and are no longer shown).
+    // AUC-1's products on screen (AUC-2's products were read once, and are no longer shown).
     await auctionProducts.load('AUC-2');
-    showListAndProducts();
+    showProducts();
     await waitFor(() => expect(products().data?.[0]?.name).toBe('Omega'));
     for (let i = 0; i < 5; i++) injectLiveEvent({ event: 'auction:updated', data: liveAuction({ id: 'AUC-1' }) });
     // An auction whose products are not shown is not read.
@@ -139,11 +146,10 @@ describe('auctions store', () => {
 
   it('no re-read on one’s own news: a bid answer newer than what is shown is folded in, and the products on screen are not read again', async () => {
     const fetchMock = routeFetch({
-      'GET /api/auctions': jsonResponse(200, [makeAuction()]),
       'GET /api/auctions/AUC-1/products': jsonResponse(200, [makeProduct({ highest_bid: 100, bid_count: 1 })]),
       'POST /api/bid': jsonResponse(201, bidPlaced({ highest_bid: 150, wallet_balance: 50, version: 2 })),
     });
-    showListAndProducts();
+    showProducts();
     await waitFor(() => expect(products().status).toBe('success'));
     const reads = () => callsTo(fetchMock, 'GET', '/api/auctions/AUC-1/products').length;
     expect(reads()).toBe(1);
@@ -165,53 +171,72 @@ describe('auctions store', () => {
     expect(products().data?.[0]?.status).toBe('sold');
   });
 
-  it('a refusal because the caller is not registered shows the auction unregistered', async () => {
+  it('a refusal because the caller is not registered shows the auction unregistered, in Browse’s panel and on its lot pages', async () => {
     routeFetch({
-      'GET /api/auctions': jsonResponse(200, [makeAuction({ registered: true, registrations: [7] })]),
       'POST /api/bid': jsonResponse(403, { error: 'Not registered', message: 'You must register for this auction first', code: 'NOT_REGISTERED' }),
     });
-    await auctionList.load();
+    auctionById.set('AUC-1', makeAuction({ registered: true, registrations: [7] }));
+    lotPage.set('P-1', lotOf(makeAuction({ registered: true, registrations: [7] })));
     expect(await placeBid('AUC-1', 'P-1', { amount: 150 })).toEqual({ ok: false });
-    expect(list().data?.[0]?.registered).toBe(false);
+    expect(byId().data?.registered).toBe(false);
+    expect(lotPage.get('P-1').data?.auction?.registered).toBe(false);
   });
 
-  it('a refusal because the auction has ended reads the list on screen again', async () => {
-    let reads = 0;
+  it('a refusal because the auction has ended reads the auction shown (by id) and the lot page on screen again', async () => {
+    let ended = false;
     const fetchMock = routeFetch({
-      'GET /api/auctions': () => jsonResponse(200, [makeAuction(reads++ === 0 ? {} : { status: 'ended' })]),
-      'POST /api/bid': jsonResponse(409, { error: 'This auction has ended', message: 'This auction has ended', code: 'AUCTION_ENDED' }),
+      'GET /api/auctions/AUC-1/products': jsonResponse(200, [makeProduct()]),
+      'GET /api/products/P-1': () => jsonResponse(200, lotOf(makeAuction(ended ? { status: 'ended' } : {}))),
+      'POST /api/bid': () => {
+        ended = true;
+        return jsonResponse(409, { error: 'This auction has ended', message: 'This auction has ended', code: 'AUCTION_ENDED' });
+      },
     });
-    renderHook(() => useAuctionList());
-    await waitFor(() => expect(list().status).toBe('success'));
+    renderHook(() => {
+      useAuctionById('AUC-1');
+      useLotPage('P-1');
+    });
+    await waitFor(() => expect(byId().status).toBe('success'));
+    await waitFor(() => expect(lotPage.get('P-1').status).toBe('success'));
+    const before = callsTo(fetchMock, 'GET', '/api/products/P-1').length;
     expect(await placeBid('AUC-1', 'P-1', { amount: 150 })).toEqual({ ok: false });
-    await waitFor(() => expect(list().data?.[0]?.status).toBe('ended'));
-    expect(callsTo(fetchMock, 'GET', '/api/auctions')).toHaveLength(2);
+    await waitFor(() => expect(byId().data?.status).toBe('ended'));
+    await waitFor(() => expect(lotPage.get('P-1').data?.auction?.status).toBe('ended'));
+    expect(callsTo(fetchMock, 'GET', '/api/products/P-1')).toHaveLength(before + 2);
+    expect(callsTo(fetchMock, 'GET', '/api/auctions')).toHaveLength(0);
   });
 
-  it('registering marks the auction registered, also over a list reply that was read before it', async () => {
-    const reply = deferred<Response>();
+  it('registering marks the auction registered, also over a read by id and a lot page read on their way', async () => {
+    const lotReply = deferred<Response>();
+    const pageReply = deferred<Response>();
+    let lotReads = 0;
     routeFetch({
-      'GET /api/auctions': () => reply.promise,
+      'GET /api/auctions/AUC-1/products': jsonResponse(200, [makeProduct()]),
+      'GET /api/products/P-1': () => (lotReads++ === 0 ? lotReply.promise : pageReply.promise),
       'POST /api/auctions/register': jsonResponse(200, { message: 'Successfully registered for auction!' }),
     });
-    const loading = auctionList.load();
+    const loadingById = auctionById.load('AUC-1');
+    await waitFor(() => expect(lotReads).toBe(1));
+    const loadingPage = lotPage.load('P-1');
+    await waitFor(() => expect(lotReads).toBe(2));
     expect(await useAuctionActions.getState().register('AUC-1')).toBe(true);
-    reply.resolve(jsonResponse(200, [makeAuction()]));
-    await loading;
-    expect(list().data?.[0]).toMatchObject({ registered: true, registrations: [7] });
+    lotReply.resolve(jsonResponse(200, lotOf()));
+    pageReply.resolve(jsonResponse(200, lotOf()));
+    await Promise.all([loadingById, loadingPage]);
+    expect(byId().data).toMatchObject({ registered: true, registrations: [7] });
+    expect(lotPage.get('P-1').data?.auction).toMatchObject({ registered: true });
     expect(useAuctionActions.getState().registering).toEqual({});
   });
 
   it('an event that changes nothing shown does not notify (no re-render)', async () => {
     routeFetch({
-      'GET /api/auctions': jsonResponse(200, [makeAuction()]),
       'GET /api/auctions/AUC-1/products': jsonResponse(200, [makeProduct({ highest_bid: 500, bid_count: 2 })]),
     });
-    await auctionList.load();
+    auctionById.set('AUC-1', makeAuction());
     await auctionProducts.load('AUC-1');
     const listChanged = vi.fn();
     const productsChanged = vi.fn();
-    const stops = [auctionList.subscribe(undefined, listChanged), auctionProducts.subscribe('AUC-1', productsChanged)];
+    const stops = [auctionById.subscribe('AUC-1', listChanged), auctionProducts.subscribe('AUC-1', productsChanged)];
     // A bid elsewhere, an older bid here, and watchers: nothing shown changes.
     injectLiveEvent(placedEvent({ auction_id: 'AUC-9', product_id: 'X', bid_id: 1, highest_bid: 5, bid_count: 1, version: 1 }));
     injectLiveEvent(placedEvent({ auction_id: 'AUC-1', product_id: 'P-1', bid_id: 2, highest_bid: 400, bid_count: 1, version: 1 }));
@@ -277,7 +302,7 @@ describe('auctions store', () => {
       'GET /api/auctions/AUC-1/products': jsonResponse(200, [makeProduct({ highest_bid: 100, bid_count: 1, buy_now_price: 900 })]),
       'POST /api/buy-now': jsonResponse(201, {
         message: 'You bought Rolex Datejust!', wallet_balance: 4100, version: 2,
-        bid: { bid_id: 9, product_id: 'P-1', product_name: 'Rolex Datejust', auction_id: 'AUC-1', auction_name: 'Vintage Watches', amount: 900, timestamp: T, status: 'won', reason: null, buy_now: true },
+        bid: { bid_id: 9, product_id: 'P-1', product_name: 'Rolex Datejust', auction_id: 'AUC-1', auction_name: 'Vintage Watches', amount: 900, timestamp: T, status: 'success', state: 'won', reason: null, buy_now: true },
       }),
     });
     await auctionProducts.load('AUC-1');
@@ -299,33 +324,32 @@ describe('auctions store', () => {
   });
 
   describe('when the session changes', () => {
-    it('forgets the list and the products', async () => {
+    it('forgets the auction read by id and the products', async () => {
       routeFetch({
-        'GET /api/auctions': jsonResponse(200, [makeAuction({ registered: true })]),
         'GET /api/auctions/AUC-1/products': jsonResponse(200, [makeProduct()]),
+        'GET /api/products/P-1': jsonResponse(200, lotOf(makeAuction({ registered: true }))),
       });
-      await auctionList.load();
-      await auctionProducts.load('AUC-1');
+      await auctionById.load('AUC-1');
       useSession.setState({ user: { ...useSession.getState().user!, id: 8 } });
-      expect(list()).toMatchObject({ status: 'idle', data: undefined });
+      expect(byId()).toMatchObject({ status: 'idle', data: undefined });
       expect(products()).toMatchObject({ status: 'idle', data: undefined });
     });
 
     it('drops replies read for the previous user, and live events do not revive them', async () => {
-      const listReply = deferred<Response>();
+      const lotReply = deferred<Response>();
       const productsReply = deferred<Response>();
       routeFetch({
-        'GET /api/auctions': () => listReply.promise,
+        'GET /api/products/P-1': () => lotReply.promise,
         'GET /api/auctions/AUC-1/products': () => productsReply.promise,
       });
-      const loadingList = auctionList.load();
+      const loadingLot = lotPage.load('P-1');
       const loadingProducts = auctionProducts.load('AUC-1');
       useSession.setState({ user: null, userToken: null });
       injectLiveEvent(placedEvent({ auction_id: 'AUC-1', product_id: 'P-1', bid_id: 2, highest_bid: 900, bid_count: 4, version: 4 }));
-      listReply.resolve(jsonResponse(200, [makeAuction({ registered: true })]));
+      lotReply.resolve(jsonResponse(200, lotOf(makeAuction({ registered: true }))));
       productsReply.resolve(jsonResponse(200, [makeProduct()]));
-      await Promise.all([loadingList, loadingProducts]);
-      expect(list()).toMatchObject({ status: 'idle', data: undefined, fetching: false });
+      await Promise.all([loadingLot, loadingProducts]);
+      expect(lotPage.get('P-1')).toMatchObject({ status: 'idle', data: undefined, fetching: false });
       expect(products()).toMatchObject({ status: 'idle', data: undefined, fetching: false });
     });
 
@@ -343,59 +367,52 @@ describe('auctions store', () => {
   });
 
   describe('after a reconnect', () => {
-    /** The list and AUC-1's products on screen, then the socket's first connect. */
+    /** AUC-1's products on screen, then the socket's first connect. */
     async function loadedAndConnected() {
-      let serverList = [makeAuction()];
       let serverProducts = [makeProduct({ highest_bid: 500, bid_count: 2 })];
       const fetchMock = routeFetch({
-        'GET /api/auctions': () => jsonResponse(200, serverList),
         'GET /api/auctions/AUC-1/products': () => jsonResponse(200, serverProducts),
       });
-      const view = showListAndProducts();
+      const view = showProducts();
       await waitFor(() => expect(products().status).toBe('success'));
-      await waitFor(() => expect(list().status).toBe('success'));
       useLive.getState().connect('u-tok');
       lastSocket().open();
       return {
         fetchMock,
         view,
-        serverNow: (l: typeof serverList, p: typeof serverProducts) => { serverList = l; serverProducts = p; },
+        serverNow: (p: typeof serverProducts) => { serverProducts = p; },
       };
     }
 
-    it('re-reads the list and the products on screen, and shows what the server has now', async () => {
+    it('re-reads the products on screen, and shows what the server has now', async () => {
       const { fetchMock, serverNow } = await loadedAndConnected();
-      // While the socket was down an auction opened and two bids were placed; no event will say so.
-      serverNow([makeAuction(), makeAuction({ id: 'AUC-2', name: 'Old Maps' })], [makeProduct({ highest_bid: 900, bid_count: 4 })]);
+      // While the socket was down two bids were placed; no event will say so.
+      serverNow([makeProduct({ highest_bid: 900, bid_count: 4 })]);
       act(() => reconnect());
       await waitFor(() => expect(products().data?.[0]).toMatchObject({ highest_bid: 900, bid_count: 4, version: 4 }));
-      await waitFor(() => expect(list().data?.map((a) => a.id)).toEqual(['AUC-1', 'AUC-2']));
-      expect(callsTo(fetchMock, 'GET', '/api/auctions')).toHaveLength(2);
       expect(callsTo(fetchMock, 'GET', '/api/auctions/AUC-1/products')).toHaveLength(2);
-      expect(list()).toMatchObject({ status: 'success', fetching: false });
       expect(products()).toMatchObject({ status: 'success', fetching: false });
     });
 
-    it('the server\'s live:resync (its process missed events of others) re-reads the list and the products on screen, as a reconnect does', async () => {
+    it('the server\'s live:resync (its process missed events of others) re-reads the products on screen, as a reconnect does', async () => {
       const { fetchMock, serverNow } = await loadedAndConnected();
       // Bids placed through another process while Redis was away: their events never came.
-      serverNow([makeAuction()], [makeProduct({ highest_bid: 1000, bid_count: 3 })]);
+      serverNow([makeProduct({ highest_bid: 1000, bid_count: 3 })]);
       act(() => lastSocket().resync());
       await waitFor(() => expect(products().data?.[0]).toMatchObject({ highest_bid: 1000, bid_count: 3, version: 3 }));
-      await waitFor(() => expect(callsTo(fetchMock, 'GET', '/api/auctions')).toHaveLength(2));
       expect(callsTo(fetchMock, 'GET', '/api/auctions/AUC-1/products')).toHaveLength(2);
     });
 
     it('reads nothing again on the first connect', async () => {
       const { fetchMock } = await loadedAndConnected();
       await new Promise((resolve) => setTimeout(resolve, 10));
-      expect(callsTo(fetchMock, 'GET', '/api/auctions')).toHaveLength(1);
       expect(callsTo(fetchMock, 'GET', '/api/auctions/AUC-1/products')).toHaveLength(1);
+      expect(fetchMock).toHaveBeenCalledTimes(1);
     });
 
     it('a stale live event arriving after the re-read does not overwrite it', async () => {
       const { serverNow } = await loadedAndConnected();
-      serverNow([makeAuction()], [makeProduct({ highest_bid: 1200, bid_count: 5 })]);
+      serverNow([makeProduct({ highest_bid: 1200, bid_count: 5 })]);
       act(() => reconnect());
       await waitFor(() => expect(products().data?.[0]).toMatchObject({ highest_bid: 1200, version: 5 }));
       // Sent before the drop by the process that died, delivered late: older than what the re-read showed.
@@ -408,7 +425,6 @@ describe('auctions store', () => {
       view.unmount();
       act(() => reconnect());
       await new Promise((resolve) => setTimeout(resolve, 10));
-      expect(callsTo(fetchMock, 'GET', '/api/auctions')).toHaveLength(1);
       expect(callsTo(fetchMock, 'GET', '/api/auctions/AUC-1/products')).toHaveLength(1);
       // Shown again: what the tab had shows at once, and is read afresh.
       renderHook(() => useAuctionProducts('AUC-1'));

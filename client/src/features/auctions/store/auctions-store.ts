@@ -1,8 +1,8 @@
 /**
  * The bidder's actions on auctions: register, bid and buy now, each a TanStack mutation
  * (api/auction-mutations.ts) run from here so the buttons that started them and the rows that show
- * them busy share one state. The catalogue they change (the list and each auction's products, with its
- * live folding) is shared infrastructure in lib/catalogue.
+ * them busy share one state. The catalogue they change (each auction's products and the auctions read
+ * by id, with their live folding) is shared infrastructure in lib/catalogue.
  */
 import { create } from 'zustand';
 import type { BidPlaced } from '@auction/shared';
@@ -14,7 +14,7 @@ import type { BidAsk } from '../../../lib/catalogue';
 import { bidMutation, buyNowMutation, registerMutation } from '../api/auction-mutations';
 
 export {
-  auctionList, auctionProducts, knownProducts, useAuctionById, useAuctionList, useAuctionProducts, useExtensions, LIST_FAILED, PRODUCTS_FAILED, PRODUCTS_RELOAD_MS,
+  auctionProducts, knownProducts, useAuctionById, useAuctionProducts, useExtensions, PRODUCTS_FAILED, PRODUCTS_RELOAD_MS,
 } from '../../../lib/catalogue';
 export type { AuctionReadOptions } from '../../../lib/catalogue';
 

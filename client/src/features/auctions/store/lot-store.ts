@@ -4,13 +4,16 @@
  * caller's standing) come from the auction's products (`auction-products`), which live events patch
  * at once; the history has aliases only the server can give ("Bidder 3"), so an event on a lot shown
  * here reads it again: at most once per LOT_REREAD_MS however many bids arrive, so a bid storm costs
- * each open lot page a read or two a second, not one per bid.
+ * each open lot page a read or two a second, not one per bid. The auction it carries (with the
+ * caller's `registered`) is the page's auction: live events fold into it at once (an end moved, ended,
+ * settled, edited), and the caller's registration and refusals mark it.
  */
-import type { LotPage } from '@auction/shared';
+import type { Auction, LotPage } from '@auction/shared';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { ApiError, errorText } from '../../../lib/api-client';
 import { exhaustive, onLive, onReconnect, type LiveEvent } from '../../../lib/live';
-import { invalidateSoon } from '../../../lib/live-query';
+import { applyToAuctions } from '../../../lib/catalogue';
+import { invalidateSoon, patchQueries } from '../../../lib/live-query';
 import { useServerQuery, type ServerState } from '../../../lib/query';
 import { queryRoots } from '../../../lib/query-keys';
 import { auctionsApi } from '../api/auctions-api';
@@ -77,6 +80,32 @@ function rereadLots(): void {
     invalidateSoon(queryRoots.lotPage);
   }, LOT_REREAD_MS);
 }
+
+/** Changes the auction of every lot page this tab holds that shows auction `auctionId` (and of a read of one on its way). */
+export function patchLotAuctions(auctionId: string, change: (auction: Auction) => Auction): void {
+  patchQueries<LotPage>({ queryKey: queryRoots.lotPage }, (lot) => {
+    if (lot.auction?.id !== auctionId) return lot;
+    const next = change(lot.auction);
+    return next === lot.auction ? lot : { ...lot, auction: next };
+  });
+}
+
+/** Whether the caller is registered for the auction, on every lot page of it. */
+export function markLotsRegistered(auctionId: string, registered: boolean): void {
+  patchLotAuctions(auctionId, (a) => (a.registered === registered ? a : { ...a, registered }));
+}
+
+/** The lot pages on screen are read again (an auction ended under a refused bid). */
+export function rereadLotPages(): void {
+  invalidateSoon(queryRoots.lotPage);
+}
+
+// Every live event about an auction folds into the lot pages that show it, as into the list of Browse.
+onLive((e) => patchQueries<LotPage>({ queryKey: queryRoots.lotPage }, (lot) => {
+  if (!lot.auction) return lot;
+  const next = applyToAuctions([lot.auction], e).find((a) => a.id === lot.auction?.id);
+  return next === undefined || next === lot.auction ? lot : { ...lot, auction: next };
+}));
 
 onLive((e) => {
   const productId = lotOf(e);

@@ -86,7 +86,7 @@ export function bidPlaced(over: Partial<BidPlaced> & { highest_bid: number }): B
     message: leading ? 'Bid placed successfully!' : 'You were outbid by an automatic bid',
     bid: {
       bid_id: 500, product_id: 'P-1', product_name: 'Rolex Datejust', auction_id: 'AUC-1', auction_name: 'Vintage Watches',
-      amount: over.highest_bid, timestamp: T0, status: leading ? 'success' : 'outbid', reason: leading ? null : 'OUTBID_BY_PROXY',
+      amount: over.highest_bid, timestamp: T0, status: leading ? 'success' : 'failed', state: leading ? 'success' : 'outbid', reason: leading ? null : 'OUTBID_BY_PROXY',
     },
     wallet_balance: 0, version: 1, leading, max_amount: null, min_next_bid: over.highest_bid + 1, ...over,
   };

@@ -1,11 +1,11 @@
 import { useMemo } from 'react';
 import { Link } from 'react-router-dom';
-import { STRICT_CANCEL_WORDS, type Auction, type UserBid } from '@auction/shared';
+import { STRICT_CANCEL_WORDS, type UserBid } from '@auction/shared';
 import { DataTable, type Column } from '../../../components/ui/DataTable';
 import { StatusBadge } from '../../../components/ui/StatusBadge';
 import { lotPath } from '../../../config/paths';
 import { formatDateTime, formatRupees, secondsLeft } from '../../../lib/format';
-import { isEnded, useAuctionList } from '../../../lib/catalogue';
+import { isEnded } from '../../../lib/catalogue';
 import { useClock } from '../../../lib/live';
 import { bidStatusNote } from '../../../lib/account/bids-model';
 
@@ -17,9 +17,8 @@ interface BidsTableProps {
 
 /** The bid history; below 720 px each row becomes a card headed by the product (DataTable). */
 export function BidsTable({ bids, cancellingId, onCancel }: BidsTableProps) {
-  const ended = useEndedAuctions();
-  const strict = useStrictAuctions();
-  const cancellable = (bid: UserBid) => bid.status === 'success' && !ended.has(bid.auction_id);
+  const ended = useEndedAuctions(bids);
+  const cancellable = (bid: UserBid) => bid.state === 'success' && !ended.has(bid.auction_id);
 
   const columns: Column<UserBid>[] = [
     {
@@ -61,7 +60,7 @@ export function BidsTable({ bids, cancellingId, onCancel }: BidsTableProps) {
         const note = bidStatusNote(bid);
         return (
           <span className="bids-status">
-            <StatusBadge kind="bid" status={bid.status} />
+            <StatusBadge kind="bid" status={bid.state} />
             {bid.buy_now && <span className="bids-buy-now">Bought now</span>}
             {note && <span className="bids-cell-sub bids-reason">{note}</span>}
           </span>
@@ -83,10 +82,10 @@ export function BidsTable({ bids, cancellingId, onCancel }: BidsTableProps) {
           >
             {cancellingId === bid.bid_id ? 'Cancelling…' : 'Cancel'}
           </button>
-          {strict.has(bid.auction_id) && <span className="bids-cell-sub" title={STRICT_CANCEL_WORDS}>Strict: within 10 min, not in the last hour</span>}
+          {bid.auction_cancel_policy === 'strict' && <span className="bids-cell-sub" title={STRICT_CANCEL_WORDS}>Strict: within 10 min, not in the last hour</span>}
         </span>
       ) : (
-        <span className="muted" aria-label="No action available" title={bid.status === 'success' ? 'The auction has ended' : undefined}>N/A</span>
+        <span className="muted" aria-label="No action available" title={bid.state === 'success' ? 'The auction has ended' : undefined}>N/A</span>
       ),
     },
   ];
@@ -98,26 +97,23 @@ export function BidsTable({ bids, cancellingId, onCancel }: BidsTableProps) {
       columns={columns}
       rows={bids}
       rowKey={(bid) => bid.bid_id}
-      rowProps={(bid) => ({ className: `bids-row bids-row-${bid.status}` })}
+      rowProps={(bid) => ({ className: `bids-row bids-row-${bid.state}` })}
     />
   );
 }
 
-const NO_AUCTIONS: Auction[] = [];
-
-/** The ids of the auctions with the strict cancel policy (docs/bidding.md#cancelling-a-bid). */
-function useStrictAuctions(): ReadonlySet<string> {
-  const auctions = useAuctionList({ read: false }).data ?? NO_AUCTIONS;
-  return useMemo(() => new Set(auctions.filter((a) => a.cancel_policy === 'strict').map((a) => a.id)), [auctions]);
-}
-
 /**
- * The ids of the auctions that have ended (bids can be cancelled only before the auction ends). An
- * auction the page does not know is left to the server; the table re-renders only when the set changes.
+ * The ids of the bids' auctions that have ended (bids can be cancelled only before the auction ends),
+ * from each bid's own `auction_valid_until` and `auction_status`; the table re-renders only when the
+ * set changes, not every second.
  */
-function useEndedAuctions(): ReadonlySet<string> {
-  // The page reads the list; the table follows it.
-  const auctions = useAuctionList({ read: false }).data ?? NO_AUCTIONS;
-  const ids = useClock((s) => auctions.filter((a) => isEnded(a, secondsLeft(a.valid_until, s.now))).map((a) => a.id).join('\0'));
+function useEndedAuctions(bids: readonly UserBid[]): ReadonlySet<string> {
+  const ids = useClock((s) => {
+    const ended = new Set<string>();
+    for (const b of bids) {
+      if (isEnded({ status: b.auction_status }, secondsLeft(b.auction_valid_until, s.now))) ended.add(b.auction_id);
+    }
+    return [...ended].sort().join('\0');
+  });
   return useMemo(() => new Set(ids ? ids.split('\0') : []), [ids]);
 }

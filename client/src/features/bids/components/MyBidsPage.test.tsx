@@ -34,9 +34,9 @@ function stat(label: string): string {
   return screen.getByText(label).parentElement!.querySelector('.stat-value')!.textContent ?? '';
 }
 
-const leading = makeBid({ bid_id: 1, product_id: 'P-VASE', product_name: 'Ming Vase', auction_id: 'A-1', auction_name: 'Spring Sale', amount: 2500, status: 'success' });
-const tooLow = makeBid({ bid_id: 2, product_id: 'P-LAMP', product_name: 'Brass Lamp', amount: 100, status: 'failed', reason: 'BID_TOO_LOW' });
-const won = makeBid({ bid_id: 3, product_id: 'P-CLOCK', product_name: 'Wall Clock', amount: 1200, status: 'won' });
+const leading = makeBid({ bid_id: 1, product_id: 'P-VASE', product_name: 'Ming Vase', auction_id: 'A-1', auction_name: 'Spring Sale', amount: 2500, state: 'success' });
+const tooLow = makeBid({ bid_id: 2, product_id: 'P-LAMP', product_name: 'Brass Lamp', amount: 100, state: 'failed', reason: 'BID_TOO_LOW' });
+const won = makeBid({ bid_id: 3, product_id: 'P-CLOCK', product_name: 'Wall Clock', amount: 1200, state: 'won' });
 
 describe('MyBidsPage', () => {
   beforeEach(resetAppState);
@@ -73,10 +73,10 @@ describe('MyBidsPage', () => {
   });
 
   it('shows a maximum bid’s maximum under its amount, a buy-now purchase as Bought now, and an unsold lot as a grey Reserve not met', async () => {
-    const proxy = makeBid({ bid_id: 11, product_name: 'Oak Desk', amount: 1500, max_amount: 4000, status: 'success' });
-    const plain = makeBid({ bid_id: 12, product_name: 'Tin Toy', amount: 300, max_amount: null, status: 'outbid' });
-    const bought = makeBid({ bid_id: 13, product_name: 'Silk Rug', amount: 9000, buy_now: true, status: 'won' });
-    const unsold = makeBid({ bid_id: 14, product_name: 'Old Map', amount: 700, status: 'unsold', reason: 'RESERVE_NOT_MET' });
+    const proxy = makeBid({ bid_id: 11, product_name: 'Oak Desk', amount: 1500, max_amount: 4000, state: 'success' });
+    const plain = makeBid({ bid_id: 12, product_name: 'Tin Toy', amount: 300, max_amount: null, state: 'outbid' });
+    const bought = makeBid({ bid_id: 13, product_name: 'Silk Rug', amount: 9000, buy_now: true, state: 'won' });
+    const unsold = makeBid({ bid_id: 14, product_name: 'Old Map', amount: 700, state: 'unsold', reason: 'RESERVE_NOT_MET' });
     routeFetch({ 'GET /api/user-bids': [jsonResponse(200, [proxy, plain, bought, unsold, won])] });
     renderPage();
     await screen.findByText('Oak Desk');
@@ -102,7 +102,7 @@ describe('MyBidsPage', () => {
   });
 
   it('treats a status it does not know as failed: red Failed badge, N/A, counted in Failed / Cancelled', async () => {
-    const odd = makeBid({ bid_id: 9, product_name: 'Odd Vase', amount: 300, status: 'expired' as typeof leading.status });
+    const odd = makeBid({ bid_id: 9, product_name: 'Odd Vase', amount: 300, state: 'expired' as typeof leading.state, status: 'failed' });
     routeFetch({ 'GET /api/user-bids': [jsonResponse(200, [leading, odd])] });
     renderPage();
 
@@ -115,51 +115,67 @@ describe('MyBidsPage', () => {
     expect(stat('Total Amount')).toBe('₹2,500');
   });
 
-  it('offers Cancel only while the bid’s auction is open, and takes it away when the auction ends', async () => {
+  it('offers Cancel only while the bid’s auction is open (each bid names its auction’s end), and takes it away when the auction ends', async () => {
     const now = Date.parse('2026-03-01T12:00:00.000Z');
     setServerNow(now);
-    const auction = (id: string, endsInMs: number) => ({
-      id, name: id, valid_until: new Date(now + endsInMs).toISOString(), product_ids: [], registrations: [7], registered: true, product_count: 1, status: 'active',
-    });
-    const lamp = makeBid({ bid_id: 5, product_name: 'Brass Lamp', auction_id: 'A-2', status: 'success' });
-    const api = routeFetch({
-      'GET /api/user-bids': [jsonResponse(200, [leading, lamp])],
-      'GET /api/auctions': [jsonResponse(200, [auction('A-1', 60_000), auction('A-2', -1000)])],
-    });
+    const endsIn = (ms: number) => new Date(now + ms).toISOString();
+    const vase = { ...leading, auction_valid_until: endsIn(60_000) };
+    const lamp = makeBid({ bid_id: 5, product_name: 'Brass Lamp', auction_id: 'A-2', state: 'success', auction_valid_until: endsIn(-1000), auction_status: 'ended' });
+    const api = routeFetch({ 'GET /api/user-bids': [jsonResponse(200, [vase, lamp])] });
     renderPage();
     await screen.findByText('Ming Vase');
 
-    await waitFor(() => expect(within(rowOf('Brass Lamp')).getByText('N/A').getAttribute('title')).toBe('The auction has ended'));
+    expect(within(rowOf('Brass Lamp')).getByText('N/A').getAttribute('title')).toBe('The auction has ended');
     expect(within(rowOf('Brass Lamp')).getByText('Active')).toBeTruthy();
     expect(within(rowOf('Brass Lamp')).queryByRole('button')).toBeNull();
     expect(within(rowOf('Ming Vase')).getByRole('button', { name: /Cancel bid/ })).toBeTruthy();
-    expect(api.calls('GET /api/auctions')).toHaveLength(1);
+    // The bids' own read is all the page asks for: never the whole auction list.
+    expect(api.fn.mock.calls.map(([url]) => url)).toEqual(['/api/user-bids']);
 
     act(() => setServerNow(now + 60_000));
     expect(within(rowOf('Ming Vase')).queryByRole('button')).toBeNull();
     expect(within(rowOf('Ming Vase')).getByText('N/A')).toBeTruthy();
   });
 
-  it('says under Cancel when the bid’s auction cancels strictly', async () => {
+  it('follows a soft-close extension live: Cancel stays past the end the list was read with', async () => {
     const now = Date.parse('2026-03-01T12:00:00.000Z');
     setServerNow(now);
-    const auction = (id: string, cancel_policy: string) => ({
-      id, name: id, valid_until: new Date(now + 3_600_000 * 5).toISOString(), product_ids: [], registrations: [7], registered: true, product_count: 1, status: 'active', cancel_policy,
-    });
-    const lamp = makeBid({ bid_id: 5, product_name: 'Brass Lamp', auction_id: 'A-2', status: 'success' });
-    routeFetch({
-      'GET /api/user-bids': [jsonResponse(200, [leading, lamp])],
-      'GET /api/auctions': [jsonResponse(200, [auction('A-1', 'until_end'), auction('A-2', 'strict')])],
-    });
+    const end = new Date(now + 60_000).toISOString();
+    const later = new Date(now + 180_000).toISOString();
+    routeFetch({ 'GET /api/user-bids': [jsonResponse(200, [{ ...leading, auction_valid_until: end }])] });
     renderPage();
     await screen.findByText('Ming Vase');
-    await waitFor(() => expect(within(rowOf('Brass Lamp')).getByText('Strict: within 10 min, not in the last hour')).toBeTruthy());
+    act(() => injectLiveEvent({ event: 'auction:extended', data: { server_time: end, auction_id: 'A-1', valid_until: later, original_valid_until: end } }));
+    act(() => setServerNow(now + 120_000));
+    expect(within(rowOf('Ming Vase')).getByRole('button', { name: /Cancel bid/ })).toBeTruthy();
+    act(() => setServerNow(now + 180_000));
+    expect(within(rowOf('Ming Vase')).queryByRole('button')).toBeNull();
+  });
+
+  it('says under Cancel when the bid’s auction cancels strictly (as the bid names its auction’s policy)', async () => {
+    const lamp = makeBid({ bid_id: 5, product_name: 'Brass Lamp', auction_id: 'A-2', state: 'success', auction_cancel_policy: 'strict' });
+    routeFetch({ 'GET /api/user-bids': [jsonResponse(200, [leading, lamp])] });
+    renderPage();
+    await screen.findByText('Ming Vase');
+    expect(within(rowOf('Brass Lamp')).getByText('Strict: within 10 min, not in the last hour')).toBeTruthy();
     expect(within(rowOf('Ming Vase')).queryByText(/Strict/)).toBeNull();
+  });
+
+  it('reads each bid’s full state: an outbid bid (status failed for the spec’s clients) is Outbid, and not counted as failed', async () => {
+    const outbid = makeBid({ bid_id: 21, product_name: 'Tin Toy', amount: 300, state: 'outbid' });
+    expect(outbid.status).toBe('failed');
+    routeFetch({ 'GET /api/user-bids': [jsonResponse(200, [leading, outbid])] });
+    renderPage();
+    await screen.findByText('Tin Toy');
+    expect(within(rowOf('Tin Toy')).getByText('Outbid').className).toContain('badge-neutral');
+    expect(within(rowOf('Tin Toy')).getByText('Refunded')).toBeTruthy();
+    expect(stat('Failed / Cancelled')).toBe('0');
+    expect(stat('Active Bids')).toBe('1');
   });
 
   it('asks first, sends nothing when the question is declined, then cancels, refunds and says so', async () => {
     const api = routeFetch({
-      'GET /api/user-bids': [jsonResponse(200, [leading, tooLow]), jsonResponse(200, [{ ...leading, status: 'rolledback', reason: 'CANCELLED' }, tooLow])],
+      'GET /api/user-bids': [jsonResponse(200, [leading, tooLow]), jsonResponse(200, [{ ...leading, status: 'rolledback', state: 'rolledback', reason: 'CANCELLED' }, tooLow])],
       'POST /api/rollback-bid': [jsonResponse(200, { message: 'Bid cancelled', wallet_balance: 5000, highest_bid: 0 })],
     });
     renderPage();

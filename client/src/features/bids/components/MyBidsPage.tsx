@@ -9,7 +9,6 @@ import { Spinner } from '../../../components/ui/Spinner';
 import { StatCard } from '../../../components/ui/StatCard';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { formatRupees } from '../../../lib/format';
-import { useAuctionList } from '../../../lib/catalogue';
 import { bidStats } from '../../../lib/account/bids-model';
 import { useBidCancel, useMyBids } from '../store/bids-store';
 import { BidsTable } from './BidsTable';
@@ -34,10 +33,6 @@ export function MyBidsPage() {
   function refresh() {
     void refetch();
   }
-
-  // The auctions' end times decide which active bids can still be cancelled (BidsTable follows the list);
-  // a failed read leaves that to the server.
-  useAuctionList({ silent: true });
 
   async function confirmCancel() {
     if (!confirming) return;

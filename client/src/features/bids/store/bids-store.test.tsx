@@ -41,17 +41,17 @@ describe('bids store', () => {
   });
 
   it('patches the row on bid:outbid, then bid:reinstated, then bid:won, and re-reads the list to confirm', async () => {
-    const bid = makeBid({ product_id: 'P1', auction_id: 'A1', amount: 700, status: 'success' });
+    const bid = makeBid({ product_id: 'P1', auction_id: 'A1', amount: 700, state: 'success' });
     const api = routeFetch({ 'GET /api/user-bids': [jsonResponse(200, [bid])] });
     renderHook(() => useMyBids());
     await vi.waitFor(() => expect(bids()).toHaveLength(1));
 
     injectLiveEvent({ event: 'bid:outbid', data: { ...stamp, auction_id: 'A1', product_id: 'P1', product_name: 'Vase', highest_bid: 900 } });
-    expect(bids()[0]!.status).toBe('outbid');
+    expect(bids()[0]!.state).toBe('outbid');
     injectLiveEvent({ event: 'bid:reinstated', data: { ...stamp, auction_id: 'A1', product_id: 'P1', amount: 700 } });
-    expect(bids()[0]!.status).toBe('success');
+    expect(bids()[0]!.state).toBe('success');
     injectLiveEvent({ event: 'bid:won', data: { ...stamp, auction_id: 'A1', product_id: 'P1', amount: 700 } });
-    expect(bids()[0]!.status).toBe('won');
+    expect(bids()[0]!.state).toBe('won');
 
     // One re-read for the burst.
     await vi.waitFor(() => expect(api.calls('GET /api/user-bids')).toHaveLength(2));
@@ -60,9 +60,9 @@ describe('bids store', () => {
   });
 
   it('drops a list that was read before a live patch', async () => {
-    const bid = makeBid({ product_id: 'P1', auction_id: 'A1', status: 'success' });
+    const bid = makeBid({ product_id: 'P1', auction_id: 'A1', state: 'success' });
     const slow = deferred<Response>();
-    const api = routeFetch({ 'GET /api/user-bids': [jsonResponse(200, [bid]), () => jsonResponse(200, [{ ...bid, status: 'outbid' }])] });
+    const api = routeFetch({ 'GET /api/user-bids': [jsonResponse(200, [bid]), () => jsonResponse(200, [{ ...bid, status: 'failed', state: 'outbid' }])] });
     await myBids.load();
     api.fn.mockImplementationOnce(() => slow.promise);
     const stale = myBids.load(undefined, { force: true });
@@ -70,7 +70,7 @@ describe('bids store', () => {
     injectLiveEvent({ event: 'bid:outbid', data: { ...stamp, auction_id: 'A1', product_id: 'P1', product_name: 'Vase', highest_bid: 900 } });
     slow.resolve(jsonResponse(200, [bid]));
     await stale;
-    expect(bids()[0]!.status).toBe('outbid');
+    expect(bids()[0]!.state).toBe('outbid');
   });
 
   it('does not fetch on a live event when no one shows the list', async () => {
@@ -88,8 +88,8 @@ describe('bids store', () => {
   });
 
   it('reads the list again after a reconnect (a bid outbid while down shows), not on the first connect', async () => {
-    const bid = makeBid({ product_id: 'P1', auction_id: 'A1', status: 'success' });
-    const api = routeFetch({ 'GET /api/user-bids': [jsonResponse(200, [bid]), jsonResponse(200, [{ ...bid, status: 'outbid' }])] });
+    const bid = makeBid({ product_id: 'P1', auction_id: 'A1', state: 'success' });
+    const api = routeFetch({ 'GET /api/user-bids': [jsonResponse(200, [bid]), jsonResponse(200, [{ ...bid, status: 'failed', state: 'outbid' }])] });
     renderHook(() => useMyBids());
     await vi.waitFor(() => expect(bids()).toHaveLength(1));
     useLive.getState().connect('u-tok');
@@ -98,7 +98,7 @@ describe('bids store', () => {
     expect(api.calls('GET /api/user-bids')).toHaveLength(1);
 
     reconnect();
-    await vi.waitFor(() => expect(bids()[0]!.status).toBe('outbid'));
+    await vi.waitFor(() => expect(bids()[0]!.state).toBe('outbid'));
     expect(api.calls('GET /api/user-bids')).toHaveLength(2);
   });
 });

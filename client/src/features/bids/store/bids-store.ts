@@ -5,6 +5,7 @@
  */
 import { create } from 'zustand';
 import { errorText } from '../../../lib/api-client';
+import { withState } from '../../../lib/account/bids-model';
 import { myBids, rereadMyBids } from '../../../lib/account/my-bids';
 import { runMutation } from '../../../lib/query';
 import { rollbackBid } from '../api/bids-api';
@@ -20,7 +21,7 @@ const cancelMutation = {
   mutationKey: ['cancel-bid'],
   mutationFn: (bidId: number) => rollbackBid(bidId),
   onSuccess: (_reply: unknown, bidId: number) => {
-    myBids.patch(undefined, (bids) => bids.map((b) => (b.bid_id === bidId ? { ...b, status: 'rolledback' as const, reason: 'CANCELLED' } : b)));
+    myBids.patch(undefined, (bids) => bids.map((b) => (b.bid_id === bidId ? { ...withState(b, 'rolledback'), reason: 'CANCELLED' } : b)));
   },
   // The bid may have changed meanwhile (outbid, settled): show what it is now.
   onSettled: () => rereadMyBids(),

@@ -1,13 +1,13 @@
-import type { Auction } from '@auction/shared';
+import type { AuctionCard } from '@auction/shared';
 import { EmptyState } from '../../../components/ui/EmptyState';
 import { Spinner } from '../../../components/ui/Spinner';
 import { auctionTimeStatus, StatusBadge } from '../../../components/ui/StatusBadge';
 import { formatDateTime, secondsLeft } from '../../../lib/format';
 import { isEnded } from '../stats';
 
-/** The first five auctions: name, id, end date and the Active / Ended badge. */
+/** The newest open auctions (five): name, id, end date and the Active / Ended badge (one may end while shown). */
 export function RecentAuctions({ auctions, now, loading, onViewAll }: {
-  auctions: Auction[];
+  auctions: readonly Pick<AuctionCard, 'id' | 'name' | 'valid_until' | 'status' | 'registered'>[];
   now: number;
   loading: boolean;
   onViewAll: () => void;

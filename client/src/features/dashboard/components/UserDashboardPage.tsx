@@ -23,8 +23,11 @@ export function UserDashboardPage() {
   const name = useSession((s) => s.user?.name || s.user?.username || 'User');
   const navigate = useNavigate();
   const now = useClock((s) => s.now);
-  const { loading, auctions, bids, transactions, totals, balance } = useDashboardData();
-  const stats = useMemo(() => dashboardStats({ auctions, bids, totals, now }), [auctions, bids, totals, now]);
+  const { loading, auctions, activeAuctions, endingSoon, registeredAuctions, bids, transactions, totals, balance } = useDashboardData();
+  const stats = useMemo(
+    () => dashboardStats({ activeAuctions, endingSoon, registeredAuctions, bids, totals }),
+    [activeAuctions, endingSoon, registeredAuctions, bids, totals],
+  );
   const won = useMemo(() => wonBids(bids), [bids]);
 
   const value = (v: string | number) => (loading ? <span className="dash-skeleton" aria-label="Loading" /> : v);

@@ -1,18 +1,24 @@
 import { useEffect, useRef } from 'react';
-import type { Auction, LedgerTotals, LiveAuction, Transaction, UserBid } from '@auction/shared';
+import type { AuctionCard, LedgerTotals, Transaction, UserBid } from '@auction/shared';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { myBids, REFETCH_DELAY_MS as BIDS_REFETCH_MS } from '../../../lib/account/my-bids';
 import { walletBalance } from '../../../lib/account/wallet-balance';
 import { walletBalanceOf, walletLedger } from '../../../lib/account/wallet-ledger';
-import { exhaustive, onLive, onReconnect, type LiveEvent } from '../../../lib/live';
+import { onLive, onReconnect } from '../../../lib/live';
 import { invalidateSoon } from '../../../lib/live-query';
 import { useServerQuery, type ServerState } from '../../../lib/query';
 import { queryRoots } from '../../../lib/query-keys';
-import { dashboardAuctions } from '../api/dashboard-api';
+import { dashboardAuctions, registeredAuctions } from '../api/dashboard-api';
 
 export interface DashboardState {
   loading: boolean;
-  auctions: Auction[];
+  /** The newest open auctions (Recent Auctions). */
+  auctions: AuctionCard[];
+  /** Open auctions, and those ending within 24 hours: the server's counts; 0 while unknown. */
+  activeAuctions: number;
+  endingSoon: number;
+  /** How many auctions the caller registered for. */
+  registeredAuctions: number;
   bids: UserBid[];
   /** The ledger's newest rows. */
   transactions: Transaction[];
@@ -24,96 +30,46 @@ export interface DashboardState {
 
 // A live change to the wallet arrives as a burst of events; the bids are read again once after it settles.
 const REFRESH_DELAY_MS = BIDS_REFETCH_MS;
+/** Catalogue events come in bursts (an admin's edits): the page of auctions is read once after one settles. */
+export const AUCTIONS_REREAD_MS = 500;
+/**
+ * The counts change with the clock too (an auction ends, another enters its last 24 hours), which no
+ * event every socket hears announces: the page of auctions is read again this often while shown.
+ */
+export const AUCTIONS_REFRESH_MS = 60_000;
 
-function fromLive(a: LiveAuction, previous?: Auction): Auction {
-  return {
-    id: a.id,
-    name: a.name,
-    valid_until: a.valid_until,
-    product_ids: previous?.product_ids ?? [],
-    product_count: a.product_count,
-    status: a.status,
-    original_valid_until: a.original_valid_until,
-    increment_rule: a.increment_rule,
-    increment_amount: a.increment_amount,
-    increment_tiers: a.increment_tiers,
-    cancel_policy: a.cancel_policy,
-    soft_close_s: a.soft_close_s,
-    max_extension_s: a.max_extension_s,
-    extended: a.extended,
-    // Live auction events leave out the per-caller fields; keep what we knew (docs/live-protocol.md).
-    registered: previous?.registered ?? false,
-    registrations: previous?.registrations ?? [],
-    // Nor prices and photos: the next read of the list has them.
-    highest_bid: previous?.highest_bid ?? 0,
-    bid_count: previous?.bid_count ?? 0,
-    cover: previous?.cover ?? null,
-  };
-}
-
-/** One catalogue event folded into the list (other events return the same list). */
-function applyCatalogueEvent(auctions: Auction[], e: LiveEvent): Auction[] {
-  switch (e.event) {
-    case 'auction:created':
-      return auctions.some((a) => a.id === e.data.id) ? auctions : [fromLive(e.data), ...auctions];
-    case 'auction:updated':
-      return auctions.map((a) => (a.id === e.data.id ? fromLive(e.data, a) : a));
-    case 'auction:extended': {
-      // Soft close moved the end (Ending Soon and the end date follow): the summary sent to every socket,
-      // or the room event of a watched auction (its new end alone).
-      const moved = e.data;
-      const id = 'id' in moved ? moved.id : moved.auction_id;
-      if (!auctions.some((a) => a.id === id)) return auctions;
-      return auctions.map((a) => {
-        if (a.id !== id) return a;
-        return 'id' in moved ? fromLive(moved, a) : { ...a, valid_until: moved.valid_until, original_valid_until: moved.original_valid_until, extended: true };
-      });
-    }
-    case 'auction:deleted':
-      return auctions.filter((a) => a.id !== e.data.id);
-    case 'bid:placed':
-    case 'bid:rolledback':
-    case 'product:sold':
-    case 'auction:ending':
-    case 'auction:ended':
-    case 'auction:settled':
-    case 'auction:watchers':
-    case 'bid:outbid':
-    case 'bid:reinstated':
-    case 'bid:won':
-    case 'wallet:updated':
-    case 'notification:new':
-      return auctions;
-    default:
-      return exhaustive(e, auctions);
-  }
-}
-
-// Catalogue events fold into the list shown and into a reply on its way (read before them).
+// A catalogue event (every socket hears them) may change the newest auctions or the counts: read the page again.
 onLive((e) => {
   if (e.event === 'auction:created' || e.event === 'auction:updated' || e.event === 'auction:extended' || e.event === 'auction:deleted') {
-    dashboardAuctions.patch(undefined, (list) => applyCatalogueEvent(list, e));
+    invalidateSoon(queryRoots.dashboardAuctions, AUCTIONS_REREAD_MS);
   }
 });
-// Events sent while the socket was down are lost: read the list again (bids and wallet re-read themselves).
-onReconnect(() => invalidateSoon(queryRoots.dashboardAuctions));
+// Events sent while the socket was down are lost: read the auctions again (bids and wallet re-read themselves).
+onReconnect(() => {
+  invalidateSoon(queryRoots.dashboardAuctions);
+  invalidateSoon(queryRoots.registeredAuctions);
+});
 
 const NO_TRANSACTIONS: Transaction[] = [];
+const NO_AUCTIONS: AuctionCard[] = [];
+const NO_BIDS: UserBid[] = [];
 
 const settled = (r: Pick<ServerState<unknown>, 'status'>) => r.status === 'success' || r.status === 'error';
 
 /**
- * The dashboard's data: the auctions, the caller's bids, balance and ledger (the last three shared with
- * the bids and wallet pages), read in parallel and kept current by live events (the balance at once
- * from `wallet:updated`, bids and ledger by a quiet re-read, auctions from catalogue events) and read
- * again after a reconnect. A failed read counts as an empty list; all four failing says so once.
+ * The dashboard's data: a page of the catalogue (the newest open auctions and the counts per tab), the
+ * caller's registrations, bids, balance and ledger (the last three shared with the bids and wallet
+ * pages), read in parallel and kept current: the balance at once from `wallet:updated`, bids and ledger
+ * by a quiet re-read, the auctions read again after catalogue events and every AUCTIONS_REFRESH_MS; all
+ * read again after a reconnect. A failed read counts as empty; all of them failing says so once.
  */
 export function useDashboardData(): DashboardState {
-  const auctions = useServerQuery(dashboardAuctions.options());
+  const auctions = useServerQuery(dashboardAuctions.options(), { refetchMs: AUCTIONS_REFRESH_MS });
+  const registered = useServerQuery(registeredAuctions.options());
   const bids = useServerQuery(myBids.options());
   const ledger = useServerQuery(walletLedger.options());
   const balance = useServerQuery(walletBalance.options());
-  const all = [auctions, bids, ledger, balance];
+  const all = [auctions, registered, bids, ledger, balance];
   const loading = !all.every(settled);
 
   // After a 401 the session is over and the visitor is on the way home (no error is kept): no toast for that.
@@ -131,8 +87,11 @@ export function useDashboardData(): DashboardState {
 
   return {
     loading,
-    auctions: auctions.data ?? [],
-    bids: bids.data ?? [],
+    auctions: auctions.data?.items ?? NO_AUCTIONS,
+    activeAuctions: auctions.data?.counts.active ?? 0,
+    endingSoon: auctions.data?.counts.ending ?? 0,
+    registeredAuctions: registered.data?.length ?? 0,
+    bids: bids.data ?? NO_BIDS,
     transactions: ledger.data?.transactions ?? NO_TRANSACTIONS,
     totals: ledger.data?.totals ?? null,
     balance: walletBalanceOf(balance, ledger).balance,

@@ -72,7 +72,8 @@ describe('LiveNotifications', () => {
     }]);
     myBids.set(undefined, [{
       bid_id: 1, auction_id: 'A-2', auction_name: 'Spring Sale', product_id: 'LAMP-9', product_name: 'Brass Lamp', amount: 600,
-      timestamp: server_time, status: 'outbid', reason: null,
+      timestamp: server_time, status: 'failed', state: 'outbid', reason: null,
+      auction_valid_until: '2099-01-01T00:00:00.000Z', auction_status: 'active', auction_cancel_policy: 'until_end',
     }]);
     render(<><LiveNotifications /><Toaster /></>);
     act(() => {

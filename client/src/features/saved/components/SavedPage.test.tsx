@@ -1,6 +1,6 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
-import type { Auction } from '@auction/shared';
+import type { SavedLot } from '@auction/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../../components/ui/toast/Toaster';
 import { jsonResponse, resetAppState, routeFetch, sampleUser, type FetchAnswer, setServerNow } from '../../../test/utils';
@@ -12,30 +12,27 @@ import { SavedPage } from './SavedPage';
 
 const NOW = Date.parse('2026-06-01T10:00:00.000Z');
 const at = (hours: number) => new Date(NOW + hours * 3_600_000).toISOString();
-const auction = (id: string, hours: number): Auction => ({
-  id, name: id === 'AUC-1' ? 'Camera Fair' : `Sale ${id}`, valid_until: at(hours), product_ids: [], registrations: [7], registered: true, product_count: 1,
-  status: hours > 0 ? 'active' : 'ended', original_valid_until: at(hours), increment_rule: 'flat', increment_amount: 1, increment_tiers: [], cancel_policy: 'until_end', soft_close_s: 0, max_extension_s: 3600, extended: false,
-  highest_bid: 0, bid_count: 0, cover: null,
+/** A lot's auction as GET /api/saved gives it, ending `hours` from now. */
+const auction = (id: string, hours: number): SavedLot['auction'] => ({
+  id, name: id === 'AUC-1' ? 'Camera Fair' : `Sale ${id}`, valid_until: at(hours), status: hours > 0 ? 'active' : 'ended',
 });
+// AUC-2 ended an hour ago: an outbid there reads as lost.
+const fair = auction('AUC-1', 48);
+const over = auction('AUC-2', -1);
 
 const leica = makeSavedLot({
-  id: 'LEICA', name: 'Leica M6', auction_id: 'AUC-1', highest_bid: 1500, bid_count: 3, my_status: 'leading', my_max: 2000,
+  id: 'LEICA', name: 'Leica M6', auction_id: 'AUC-1', auction: fair, highest_bid: 1500, bid_count: 3, my_status: 'leading', my_max: 2000,
   images: [{ id: 1, url: '/media/leica.webp', thumb_url: '/media/leica-400.webp' }, { id: 2, url: '/media/b.webp', thumb_url: '/media/b-400.webp' }],
 });
-const rollei = makeSavedLot({ id: 'ROLLEI', name: 'Rolleiflex 2.8F', auction_id: 'AUC-1', highest_bid: 800, bid_count: 2, my_status: 'outbid' });
-const nikon = makeSavedLot({ id: 'NIKON', name: 'Nikon F2', auction_id: 'AUC-2', highest_bid: 3000, status: 'sold', my_status: 'won' });
-const canon = makeSavedLot({ id: 'CANON', name: 'Canon AE-1', auction_id: 'AUC-2', highest_bid: 700, my_status: 'outbid' });
-const pentax = makeSavedLot({ id: 'PENTAX', name: 'Pentax K1000', auction_id: 'AUC-1', highest_bid: 0, min_next_bid: 500, starting_price: 500 });
+const rollei = makeSavedLot({ id: 'ROLLEI', name: 'Rolleiflex 2.8F', auction_id: 'AUC-1', auction: fair, highest_bid: 800, bid_count: 2, my_status: 'outbid' });
+const nikon = makeSavedLot({ id: 'NIKON', name: 'Nikon F2', auction_id: 'AUC-2', auction: over, highest_bid: 3000, status: 'sold', my_status: 'won' });
+const canon = makeSavedLot({ id: 'CANON', name: 'Canon AE-1', auction_id: 'AUC-2', auction: over, highest_bid: 700, my_status: 'outbid' });
+const pentax = makeSavedLot({ id: 'PENTAX', name: 'Pentax K1000', auction_id: 'AUC-1', auction: fair, highest_bid: 0, min_next_bid: 500, starting_price: 500 });
 
 const noContent = () => new Response(null, { status: 204 });
 
-function routes(saved: FetchAnswer[], over: Record<string, FetchAnswer[]> = {}) {
-  return routeFetch({
-    'GET /api/saved': saved,
-    // AUC-2 ended an hour ago: an outbid there reads as lost.
-    'GET /api/auctions': [jsonResponse(200, [auction('AUC-1', 48), auction('AUC-2', -1)])],
-    ...over,
-  });
+function routes(saved: FetchAnswer[], more: Record<string, FetchAnswer[]> = {}) {
+  return routeFetch({ 'GET /api/saved': saved, ...more });
 }
 
 function Probe() {
@@ -101,6 +98,22 @@ describe('SavedPage', () => {
     expect(p.getByText('Starting bid')).toBeTruthy();
     expect(p.getByText('₹500')).toBeTruthy();
     expect(p.getByText('No bid from you yet')).toBeTruthy();
+    // Each lot's auction comes with the list: the page reads nothing else.
+    expect(api.fn.mock.calls.map(([url]) => url)).toEqual(['/api/saved']);
+  });
+
+  it('follows a lot’s auction live: soft close moves its end, the end closes bidding', async () => {
+    const soon = auction('AUC-1', 0.5)!;
+    routes([jsonResponse(200, [{ ...rollei, auction: soon }])]);
+    renderPage();
+    await screen.findByText('Rolleiflex 2.8F');
+    expect(within(row('ROLLEI')).getByText(/Outbid — bid again/)).toBeTruthy();
+    act(() => injectLiveEvent({ event: 'auction:extended', data: { server_time: at(0), auction_id: 'AUC-1', valid_until: at(2), original_valid_until: soon.valid_until } }));
+    act(() => setServerNow(NOW + 3_600_000));
+    expect(within(row('ROLLEI')).getByRole('timer').textContent).toMatch(/^Ends in /);
+    act(() => injectLiveEvent({ event: 'auction:ended', data: { server_time: at(1), auction_id: 'AUC-1' } }));
+    expect(within(row('ROLLEI')).getByRole('timer').textContent).toBe('Bidding closed');
+    expect(within(row('ROLLEI')).getByText(/You didn't win/)).toBeTruthy();
   });
 
   it('links each lot to its own page', async () => {

@@ -1,6 +1,6 @@
 import { useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
-import type { Auction, Product } from '@auction/shared';
+import type { SavedLot } from '@auction/shared';
 import { DataTable, type Column } from '../../../components/ui/DataTable';
 import { EmptyState } from '../../../components/ui/EmptyState';
 import { Icon } from '../../../components/ui/Icon';
@@ -8,7 +8,7 @@ import { Spinner } from '../../../components/ui/Spinner';
 import { StatusBadge } from '../../../components/ui/StatusBadge';
 import { paths } from '../../../config/paths';
 import { countdownUrgent, formatCountdown, formatRupees, secondsLeft } from '../../../lib/format';
-import { isEnded, standingOf, useAuctionList } from '../../../lib/catalogue';
+import { isEnded, standingOf } from '../../../lib/catalogue';
 import { useClock, useWatchAuctions } from '../../../lib/live';
 import { lotLinkOf, mediaSrc, priceOf } from '../model';
 import { setSaved, useSavedLots } from '../store/saved-store';
@@ -16,35 +16,34 @@ import './saved.css';
 
 export const EMPTY_TITLE = 'No saved lots yet — tap the star on any lot to keep it here';
 
-const NO_LOTS: Product[] = [];
-const NO_AUCTIONS: Auction[] = [];
+const NO_LOTS: SavedLot[] = [];
 const STANDING_ICON = { leading: 'check', outbid: 'alert', won: 'check', lost: 'info' } as const;
 
 /**
- * /user/saved: the lots the caller starred, with their price, the caller's state on each, and Remove.
- * The auctions of the lots still open are watched, so prices move live as bids land.
+ * /user/saved: the lots the caller starred, with their price, the caller's state on each, their
+ * auction and its time left (each lot's `auction`, read with the list), and Remove. The auctions of
+ * the lots still open are watched, so prices move live as bids land.
  */
 export function SavedPage() {
   const { data, status, fetching, refetch } = useSavedLots();
   const lots = data ?? NO_LOTS;
   const loaded = data !== undefined;
   const ended = useEndedLots(lots);
-  const auctions = useAuctionsById();
   useWatchAuctions(lots.flatMap((p) => (p.auction_id !== null && p.status !== 'sold' && !ended(p) ? [p.auction_id] : [])));
   const headingRef = useRef<HTMLHeadingElement>(null);
   const [announcement, setAnnouncement] = useState('');
 
-  function remove(lot: Product) {
+  function remove(lot: SavedLot) {
     setSaved(lot, false);
     setAnnouncement(`${lot.name} removed from Saved`);
     // The row and its button are gone: keep keyboard focus on the list.
     headingRef.current?.focus();
   }
 
-  const columns: Column<Product>[] = [
+  const columns: Column<SavedLot>[] = [
     {
       key: 'lot', header: 'Lot', priority: 'primary', area: 'lot', className: 'saved-col-lot',
-      cell: (p) => <LotCell lot={p} auction={p.auction_id === null ? null : auctions.get(p.auction_id)} />,
+      cell: (p) => <LotCell lot={p} />,
     },
     {
       key: 'price', header: 'Price', area: 'price', className: 'saved-col-price',
@@ -132,17 +131,9 @@ export function SavedPage() {
   );
 }
 
-/** The auctions of the list (already read for Browse, so no request of its own), by id. */
-function useAuctionsById(): ReadonlyMap<string, Auction> {
-  const { data } = useAuctionList({ silent: true });
-  return useMemo(() => new Map((data ?? NO_AUCTIONS).map((a) => [a.id, a])), [data]);
-}
-
-/**
- * The cover thumbnail (or a placeholder), the lot's name, and its auction by name with the time left
- * (`auction` undefined: the list is not known yet, or the auction is gone).
- */
-function LotCell({ lot, auction }: { lot: Product; auction: Auction | null | undefined }) {
+/** The cover thumbnail (or a placeholder), the lot's name, and its auction by name with the time left. */
+function LotCell({ lot }: { lot: SavedLot }) {
+  const { auction } = lot;
   const cover = lot.images[0];
   return (
     <span className="saved-lot">
@@ -178,7 +169,7 @@ function TimeLeft({ validUntil }: { validUntil: string }) {
 }
 
 /** The caller's own state on the lot ("You're the highest bidder", "Outbid — bid again", …) and a Sold badge. */
-function StateCell({ lot, ended }: { lot: Product; ended: boolean }) {
+function StateCell({ lot, ended }: { lot: SavedLot; ended: boolean }) {
   const standing = standingOf(lot, ended);
   return (
     <span className="saved-state">
@@ -195,23 +186,13 @@ function StateCell({ lot, ended }: { lot: Product; ended: boolean }) {
 }
 
 /**
- * Whether a lot's bidding is over: it is in no auction, or its auction has ended (or is gone from the
- * list once the list is known). The page re-renders only when that set changes, not every second.
+ * Whether a lot's bidding is over: it is in no auction, or its auction has ended. The page re-renders
+ * only when that set changes, not every second.
  */
-function useEndedLots(lots: readonly Product[]): (lot: Product) => boolean {
-  const { data } = useAuctionList({ silent: true });
-  const auctions = data ?? NO_AUCTIONS;
-  const known = data !== undefined;
-  const ids = useClock((s) => {
-    const byId = new Map(auctions.map((a) => [a.id, a]));
-    return lots.filter((p) => {
-      if (p.auction_id === null) return true;
-      const a = byId.get(p.auction_id);
-      return a ? isEnded(a, secondsLeft(a.valid_until, s.now)) : known;
-    }).map((p) => p.id).join('\0');
-  });
+function useEndedLots(lots: readonly SavedLot[]): (lot: SavedLot) => boolean {
+  const ids = useClock((s) => lots.filter(({ auction }) => auction === null || isEnded(auction, secondsLeft(auction.valid_until, s.now))).map((p) => p.id).join('\0'));
   return useMemo(() => {
     const set = new Set(ids ? ids.split('\0') : []);
-    return (lot: Product) => set.has(lot.id);
+    return (lot: SavedLot) => set.has(lot.id);
   }, [ids]);
 }

@@ -8,12 +8,12 @@
  * One request per lot is on its way at a time: taps while it travels only move the state wanted, and
  * the next request (if any) goes when it lands, so the server ends where the last tap left it.
  */
-import type { LotPage, Product } from '@auction/shared';
+import type { LotPage, Product, SavedLot } from '@auction/shared';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { errorText, isSessionEnded } from '../../../lib/api-client';
-import { applyToProducts, productsAuctionOf } from '../../../lib/catalogue';
+import { applyToProducts, auctionById, auctionFactsChange, productsAuctionOf } from '../../../lib/catalogue';
 import { onLive, onReconnect, type LiveEvent } from '../../../lib/live';
-import { invalidateSoon, patchQuery } from '../../../lib/live-query';
+import { invalidateSoon, patchQuery, viewOf } from '../../../lib/live-query';
 import { runMutation, useServerQuery } from '../../../lib/query';
 import { auctionProductsKey, lotPageKey, queryRoots } from '../../../lib/query-keys';
 import { saveMutation, savedLots } from '../api/saved-api';
@@ -34,7 +34,7 @@ export function useSavedLots() {
 }
 
 /** A lot as the star needs it: which one, what it is called, where it is sold and whether it is saved. */
-export type SaveableLot = Pick<Product, 'id' | 'name' | 'auction_id'> & Partial<Product>;
+export type SaveableLot = Pick<Product, 'id' | 'name' | 'auction_id'> & Partial<Product> & { auction?: SavedLot['auction'] };
 
 interface Sync {
   /** What the server has, as far as this tab knows. */
@@ -62,18 +62,32 @@ function show(lot: SaveableLot, saved: boolean, index = 0): number {
       removedAt = at;
       return at < 0 ? lots : lots.filter((p) => p.id !== lot.id);
     }
-    // Only a full product shape can be listed; a bare lot waits for the re-read.
-    if (at >= 0 || !isProduct(lot)) return lots;
+    // Only a full product shape whose auction this tab knows can be listed; another lot waits for the re-read.
+    const auction = auctionOfLot(lot);
+    if (at >= 0 || !isProduct(lot) || auction === undefined) return lots;
     const next = [...lots];
-    next.splice(Math.min(index, next.length), 0, { ...lot, saved: true });
+    next.splice(Math.min(index, next.length), 0, { ...lot, saved: true, auction });
     return next;
   });
   return removedAt;
 }
 
-function isProduct(lot: SaveableLot): lot is Product {
+function isProduct(lot: SaveableLot): lot is SaveableLot & Product {
   return typeof lot.highest_bid === 'number' && Array.isArray(lot.images);
 }
+
+/**
+ * The lot's auction as the Saved page shows it, from what this tab has: the lot's own (a saved lot, a
+ * lot page), or its auction as Browse read it by id, or its lot page's; undefined when none is known.
+ */
+function auctionOfLot(lot: SaveableLot): SavedLot['auction'] | undefined {
+  if (lot.auction !== undefined) return lot.auction && pick(lot.auction);
+  if (lot.auction_id === null) return null;
+  const known = auctionById.get(lot.auction_id).data ?? viewOf<LotPage>(lotPageKey(lot.id)).data?.auction;
+  return known && known.id === lot.auction_id ? pick(known) : undefined;
+}
+
+const pick = ({ id, name, valid_until, status }: NonNullable<SavedLot['auction']>) => ({ id, name, valid_until, status });
 
 async function flush(id: string): Promise<void> {
   const s = syncs.get(id);
@@ -119,13 +133,28 @@ export function toggleSaved(lot: SaveableLot): void {
   setSaved(lot, lot.saved !== true);
 }
 
+/** A lot's auction as an event leaves it: its end moved, renamed, ended or settled (the same list when nothing changes). */
+function applyToSavedAuctions(lots: SavedLot[], e: LiveEvent): SavedLot[] {
+  let changed = false;
+  const next = lots.map((lot) => {
+    const change = lot.auction && auctionFactsChange(e, lot.auction);
+    if (!lot.auction || !change) return lot;
+    changed = true;
+    const { name = lot.auction.name, valid_until = lot.auction.valid_until, status = lot.auction.status } = change;
+    return { ...lot, auction: { ...lot.auction, name, valid_until, status } };
+  });
+  return changed ? next : lots;
+}
+
 /**
  * Live news about a saved lot, folded into the list at once: another bidder's bid or cancellation moves
  * its price (the Saved page watches the auctions of its lots), a sale marks it sold, and personal news
- * (outbid, reinstated, won) changes the caller's state. News that touches the caller's own state is
- * confirmed by one re-read of the list after the burst settles.
+ * (outbid, reinstated, won) changes the caller's state; its auction's end moved, its renaming, end or
+ * settlement show in its auction line. News that touches the caller's own state is confirmed by one
+ * re-read of the list after the burst settles.
  */
 export function handleSavedLiveEvent(e: LiveEvent): void {
+  savedLots.patch(undefined, (lots) => applyToSavedAuctions(lots, e));
   const auctionId = productsAuctionOf(e);
   if (auctionId === undefined || !('product_id' in e.data)) return;
   const productId = e.data.product_id;

@@ -44,7 +44,7 @@ async function toastWith(text: string, kind?: string) {
 function wallet(balance: number, transactions = ledger, extra: Record<string, Parameters<typeof routeFetch>[0][string]> = {}, onHold = 0) {
   return routeFetch({
     'POST /api/wallet': [jsonResponse(200, { wallet_balance: balance, on_hold: onHold })],
-    'GET /api/wallet/transactions': [jsonResponse(200, { transactions })],
+    'GET /api/wallet/transactions?limit=50': [jsonResponse(200, { transactions })],
     ...extra,
   });
 }
@@ -92,7 +92,7 @@ describe('WalletPage', () => {
     ];
     routeFetch({
       'POST /api/wallet': [jsonResponse(200, { wallet_balance: 5000, on_hold: 0 })],
-      'GET /api/wallet/transactions': [jsonResponse(200, { transactions: rows, next_before: null, totals: { topup: 10000, bid: 13000, refund: 8000, count: 4, spent: 5000 } })],
+      'GET /api/wallet/transactions?limit=50': [jsonResponse(200, { transactions: rows, next_before: null, totals: { topup: 10000, bid: 13000, refund: 8000, count: 4, spent: 5000 } })],
     });
     renderPage();
     await waitFor(() => expect(stat('Total Spent')).toBe('₹5,000'));
@@ -118,7 +118,7 @@ describe('WalletPage', () => {
   it('sets the balance at once on wallet:updated and reads the wallet again, so On hold follows', async () => {
     const api = routeFetch({
       'POST /api/wallet': [jsonResponse(200, { wallet_balance: 3200, on_hold: 1800 }), jsonResponse(200, { wallet_balance: 5000, on_hold: 0 })],
-      'GET /api/wallet/transactions': [jsonResponse(200, { transactions: ledger })],
+      'GET /api/wallet/transactions?limit=50': [jsonResponse(200, { transactions: ledger })],
     });
     renderPage();
     await waitFor(() => expect(stat('On hold')).toBe('₹1,800'));
@@ -132,7 +132,7 @@ describe('WalletPage', () => {
   });
 
   it('shows a dash when the balance is unknown and the empty message when there are no transactions', async () => {
-    routeFetch({ 'POST /api/wallet': [new TypeError('offline')], 'GET /api/wallet/transactions': [jsonResponse(200, { transactions: [] })] });
+    routeFetch({ 'POST /api/wallet': [new TypeError('offline')], 'GET /api/wallet/transactions?limit=50': [jsonResponse(200, { transactions: [] })] });
     renderPage();
     expect(await screen.findByText('No transactions found. Add funds to start bidding!')).toBeTruthy();
     // Fallback from an empty ledger is ₹0; with no ledger either it is a dash. What is held is not in the ledger.
@@ -142,7 +142,7 @@ describe('WalletPage', () => {
   });
 
   it('shows a dash for the balance when nothing loads', async () => {
-    routeFetch({ 'POST /api/wallet': [new TypeError('offline')], 'GET /api/wallet/transactions': [new TypeError('offline')] });
+    routeFetch({ 'POST /api/wallet': [new TypeError('offline')], 'GET /api/wallet/transactions?limit=50': [new TypeError('offline')] });
     renderPage();
     expect(await screen.findByRole('alert')).toBeTruthy();
     expect(screen.getByText('—', { selector: '.wallet-hero-value' })).toBeTruthy();
@@ -260,7 +260,7 @@ describe('WalletPage', () => {
     function paged(extra: Record<string, Parameters<typeof routeFetch>[0][string]> = {}) {
       return routeFetch({
         'POST /api/wallet': [jsonResponse(200, { wallet_balance: 9200, on_hold: 0 })],
-        'GET /api/wallet/transactions': [pageOf(0, '4')],
+        'GET /api/wallet/transactions?limit=50': [pageOf(0, '4')],
         'GET /api/wallet/transactions?before=4': [pageOf(2, '2')],
         'GET /api/wallet/transactions?before=2': [pageOf(4, null)],
         ...extra,
@@ -302,7 +302,7 @@ describe('WalletPage', () => {
 
     it('a live change reads the newest page again and keeps the older rows loaded below it', async () => {
       const newer = makeTx('topup', 50, { _id: '6' });
-      paged({ 'GET /api/wallet/transactions': [pageOf(0, '4'), jsonResponse(200, { transactions: [newer, rows[0]], next_before: '5', totals: { ...totals, topup: 9050, count: 6 } })] });
+      paged({ 'GET /api/wallet/transactions?limit=50': [pageOf(0, '4'), jsonResponse(200, { transactions: [newer, rows[0]], next_before: '5', totals: { ...totals, topup: 9050, count: 6 } })] });
       renderPage();
       await waitFor(() => expect(screen.getAllByRole('row').slice(1)).toHaveLength(2));
       fireEvent.click(screen.getByRole('button', { name: 'Load more' }));

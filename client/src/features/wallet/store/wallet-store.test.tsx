@@ -31,7 +31,7 @@ describe('wallet store', () => {
     const ledger = [makeTx('topup', 5000)];
     const api = routeFetch({
       'POST /api/wallet': [jsonResponse(200, { wallet_balance: 4200, on_hold: 800 })],
-      'GET /api/wallet/transactions': [jsonResponse(200, { transactions: ledger })],
+      'GET /api/wallet/transactions?limit=50': [jsonResponse(200, { transactions: ledger })],
     });
     const { result } = await showWallet();
     await vi.waitFor(() => expect(result.current).toMatchObject({ balance: 4200, balanceSource: 'server', onHold: 800, transactions: ledger, loaded: true, loading: false, error: null }));
@@ -41,7 +41,7 @@ describe('wallet store', () => {
   it('derives the balance from the ledger when the balance call fails (Σ topup + Σ refund − Σ bid)', async () => {
     routeFetch({
       'POST /api/wallet': [jsonResponse(500, { error: 'Internal error', message: 'Internal error', code: 'INTERNAL' })],
-      'GET /api/wallet/transactions': [jsonResponse(200, { transactions: [makeTx('topup', 5000), makeTx('bid', 1200), makeTx('refund', 200)] })],
+      'GET /api/wallet/transactions?limit=50': [jsonResponse(200, { transactions: [makeTx('topup', 5000), makeTx('bid', 1200), makeTx('refund', 200)] })],
     });
     const { result } = await showWallet();
     // The ledger cannot tell held from paid: On hold stays unknown.
@@ -51,14 +51,14 @@ describe('wallet store', () => {
   it('leaves On hold unknown, not ₹0, when the answer does not carry it', async () => {
     routeFetch({
       'POST /api/wallet': [jsonResponse(200, { wallet_balance: 4200 })],
-      'GET /api/wallet/transactions': [jsonResponse(200, { transactions: [] })],
+      'GET /api/wallet/transactions?limit=50': [jsonResponse(200, { transactions: [] })],
     });
     const { result } = await showWallet();
     await vi.waitFor(() => expect(result.current).toMatchObject({ balance: 4200, balanceSource: 'server', onHold: null }));
   });
 
   it('leaves the balance unknown when neither call answers', async () => {
-    routeFetch({ 'POST /api/wallet': [new TypeError('offline')], 'GET /api/wallet/transactions': [new TypeError('offline')] });
+    routeFetch({ 'POST /api/wallet': [new TypeError('offline')], 'GET /api/wallet/transactions?limit=50': [new TypeError('offline')] });
     const { result } = await showWallet();
     await vi.waitFor(() => expect(result.current).toMatchObject({ balance: null, loaded: false, error: 'Could not load your transactions' }));
   });
@@ -68,7 +68,7 @@ describe('wallet store', () => {
     const after = [makeTx('refund', 700, { notes: 'Outbid on Vase: hold released' }), ...first];
     const api = routeFetch({
       'POST /api/wallet': [jsonResponse(200, { wallet_balance: 4300, on_hold: 700 }), jsonResponse(200, { wallet_balance: 5000, on_hold: 0 })],
-      'GET /api/wallet/transactions': [jsonResponse(200, { transactions: first }), jsonResponse(200, { transactions: after })],
+      'GET /api/wallet/transactions?limit=50': [jsonResponse(200, { transactions: first }), jsonResponse(200, { transactions: after })],
     });
     const { result } = await showWallet();
     await vi.waitFor(() => expect(result.current.onHold).toBe(700));
@@ -84,7 +84,7 @@ describe('wallet store', () => {
     expect(result.current.balance).toBe(5000);
     await new Promise((r) => setTimeout(r, 350));
     expect(api.calls('POST /api/wallet')).toHaveLength(2);
-    expect(api.calls('GET /api/wallet/transactions')).toHaveLength(2);
+    expect(api.calls('GET /api/wallet/transactions?limit=50')).toHaveLength(2);
   });
 
   it('keeps a live balance over a balance answer read before it', async () => {
@@ -92,7 +92,7 @@ describe('wallet store', () => {
     const gate = new Promise<void>((r) => { release = r; });
     const api = routeFetch({
       'POST /api/wallet': [jsonResponse(200, { wallet_balance: 100 })],
-      'GET /api/wallet/transactions': [jsonResponse(200, { transactions: [] })],
+      'GET /api/wallet/transactions?limit=50': [jsonResponse(200, { transactions: [] })],
     });
     // The balance call (the first request) answers only after the live event.
     api.fn.mockImplementationOnce(async () => {
@@ -110,7 +110,7 @@ describe('wallet store', () => {
     const tx = makeTx('topup', 500, { _id: 'new' });
     const api = routeFetch({
       'POST /api/wallet/topup': [jsonResponse(200, { message: 'ok', wallet_balance: 1500, transaction: tx })],
-      'GET /api/wallet/transactions': [jsonResponse(200, { transactions: [tx] })],
+      'GET /api/wallet/transactions?limit=50': [jsonResponse(200, { transactions: [tx] })],
     });
     walletBalance.set(undefined, { wallet_balance: 1000, on_hold: 250 });
     walletLedger.set(undefined, { transactions: [makeTx('topup', 1000)], nextBefore: null, totals: { topup: 1000, bid: 0, refund: 0, count: 1, spent: 0 } });
@@ -132,7 +132,7 @@ describe('wallet store', () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => { release = r; });
     const tx = makeTx('topup', 500, { _id: 'slow' });
-    const api = routeFetch({ 'GET /api/wallet/transactions': [jsonResponse(200, { transactions: [tx] })] });
+    const api = routeFetch({ 'GET /api/wallet/transactions?limit=50': [jsonResponse(200, { transactions: [tx] })] });
     api.fn.mockImplementationOnce(async () => {
       await gate;
       return jsonResponse(200, { message: 'ok', wallet_balance: 1500, transaction: tx });
@@ -162,7 +162,7 @@ describe('wallet store', () => {
     const after = [makeTx('refund', 700), ...before];
     const api = routeFetch({
       'POST /api/wallet': [jsonResponse(200, { wallet_balance: 4300, on_hold: 700 }), jsonResponse(200, { wallet_balance: 5000, on_hold: 0 })],
-      'GET /api/wallet/transactions': [jsonResponse(200, { transactions: before }), jsonResponse(200, { transactions: after })],
+      'GET /api/wallet/transactions?limit=50': [jsonResponse(200, { transactions: before }), jsonResponse(200, { transactions: after })],
     });
     const { result } = await showWallet();
     useLive.getState().connect('u-tok');
@@ -180,7 +180,7 @@ describe('wallet store', () => {
     const slow = new Promise<Response>((r) => { release = r; });
     const api = routeFetch({
       'POST /api/wallet': [jsonResponse(200, { wallet_balance: 4300 }), () => jsonResponse(200, { wallet_balance: 0 })],
-      'GET /api/wallet/transactions': [jsonResponse(200, { transactions: [] })],
+      'GET /api/wallet/transactions?limit=50': [jsonResponse(200, { transactions: [] })],
     });
     const { result } = await showWallet();
     useLive.getState().connect('u-tok');
