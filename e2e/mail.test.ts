@@ -32,7 +32,7 @@ describe('the mail outbox of the server process', () => {
     cleanups.push(() => first.cleanup());
     const { bidders } = await openMarket(first.url, 'mk', { products: 1, bidders: 2 });
     // Two addresses given: two confirmation mails written; the first send hangs in its DATA, the second waits.
-    for (const [i, b] of bidders.entries()) expect((await api(first.url, 'PUT', '/me/email', { email: `kill${i}@example.com` }, b.token)).status).toBe(202);
+    for (const [i, b] of bidders.entries()) expect((await api(first.url, 'PUT', '/me/email', { email: `kill${i}@example.com`, password: 'secret1' }, b.token)).status).toBe(202);
     const until = Date.now() + 10_000;
     while (mailServer.stalled() === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
     expect(mailServer.stalled()).toBe(1);
@@ -55,7 +55,7 @@ describe('the mail outbox of the server process', () => {
     cleanups.push(() => server.cleanup());
     const { bidders, productIds } = await openMarket(server.url, 'st', { products: 40, bidders: 2 });
     for (const [i, b] of bidders.entries()) {
-      expect((await api(server.url, 'PUT', '/me/email', { email: `stall${i}@example.com` }, b.token)).status).toBe(202);
+      expect((await api(server.url, 'PUT', '/me/email', { email: `stall${i}@example.com`, password: 'secret1' }, b.token)).status).toBe(202);
       const mail = await mailTo(mailServer.received, (r) => r.to.includes(`stall${i}@example.com`));
       expect((await api(server.url, 'POST', '/email/verify', { token: linkToken(mail, '/verify-email') })).status).toBe(204);
     }
@@ -77,7 +77,7 @@ describe('the mail outbox of the server process', () => {
     // The mail server stalls, and the sender is stuck in a send (a confirmation mail, sent at once)
     // before the second round starts: its outbid mails wait behind it.
     stall = true;
-    expect((await api(server.url, 'PUT', '/me/email', { email: 'stall-extra@example.com' }, bidders[0]!.token)).status).toBe(202);
+    expect((await api(server.url, 'PUT', '/me/email', { email: 'stall-extra@example.com', password: 'secret1' }, bidders[0]!.token)).status).toBe(202);
     const until = Date.now() + 10_000;
     while (mailServer.stalled() === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
     expect(mailServer.stalled()).toBe(1);

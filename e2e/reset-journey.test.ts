@@ -21,7 +21,7 @@ describe('password reset by email', () => {
     const email = 'meera.nair@example.com';
 
     await step('the bidder has a confirmed address', async () => {
-      expect((await api(baseUrl, 'PUT', '/me/email', { email }, me.token)).status).toBe(202);
+      expect((await api(baseUrl, 'PUT', '/me/email', { email, password: me.password }, me.token)).status).toBe(202);
       const mail = await mailTo(smtp.received, (r) => r.to.includes(email));
       expect((await api(baseUrl, 'POST', '/email/verify', { token: linkToken(mail, '/verify-email') })).status).toBe(204);
     });

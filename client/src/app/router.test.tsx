@@ -110,6 +110,7 @@ describe('routes', () => {
     ['/reset-password?token=abc', 'Reset your password'],
     ['/unsubscribe?token=abc', 'Stop these emails?'],
     ['/verify-email', 'Confirm your email address'],
+    ['/undo-email?token=abc', 'Undo the email change?'],
   ])('opens %s without a session', (path, heading) => {
     renderApp(path);
     expect(screen.getByTestId('location').textContent).toBe(path.split('?')[0]);

@@ -2,7 +2,7 @@ import { Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { Spinner } from '../components/ui/Spinner';
 import {
-  ForgotPasswordPage, LoginPage, RegisterPage, RequireSession, ResetPasswordPage, SessionReady, UnsubscribePage, VerifyEmailPage,
+  ForgotPasswordPage, LoginPage, RegisterPage, RequireSession, ResetPasswordPage, SessionReady, UndoEmailPage, UnsubscribePage, VerifyEmailPage,
 } from '../features/auth';
 import { LandingPage } from '../features/landing/components/LandingPage';
 import { paths } from '../config/paths';
@@ -55,6 +55,7 @@ export function AppRoutes() {
           <Route path={paths.email.resetPassword} element={<ResetPasswordPage />} />
           <Route path={paths.email.verify} element={<VerifyEmailPage />} />
           <Route path={paths.email.unsubscribe} element={<UnsubscribePage />} />
+          <Route path={paths.email.undo} element={<UndoEmailPage />} />
 
           {/* The bidder's shell, also for visitors: Browse and lot pages are public (a shared link opens the lot). */}
           <Route element={<SessionReady />}>

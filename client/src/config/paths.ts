@@ -39,6 +39,8 @@ export const paths = {
     resetPassword: '/reset-password',
     verify: '/verify-email',
     unsubscribe: '/unsubscribe',
+    /** Mailed to the confirmed address an email change replaced (`&portal=admin` for an admin). */
+    undo: '/undo-email',
   },
 } as const;
 

@@ -362,8 +362,8 @@ export interface UnitOfWork {
   setPendingEmail(role: Role, id: number, email: string | null): Promise<boolean>;
   /** Forgets the confirmed address too. */
   clearEmail(role: Role, id: number): Promise<void>;
-  /** The account's confirmed address and status, locked until commit; null when there is no such account. */
-  accountEmail(role: Role, id: number): Promise<{ email: string | null; status: AccountStatus } | null>;
+  /** The account's confirmed address, status and names, locked until commit; null when there is no such account. */
+  accountEmail(role: Role, id: number): Promise<{ email: string | null; status: AccountStatus; username: string; name: string } | null>;
   /** Whether another account of the kind has confirmed this address. */
   emailTaken(role: Role, email: string, exceptId: number): Promise<boolean>;
   /** Makes the pending address the confirmed one, if it is still `email`; false otherwise. */
@@ -371,8 +371,21 @@ export interface UnitOfWork {
   insertAccountToken(row: { role: Role; accountId: number; purpose: TokenPurpose; tokenHash: string; email: string; now: number; expiresAt: number }): Promise<void>;
   /** Spends the unused, unexpired token with this hash: its row, or null when there is none (used, expired, unknown). */
   useAccountToken(tokenHash: string, purpose: TokenPurpose, now: number): Promise<AccountToken | null>;
-  /** Spends every unused token of the account for `purpose`. */
-  spendAccountTokens(role: Role, accountId: number, purpose: TokenPurpose, now: number): Promise<void>;
+  /** Spends every unused token of the account for `purpose` (only those of id `fromId` on, when given). */
+  spendAccountTokens(role: Role, accountId: number, purpose: TokenPurpose, now: number, fromId?: number): Promise<void>;
+  /** How many tokens for `purpose` the account was sent after `since`, used or not. */
+  accountTokensSince(role: Role, accountId: number, purpose: TokenPurpose, since: number): Promise<number>;
+  /**
+   * Counts one more mail of `kind` to `address` (lower case), in a window that starts afresh once
+   * `windowMs` have passed since it began; the count in the window, this one included. Concurrent
+   * transactions counting the same address and kind wait for each other.
+   */
+  countMailTo(address: string, kind: string, now: number, windowMs: number): Promise<number>;
+  /**
+   * Makes `email` the account's confirmed address again (none waiting) and bumps its token version (every
+   * session ends): the new version, or null when the account is gone.
+   */
+  restoreEmail(role: Role, id: number, email: string): Promise<number | null>;
   /** Sets a new password and bumps the token version (every session ends); the new version, or null when the account is gone. */
   resetPassword(role: Role, id: number, passwordHash: string): Promise<number | null>;
   /** The kinds of notice the bidder gets by email, and whether they have a confirmed address; null when there is no such bidder. */
@@ -404,9 +417,10 @@ export interface UnitOfWork {
 
 
 /** What a mailed link's token is for (account_tokens.purpose). */
-export type TokenPurpose = 'password_reset' | 'verify_email';
+export type TokenPurpose = 'password_reset' | 'verify_email' | 'undo_email';
 
 export interface AccountToken {
+  id: number;
   role: Role;
   accountId: number;
   email: string;

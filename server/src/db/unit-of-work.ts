@@ -582,8 +582,10 @@ export class SqlUnitOfWork implements UnitOfWork {
     await this.sql.run(`update ${ACCOUNT_TABLE[role]} set email = null, pending_email = null where id = ?`, [id]);
   }
 
-  async accountEmail(role: Role, id: number): Promise<{ email: string | null; status: AccountStatus } | null> {
-    return (await this.sql.get<{ email: string | null; status: AccountStatus }>(`select email, status from ${ACCOUNT_TABLE[role]} where id = ?${this.dialect.forUpdate}`, [id])) ?? null;
+  async accountEmail(role: Role, id: number): Promise<{ email: string | null; status: AccountStatus; username: string; name: string } | null> {
+    return (await this.sql.get<{ email: string | null; status: AccountStatus; username: string; name: string }>(
+      `select email, status, username, name from ${ACCOUNT_TABLE[role]} where id = ?${this.dialect.forUpdate}`, [id],
+    )) ?? null;
   }
 
   async emailTaken(role: Role, email: string, exceptId: number): Promise<boolean> {
@@ -604,13 +606,39 @@ export class SqlUnitOfWork implements UnitOfWork {
   async useAccountToken(tokenHash: string, purpose: TokenPurpose, now: number): Promise<AccountToken | null> {
     return (await this.sql.get<AccountToken>(
       `update account_tokens set used_at = ? where token_hash = ? and purpose = ? and used_at is null and expires_at > ?
-       returning role, account_id as "accountId", email`,
+       returning id, role, account_id as "accountId", email`,
       [now, tokenHash, purpose, now],
     )) ?? null;
   }
 
-  async spendAccountTokens(role: Role, accountId: number, purpose: TokenPurpose, now: number): Promise<void> {
-    await this.sql.run('update account_tokens set used_at = ? where role = ? and account_id = ? and purpose = ? and used_at is null', [now, role, accountId, purpose]);
+  async spendAccountTokens(role: Role, accountId: number, purpose: TokenPurpose, now: number, fromId = 0): Promise<void> {
+    await this.sql.run('update account_tokens set used_at = ? where role = ? and account_id = ? and purpose = ? and used_at is null and id >= ?', [now, role, accountId, purpose, fromId]);
+  }
+
+  async accountTokensSince(role: Role, accountId: number, purpose: TokenPurpose, since: number): Promise<number> {
+    const row = await this.sql.get<{ n: number }>('select count(*) as n from account_tokens where role = ? and account_id = ? and purpose = ? and created_at > ?', [role, accountId, purpose, since]);
+    return Number(row?.n ?? 0);
+  }
+
+  async countMailTo(address: string, kind: string, now: number, windowMs: number): Promise<number> {
+    // One statement, so the row's lock covers the read and the write (both stores' upsert).
+    const row = await this.sql.get<{ sent: number }>(
+      `insert into mail_caps (address, kind, window_start, sent) values (?, ?, ?, 1)
+       on conflict (address, kind) do update set
+         sent = case when mail_caps.window_start > ? then mail_caps.sent + 1 else 1 end,
+         window_start = case when mail_caps.window_start > ? then mail_caps.window_start else excluded.window_start end
+       returning sent`,
+      [address, kind, now, now - windowMs, now - windowMs],
+    );
+    return Number(row!.sent);
+  }
+
+  async restoreEmail(role: Role, id: number, email: string): Promise<number | null> {
+    const row = await this.sql.get<{ ver: number }>(
+      `update ${ACCOUNT_TABLE[role]} set email = ?, pending_email = null, token_version = token_version + 1 where id = ? returning token_version as ver`,
+      [email, id],
+    );
+    return row?.ver ?? null;
   }
 
   async resetPassword(role: Role, id: number, passwordHash: string): Promise<number | null> {

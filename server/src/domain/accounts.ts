@@ -111,10 +111,23 @@ export function namesCaller(caller: Caller, ...names: (string | number | undefin
 }
 
 /**
- * Checks the current password, stores the new one and bumps the token version, which revokes every
- * token issued before. Returns the new version for the fresh token.
+ * In `tx`, once the account's password changed (a change, a reset) or the account was deactivated:
+ * every reset link sent before stops working, and so does the link of an address waiting for
+ * confirmation, which is dropped (docs/email.md). Whoever asked for them may no longer be the owner,
+ * or the owner may have just taken the account back. The confirmed address, and a link to undo an
+ * address change (its owner's way back), stay.
  */
-export async function changePassword(commands: Commands, caller: Caller, password: string, newPassword: string): Promise<Result<{ ver: number; events?: DomainEvent[] }>> {
+export async function endAccountLinks(tx: UnitOfWork, role: Role, id: number, now: number): Promise<void> {
+  await tx.spendAccountTokens(role, id, 'password_reset', now);
+  await tx.spendAccountTokens(role, id, 'verify_email', now);
+  await tx.setPendingEmail(role, id, null);
+}
+
+/**
+ * Checks the current password, stores the new one and bumps the token version, which revokes every
+ * token issued before (and every mailed link but an undo's). Returns the new version for the fresh token.
+ */
+export async function changePassword(commands: Commands, caller: Caller, password: string, newPassword: string, now: number): Promise<Result<{ ver: number; events?: DomainEvent[] }>> {
   const wrong = () => refuse('WRONG_PASSWORD', 'Current password is incorrect', 'password');
   const hash = await commands.reads.passwordHash(caller.role, caller.id);
   if (hash === null || !(await verifyPassword(password, hash))) return wrong();
@@ -122,8 +135,10 @@ export async function changePassword(commands: Commands, caller: Caller, passwor
   return commands.run(async (tx) => {
     // Another change landed between our read and this write: make the caller try again with the new state.
     const ver = await tx.replacePassword(caller.role, caller.id, hash, passwordHash);
+    if (ver === null) return wrong();
+    await endAccountLinks(tx, caller.role, caller.id, now);
     // Live sockets opened with an older token close (the caller's new token opens a new one).
-    return ver === null ? wrong() : { ok: true, ver, events: [{ type: 'account:revoked', role: caller.role, id: caller.id, ver }] };
+    return { ok: true, ver, events: [{ type: 'account:revoked', role: caller.role, id: caller.id, ver }] };
   });
 }
 
@@ -138,7 +153,8 @@ export async function resolveSession(reads: Pick<Reads, 'session'>, claims: Toke
 
 /**
  * Activates or deactivates a bidder. Deactivation bumps the token version, so the user's tokens stop
- * working at once (and their sockets close); reactivation does not bring them back.
+ * working at once (and their sockets close), and ends the links mailed before (endAccountLinks);
+ * reactivation brings back neither.
  */
 export async function setUserStatus(tx: UnitOfWork, cmd: { userId: number; status: 'active' | 'inactive' }, now: number): Promise<Result<{ user: UserRow; events: DomainEvent[] }>> {
   if (cmd.status === 'active') {
@@ -149,6 +165,7 @@ export async function setUserStatus(tx: UnitOfWork, cmd: { userId: number; statu
   const release = await releaseLeadsOf(tx, cmd.userId, now);
   const user = await tx.setUserStatus(cmd.userId, 'inactive');
   if (!user) return refuse('NOT_FOUND', 'User not found');
+  await endAccountLinks(tx, 'user', cmd.userId, now);
   const applied = await tx.apply(release.changes, now);
   return { ok: true, user, events: [...release.events(applied), { type: 'account:deactivated', userId: cmd.userId }] };
 }

@@ -3,6 +3,7 @@
  */
 import { VERIFY_LINK_HOURS } from '@auction/shared';
 import type { Role, UnitOfWork } from '../db/index.js';
+import { withinMailCap } from '../mail/caps.js';
 import { hashLinkToken, newLinkToken } from '../mail/links.js';
 import { verifyEmailMail } from '../mail/messages.js';
 
@@ -19,10 +20,13 @@ export interface LinkBase {
 
 /**
  * In `tx`: makes `email` the account's address waiting for confirmation and mails it a link (any
- * earlier link stops working). Registration and PUT /me/email both come here.
+ * earlier link stops working). Registration and PUT /me/email both come here. Past the address's cap
+ * of confirmation mails (mail/caps.ts) nothing is mailed, and a link mailed before to the same address
+ * still works; the answer is the same either way, so it tells nobody what else was asked of it.
  */
 export async function sendConfirmation(tx: UnitOfWork, links: LinkBase, a: { role: Role; id: number; email: string; now: number }): Promise<void> {
   await tx.setPendingEmail(a.role, a.id, a.email);
+  if (!(await withinMailCap(tx, 'verify_email', a.email, a.now))) return;
   await tx.spendAccountTokens(a.role, a.id, 'verify_email', a.now);
   const token = newLinkToken();
   await tx.insertAccountToken({ role: a.role, accountId: a.id, purpose: 'verify_email', tokenHash: hashLinkToken(token), email: a.email, now: a.now, expiresAt: a.now + VERIFY_LINK_MS });

@@ -4,29 +4,41 @@
  * transaction of the change that causes it, and sent after commit (mail/sender.ts); nothing here waits
  * for a mail server.
  */
-import { NOTIFICATION_KINDS, RESET_LINK_MINUTES, type NotificationKind, type NotificationSettings } from '@auction/shared';
-import type { AdminRow, Reads, Role, UserRow } from '../db/index.js';
+import { NOTIFICATION_KINDS, RESET_LINK_MINUTES, UNDO_LINK_DAYS, type NotificationKind, type NotificationSettings } from '@auction/shared';
+import type { AdminRow, Reads, Role, UnitOfWork, UserRow } from '../db/index.js';
 import { refuse, type Result } from '../errors.js';
-import { hashPassword } from '../auth/passwords.js';
+import { hashPassword, verifyPassword } from '../auth/passwords.js';
+import { withinMailCap } from '../mail/caps.js';
 import { hashLinkToken, newLinkToken, type UnsubscribeTokens } from '../mail/links.js';
-import { NOTICE_KIND_LABELS, resetPasswordMail } from '../mail/messages.js';
+import { emailChangedMail, NOTICE_KIND_LABELS, resetPasswordMail } from '../mail/messages.js';
 import { normaliseEmail, sendConfirmation, type LinkBase } from './confirmation.js';
 import type { Commands } from './commands.js';
-import { accountByUsername, type Caller } from './accounts.js';
+import { accountByUsername, endAccountLinks, type Caller } from './accounts.js';
 import type { DomainEvent } from './events.js';
 
 export const RESET_LINK_MS = RESET_LINK_MINUTES * 60_000;
+export const UNDO_LINK_MS = UNDO_LINK_DAYS * 24 * 3_600_000;
+/**
+ * Reset links per account: at most this many in RESET_WINDOW_MS, however the requests named it (any
+ * case or spacing of its username, or its address). Past it a request is answered as any other and
+ * mails nothing.
+ */
+export const RESETS_PER_ACCOUNT = 5;
+export const RESET_WINDOW_MS = 15 * 60_000;
 
 const invalidToken = () => refuse('TOKEN_INVALID', 'This link has expired or has already been used. Please ask for a new one.', 'token');
 
 /**
- * PUT /me/email. The address already confirmed: nothing to do. Otherwise it waits for its link (the
+ * PUT /me/email, with the account's current password (a session alone cannot send the account's mail
+ * elsewhere). The address already confirmed: nothing to do. Otherwise it waits for its link (the
  * confirmed one, if any, stays until then). Whether another account confirmed it is told only by the
  * link (409 EMAIL_TAKEN), to whoever holds the mailbox: answering here would tell anyone with an
  * account whose addresses are registered.
  */
-export async function changeEmail(commands: Commands, links: LinkBase, caller: Caller, raw: string, now: number): Promise<Result<{ email: string; verified: boolean }>> {
-  const email = normaliseEmail(raw);
+export async function changeEmail(commands: Commands, links: LinkBase, caller: Caller, input: { email: string; password: string }, now: number): Promise<Result<{ email: string; verified: boolean }>> {
+  const email = normaliseEmail(input.email);
+  const hash = await commands.reads.passwordHash(caller.role, caller.id);
+  if (hash === null || !(await verifyPassword(input.password, hash))) return refuse('WRONG_PASSWORD', 'Current password is incorrect', 'password');
   const account = await commands.reads.account(caller.role, caller.id);
   if (!account) return refuse('UNAUTHENTICATED', 'Please sign in');
   if (account.email === email) {
@@ -56,13 +68,22 @@ export async function removeEmail(commands: Commands, caller: Caller, now: numbe
   });
 }
 
-/** POST /email/verify: the link's address becomes the account's confirmed one. */
-export async function confirmEmail(commands: Commands, token: string, now: number): Promise<Result<object>> {
+/**
+ * POST /email/verify: the link's address becomes the account's confirmed one. The confirmed address it
+ * replaces, if any, is told (with a link to undo the change).
+ */
+export async function confirmEmail(commands: Commands, links: LinkBase, token: string, now: number): Promise<Result<object>> {
+  return takenIfRaced(() => confirmLinked(commands, links, token, now));
+}
+
+/**
+ * Two accounts confirming (or restoring) one address at the same moment (PostgreSQL): the second meets
+ * the unique index; its transaction rolled back, so its link still works once the address is free again.
+ */
+async function takenIfRaced<T extends object>(work: () => Promise<Result<T>>): Promise<Result<T>> {
   try {
-    return await confirmLinked(commands, token, now);
+    return await work();
   } catch (err) {
-    // Two accounts confirming one address at the same moment (PostgreSQL): the second meets the unique
-    // index; its transaction rolled back, so its link still works once the address is free again.
     if (isUniqueViolation(err)) return refuse('EMAIL_TAKEN', 'Another account confirmed this email address first', 'email');
     throw err;
   }
@@ -76,25 +97,62 @@ function isUniqueViolation(err: unknown): boolean {
   return false;
 }
 
-async function confirmLinked(commands: Commands, token: string, now: number): Promise<Result<object>> {
+async function confirmLinked(commands: Commands, links: LinkBase, token: string, now: number): Promise<Result<object>> {
   return commands.run(async (tx) => {
     const link = await tx.useAccountToken(hashLinkToken(token), 'verify_email', now);
     if (!link) return invalidToken();
     if (await tx.emailTaken(link.role, link.email, link.accountId)) return refuse('EMAIL_TAKEN', 'Another account confirmed this email address first', 'email');
+    const before = await tx.accountEmail(link.role, link.accountId);
     // The address was changed again (or removed) after this link was sent.
-    if (!(await tx.confirmEmail(link.role, link.accountId, link.email))) return invalidToken();
+    if (!before || !(await tx.confirmEmail(link.role, link.accountId, link.email))) return invalidToken();
     // A reset link sent to the address before stops working.
     await tx.spendAccountTokens(link.role, link.accountId, 'password_reset', now);
+    if (before.email !== null && before.email !== link.email) await tellReplacedAddress(tx, links, { role: link.role, id: link.accountId, account: before, old: before.email, replacement: link.email }, now);
     return { ok: true };
   });
+}
+
+/**
+ * The address an account just left is told, with a link that puts it back (POST /email/undo): the
+ * owner whose session someone else used to move the account's mail elsewhere gets the account back.
+ */
+async function tellReplacedAddress(tx: UnitOfWork, links: LinkBase, a: { role: Role; id: number; account: { username: string; name: string }; old: string; replacement: string }, now: number) {
+  const token = newLinkToken();
+  await tx.insertAccountToken({ role: a.role, accountId: a.id, purpose: 'undo_email', tokenHash: hashLinkToken(token), email: a.old, now, expiresAt: now + UNDO_LINK_MS });
+  const admin = a.role === 'admin';
+  await tx.enqueueMail(emailChangedMail({
+    to: a.old, name: a.account.name, username: a.account.username, admin, newEmail: a.replacement,
+    link: `${links.publicUrl}/undo-email?token=${token}${admin ? '&portal=admin' : ''}`,
+  }), now);
+}
+
+/**
+ * POST /email/undo: the address the link was sent to is the account's confirmed one again, and every
+ * session and socket of the account ends. Links sent to the address that replaced it stop working, and
+ * so do the undo links of later changes; an earlier change's undo link still works, so whoever made the
+ * later changes cannot use one of theirs to cancel the owner's.
+ */
+export async function undoEmailChange(commands: Commands, token: string, now: number): Promise<Result<{ events: DomainEvent[] }>> {
+  return takenIfRaced(() => commands.run(async (tx) => {
+    const link = await tx.useAccountToken(hashLinkToken(token), 'undo_email', now);
+    if (!link) return invalidToken();
+    if (await tx.emailTaken(link.role, link.email, link.accountId)) return refuse('EMAIL_TAKEN', 'Another account confirmed this email address first', 'email');
+    const ver = await tx.restoreEmail(link.role, link.accountId, link.email);
+    if (ver === null) return invalidToken();
+    await tx.spendAccountTokens(link.role, link.accountId, 'password_reset', now);
+    await tx.spendAccountTokens(link.role, link.accountId, 'verify_email', now);
+    await tx.spendAccountTokens(link.role, link.accountId, 'undo_email', now, link.id);
+    return { ok: true, events: [{ type: 'account:revoked', role: link.role, id: link.accountId, ver }] };
+  }));
 }
 
 type Account = (UserRow | AdminRow) & { email: string | null };
 
 /**
  * POST /password/forgot, after its answer: when an active account matches (a username, or a confirmed
- * address) and has a confirmed address, a reset link is mailed to it. The route answers before this
- * runs, so neither the answer nor its timing says whether an account matched.
+ * address) and has a confirmed address, a reset link is mailed to it, within the account's budget
+ * (RESETS_PER_ACCOUNT) and its address's (mail/caps.ts). The route answers before this runs, so
+ * neither the answer nor its timing says whether an account matched, nor whether a budget was spent.
  */
 export async function forgotPassword(commands: Commands, links: LinkBase, input: { username?: string; email?: string; role: Role }, now: number): Promise<void> {
   const reads = commands.reads;
@@ -109,6 +167,9 @@ export async function forgotPassword(commands: Commands, links: LinkBase, input:
     // The address may have been removed or changed (or the account closed) since the read above.
     const current = await tx.accountEmail(input.role, found.id);
     if (!current || current.email !== to || current.status !== 'active') return { ok: true };
+    // Counted after the account's row lock: two requests for one account cannot both see room.
+    if (await tx.accountTokensSince(input.role, found.id, 'password_reset', now - RESET_WINDOW_MS) >= RESETS_PER_ACCOUNT) return { ok: true };
+    if (!(await withinMailCap(tx, 'password_reset', to, now))) return { ok: true };
     await tx.insertAccountToken({ role: input.role, accountId: found.id, purpose: 'password_reset', tokenHash, email: to, now, expiresAt: now + RESET_LINK_MS });
     await tx.enqueueMail(resetPasswordMail({ to, name: found.name, username: found.username, admin: input.role === 'admin', link: `${links.publicUrl}/reset-password?token=${token}${input.role === 'admin' ? '&portal=admin' : ''}` }), now);
     return { ok: true };
@@ -117,7 +178,7 @@ export async function forgotPassword(commands: Commands, links: LinkBase, input:
 
 /**
  * POST /password/reset: the link's account gets the new password; its token version moves on, so every
- * session and socket of it ends (and every other reset link stops working).
+ * session and socket of it ends (and every other reset link, and a waiting address's, stops working).
  */
 export async function resetPassword(commands: Commands, token: string, password: string, now: number): Promise<Result<{ events: DomainEvent[] }>> {
   // Hashed before the transaction (scrypt takes ~50 ms), whether or not the token is good.
@@ -127,7 +188,7 @@ export async function resetPassword(commands: Commands, token: string, password:
     if (!link) return invalidToken();
     const ver = await tx.resetPassword(link.role, link.accountId, passwordHash);
     if (ver === null) return invalidToken();
-    await tx.spendAccountTokens(link.role, link.accountId, 'password_reset', now);
+    await endAccountLinks(tx, link.role, link.accountId, now);
     return { ok: true, events: [{ type: 'account:revoked', role: link.role, id: link.accountId, ver }] };
   });
 }

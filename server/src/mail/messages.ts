@@ -3,7 +3,7 @@
  * same, and every link is absolute (PUBLIC_URL). Notice emails carry the notice's own words (rupees
  * already formatted as on the site), a link to the lot page, and a one-click unsubscribe (RFC 8058).
  */
-import { RESET_LINK_MINUTES, VERIFY_LINK_HOURS, type NotificationKind } from '@auction/shared';
+import { RESET_LINK_MINUTES, UNDO_LINK_DAYS, VERIFY_LINK_HOURS, type NotificationKind } from '@auction/shared';
 import type { MailDraft } from '../db/index.js';
 
 /** What each kind of notice email is about, for the footer ("you get these because …") and the settings. */
@@ -64,6 +64,37 @@ export function resetPasswordMail(a: { to: string; name: string; username: strin
     kind: 'password_reset', to: a.to, subject: 'Reset your password',
     text: `${lines.join('\n\n')}\n\n${a.link}\n\n${after}\n`,
     html: html({ heading: 'Reset your password', paragraphs: lines, button: { label: 'Choose a new password', href: a.link }, footer: [escapeHtml(after)] }),
+  };
+}
+
+/**
+ * An address as the mail to the address it replaced shows it: enough for its owner to recognise it, not
+ * enough to write to (`mallory@evil.example` → `m***@e***.example`).
+ */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  const local = email.slice(0, at);
+  const domain = email.slice(at + 1);
+  const dot = domain.lastIndexOf('.');
+  return `${local.slice(0, 1)}***@${domain.slice(0, 1)}***${domain.slice(dot)}`;
+}
+
+/**
+ * To the confirmed address an account just left: which address replaced it (masked), and the link that
+ * puts it back and signs the account out everywhere, for the owner whose session someone else used.
+ */
+export function emailChangedMail(a: { to: string; name: string; username: string; admin: boolean; newEmail: string; link: string }): MailDraft {
+  const account = a.admin ? `admin account “${a.username}”` : `account “${a.username}”`;
+  const lines = [
+    `Hello ${a.name},`,
+    `The email address of your ${account} was changed from this address to ${maskEmail(a.newEmail)}. Password reset links and notices now go there.`,
+    `If you did not change it, open this link within ${UNDO_LINK_DAYS} days: it puts this address back and signs your account out everywhere. Then reset your password from the sign-in page.`,
+  ];
+  const after = 'If you changed it yourself, you need do nothing.';
+  return {
+    kind: 'undo_email', to: a.to, subject: 'Your email address was changed',
+    text: `${lines.join('\n\n')}\n\n${a.link}\n\n${after}\n`,
+    html: html({ heading: 'Your email address was changed', paragraphs: lines, button: { label: 'This was not me: put my address back', href: a.link }, footer: [escapeHtml(after)] }),
   };
 }
 

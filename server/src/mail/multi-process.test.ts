@@ -40,7 +40,7 @@ describe('two processes on one PostgreSQL', () => {
     const bidders = await Promise.all(Array.from({ length: 6 }, (_, i) => richBidder(apps[i % 2]!, 100_000, [auctionId])));
     await Promise.all(bidders.map(async (b, i) => {
       const email = `bidder${i}@example.com`;
-      expect((await call(apps[i % 2]!, 'PUT', '/api/me/email', { email }, b.token)).statusCode).toBe(202);
+      expect((await call(apps[i % 2]!, 'PUT', '/api/me/email', { email, password: b.password }, b.token)).statusCode).toBe(202);
       const mail = await mailTo(smtp.received, (r) => r.to.includes(email));
       expect((await call(apps[(i + 1) % 2]!, 'POST', '/api/email/verify', { token: linkToken(mail, '/verify-email') })).statusCode).toBe(204);
     }));

@@ -137,4 +137,27 @@ describe('files, without SMTP', () => {
     expect(parsed.messageId).toBe(messageIdOf(7, FROM));
     expect(header(parsed, 'list-unsubscribe')).toBe('<http://localhost:3000/api/email/unsubscribe?token=abc>');
   });
+
+  it('a file holds a live link, so only the server\'s user may read it: the file 0600, a folder it creates 0700', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'outbox-'));
+    cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const outbox = path.join(dir, 'data', 'outbox');
+    const t = fileTransport({ dir: outbox, from: FROM });
+    // Whatever the process's umask lets through: a permissive one must not widen them.
+    const umask = process.umask(0);
+    try {
+      await t.send(mail(8));
+      // A file left half-written (a crash between write and rename) is not reused with its mode.
+      fs.writeFileSync(path.join(outbox, '9.eml.tmp'), 'partial', { mode: 0o644 });
+      await t.send(mail(9));
+    } finally {
+      process.umask(umask);
+    }
+    const mode = (file: string) => fs.statSync(file).mode & 0o777;
+    expect(mode(outbox)).toBe(0o700);
+    expect(mode(path.join(dir, 'data'))).toBe(0o700);
+    expect(mode(path.join(outbox, '8.eml'))).toBe(0o600);
+    expect(mode(path.join(outbox, '9.eml'))).toBe(0o600);
+    expect(fs.readdirSync(outbox).sort()).toEqual(['8.eml', '9.eml']);
+  });
 });

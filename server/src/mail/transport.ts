@@ -94,7 +94,11 @@ export function smtpTransport(settings: { smtpUrl: string; from: string }, opts:
   };
 }
 
-/** Each mail as `<dir>/<id>.eml` (written whole, then renamed into place; a retry overwrites it). */
+/**
+ * Each mail as `<dir>/<id>.eml` (written whole, then renamed into place; a retry overwrites it). A mail
+ * holds a working link (a password reset), so only the server's own user may read it: each file is
+ * 0600, and the folder, when it is created here, 0700 (a umask only ever takes bits away).
+ */
 export function fileTransport(settings: { dir: string; from: string; onWritten?: (file: string, mail: OutgoingMail) => void }): MailTransport {
   const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
@@ -102,10 +106,14 @@ export function fileTransport(settings: { dir: string; from: string; onWritten?:
     async send(mail) {
       try {
         const info = await transporter.sendMail(message(mail, settings.from));
-        await fs.promises.mkdir(settings.dir, { recursive: true });
+        await fs.promises.mkdir(settings.dir, { recursive: true, mode: 0o700 });
         const file = path.join(settings.dir, `${mail.id}.eml`);
-        await fs.promises.writeFile(`${file}.tmp`, info.message as Buffer);
-        await fs.promises.rename(`${file}.tmp`, file);
+        const tmp = `${file}.tmp`;
+        // A file left by a write cut short keeps its mode if written over: it is removed first, and
+        // the new one is created (exclusively) at 0600.
+        await fs.promises.rm(tmp, { force: true });
+        await fs.promises.writeFile(tmp, info.message as Buffer, { mode: 0o600, flag: 'wx' });
+        await fs.promises.rename(tmp, file);
         settings.onWritten?.(file, mail);
       } catch (err) {
         throw new MailSendError(err instanceof Error ? err.message : String(err), false, err);
@@ -114,3 +122,4 @@ export function fileTransport(settings: { dir: string; from: string; onWritten?:
     close: () => transporter.close(),
   };
 }
+

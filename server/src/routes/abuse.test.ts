@@ -128,8 +128,9 @@ const VALID_BODY: Record<string, () => Record<string, unknown>> = {
   'POST /api/notifications/read': () => ({ ids: [1] }),
   'PUT /api/admin/products/{id}/images/order': () => ({ ids: [1] }),
   // Accounts by email (docs/email.md).
-  'PUT /api/me/email': () => ({ email: `${uniqueName('ab').toLowerCase()}@example.com` }),
+  'PUT /api/me/email': () => ({ email: `${uniqueName('ab').toLowerCase()}@example.com`, password: 'not-the-password' }),
   'POST /api/email/verify': () => ({ token: 'nope' }),
+  'POST /api/email/undo': () => ({ token: 'nope' }),
   'POST /api/password/forgot': () => ({ username: 'nobody' }),
   'POST /api/password/reset': () => ({ token: 'nope', password: 'secret9' }),
   'PUT /api/me/notification-settings': () => ({ email: { won: true } }),

@@ -42,7 +42,7 @@ export function accountRoutes(app: App, ctx: AppContext) {
   }, async (req) => {
     const me = caller(req);
     if (!namesCaller(me, req.body.username, req.body.user_id)) throw new AppError('FORBIDDEN', 'You can only change your own password');
-    const { ver } = unwrap(await changePassword(commands, me, req.body.password, req.body.new_password));
+    const { ver } = unwrap(await changePassword(commands, me, req.body.password, req.body.new_password, ctx.now()));
     return { message: 'Password changed successfully!', token: await tokens.sign({ id: me.id, role: 'user', ver }) };
   });
 
@@ -73,7 +73,7 @@ export function accountRoutes(app: App, ctx: AppContext) {
   }, async (req) => {
     const me = caller(req);
     if (!namesCaller(me, req.body.username, req.body.user_id)) throw new AppError('FORBIDDEN', 'You can only change your own password');
-    const { ver } = unwrap(await changePassword(commands, me, req.body.password, req.body.new_password));
+    const { ver } = unwrap(await changePassword(commands, me, req.body.password, req.body.new_password, ctx.now()));
     return { message: 'Password changed successfully!', token: await tokens.sign({ id: me.id, role: 'admin', ver }) };
   });
 }

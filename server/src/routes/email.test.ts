@@ -31,10 +31,10 @@ const to = (address: string, subject?: RegExp) => (r: Received) => r.to.includes
 const address = () => `${uniqueName('p').toLowerCase()}@example.com`;
 const me = async (token: string) => (await call(app, 'GET', '/api/me', undefined, token)).json<{ email: string | null; email_verified: boolean; role: string }>();
 
-/** Gives the account an address and opens the link mailed to it. */
-async function confirmed(token: string, email = address()) {
+/** Gives the account an address (with its password, the helpers' 'secret1') and opens the link mailed to it. */
+async function confirmed(token: string, email = address(), password = 'secret1') {
   const before = smtp.received.length;
-  const put = await call(app, 'PUT', '/api/me/email', { email }, token);
+  const put = await call(app, 'PUT', '/api/me/email', { email, password }, token);
   expect(put.statusCode, put.body).toBe(202);
   const mail = await mailTo(smtp.received, (r) => smtp.received.indexOf(r) >= before && to(email, /Confirm/)(r));
   const res = await call(app, 'POST', '/api/email/verify', { token: linkToken(mail, '/verify-email') });
@@ -70,7 +70,7 @@ describe('email addresses', () => {
     const email = await confirmed(a.token);
     // The answer does not tell whether the address is taken; its link does, to whoever holds the mailbox.
     const before = smtp.received.length;
-    expect((await call(app, 'PUT', '/api/me/email', { email: email.toUpperCase() }, b.token)).statusCode).toBe(202);
+    expect((await call(app, 'PUT', '/api/me/email', { email: email.toUpperCase(), password: b.password }, b.token)).statusCode).toBe(202);
     const link = linkToken(await mailTo(smtp.received, (r) => smtp.received.indexOf(r) >= before && to(email)(r)), '/verify-email');
     expectError(await call(app, 'POST', '/api/email/verify', { token: link }), 409, 'EMAIL_TAKEN');
     expect(await me(b.token)).toMatchObject({ email, email_verified: false, confirmed_email: null });
@@ -84,10 +84,10 @@ describe('email addresses', () => {
     const first = await confirmed(u.token);
     const second = address();
     const third = address();
-    expect((await call(app, 'PUT', '/api/me/email', { email: second }, u.token)).statusCode).toBe(202);
+    expect((await call(app, 'PUT', '/api/me/email', { email: second, password: u.password }, u.token)).statusCode).toBe(202);
     const secondLink = linkToken(await mailTo(smtp.received, to(second)), '/verify-email');
     expect(await me(u.token)).toMatchObject({ email: second, email_verified: false, confirmed_email: first });
-    expect((await call(app, 'PUT', '/api/me/email', { email: third }, u.token)).statusCode).toBe(202);
+    expect((await call(app, 'PUT', '/api/me/email', { email: third, password: u.password }, u.token)).statusCode).toBe(202);
     expectError(await call(app, 'POST', '/api/email/verify', { token: secondLink }), 400, 'TOKEN_INVALID');
     // Still the first until the third is confirmed: a reset goes there.
     expect(await sqlRow(app, 'select email from users where id = ?', u.user.id)).toEqual({ email: first });
@@ -98,12 +98,31 @@ describe('email addresses', () => {
   it('refuses what is not an address, and removes one on request', async () => {
     const u = await signUpUser(app);
     for (const email of ['nobody', 'a@b', 'a b@example.com', 'a@..com', 'a@example..com', 'a\u001b@example.com', 'a\u202e@example.com', 'a@example.c', `${'x'.repeat(250)}@example.com`]) {
-      expectError(await call(app, 'PUT', '/api/me/email', { email }, u.token), 400, 'VALIDATION');
+      expectError(await call(app, 'PUT', '/api/me/email', { email, password: u.password }, u.token), 400, 'VALIDATION');
     }
     await confirmed(u.token);
     expect((await call(app, 'DELETE', '/api/me/email', undefined, u.token)).statusCode).toBe(204);
     expect(await me(u.token)).toMatchObject({ email: null, email_verified: false });
     expectError(await call(app, 'GET', '/api/me'), 401, 'UNAUTHENTICATED');
+  });
+
+  it('refuses RFC 2047 encoded-words and header-breaking characters, at sign-up and later, naming the field', async () => {
+    const u = await signUpUser(app);
+    const forms = [
+      '=?utf-8?q?x?=@example.com', '=?UTF-8?B?YWRtaW4=?=@example.com', 'a=?iso-8859-1?q?b?=c@example.com',
+      'x@=?utf-8?q?example?=.com', 'x@example.=?utf-8?q?com?=', 'a=?b@example.com',
+      'a\u2028b@example.com', 'a\u2029b@example.com', 'a\r\nbcc:b@example.com', 'a@example.com\nBcc: c@example.com',
+    ];
+    for (const email of forms) {
+      expect(expectError(await call(app, 'PUT', '/api/me/email', { email, password: u.password }, u.token), 400, 'VALIDATION').field, email).toBe('email');
+      const reg = await call(app, 'POST', '/api/register', { name: 'Asha Rao', username: uniqueName('u'), password: 'secret1', mobile_number: '9876543210', email });
+      expect(expectError(reg, 400, 'VALIDATION').field, email).toBe('email');
+    }
+    // An = or a ? alone is an ordinary character of an address.
+    for (const email of ['a=b@example.com', 'what?@example.com', 'a?=b@example.com']) {
+      expect((await call(app, 'PUT', '/api/me/email', { email, password: u.password }, u.token)).statusCode, email).toBe(202);
+    }
+    expect(await sqlRow(app, 'select count(*) as n from mail_outbox where to_address like ?', '%=?%')).toEqual({ n: 0 });
   });
 });
 
@@ -180,7 +199,7 @@ describe('password reset', () => {
     const email = await confirmed(known.token);
     const unconfirmed = await signUpUser(app);
     const pending = address();
-    await call(app, 'PUT', '/api/me/email', { email: pending }, unconfirmed.token);
+    await call(app, 'PUT', '/api/me/email', { email: pending, password: unconfirmed.password }, unconfirmed.token);
     const answers = await Promise.all([
       { email }, { email: address() }, { username: known.username }, { username: uniqueName('nobody') }, { email: pending }, { username: known.username, role: 'admin' as const },
     ].map((body) => call(app, 'POST', '/api/password/forgot', body)));

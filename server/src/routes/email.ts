@@ -11,7 +11,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { App, AppContext } from '../context.js';
 import type { AdminRow, UserRow } from '../db/index.js';
 import { normaliseEmail } from '../domain/confirmation.js';
-import { changeEmail, confirmEmail, forgotPassword, notificationSettings, removeEmail, resetPassword, unsubscribe, updateNotificationSettings } from '../domain/email.js';
+import { changeEmail, confirmEmail, forgotPassword, notificationSettings, removeEmail, resetPassword, undoEmailChange, unsubscribe, updateNotificationSettings } from '../domain/email.js';
 import { AppError, unwrap } from '../errors.js';
 import type { UnsubscribeTokens } from '../mail/links.js';
 import { callerOf } from './input.js';
@@ -38,6 +38,8 @@ export function emailRoutes(app: App, ctx: AppContext, mail: MailRouteContext) {
   const { reads, commands, guard, authRateLimit } = ctx;
   const links = { publicUrl: ctx.config.publicUrl };
   const security = [{ bearer: [] }];
+  // The current password is asked for: guesses count with change-password's, per account (app.ts).
+  const withPassword = ctx.credentialRateLimit ? [guard.any, ctx.credentialRateLimit] : [guard.any];
 
   app.get('/me', {
     onRequest: guard.any,
@@ -50,14 +52,14 @@ export function emailRoutes(app: App, ctx: AppContext, mail: MailRouteContext) {
   });
 
   app.put('/me/email', {
-    onRequest: guard.any,
+    onRequest: withPassword,
     config: ctx.userLimit('emailChange'),
     schema: {
-      tags: ['accounts'], security, summary: 'Give or change the caller’s email address: a confirmation link is mailed to it',
+      tags: ['accounts'], security, summary: 'Give or change the caller’s email address, with the current password: a confirmation link is mailed to it',
       body: SetEmailBody, response: { 202: EmailAccepted, ...errorResponses(400, 401, 429) },
     },
   }, async (req, reply) => {
-    const result = unwrap(await changeEmail(commands, links, callerOf(req), req.body.email, ctx.now()));
+    const result = unwrap(await changeEmail(commands, links, callerOf(req), req.body, ctx.now()));
     if (!result.verified) mail.kick();
     return reply.code(202).send({
       message: result.verified
@@ -80,7 +82,20 @@ export function emailRoutes(app: App, ctx: AppContext, mail: MailRouteContext) {
     config: authRateLimit,
     schema: { tags: ['accounts'], summary: 'Confirm an email address with the token of its link', body: TokenBody, response: { 204: Type.Null(), ...errorResponses(400, 409, 429) } },
   }, async (req, reply) => {
-    unwrap(await confirmEmail(commands, req.body.token, ctx.now()));
+    unwrap(await confirmEmail(commands, links, req.body.token, ctx.now()));
+    // The address it replaced, if any, was just written a mail.
+    mail.kick();
+    return reply.code(204).send(null);
+  });
+
+  app.post('/email/undo', {
+    config: authRateLimit,
+    schema: {
+      tags: ['accounts'], summary: 'Undo an address change with the token of the link mailed to the address replaced: it is confirmed again, and every session of the account ends',
+      body: TokenBody, response: { 204: Type.Null(), ...errorResponses(400, 409, 429) },
+    },
+  }, async (req, reply) => {
+    unwrap(await undoEmailChange(commands, req.body.token, ctx.now()));
     return reply.code(204).send(null);
   });
 

@@ -1,17 +1,20 @@
 /** Email addresses, password reset by email and notice emails (docs/email.md). */
 import { Type, type Static } from 'typebox';
 import { LIMITS } from '../limits.js';
-import { Password, X_ERROR } from './common.js';
+import { Password, Text, X_ERROR } from './common.js';
 import { literalUnion, NOTIFICATION_KINDS } from './enums.js';
 
 /**
- * An address as people type it: one `@`, no spaces, control or text-direction characters, and a domain
- * of dot-separated labels, the last of two characters or more. The server stores it lower-cased
- * (addresses are compared without case) and confirms it by sending a link to it. Written without
- * `\p{…}` classes, so the client's `new RegExp(EMAIL_PATTERN)` reads it the same without the `u` flag.
+ * An address as people type it: one `@`, no spaces (line separators among them), control or
+ * text-direction characters, and a domain of dot-separated labels, the last of two characters or
+ * more; nowhere `=?`, the start of an RFC 2047 encoded-word (`=?utf-8?q?…?=`), which a mail program
+ * decodes into other text than the address the mail went to (a comma and a second address, say). The
+ * server stores it lower-cased (addresses are compared without case) and confirms it by sending a link
+ * to it. Written without `\p{…}` classes, so the client's `new RegExp(EMAIL_PATTERN)` reads it the
+ * same without the `u` flag.
  */
 const NOT_IN_ADDRESS = '\\s@<>()\\[\\],;:"\\\\\\x00-\\x1F\\x7F-\\x9F\\u202A-\\u202E\\u2066-\\u2069';
-export const EMAIL_PATTERN = `^[^${NOT_IN_ADDRESS}]+@(?:[^${NOT_IN_ADDRESS}.]+\\.)+[^${NOT_IN_ADDRESS}.]{2,}$`;
+export const EMAIL_PATTERN = `^(?!.*=\\?)[^${NOT_IN_ADDRESS}]+@(?:[^${NOT_IN_ADDRESS}.]+\\.)+[^${NOT_IN_ADDRESS}.]{2,}$`;
 export const Email = Type.String({
   maxLength: LIMITS.emailMax, pattern: EMAIL_PATTERN,
   [X_ERROR]: 'email must be an email address such as name@example.com',
@@ -20,9 +23,10 @@ export const Email = Type.String({
 /** The token of a link the server mailed (`/reset-password?token=…`, `/verify-email?token=…`, `/unsubscribe?token=…`). */
 export const LinkToken = Type.String({ minLength: 1, maxLength: 512, [X_ERROR]: 'token must be the token from the link' });
 
-/** How long a password reset link works, and an address confirmation link. */
+/** How long a password reset link works, an address confirmation link, and the link that undoes an address change. */
 export const RESET_LINK_MINUTES = 30;
 export const VERIFY_LINK_HOURS = 24;
+export const UNDO_LINK_DAYS = 7;
 
 /** The kinds of notice mailed unless the bidder turns them off; the rest only once turned on. */
 export const EMAIL_NOTICE_DEFAULTS = ['won', 'outbid', 'ending_soon'] as const satisfies readonly (typeof NOTIFICATION_KINDS)[number][];
@@ -42,7 +46,8 @@ export const Me = Type.Object({
 });
 export type Me = Static<typeof Me>;
 
-export const SetEmailBody = Type.Object({ email: Email });
+/** The current password too: a session alone (a token left on a shared computer) cannot move the account's mail elsewhere. */
+export const SetEmailBody = Type.Object({ email: Email, password: Text('password', LIMITS.passwordMax) });
 export type SetEmailBody = Static<typeof SetEmailBody>;
 
 export const EmailAccepted = Type.Object({

@@ -8,3 +8,4 @@ export { ForgotPasswordPage } from './components/ForgotPasswordPage';
 export { ResetPasswordPage } from './components/ResetPasswordPage';
 export { VerifyEmailPage } from './components/VerifyEmailPage';
 export { UnsubscribePage } from './components/UnsubscribePage';
+export { UndoEmailPage } from './components/UndoEmailPage';

@@ -345,16 +345,17 @@ export const mailOutbox = pgTable('mail_outbox', {
 ]);
 
 /**
- * Single-use tokens of links the server mails (docs/email.md): a password reset (30 minutes) or an
- * address confirmation (24 hours). Only the token's SHA-256 is kept; `usedAt` marks it spent.
+ * Single-use tokens of links the server mails (docs/email.md): a password reset (30 minutes), an
+ * address confirmation (24 hours), or the undoing of an address change (7 days, sent to the address
+ * replaced). Only the token's SHA-256 is kept; `usedAt` marks it spent.
  */
 export const accountTokens = pgTable('account_tokens', {
   id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
   role: text('role', { enum: ['user', 'admin'] }).notNull(),
   accountId: integer('account_id').notNull(),
-  purpose: text('purpose', { enum: ['password_reset', 'verify_email'] }).notNull(),
+  purpose: text('purpose', { enum: ['password_reset', 'verify_email', 'undo_email'] }).notNull(),
   tokenHash: text('token_hash').notNull(),
-  /** The address the link was sent to (for a confirmation: the address it confirms). */
+  /** The address the link was sent to (for a confirmation: the address it confirms; for an undo: the address it restores). */
   email: text('email').notNull(),
   createdAt: int53('created_at').notNull(),
   expiresAt: int53('expires_at').notNull(),
@@ -363,5 +364,17 @@ export const accountTokens = pgTable('account_tokens', {
   uniqueIndex('account_tokens_hash_uq').on(t.tokenHash),
   index('account_tokens_account_idx').on(t.role, t.accountId, t.purpose),
   check('account_tokens_role_ck', sql`${t.role} in ('user', 'admin')`),
-  check('account_tokens_purpose_ck', sql`${t.purpose} in ('password_reset', 'verify_email')`),
+  check('account_tokens_purpose_ck', sql`${t.purpose} in ('password_reset', 'verify_email', 'undo_email')`),
 ]);
+
+/**
+ * Mail per recipient (docs/email.md, "Limits"): how many mails of a kind (`verify_email`,
+ * `password_reset`) went to an address since `windowStart`, so that at most a few a day reach it,
+ * whoever asks for them. One row per address and kind, counted up under its lock.
+ */
+export const mailCaps = pgTable('mail_caps', {
+  address: text('address').notNull(),
+  kind: text('kind').notNull(),
+  windowStart: int53('window_start').notNull(),
+  sent: integer('sent').notNull(),
+}, (t) => [primaryKey({ columns: [t.address, t.kind] })]);

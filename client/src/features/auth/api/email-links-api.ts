@@ -44,6 +44,14 @@ export function verifyEmailOnce(token: string): Promise<void> {
   return sent;
 }
 
+/**
+ * POST /email/undo → 204: the address an account's email change replaced is its confirmed one again
+ * (the new one is dropped) and every session of the account ends.
+ */
+export async function undoEmailChange(token: string): Promise<void> {
+  await api.post<unknown>('/email/undo', { token } satisfies TokenBody, none);
+}
+
 /** POST /unsubscribe → the server's message and the kind of notice no longer mailed. */
 export function unsubscribe(token: string): Promise<Unsubscribed> {
   return api.post<Unsubscribed>('/unsubscribe', { token } satisfies TokenBody, none);

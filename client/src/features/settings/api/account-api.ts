@@ -16,9 +16,12 @@ export const meQuery = (portal: Portal) => queryOptions({
   queryFn: ({ signal }) => api.get<Me>('/me', { as: portal, signal }),
 });
 
-/** PUT /me/email → 202: a link to confirm it is mailed to the address; until then it is not confirmed. */
-export const setEmail = (portal: Portal, email: string) =>
-  api.put<EmailAccepted>('/me/email', { email } satisfies SetEmailBody, { as: portal });
+/**
+ * PUT /me/email → 202, with the current password: a link to confirm it is mailed to the address; until
+ * then it is not confirmed. A wrong password is 400 WRONG_PASSWORD.
+ */
+export const setEmail = (portal: Portal, body: SetEmailBody) =>
+  api.put<EmailAccepted>('/me/email', body, { as: portal });
 
 /** DELETE /me/email → 204: forgets the confirmed address and any waiting for its link. */
 export async function removeEmail(portal: Portal): Promise<void> {

@@ -83,9 +83,17 @@ describe('AccountPage', () => {
     expect(within(emailCard()).getByText(/Waiting for confirmation: open the link we sent/)).toBeTruthy();
     expect(await within(noticeCard()).findByText(/Emails start once your email address is confirmed/)).toBeTruthy();
 
+    // Sending it again asks for the password as well.
+    fireEvent.click(within(emailCard()).getByRole('button', { name: 'Send the link again' }));
+    const password = within(emailCard()).getByLabelText<HTMLInputElement>('Your password');
+    expect(within(emailCard()).getByText('Enter your password')).toBeTruthy();
+    expect(document.activeElement).toBe(password);
+    expect(api.calls('PUT /api/me/email')).toHaveLength(0);
+    fireEvent.change(password, { target: { value: 'secret1' } });
     fireEvent.click(within(emailCard()).getByRole('button', { name: 'Send the link again' }));
     expect((await within(emailCard()).findByRole('status')).textContent).toContain('We sent a new link to asha@example.com.');
-    expect(api.body('PUT /api/me/email')).toEqual({ email: 'asha@example.com' });
+    expect(api.body('PUT /api/me/email')).toEqual({ email: 'asha@example.com', password: 'secret1' });
+    expect(password.value).toBe('');
   });
 
   it('shows each kind as the server holds it and saves only the ones changed', async () => {
@@ -119,10 +127,11 @@ describe('AccountPage', () => {
     expect(within(noticeCard()).queryByRole('alert')).toBeNull();
   });
 
-  it('adds an address: checks it first, then shows the server’s message and the waiting state', async () => {
+  it('adds an address with the current password: checks both first, then shows the server’s message and the waiting state', async () => {
     const api = routes({
       'GET /api/me': [jsonResponse(200, me({ email: null, email_verified: false }))],
       'PUT /api/me/email': [
+        jsonResponse(400, { error: 'Current password is incorrect', message: 'Current password is incorrect', code: 'WRONG_PASSWORD', field: 'password' }),
         jsonResponse(409, { error: 'Email taken', message: 'x', code: 'EMAIL_TAKEN', field: 'email' }),
         jsonResponse(202, { message: 'We sent a link to asha.rao@example.com: open it to confirm the address.', email: 'asha.rao@example.com', email_verified: false }),
       ],
@@ -132,6 +141,9 @@ describe('AccountPage', () => {
     expect(within(emailCard()).queryByRole('button', { name: 'Remove' })).toBeNull();
     const field = within(emailCard()).getByLabelText('Email address');
     expect(field.getAttribute('autocomplete')).toBe('email');
+    const password = within(emailCard()).getByLabelText<HTMLInputElement>('Your password');
+    expect(password.type).toBe('password');
+    expect(password.getAttribute('autocomplete')).toBe('current-password');
 
     fireEvent.change(field, { target: { value: 'asha.rao@' } });
     fireEvent.click(within(emailCard()).getByRole('button', { name: 'Add email' }));
@@ -140,11 +152,24 @@ describe('AccountPage', () => {
 
     fireEvent.change(field, { target: { value: ' asha.rao@example.com ' } });
     fireEvent.click(within(emailCard()).getByRole('button', { name: 'Add email' }));
+    expect(within(emailCard()).getByText('Enter your password')).toBeTruthy();
+    expect(document.activeElement).toBe(password);
+    expect(api.calls('PUT /api/me/email')).toHaveLength(0);
+
+    fireEvent.change(password, { target: { value: 'not-it' } });
+    fireEvent.click(within(emailCard()).getByRole('button', { name: 'Add email' }));
+    expect(await within(emailCard()).findByText('Current password is incorrect')).toBeTruthy();
+    expect(document.activeElement).toBe(password);
+    expect(api.body('PUT /api/me/email', 0)).toEqual({ email: 'asha.rao@example.com', password: 'not-it' });
+
+    fireEvent.change(password, { target: { value: 'secret1' } });
+    fireEvent.click(within(emailCard()).getByRole('button', { name: 'Add email' }));
     expect(await within(emailCard()).findByText('Another account has confirmed this email address: use another one')).toBeTruthy();
 
     fireEvent.click(within(emailCard()).getByRole('button', { name: 'Add email' }));
     expect((await within(emailCard()).findByRole('status')).textContent).toContain('We sent a link to asha.rao@example.com');
-    expect(api.body('PUT /api/me/email', 1)).toEqual({ email: 'asha.rao@example.com' });
+    expect(api.body('PUT /api/me/email', 2)).toEqual({ email: 'asha.rao@example.com', password: 'secret1' });
+    expect(password.value).toBe('');
     expect(within(emailCard()).getByText('asha.rao@example.com')).toBeTruthy();
     expect(within(emailCard()).getByText('Waiting for confirmation', { selector: '.badge' })).toBeTruthy();
     expect(within(emailCard()).getByLabelText<HTMLInputElement>('New email address').value).toBe('');

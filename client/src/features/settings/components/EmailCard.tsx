@@ -22,20 +22,23 @@ const STATE_BADGE = {
 } as const;
 
 /**
- * The account's email address (GET /me): its state, a form to give or change it (PUT /me/email, which
- * mails a link to confirm it) and Remove (DELETE /me/email). Bidders and admins alike; only a
- * bidder's address also gets notices.
+ * The account's email address (GET /me): its state, a form to give or change it with the current
+ * password (PUT /me/email, which mails a link to confirm it) and Remove (DELETE /me/email). Bidders
+ * and admins alike; only a bidder's address also gets notices.
  */
 export function EmailCard({ portal }: { portal: Portal }) {
   const { data: me, status, error, refetch } = useServerQuery(meQuery(portal));
   const [draft, setDraft] = useState('');
   const [fieldError, setFieldError] = useState<string | undefined>();
+  const [password, setPassword] = useState('');
+  const [passwordError, setPasswordError] = useState<string | undefined>();
   const [refusal, setRefusal] = useState<string | null>(null);
   // The server's words once a link is on its way ("We sent a link to …"): kept until the next change.
   const [sent, setSent] = useState<string | null>(null);
   const [confirmRemove, setConfirmRemove] = useState(false);
   const titleId = `${portal}-email-title`;
   const inputId = `${portal}-email-input`;
+  const passwordId = `${portal}-email-password`;
 
   // The address and its state changed: what the notice settings say of it is out of date too.
   function addressChanged(change: Partial<Pick<Me, 'email' | 'email_verified' | 'confirmed_email'>>) {
@@ -44,13 +47,19 @@ export function EmailCard({ portal }: { portal: Portal }) {
   }
 
   const save = useServerMutation({
-    mutationFn: (email: string) => setEmail(portal, email),
+    mutationFn: (body: { email: string; password: string }) => setEmail(portal, body),
     onSuccess: (res) => {
       addressChanged({ email: res.email, email_verified: res.email_verified, ...(res.email_verified ? { confirmed_email: res.email } : {}) });
       setDraft('');
+      setPassword('');
       setSent(res.message);
     },
     onError: (err) => {
+      if (err instanceof ApiError && (err.code === 'WRONG_PASSWORD' || (err.code === 'VALIDATION' && err.field === 'password'))) {
+        setPasswordError(err.code === 'WRONG_PASSWORD' ? errorText(err, 'Current password is incorrect') : 'Enter your password');
+        document.getElementById(passwordId)?.focus();
+        return;
+      }
       if (err instanceof ApiError && err.code === 'EMAIL_TAKEN') setFieldError(EMAIL_TAKEN_TEXT);
       else if (err instanceof ApiError && err.code === 'VALIDATION' && err.field === 'email') setFieldError(EMAIL_INVALID);
       else {
@@ -75,10 +84,17 @@ export function EmailCard({ portal }: { portal: Portal }) {
     },
   });
 
+  /** Sends `email` with the password typed, or asks for the password first (the form and "Send the link again" alike). */
   function send(email: string) {
     setRefusal(null);
     setSent(null);
-    save.mutate(email);
+    if (password === '') {
+      setPasswordError('Enter your password');
+      document.getElementById(passwordId)?.focus();
+      return;
+    }
+    setPasswordError(undefined);
+    save.mutate({ email, password });
   }
 
   function submit(e: FormEvent) {
@@ -162,7 +178,22 @@ export function EmailCard({ portal }: { portal: Portal }) {
               }}
               error={fieldError}
               hint="We will email a link to confirm it."
-
+            />
+            <FormField
+              id={passwordId}
+              label="Your password"
+              name="current-password"
+              type="password"
+              autoComplete="current-password"
+              maxLength={LIMITS.passwordMax}
+              value={password}
+              onValueChange={(value) => {
+                setPassword(value);
+                setPasswordError(undefined);
+                setRefusal(null);
+              }}
+              error={passwordError}
+              hint="Your current password, to change where your mail goes (sending the link again too)."
             />
             {refusal && (
               <p className="settings-error email-refusal" role="alert">

@@ -162,9 +162,10 @@ describe('SettingsPage', () => {
     expect(screen.queryByRole('region', { name: 'Email notifications' })).toBeNull();
 
     fireEvent.change(within(card).getByLabelText('New email address'), { target: { value: 'ravi.k@example.com' } });
+    fireEvent.change(within(card).getByLabelText('Your password'), { target: { value: 'secret1' } });
     fireEvent.click(within(card).getByRole('button', { name: 'Change email' }));
     expect((await within(card).findByRole('status')).textContent).toContain('We sent a link to ravi.k@example.com');
-    expect(api.body('PUT /api/me/email')).toEqual({ email: 'ravi.k@example.com' });
+    expect(api.body('PUT /api/me/email')).toEqual({ email: 'ravi.k@example.com', password: 'secret1' });
     expect(api.calls('PUT /api/me/email')[0]![1]!.headers).toMatchObject({ authorization: 'Bearer old-token' });
     expect(within(card).getByText('Waiting for confirmation', { selector: '.badge' })).toBeTruthy();
   });
