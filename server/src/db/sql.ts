@@ -49,6 +49,8 @@ export interface Dialect {
    * owner; null where transactions are serial anyway (SQLite).
    */
   readonly adminSignupLock: string | null;
+  /** A statement that serialises product imports until commit; null where transactions are serial anyway (SQLite). */
+  readonly productImportLock: string | null;
   /**
    * Run in the transaction after a bulk insert of products (the import): PostgreSQL's planner needs
    * fresh statistics once a table has grown by thousands of rows at once (until the autovacuum daemon's

@@ -293,6 +293,11 @@ export interface UnitOfWork {
    * is skipped (the caller refuses it).
    */
   insertProducts(rows: readonly NewProduct[]): Promise<Set<string>>;
+  /**
+   * Holds other product imports until commit, taken first in an import's transaction: imports then
+   * never deadlock on each other's ids or categories, and a file's rows keep the file's order.
+   */
+  lockProductImports(): Promise<void>;
 
   // ---- categories (docs/catalogue.md) -----------------------------------------------------------
   /** A category, locked (on PostgreSQL) until commit. */

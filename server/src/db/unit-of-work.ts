@@ -257,6 +257,10 @@ export class SqlUnitOfWork implements UnitOfWork {
     return inserted;
   }
 
+  async lockProductImports(): Promise<void> {
+    if (this.dialect.productImportLock) await this.sql.get(this.dialect.productImportLock);
+  }
+
   async numberLots(auctionId: string): Promise<void> {
     const lots = await this.sql.all<{ id: string; lotNumber: number | null }>(
       `select p.id, p.lot_number as "lotNumber" from products p where p.auction_id = ? and p.deleted_at is null

@@ -65,10 +65,13 @@ export type ProductInput = { id: string; name: string; description: string; cate
 /**
  * Many products at once (the bulk import), each checked as createProduct checks one, written in a
  * few statements. Resolves with the refusals by the input's index (in order); the caller decides
- * whether any refusal undoes the rest.
+ * whether any refusal undoes the rest. Imports take turns (the store's import lock, first): two at
+ * once never deadlock on each other's ids or categories, and each finds the ids the one before it
+ * took already taken. Its rows are inserted in the file's order (the order of their lots later).
  */
 export async function createProducts(tx: UnitOfWork, cmd: { adminId: number; inputs: readonly ProductInput[] }, now: number): Promise<{ created: number; refused: { index: number; refusal: Refusal }[] }> {
   const refused: { index: number; refusal: Refusal }[] = [];
+  await tx.lockProductImports();
   const categories = new Map<number, Result<Record<never, never>>>();
   const rows: (NewProduct & { index: number })[] = [];
   for (const [index, input] of cmd.inputs.entries()) {

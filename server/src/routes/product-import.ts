@@ -9,20 +9,24 @@ import {
   CreateProductBody, ERROR_STATUS, PRODUCT_IMPORT_MAX_BYTES, PRODUCT_CSV_COLUMNS, PRODUCT_IMPORT_MAX_ROWS, ProductImportProblems, ProductsImported,
   errorResponses, formatRupees, toRupees, type ProductImportProblems as Problems,
 } from '@auction/shared';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { App, AppContext } from '../context.js';
-import { CsvSyntaxError, csvDocument, parseCsv, type CsvRecord } from '../csv.js';
+import { CsvSyntaxError, csvCellText, csvDocument, parseCsv, type CsvRecord } from '../csv.js';
 import { createProducts, type ProductInput } from '../domain/catalogue.js';
 import { AppError } from '../errors.js';
 import { describeValidation } from '../plugins/errors.js';
 import { pricingInput } from './catalogue.js';
 import { callerOf } from './input.js';
+import { importedText, parseCsvBody } from './product-import-file.js';
 
 /** A refused import names at most this many problems. */
 const PROBLEMS_MAX = 100;
+/** Past this many columns a header is refused whole, as one problem, its columns not looked at one by one. */
+const HEADER_COLUMNS_MAX = 100;
 
 type Column = (typeof PRODUCT_CSV_COLUMNS)[number];
-type Problem = NonNullable<Problems['rows']>[number];
+/** A problem of the file, and whether it is an id another product already has (ID_TAKEN) or anything else. */
+type Problem = NonNullable<Problems['rows']>[number] & { code?: 'ID_TAKEN' };
 const PRICE_COLUMNS = new Set<Column>(['starting_price', 'reserve_price', 'buy_now_price']);
 const NUMBER = /^-?\d+(\.\d+)?$/;
 /** The file's words for a field of the create body. */
@@ -37,34 +41,54 @@ class Refused extends Error {
   }
 }
 
+/**
+ * Every problem by line, the first 100; the message says the first one's line once. A file refused
+ * only because its ids are taken (by a product made before, or by an import that committed while this
+ * one ran) is 409 ID_TAKEN, as one create's taken id is; any other problem makes it 400 VALIDATION.
+ */
 function refusal(reply: FastifyReply, problems: Problem[]) {
-  const rows = [...problems].sort((a, b) => a.line - b.line).slice(0, PROBLEMS_MAX);
+  const rows = [...problems].sort((a, b) => a.line - b.line).slice(0, PROBLEMS_MAX).map(({ line, field, message }) => ({ line, field, message }));
   const first = rows[0]!;
+  const code = problems.every((p) => p.code === 'ID_TAKEN') ? 'ID_TAKEN' : 'VALIDATION';
   const message = problems.length === 1 ? `Line ${first.line}: ${first.message}` : `${problems.length} problems in the file, the first on line ${first.line}: ${first.message}`;
-  return reply.code(ERROR_STATUS.VALIDATION).send({ code: 'VALIDATION', error: message, message, field: first.field, rows });
+  return reply.code(ERROR_STATUS[code]).send({ code, error: message, message, field: first.field, rows });
 }
 
-/** The file's text: the text/csv body, or the multipart field `file`. */
-async function fileText(req: FastifyRequest): Promise<string> {
-  if (typeof req.body === 'string') return req.body;
-  if (!req.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the products as a text/csv body or in the multipart field file');
-  let file: Buffer | null = null;
-  try {
-    for await (const part of req.parts({ limits: { fileSize: PRODUCT_IMPORT_MAX_BYTES } })) {
-      if (part.type !== 'file') continue;
-      const bytes = await part.toBuffer();
-      if (part.fieldname === 'file') file = bytes;
-    }
-  } catch (err) {
-    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('PAYLOAD_TOO_LARGE', 'The file must not exceed 5 MiB');
-    throw new AppError('VALIDATION', 'Send one CSV file as multipart/form-data in the field file', 'file');
+/** The header's problems: too many columns (one problem), else each unknown or repeated column and each required one missing. */
+function headerProblems(header: CsvRecord, names: readonly string[]): Problem[] {
+  const { line } = header;
+  if (names.length > HEADER_COLUMNS_MAX) {
+    return [{ line, field: 'file', message: `The header names ${names.length} columns; the import reads at most ${PRODUCT_CSV_COLUMNS.length} (${PRODUCT_CSV_COLUMNS.join(', ')}), each once` }];
   }
-  if (!file) throw new AppError('VALIDATION', 'file is required: send the CSV in the multipart field file', 'file');
-  return file.toString('utf8');
+  const known = new Set<string>(PRODUCT_CSV_COLUMNS);
+  const seen = new Set<string>();
+  const problems: Problem[] = [];
+  names.forEach((n, i) => {
+    if (!known.has(n)) problems.push({ line, field: n, message: `Unknown column ${JSON.stringify(header.fields[i])}: the columns are ${PRODUCT_CSV_COLUMNS.join(', ')}` });
+    else if (seen.has(n)) problems.push({ line, field: n, message: `The column ${n} is named twice` });
+    else seen.add(n);
+  });
+  for (const r of REQUIRED) if (!seen.has(r)) problems.push({ line, field: r, message: `The column ${r} is required` });
+  return problems;
+}
+
+/**
+ * Runs each piece of work after the one before has ended: this process's imports write one at a time,
+ * queued here, since one waiting on another in the store (its import lock) would hold a database
+ * connection all the while.
+ */
+function oneAtATime() {
+  let last: Promise<unknown> = Promise.resolve();
+  return <T>(work: () => Promise<T>): Promise<T> => {
+    const run = last.then(work);
+    last = run.catch(() => undefined);
+    return run;
+  };
 }
 
 export function productImportRoutes(app: App, ctx: AppContext) {
   const { reads, commands, guard } = ctx;
+  const inTurn = oneAtATime();
   const tags = ['admin catalogue'];
   const security = [{ bearer: [] }];
 
@@ -75,20 +99,21 @@ export function productImportRoutes(app: App, ctx: AppContext) {
     scoped.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, _body, done) => {
       done(new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the products as a text/csv body or in the multipart field file'), undefined);
     });
-    scoped.addContentTypeParser('text/csv', { parseAs: 'string', bodyLimit: PRODUCT_IMPORT_MAX_BYTES }, (_req, body, done) => done(null, body));
+    // Read as bytes, decoded in the charset the Content-Type declares.
+    scoped.addContentTypeParser('text/csv', { parseAs: 'buffer', bodyLimit: PRODUCT_IMPORT_MAX_BYTES }, parseCsvBody);
 
     scoped.post('/admin/products/import', {
       onRequest: guard.admin,
       schema: {
         tags, security, consumes: ['text/csv', 'multipart/form-data'],
         summary: `Create products from a CSV file (text/csv, or the multipart field \`file\`; up to 5 MiB and ${PRODUCT_IMPORT_MAX_ROWS} rows): all of them, or none and every problem by line`,
-        response: { 201: ProductsImported, 400: ProductImportProblems, ...errorResponses(401, 403, 413, 415) },
+        response: { 201: ProductsImported, 400: ProductImportProblems, 409: ProductImportProblems, ...errorResponses(401, 403, 413, 415) },
       },
     }, async (req, reply) => {
       const adminId = callerOf(req).id;
       let records: CsvRecord[];
       try {
-        records = parseCsv(await fileText(req));
+        records = parseCsv(await importedText(req));
       } catch (err) {
         if (err instanceof CsvSyntaxError) return refusal(reply, [{ line: err.line, field: 'file', message: err.message }]);
         throw err;
@@ -96,21 +121,17 @@ export function productImportRoutes(app: App, ctx: AppContext) {
       const [header, ...rows] = records;
       if (!header) return refusal(reply, [{ line: 1, field: 'file', message: `The file is empty: its first line must name the columns (${PRODUCT_CSV_COLUMNS.join(', ')})` }]);
       const names = header.fields.map((f) => f.trim().toLowerCase());
-      const known = new Set<string>(PRODUCT_CSV_COLUMNS);
-      const headerProblems: Problem[] = [];
-      names.forEach((n, i) => {
-        if (!known.has(n)) headerProblems.push({ line: header.line, field: n, message: `Unknown column ${JSON.stringify(header.fields[i])}: the columns are ${PRODUCT_CSV_COLUMNS.join(', ')}` });
-        else if (names.indexOf(n) !== i) headerProblems.push({ line: header.line, field: n, message: `The column ${n} is named twice` });
-      });
-      for (const r of REQUIRED) if (!names.includes(r)) headerProblems.push({ line: header.line, field: r, message: `The column ${r} is required` });
-      if (headerProblems.length > 0) return refusal(reply, headerProblems);
+      const wrongHeader = headerProblems(header, names);
+      if (wrongHeader.length > 0) return refusal(reply, wrongHeader);
       if (rows.length === 0) return refusal(reply, [{ line: header.line, field: 'file', message: 'The file has no products: one a line after the header' }]);
       if (rows.length > PRODUCT_IMPORT_MAX_ROWS) {
         return refusal(reply, [{ line: rows[PRODUCT_IMPORT_MAX_ROWS]!.line, field: 'file', message: `A file may hold at most ${PRODUCT_IMPORT_MAX_ROWS} products; this one has ${rows.length}` }]);
       }
 
       const now = ctx.now();
-      const slugs = new Map((await reads.categories(now)).map((c) => [c.slug, c.id]));
+      const categories = await reads.categories(now);
+      const slugs = new Map(categories.map((c) => [c.slug, c.id]));
+      const categoryIds = new Set(categories.map((c) => c.id));
       // The same checks as the create route's body: its schema, compiled by the app's own validator.
       const validate = req.compileValidationSchema(CreateProductBody, 'body');
       const problems: Problem[] = [];
@@ -125,12 +146,14 @@ export function productImportRoutes(app: App, ctx: AppContext) {
         const body: Record<string, unknown> = {};
         let bad = false;
         names.forEach((n, i) => {
-          const text = row.fields[i]!;
+          // A cell the export defused (a ' before a formula) reads back as it was.
+          const text = csvCellText(row.fields[i]!);
           if (n === 'category') {
+            // A slug first (an export's slug of digits, such as 2024, included), else an id.
             const value = text.trim();
             if (value === '') return;
-            if (/^\d+$/.test(value)) body.category_id = Number(value);
-            else if (slugs.has(value)) body.category_id = slugs.get(value);
+            const id = slugs.get(value) ?? (/^\d+$/.test(value) && categoryIds.has(Number(value)) ? Number(value) : undefined);
+            if (id !== undefined) body.category_id = id;
             else {
               problem('category', `category ${JSON.stringify(value)} is the slug or id of no category`);
               bad = true;
@@ -168,12 +191,15 @@ export function productImportRoutes(app: App, ctx: AppContext) {
       try {
         // Every row in one transaction: each is checked as one create would be, all are written (with
         // their search entries) in a few statements, and a single refusal rolls all of them back.
-        const r = await commands.run(async (tx) => {
-          const made = await createProducts(tx, { adminId, inputs: inputs.map((i) => i.input) }, now);
-          const refused = [...problems, ...made.refused.map(({ index, refusal }) => ({ line: inputs[index]!.line, field: columnOf(refusal.field ?? 'file'), message: refusal.message }))];
+        // Their time is read once it is this import's turn to write.
+        const r = await inTurn(() => commands.run(async (tx) => {
+          const made = await createProducts(tx, { adminId, inputs: inputs.map((i) => i.input) }, ctx.now());
+          const refused = [...problems, ...made.refused.map(({ index, refusal }): Problem => ({
+            line: inputs[index]!.line, field: columnOf(refusal.field ?? 'file'), message: refusal.message, ...(refusal.code === 'ID_TAKEN' ? { code: 'ID_TAKEN' as const } : {}),
+          }))];
           if (refused.length > 0) throw new Refused(refused);
           return { ok: true as const, created: made.created };
-        });
+        }));
         if (!r.ok) throw new AppError(r.code, r.message, r.field);
         return reply.code(201).send({ created: r.created });
       } catch (err) {

@@ -35,6 +35,7 @@ export const sqliteDialect: Dialect = {
   insertionOrder: (alias) => `${alias}.rowid`,
   jsonArray: (column, from, orderBy) => `(select coalesce(json_group_array(x.v), '[]') from (select ${column} as v ${from} order by ${orderBy}) x)`,
   adminSignupLock: null,
+  productImportLock: null,
   afterBulkInsert: null,
   search: sqliteSearch,
 };
