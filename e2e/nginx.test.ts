@@ -1,8 +1,9 @@
 /**
  * The deployment files that ship (docs/deploy.md): Debian's nginx on docs/nginx.conf in front of the
  * command docs/auction.service starts, with two workers on PostgreSQL and Redis. Through nginx: the HTTP
- * contract, photos, body limits, compression, /metrics hidden, live watchers on both transports; then
- * the service's reload (SIGHUP to its main process) under bids and reads, and its stop.
+ * contract, photos, body limits, compression, /metrics hidden, nginx's own request ids, live watchers
+ * on both transports; then the service's reload (SIGHUP to its main process) under bids and reads, and
+ * its stop. The service logs every request (LOG_LEVEL=info): its lines say which worker answered.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -35,8 +36,14 @@ function rawGet(url: string, headers: Record<string, string>): Promise<{ status:
   });
 }
 
-/** The process that answered: its request ids are its random tag and a counter (server/src/app.ts). */
-const processOf = (res: Response) => res.headers.get('x-request-id')?.replace(/-[0-9a-z]+$/, '') ?? null;
+/**
+ * Whether the application answered (it echoes the request's id, nginx's own `$request_id` through
+ * nginx); nginx's own refusals carry none.
+ */
+const fromApplication = (res: Response) => res.headers.has('x-request-id');
+
+/** nginx's `$request_id`: 32 hexadecimal digits. */
+const NGINX_REQUEST_ID = /^[0-9a-f]{32}$/;
 
 /** The service's main process, with its output as timed lines. */
 interface Service {
@@ -46,6 +53,8 @@ interface Service {
   exited: Promise<number | null>;
   /** Worker pids in the order they said they listen, with when. */
   listening(): { pid: number; at: number }[];
+  /** The request lines logged so far: each answered request's id, with the pid of the worker that answered it. */
+  requests(): Map<string, number>;
 }
 
 /** The unit's ExecStart with two workers (its own default is one per core). */
@@ -73,6 +82,18 @@ function startService(unit: ServiceUnit, env: Record<string, string>): Service {
         if (pid && !seen.has(pid)) seen.set(pid, l.at);
       }
       return [...seen].map(([pid, at]) => ({ pid, at }));
+    },
+    // The workers' JSON lines share one pipe: a line two writes tore apart is skipped.
+    requests: () => {
+      const ids = new Map<string, number>();
+      for (const l of lines) {
+        if (!l.text.startsWith('{') || !l.text.includes('"request completed"')) continue;
+        try {
+          const line = JSON.parse(l.text) as { msg?: string; reqId?: unknown; pid?: unknown };
+          if (line.msg === 'request completed' && typeof line.reqId === 'string' && typeof line.pid === 'number') ids.set(line.reqId, line.pid);
+        } catch { /* torn */ }
+      }
+      return ids;
     },
   };
 }
@@ -108,7 +129,7 @@ describe.runIf(servicesUp && nginxUp)('docs/nginx.conf in front of docs/auction.
     direct = `http://127.0.0.1:${port}`;
     service = startService(unit, {
       DATABASE_URL: database.url, REDIS_URL: TEST_REDIS_URL, JWT_SECRET: SECRET, PORT: String(port), HOST: '127.0.0.1',
-      TRUST_PROXY: 'true', LOG_LEVEL: 'warn', RATE_LIMIT: 'off', PASSWORD_HASH_COST: '10',
+      TRUST_PROXY: 'true', LOG_LEVEL: 'info', RATE_LIMIT: 'off', PASSWORD_HASH_COST: '10',
     });
     const s = service;
     await waitFor(() => s.listening().length >= 2 || s.proc.exitCode !== null, 30_000, `two workers listening:\n${s.output()}`);
@@ -174,12 +195,12 @@ describe.runIf(servicesUp && nginxUp)('docs/nginx.conf in front of docs/auction.
     // A body of MEDIA_MAX_MB reaches the application (which finds it is no picture).
     const mb = (await api(nginx!.url, 'GET', '/admin/settings', undefined, token)).body.media_max_mb as number;
     const largest = await upload(randomBytes(mb * 1024 * 1024 - 4096), 'image/jpeg');
-    expect(processOf(largest), 'answered by the application').not.toBeNull();
+    expect(fromApplication(largest), 'answered by the application').toBe(true);
     expect([largest.status, (await largest.json()).code]).toEqual([400, 'VALIDATION']);
     // So does a CSV import over 64 KiB (its columns are wrong: refused by the application, by line).
     const csv = `colour\n${'x\n'.repeat(50_000)}`;
     const imported = await fetch(`${nginx!.url}/api/admin/products/import`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'text/csv' }, body: csv });
-    expect(processOf(imported), 'answered by the application').not.toBeNull();
+    expect(fromApplication(imported), 'answered by the application').toBe(true);
     expect([imported.status, (await imported.json()).code]).toEqual([400, 'VALIDATION']);
     // 100 KB of JSON anywhere else: nginx answers 413 itself, in the application's error shape.
     const big = await fetch(`${nginx!.url}/api/wallet/topup`, {
@@ -187,7 +208,7 @@ describe.runIf(servicesUp && nginxUp)('docs/nginx.conf in front of docs/auction.
       body: JSON.stringify({ amount: 10, note: 'x'.repeat(100_000) }),
     });
     expect(big.status).toBe(413);
-    expect(processOf(big), 'refused by nginx, before the application').toBeNull();
+    expect(fromApplication(big), 'refused by nginx, before the application').toBe(false);
     expect(big.headers.get('content-type')).toMatch(/^application\/json/);
     expect(await big.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', error: expect.any(String), message: expect.any(String) });
   });
@@ -223,6 +244,28 @@ describe.runIf(servicesUp && nginxUp)('docs/nginx.conf in front of docs/auction.
     }
   });
 
+  it('sets its own X-Request-Id toward the application: the id a client sends is not the one the application logs and echoes', async () => {
+    const chosen = 'chosen-by-the-client-1';
+    // Directly, the application keeps an id that looks like one (a balancer's), so a client there could choose it.
+    const own = await fetch(`${direct}/api/time`, { headers: { 'x-request-id': chosen } });
+    expect(own.headers.get('x-request-id')).toBe(chosen);
+    // Through nginx: nginx's own id, a new one for every request, whatever the client sent.
+    const via = await Promise.all([1, 2].map(() => fetch(`${nginx!.url}/api/time`, { headers: { 'x-request-id': chosen } })));
+    const ids = via.map((res) => res.headers.get('x-request-id') ?? '');
+    expect(via.map((res) => res.status)).toEqual([200, 200]);
+    for (const id of ids) expect(id).toMatch(NGINX_REQUEST_ID);
+    expect(new Set(ids).size).toBe(2);
+    // The application's log has each under nginx's id; the client's id is only on the direct request's line.
+    const s = service!;
+    await waitFor(() => {
+      const logged = s.requests();
+      return logged.has(chosen) && ids.every((id) => logged.has(id));
+    }, 5000, 'the request lines of these requests');
+    const mentions = s.lines.filter((l) => l.text.includes(chosen)).map((l) => l.text);
+    expect(mentions, 'one request line under the id the client chose: the direct one').toHaveLength(1);
+    expect(JSON.parse(mentions[0]!)).toMatchObject({ msg: 'request completed', reqId: chosen });
+  });
+
   it('passes both live sockets: a bid placed through nginx reaches a socket.io and an /api/ws watcher', async () => {
     const watcher = market.bidders[1]!.token;
     const io = await connect(nginx!.url, watcher);
@@ -244,14 +287,14 @@ describe.runIf(servicesUp && nginxUp)('docs/nginx.conf in front of docs/auction.
     const s = service!;
     const before = s.listening().map((l) => l.pid).filter(alive);
     expect(before).toHaveLength(2);
-    const answers: { kind: 'bid' | 'read'; at: number; status: number; process: string | null }[] = [];
+    const answers: { kind: 'bid' | 'read'; at: number; status: number; id: string | null }[] = [];
     const failures: string[] = [];
     let running = true;
     const call = async (kind: 'bid' | 'read', p: string, init: RequestInit, ok: number) => {
       try {
         const res = await fetch(`${nginx!.url}/api${p}`, { ...init, signal: AbortSignal.timeout(10_000) });
         const text = await res.text();
-        answers.push({ kind, at: Date.now(), status: res.status, process: processOf(res) });
+        answers.push({ kind, at: Date.now(), status: res.status, id: res.headers.get('x-request-id') });
         if (res.status !== ok) failures.push(`${kind} ${res.status} ${text.slice(0, 200)}`);
       } catch (err) {
         failures.push(`${kind}: ${(err as Error).message}`);
@@ -305,12 +348,20 @@ describe.runIf(servicesUp && nginxUp)('docs/nginx.conf in front of docs/auction.
     expect(fresh[0]!.at).toBeLessThan(gone1);
     expect(gone1).toBeLessThan(fresh[1]!.at);
     expect(fresh[1]!.at).toBeLessThan(gone2);
-    // And the processes seen answering: none of those before the reload answers after it.
-    const seenBefore = new Set(answers.filter((a) => a.at < sighupAt).map((a) => a.process));
-    const seenAfter = new Set(answers.filter((a) => a.at > doneAt).map((a) => a.process));
+    // And the workers seen answering (their request lines, by nginx's request id): only the old ones
+    // before the reload, only the new ones after it. Old workers write their last lines as they exit.
+    let logged = s.requests();
+    const pidOf = (a: (typeof answers)[number]) => (a.id === null ? undefined : logged.get(a.id));
+    await waitFor(() => {
+      logged = s.requests();
+      return answers.filter((a) => pidOf(a) !== undefined).length >= answers.length * 0.95;
+    }, 5000, 'the request lines of the answers');
+    const seen = (from: number, to: number) => new Set(answers.filter((a) => a.at > from && a.at < to).map(pidOf).filter((pid) => pid !== undefined));
+    const seenBefore = seen(0, sighupAt);
+    const seenAfter = seen(doneAt, Infinity);
+    expect([...seenBefore].filter((pid) => !before.includes(pid))).toEqual([]);
     expect(seenAfter.size).toBeGreaterThan(0);
-    expect([...seenAfter].filter((p) => seenBefore.has(p))).toEqual([]);
-    expect(new Set(answers.map((a) => a.process)).size).toBeLessThanOrEqual(4);
+    expect([...seenAfter].filter((pid) => !fresh.some((f) => f.pid === pid))).toEqual([]);
   });
 
   it('stops on SIGTERM to the main process alone (KillMode=mixed): every worker drains and exits, then the primary', async () => {

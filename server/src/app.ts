@@ -57,6 +57,7 @@ import { LiveHub } from './live/hub.js';
 import { AuctionScheduler } from './live/scheduler.js';
 import { AuctionListCache } from './cache/auction-list.js';
 import { securityHeaders } from './plugins/security-headers.js';
+import { noStoreOnPersonal } from './plugins/no-store.js';
 import { RateLimitCounters } from './plugins/rate-limit-store.js';
 import { userLimit } from './plugins/rate-limits.js';
 import { answerClientError, guardConnections, serverTimeouts } from './plugins/connections.js';
@@ -291,6 +292,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       },
     },
   });
+  // Personal answers (a token, a write, the account's own areas) say `Cache-Control: no-store`.
+  noStoreOnPersonal(app);
   if (config.corsOrigin) {
     await app.register(cors, {
       origin: config.corsOrigin,

@@ -6,9 +6,9 @@ describe('loadConfig', () => {
     expect(loadConfig({})).toEqual({
       port: 3000, host: '0.0.0.0', databaseUrl: './data/auction.db', jwtSecret: undefined, tokenTtl: '12h',
       adminSignup: 'open', autoSettle: true, corsOrigin: undefined, timeZone: 'Asia/Kolkata', logLevel: 'info',
-      logFormat: 'json', rateLimit: true, liveFrameMs: 30, trustProxy: false, pgPool: 10, redisUrl: undefined, drainMs: 0,
+      logFormat: 'json', rateLimit: true, liveFrameMs: 30, trustProxy: false, pgPool: 10, pgStatementTimeoutMs: 5000, redisUrl: undefined, drainMs: 0,
       softCloseS: 120, maxExtensionS: 3600, mediaMaxMb: 8, mediaConcurrency: 1, mediaQueue: 4,
-      requestTimeoutS: 20, minBodyRateKbS: 16, keepAliveTimeoutS: 10, maxConnectionsPerIp: 128, maxConnections: null,
+      requestTimeoutS: 20, minBodyRateKbS: 16, keepAliveTimeoutS: 10, maxConnectionsPerIp: 4096, capLoopback: false, maxConnections: null,
       passwordHashCost: 14, publicUrl: 'http://localhost:3000', smtpUrl: undefined, mailFrom: 'Live Auctions <no-reply@localhost>',
       metricsToken: undefined,
     });
@@ -39,11 +39,11 @@ describe('loadConfig', () => {
       REDIS_URL: 'redis://cache.internal:6379', DRAIN_MS: '5000', SOFT_CLOSE_S: '60', MAX_EXTENSION_S: '600',
       MEDIA_MAX_MB: '2', MEDIA_CONCURRENCY: '3', MEDIA_QUEUE: '0',
       REQUEST_TIMEOUT_S: '5', MIN_BODY_RATE_KB_S: '64', KEEP_ALIVE_TIMEOUT_S: '75', MAX_CONNECTIONS_PER_IP: '0', MAX_CONNECTIONS: '5000',
-      PASSWORD_HASH_COST: '16',
+      MAX_CONNECTIONS_PER_IP_LOOPBACK: 'on', PASSWORD_HASH_COST: '16',
     });
     expect(c.passwordHashCost).toBe(16);
     expect(c).toMatchObject({ softCloseS: 60, maxExtensionS: 600, mediaMaxMb: 2, mediaConcurrency: 3, mediaQueue: 0 });
-    expect(c).toMatchObject({ requestTimeoutS: 5, minBodyRateKbS: 64, keepAliveTimeoutS: 75, maxConnectionsPerIp: 0, maxConnections: 5000 });
+    expect(c).toMatchObject({ requestTimeoutS: 5, minBodyRateKbS: 64, keepAliveTimeoutS: 75, maxConnectionsPerIp: 0, capLoopback: true, maxConnections: 5000 });
     expect(c).toMatchObject({ port: 8080, host: '127.0.0.1', databaseUrl: ':memory:', tokenTtl: '30m', adminSignup: 'closed', autoSettle: false, corsOrigin: 'https://a.example', timeZone: 'UTC', logLevel: 'warn', logFormat: 'pretty', rateLimit: false, liveFrameMs: 0, trustProxy: true, pgPool: 25, redisUrl: 'redis://cache.internal:6379', drainMs: 5000 });
   });
 
@@ -61,6 +61,7 @@ describe('loadConfig', () => {
     [{ MIN_BODY_RATE_KB_S: '0' }, /MIN_BODY_RATE_KB_S/],
     [{ KEEP_ALIVE_TIMEOUT_S: '0' }, /KEEP_ALIVE_TIMEOUT_S/],
     [{ MAX_CONNECTIONS_PER_IP: '-1' }, /MAX_CONNECTIONS_PER_IP/],
+    [{ MAX_CONNECTIONS_PER_IP_LOOPBACK: 'maybe' }, /MAX_CONNECTIONS_PER_IP_LOOPBACK/],
     [{ MAX_CONNECTIONS: '0' }, /MAX_CONNECTIONS/],
     [{ TOKEN_TTL: 'forever' }, /TOKEN_TTL/],
     [{ ADMIN_SIGNUP: 'maybe' }, /ADMIN_SIGNUP/],

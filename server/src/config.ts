@@ -29,6 +29,11 @@ export interface Config {
   trustProxy: boolean;
   /** PostgreSQL connections per process (DATABASE_URL=postgres://…). */
   pgPool: number;
+  /**
+   * PostgreSQL: the longest a read outside a transaction (every public read) may run, in ms, before the
+   * database cancels it and the client gets 503 UNAVAILABLE; 0: no limit. Transactions are not bounded.
+   */
+  pgStatementTimeoutMs: number;
   /** Several processes: live events, watcher counts and rate limits shared over Redis (docs/deploy.md). */
   redisUrl: string | undefined;
   /**
@@ -59,6 +64,8 @@ export interface Config {
   keepAliveTimeoutS: number;
   /** Connections one client address may hold at once, websockets included (0: no cap; not applied with TRUST_PROXY). */
   maxConnectionsPerIp: number;
+  /** Whether that cap also applies to loopback addresses (127.0.0.0/8, ::1); off: this machine's own connections are not capped. */
+  capLoopback: boolean;
   /** Connections the process holds at once; null: the open-file limit less 256 (connections.ts). */
   maxConnections: number | null;
   /** log2 of scrypt's N for new password hashes (14: N = 16384, ~50 ms of CPU a hash). */
@@ -172,6 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     liveFrameMs: int('LIVE_FRAME_MS', 30, 0, 60_000),
     trustProxy: bool('TRUST_PROXY', false),
     pgPool: int('PG_POOL', 10, 1, 1000),
+    pgStatementTimeoutMs: int('PG_STATEMENT_TIMEOUT_MS', 5000, 0, 3_600_000),
     redisUrl: redisUrl(env.REDIS_URL),
     drainMs: int('DRAIN_MS', 0, 0, 600_000),
     softCloseS: int('SOFT_CLOSE_S', 120, 0, 3600),
@@ -182,7 +190,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutS: int('REQUEST_TIMEOUT_S', 20, 1, 300),
     minBodyRateKbS: int('MIN_BODY_RATE_KB_S', 16, 1, 1_048_576),
     keepAliveTimeoutS: int('KEEP_ALIVE_TIMEOUT_S', 10, 1, 3600),
-    maxConnectionsPerIp: int('MAX_CONNECTIONS_PER_IP', 128, 0, 1_000_000),
+    maxConnectionsPerIp: int('MAX_CONNECTIONS_PER_IP', 4096, 0, 1_000_000),
+    capLoopback: bool('MAX_CONNECTIONS_PER_IP_LOOPBACK', false),
     passwordHashCost: int('PASSWORD_HASH_COST', 14, 10, 20),
     maxConnections: env.MAX_CONNECTIONS?.trim() ? int('MAX_CONNECTIONS', 0, 1, 10_000_000) : null,
     publicUrl: publicUrl(env.PUBLIC_URL, port),

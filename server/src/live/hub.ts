@@ -26,6 +26,7 @@ import { deliveriesOf, type CatalogueChange } from './deliveries.js';
 import { HEARTBEAT_MS, localTally, type WatcherTally } from './watchers.js';
 import { LocalRelay, type Relay, type Relayed } from './relay.js';
 import { SocketRegistry } from './sessions.js';
+import { CardBudgets } from './card-budget.js';
 import { TRANSPORTS, type LiveCounts, type TransportName } from '../metrics.js';
 
 export interface Transport {
@@ -173,6 +174,8 @@ export class LiveHub {
   readonly relay: Relay;
   /** Every authenticated socket of both transports, by account (token lifetime, per-account limit). */
   readonly sessions = new SocketRegistry();
+  /** What the cards both transports' sockets add may cost (card-budget.ts). */
+  readonly cardBudgets = new CardBudgets();
   /** What the transports wrote and dropped, for /metrics. */
   readonly counts: LiveCounts = {
     sockets: () => {

@@ -8,6 +8,7 @@ import type { TokenService } from '../auth/tokens.js';
 import type { LiveHub, Transport } from './hub.js';
 import { dropSlowConsumers, MessageRate, openSession, SOCKET_LIMITS, type Session } from './sessions.js';
 import { checkCards, checkWatch } from './watch.js';
+import { CARDS_RATE_LIMITED } from './card-budget.js';
 
 interface SocketData {
   caller: Caller;
@@ -60,7 +61,12 @@ export function attachSocketIo(props: { server: HttpServer; hub: LiveHub; tokens
     void socket.join(caller.role === 'user' ? userRoom(caller.id) : adminRoom(caller.id));
     // A socket lives no longer than its token, and an account has a bounded number of them.
     hub.sessions.add(socket, session, () => { socket.disconnect(true); });
-    socket.on('disconnect', () => hub.sessions.remove(socket, caller.role, caller.id));
+    // The cards its lists add are budgeted, with its account's other sockets (card-budget.ts).
+    const cardBudget = hub.cardBudgets.open(caller.role, caller.id);
+    socket.on('disconnect', () => {
+      hub.sessions.remove(socket, caller.role, caller.id);
+      cardBudget.close();
+    });
 
     // At most SOCKET_LIMITS.messagesPerSecond messages a second: the one over gets an error ack, then
     // the socket is closed (it reconnects and re-reads state: docs/live-protocol.md#reconnecting).
@@ -104,14 +110,16 @@ export function attachSocketIo(props: { server: HttpServer; hub: LiveHub; tokens
     });
 
     // The cards this socket shows replace those it showed; unknown ids are harmless. Each card it did
-    // not show yet follows the answer, as committed then.
+    // not show yet follows the answer, as committed then: a list adding more than the budget has left
+    // is refused whole, and the socket keeps its list.
     socket.on('catalogue:watch', (auctionIds, ack) => {
       const reply = typeof ack === 'function' ? ack : () => undefined;
       const check = checkCards(auctionIds);
       if (!check.ok) return reply({ status: 'error', error: check.error });
+      const joining = check.auctionIds.filter((id) => !socket.rooms.has(cardsRoom(id)));
+      if (!cardBudget.allow(joining.length)) return reply({ status: 'error', error: CARDS_RATE_LIMITED });
       const wanted = new Set(check.auctionIds.map(cardsRoom));
       for (const r of [...socket.rooms]) if (r.startsWith(CARDS_PREFIX) && !wanted.has(r)) void socket.leave(r);
-      const joining = check.auctionIds.filter((id) => !socket.rooms.has(cardsRoom(id)));
       if (joining.length > 0) void socket.join(joining.map(cardsRoom));
       reply({ status: 'ok', data: { auction_ids: check.auctionIds } });
       hub.showCards(joining, (data) => {

@@ -13,6 +13,7 @@ import type { Caller } from '../domain/accounts.js';
 import { dropSlowConsumers, MessageRate, openSession, SOCKET_LIMITS } from './sessions.js';
 import type { LiveHub, Transport } from './hub.js';
 import { checkCards, checkWatch } from './watch.js';
+import { CARDS_RATE_LIMITED, type CardAllowance } from './card-budget.js';
 
 const AUTH_TIMEOUT_MS = 10_000;
 /** Sockets written per slice of a frame (hub.ts paces the slices). */
@@ -142,6 +143,8 @@ export function wsFeed(app: App, ctx: AppContext, hub: LiveHub) {
       else pending.delete(req.ip);
     };
     let caller: Caller | null = null;
+    /** The cards its lists add are budgeted once it is authenticated, with its account's other sockets (card-budget.ts). */
+    let cardBudget: CardAllowance | null = null;
     const fullFeed = req.query.feed === 'all';
     /** The room this socket watches an auction through: every event with `feed=all`, else the merged one. */
     const watchRoom = (auctionId: string) => (fullFeed ? feedRoom(auctionId) : auctionRoom(auctionId));
@@ -159,6 +162,7 @@ export function wsFeed(app: App, ctx: AppContext, hub: LiveHub) {
         return ws.close(1008, 'feed=all is for admins');
       }
       caller = session.caller;
+      cardBudget = hub.cardBudgets.open(caller.role, caller.id);
       clearTimeout(authTimer);
       settled();
       // A socket lives no longer than its token, and an account has a bounded number of them.
@@ -207,9 +211,12 @@ export function wsFeed(app: App, ctx: AppContext, hub: LiveHub) {
         if (check.ending) reply({ room, server_time: check.ending.server_time, events: [{ event: 'auction:ending', data: check.ending }] });
       } else if (msg.type === 'cards') {
         // The cards this socket shows replace those it showed; unknown ids are harmless. Each card it
-        // did not show yet follows the answer, as committed then.
+        // did not show yet follows the answer, as committed then: a list adding more than the budget
+        // has left is refused whole, and the socket keeps its list.
         const check = checkCards(msg.auction_ids);
         if (!check.ok) return fail(check.error.code, check.error.message);
+        const joining = check.auctionIds.filter((id) => !mine.has(cardsRoom(id)));
+        if (!cardBudget?.allow(joining.length)) return fail(CARDS_RATE_LIMITED.code, CARDS_RATE_LIMITED.message);
         const wanted = new Set(check.auctionIds.map(cardsRoom));
         for (const room of [...mine]) {
           if (room.startsWith(CARDS_PREFIX) && !wanted.has(room)) {
@@ -217,7 +224,6 @@ export function wsFeed(app: App, ctx: AppContext, hub: LiveHub) {
             mine.delete(room);
           }
         }
-        const joining = check.auctionIds.filter((id) => !mine.has(cardsRoom(id)));
         for (const room of wanted) {
           rooms.join(room, ws);
           mine.add(room);
@@ -272,6 +278,7 @@ export function wsFeed(app: App, ctx: AppContext, hub: LiveHub) {
       socketCount--;
       settled();
       if (caller) hub.sessions.remove(ws, caller.role, caller.id);
+      cardBudget?.close();
       clearTimeout(authTimer);
       clearInterval(pinger);
       if (awaitingPong) clearTimeout(awaitingPong);

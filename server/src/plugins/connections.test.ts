@@ -11,11 +11,11 @@ import { describe, expect, it, type TestContext } from 'vitest';
 import { createProducts, makeApp, signUpAdmin, signUpUser } from '../test/helpers.js';
 import { connect, connectWs } from '../test/live-helpers.js';
 import { multipart } from '../test/photo-helpers.js';
-import { addressKey, maxConnectionsOf, openFileLimit } from './connections.js';
+import { addressKey, isLoopback, maxConnectionsOf, openFileLimit } from './connections.js';
 
 /** An app listening on 127.0.0.1, closed when the test ends. */
-async function serve(t: TestContext, overrides: Parameters<typeof makeApp>[0] = {}) {
-  const app = await makeApp(overrides);
+async function serve(t: TestContext, overrides: Parameters<typeof makeApp>[0] = {}, options: Parameters<typeof makeApp>[1] = {}) {
+  const app = await makeApp(overrides, options);
   t.onTestFinished(() => app.close());
   await app.listen({ host: '127.0.0.1', port: 0 });
   return { app, port: (app.server.address() as AddressInfo).port };
@@ -168,20 +168,77 @@ describe('what Node refuses before any route', () => {
   });
 });
 
+/** The answer a refused connection got: status, headers (lower-case names) and the parsed body. */
+function answerOf(text: string) {
+  const split = text.indexOf('\r\n\r\n');
+  const [statusLine = '', ...lines] = text.slice(0, split).split('\r\n');
+  const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+  return { statusLine, headers, body: JSON.parse(text.slice(split + 4)) as unknown };
+}
+
+/** `count` GETs of /api/health at once (fetch opens a connection for each one in flight): how many were answered 200, and the failures. */
+async function concurrentFetches(port: number, count: number) {
+  const answers = await Promise.all(Array.from({ length: count }, () => fetch(`http://127.0.0.1:${port}/api/health`)
+    .then(async (res) => { await res.arrayBuffer(); return res.status; }, (err: Error) => err.message)));
+  return { ok: answers.filter((a) => a === 200).length, failed: answers.filter((a) => a !== 200) };
+}
+
 describe('connections per client address', () => {
-  it('past MAX_CONNECTIONS_PER_IP a new connection is closed at once, websockets count, the others stay; another address is served', async (t) => {
+  it('past MAX_CONNECTIONS_PER_IP exactly the excess are answered 503 UNAVAILABLE (Retry-After, Connection: close) and closed; none dropped silently; logged once', async (t) => {
+    const CAP = 5;
+    const EXTRA = 3;
+    const lines: { level: number; msg: string; refused?: number; cap?: number }[] = [];
+    const { port } = await serve(t, { maxConnectionsPerIp: CAP, capLoopback: true, logLevel: 'warn' }, { logStream: { write: (line: string) => { lines.push(JSON.parse(line)); } } });
+    const all = Array.from({ length: CAP + EXTRA }, () => raw(port));
+    await Promise.all(all.map((c) => c.connected));
+    const outcomes = await Promise.all(all.map((c) => closedWithin(c, 1500)));
+    const refused = all.filter((_, i) => outcomes[i] !== Infinity);
+    const held = all.filter((_, i) => outcomes[i] === Infinity);
+    expect([refused.length, held.length]).toEqual([EXTRA, CAP]);
+    for (const h of held) expect(h.received()).toBe('');
+    for (const r of refused) {
+      const answer = answerOf(r.received());
+      expect(answer.statusLine).toBe('HTTP/1.1 503 Service Unavailable');
+      expect(answer.headers).toMatchObject({ 'content-type': 'application/json; charset=utf-8', 'retry-after': '5', connection: 'close' });
+      expect(Number(answer.headers['content-length'])).toBe(Buffer.byteLength(r.received().slice(r.received().indexOf('\r\n\r\n') + 4)));
+      expect(answer.body).toEqual({ error: expect.stringContaining(`${CAP}`), message: expect.stringContaining(`${CAP}`), code: 'UNAVAILABLE' });
+    }
+    // One warning for the burst (a flood would not flood the log), with what it was about.
+    await sleep(100);
+    const warnings = lines.filter((l) => /connection refused/.test(l.msg));
+    expect(warnings).toEqual([expect.objectContaining({ level: 40, refused: 1, cap: CAP })]);
+    for (const h of held) h.socket.destroy();
+  });
+
+  it('a request sent on a refused connection never reaches a route: its only answer is the 503', async (t) => {
+    const CAP = 2;
+    const { app, port } = await serve(t, { maxConnectionsPerIp: CAP, capLoopback: true });
+    let routed = 0;
+    app.server.on('request', () => { routed++; });
+    const held = [raw(port), raw(port)];
+    await Promise.all(held.map((h) => h.connected));
+    await sleep(50);
+    const extra = raw(port);
+    await extra.connected;
+    extra.socket.write('GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(await closedWithin(extra, 2000)).toBeLessThan(1500);
+    expect(extra.received().match(/HTTP\/1\.1 /g)).toHaveLength(1);
+    expect(answerOf(extra.received()).statusLine).toMatch(/^HTTP\/1\.1 503 /);
+    await sleep(100);
+    expect(routed).toBe(0);
+    for (const h of held) h.socket.destroy();
+  });
+
+  it('websockets count toward the cap, the connections within it are served, another address is served, and a closed one makes room', async (t) => {
     const CAP = 6;
-    const { app, port } = await serve(t, { maxConnectionsPerIp: CAP });
+    const { app, port } = await serve(t, { maxConnectionsPerIp: CAP, capLoopback: true });
     const user = await signUpUser(app);
     // A websocket and five idle connections fill 127.0.0.1's cap.
     const ws = await connectWs(`http://127.0.0.1:${port}`, user.token);
     const held = Array.from({ length: CAP - 1 }, () => raw(port));
     await Promise.all(held.map((h) => h.connected));
     await sleep(100);
-    const extra = [raw(port), raw(port)];
-    for (const e of extra) expect(await closedWithin(e, 2000)).toBeLessThan(1000);
-    expect(extra.map((e) => e.received())).toEqual(['', '']);
-    expect(await health(port, '127.0.0.1')).toMatch(/ECONNRESET|EPIPE|error/);
+    expect(await health(port, '127.0.0.1')).toBe(503);
     // Another address is served meanwhile, and the connections within the cap still are.
     expect(await health(port, '127.0.0.2')).toBe(200);
     held[0]!.socket.write('GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n');
@@ -195,6 +252,13 @@ describe('connections per client address', () => {
     expect(await health(port, '127.0.0.1')).toBe(200);
     ws.close();
     for (const h of held) h.socket.destroy();
+  });
+
+  it('loopback is not capped unless configured to: 800 fetches at once from 127.0.0.1 are all answered, with the default cap and with a cap of 5', async (t) => {
+    const byDefault = await serve(t);
+    expect(await concurrentFetches(byDefault.port, 800)).toEqual({ ok: 800, failed: [] });
+    const small = await serve(t, { maxConnectionsPerIp: 5 });
+    expect(await concurrentFetches(small.port, 200)).toEqual({ ok: 200, failed: [] });
   });
 
   it('past MAX_CONNECTIONS the process closes new connections at accept, from any address; room again once one closes', async (t) => {
@@ -212,25 +276,27 @@ describe('connections per client address', () => {
   });
 
   it('behind a proxy (TRUST_PROXY) every connection comes from the proxy: no cap per address here', async (t) => {
-    const { port } = await serve(t, { maxConnectionsPerIp: 3, trustProxy: true });
+    const { port } = await serve(t, { maxConnectionsPerIp: 3, capLoopback: true, trustProxy: true });
     const held = Array.from({ length: 5 }, () => raw(port));
     await Promise.all(held.map((h) => h.connected));
     expect(await health(port, '127.0.0.1')).toBe(200);
     for (const h of held) h.socket.destroy();
   });
 
-  it('addresses are counted by IPv4 address (mapped or not) or IPv6 /64', () => {
+  it('addresses are counted by IPv4 address (mapped or not) or IPv6 /64; loopback is 127.0.0.0/8 and ::1, mapped or not', () => {
     expect(addressKey('127.0.0.1')).toBe('127.0.0.1');
     expect(addressKey('::ffff:10.1.2.3')).toBe('10.1.2.3');
     expect(addressKey('2001:db8:85a3:0001:1:2:3:4')).toBe('2001:db8:85a3:1::/64');
     expect(addressKey('2001:db8:85a3:1::99')).toBe('2001:db8:85a3:1::/64');
     expect(addressKey('2001:db8::1')).toBe('2001:db8:0:0::/64');
     expect(addressKey('::1')).toBe('0:0:0:0::/64');
+    for (const a of ['127.0.0.1', '127.200.3.4', '::1', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1']) expect(isLoopback(a), a).toBe(true);
+    for (const a of ['10.0.0.1', '128.0.0.1', '::ffff:10.0.0.1', '2001:db8::1', '::2', '192.168.1.127']) expect(isLoopback(a), a).toBe(false);
   });
 });
 
 describe('the defaults the server runs with (docs/deploy.md)', () => {
-  it('headers and bodies 20 s (checked every second), bodies 16 KiB/s more, kept-alive idle 10 s, 128 connections per address, the open-file limit less 256 in all', async (t) => {
+  it('headers and bodies 20 s (checked every second), bodies 16 KiB/s more, kept-alive idle 10 s, 4,096 connections per address (loopback not capped), the open-file limit less 256 in all', async (t) => {
     const app = await makeApp();
     t.onTestFinished(() => app.close());
     const s = app.server;
@@ -238,7 +304,7 @@ describe('the defaults the server runs with (docs/deploy.md)', () => {
       .toEqual({ headers: 20_000, checked: 1000, keepAlive: 10_000 });
     // Node's own ceiling for any request: the largest photo (8 MB and its wrapping) at 16 KiB/s, after the 20 s.
     expect(s.requestTimeout).toBe(20_000 + Math.ceil((9 * 1024) / 16) * 1000);
-    expect(app.ctx.config).toMatchObject({ requestTimeoutS: 20, minBodyRateKbS: 16, keepAliveTimeoutS: 10, maxConnectionsPerIp: 128, maxConnections: null });
+    expect(app.ctx.config).toMatchObject({ requestTimeoutS: 20, minBodyRateKbS: 16, keepAliveTimeoutS: 10, maxConnectionsPerIp: 4096, capLoopback: false, maxConnections: null });
     const fds = openFileLimit();
     expect(s.maxConnections).toBe(fds === null ? 10_000 : fds - 256);
     expect(maxConnectionsOf({ maxConnections: null }, 20_000)).toBe(19_744);

@@ -11,9 +11,12 @@
  * - Node checks both every second (`connectionsCheckingInterval`, 30 s by default), so a slow request
  *   is closed within REQUEST_TIMEOUT_S + 1 s, with 408 REQUEST_TIMEOUT when nothing was answered yet;
  * - an idle kept-alive connection is closed after KEEP_ALIVE_TIMEOUT_S;
- * - one client address holds at most MAX_CONNECTIONS_PER_IP connections, websockets included (the
- *   next one is closed at once), and the process at most MAX_CONNECTIONS (Node drops the rest at
- *   accept), below the open-file limit so the database, its WAL and the logs always have descriptors.
+ * - one client address holds at most MAX_CONNECTIONS_PER_IP connections, websockets included; the
+ *   next one is answered 503 UNAVAILABLE on the raw socket and closed, before any request of it
+ *   reaches the HTTP server. Loopback is not capped unless MAX_CONNECTIONS_PER_IP_LOOPBACK says so
+ *   (a load test, or a proxy on the same machine, all come from 127.0.0.1);
+ * - the process holds at most MAX_CONNECTIONS (Node drops the rest at accept), below the open-file
+ *   limit so the database, its WAL and the logs always have descriptors.
  *
  * Upgraded sockets (socket.io, /api/ws) are not requests in progress: none of the timeouts reach them.
  */
@@ -32,8 +35,14 @@ const FD_RESERVE = 256;
 const FALLBACK_MAX_CONNECTIONS = 10_000;
 /** A refused connection is logged at most this often (an attack would fill the log). */
 const REFUSAL_LOG_MS = 10_000;
+/** What a connection refused for its address is told to wait, in seconds (as docs/nginx.conf's 503s). */
+const REFUSED_RETRY_AFTER_S = 5;
+/** How long a refused connection waits for its client to close after the answer before it is cut. */
+const REFUSED_LINGER_MS = 2000;
+/** Refused connections left to close by their clients at once; past this, each is cut right after its answer. */
+const MAX_LINGERING = 256;
 
-type Limits = Pick<Config, 'requestTimeoutS' | 'minBodyRateKbS' | 'keepAliveTimeoutS' | 'maxConnectionsPerIp' | 'maxConnections' | 'trustProxy' | 'mediaMaxMb'>;
+type Limits = Pick<Config, 'requestTimeoutS' | 'minBodyRateKbS' | 'keepAliveTimeoutS' | 'maxConnectionsPerIp' | 'capLoopback' | 'maxConnections' | 'trustProxy' | 'mediaMaxMb'>;
 
 /** Fastify's options for the timeouts: Node's checks, and the ceiling of any request. */
 export function serverTimeouts(limits: Limits): { keepAliveTimeout: number; requestTimeout: number; http: ServerOptions } {
@@ -75,6 +84,15 @@ export function addressKey(address: string): string {
   const right = tail ? tail.split(':') : [];
   const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
   return `${groups.slice(0, 4).map((g) => g.toLowerCase().replace(/^0+(?=.)/, '')).join(':')}::/64`;
+}
+
+const LOOPBACK = new net.BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+
+/** Whether an address is this machine's own: 127.0.0.0/8 or ::1, IPv4 mapped into IPv6 included. */
+export function isLoopback(address: string): boolean {
+  return LOOPBACK.check(address, net.isIPv6(address) ? 'ipv6' : 'ipv4');
 }
 
 const STATUS: Record<string, [number, ErrorCode, string]> = {
@@ -135,22 +153,57 @@ function watchBodies(server: Server, limits: Limits): () => void {
 }
 
 /**
- * Counts each client address's connections and closes one over MAX_CONNECTIONS_PER_IP at once. Behind
- * a proxy (TRUST_PROXY) every connection comes from the proxy, which enforces the cap per client
- * (docs/nginx.conf's `limit_conn`): none is applied here then.
+ * The answer to a connection over its address's cap, written on the raw socket (no request has been
+ * read), then the connection is closed. The client's request, if it sends one, is read and dropped
+ * until the client closes (at most REFUSED_LINGER_MS): closing on unread data would reset the
+ * connection, and a client that gets a reset may lose the answer before it reads it.
  */
-function capPerAddress(server: Server, limits: Limits, log: FastifyBaseLogger): void {
+function refuse(socket: Socket, cap: number, lingering: Set<Socket>): void {
+  const message = `Too many connections from your address (at most ${cap} at once): close some and try again`;
+  const body = JSON.stringify({ error: message, message, code: 'UNAVAILABLE' } satisfies ApiErrorBody);
+  socket.on('error', () => { /* a reset from the client is its close */ });
+  socket.end(`HTTP/1.1 503 ${STATUS_CODES[503]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`
+    + `Retry-After: ${REFUSED_RETRY_AFTER_S}\r\nConnection: close\r\n\r\n${body}`);
+  if (lingering.size >= MAX_LINGERING) {
+    socket.destroySoon();
+    return;
+  }
+  lingering.add(socket);
+  socket.resume();
+  const cut = setTimeout(() => socket.destroy(), REFUSED_LINGER_MS);
+  cut.unref();
+  socket.once('end', () => socket.destroy());
+  socket.once('close', () => {
+    clearTimeout(cut);
+    lingering.delete(socket);
+  });
+}
+
+/**
+ * Counts each client address's connections and answers one over MAX_CONNECTIONS_PER_IP with a 503 at
+ * once. Loopback addresses are not counted unless MAX_CONNECTIONS_PER_IP_LOOPBACK is on. Behind a proxy
+ * (TRUST_PROXY) every connection comes from the proxy, which enforces the cap per client
+ * (docs/nginx.conf's `limit_conn`): none is applied here then. Returns what closes the refused
+ * connections still open.
+ */
+function capPerAddress(server: Server, limits: Limits, log: FastifyBaseLogger): () => void {
   const cap = limits.maxConnectionsPerIp;
-  if (cap === 0 || limits.trustProxy) return;
+  if (cap === 0 || limits.trustProxy) return () => undefined;
   const open = new Map<string, number>();
-  const refused = refusalLog(log, 'connection refused: this address holds MAX_CONNECTIONS_PER_IP connections');
+  const lingering = new Set<Socket>();
+  const refused = refusalLog(log, 'connection refused (503): this address holds MAX_CONNECTIONS_PER_IP connections');
+  // Node's HTTP server starts reading a connection in its own 'connection' listener: a refused one must
+  // never reach it (its request would reach the routes), so those listeners only see admitted ones.
+  const handlers = server.listeners('connection') as ((socket: Socket) => void)[];
+  for (const handler of handlers) server.removeListener('connection', handler);
   server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress;
-    if (address === undefined) return;
+    const admit = () => { for (const handler of handlers) handler.call(server, socket); };
+    if (address === undefined || (!limits.capLoopback && isLoopback(address))) return admit();
     const key = addressKey(address);
     const count = open.get(key) ?? 0;
     if (count >= cap) {
-      socket.destroy();
+      refuse(socket, cap, lingering);
       refused({ address: key, cap });
       return;
     }
@@ -160,7 +213,9 @@ function capPerAddress(server: Server, limits: Limits, log: FastifyBaseLogger): 
       if (left === 0) open.delete(key);
       else open.set(key, left);
     });
+    admit();
   });
+  return () => { for (const socket of lingering) socket.destroy(); };
 }
 
 /** A warning for refused connections, at most every REFUSAL_LOG_MS, with how many there were since the last. */
@@ -181,6 +236,10 @@ export function guardConnections(server: Server, limits: Limits, log: FastifyBas
   server.maxConnections = maxConnectionsOf(limits);
   const dropped = refusalLog(log, 'connection refused: the process holds MAX_CONNECTIONS connections');
   server.on('drop', () => dropped({ max: server.maxConnections }));
-  capPerAddress(server, limits, log);
-  return watchBodies(server, limits);
+  const closeRefused = capPerAddress(server, limits, log);
+  const stopWatching = watchBodies(server, limits);
+  return () => {
+    stopWatching();
+    closeRefused();
+  };
 }
