@@ -137,8 +137,8 @@ describe.runIf(testStoreKind === 'postgres' && redisAvailable)('three processes 
     await eventually(async () => expect(await status()).toBe('settled'), endsIn + 6000, 100);
     expect(Date.now() - endsAt).toBeLessThan(5000);
     expect(others.filter((a) => a.ctx.scheduler.active)).toHaveLength(1);
-    const bids = (await call(others[0]!, 'GET', '/api/user-bids', undefined, winner.token)).json<{ status: string }[]>();
-    expect(bids.map((b) => b.status)).toEqual(['won']);
+    const bids = (await call(others[0]!, 'GET', '/api/user-bids', undefined, winner.token)).json<{ status: string; state: string }[]>();
+    expect(bids.map((b) => b.state)).toEqual(['won']);
     await expectMoneyInvariant(others[0]!);
   });
 

@@ -11,6 +11,7 @@ const QUARTER_HOUR = 900_000;
 export function setResponseTimeZone(timeZone: string) {
   if (timeZone !== responseZone) offsets.clear();
   responseZone = timeZone;
+  offsetAt(Date.now());
 }
 
 function offsetAt(ms: number): number {
@@ -60,3 +61,7 @@ export function auctionStatus(a: { validUntil: number; settledAt: number | null 
   if (a.settledAt !== null) return 'settled';
   return now >= a.validUntil ? 'ended' : 'active';
 }
+
+// The zone's formatter is built now, not on the first answer (a live frame's server_time among them):
+// building an Intl.DateTimeFormat takes milliseconds.
+offsetAt(Date.now());
