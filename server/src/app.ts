@@ -240,7 +240,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const unguard = guardConnections(app.server, config, app.log);
   app.addHook('onClose', async () => { unguard(); });
 
-  const store = await openStore(config.databaseUrl, { pgPool: config.pgPool });
+  const store = await openStore(config.databaseUrl, { pgPool: config.pgPool, pgStatementTimeoutMs: config.pgStatementTimeoutMs });
   // Several processes share live events, watcher counts and rate limits over Redis (docs/deploy.md).
   let relay: Relay = new LocalRelay();
   let tally: WatcherTally = localTally;

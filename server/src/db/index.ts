@@ -7,11 +7,12 @@ import { openSqliteStore } from './sqlite/store.js';
 
 export const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//i.test(url);
 
-export async function openStore(databaseUrl: string, options: { pgPool: number } = { pgPool: 10 }): Promise<Store> {
+/** `pgStatementTimeoutMs`: how long a read outside a transaction may run on PostgreSQL (0: no limit; left out: 5 s). */
+export async function openStore(databaseUrl: string, options: { pgPool: number; pgStatementTimeoutMs?: number } = { pgPool: 10 }): Promise<Store> {
   if (isPostgresUrl(databaseUrl)) {
     // Loaded only when asked for: a SQLite install never loads the PostgreSQL driver.
     const { openPostgresStore } = await import('./postgres/store.js');
-    return openPostgresStore(databaseUrl, { poolSize: options.pgPool });
+    return openPostgresStore(databaseUrl, { poolSize: options.pgPool, statementTimeoutMs: options.pgStatementTimeoutMs });
   }
   return openSqliteStore(databaseUrl);
 }

@@ -5,6 +5,7 @@
 import { WHOLE_LIST_MAX } from '@auction/shared';
 import type { Dialect, Param, SqlRunner } from './sql.js';
 import type { MailRow } from './store.js';
+import { lotSearchPage } from './lot-search.js';
 import { notificationColumns, type NotificationRow, type ProductImageRow } from './rows.js';
 import { asAdmin, columns, isStorableId, type AccountStatus, type AdminRow, type BidStatus, type CancelPolicy, type IncrementRule, type ProductStatus, type Role, type TransactionRow, type UserRow } from './rows.js';
 
@@ -537,59 +538,8 @@ export class Reads {
    * `after`), and how many match in all, counted up to `countUpTo` (past it, one more).
    */
   async searchLots(s: LotSearch, countUpTo: number): Promise<{ hits: LotSearchHit[]; total: number }> {
-    const params: Param[] = [];
-    const where = ['p.deleted_at is null', 'p.auction_id is not null', 'a.deleted_at is null'];
-    const whereParams: Param[] = [];
-    let join = '';
-    const joinParams: Param[] = [];
-    let keyText: string | undefined;
-    const keyParams: Param[] = [];
-    const price = 'coalesce(b.amount, p.starting_price)';
-    // By relevance, the page and the total come from one read of the ranked matches.
-    const relevance = s.words !== null && s.sort === 'relevance';
-    if (s.words !== null && relevance) {
-      // Ranking reads each match it ranks: a common word's tens of thousands would cost far more than
-      // the page. One more than `total` counts up to is enough for it to say "more than that".
-      const r = this.dialect.search.ranked(s.words, countUpTo + 1);
-      join = r.join.text;
-      joinParams.push(...r.join.params);
-      keyText = r.rank;
-    } else if (s.words !== null) {
-      const m = this.dialect.search.match(s.words);
-      join = m.join;
-      where.push(m.where.text);
-      whereParams.push(...m.where.params);
-    }
-    keyText ??= s.sort === 'price_asc' || s.sort === 'price_desc' ? price : s.sort === 'bids' ? 'p.bid_count' : 'a.valid_until';
-    const descending = s.sort === 'relevance' ? s.words !== null : s.sort === 'price_desc' || s.sort === 'bids';
-    if (s.status === 'open') where.push("a.settled_at is null and a.valid_until > ? and p.status = 'available'");
-    else where.push("(a.settled_at is not null or a.valid_until <= ? or p.status = 'sold')");
-    whereParams.push(s.now);
-    if (s.categoryIds !== null) {
-      if (s.categoryIds.length === 0) return { hits: [], total: 0 };
-      where.push(`p.category_id in (${s.categoryIds.map(() => '?').join(', ')})`);
-      whereParams.push(...s.categoryIds);
-    }
-    if (s.auctionId !== null) { where.push('p.auction_id = ?'); whereParams.push(s.auctionId); }
-    if (s.minPrice !== null) { where.push(`${price} >= ?`); whereParams.push(s.minPrice); }
-    if (s.maxPrice !== null) { where.push(`${price} <= ?`); whereParams.push(s.maxPrice); }
-    if (s.buyNow) where.push("p.buy_now_price is not null and p.status = 'available' and (b.id is null or (p.reserve_price is not null and b.amount < p.reserve_price))");
-    const from = `from products p join auctions a on a.id = p.auction_id
-        left join bids b on b.product_id = p.id and b.status in ('success', 'won') ${join}
-      where ${where.join(' and ')}`;
-    params.push(...keyParams, ...joinParams, ...whereParams);
-    const after = s.after === null ? '' : `where x.k ${descending ? '<' : '>'} ? or (x.k = ? and x.id > ?)`;
-    const afterParams: Param[] = s.after === null ? [] : [s.after.key, s.after.key, s.after.id];
-    const page = await this.sql.all<{ id: string; k: number; auctionId: string; auctionName: string; validUntil: number; n: number | null }>(
-      `select x.id, x.k, x."auctionId", x."auctionName", x."validUntil", x.n from (
-        select p.id, ${keyText} as k, a.id as "auctionId", a.name as "auctionName", a.valid_until as "validUntil",
-          ${relevance ? 'count(*) over ()' : 'null'} as n ${from}
-      ) x ${after} order by x.k ${descending ? 'desc' : 'asc'}, x.id asc limit ?`,
-      [...params, ...afterParams, s.limit],
-    );
-    let total: number;
-    if (relevance && page.length > 0) total = Math.min(Number(page[0]!.n), countUpTo + 1);
-    else total = Number((await this.sql.get<{ n: number }>(`select count(*) as n from (select p.id ${from} limit ?) t`, [...joinParams, ...whereParams, countUpTo + 1]))?.n ?? 0);
+    // The statement and what it reads: lot-search.ts (docs/catalogue.md#what-a-search-costs).
+    const { rows: page, total } = await lotSearchPage(this.sql, this.dialect, s, countUpTo);
     const views = page.length === 0 ? [] : await this.products(`p.id in (${page.map(() => '?').join(', ')})`, 'p.id', page.map((r) => r.id), s.now);
     const byId = new Map(views.map((v) => [v.id, v]));
     const hits = page.flatMap((r) => {

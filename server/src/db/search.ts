@@ -14,9 +14,17 @@ export interface Fragment {
 }
 
 export interface SearchPort {
-  /** Indexes these products afresh as they are now (deleted ones leave the index); run inside the writing transaction. */
+  /**
+   * Indexes these products afresh as they are now (deleted ones leave the index); run inside the
+   * writing transaction. PostgreSQL then refreshes the planner's statistics of the tables a search
+   * reads where enough changes have made them stale (lots moved into auctions after an import analysed
+   * them in none).
+   */
   refreshProducts(sql: SqlRunner, ids: readonly string[]): Promise<void>;
-  /** Indexes products just inserted in this transaction (in no auction yet, so none is in the index): one statement. */
+  /**
+   * Indexes products just inserted in this transaction (in no auction yet, so none is in the index):
+   * one statement, then PostgreSQL's check of its statistics as `refreshProducts` does.
+   */
   indexNewProducts(sql: SqlRunner, ids: readonly string[]): Promise<void>;
   /** The same for the live products of these auctions (an auction renamed). */
   refreshAuctions(sql: SqlRunner, auctionIds: readonly string[]): Promise<void>;
@@ -29,24 +37,29 @@ export interface SearchPort {
    */
   match(words: readonly string[]): { join: string; probeJoin: string; where: Fragment; rank: Fragment };
   /**
-   * Relevance over a bounded set: a join to add after `from products p` of `n` lots that match every
-   * one of `words`, each ranked as `match` ranks (column `rank`): on SQLite the n best by bm25 (FTS5
-   * scores the matches itself); on PostgreSQL lots with every word in their name first, then the other
-   * matches as stored, so that ranking reads at most n documents. No other lot that matches is read.
+   * The lots a search by words may find, at most `n` of those that match every one of `words`, chosen
+   * before their state is looked at (lot-search.ts reads them first, then looks each one up): on SQLite
+   * the n best by bm25 (FTS5 scores the matches itself); on PostgreSQL lots with every word in their
+   * name first, then the other matches as stored, so that ranking reads at most n documents. No other
+   * lot that matches is read. `from`: a subquery of them, alias `c`; `on`: the condition that finds a
+   * lot `products p` of it; `join`: what ranking a lot needs beside `products p`; `rank`: as `match`
+   * ranks (an integer, higher is better).
    */
-  ranked(words: readonly string[], n: number): { join: Fragment; rank: string };
+  ranked(words: readonly string[], n: number): { from: Fragment; on: string; join: string; rank: Fragment };
 }
 
 /**
- * English words too common to search by: a query of only these (or of symbols) matches nothing. The
- * same list on both stores, so they agree on what a query asks.
+ * English words too common to search by, dropped from every query before either store sees it: a
+ * query of only these (or of symbols) matches nothing. Exactly the list PostgreSQL's `english`
+ * configuration drops (its `english.stop`, which has `s`, `t` and `don` for "it's", "don't"), so that
+ * `plainto_tsquery` never drops a word SQLite would still require: both stores answer the same query.
  */
 export const STOP_WORDS: ReadonlySet<string> = new Set(`a about above after again against all am an and any are as at be because been
-  before being below between both but by can did do does doing down during each few for from further had has have having he her
-  here hers herself him himself his how i if in into is it its itself just me more most my myself no nor not now of off on once
-  only or other our ours ourselves out over own same she should so some such than that the their theirs them themselves then
-  there these they this those through to too under until up very was we were what when where which while who whom why will with
-  you your yours yourself yourselves`.split(/\s+/));
+  before being below between both but by can did do does doing don down during each few for from further had has have having he
+  her here hers herself him himself his how i if in into is it its itself just me more most my myself no nor not now of off on
+  once only or other our ours ourselves out over own s same she should so some such t than that the their theirs them themselves
+  then there these they this those through to too under until up very was we were what when where which while who whom why will
+  with you your yours yourself yourselves`.split(/\s+/));
 
 /** At most this many words of a query count. */
 export const QUERY_WORDS_MAX = 16;
@@ -56,5 +69,8 @@ export function queryWords(q: string): string[] {
   const words = q.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   return [...new Set(words.filter((w) => !STOP_WORDS.has(w)))].slice(0, QUERY_WORDS_MAX);
 }
+
+/** A search without words reads at most this many lots, the first to end (docs/catalogue.md#what-a-search-costs). */
+export const SEARCH_WINDOW = 5000;
 
 export { marks } from './sql.js';

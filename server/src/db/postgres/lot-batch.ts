@@ -26,7 +26,7 @@ import {
 import { orderNotices, SqlUnitOfWork } from '../unit-of-work.js';
 import type { Result } from '../../errors.js';
 import { StoreUnavailable } from '../errors.js';
-import { isRetryable, isUnavailable, postgresDialect, runnerOn } from './runner.js';
+import { BEGIN, isRetryable, isUnavailable, postgresDialect, runnerOn } from './runner.js';
 
 /** Commands decided in one batch at most; the rest wait for the next. */
 export const MAX_BATCH = 64;
@@ -474,8 +474,8 @@ export class PostgresLotLanes implements LotLanes {
    */
   private async once(client: pg.PoolClient, ref: string, items: Item[], queue: Item[]): Promise<Outcome[] | null> {
     const callers = [...new Set(items.map((i) => i.work.userId))].sort((a, b) => a - b);
-    const [, read] = await client.query(
-      `begin; select lot_context(${client.escapeLiteral(ref)}, '{${callers.join(',')}}'::integer[], ${items.length}) as ctx`,
+    const [, , read] = await client.query(
+      `${BEGIN}; select lot_context(${client.escapeLiteral(ref)}, '{${callers.join(',')}}'::integer[], ${items.length}) as ctx`,
     ) as unknown as pg.QueryResult[];
     const context = (read!.rows[0] as { ctx: LotContext | null } | undefined)?.ctx ?? null;
     if (context === null) {

@@ -28,6 +28,13 @@ export const postgresDialect: Dialect = {
   search: postgresSearch,
 };
 
+/**
+ * How every transaction begins. A pooled connection bounds each statement (`statement_timeout`, set
+ * as it connects: PG_STATEMENT_TIMEOUT_MS), which is what keeps a read from holding it for long; a
+ * transaction lifts that for itself in the same round trip, so a write runs to its end as it always did.
+ */
+export const BEGIN = 'begin; set local statement_timeout = 0';
+
 // ---------------------------------------------------------------------------------------------
 // Placeholders and statement names
 

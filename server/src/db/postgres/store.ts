@@ -20,7 +20,7 @@ import type { Election, Store, UnitOfWork } from '../store.js';
 import { AdvisoryElection } from './election.js';
 import { PostgresLotLanes } from './lot-batch.js';
 import { SqlUnitOfWork } from '../unit-of-work.js';
-import { isConnectionLost, isRetryable, pgTypes, postgresDialect, runnerOn, translate } from './runner.js';
+import { BEGIN, isConnectionLost, isRetryable, pgTypes, postgresDialect, runnerOn, translate } from './runner.js';
 
 /** Runs of a unit of work before a deadlock or serialization failure becomes StoreUnavailable. */
 export const MAX_ATTEMPTS = 5;
@@ -36,6 +36,12 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
  * still reported at once.
  */
 const QUEUE_TIMEOUT_MS = 30_000;
+/**
+ * The longest one statement outside a transaction may run unless the options say otherwise
+ * (PG_STATEMENT_TIMEOUT_MS): far above what any read of the store takes with a good plan, and short
+ * enough that a read gone wrong gives its connection back within seconds instead of holding it.
+ */
+export const STATEMENT_TIMEOUT_MS = 5000;
 
 /** At most `size` holders at a time; the rest wait in arrival order, each for at most `timeoutMs`. */
 export class ConnectionGate {
@@ -86,6 +92,12 @@ const backoff = (attempt: number) => (2 + Math.random() * 18) * attempt;
 
 export interface PostgresStoreOptions {
   poolSize: number;
+  /**
+   * Each statement outside a transaction (every read) is cancelled by the database past this many ms:
+   * the caller gets StoreUnavailable (503 UNAVAILABLE) and the connection goes back to the pool. 0: no
+   * limit; left out: STATEMENT_TIMEOUT_MS. Transactions are not bounded (runner.ts, BEGIN).
+   */
+  statementTimeoutMs?: number;
   /** An idle pooled connection failed (the server restarted, the network dropped); the pool has already discarded it. */
   onPoolError?: (err: Error) => void;
 }
@@ -130,7 +142,7 @@ export class PostgresStore implements Store {
       query: async (config: pg.QueryConfig) => {
         const leave = await this.gate.acquire();
         try {
-          return await pool.query(config);
+          return await this.statement(config);
         } finally {
           leave();
         }
@@ -144,6 +156,28 @@ export class PostgresStore implements Store {
     return { size: this.gate.size, inUse: this.gate.inUse, waiting: this.gate.queued };
   }
 
+  /**
+   * One statement outside a transaction, on a pooled connection that goes back to the pool after it
+   * whether it succeeded or failed (a read cancelled at its statement timeout, say); only a connection
+   * that is gone is closed. (`pool.query` would close the connection after any error, and a storm of
+   * cancelled reads would become a storm of new connections.)
+   */
+  private async statement(config: pg.QueryConfig): Promise<pg.QueryResult> {
+    const client = await this.pool.connect();
+    let lost = false;
+    const onError = () => { lost = true; };
+    client.on('error', onError);
+    try {
+      return await client.query(config);
+    } catch (err) {
+      lost ||= isConnectionLost(err);
+      throw err;
+    } finally {
+      client.off('error', onError);
+      client.release(lost ? true : undefined);
+    }
+  }
+
   transaction<T>(work: (tx: UnitOfWork) => Promise<T>): Promise<T> {
     return this.runInTransaction((sql) => work(new SqlUnitOfWork(sql, postgresDialect)));
   }
@@ -154,7 +188,7 @@ export class PostgresStore implements Store {
    */
   runInTransaction<T>(work: (sql: SqlRunner) => Promise<T>): Promise<T> {
     return this.retrying(() => this.lend(async (client) => {
-      await client.query('begin');
+      await client.query(BEGIN);
       const value = await work(runnerOn(client));
       const done = await client.query('commit');
       // A transaction that hit an error which `work` caught is aborted: COMMIT then rolls it back
@@ -286,7 +320,9 @@ export async function openPostgresStore(url: string, opts: PostgresStoreOptions)
     types: pgTypes,
     ...(options !== null || searchPath !== null ? { options: [options, searchPath].filter(Boolean).join(' ') } : {}),
   };
-  const pool = new pg.Pool({ ...clientConfig, max: opts.poolSize });
+  // Only the pool's connections bound their statements: the election's own connection waits on its lock.
+  const statementTimeoutMs = opts.statementTimeoutMs ?? STATEMENT_TIMEOUT_MS;
+  const pool = new pg.Pool({ ...clientConfig, max: opts.poolSize, ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}) });
   // Without a listener, an idle client's error (server restart, dropped network) crashes the process.
   pool.on('error', opts.onPoolError ?? ((err) => console.warn(`PostgreSQL: an idle connection failed and was discarded: ${err.message}`)));
   try {
@@ -307,6 +343,8 @@ async function migrateOnce(pool: pg.Pool, schema: string | null): Promise<void> 
   let failure: { error: unknown } | null = null;
   let locked = false;
   try {
+    // A migration may take longer than a read may (an index built over a big table).
+    await client.query('set statement_timeout = 0');
     await client.query('select pg_advisory_lock(hashtext($1))', [key]);
     locked = true;
     if (schema !== null) await client.query(`create schema if not exists ${pg.escapeIdentifier(schema)}`);
@@ -314,17 +352,15 @@ async function migrateOnce(pool: pg.Pool, schema: string | null): Promise<void> 
   } catch (error) {
     failure = { error };
   }
-  let unlocked = !locked;
   if (locked) {
     try {
       await client.query('select pg_advisory_unlock(hashtext($1))', [key]);
-      unlocked = true;
     } catch (error) {
       failure ??= { error };
     }
   }
-  // A connection still holding the lock (or that failed) is closed, which frees the lock too.
+  // Closed, never handed to a read: its statements are unbounded. Closing also frees a lock still held.
   client.off('error', onError);
-  client.release(failure !== null || !unlocked ? true : undefined);
+  client.release(true);
   if (failure) throw failure.error;
 }

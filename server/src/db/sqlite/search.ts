@@ -42,15 +42,16 @@ export const sqliteSearch: SearchPort = {
   },
   ranked(words, n) {
     return {
-      join: {
-        // The n best by bm25: FTS5 scores every match in its own loop (about 25 ms for 30,000), so the
-        // best lots are never left out for being old; only the page's lots are read from the tables.
-        text: `join (select rowid as product_rowid, ${BM25} as rank from lot_search where lot_search match ?
-            order by bm25(lot_search, 10.0, 2.0, 1.0) limit ?) ranked
-          on ranked.product_rowid = p.rowid`,
+      // The n best by bm25: FTS5 scores every match in its own loop (about 25 ms for 30,000), so the
+      // best lots are never left out for being old; only the lots it gives are read from the tables.
+      from: {
+        text: `(select rowid as product_rowid, ${BM25} as rank from lot_search where lot_search match ?
+          order by bm25(lot_search, 10.0, 2.0, 1.0) limit ?) c`,
         params: [ftsQuery(words), n],
       },
-      rank: 'ranked.rank',
+      on: 'p.rowid = c.product_rowid',
+      join: '',
+      rank: { text: 'c.rank', params: [] },
     };
   },
 };

@@ -1,0 +1,156 @@
+/**
+ * Lot search's statement (docs/catalogue.md#what-a-search-costs). The lots a search may find are
+ * chosen first, a bounded set read in an index's order (the candidates), and only then is each one
+ * looked up by its key and checked against the filters, in that order on both stores, so that what a
+ * search reads never grows with the catalogue and no plan reads the catalogue again for each lot,
+ * whatever the planner believes of the tables (statistics gathered before the lots moved, say):
+ *  - with words, the lots the store's `SearchPort.ranked` chooses (at most `countUpTo + 1`), whatever
+ *    the sort;
+ *  - without, the window: the first SEARCH_WINDOW lots to end (of the open auctions for `open`, of every
+ *    auction for `ended`; in the category and auction asked for), in the `ending` order.
+ */
+import type { LotSearch } from './reads.js';
+import { SEARCH_WINDOW, type Fragment } from './search.js';
+import type { Dialect, Param, SqlRunner } from './sql.js';
+
+/** A lot of the page: its id, its sort key, its auction. */
+export interface LotSearchRow {
+  id: string;
+  k: number;
+  auctionId: string;
+  auctionName: string;
+  validUntil: number;
+}
+
+/** Where the lookup reads a lot's auction: a join (or none) and the expressions of its columns. */
+interface AuctionColumns {
+  join: string;
+  id: string;
+  name: string;
+  validUntil: string;
+  settledAt: string;
+  /** The condition that it is not deleted; '' when the candidates hold live auctions only. */
+  live: string;
+}
+
+/** The lots a search may find (`from`, alias `c`), and how each is found again (`on`, for `products p`). */
+interface Candidates {
+  from: Fragment;
+  on: string;
+  /** What ranking each lot needs beside `products p` (a join), and its rank; none without words. */
+  join: string;
+  rank: Fragment | null;
+  auction: AuctionColumns;
+}
+
+/** What each candidate is looked up with: a select list over `from`, and the conditions it must meet. */
+interface Lookup {
+  select: Fragment;
+  from: string;
+  where: Fragment;
+}
+
+const PRICE = 'coalesce(b.amount, p.starting_price)';
+/** Each lot's auction by its key. */
+const JOINED: AuctionColumns = { join: 'join auctions a on a.id = p.auction_id', id: 'a.id', name: 'a.name', validUntil: 'a.valid_until', settledAt: 'a.settled_at', live: 'a.deleted_at is null' };
+/** The window's lots come with their auction, read as it was walked. */
+const WALKED: AuctionColumns = { join: '', id: 'c.auction_id', name: 'c.auction_name', validUntil: 'c.valid_until', settledAt: 'c.settled_at', live: '' };
+
+/**
+ * A FROM item (alias `x`) of the rows of `lookup` for each row of `outer` (alias `c`), the outer rows
+ * read first and in their order. PostgreSQL: LATERAL, with OFFSET 0 so that it is never pulled up into
+ * a join the planner may turn around (`c` stays visible beside `x`). SQLite: CROSS JOIN, which keeps
+ * its left side the outer loop (inside `x`).
+ */
+function eachRow(dialect: Dialect, outer: Fragment, lookup: Lookup): Fragment {
+  if (dialect.name === 'postgres') {
+    return {
+      text: `${outer.text} cross join lateral (select ${lookup.select.text} from ${lookup.from} where ${lookup.where.text} offset 0) x`,
+      params: [...outer.params, ...lookup.select.params, ...lookup.where.params],
+    };
+  }
+  return {
+    text: `(select ${lookup.select.text} from ${outer.text} cross join ${lookup.from} where ${lookup.where.text}) x`,
+    params: [...lookup.select.params, ...outer.params, ...lookup.where.params],
+  };
+}
+
+/**
+ * The window of a search without words: its first SEARCH_WINDOW lots in the `ending` order (with their
+ * auction), read auction by auction in the order they end (the auctions sorted first, one row each;
+ * then each one's lots by its index, by LATERAL on PostgreSQL and as the inner loop of a CROSS JOIN on
+ * SQLite), so that the reading stops once the window is full.
+ */
+function windowOf(dialect: Dialect, s: LotSearch): Candidates {
+  const auctions = ['wa.deleted_at is null'];
+  const params: Param[] = [];
+  if (s.status === 'open') { auctions.push('wa.settled_at is null and wa.valid_until > ?'); params.push(s.now); }
+  if (s.auctionId !== null) { auctions.push('wa.id = ?'); params.push(s.auctionId); }
+  const lots = ['p.auction_id = wa.id', 'p.deleted_at is null'];
+  if (s.status === 'open') lots.push("p.status = 'available'");
+  if (s.categoryIds !== null) { lots.push(`p.category_id in (${s.categoryIds.map(() => '?').join(', ')})`); params.push(...s.categoryIds); }
+  const walked = 'wa.id as auction_id, wa.name as auction_name, wa.valid_until, wa.settled_at';
+  const byEnd = `(select wa.id, wa.name, wa.valid_until, wa.settled_at from auctions wa where ${auctions.join(' and ')} order by wa.valid_until`;
+  const text = dialect.name === 'postgres'
+    ? `select x.product_id, ${walked} from ${byEnd}) wa
+        cross join lateral (select p.id as product_id from products p where ${lots.join(' and ')} offset 0) x
+        order by wa.valid_until, x.product_id limit ?`
+    // LIMIT -1 (none) keeps the auctions a subquery of their own, read in order by the outer loop.
+    : `select p.id as product_id, ${walked} from ${byEnd} limit -1) wa
+        cross join products p where ${lots.join(' and ')} order by wa.valid_until, p.id limit ?`;
+  return { from: { text: `(${text}) c`, params: [...params, SEARCH_WINDOW] }, on: 'p.id = c.product_id', join: '', rank: null, auction: WALKED };
+}
+
+/**
+ * A page of the lots that match, in the search's order (its sort key, then id; keyset after `after`),
+ * and how many of the candidates match in all, counted up to `countUpTo` (past it, one more).
+ */
+export async function lotSearchPage(sql: SqlRunner, dialect: Dialect, s: LotSearch, countUpTo: number): Promise<{ rows: LotSearchRow[]; total: number }> {
+  if (s.categoryIds !== null && s.categoryIds.length === 0) return { rows: [], total: 0 };
+  const candidates: Candidates = s.words === null ? windowOf(dialect, s) : { ...dialect.search.ranked(s.words, countUpTo + 1), auction: JOINED };
+  const a = candidates.auction;
+  const where = [candidates.on, 'p.deleted_at is null'];
+  if (a.live !== '') where.push(a.live);
+  const params: Param[] = [];
+  if (s.status === 'open') where.push(`${a.settledAt} is null and ${a.validUntil} > ? and p.status = 'available'`);
+  else where.push(`(${a.settledAt} is not null or ${a.validUntil} <= ? or p.status = 'sold')`);
+  params.push(s.now);
+  if (s.categoryIds !== null) { where.push(`p.category_id in (${s.categoryIds.map(() => '?').join(', ')})`); params.push(...s.categoryIds); }
+  if (s.auctionId !== null) { where.push('p.auction_id = ?'); params.push(s.auctionId); }
+  if (s.minPrice !== null) { where.push(`${PRICE} >= ?`); params.push(s.minPrice); }
+  if (s.maxPrice !== null) { where.push(`${PRICE} <= ?`); params.push(s.maxPrice); }
+  if (s.buyNow) where.push("p.buy_now_price is not null and p.status = 'available' and (b.id is null or (p.reserve_price is not null and b.amount < p.reserve_price))");
+
+  const ranked = candidates.rank !== null && s.sort === 'relevance';
+  const byEnd = !ranked && s.sort !== 'price_asc' && s.sort !== 'price_desc' && s.sort !== 'bids';
+  const key: Fragment = ranked ? candidates.rank! : { text: byEnd ? a.validUntil : s.sort === 'bids' ? 'p.bid_count' : PRICE, params: [] };
+  const descending = ranked || s.sort === 'price_desc' || s.sort === 'bids';
+  const found = eachRow(dialect, candidates.from, {
+    select: { text: `p.id, ${key.text} as k, ${a.id} as "auctionId", ${a.name} as "auctionName", ${a.validUntil} as "validUntil"`, params: key.params },
+    from: `products p ${candidates.join} ${a.join} left join bids b on b.product_id = p.id and b.status in ('success', 'won')`,
+    where: { text: where.join(' and '), params },
+  });
+  const afterParams: Param[] = s.after === null ? [] : [s.after.key, s.after.key, s.after.id];
+  const columns = 'x.id, x.k, x."auctionId", x."auctionName", x."validUntil"';
+  const rowsOf = (page: LotSearchRow[]) => page.map((r) => ({ id: r.id, k: Number(r.k), auctionId: r.auctionId, auctionName: r.auctionName, validUntil: Number(r.validUntil) }));
+
+  if (s.words === null && byEnd) {
+    // The window's own order: the page is read as the window is, stopping after it (PostgreSQL sees
+    // that order on c's columns), and the count on its own, stopping at countUpTo + 1.
+    const [k, id] = dialect.name === 'postgres' ? ['c.valid_until', 'c.product_id'] : ['x.k', 'x.id'];
+    const after = s.after === null ? '' : `where ${k} > ? or (${k} = ? and ${id} > ?)`;
+    const page = await sql.all<LotSearchRow>(`select ${columns} from ${found.text} ${after} order by ${k}, ${id} limit ?`, [...found.params, ...afterParams, s.limit]);
+    const n = await sql.get<{ n: number }>(`select count(*) as n from (select 1 as one from ${found.text} limit ?) t`, [...found.params, countUpTo + 1]);
+    return { rows: rowsOf(page), total: Number(n?.n ?? 0) };
+  }
+  // Every candidate is read to sort them: the page and the count come from that one read.
+  const after = s.after === null ? '' : `where y.k ${descending ? '<' : '>'} ? or (y.k = ? and y.id > ?)`;
+  const page = await sql.all<LotSearchRow & { n: number }>(
+    `select y.id, y.k, y."auctionId", y."auctionName", y."validUntil", y.n from (select ${columns}, count(*) over () as n from ${found.text}) y
+      ${after} order by y.k ${descending ? 'desc' : 'asc'}, y.id asc limit ?`,
+    [...found.params, ...afterParams, s.limit],
+  );
+  // A page past the end (a cursor after the last lot) counts on its own.
+  const n = page.length > 0 ? page[0]!.n : (await sql.get<{ n: number }>(`select count(*) as n from ${found.text}`, found.params))?.n;
+  return { rows: rowsOf(page), total: Math.min(Number(n ?? 0), countUpTo + 1) };
+}
