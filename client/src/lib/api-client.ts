@@ -137,7 +137,8 @@ async function request<T>(method: string, path: string, body: unknown, options: 
 
 export const api = {
   get: <T>(path: string, options: RequestOptions) => request<T>('GET', path, undefined, options),
-  delete: <T>(path: string, options: RequestOptions) => request<T>('DELETE', path, undefined, options),
+  /** `body`: JSON, for the deletes that need a proof (the current password). */
+  delete: <T>(path: string, options: RequestOptions, body?: unknown) => request<T>('DELETE', path, body, options),
   post: <T>(path: string, body: unknown, options: RequestOptions) => request<T>('POST', path, body, options),
   put: <T>(path: string, body: unknown, options: RequestOptions) => request<T>('PUT', path, body, options),
   patch: <T>(path: string, body: unknown, options: RequestOptions) => request<T>('PATCH', path, body, options),

@@ -10,7 +10,7 @@ import { refuse, type Result } from '../errors.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import { withinMailCap } from '../mail/caps.js';
 import { hashLinkToken, newLinkToken, type UnsubscribeTokens } from '../mail/links.js';
-import { emailChangedMail, NOTICE_KIND_LABELS, resetPasswordMail } from '../mail/messages.js';
+import { emailChangedMail, emailRemovedMail, NOTICE_KIND_LABELS, resetPasswordMail } from '../mail/messages.js';
 import { normaliseEmail, sendConfirmation, type LinkBase } from './confirmation.js';
 import type { Commands } from './commands.js';
 import { accountByUsername, endAccountLinks, type Caller } from './accounts.js';
@@ -27,6 +27,13 @@ export const RESETS_PER_ACCOUNT = 5;
 export const RESET_WINDOW_MS = 15 * 60_000;
 
 const invalidToken = () => refuse('TOKEN_INVALID', 'This link has expired or has already been used. Please ask for a new one.', 'token');
+const wrongPassword = () => refuse('WRONG_PASSWORD', 'Current password is incorrect', 'password');
+
+/** Whether `password` is the account's current one (read before any transaction: scrypt takes ~50 ms). */
+async function isCurrentPassword(commands: Commands, caller: Caller, password: string): Promise<boolean> {
+  const hash = await commands.reads.passwordHash(caller.role, caller.id);
+  return hash !== null && (await verifyPassword(password, hash));
+}
 
 /**
  * PUT /me/email, with the account's current password (a session alone cannot send the account's mail
@@ -37,8 +44,7 @@ const invalidToken = () => refuse('TOKEN_INVALID', 'This link has expired or has
  */
 export async function changeEmail(commands: Commands, links: LinkBase, caller: Caller, input: { email: string; password: string }, now: number): Promise<Result<{ email: string; verified: boolean }>> {
   const email = normaliseEmail(input.email);
-  const hash = await commands.reads.passwordHash(caller.role, caller.id);
-  if (hash === null || !(await verifyPassword(input.password, hash))) return refuse('WRONG_PASSWORD', 'Current password is incorrect', 'password');
+  if (!(await isCurrentPassword(commands, caller, input.password))) return wrongPassword();
   const account = await commands.reads.account(caller.role, caller.id);
   if (!account) return refuse('UNAUTHENTICATED', 'Please sign in');
   if (account.email === email) {
@@ -58,12 +64,20 @@ export async function changeEmail(commands: Commands, links: LinkBase, caller: C
   });
 }
 
-/** DELETE /me/email: no address any more, confirmed or waiting; its links stop working. */
-export async function removeEmail(commands: Commands, caller: Caller, now: number): Promise<Result<object>> {
+/**
+ * DELETE /me/email, with the account's current password: no address any more, confirmed or waiting; its
+ * links stop working. The confirmed address is told, with a link that puts it back (POST /email/undo):
+ * a session alone must not take from the owner the address their password resets go to.
+ */
+export async function removeEmail(commands: Commands, links: LinkBase, caller: Caller, input: { password: string }, now: number): Promise<Result<object>> {
+  if (!(await isCurrentPassword(commands, caller, input.password))) return wrongPassword();
   return commands.run(async (tx) => {
+    const before = await tx.accountEmail(caller.role, caller.id);
+    if (!before) return refuse('UNAUTHENTICATED', 'Please sign in');
     await tx.clearEmail(caller.role, caller.id);
     await tx.spendAccountTokens(caller.role, caller.id, 'verify_email', now);
     await tx.spendAccountTokens(caller.role, caller.id, 'password_reset', now);
+    if (before.email !== null) await tellLeftAddress(tx, links, { role: caller.role, id: caller.id, account: before, old: before.email, replacement: null }, now);
     return { ok: true };
   });
 }
@@ -76,15 +90,19 @@ export async function confirmEmail(commands: Commands, links: LinkBase, token: s
   return takenIfRaced(() => confirmLinked(commands, links, token, now));
 }
 
+/** Thrown inside a transaction that must roll back (a refusal would commit the token it spent). */
+class AddressTaken extends Error {}
+
 /**
  * Two accounts confirming (or restoring) one address at the same moment (PostgreSQL): the second meets
  * the unique index; its transaction rolled back, so its link still works once the address is free again.
+ * An AddressTaken thrown by the work rolls back the same way.
  */
 async function takenIfRaced<T extends object>(work: () => Promise<Result<T>>): Promise<Result<T>> {
   try {
     return await work();
   } catch (err) {
-    if (isUniqueViolation(err)) return refuse('EMAIL_TAKEN', 'Another account confirmed this email address first', 'email');
+    if (err instanceof AddressTaken || isUniqueViolation(err)) return refuse('EMAIL_TAKEN', 'Another account confirmed this email address first', 'email');
     throw err;
   }
 }
@@ -107,37 +125,42 @@ async function confirmLinked(commands: Commands, links: LinkBase, token: string,
     if (!before || !(await tx.confirmEmail(link.role, link.accountId, link.email))) return invalidToken();
     // A reset link sent to the address before stops working.
     await tx.spendAccountTokens(link.role, link.accountId, 'password_reset', now);
-    if (before.email !== null && before.email !== link.email) await tellReplacedAddress(tx, links, { role: link.role, id: link.accountId, account: before, old: before.email, replacement: link.email }, now);
+    if (before.email !== null && before.email !== link.email) await tellLeftAddress(tx, links, { role: link.role, id: link.accountId, account: before, old: before.email, replacement: link.email }, now);
     return { ok: true };
   });
 }
 
 /**
- * The address an account just left is told, with a link that puts it back (POST /email/undo): the
- * owner whose session someone else used to move the account's mail elsewhere gets the account back.
+ * The confirmed address an account just left (for another, or for none) is told, with a link that puts
+ * it back (POST /email/undo): the owner whose session someone else used to move or remove the account's
+ * address gets the account back.
  */
-async function tellReplacedAddress(tx: UnitOfWork, links: LinkBase, a: { role: Role; id: number; account: { username: string; name: string }; old: string; replacement: string }, now: number) {
+async function tellLeftAddress(tx: UnitOfWork, links: LinkBase, a: { role: Role; id: number; account: { username: string; name: string }; old: string; replacement: string | null }, now: number) {
   const token = newLinkToken();
   await tx.insertAccountToken({ role: a.role, accountId: a.id, purpose: 'undo_email', tokenHash: hashLinkToken(token), email: a.old, now, expiresAt: now + UNDO_LINK_MS });
   const admin = a.role === 'admin';
-  await tx.enqueueMail(emailChangedMail({
-    to: a.old, name: a.account.name, username: a.account.username, admin, newEmail: a.replacement,
-    link: `${links.publicUrl}/undo-email?token=${token}${admin ? '&portal=admin' : ''}`,
-  }), now);
+  const mail = { to: a.old, name: a.account.name, username: a.account.username, admin, link: `${links.publicUrl}/undo-email?token=${token}${admin ? '&portal=admin' : ''}` };
+  await tx.enqueueMail(a.replacement === null ? emailRemovedMail(mail) : emailChangedMail({ ...mail, newEmail: a.replacement }), now);
 }
 
 /**
- * POST /email/undo: the address the link was sent to is the account's confirmed one again, and every
- * session and socket of the account ends. Links sent to the address that replaced it stop working, and
- * so do the undo links of later changes; an earlier change's undo link still works, so whoever made the
- * later changes cannot use one of theirs to cancel the owner's.
+ * POST /email/undo: the address the link was sent to is the account's confirmed one again, the account
+ * gets the new password (whoever changed the address knew the old one), and every session and socket of
+ * it ends. Links sent to the address that replaced it stop working, and so do the undo links of later
+ * changes; an earlier change's undo link still works, so whoever made the later changes cannot use one of
+ * theirs to cancel the owner's. Refused because another account has confirmed the address since, it
+ * changes nothing, and the link still works once the address is free.
  */
-export async function undoEmailChange(commands: Commands, token: string, now: number): Promise<Result<{ events: DomainEvent[] }>> {
+export async function undoEmailChange(commands: Commands, input: { token: string; password: string }, now: number): Promise<Result<{ events: DomainEvent[] }>> {
+  // Hashed before the transaction (scrypt takes ~50 ms), whether or not the token is good.
+  const passwordHash = await hashPassword(input.password);
   return takenIfRaced(() => commands.run(async (tx) => {
-    const link = await tx.useAccountToken(hashLinkToken(token), 'undo_email', now);
+    const link = await tx.useAccountToken(hashLinkToken(input.token), 'undo_email', now);
     if (!link) return invalidToken();
-    if (await tx.emailTaken(link.role, link.email, link.accountId)) return refuse('EMAIL_TAKEN', 'Another account confirmed this email address first', 'email');
-    const ver = await tx.restoreEmail(link.role, link.accountId, link.email);
+    // Thrown, not returned: a refusal commits, and the token just spent would be lost with it.
+    if (await tx.emailTaken(link.role, link.email, link.accountId)) throw new AddressTaken();
+    if ((await tx.restoreEmail(link.role, link.accountId, link.email)) === null) return invalidToken();
+    const ver = await tx.resetPassword(link.role, link.accountId, passwordHash);
     if (ver === null) return invalidToken();
     await tx.spendAccountTokens(link.role, link.accountId, 'password_reset', now);
     await tx.spendAccountTokens(link.role, link.accountId, 'verify_email', now);

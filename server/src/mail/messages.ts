@@ -88,13 +88,32 @@ export function emailChangedMail(a: { to: string; name: string; username: string
   const lines = [
     `Hello ${a.name},`,
     `The email address of your ${account} was changed from this address to ${maskEmail(a.newEmail)}. Password reset links and notices now go there.`,
-    `If you did not change it, open this link within ${UNDO_LINK_DAYS} days: it puts this address back and signs your account out everywhere. Then reset your password from the sign-in page.`,
+    `If you did not change it, open this link within ${UNDO_LINK_DAYS} days: it puts this address back, sets a new password you choose (whoever changed the address knew the old one) and signs your account out everywhere.`,
   ];
   const after = 'If you changed it yourself, you need do nothing.';
   return {
     kind: 'undo_email', to: a.to, subject: 'Your email address was changed',
     text: `${lines.join('\n\n')}\n\n${a.link}\n\n${after}\n`,
     html: html({ heading: 'Your email address was changed', paragraphs: lines, button: { label: 'This was not me: put my address back', href: a.link }, footer: [escapeHtml(after)] }),
+  };
+}
+
+/**
+ * To the confirmed address an account just removed: the link that puts it back, with a new password,
+ * and signs the account out everywhere, for the owner whose session someone else used.
+ */
+export function emailRemovedMail(a: { to: string; name: string; username: string; admin: boolean; link: string }): MailDraft {
+  const account = a.admin ? `admin account “${a.username}”` : `account “${a.username}”`;
+  const lines = [
+    `Hello ${a.name},`,
+    `This is to tell you that the email address was removed from your ${account}. Password reset links and notices no longer go to this address.`,
+    `If you did not remove it, open this link within ${UNDO_LINK_DAYS} days: it puts this address back, sets a new password you choose (whoever removed the address knew the old one) and signs your account out everywhere.`,
+  ];
+  const after = 'If you removed it yourself, you need do nothing.';
+  return {
+    kind: 'undo_email', to: a.to, subject: 'Your email address was removed',
+    text: `${lines.join('\n\n')}\n\n${a.link}\n\n${after}\n`,
+    html: html({ heading: 'Your email address was removed', paragraphs: lines, button: { label: 'This was not me: put my address back', href: a.link }, footer: [escapeHtml(after)] }),
   };
 }
 

@@ -130,7 +130,8 @@ const VALID_BODY: Record<string, () => Record<string, unknown>> = {
   // Accounts by email (docs/email.md).
   'PUT /api/me/email': () => ({ email: `${uniqueName('ab').toLowerCase()}@example.com`, password: 'not-the-password' }),
   'POST /api/email/verify': () => ({ token: 'nope' }),
-  'POST /api/email/undo': () => ({ token: 'nope' }),
+  'DELETE /api/me/email': () => ({ password: 'not-the-password' }),
+  'POST /api/email/undo': () => ({ token: 'nope', password: 'secret9' }),
   'POST /api/password/forgot': () => ({ username: 'nobody' }),
   'POST /api/password/reset': () => ({ token: 'nope', password: 'secret9' }),
   'PUT /api/me/notification-settings': () => ({ email: { won: true } }),

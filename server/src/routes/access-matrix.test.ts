@@ -362,9 +362,9 @@ const TABLE: Record<string, Case[]> = {
   // Accounts by email (docs/email.md): the caller's own account; links that need no sign-in.
   'GET /api/me': [{ request: () => ({ url: '/api/me' }), expect: anyRole(200) }],
   'PUT /api/me/email': [{ request: () => ({ url: '/api/me/email', body: { email: `${uniqueName('mx').toLowerCase()}@example.com`, password: PASSWORD } }), expect: anyRole(202) }],
-  'DELETE /api/me/email': [{ request: () => ({ url: '/api/me/email' }), expect: anyRole(204) }],
+  'DELETE /api/me/email': [{ request: () => ({ url: '/api/me/email', body: { password: PASSWORD } }), expect: anyRole(204) }],
   'POST /api/email/verify': [{ request: () => ({ url: '/api/email/verify', body: { token: 'nope' } }), expect: everyone([400, 'TOKEN_INVALID']) }],
-  'POST /api/email/undo': [{ request: () => ({ url: '/api/email/undo', body: { token: 'nope' } }), expect: everyone([400, 'TOKEN_INVALID']) }],
+  'POST /api/email/undo': [{ request: () => ({ url: '/api/email/undo', body: { token: 'nope', password: 'secret9' } }), expect: everyone([400, 'TOKEN_INVALID']) }],
   'POST /api/password/forgot': [{ request: () => ({ url: '/api/password/forgot', body: { username: 'nobody' } }), expect: everyone(202) }],
   'POST /api/password/reset': [{ request: () => ({ url: '/api/password/reset', body: { token: 'nope', password: 'secret9' } }), expect: everyone([400, 'TOKEN_INVALID']) }],
   'GET /api/me/notification-settings': [{ request: () => ({ url: '/api/me/notification-settings' }), expect: userRole(200) }],

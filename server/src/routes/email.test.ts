@@ -101,7 +101,7 @@ describe('email addresses', () => {
       expectError(await call(app, 'PUT', '/api/me/email', { email, password: u.password }, u.token), 400, 'VALIDATION');
     }
     await confirmed(u.token);
-    expect((await call(app, 'DELETE', '/api/me/email', undefined, u.token)).statusCode).toBe(204);
+    expect((await call(app, 'DELETE', '/api/me/email', { password: u.password }, u.token)).statusCode).toBe(204);
     expect(await me(u.token)).toMatchObject({ email: null, email_verified: false });
     expectError(await call(app, 'GET', '/api/me'), 401, 'UNAUTHENTICATED');
   });

@@ -3,8 +3,8 @@
  * reset by a mailed link, notice email choices and the unsubscribe link that needs no sign-in.
  */
 import {
-  EmailAccepted, ForgotPasswordBody, LinkToken, Me, MessageBody, NotificationSettings, NotificationSettingsBody, ResetPasswordBody,
-  SetEmailBody, TokenBody, Unsubscribed, errorResponses, type Me as MeBody,
+  EmailAccepted, ForgotPasswordBody, LinkToken, Me, MessageBody, NotificationSettings, NotificationSettingsBody, RemoveEmailBody, ResetPasswordBody,
+  SetEmailBody, TokenBody, UndoEmailBody, Unsubscribed, errorResponses, type Me as MeBody,
 } from '@auction/shared';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -69,12 +69,18 @@ export function emailRoutes(app: App, ctx: AppContext, mail: MailRouteContext) {
     });
   });
 
+  // A JSON body on DELETE: the app's JSON parser reads it as on any other method.
   app.delete('/me/email', {
-    onRequest: guard.any,
+    onRequest: withPassword,
     config: ctx.userLimit('settings'),
-    schema: { tags: ['accounts'], security, summary: 'Remove the caller’s email address (confirmed or waiting)', response: { 204: Type.Null(), ...errorResponses(401, 429) } },
+    schema: {
+      tags: ['accounts'], security, summary: 'Remove the caller’s email address (confirmed or waiting), with the current password: the confirmed one is mailed a link that puts it back',
+      body: RemoveEmailBody, response: { 204: Type.Null(), ...errorResponses(400, 401, 429) },
+    },
   }, async (req, reply) => {
-    unwrap(await removeEmail(commands, callerOf(req), ctx.now()));
+    unwrap(await removeEmail(commands, links, callerOf(req), req.body, ctx.now()));
+    // The address removed, if it was confirmed, was just written a mail.
+    mail.kick();
     return reply.code(204).send(null);
   });
 
@@ -91,11 +97,11 @@ export function emailRoutes(app: App, ctx: AppContext, mail: MailRouteContext) {
   app.post('/email/undo', {
     config: authRateLimit,
     schema: {
-      tags: ['accounts'], summary: 'Undo an address change with the token of the link mailed to the address replaced: it is confirmed again, and every session of the account ends',
-      body: TokenBody, response: { 204: Type.Null(), ...errorResponses(400, 409, 429) },
+      tags: ['accounts'], summary: 'Undo an address change or removal with the token of the link mailed to the address left, and a new password: the address is confirmed again, the password set, and every session of the account ends',
+      body: UndoEmailBody, response: { 204: Type.Null(), ...errorResponses(400, 409, 429) },
     },
   }, async (req, reply) => {
-    unwrap(await undoEmailChange(commands, req.body.token, ctx.now()));
+    unwrap(await undoEmailChange(commands, req.body, ctx.now()));
     return reply.code(204).send(null);
   });
 

@@ -50,6 +50,10 @@ export type Me = Static<typeof Me>;
 export const SetEmailBody = Type.Object({ email: Email, password: Text('password', LIMITS.passwordMax) });
 export type SetEmailBody = Static<typeof SetEmailBody>;
 
+/** DELETE /me/email: the current password too, as for a change (a session alone cannot take the address away). */
+export const RemoveEmailBody = Type.Object({ password: Text('password', LIMITS.passwordMax) });
+export type RemoveEmailBody = Static<typeof RemoveEmailBody>;
+
 export const EmailAccepted = Type.Object({
   message: Type.String(),
   email: Type.String(),
@@ -69,6 +73,13 @@ export type ForgotPasswordBody = Static<typeof ForgotPasswordBody>;
 
 export const ResetPasswordBody = Type.Object({ token: LinkToken, password: Password });
 export type ResetPasswordBody = Static<typeof ResetPasswordBody>;
+
+/**
+ * POST /email/undo: the link's token and the account's new password. Whoever moved the address knew the
+ * old one (an address change asks for it), so the undo sets another in the same step.
+ */
+export const UndoEmailBody = Type.Object({ token: LinkToken, password: Password });
+export type UndoEmailBody = Static<typeof UndoEmailBody>;
 
 const kindFlags = Object.fromEntries(NOTIFICATION_KINDS.map((k) => [k, Type.Boolean()])) as Record<(typeof NOTIFICATION_KINDS)[number], ReturnType<typeof Type.Boolean>>;
 

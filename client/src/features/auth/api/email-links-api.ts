@@ -2,7 +2,7 @@
  * The public calls behind the links our emails carry and the forgot-password form (docs/email.md).
  * None carries a token of ours: the link's own token is the proof.
  */
-import type { ForgotPasswordBody, MessageBody, ResetPasswordBody, TokenBody, Unsubscribed } from '@auction/shared';
+import type { ForgotPasswordBody, MessageBody, ResetPasswordBody, TokenBody, UndoEmailBody, Unsubscribed } from '@auction/shared';
 import { api } from '../../../lib/api-client';
 import type { Portal } from './auth-api';
 
@@ -45,11 +45,12 @@ export function verifyEmailOnce(token: string): Promise<void> {
 }
 
 /**
- * POST /email/undo → 204: the address an account's email change replaced is its confirmed one again
- * (the new one is dropped) and every session of the account ends.
+ * POST /email/undo → 204: the address an account's email change replaced (or its removal took away) is
+ * its confirmed one again (a new one is dropped), the password is the one given, and every session of
+ * the account ends.
  */
-export async function undoEmailChange(token: string): Promise<void> {
-  await api.post<unknown>('/email/undo', { token } satisfies TokenBody, none);
+export async function undoEmailChange(body: UndoEmailBody): Promise<void> {
+  await api.post<unknown>('/email/undo', body, none);
 }
 
 /** POST /unsubscribe → the server's message and the kind of notice no longer mailed. */

@@ -1,13 +1,14 @@
-import type { ReactNode } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import { UNDO_LINK_DAYS } from '@auction/shared';
+import { LIMITS, UNDO_LINK_DAYS } from '@auction/shared';
 import { paths, type Portal } from '../../../config/paths';
+import { FormField } from '../../../components/ui/FormField';
 import { Icon } from '../../../components/ui/Icon';
 import { ApiError, errorText } from '../../../lib/api-client';
 import { useServerMutation } from '../../../lib/query';
 import { undoEmailChange } from '../api/email-links-api';
 import { AuthLayout } from './AuthLayout';
-import { LINK_USED } from './reset-rules';
+import { LINK_USED, newPasswordProblems, PASSWORD_RULE, type NewPasswordField as Field } from './reset-rules';
 
 /** A refusal that no second press can change: what it means, and what to do instead. */
 function refusalText(error: unknown): { title: string; detail: string } | null {
@@ -20,39 +21,68 @@ function refusalText(error: unknown): { title: string; detail: string } | null {
 }
 
 /**
- * /undo-email?token=…(&portal=admin): mailed to the confirmed address an email change replaced. Nothing
- * happens until the button is pressed: the undo signs the account out everywhere, and mail scanners and
- * link previews open links by themselves. The password stays as it was, so the page sends the reader on
- * to reset it (the reset link now goes to the address put back).
+ * /undo-email?token=…(&portal=admin): mailed to the confirmed address an email change replaced or a
+ * removal took away. Whoever did that knew the password (both ask for it), so the undo sets a new one,
+ * typed twice as on the reset page. Nothing happens until the form is sent: the undo signs the account
+ * out everywhere, and mail scanners and link previews open links by themselves.
  */
 export function UndoEmailPage() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   // The links for bidders name no portal; those for admins say `portal=admin`.
   const portal: Portal = params.get('portal') === 'admin' ? 'admin' : 'user';
-  const undo = useServerMutation({ mutationFn: () => undoEmailChange(token) });
+  const [values, setValues] = useState<Record<Field, string>>({ password: '', confirm: '' });
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const undo = useServerMutation({
+    mutationFn: (password: string) => undoEmailChange({ token, password }),
+    onError: (err) => {
+      // The server's length rule, said as the form says it (never the API's field name).
+      if (err instanceof ApiError && err.code === 'VALIDATION' && err.field === 'password') {
+        setErrors({ password: PASSWORD_RULE });
+        document.getElementById('undo-password')?.focus();
+      }
+    },
+  });
   const refusal = undo.isError ? refusalText(undo.error) : null;
+  const otherError = undo.isError && !refusal && !(undo.error instanceof ApiError && undo.error.field === 'password');
 
-  const forgot = paths[portal].forgotPassword;
+  const change = (field: Field) => (value: string) => {
+    setValues((v) => ({ ...v, [field]: value }));
+    setErrors((e) => ({ ...e, [field]: undefined }));
+  };
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (undo.isPending) return;
+    const problems = newPasswordProblems(values.password, values.confirm);
+    setErrors(problems);
+    const first = (['password', 'confirm'] as const).find((f) => problems[f]);
+    if (first) {
+      document.getElementById(`undo-${first}`)?.focus();
+      return;
+    }
+    undo.mutate(values.password);
+  }
+
   let body: ReactNode;
   if (undo.isSuccess) {
     body = (
-      <>
+      <div className="auth-result">
         <div className="auth-note auth-note-success" role="status">
           <Icon name="check" size={18} />
           <div>
-            <p><strong>Your email address is back.</strong></p>
-            <p>Every session of this account was signed out. Whoever changed the address may know your password: reset it now. The link goes to this address.</p>
+            <p><strong>Your email address is back, and your new password is set.</strong></p>
+            <p>Every device that was signed in to this account has been signed out. Sign in with your new password.</p>
           </div>
         </div>
         <div className="auth-actions">
-          <Link to={forgot} className="btn btn-primary btn-block btn-lg">Reset your password</Link>
+          <Link to={paths[portal].login} className="btn btn-primary btn-block btn-lg">Sign in</Link>
         </div>
-      </>
+      </div>
     );
   } else if (!token || refusal) {
     body = (
-      <>
+      <div className="auth-result">
         <div className="auth-note auth-note-error" role="alert">
           <Icon name="alert" size={18} />
           <div>
@@ -62,23 +92,28 @@ export function UndoEmailPage() {
         </div>
         <div className="auth-note auth-note-info">
           <Icon name="info" size={18} />
-          <p>Think someone else knows your password? <Link to={forgot}>Reset your password</Link></p>
+          <p>Think someone else knows your password? <Link to={paths[portal].forgotPassword}>Reset your password</Link></p>
         </div>
-      </>
+      </div>
     );
   } else {
     body = (
-      <>
-        <button type="button" className="btn btn-primary btn-block btn-lg" onClick={() => undo.mutate()} disabled={undo.isPending} aria-busy={undo.isPending}>
+      <form className="auth-form" onSubmit={onSubmit} noValidate>
+        <FormField id="undo-password" label="New password" name="new-password" type="password" autoComplete="new-password" required
+          value={values.password} onValueChange={change('password')} error={errors.password}
+          hint={`At least ${LIMITS.passwordMin} characters`} maxLength={LIMITS.passwordMax} />
+        <FormField id="undo-confirm" label="Confirm password" name="confirm-password" type="password" autoComplete="new-password" required
+          value={values.confirm} onValueChange={change('confirm')} error={errors.confirm} maxLength={LIMITS.passwordMax} />
+        <button type="submit" className="btn btn-primary btn-block btn-lg" disabled={undo.isPending} aria-busy={undo.isPending}>
           {undo.isPending ? 'Undoing…' : 'Undo the change'}
         </button>
-        {undo.isError && (
+        {otherError && (
           <p className="auth-form-error" role="alert">
             <Icon name="alert" size={16} />
             <span>{errorText(undo.error, 'Could not undo the change. Please try again.')}</span>
           </p>
         )}
-      </>
+      </form>
     );
   }
 
@@ -87,10 +122,10 @@ export function UndoEmailPage() {
       portal={portal}
       title={undo.isSuccess ? 'Email address restored' : 'Undo the email change?'}
       subtitle={undo.isSuccess
-        ? 'One more step keeps your account yours.'
-        : 'If you did not change your account’s email address, put this one back. Every device signed in to the account will be signed out.'}
+        ? 'Your account is yours again.'
+        : 'If you did not change or remove your account’s email address, put this one back. Choose a new password: whoever did it knew your old one. Every device signed in to the account will be signed out.'}
     >
-      <div className="auth-result">{body}</div>
+      {body}
     </AuthLayout>
   );
 }

@@ -3,7 +3,7 @@
  * are also mailed. Each call carries the token of the portal it is made from.
  */
 import { queryOptions } from '@tanstack/react-query';
-import type { EmailAccepted, Me, NotificationSettings, NotificationSettingsBody, SetEmailBody } from '@auction/shared';
+import type { EmailAccepted, Me, NotificationSettings, NotificationSettingsBody, RemoveEmailBody, SetEmailBody } from '@auction/shared';
 import type { Portal } from '../../../config/paths';
 import { api } from '../../../lib/api-client';
 import { queryRoots } from '../../../lib/query-keys';
@@ -23,9 +23,12 @@ export const meQuery = (portal: Portal) => queryOptions({
 export const setEmail = (portal: Portal, body: SetEmailBody) =>
   api.put<EmailAccepted>('/me/email', body, { as: portal });
 
-/** DELETE /me/email → 204: forgets the confirmed address and any waiting for its link. */
-export async function removeEmail(portal: Portal): Promise<void> {
-  await api.delete<unknown>('/me/email', { as: portal });
+/**
+ * DELETE /me/email → 204, with the current password: forgets the confirmed address and any waiting for
+ * its link; the confirmed one is mailed a link that puts it back. A wrong password is 400 WRONG_PASSWORD.
+ */
+export async function removeEmail(portal: Portal, body: RemoveEmailBody): Promise<void> {
+  await api.delete<unknown>('/me/email', { as: portal }, body);
 }
 
 export const notificationSettingsKey = queryRoots.notificationSettings;

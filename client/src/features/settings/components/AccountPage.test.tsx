@@ -175,17 +175,44 @@ describe('AccountPage', () => {
     expect(within(emailCard()).getByLabelText<HTMLInputElement>('New email address').value).toBe('');
   });
 
-  it('removes the address after asking', async () => {
-    const api = routes({ 'DELETE /api/me/email': [noContent()] });
+  it('removes the address with the current password, after asking', async () => {
+    const api = routes({
+      'GET /api/me': [jsonResponse(200, me({ confirmed_email: 'asha@example.com' }))],
+      'DELETE /api/me/email': [
+        jsonResponse(400, { error: 'Current password is incorrect', message: 'x', code: 'WRONG_PASSWORD', field: 'password' }),
+        noContent(),
+      ],
+    });
     renderPage();
     await within(emailCard()).findByText('asha@example.com');
+    const password = within(emailCard()).getByLabelText<HTMLInputElement>('Your password');
+    // No password: its field asks for it, and no dialog opens.
     fireEvent.click(within(emailCard()).getByRole('button', { name: 'Remove' }));
-    const dialog = screen.getByRole('dialog', { name: 'Remove your email address?' });
+    expect(within(emailCard()).getByText('Enter your password')).toBeTruthy();
+    expect(document.activeElement).toBe(password);
+    expect(screen.queryByRole('dialog')).toBeNull();
+
+    fireEvent.change(password, { target: { value: 'not-it' } });
+    fireEvent.click(within(emailCard()).getByRole('button', { name: 'Remove' }));
+    let dialog = screen.getByRole('dialog', { name: 'Remove your email address?' });
+    expect(dialog.textContent).toContain('We will email asha@example.com a link that puts it back');
     expect(api.calls('DELETE /api/me/email')).toHaveLength(0);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Remove' }));
+    expect(await within(emailCard()).findByText('Current password is incorrect')).toBeTruthy();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(within(emailCard()).getByText('asha@example.com')).toBeTruthy();
+    expect(api.body('DELETE /api/me/email', 0)).toEqual({ password: 'not-it' });
+
+    fireEvent.change(password, { target: { value: 'secret1' } });
+    fireEvent.click(within(emailCard()).getByRole('button', { name: 'Remove' }));
+    dialog = screen.getByRole('dialog', { name: 'Remove your email address?' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Remove' }));
 
     expect(await within(emailCard()).findByText(/No email address yet/)).toBeTruthy();
-    expect(api.calls('DELETE /api/me/email')).toHaveLength(1);
+    expect(api.calls('DELETE /api/me/email')).toHaveLength(2);
+    expect(api.body('DELETE /api/me/email', 1)).toEqual({ password: 'secret1' });
+    expect(api.calls('DELETE /api/me/email')[1]![1]!.headers).toMatchObject({ 'content-type': 'application/json' });
+    expect(password.value).toBe('');
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(toasts()).toContain('success: Email address removed');
   });

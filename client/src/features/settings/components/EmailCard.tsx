@@ -23,8 +23,9 @@ const STATE_BADGE = {
 
 /**
  * The account's email address (GET /me): its state, a form to give or change it with the current
- * password (PUT /me/email, which mails a link to confirm it) and Remove (DELETE /me/email). Bidders
- * and admins alike; only a bidder's address also gets notices.
+ * password (PUT /me/email, which mails a link to confirm it) and Remove, with the password too (DELETE
+ * /me/email, which mails the confirmed address a link to put it back). Bidders and admins alike; only a
+ * bidder's address also gets notices.
  */
 export function EmailCard({ portal }: { portal: Portal }) {
   const { data: me, status, error, refetch } = useServerQuery(meQuery(portal));
@@ -46,6 +47,22 @@ export function EmailCard({ portal }: { portal: Portal }) {
     if (portal === 'user') void queryClient.invalidateQueries({ queryKey: notificationSettingsKey });
   }
 
+  /** A refusal of the password typed (none, or not the current one): said on its field. */
+  function passwordRefused(err: unknown): boolean {
+    if (!(err instanceof ApiError && (err.code === 'WRONG_PASSWORD' || (err.code === 'VALIDATION' && err.field === 'password')))) return false;
+    setPasswordError(err.code === 'WRONG_PASSWORD' ? errorText(err, 'Current password is incorrect') : 'Enter your password');
+    document.getElementById(passwordId)?.focus();
+    return true;
+  }
+
+  /** Whether a password was typed; if not, its field asks for one. */
+  function hasPassword(): boolean {
+    if (password !== '') return true;
+    setPasswordError('Enter your password');
+    document.getElementById(passwordId)?.focus();
+    return false;
+  }
+
   const save = useServerMutation({
     mutationFn: (body: { email: string; password: string }) => setEmail(portal, body),
     onSuccess: (res) => {
@@ -55,11 +72,7 @@ export function EmailCard({ portal }: { portal: Portal }) {
       setSent(res.message);
     },
     onError: (err) => {
-      if (err instanceof ApiError && (err.code === 'WRONG_PASSWORD' || (err.code === 'VALIDATION' && err.field === 'password'))) {
-        setPasswordError(err.code === 'WRONG_PASSWORD' ? errorText(err, 'Current password is incorrect') : 'Enter your password');
-        document.getElementById(passwordId)?.focus();
-        return;
-      }
+      if (passwordRefused(err)) return;
       if (err instanceof ApiError && err.code === 'EMAIL_TAKEN') setFieldError(EMAIL_TAKEN_TEXT);
       else if (err instanceof ApiError && err.code === 'VALIDATION' && err.field === 'email') setFieldError(EMAIL_INVALID);
       else {
@@ -71,28 +84,33 @@ export function EmailCard({ portal }: { portal: Portal }) {
   });
 
   const remove = useServerMutation({
-    mutationFn: () => removeEmail(portal),
+    mutationFn: (body: { password: string }) => removeEmail(portal, body),
     onSuccess: () => {
       addressChanged({ email: null, email_verified: false, confirmed_email: null });
       setConfirmRemove(false);
+      setPassword('');
       setSent(null);
       toast.success('Email address removed');
     },
     onError: (err) => {
       setConfirmRemove(false);
-      setRefusal(errorText(err, 'Could not remove your email address. Please try again.'));
+      if (!passwordRefused(err)) setRefusal(errorText(err, 'Could not remove your email address. Please try again.'));
     },
   });
+
+  /** Remove asks for the password first, then for a confirmation. */
+  function askRemove() {
+    setRefusal(null);
+    if (!hasPassword()) return;
+    setPasswordError(undefined);
+    setConfirmRemove(true);
+  }
 
   /** Sends `email` with the password typed, or asks for the password first (the form and "Send the link again" alike). */
   function send(email: string) {
     setRefusal(null);
     setSent(null);
-    if (password === '') {
-      setPasswordError('Enter your password');
-      document.getElementById(passwordId)?.focus();
-      return;
-    }
+    if (!hasPassword()) return;
     setPasswordError(undefined);
     save.mutate({ email, password });
   }
@@ -193,7 +211,7 @@ export function EmailCard({ portal }: { portal: Portal }) {
                 setRefusal(null);
               }}
               error={passwordError}
-              hint="Your current password, to change where your mail goes (sending the link again too)."
+              hint="Your current password, to change or remove your address (sending the link again too)."
             />
             {refusal && (
               <p className="settings-error email-refusal" role="alert">
@@ -202,7 +220,7 @@ export function EmailCard({ portal }: { portal: Portal }) {
             )}
             <div className="settings-actions email-actions">
               {state !== 'none' && (
-                <button type="button" className="btn btn-outline" onClick={() => setConfirmRemove(true)} disabled={remove.isPending}>
+                <button type="button" className="btn btn-outline" onClick={askRemove} disabled={remove.isPending}>
                   Remove
                 </button>
               )}
@@ -216,11 +234,11 @@ export function EmailCard({ portal }: { portal: Portal }) {
       {confirmRemove && (
         <ConfirmDialog
           title="Remove your email address?"
-          message={`We will forget ${me?.email ?? 'this address'}. Without a confirmed address you cannot reset a forgotten password${portal === 'user' ? ' or get notices by email' : ''}.`}
+          message={`We will forget ${me?.email ?? 'this address'}. Without a confirmed address you cannot reset a forgotten password${portal === 'user' ? ' or get notices by email' : ''}.${me?.confirmed_email ? ` We will email ${me.confirmed_email} a link that puts it back, in case this was not you.` : ''}`}
           confirmLabel="Remove"
           danger
           busy={remove.isPending}
-          onConfirm={() => remove.mutate()}
+          onConfirm={() => remove.mutate({ password })}
           onCancel={() => setConfirmRemove(false)}
         />
       )}
