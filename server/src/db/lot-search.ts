@@ -4,10 +4,12 @@
  * looked up by its key and checked against the filters, in that order on both stores, so that what a
  * search reads never grows with the catalogue and no plan reads the catalogue again for each lot,
  * whatever the planner believes of the tables (statistics gathered before the lots moved, say):
- *  - with words, the lots the store's `SearchPort.ranked` chooses (at most `countUpTo + 1`), whatever
- *    the sort;
- *  - without, the window: the first SEARCH_WINDOW lots to end (of the open auctions for `open`, of every
- *    auction for `ended`; in the category and auction asked for), in the `ending` order.
+ *  - with words, the lots the store's `SearchPort.ranked` chooses (at most `countUpTo + 1`) among the
+ *    matches in the status, category and auction asked for, whatever the sort;
+ *  - without, the window: SEARCH_WINDOW lots in the `ending` order, in the category and auction asked
+ *    for. For `open`, the first to end of the open auctions' lots that are for sale; for `ended`, the
+ *    most recently ended: the lots sold by buy-now in auctions still open, then the lots of the
+ *    auctions settled or past their end, the last to end first.
  */
 import type { LotSearch } from './reads.js';
 import { SEARCH_WINDOW, type Fragment } from './search.js';
@@ -75,30 +77,83 @@ function eachRow(dialect: Dialect, outer: Fragment, lookup: Lookup): Fragment {
   };
 }
 
+/** Whether the search is for ended lots, and how the window and `sort=ending` run: ended ones the most recent first. */
+const endedFirst = (s: LotSearch) => s.status === 'ended';
+
 /**
- * The window of a search without words: its first SEARCH_WINDOW lots in the `ending` order (with their
- * auction), read auction by auction in the order they end (the auctions sorted first, one row each;
- * then each one's lots by its index, by LATERAL on PostgreSQL and as the inner loop of a CROSS JOIN on
- * SQLite), so that the reading stops once the window is full.
+ * One walk of the window: the auctions that meet `auctions` (alias `wa`) in the order they end
+ * (`dir`), sorted first, one row each; then each one's lots (`lots`, from `from`, with `p` the product),
+ * by its index (by LATERAL on PostgreSQL and as the inner loop of a CROSS JOIN on SQLite), so that the
+ * reading stops once SEARCH_WINDOW lots are read.
  */
-function windowOf(dialect: Dialect, s: LotSearch): Candidates {
-  const auctions = ['wa.deleted_at is null'];
-  const params: Param[] = [];
-  if (s.status === 'open') { auctions.push('wa.settled_at is null and wa.valid_until > ?'); params.push(s.now); }
-  if (s.auctionId !== null) { auctions.push('wa.id = ?'); params.push(s.auctionId); }
-  const lots = ['p.auction_id = wa.id', 'p.deleted_at is null'];
-  if (s.status === 'open') lots.push("p.status = 'available'");
-  if (s.categoryIds !== null) { lots.push(`p.category_id in (${s.categoryIds.map(() => '?').join(', ')})`); params.push(...s.categoryIds); }
+function walk(dialect: Dialect, dir: 'asc' | 'desc', auctions: Fragment, from: string, lots: Fragment): Fragment {
   const walked = 'wa.id as auction_id, wa.name as auction_name, wa.valid_until, wa.settled_at';
-  const byEnd = `(select wa.id, wa.name, wa.valid_until, wa.settled_at from auctions wa where ${auctions.join(' and ')} order by wa.valid_until`;
+  const byEnd = `(select wa.id, wa.name, wa.valid_until, wa.settled_at from auctions wa where ${auctions.text} order by wa.valid_until ${dir}`;
   const text = dialect.name === 'postgres'
     ? `select x.product_id, ${walked} from ${byEnd}) wa
-        cross join lateral (select p.id as product_id from products p where ${lots.join(' and ')} offset 0) x
-        order by wa.valid_until, x.product_id limit ?`
+        cross join lateral (select p.id as product_id from ${from} where ${lots.text} offset 0) x
+        order by wa.valid_until ${dir}, x.product_id limit ?`
     // LIMIT -1 (none) keeps the auctions a subquery of their own, read in order by the outer loop.
     : `select p.id as product_id, ${walked} from ${byEnd} limit -1) wa
-        cross join products p where ${lots.join(' and ')} order by wa.valid_until, p.id limit ?`;
-  return { from: { text: `(${text}) c`, params: [...params, SEARCH_WINDOW] }, on: 'p.id = c.product_id', join: '', rank: null, auction: WALKED };
+        cross join ${from} where ${lots.text} order by wa.valid_until ${dir}, p.id limit ?`;
+  return { text, params: [...auctions.params, ...lots.params, SEARCH_WINDOW] };
+}
+
+/**
+ * The window of a search without words: SEARCH_WINDOW lots in the `ending` order, with their auction.
+ * For `open`, the lots for sale in the open auctions, the first to end first. For `ended`, the lots
+ * that have ended, the most recently ended first: those sold by buy-now in auctions still open (found
+ * by their auction's won bids, a few at most; their auctions end after every ended one), then the lots
+ * of the auctions settled or past their end (which end no later than now), each walk stopping once
+ * the window is full.
+ */
+function windowOf(dialect: Dialect, s: LotSearch): Candidates {
+  const inAuction = (where: string[], params: Param[]): Fragment => {
+    if (s.auctionId !== null) return { text: [...where, 'wa.id = ?'].join(' and '), params: [...params, s.auctionId] };
+    return { text: where.join(' and '), params };
+  };
+  const lotsOf = (where: string[]): Fragment => s.categoryIds === null
+    ? { text: where.join(' and '), params: [] }
+    : { text: [...where, `p.category_id in (${s.categoryIds.map(() => '?').join(', ')})`].join(' and '), params: [...s.categoryIds] };
+  const live = ['p.deleted_at is null'];
+  let text: Fragment;
+  if (!endedFirst(s)) {
+    text = walk(dialect, 'asc', inAuction(['wa.deleted_at is null', 'wa.settled_at is null and wa.valid_until > ?'], [s.now]), 'products p',
+      lotsOf(['p.auction_id = wa.id', ...live, "p.status = 'available'"]));
+  } else {
+    const sold = walk(dialect, 'desc', inAuction(['wa.deleted_at is null', 'wa.settled_at is null and wa.valid_until > ?'], [s.now]),
+      dialect.name === 'postgres' ? 'bids b join products p on p.id = b.product_id' : 'bids b cross join products p',
+      lotsOf(["b.auction_id = wa.id and b.status = 'won'", ...(dialect.name === 'postgres' ? [] : ['p.id = b.product_id']), "p.auction_id = wa.id and p.status = 'sold'", ...live]));
+    const over = walk(dialect, 'desc', inAuction(['wa.deleted_at is null', '(wa.settled_at is not null or wa.valid_until <= ?)'], [s.now]), 'products p',
+      lotsOf(['p.auction_id = wa.id', ...live]));
+    text = {
+      text: `select w.* from (select * from (${sold.text}) sold union all select * from (${over.text}) over) w
+        order by w.valid_until desc, w.product_id limit ?`,
+      params: [...sold.params, ...over.params, SEARCH_WINDOW],
+    };
+  }
+  return { from: { text: `(${text.text}) c`, params: text.params }, on: 'p.id = c.product_id', join: '', rank: null, auction: WALKED };
+}
+
+/**
+ * The condition on `products p` and its auction (`a`, columns `a`) that the search's status asks for:
+ * for sale in an auction neither settled nor past its end (`open`), or ended (its auction settled or
+ * past its end, or the lot sold).
+ */
+function statusOf(s: LotSearch, a: Pick<AuctionColumns, 'settledAt' | 'validUntil'>): Fragment {
+  return s.status === 'open'
+    ? { text: `${a.settledAt} is null and ${a.validUntil} > ? and p.status = 'available'`, params: [s.now] }
+    : { text: `(${a.settledAt} is not null or ${a.validUntil} <= ? or p.status = 'sold')`, params: [s.now] };
+}
+
+/** What a ranked match must meet before it counts among the candidates: live, and the status, category and auction asked for. */
+function amongOf(s: LotSearch): Fragment {
+  const status = statusOf(s, JOINED);
+  const where = ['p.deleted_at is null', 'a.deleted_at is null', status.text];
+  const params = [...status.params];
+  if (s.categoryIds !== null) { where.push(`p.category_id in (${s.categoryIds.map(() => '?').join(', ')})`); params.push(...s.categoryIds); }
+  if (s.auctionId !== null) { where.push('p.auction_id = ?'); params.push(s.auctionId); }
+  return { text: where.join(' and '), params };
 }
 
 /**
@@ -107,14 +162,13 @@ function windowOf(dialect: Dialect, s: LotSearch): Candidates {
  */
 export async function lotSearchPage(sql: SqlRunner, dialect: Dialect, s: LotSearch, countUpTo: number): Promise<{ rows: LotSearchRow[]; total: number }> {
   if (s.categoryIds !== null && s.categoryIds.length === 0) return { rows: [], total: 0 };
-  const candidates: Candidates = s.words === null ? windowOf(dialect, s) : { ...dialect.search.ranked(s.words, countUpTo + 1), auction: JOINED };
+  const candidates: Candidates = s.words === null ? windowOf(dialect, s) : { ...dialect.search.ranked(s.words, countUpTo + 1, amongOf(s)), auction: JOINED };
   const a = candidates.auction;
   const where = [candidates.on, 'p.deleted_at is null'];
   if (a.live !== '') where.push(a.live);
-  const params: Param[] = [];
-  if (s.status === 'open') where.push(`${a.settledAt} is null and ${a.validUntil} > ? and p.status = 'available'`);
-  else where.push(`(${a.settledAt} is not null or ${a.validUntil} <= ? or p.status = 'sold')`);
-  params.push(s.now);
+  const status = statusOf(s, a);
+  where.push(status.text);
+  const params: Param[] = [...status.params];
   if (s.categoryIds !== null) { where.push(`p.category_id in (${s.categoryIds.map(() => '?').join(', ')})`); params.push(...s.categoryIds); }
   if (s.auctionId !== null) { where.push('p.auction_id = ?'); params.push(s.auctionId); }
   if (s.minPrice !== null) { where.push(`${PRICE} >= ?`); params.push(s.minPrice); }
@@ -124,7 +178,8 @@ export async function lotSearchPage(sql: SqlRunner, dialect: Dialect, s: LotSear
   const ranked = candidates.rank !== null && s.sort === 'relevance';
   const byEnd = !ranked && s.sort !== 'price_asc' && s.sort !== 'price_desc' && s.sort !== 'bids';
   const key: Fragment = ranked ? candidates.rank! : { text: byEnd ? a.validUntil : s.sort === 'bids' ? 'p.bid_count' : PRICE, params: [] };
-  const descending = ranked || s.sort === 'price_desc' || s.sort === 'bids';
+  // `ending`: the soonest to end first while open; once ended, the most recently ended first.
+  const descending = ranked || s.sort === 'price_desc' || s.sort === 'bids' || (byEnd && endedFirst(s));
   const found = eachRow(dialect, candidates.from, {
     select: { text: `p.id, ${key.text} as k, ${a.id} as "auctionId", ${a.name} as "auctionName", ${a.validUntil} as "validUntil"`, params: key.params },
     from: `products p ${candidates.join} ${a.join} left join bids b on b.product_id = p.id and b.status in ('success', 'won')`,
@@ -138,8 +193,8 @@ export async function lotSearchPage(sql: SqlRunner, dialect: Dialect, s: LotSear
     // The window's own order: the page is read as the window is, stopping after it (PostgreSQL sees
     // that order on c's columns), and the count on its own, stopping at countUpTo + 1.
     const [k, id] = dialect.name === 'postgres' ? ['c.valid_until', 'c.product_id'] : ['x.k', 'x.id'];
-    const after = s.after === null ? '' : `where ${k} > ? or (${k} = ? and ${id} > ?)`;
-    const page = await sql.all<LotSearchRow>(`select ${columns} from ${found.text} ${after} order by ${k}, ${id} limit ?`, [...found.params, ...afterParams, s.limit]);
+    const after = s.after === null ? '' : `where ${k} ${descending ? '<' : '>'} ? or (${k} = ? and ${id} > ?)`;
+    const page = await sql.all<LotSearchRow>(`select ${columns} from ${found.text} ${after} order by ${k} ${descending ? 'desc' : 'asc'}, ${id} limit ?`, [...found.params, ...afterParams, s.limit]);
     const n = await sql.get<{ n: number }>(`select count(*) as n from (select 1 as one from ${found.text} limit ?) t`, [...found.params, countUpTo + 1]);
     return { rows: rowsOf(page), total: Number(n?.n ?? 0) };
   }

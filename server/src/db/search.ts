@@ -37,15 +37,17 @@ export interface SearchPort {
    */
   match(words: readonly string[]): { join: string; probeJoin: string; where: Fragment; rank: Fragment };
   /**
-   * The lots a search by words may find, at most `n` of those that match every one of `words`, chosen
-   * before their state is looked at (lot-search.ts reads them first, then looks each one up): on SQLite
-   * the n best by bm25 (FTS5 scores the matches itself); on PostgreSQL lots with every word in their
-   * name first, then the other matches as stored, so that ranking reads at most n documents. No other
-   * lot that matches is read. `from`: a subquery of them, alias `c`; `on`: the condition that finds a
-   * lot `products p` of it; `join`: what ranking a lot needs beside `products p`; `rank`: as `match`
-   * ranks (an integer, higher is better).
+   * The lots a search by words may find, at most `n` of those that match every one of `words` and meet
+   * `among` (a condition on `auctions a` and on `p.auction_id`, `p.category_id`, `p.status` and
+   * `p.deleted_at` of its product: the search's status, category and auction), each match looked up by
+   * its key to check it (lot-search.ts then reads them, and looks
+   * each one up again for the rest of the filters): on SQLite the n best by bm25 (FTS5 scores the
+   * matches itself); on PostgreSQL lots with every word in their name first, then the other matches as
+   * stored, so that ranking reads at most n documents. No other lot that matches is ranked. `from`: a
+   * subquery of them, alias `c`; `on`: the condition that finds a lot `products p` of it; `join`: what
+   * ranking a lot needs beside `products p`; `rank`: as `match` ranks (an integer, higher is better).
    */
-  ranked(words: readonly string[], n: number): { from: Fragment; on: string; join: string; rank: Fragment };
+  ranked(words: readonly string[], n: number, among: Fragment): { from: Fragment; on: string; join: string; rank: Fragment };
 }
 
 /**

@@ -83,6 +83,11 @@ export const SORT_LABELS: Record<LotSort, string> = {
   bids: 'Most bids',
 };
 
+/** A sort as the form names it: among ended lots, `ending` puts the most recently ended first. */
+export function sortLabel(sort: LotSort, status: SearchFilters['status']): string {
+  return sort === 'ending' && status === 'ended' ? 'Most recently ended' : SORT_LABELS[sort];
+}
+
 /** A card as shown: what the server sent, kept current by live events. */
 export interface ShownLot extends LotCard {
   /** The lot's version as of the last live event applied (unknown until one arrives). */

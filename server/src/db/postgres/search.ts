@@ -68,22 +68,30 @@ export const postgresSearch: SearchPort = {
       rank: { text: RANK('ls.document'), params: [query] },
     };
   },
-  ranked(words, n) {
+  ranked(words, n, among) {
     const query = words.join(' ');
     // Every word in the name (weight A): ranking every match reads each one's document (~400 ms for
     // 30,000), so the n ranked are the lots with every word in their name first, then other matches.
     const inName = words.map((w) => `${w}:A`).join(' & ');
+    // Each match (read from the GIN index first, in its order) has its product looked up by key (the
+    // LATERAL, OFFSET 0: per match, never turned around; in a subquery of its own, so that the join to
+    // the auctions is not planned inside the lookup, where a small table is scanned for each match),
+    // then its auction (by key, or from a hash of the auctions built once), and is kept when it meets
+    // `among`: the n are chosen among the lots the search asks for (open ones, say), however many
+    // others match, and the reading stops at n.
+    const meets = (matches: string) => `(select p.product_id from (select m.product_id, p.auction_id, p.category_id, p.status, p.deleted_at
+        from (${matches} offset 0) m cross join lateral (select * from products p where p.id = m.product_id offset 0) p offset 0) p
+      join auctions a on a.id = p.auction_id where ${among.text} limit ?)`;
     return {
       // The other matches are read only when the name matches do not fill the n (the append stops at
       // the outer limit). Each lot's document is then read by its key, to rank it.
       from: {
         text: `(select product_id from (
-            (select product_id from lot_search where document @@ ${TSQUERY('to_tsquery')} limit ?)
+            ${meets(`select product_id from lot_search where document @@ ${TSQUERY('to_tsquery')}`)}
             union all
-            (select product_id from lot_search
-              where document @@ ${TSQUERY('plainto_tsquery')} and not document @@ ${TSQUERY('to_tsquery')} limit ?)
+            ${meets(`select product_id from lot_search where document @@ ${TSQUERY('plainto_tsquery')} and not document @@ ${TSQUERY('to_tsquery')}`)}
           ) candidates limit ?) c`,
-        params: [inName, n, query, inName, n, n],
+        params: [inName, ...among.params, n, query, inName, ...among.params, n, n],
       },
       on: 'p.id = c.product_id',
       join: 'join lot_search d on d.product_id = p.id',

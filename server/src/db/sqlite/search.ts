@@ -40,14 +40,17 @@ export const sqliteSearch: SearchPort = {
       rank: { text: BM25, params: [] },
     };
   },
-  ranked(words, n) {
+  ranked(words, n, among) {
     return {
-      // The n best by bm25: FTS5 scores every match in its own loop (about 25 ms for 30,000), so the
-      // best lots are never left out for being old; only the lots it gives are read from the tables.
+      // The n best by bm25 of the matches that meet `among`: FTS5 scores every match in its own loop
+      // (about 25 ms for 30,000), the outer loop (CROSS JOIN), each one's product and auction looked up
+      // by key, so the best lots are never left out for being old, nor crowded out by ended ones.
       from: {
-        text: `(select rowid as product_rowid, ${BM25} as rank from lot_search where lot_search match ?
+        text: `(select lot_search.rowid as product_rowid, ${BM25} as rank from lot_search
+          cross join products p on p.rowid = lot_search.rowid cross join auctions a on a.id = p.auction_id
+          where lot_search match ? and ${among.text}
           order by bm25(lot_search, 10.0, 2.0, 1.0) limit ?) c`,
-        params: [ftsQuery(words), n],
+        params: [ftsQuery(words), ...among.params, n],
       },
       on: 'p.rowid = c.product_rowid',
       join: '',

@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { LOT_SORTS, SEARCH_QUERY_MAX, type Category } from '@auction/shared';
 import { Icon } from '../../../components/ui/Icon';
-import { hasFilters, isPrice, SORT_LABELS, type SearchFilters } from '../model';
+import { hasFilters, isPrice, sortLabel, type SearchFilters } from '../model';
 
 interface Props {
   filters: SearchFilters;
@@ -88,8 +88,8 @@ function FiltersForm({ filters, categories, onChange }: Props) {
         <label className="field">
           <span className="field-label">Sort by</span>
           <select className="input" value={sortValue} onChange={(e) => onChange({ ...filters, sort: sorts.find((s) => s === e.target.value) ?? null })}>
-            <option value="">{SORT_LABELS[defaultSort]}</option>
-            {sorts.map((s) => <option key={s} value={s}>{SORT_LABELS[s]}</option>)}
+            <option value="">{sortLabel(defaultSort, filters.status)}</option>
+            {sorts.map((s) => <option key={s} value={s}>{sortLabel(s, filters.status)}</option>)}
           </select>
         </label>
         <label className="search-check">

@@ -141,6 +141,14 @@ describe('SearchPage', () => {
     expect(api.lotQuery(1)).toEqual({ category: 'cameras', sort: 'bids' });
   });
 
+  it('among ended lots the end order is named for what it is: most recently ended first', async () => {
+    stubApi([jsonResponse(200, lotPage([lamp], null, 1))]);
+    renderPage('/user/search?status=ended');
+    await screen.findByText('Brass Desk Lamp');
+    const sort = screen.getByLabelText<HTMLSelectElement>('Sort by');
+    expect([...sort.options].map((o) => o.textContent)).toEqual(['Most recently ended', 'Price: low to high', 'Price: high to low', 'Most bids']);
+  });
+
   it('Load more adds the next page under the first, each lot once', async () => {
     const api = stubApi([
       jsonResponse(200, lotPage([lamp, globe], 'c1', 3)),
