@@ -83,7 +83,8 @@ export async function removeEmail(commands: Commands, links: LinkBase, caller: C
 }
 
 /**
- * POST /email/verify: the link's address becomes the account's confirmed one. The confirmed address it
+ * POST /email/verify: the link's address becomes the account's confirmed one (refused because another account
+ * confirmed it first, the link stays unspent and works once the address is free). The confirmed address it
  * replaces, if any, is told (with a link to undo the change).
  */
 export async function confirmEmail(commands: Commands, links: LinkBase, token: string, now: number): Promise<Result<object>> {
@@ -119,7 +120,8 @@ async function confirmLinked(commands: Commands, links: LinkBase, token: string,
   return commands.run(async (tx) => {
     const link = await tx.useAccountToken(hashLinkToken(token), 'verify_email', now);
     if (!link) return invalidToken();
-    if (await tx.emailTaken(link.role, link.email, link.accountId)) return refuse('EMAIL_TAKEN', 'Another account confirmed this email address first', 'email');
+    // Thrown, not returned: a refusal commits, and the link just spent would be lost with it.
+    if (await tx.emailTaken(link.role, link.email, link.accountId)) throw new AddressTaken();
     const before = await tx.accountEmail(link.role, link.accountId);
     // The address was changed again (or removed) after this link was sent.
     if (!before || !(await tx.confirmEmail(link.role, link.accountId, link.email))) return invalidToken();

@@ -79,6 +79,20 @@ describe('email addresses', () => {
     expect(await me(admin.token)).toMatchObject({ role: 'admin', email, email_verified: true });
   });
 
+  it('a link refused because another account confirmed the address works once the address is free again', async () => {
+    const a = await signUpUser(app);
+    const b = await signUpUser(app);
+    const email = await confirmed(a.token, address(), a.password);
+    const before = smtp.received.length;
+    expect((await call(app, 'PUT', '/api/me/email', { email, password: b.password }, b.token)).statusCode).toBe(202);
+    const link = linkToken(await mailTo(smtp.received, (r) => smtp.received.indexOf(r) >= before && to(email)(r)), '/verify-email');
+    expectError(await call(app, 'POST', '/api/email/verify', { token: link }), 409, 'EMAIL_TAKEN');
+    expect((await call(app, 'DELETE', '/api/me/email', { password: a.password }, a.token)).statusCode).toBe(204);
+    const res = await call(app, 'POST', '/api/email/verify', { token: link });
+    expect(res.statusCode, res.body).toBe(204);
+    expect(await me(b.token)).toMatchObject({ email, email_verified: true });
+  });
+
   it('a newer address replaces the waiting one, and the older link stops working; the confirmed one stays until then', async () => {
     const u = await signUpUser(app);
     const first = await confirmed(u.token);
