@@ -63,7 +63,10 @@ export function relayWorkerMetricsPorts(): void {
   const ports = new Map<number, number>();
   const tell = () => {
     const msg: PeerMessage = { type: 'auction:metrics-peers', ports: [...ports.values()] };
-    for (const w of Object.values(cluster.workers ?? {})) if (w?.isConnected()) w.send(msg);
+    // A worker on its way out may still look connected while its channel is already closed: the send then
+    // fails (EPIPE), and without a callback the failure is an 'error' event that takes the primary down.
+    // Such a worker no longer needs the list.
+    for (const w of Object.values(cluster.workers ?? {})) if (w?.isConnected()) w.send(msg, () => undefined);
   };
   cluster.on('message', (worker: Worker, msg: PeerMessage) => {
     if (msg?.type !== 'auction:metrics-port') return;
