@@ -36,6 +36,21 @@ function html(parts: { heading: string; paragraphs: string[]; button?: { label: 
 }
 
 /**
+ * A mail whose point is one link: its paragraphs, the link (a bare line in the text part, a button in the
+ * HTML one), then what to do if it was not asked for.
+ */
+function linkMail(m: { kind: MailDraft['kind']; to: string; subject: string; lines: string[]; link: string; button: string; after: string }): MailDraft {
+  return {
+    kind: m.kind, to: m.to, subject: m.subject,
+    text: `${m.lines.join('\n\n')}\n\n${m.link}\n\n${m.after}\n`,
+    html: html({ heading: m.subject, paragraphs: m.lines, button: { label: m.button, href: m.link }, footer: [escapeHtml(m.after)] }),
+  };
+}
+
+/** The account a mail is about, as its paragraphs name it. */
+const accountOf = (a: { admin: boolean; username: string }) => (a.admin ? `admin account “${a.username}”` : `account “${a.username}”`);
+
+/**
  * The link that confirms an address. It goes to an address nobody has confirmed yet, so it carries no
  * text the account's holder chose (their name): the platform's own words only.
  */
@@ -45,26 +60,18 @@ export function verifyEmailMail(a: { to: string; link: string }): MailDraft {
     `Please confirm that ${a.to} is your email address by opening this link within ${VERIFY_LINK_HOURS} hours:`,
   ];
   const after = 'Once it is confirmed, this address can reset your password and receive the notices you choose. If you did not give this address, ignore this mail.';
-  return {
-    kind: 'verify_email', to: a.to, subject: 'Confirm your email address',
-    text: `${lines.join('\n\n')}\n\n${a.link}\n\n${after}\n`,
-    html: html({ heading: 'Confirm your email address', paragraphs: lines, button: { label: 'Confirm this address', href: a.link }, footer: [escapeHtml(after)] }),
-  };
+  return linkMail({ kind: 'verify_email', to: a.to, subject: 'Confirm your email address', lines, link: a.link, button: 'Confirm this address', after });
 }
 
 /** The link that sets a new password. */
 export function resetPasswordMail(a: { to: string; name: string; username: string; admin: boolean; link: string }): MailDraft {
-  const account = a.admin ? `admin account “${a.username}”` : `account “${a.username}”`;
+  const account = accountOf(a);
   const lines = [
     `Hello ${a.name},`,
     `Someone asked to reset the password of your ${account}. To choose a new password, open this link within ${RESET_LINK_MINUTES} minutes; it works once:`,
   ];
   const after = 'If you did not ask, ignore this mail: your password stays as it is.';
-  return {
-    kind: 'password_reset', to: a.to, subject: 'Reset your password',
-    text: `${lines.join('\n\n')}\n\n${a.link}\n\n${after}\n`,
-    html: html({ heading: 'Reset your password', paragraphs: lines, button: { label: 'Choose a new password', href: a.link }, footer: [escapeHtml(after)] }),
-  };
+  return linkMail({ kind: 'password_reset', to: a.to, subject: 'Reset your password', lines, link: a.link, button: 'Choose a new password', after });
 }
 
 /**
@@ -84,18 +91,14 @@ export function maskEmail(email: string): string {
  * puts it back and signs the account out everywhere, for the owner whose session someone else used.
  */
 export function emailChangedMail(a: { to: string; name: string; username: string; admin: boolean; newEmail: string; link: string }): MailDraft {
-  const account = a.admin ? `admin account “${a.username}”` : `account “${a.username}”`;
+  const account = accountOf(a);
   const lines = [
     `Hello ${a.name},`,
     `The email address of your ${account} was changed from this address to ${maskEmail(a.newEmail)}. Password reset links and notices now go there.`,
     `If you did not change it, open this link within ${UNDO_LINK_DAYS} days: it puts this address back, sets a new password you choose (whoever changed the address knew the old one) and signs your account out everywhere.`,
   ];
   const after = 'If you changed it yourself, you need do nothing.';
-  return {
-    kind: 'undo_email', to: a.to, subject: 'Your email address was changed',
-    text: `${lines.join('\n\n')}\n\n${a.link}\n\n${after}\n`,
-    html: html({ heading: 'Your email address was changed', paragraphs: lines, button: { label: 'This was not me: put my address back', href: a.link }, footer: [escapeHtml(after)] }),
-  };
+  return linkMail({ kind: 'undo_email', to: a.to, subject: 'Your email address was changed', lines, link: a.link, button: 'This was not me: put my address back', after });
 }
 
 /**
@@ -103,18 +106,14 @@ export function emailChangedMail(a: { to: string; name: string; username: string
  * and signs the account out everywhere, for the owner whose session someone else used.
  */
 export function emailRemovedMail(a: { to: string; name: string; username: string; admin: boolean; link: string }): MailDraft {
-  const account = a.admin ? `admin account “${a.username}”` : `account “${a.username}”`;
+  const account = accountOf(a);
   const lines = [
     `Hello ${a.name},`,
     `This is to tell you that the email address was removed from your ${account}. Password reset links and notices no longer go to this address.`,
     `If you did not remove it, open this link within ${UNDO_LINK_DAYS} days: it puts this address back, sets a new password you choose (whoever removed the address knew the old one) and signs your account out everywhere.`,
   ];
   const after = 'If you removed it yourself, you need do nothing.';
-  return {
-    kind: 'undo_email', to: a.to, subject: 'Your email address was removed',
-    text: `${lines.join('\n\n')}\n\n${a.link}\n\n${after}\n`,
-    html: html({ heading: 'Your email address was removed', paragraphs: lines, button: { label: 'This was not me: put my address back', href: a.link }, footer: [escapeHtml(after)] }),
-  };
+  return linkMail({ kind: 'undo_email', to: a.to, subject: 'Your email address was removed', lines, link: a.link, button: 'This was not me: put my address back', after });
 }
 
 /** A notice as an email, with its unsubscribe links (the page, and RFC 8058's one-click POST). */

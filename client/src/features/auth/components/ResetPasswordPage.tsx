@@ -1,14 +1,13 @@
-import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import { LIMITS, RESET_LINK_MINUTES } from '@auction/shared';
+import { RESET_LINK_MINUTES } from '@auction/shared';
 import { paths, type Portal } from '../../../config/paths';
-import { FormField } from '../../../components/ui/FormField';
 import { Icon } from '../../../components/ui/Icon';
 import { ApiError, errorText } from '../../../lib/api-client';
 import { useServerMutation } from '../../../lib/query';
 import { resetPassword } from '../api/email-links-api';
 import { AuthLayout } from './AuthLayout';
-import { LINK_USED, newPasswordProblems, PASSWORD_RULE, type NewPasswordField as Field } from './reset-rules';
+import { NewPasswordFields, isPasswordRefusal, useNewPasswordForm } from './NewPasswordForm';
+import { LINK_USED } from './reset-rules';
 
 /** `?portal=admin` (or user) when a link says it; the links we mail do not, and the page works without. */
 function portalOf(value: string | null): Portal | undefined {
@@ -24,38 +23,15 @@ export function ResetPasswordPage() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const portal = portalOf(params.get('portal'));
-  const [values, setValues] = useState<Record<Field, string>>({ password: '', confirm: '' });
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const form = useNewPasswordForm('reset');
   const reset = useServerMutation({
     mutationFn: (password: string) => resetPassword({ token, password }),
-    onError: (err) => {
-      // The server's length rule, said as the form says it (never the API's field name).
-      if (err instanceof ApiError && err.code === 'VALIDATION' && err.field === 'password') {
-        setErrors({ password: PASSWORD_RULE });
-        document.getElementById('reset-password')?.focus();
-      }
-    },
+    onError: form.serverRefused,
   });
   const tokenRefused = reset.error instanceof ApiError && reset.error.code === 'TOKEN_INVALID';
-  const otherError = reset.isError && !tokenRefused && !(reset.error instanceof ApiError && reset.error.field === 'password');
+  const otherError = reset.isError && !tokenRefused && !isPasswordRefusal(reset.error);
 
-  const change = (field: Field) => (value: string) => {
-    setValues((v) => ({ ...v, [field]: value }));
-    setErrors((e) => ({ ...e, [field]: undefined }));
-  };
-
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (reset.isPending) return;
-    const problems = newPasswordProblems(values.password, values.confirm);
-    setErrors(problems);
-    const first = (['password', 'confirm'] as const).find((f) => problems[f]);
-    if (first) {
-      document.getElementById(`reset-${first}`)?.focus();
-      return;
-    }
-    reset.mutate(values.password);
-  }
+  const onSubmit = form.submitWith((password) => reset.mutate(password), reset.isPending);
 
   const signIn = (
     <div className="auth-actions">
@@ -112,11 +88,7 @@ export function ResetPasswordPage() {
     body = (
       <form className="auth-form" onSubmit={onSubmit} noValidate>
         {/* For password managers: which account the new password belongs to is not known here. */}
-        <FormField id="reset-password" label="New password" name="new-password" type="password" autoComplete="new-password" required
-          value={values.password} onValueChange={change('password')} error={errors.password}
-          hint={`At least ${LIMITS.passwordMin} characters`} maxLength={LIMITS.passwordMax} />
-        <FormField id="reset-confirm" label="Confirm password" name="confirm-password" type="password" autoComplete="new-password" required
-          value={values.confirm} onValueChange={change('confirm')} error={errors.confirm} maxLength={LIMITS.passwordMax} />
+        <NewPasswordFields form={form} />
         <button type="submit" className="btn btn-primary btn-block btn-lg" disabled={reset.isPending} aria-busy={reset.isPending}>
           {reset.isPending ? 'Changing…' : 'Change password'}
         </button>

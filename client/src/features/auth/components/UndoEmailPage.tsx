@@ -1,14 +1,14 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import { LIMITS, UNDO_LINK_DAYS } from '@auction/shared';
+import { UNDO_LINK_DAYS } from '@auction/shared';
 import { paths, type Portal } from '../../../config/paths';
-import { FormField } from '../../../components/ui/FormField';
 import { Icon } from '../../../components/ui/Icon';
 import { ApiError, errorText } from '../../../lib/api-client';
 import { useServerMutation } from '../../../lib/query';
 import { undoEmailChange } from '../api/email-links-api';
 import { AuthLayout } from './AuthLayout';
-import { LINK_USED, newPasswordProblems, PASSWORD_RULE, type NewPasswordField as Field } from './reset-rules';
+import { NewPasswordFields, isPasswordRefusal, useNewPasswordForm } from './NewPasswordForm';
+import { LINK_USED } from './reset-rules';
 
 /** A refusal that no second press can change: what it means, and what to do instead. */
 function refusalText(error: unknown): { title: string; detail: string } | null {
@@ -31,38 +31,15 @@ export function UndoEmailPage() {
   const token = params.get('token') ?? '';
   // The links for bidders name no portal; those for admins say `portal=admin`.
   const portal: Portal = params.get('portal') === 'admin' ? 'admin' : 'user';
-  const [values, setValues] = useState<Record<Field, string>>({ password: '', confirm: '' });
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const form = useNewPasswordForm('undo');
   const undo = useServerMutation({
     mutationFn: (password: string) => undoEmailChange({ token, password }),
-    onError: (err) => {
-      // The server's length rule, said as the form says it (never the API's field name).
-      if (err instanceof ApiError && err.code === 'VALIDATION' && err.field === 'password') {
-        setErrors({ password: PASSWORD_RULE });
-        document.getElementById('undo-password')?.focus();
-      }
-    },
+    onError: form.serverRefused,
   });
   const refusal = undo.isError ? refusalText(undo.error) : null;
-  const otherError = undo.isError && !refusal && !(undo.error instanceof ApiError && undo.error.field === 'password');
+  const otherError = undo.isError && !refusal && !isPasswordRefusal(undo.error);
 
-  const change = (field: Field) => (value: string) => {
-    setValues((v) => ({ ...v, [field]: value }));
-    setErrors((e) => ({ ...e, [field]: undefined }));
-  };
-
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (undo.isPending) return;
-    const problems = newPasswordProblems(values.password, values.confirm);
-    setErrors(problems);
-    const first = (['password', 'confirm'] as const).find((f) => problems[f]);
-    if (first) {
-      document.getElementById(`undo-${first}`)?.focus();
-      return;
-    }
-    undo.mutate(values.password);
-  }
+  const onSubmit = form.submitWith((password) => undo.mutate(password), undo.isPending);
 
   let body: ReactNode;
   if (undo.isSuccess) {
@@ -99,11 +76,7 @@ export function UndoEmailPage() {
   } else {
     body = (
       <form className="auth-form" onSubmit={onSubmit} noValidate>
-        <FormField id="undo-password" label="New password" name="new-password" type="password" autoComplete="new-password" required
-          value={values.password} onValueChange={change('password')} error={errors.password}
-          hint={`At least ${LIMITS.passwordMin} characters`} maxLength={LIMITS.passwordMax} />
-        <FormField id="undo-confirm" label="Confirm password" name="confirm-password" type="password" autoComplete="new-password" required
-          value={values.confirm} onValueChange={change('confirm')} error={errors.confirm} maxLength={LIMITS.passwordMax} />
+        <NewPasswordFields form={form} />
         <button type="submit" className="btn btn-primary btn-block btn-lg" disabled={undo.isPending} aria-busy={undo.isPending}>
           {undo.isPending ? 'Undoing…' : 'Undo the change'}
         </button>
