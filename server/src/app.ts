@@ -51,11 +51,11 @@ import { fileTransport, smtpTransport, type MailTransport } from './mail/transpo
 import { Commands } from './domain/commands.js';
 import { setPasswordHashCost } from './auth/passwords.js';
 import { setResponseTimeZone } from './presenters/format.js';
-import { CategoryListCache } from './cache/category-list.js';
+import { CATEGORY_COUNT_EVENTS, CategoryListCache } from './cache/category-list.js';
 import { EventBus } from './domain/events.js';
 import { LiveHub } from './live/hub.js';
 import { AuctionScheduler } from './live/scheduler.js';
-import { AuctionListCache } from './cache/auction-list.js';
+import { AUCTION_LIST_EVENTS, AuctionListCache } from './cache/auction-list.js';
 import { securityHeaders } from './plugins/security-headers.js';
 import { noStoreOnPersonal } from './plugins/no-store.js';
 import { RateLimitCounters } from './plugins/rate-limit-store.js';
@@ -441,19 +441,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const live = new LiveHub({ reads, now, frameMs: config.liveFrameMs, onError: logError, relay, tally });
   events.subscribe(live.publish);
   const auctionList = new AuctionListCache(reads, now);
-  events.subscribe(auctionList.onEvents);
+  events.onBatch(AUCTION_LIST_EVENTS, auctionList.onEvents);
   live.onForeignCatalogue(auctionList.invalidate);
   const categoryList = new CategoryListCache(reads, now);
-  events.subscribe(categoryList.onEvents);
+  events.onBatch(CATEGORY_COUNT_EVENTS, categoryList.onEvents);
   live.onForeignCatalogue(categoryList.invalidate);
   // Every authenticated request's account check, from memory; a revocation here or elsewhere forgets it.
   const sessions = new SessionCache(reads);
-  events.subscribe((list) => {
-    for (const e of list) {
-      if (e.type === 'account:revoked') sessions.forget(e.role, e.id);
-      else if (e.type === 'account:deactivated') sessions.forget('user', e.userId);
-    }
-  });
+  events.on('account:revoked', (e) => sessions.forget(e.role, e.id));
+  events.on('account:deactivated', (e) => sessions.forget('user', e.userId));
   live.onForeignRevocation((role, id) => sessions.forget(role, id));
   // After a relay gap a revocation elsewhere may have gone unheard: every account is read again.
   live.onRelayGap(() => sessions.clear());

@@ -30,28 +30,19 @@ import type { DomainEvent, DomainEventType } from '../domain/events.js';
 import { presentAuction } from '../presenters/catalogue.js';
 
 /**
- * What each domain event does to the list:
+ * What a domain event does to the list; an event not named here never changes it by itself:
  *
  * - `prices`: it changes a lot's highest bid or bid count, and nothing else the list shows.
- * - `none`: it never changes the list by itself: the bidders' own news, which always comes with a
- *   `prices` event (`bid:outbid` with a bid or a purchase, `bid:reinstated` with a rollback, `bid:won`
- *   with a sale) or with `auction:settled` (`bid:unsold`); wallets, notices, sign-outs; and the end
- *   of an auction (its status follows the clock).
- * - `catalogue`: anything else (a deactivation releases the bidder's leading bids).
+ * - not named: the bidders' own news, which always comes with a `prices` event (`bid:outbid` with a
+ *   bid or a purchase, `bid:reinstated` with a rollback, `bid:won` with a sale) or with
+ *   `auction:settled` (`bid:unsold`); wallets, notices, sign-outs; and the end of an auction (its
+ *   status follows the clock).
+ * - `catalogue`: anything else the list shows (a deactivation releases the bidder's leading bids).
  */
-const LIST_EFFECT: Record<DomainEventType, 'prices' | 'none' | 'catalogue'> = {
+const LIST_EFFECT: Partial<Record<DomainEventType, 'prices' | 'catalogue'>> = {
   'bid:placed': 'prices',
   'bid:rolledback': 'prices',
   'product:sold': 'prices',
-  'bid:outbid': 'none',
-  'bid:reinstated': 'none',
-  'bid:won': 'none',
-  'bid:unsold': 'none',
-  'wallet:updated': 'none',
-  'auction:ending': 'none',
-  'auction:ended': 'none',
-  'account:revoked': 'none',
-  'notification:new': 'none',
   'auction:created': 'catalogue',
   'auction:updated': 'catalogue',
   'auction:deleted': 'catalogue',
@@ -59,6 +50,9 @@ const LIST_EFFECT: Record<DomainEventType, 'prices' | 'none' | 'catalogue'> = {
   'auction:settled': 'catalogue',
   'account:deactivated': 'catalogue',
 };
+
+/** The events the list subscribes to (`EventBus.onBatch`: a command's bids count as one price change). */
+export const AUCTION_LIST_EVENTS = Object.keys(LIST_EFFECT) as DomainEventType[];
 
 /**
  * The oldest a snapshot is ever served. A safety net for several processes: a catalogue announcement

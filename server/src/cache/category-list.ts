@@ -16,27 +16,11 @@ import type { DomainEvent, DomainEventType } from '../domain/events.js';
 /** The oldest a list is ever served. */
 export const CATEGORY_LIST_MAX_AGE_MS = 5_000;
 
-/** Whether an event can change a category's count of open lots. */
-const MOVES_COUNTS: Record<DomainEventType, boolean> = {
-  'bid:placed': false,
-  'bid:rolledback': false,
-  'bid:outbid': false,
-  'bid:reinstated': false,
-  'bid:won': false,
-  'bid:unsold': false,
-  'wallet:updated': false,
-  'auction:ending': false,
-  'account:revoked': false,
-  'account:deactivated': false,
-  'notification:new': false,
-  'product:sold': true,
-  'auction:ended': true,
-  'auction:created': true,
-  'auction:updated': true,
-  'auction:deleted': true,
-  'auction:extended': true,
-  'auction:settled': true,
-};
+/** The events that can change a category's count of open lots (the cache subscribes to these alone). */
+export const CATEGORY_COUNT_EVENTS = [
+  'product:sold', 'auction:ended', 'auction:created', 'auction:updated', 'auction:deleted', 'auction:extended', 'auction:settled',
+] as const satisfies readonly DomainEventType[];
+const MOVES_COUNTS: ReadonlySet<DomainEventType> = new Set(CATEGORY_COUNT_EVENTS);
 
 export class CategoryListCache {
   private cached: { readAt: number; clockAt: number; list: Promise<CategoryView[]> } | null = null;
@@ -48,7 +32,7 @@ export class CategoryListCache {
   };
 
   onEvents = (events: readonly DomainEvent[]): void => {
-    if (events.some((e) => MOVES_COUNTS[e.type])) this.invalidate();
+    if (events.some((e) => MOVES_COUNTS.has(e.type))) this.invalidate();
   };
 
   list(): Promise<CategoryView[]> {

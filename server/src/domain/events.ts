@@ -8,8 +8,8 @@ import type { NotificationRow } from '../db/index.js';
 /**
  * Every domain event's name: each event of the live contract (shared/src/live.ts) but the watcher
  * count (the hub counts watchers itself), and those no socket hears under their own name. A live
- * event added to the contract is a domain event to add here, and every table keyed by this type
- * (deliveries, the auction-list cache, the scheduler) then fails to compile until it handles it.
+ * event added to the contract is a domain event to add here, and the deliveries table (live/deliveries.ts)
+ * then fails to compile until it says who hears it; every other consumer names the events it uses (`EventBus.on`).
  */
 export type DomainEventType =
   | Exclude<RoomEventName, 'auction:watchers'>
@@ -53,16 +53,43 @@ const _everyNameHasAnEvent: Same<DomainEvent['type'], DomainEventType> = true;
 
 export type EventListener = (events: readonly DomainEvent[]) => void;
 
+/** The names a consumer subscribes to: one, or several (handled in commit order across them). */
+type Names<K extends DomainEventType> = K | readonly K[];
+const nameSet = (types: Names<DomainEventType>): ReadonlySet<DomainEventType> => new Set(typeof types === 'string' ? [types] : types);
+
 /**
  * The one place committed events go: the command runner (commands.ts) publishes, the live channel
  * and the scheduler subscribe. Listeners run synchronously in commit order, so per-product order is kept.
+ * A consumer names the events it uses (`on`, `onBatch`); only the live channel's deliveries table
+ * (live/deliveries.ts) handles every one, so an event nobody delivers fails to compile there alone.
  */
 export class EventBus {
   private readonly listeners = new Set<EventListener>();
 
+  /** Every command's events, as one batch in commit order: for the one consumer that handles them all (the live hub). */
   subscribe(listener: EventListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Each committed event of these names, in commit order (across the names too). Returns the unsubscribe function. */
+  on<K extends DomainEventType>(types: Names<K>, handler: (e: DomainEventOf<K>) => void): () => void {
+    const wanted = nameSet(types);
+    return this.subscribe((events) => {
+      for (const e of events) if (wanted.has(e.type)) handler(e as DomainEventOf<K>);
+    });
+  }
+
+  /**
+   * A command's events of these names as one batch, in commit order; not called when it has none. For
+   * consumers that merge what one command did (the auction list counts a batch of bids as one change).
+   */
+  onBatch<K extends DomainEventType>(types: Names<K>, handler: (events: readonly DomainEventOf<K>[]) => void): () => void {
+    const wanted = nameSet(types);
+    return this.subscribe((events) => {
+      const mine = events.filter((e) => wanted.has(e.type));
+      if (mine.length > 0) handler(mine as DomainEventOf<K>[]);
+    });
   }
 
   publish(events: readonly DomainEvent[]): void {
