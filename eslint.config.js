@@ -20,6 +20,8 @@ const STORAGE_PATTERNS = [
 const TRANSPORT_PATTERNS = [{ group: ['fastify', '@fastify/*', 'socket.io', '**/routes/**', '**/plugins/**'], message: 'Domain rules and the store know nothing of HTTP or sockets.' }];
 const PLUGIN_PATTERNS = [{ group: ['**/plugins', '**/plugins/**'], message: 'The live channel does not import the Fastify plugins: token checks are in server/src/auth (authenticate.ts).' }];
 
+const CLOCK_PATTERNS = [{ group: ['**/plugins', '**/plugins/**', '**/routes', '**/routes/**'], message: 'The auction clock runs commands itself: it imports no Fastify plugin nor route.' }];
+
 const CLIENT_PATTERNS = [{ group: ['**/server/**', '@auction/server'], message: 'The client never imports the server.' }];
 const TEST_FILES = ['**/*.test.ts', '**/*.test.tsx'];
 /**
@@ -130,6 +132,12 @@ export default tseslint.config(
   {
     files: ['server/src/live/**'],
     rules: { 'no-restricted-imports': ['error', { paths: STORAGE_PATHS, patterns: [...STORAGE_PATTERNS, ...PLUGIN_PATTERNS] }] },
+  },
+  // The auction clock (server/src/clock) runs commands on its own timers: storage behind the store
+  // interface, and no HTTP plugin or route.
+  {
+    files: ['server/src/clock/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: STORAGE_PATHS, patterns: [...STORAGE_PATTERNS, ...CLOCK_PATTERNS] }] },
   },
   {
     files: ['**/*.test.ts', '**/*.test.tsx', 'server/src/test/**', 'e2e/**'],

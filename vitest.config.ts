@@ -9,10 +9,10 @@ const shared = fileURLToPath(new URL('./shared/src/index.ts', import.meta.url));
 
 /**
  * The server suites that run on BOTH stores (docs/architecture.md): the API integration tests, the access
- * matrix, the fuzzer, the money property test, the live channel and the read caches. The `server` project runs them on
+ * matrix, the fuzzer, the money property test, the live channel, the auction clock and the read caches. The `server` project runs them on
  * SQLite; `server-postgres` runs the same files with TEST_STORE=postgres (a fresh schema per app).
  */
-const BOTH_STORES = ['server/src/routes/**/*.test.ts', 'server/src/auth/session-cache.test.ts', 'server/src/cache/**/*.test.ts', 'server/src/domain/money.property.test.ts', 'server/src/domain/cancel-replay.property.test.ts', 'server/src/live/**/*.test.ts', 'server/src/mail/**/*.test.ts'];
+const BOTH_STORES = ['server/src/routes/**/*.test.ts', 'server/src/auth/session-cache.test.ts', 'server/src/cache/**/*.test.ts', 'server/src/domain/money.property.test.ts', 'server/src/domain/cancel-replay.property.test.ts', 'server/src/live/**/*.test.ts', 'server/src/clock/**/*.test.ts', 'server/src/mail/**/*.test.ts'];
 
 const POSTGRES_URL = TEST_POSTGRES_URL;
 

@@ -54,7 +54,7 @@ import { setResponseTimeZone } from './presenters/format.js';
 import { CATEGORY_COUNT_EVENTS, CategoryListCache } from './cache/category-list.js';
 import { EventBus } from './domain/events.js';
 import { LiveHub } from './live/hub.js';
-import { AuctionScheduler } from './live/scheduler.js';
+import { AuctionScheduler } from './clock/scheduler.js';
 import { AUCTION_LIST_EVENTS, AuctionListCache } from './cache/auction-list.js';
 import { securityHeaders } from './plugins/security-headers.js';
 import { noStoreOnPersonal } from './plugins/no-store.js';

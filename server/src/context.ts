@@ -11,7 +11,7 @@ import type { RouteLimitConfig, UserLimitName } from './plugins/rate-limits.js';
 import type { Commands } from './domain/commands.js';
 import type { EventBus } from './domain/events.js';
 import type { LiveHub } from './live/hub.js';
-import type { AuctionScheduler } from './live/scheduler.js';
+import type { AuctionScheduler } from './clock/scheduler.js';
 import type { Metrics } from './metrics.js';
 
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;

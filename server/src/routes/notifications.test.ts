@@ -248,7 +248,7 @@ describe('ending soon, when the end is edited', () => {
     const meera = await richBidder(app, 1000, [auctionId]);
     expect((await bid(app, asha.token, productIds[0]!, 100)).statusCode).toBe(201);
     await save(meera.token, productIds[0]!);
-    // What the clock does at an end's 10-minute mark (server/src/live/scheduler.ts), at the clock's now.
+    // What the clock does at an end's 10-minute mark (server/src/clock/scheduler.ts), at the clock's now.
     const clockFires = async () => {
       const end = Date.parse((await call(app, 'GET', `/api/admin/auction/${auctionId}`, undefined, admin.token)).json<{ valid_until: string }>().valid_until);
       return app.ctx.commands.run((tx) => noticeEndingSoon(tx, { auctionId, validUntil: end }, clock.t));

@@ -12,7 +12,7 @@ import type { Reads } from '../db/index.js';
 import { settleAuction } from '../domain/catalogue.js';
 import type { Commands } from '../domain/commands.js';
 import type { DomainEventType, EventBus } from '../domain/events.js';
-import { ENDING_NOTICES } from './watch.js';
+import { ENDING_NOTICES } from '../live/watch.js';
 import { ENDING_SOON_S, noticeEndingSoon } from '../domain/notices.js';
 
 interface Due {
