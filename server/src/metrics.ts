@@ -2,7 +2,7 @@
  * Prometheus metrics (docs/deploy.md#monitoring): what an operator watches and alerts on. One registry
  * per app (the tests build several in one process) beside one per process for what is the process's
  * own (memory, CPU, event-loop lag, GC: prom-client's default metrics). `GET /metrics` answers both
- * (routes/metrics.ts); a cluster's workers each answer for themselves on an internal port and the
+ * (routes/metrics/index.ts); a cluster's workers each answer for themselves on an internal port and the
  * shared port merges them (cluster-metrics.ts), by each series' `aggregator`.
  *
  * The counters the live channel and the mail sender keep are plain numbers in their own modules, read
