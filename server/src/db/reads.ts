@@ -5,7 +5,9 @@
 import { WHOLE_LIST_MAX } from '@auction/shared';
 import type { Dialect, Param, SqlRunner } from './sql.js';
 import type { MailRow } from './store.js';
-import { lotSearchPage } from './lot-search.js';
+import { lotSearchPage, type LotSearch, type LotSearchKey } from './search/lot-search.js';
+
+export type { LotSearch, LotSearchKey } from './search/lot-search.js';
 import { notificationColumns, type NotificationRow, type ProductImageRow } from './rows.js';
 import { asAdmin, columns, isStorableId, type AccountStatus, type AdminRow, type BidStatus, type CancelPolicy, type IncrementRule, type ProductStatus, type Role, type TransactionRow, type UserRow } from './rows.js';
 
@@ -244,28 +246,6 @@ export interface LotHistoryKey {
   bidId: number;
 }
 
-/** Lot search (docs/catalogue.md#search): what to find, in which order, from where. */
-export interface LotSearch {
-  /** The words all required (search.ts `queryWords`, at least one); null: no text search. */
-  words: readonly string[] | null;
-  /** A category and its subcategories; null: any. */
-  categoryIds: readonly number[] | null;
-  auctionId: string | null;
-  /** Paise, on the lot's current price (its highest bid, else its starting price). */
-  minPrice: number | null;
-  maxPrice: number | null;
-  /** Only lots that can be bought now. */
-  buyNow: boolean;
-  /** open: on sale now; ended: sold, or in an auction that is over. */
-  status: 'open' | 'ended';
-  sort: 'relevance' | 'ending' | 'price_asc' | 'price_desc' | 'bids';
-  /** Where the page starts: after this lot in the order (its sort key and id). */
-  after: LotSearchKey | null;
-  limit: number;
-  now: number;
-}
-
-/** A lot's place in a search's order: its sort key (an integer) and its id. */
 /** What `adminProductPage` reads: `status` unassigned (in no auction), assigned (in one, not sold) or sold. */
 export interface AdminProductPageFilter {
   adminId: number;
@@ -289,10 +269,6 @@ function likePattern(term: string): string {
   return `%${term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-export interface LotSearchKey {
-  key: number;
-  id: string;
-}
 
 export interface LotSearchHit {
   product: ProductView;

@@ -4,26 +4,9 @@
  * both SQLite and PostgreSQL; what the dialects do differently is named in `Dialect`.
  */
 
-/** A bound value. Booleans are stored as 0/1 by SQLite and as booleans by PostgreSQL; a Buffer as a BLOB / bytea (photos). */
-import type { SearchPort } from './search.js';
+import type { SearchPort } from './search/port.js';
 
-export type Param = string | number | boolean | null | Buffer;
-
-const MARKS: string[] = [];
-/** `?, ?, ?`: n placeholders (the short lists a bid uses are built once). */
-export function marks(n: number): string {
-  if (n > 64) return Array.from({ length: n }, () => '?').join(', ');
-  return (MARKS[n] ??= Array.from({ length: n }, () => '?').join(', '));
-}
-
-export interface SqlRunner {
-  /** Every row. Integer columns (ids, paise, ms, counts, sums) come back as JS numbers on both stores. */
-  all<T>(text: string, params?: readonly Param[]): Promise<T[]>;
-  /** The first row, or undefined. */
-  get<T>(text: string, params?: readonly Param[]): Promise<T | undefined>;
-  /** Runs a statement; resolves with the number of rows it changed. */
-  run(text: string, params?: readonly Param[]): Promise<number>;
-}
+export { marks, type Param, type SqlRunner } from './sql-runner.js';
 
 export interface Dialect {
   readonly name: 'sqlite' | 'postgres';
@@ -58,6 +41,6 @@ export interface Dialect {
    * whole table); null where the planner needs none (SQLite).
    */
   readonly afterBulkInsert: string | null;
-  /** The store's lot search (search.ts, docs/catalogue.md#search). */
+  /** The store's lot search (search/port.ts, docs/catalogue.md#search). */
   readonly search: SearchPort;
 }

@@ -4,7 +4,8 @@
  * ts_rank ranks, so name matches come first. Every change it indexes also keeps the planner's
  * statistics of the tables a search reads fresh (docs/catalogue.md#what-a-search-costs).
  */
-import { marks, type SearchPort } from '../search.js';
+import type { SearchPort } from '../search/port.js';
+import { marks } from '../sql.js';
 
 const INSERT = `insert into lot_search (product_id, document)
   select p.id, setweight(to_tsvector('english', p.name), 'A') || setweight(to_tsvector('english', p.description), 'B')

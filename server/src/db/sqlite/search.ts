@@ -3,7 +3,8 @@
  * description, auction_name; the porter stemmer over unicode61 words), one row per live product under
  * the product's rowid. bm25 ranks, name first (weights 10, 2, 1).
  */
-import { marks, type SearchPort } from '../search.js';
+import type { SearchPort } from '../search/port.js';
+import { marks } from '../sql.js';
 
 const INSERT = `insert into lot_search (rowid, name, description, auction_name)
   select p.rowid, p.name, p.description, coalesce(a.name, '') from products p left join auctions a on a.id = p.auction_id`;

@@ -6,7 +6,7 @@ import {
   AUCTION_PAGE_DEFAULT, AuctionSearchPage, AuctionSearchQuery, LOT_PAGE_DEFAULT, LotSearchPage, LotSearchQuery, SEARCH_TOTAL_MAX, errorResponses, toPaise, type LotSort,
 } from '@auction/shared';
 import type { App, AppContext } from '../../context.js';
-import { queryWords } from '../../db/search.js';
+import { queryWords } from '../../db/search/query.js';
 import { presentAuctionCard, presentLotCard } from '../../presenters/browse.js';
 import { pageLimit } from '../input.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';

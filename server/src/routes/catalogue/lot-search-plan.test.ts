@@ -10,7 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../context.js';
-import { SEARCH_WINDOW } from '../../db/search.js';
+import { SEARCH_WINDOW } from '../../db/search/query.js';
 import { HOUR, bid, call, makeApp, makeClock, richBidder, signUpAdmin, sqlRow } from '../../test/helpers.js';
 
 const LOTS = 50_000;

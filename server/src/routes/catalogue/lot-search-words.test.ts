@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../context.js';
-import { STOP_WORDS } from '../../db/search.js';
+import { STOP_WORDS } from '../../db/search/query.js';
 import { HOUR, call, makeApp, signUpAdmin, sqlRow } from '../../test/helpers.js';
 
 let app: App;

@@ -11,9 +11,36 @@
  *    most recently ended: the lots sold by buy-now in auctions still open, then the lots of the
  *    auctions settled or past their end, the last to end first.
  */
-import type { LotSearch } from './reads.js';
-import { SEARCH_WINDOW, type Fragment } from './search.js';
-import type { Dialect, Param, SqlRunner } from './sql.js';
+import type { Dialect, Param, SqlRunner } from '../sql.js';
+import type { Fragment } from './port.js';
+import { SEARCH_WINDOW } from './query.js';
+
+/** Lot search (docs/catalogue.md#search): what to find, in which order, from where. */
+export interface LotSearch {
+  /** The words all required (search/query.ts `queryWords`, at least one); null: no text search. */
+  words: readonly string[] | null;
+  /** A category and its subcategories; null: any. */
+  categoryIds: readonly number[] | null;
+  auctionId: string | null;
+  /** Paise, on the lot's current price (its highest bid, else its starting price). */
+  minPrice: number | null;
+  maxPrice: number | null;
+  /** Only lots that can be bought now. */
+  buyNow: boolean;
+  /** open: on sale now; ended: sold, or in an auction that is over. */
+  status: 'open' | 'ended';
+  sort: 'relevance' | 'ending' | 'price_asc' | 'price_desc' | 'bids';
+  /** Where the page starts: after this lot in the order (its sort key and id). */
+  after: LotSearchKey | null;
+  limit: number;
+  now: number;
+}
+
+/** A lot's place in a search's order: its sort key (an integer) and its id. */
+export interface LotSearchKey {
+  key: number;
+  id: string;
+}
 
 /** A lot of the page: its id, its sort key, its auction. */
 export interface LotSearchRow {
