@@ -293,6 +293,56 @@ export interface AuctionSearch {
   endingWithin: number;
 }
 
+/** The filters of `AuctionSearch` that its counts per tab obey, and the clock they are counted at. */
+export type AuctionCountsFilter = Pick<AuctionSearch, 'words' | 'categoryIds' | 'registeredBy' | 'now' | 'endingWithin'>;
+
+/** How many auctions are in each tab of the paged catalogue. */
+export interface AuctionTabCounts {
+  active: number;
+  ending: number;
+  ended: number;
+}
+
+/**
+ * How far the store's writes have got: `generation` moves as each transaction begins and once it has
+ * ended, `open` counts those under way. What is read while it stays the same, with none open, is
+ * what the store holds (a cache of reads keeps it until the generation moves: cache/auction-counts.ts).
+ */
+export interface WriteState {
+  generation: number;
+  open: number;
+}
+
+/** A filter by lots: the auctions its lots are in (`from`), checked per auction (`probeFrom`). */
+interface LotFilter {
+  from: string;
+  probeFrom: string;
+  text: string;
+  values: Param[];
+}
+
+/** The lot filters of a search of auctions (words, category), in order; null when its category has none. */
+function lotFilters(d: Dialect, s: AuctionCountsFilter): LotFilter[] | null {
+  const filters: LotFilter[] = [];
+  if (s.words !== null) {
+    const m = d.search.match(s.words);
+    filters.push({ from: `from products p ${m.join}`, probeFrom: `from products p ${m.probeJoin}`, text: m.where.text, values: m.where.params });
+  }
+  if (s.categoryIds !== null) {
+    if (s.categoryIds.length === 0) return null;
+    filters.push({ from: 'from products p', probeFrom: 'from products p', text: `p.category_id in (${s.categoryIds.map(() => '?').join(', ')})`, values: [...s.categoryIds] });
+  }
+  return filters;
+}
+
+/** Each lot filter as a list of the auctions its lots are in. */
+const listedBy = (f: LotFilter) => `a.id in (select p.auction_id ${f.from} where p.deleted_at is null and ${f.text})`;
+/** The condition that the auction is one the bidder registered for. */
+const REGISTERED = 'a.id in (select r.auction_id from registrations r where r.user_id = ?)';
+const OPEN = 'a.settled_at is null and a.valid_until > ?';
+const SOON = `${OPEN} and a.valid_until <= ?`;
+const OVER = '(a.settled_at is not null or a.valid_until <= ?)';
+
 /** The order an auction lists its lots in: by lot number (docs/catalogue.md#lot-numbers), then as created. */
 const LOT_ORDER = (d: Dialect) => `p.lot_number, p.created_at, ${d.insertionOrder('p')}`;
 
@@ -300,13 +350,8 @@ const LOT_ORDER = (d: Dialect) => `p.lot_number, p.created_at, ${d.insertionOrde
 const DENSE_FILTER_LOTS = 500;
 /** How many auctions of the tab, in the page's order, a dense filter is checked on before the page is read from the filter's list. */
 const PROBED_AUCTIONS = 200;
-/** How long the catalogue's counts per tab are kept (ms of the caller's clock). */
-const COUNTS_TTL_MS = 1_000;
-/** Sets of filters whose counts are kept at once; past it, all are dropped. */
-const COUNTS_KEPT_MAX = 500;
 
 export class Reads {
-  private readonly counts = new Map<string, { at: number; generation: number; value: unknown }>();
   private generation = 0;
   private writes = 0;
 
@@ -527,14 +572,15 @@ export class Reads {
 
   /**
    * A page of auctions in the tab, in the order asked (its key, then id; keyset after `after`), with
-   * the page's keys, and the number in each tab under the same filters.
+   * the page's keys. Its counts per tab under the same filters: `auctionTabCounts`.
    *
    * A filter by words or category that many lots match is checked per auction, walking the auctions in
    * the page's order (an index serves it), so the read stops after a page; one that few lots match
-   * lists those lots' auctions first. The counts are kept for a moment (see `cachedCounts`).
+   * lists those lots' auctions first.
    */
-  async searchAuctions(s: AuctionSearch): Promise<{ ids: string[]; keys: LotSearchKey[]; counts: { active: number; ending: number; ended: number } }> {
-    const none = { ids: [], keys: [], counts: { active: 0, ending: 0, ended: 0 } };
+  async searchAuctions(s: AuctionSearch): Promise<{ ids: string[]; keys: LotSearchKey[] }> {
+    const filters = lotFilters(this.dialect, s);
+    if (filters === null) return { ids: [], keys: [] };
     // Each filter as a list of the auctions its lots are in (`listed`), and for the dense ones as a check per auction (`probed`).
     const listed: string[] = ['a.deleted_at is null'];
     const probed: string[] = ['a.deleted_at is null'];
@@ -542,34 +588,22 @@ export class Reads {
     let dense = false;
     // PostgreSQL turns an EXISTS into a join over every row it names unless it has an OFFSET: this keeps it a check per auction.
     const perAuction = this.dialect.name === 'postgres' ? ' offset 0' : '';
-    const lotFilter = async (from: string, probeFrom: string, text: string, values: Param[]) => {
-      const list = `a.id in (select p.auction_id ${from} where p.deleted_at is null and ${text})`;
+    for (const f of filters) {
+      const list = listedBy(f);
       listed.push(list);
-      if (await this.fewerThan(`select 1 ${from} where p.deleted_at is null and ${text}`, values, DENSE_FILTER_LOTS)) probed.push(list);
+      if (await this.fewerThan(`select 1 ${f.from} where p.deleted_at is null and ${f.text}`, f.values, DENSE_FILTER_LOTS)) probed.push(list);
       else {
         dense = true;
-        probed.push(`exists (select 1 ${probeFrom} where p.auction_id = a.id and p.deleted_at is null and ${text}${perAuction})`);
+        probed.push(`exists (select 1 ${f.probeFrom} where p.auction_id = a.id and p.deleted_at is null and ${f.text}${perAuction})`);
       }
-      params.push(...values);
-    };
-    if (s.words !== null) {
-      const m = this.dialect.search.match(s.words);
-      await lotFilter(`from products p ${m.join}`, `from products p ${m.probeJoin}`, m.where.text, m.where.params);
-    }
-    if (s.categoryIds !== null) {
-      if (s.categoryIds.length === 0) return none;
-      await lotFilter('from products p', 'from products p', `p.category_id in (${s.categoryIds.map(() => '?').join(', ')})`, [...s.categoryIds]);
+      params.push(...f.values);
     }
     if (s.registeredBy !== null) {
-      const mine = 'a.id in (select r.auction_id from registrations r where r.user_id = ?)';
-      listed.push(mine);
-      probed.push(mine);
+      listed.push(REGISTERED);
+      probed.push(REGISTERED);
       params.push(s.registeredBy);
     }
-    const open = 'a.settled_at is null and a.valid_until > ?';
-    const soon = `${open} and a.valid_until <= ?`;
-    const over = '(a.settled_at is not null or a.valid_until <= ?)';
-    const tab = s.tab === 'active' ? { text: open, params: [s.now] } : s.tab === 'ending' ? { text: soon, params: [s.now, s.now + s.endingWithin] } : { text: over, params: [s.now] };
+    const tab = s.tab === 'active' ? { text: OPEN, params: [s.now] } : s.tab === 'ending' ? { text: SOON, params: [s.now, s.now + s.endingWithin] } : { text: OVER, params: [s.now] };
     const bids = '(select coalesce(sum(p.bid_count), 0) from products p where p.auction_id = a.id and p.deleted_at is null)';
     const key = s.sort === 'newest' ? 'a.created_at' : s.sort === 'bids' ? bids : 'a.valid_until';
     // Ending soonest first while open; once over, the most recently ended first.
@@ -593,16 +627,25 @@ export class Reads {
       `select a.id, ${key} as k from auctions a where ${listed.join(' and ')} and ${tab.text} ${after} ${order} limit ?`,
       [...params, ...tab.params, ...afterParams, s.limit],
     );
-    const counts = await this.cachedCounts(JSON.stringify([listed, params, s.endingWithin]), s.now, async () => {
-      const row = await this.sql.get<{ active: number; ending: number; ended: number }>(
-        `select coalesce(sum(case when ${open} then 1 else 0 end), 0) as active, coalesce(sum(case when ${soon} then 1 else 0 end), 0) as ending,
-          coalesce(sum(case when ${over} then 1 else 0 end), 0) as ended
-         from auctions a where ${listed.join(' and ')}`,
-        [s.now, s.now, s.now + s.endingWithin, s.now, ...params],
-      );
-      return { active: Number(row?.active ?? 0), ending: Number(row?.ending ?? 0), ended: Number(row?.ended ?? 0) };
-    });
-    return { ids: page.map((r) => r.id), keys: page.map((r) => ({ key: Number(r.k), id: r.id })), counts };
+    return { ids: page.map((r) => r.id), keys: page.map((r) => ({ key: Number(r.k), id: r.id })) };
+  }
+
+  /**
+   * The number of auctions in each tab under the filters of a search of auctions (`searchAuctions`),
+   * in one statement.
+   */
+  async auctionTabCounts(s: AuctionCountsFilter): Promise<AuctionTabCounts> {
+    const filters = lotFilters(this.dialect, s);
+    if (filters === null) return { active: 0, ending: 0, ended: 0 };
+    const listed = ['a.deleted_at is null', ...filters.map(listedBy), ...(s.registeredBy === null ? [] : [REGISTERED])];
+    const params = [...filters.flatMap((f) => f.values), ...(s.registeredBy === null ? [] : [s.registeredBy])];
+    const row = await this.sql.get<AuctionTabCounts>(
+      `select coalesce(sum(case when ${OPEN} then 1 else 0 end), 0) as active, coalesce(sum(case when ${SOON} then 1 else 0 end), 0) as ending,
+        coalesce(sum(case when ${OVER} then 1 else 0 end), 0) as ended
+       from auctions a where ${listed.join(' and ')}`,
+      [s.now, s.now, s.now + s.endingWithin, s.now, ...params],
+    );
+    return { active: Number(row?.active ?? 0), ending: Number(row?.ending ?? 0), ended: Number(row?.ended ?? 0) };
   }
 
   /** Whether `select` (rows of a filter) gives fewer than `n` rows; it reads at most `n`. */
@@ -612,31 +655,17 @@ export class Reads {
   }
 
   /**
-   * The per-tab counts of `GET /api/catalogue/auctions` under one set of filters, read at most once per
-   * COUNTS_TTL_MS of the caller's clock and dropped whenever the store writes (`writing`). Another
-   * server process on the same PostgreSQL database writes unseen: its changes show within that time.
-   */
-  private async cachedCounts<T>(key: string, now: number, read: () => Promise<T>): Promise<T> {
-    const kept = this.counts.get(key);
-    if (kept && kept.generation === this.generation && now >= kept.at && now - kept.at < COUNTS_TTL_MS) return kept.value as T;
-    const generation = this.generation;
-    const value = await read();
-    // A write that began while this read ran may or may not be in it: keep it only if none did.
-    if (generation === this.generation && !this.writes) {
-      if (this.counts.size >= COUNTS_KEPT_MAX) this.counts.clear();
-      this.counts.set(key, { at: now, generation, value });
-    }
-    return value;
-  }
-
-  /**
-   * The store calls this as a transaction begins (`true`) and once it has ended (`false`): what the
-   * reads keep (the catalogue's counts) is dropped, and nothing read meanwhile is kept.
+   * The store calls this as a transaction begins (`true`) and once it has ended (`false`): see
+   * `writeState`.
    */
   writing(begins: boolean): void {
     this.writes += begins ? 1 : -1;
     this.generation++;
-    this.counts.clear();
+  }
+
+  /** How far the store's writes have got (for caches of reads, which keep nothing read across a write). */
+  writeState(): WriteState {
+    return { generation: this.generation, open: this.writes };
   }
 
   /** `now` decides whether the auction is over (for the callers' `my_status`). */

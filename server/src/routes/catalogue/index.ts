@@ -5,6 +5,7 @@
 import {
   AUCTION_PAGE_DEFAULT, AuctionSearchPage, AuctionSearchQuery, LOT_PAGE_DEFAULT, LotSearchPage, LotSearchQuery, SEARCH_TOTAL_MAX, errorResponses, toPaise, type LotSort,
 } from '@auction/shared';
+import { AuctionCountsCache } from '../../cache/auction-counts.js';
 import type { App, AppContext } from '../../context.js';
 import { queryWords } from '../../db/search/query.js';
 import { presentAuctionCard, presentLotCard } from '../../presenters/browse.js';
@@ -16,6 +17,7 @@ const ENDING_WITHIN_MS = 24 * 3_600_000;
 
 export function browseRoutes(app: App, ctx: AppContext) {
   const { reads } = ctx;
+  const tabCounts = new AuctionCountsCache(reads);
   /** A category filter: its ids (with its subcategories'), `[]` for an unknown one, null for none. */
   const categoryIdsOf = async (category: string | undefined): Promise<number[] | null> => {
     if (category === undefined) return null;
@@ -49,10 +51,9 @@ export function browseRoutes(app: App, ctx: AppContext) {
     }
     if (q.registered === '1' && userId === null) return none;
     const now = ctx.now();
-    const found = await reads.searchAuctions({
-      tab, words, categoryIds: await categoryIdsOf(q.category), registeredBy: q.registered === '1' ? userId : null, sort, after,
-      limit: limit + 1, now, endingWithin: ENDING_WITHIN_MS,
-    });
+    const filter = { words, categoryIds: await categoryIdsOf(q.category), registeredBy: q.registered === '1' ? userId : null, now, endingWithin: ENDING_WITHIN_MS };
+    const found = await reads.searchAuctions({ ...filter, tab, sort, after, limit: limit + 1 });
+    const counts = await tabCounts.counts(filter);
     const ids = found.ids.slice(0, limit);
     const views = new Map((await reads.auctions({ ids })).map((a) => [a.id, a]));
     const registered = userId === null || ids.length === 0 ? new Set<string>() : new Set(await reads.registeredAuctionIds(userId));
@@ -62,7 +63,7 @@ export function browseRoutes(app: App, ctx: AppContext) {
         return a ? [presentAuctionCard(a, now, registered.has(id))] : [];
       }),
       next_cursor: found.ids.length > limit ? encodeCursor(order, found.keys[limit - 1]!) : null,
-      counts: found.counts,
+      counts,
     };
   });
 
