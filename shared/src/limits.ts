@@ -33,3 +33,11 @@ export const QUICK_TOPUP_AMOUNTS = [500, 1000, 2000, 5000] as const;
 export const TOAST_MS = 5000;
 export const ENDING_SOON_SECONDS = 24 * 3600;
 export const AMBER_BADGE_SECONDS = 3600;
+
+/**
+ * How many notices a bidder keeps, pruned in the transaction that writes a new one: the notices it
+ * writes stay, then final outcomes (FINAL_NOTICE_KINDS) before the rest, the newest of each first.
+ */
+export const NOTICES_KEPT = 500;
+/** What a bidder must not lose to a flood of other notices: how their lots ended. */
+export const FINAL_NOTICE_KINDS = ['won', 'lost', 'unsold'] as const;

@@ -22,12 +22,10 @@ export { copySqliteDatabase, verifySqliteCopy } from './sqlite/backup.js';
 /** Where a SQLite `DATABASE_URL` points: null for `:memory:`. */
 export { sqliteFile } from './sqlite/store.js';
 
-export type { Election, NewProduct, Store, StoreKind, UnitOfWork, ChangeSet, Applied, AutoRaise, Hold, Wallet, LedgerMove, LotUnitOfWork, PreparedChange, LotWork, LotLanes } from './store.js';
+export type { Election, Store, StoreKind, UnitOfWork, LotUnitOfWork, PreparedChange, LotWork, LotLanes } from './store.js';
 export type * from './rows.js';
+// The aggregates' types (each folder's types.ts), the views among them re-exported by reads.ts.
 export type * from './reads.js';
-export { stepsOf, storedTiers } from './rows.js';
-export { heldBy, topOf } from './store.js';
-// Saved lots and notifications.
-export type { NoticeDraft, AppliedNotice, Follower, MailDraft, MailRow, AccountToken, TokenPurpose, UnmailedNotice } from './store.js';
-export { NOTICES_KEPT } from './store.js';
+export type * from './change-set/types.js';
+export type * from './saved/types.js';
 export { StoreUnavailable, isStoreUnavailable } from './errors.js';

@@ -4,7 +4,7 @@
  * products the admin's own text.
  */
 import type {
-  ACCOUNT_STATUSES, BID_STATUSES, CANCEL_POLICIES, INCREMENT_RULES, LEDGER_TYPES, NOTIFICATION_KINDS, PRODUCT_STATUSES, ROLES, StepTier, Steps,
+  ACCOUNT_STATUSES, BID_STATUSES, CANCEL_POLICIES, INCREMENT_RULES, LEDGER_TYPES, NOTIFICATION_KINDS, PRODUCT_STATUSES, ROLES,
 } from '@auction/shared';
 
 // The enumerations are shared/src/schemas/enums.ts's: the drizzle schemas and the API's schemas use the same arrays.
@@ -189,15 +189,6 @@ export const columns = {
   bid: (t: string) => `${t}.id, ${t}.user_id as "userId", ${t}.product_id as "productId", ${t}.auction_id as "auctionId", ${t}.amount, ${t}.max_amount as "maxAmount", ${t}.buy_now as "buyNow", ${t}.extended_from as "extendedFrom", ${t}.extended_to as "extendedTo", ${t}.status, ${t}.reason, ${t}.created_at as "createdAt", ${t}.updated_at as "updatedAt"`,
   transaction: (t: string) => `${t}.id, ${t}.user_id as "userId", ${t}.type, ${t}.amount, ${t}.bid_id as "bidId", ${t}.product_id as "productId", ${t}.notes, ${t}.created_at as "createdAt"`,
 };
-
-/** An auction's steps (paise) from its stored columns: what `incrementStep` and `minNextBid` take. */
-export function stepsOf(a: { incrementRule: IncrementRule; incrementAmount: number; incrementTiers: string | null }): Steps {
-  return { rule: a.incrementRule, amount: Number(a.incrementAmount), tiers: a.incrementTiers === null ? [] : (JSON.parse(a.incrementTiers) as StepTier[]) };
-}
-
-/** Custom tiers as stored (JSON), or null when there are none. */
-export const storedTiers = (tiers: readonly StepTier[] | undefined): string | null | undefined =>
-  tiers === undefined ? undefined : tiers.length === 0 ? null : JSON.stringify(tiers.map((t) => ({ below: t.below, step: t.step })));
 
 /** SQLite reads booleans back as 0/1. */
 export const asBid = (row: BidRow): BidRow => ({ ...row, buyNow: Boolean(row.buyNow) });

@@ -22,3 +22,8 @@ export interface SqlRunner {
   /** Runs a statement; resolves with the number of rows it changed. */
   run(text: string, params?: readonly Param[]): Promise<number>;
 }
+
+/** A LIKE pattern (with `escape '\\'`) for text that contains `term` as typed (its `%`, `_` and `\\` taken literally). */
+export function likePattern(term: string): string {
+  return `%${term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}

@@ -6,7 +6,7 @@
 
 import type { SearchPort } from './search/port.js';
 
-export { marks, type Param, type SqlRunner } from './sql-runner.js';
+export { likePattern, marks, type Param, type SqlRunner } from './sql-runner.js';
 
 export interface Dialect {
   readonly name: 'sqlite' | 'postgres';

@@ -5,7 +5,9 @@
  * change set. Run them through `Commands`, which publishes their events after the commit.
  */
 import { formatRupees, minNextBid, toRupees } from '@auction/shared';
-import { heldBy, stepsOf, type Applied, type AuctionRow, type AutoRaise, type BidRow, type ChangeSet, type Hold, type LotUnitOfWork, type PreparedChange, type ProductRow, type TransactionRow, type UnitOfWork, type Wallet } from '../db/index.js';
+import type { Applied, AuctionRow, AutoRaise, BidRow, ChangeSet, Hold, LotUnitOfWork, PreparedChange, ProductRow, TransactionRow, UnitOfWork, Wallet } from '../db/index.js';
+import { heldBy } from './holds.js';
+import { stepsOf } from './steps.js';
 import { refuse, type Result } from '../errors.js';
 import { buyNowAvailable, decideBid, refusedBid, type BidAsk } from './decide-bid.js';
 import type { DomainEvent } from './events.js';

@@ -24,7 +24,8 @@
 import { minNextBid } from '@auction/shared';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore, stepsOf, type Store } from '../db/index.js';
+import { openStore, type Store } from '../db/index.js';
+import { stepsOf } from './steps.js';
 import { freshTestDatabase, testStoreKind, type TestDatabase } from '../db/testing.js';
 import { cancelBid, placeBid, topUp } from './bidding.js';
 import { createAuction, createProduct, registerForAuction } from './catalogue.js';

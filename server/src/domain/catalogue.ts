@@ -4,7 +4,9 @@
  * ledger. Locks are taken auction first, then products by ascending id, then wallets (store.ts).
  */
 import { FLAT_STEP, formatRupees, toRupees, type StepTier } from '@auction/shared';
-import { heldBy, stepsOf, storedTiers, type AuctionRow, type CancelPolicy, type ChangeSet, type Hold, type IncrementRule, type NewProduct, type ProductRow, type UnitOfWork } from '../db/index.js';
+import type { AuctionRow, CancelPolicy, ChangeSet, Hold, IncrementRule, NewProduct, ProductRow, UnitOfWork } from '../db/index.js';
+import { heldBy } from './holds.js';
+import { stepsOf, storedTiers } from './steps.js';
 import { refuse, type Refusal, type Result } from '../errors.js';
 import type { DomainEvent } from './events.js';
 import { walletEvents } from './wallets.js';

@@ -6,7 +6,9 @@
  * and soft close are all decided here.
  */
 import { bidTooLowFor, formatRupees, incrementStep, minNextBid, toRupees, type LotPricing } from '@auction/shared';
-import { heldBy, stepsOf, topOf, type Applied, type AuctionRow, type ChangeSet, type Hold, type ProductRow, type Wallet } from '../db/index.js';
+import type { Applied, AuctionRow, ChangeSet, Hold, ProductRow, Wallet } from '../db/index.js';
+import { heldBy, topOf } from './holds.js';
+import { stepsOf } from './steps.js';
 import { refuse, type Refusal, type Result } from '../errors.js';
 import type { DomainEvent } from './events.js';
 import { walletEvents } from './wallets.js';

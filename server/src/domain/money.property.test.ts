@@ -22,7 +22,8 @@
 import { incrementStep, minNextBid } from '@auction/shared';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { openStore, stepsOf, type LotWork, type Store, type UnitOfWork } from '../db/index.js';
+import { openStore, type LotWork, type Store, type UnitOfWork } from '../db/index.js';
+import { stepsOf } from './steps.js';
 import { freshTestDatabase, testStoreKind, type TestDatabase } from '../db/testing.js';
 import { setUserStatus } from './accounts.js';
 import { CANCELS_PER_AUCTION, CANCELS_PER_LOT, cancelBid, prepareBid, prepareBuyNow, topUp } from './bidding.js';

@@ -1,5 +1,6 @@
 import { minNextBid, toRupees, type AuctionCard, type LotCard } from '@auction/shared';
-import { stepsOf, type AuctionView, type LotSearchHit } from '../db/index.js';
+import type { AuctionView, LotSearchHit } from '../db/index.js';
+import { stepsOf } from '../domain/steps.js';
 import { buyNowAvailable } from '../domain/decide-bid.js';
 import { mediaUrl } from './catalogue.js';
 import { auctionStatus, iso } from './format.js';

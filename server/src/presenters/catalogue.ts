@@ -1,5 +1,6 @@
 import { minNextBid, toRupees, type AdminAuction, type Auction, type Product } from '@auction/shared';
-import { stepsOf, type AuctionView, type MyStanding, type ProductView } from '../db/index.js';
+import type { AuctionView, MyStanding, ProductView } from '../db/index.js';
+import { stepsOf } from '../domain/steps.js';
 import { buyNowAvailable } from '../domain/decide-bid.js';
 import { auctionStatus, iso, secondsLeft as secondsLeftOf } from './format.js';
 

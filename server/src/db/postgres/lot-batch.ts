@@ -19,11 +19,14 @@
 import type pg from 'pg';
 import { isStorableId, type AuctionRow, type BidRow, type NotificationRow, type ProductRow, type TransactionRow } from '../rows.js';
 import type { SqlRunner } from '../sql.js';
-import {
-  FINAL_NOTICE_KINDS, NOTICES_KEPT, type Applied, type AppliedNotice, type ChangeSet, type Follower, type Hold, type LotLanes, type LotUnitOfWork,
-  type LotWork, type NoticeDraft, type PreparedChange, type ProductChanges, type Wallet,
-} from '../store.js';
-import { orderNotices, SqlUnitOfWork } from '../unit-of-work.js';
+import { FINAL_NOTICE_KINDS, NOTICES_KEPT } from '@auction/shared';
+import type { Applied, ChangeSet, ProductChanges } from '../change-set/types.js';
+import type { Follower, Hold } from '../lots/types.js';
+import type { AppliedNotice, NoticeDraft } from '../notices/types.js';
+import type { LotLanes, LotUnitOfWork, LotWork, PreparedChange } from '../store.js';
+import type { Wallet } from '../wallet/types.js';
+import { orderNotices } from '../notices/write.js';
+import { SqlUnitOfWork } from '../unit-of-work.js';
 import type { Result } from '../../errors.js';
 import { StoreUnavailable } from '../errors.js';
 import { BEGIN, isRetryable, isUnavailable, postgresDialect, runnerOn } from './runner.js';
