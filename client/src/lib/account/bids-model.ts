@@ -4,8 +4,8 @@
  * kept in step with it by every change made here.
  */
 import { toPaise, toRupees, wireBidStatus, type BidStatus, type UserBid } from '@auction/shared';
-import { auctionFactsChange } from '../catalogue/auction-facts';
-import { exhaustive, type LiveEvent } from '../live';
+import { AUCTION_FACTS_EVENTS, auctionFactsChange, type AuctionFactsEvent } from '../catalogue/auction-facts';
+import { isLiveEvent, type LiveEvent } from '../live';
 
 export interface BidStats {
   total: number;
@@ -75,7 +75,7 @@ function patchWhere(bids: UserBid[], match: (b: UserBid) => boolean, state: BidS
 }
 
 /** An auction's end, status or cancel policy changed live: every row of that auction follows (whether Cancel is offered). */
-function patchAuction(bids: UserBid[], e: LiveEvent): UserBid[] {
+function patchAuction(bids: UserBid[], e: AuctionFactsEvent): UserBid[] {
   let changed = false;
   const next = bids.map((b) => {
     const change = auctionFactsChange(e, { id: b.auction_id, valid_until: b.auction_valid_until, status: b.auction_status });
@@ -91,13 +91,18 @@ function patchAuction(bids: UserBid[], e: LiveEvent): UserBid[] {
   return changed ? next : bids;
 }
 
+/** The events that move the caller's rows: the personal ones about their bids, and an auction's facts. */
+export const BID_EVENTS = ['bid:outbid', 'bid:reinstated', 'bid:won', ...AUCTION_FACTS_EVENTS] as const;
+export type BidEvent = LiveEvent<(typeof BID_EVENTS)[number]>;
+
 /**
  * How a live event moves the caller's rows (docs/money.md, docs/live-protocol.md); the same array when nothing
  * matches. Personal events: outbid: the leading bid on that product → outbid. reinstated: the outbid bid
  * of that amount → success. won: the leading bid → won. An auction's end moved (soft close), edited,
- * ended or settled: its rows' `auction_*` fields follow.
+ * ended or settled: its rows' `auction_*` fields follow. Other events leave the rows as they are.
  */
 export function applyBidEvent(bids: UserBid[], e: LiveEvent): UserBid[] {
+  if (!isLiveEvent(e, BID_EVENTS)) return bids;
   switch (e.event) {
     case 'bid:outbid': {
       const { auction_id, product_id } = e.data;
@@ -118,22 +123,10 @@ export function applyBidEvent(bids: UserBid[], e: LiveEvent): UserBid[] {
     case 'auction:ended':
     case 'auction:settled':
       return patchAuction(bids, e);
-    case 'bid:placed':
-    case 'bid:rolledback':
-    case 'product:sold':
-    case 'auction:ending':
-    case 'auction:watchers':
-    case 'wallet:updated':
-    case 'auction:created':
-    case 'auction:deleted':
-    case 'notification:new':
-      return bids;
-    default:
-      return exhaustive(e, bids);
   }
 }
 
 /** The events after which the list is re-read from the server to confirm the patch. */
-export function isBidEvent(e: LiveEvent): boolean {
+export function isBidEvent(e: BidEvent): boolean {
   return e.event === 'bid:outbid' || e.event === 'bid:reinstated' || e.event === 'bid:won';
 }

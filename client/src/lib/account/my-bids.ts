@@ -8,11 +8,11 @@
 import type { UserBid } from '@auction/shared';
 import { toast } from '../../components/ui/toast/toast-store';
 import { api, errorText } from '../api-client';
-import { onLive, onReconnect, type LiveEvent } from '../live';
+import { onLive, onReconnect } from '../live';
 import { invalidateSoon, queryFamily } from '../live-query';
 import { useServerQuery, type ServerState } from '../query';
 import { queryRoots } from '../query-keys';
-import { applyBidEvent, isBidEvent } from './bids-model';
+import { applyBidEvent, BID_EVENTS, isBidEvent, type BidEvent } from './bids-model';
 
 export const LOAD_FAILED = 'Failed to load your bids';
 /** Live patches are confirmed by one re-read after a burst of events settles. */
@@ -43,11 +43,11 @@ export function rereadMyBids(): void {
 }
 
 /** Applies one live event to the list (exported for tests; the module listens by itself). */
-export function handleBidsLiveEvent(e: LiveEvent): void {
+export function handleBidsLiveEvent(e: BidEvent): void {
   myBids.patch(undefined, (bids) => applyBidEvent(bids, e));
   if (isBidEvent(e)) rereadMyBids();
 }
 
-onLive(handleBidsLiveEvent);
+onLive(BID_EVENTS, (_data, e) => handleBidsLiveEvent(e));
 // Outbid, reinstated or won while the socket was down: the re-read shows it (docs/live-protocol.md#reconnecting).
 onReconnect(() => rereadMyBids());

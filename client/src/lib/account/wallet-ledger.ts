@@ -9,7 +9,7 @@
  */
 import { TRANSACTIONS_PAGE_DEFAULT, type LedgerTotals, type Transaction, type Transactions } from '@auction/shared';
 import { api } from '../api-client';
-import { onLive, onReconnect, type LiveEvent } from '../live';
+import { onLive, onReconnect, type LiveData } from '../live';
 import { invalidateSoon, queryFamily } from '../live-query';
 import { queryRoots } from '../query-keys';
 import { setWalletBalance, type WalletFigures } from './wallet-balance';
@@ -62,14 +62,13 @@ export function walletBalanceOf(
 }
 
 /** Applies one personal event (exported for tests; the module listens by itself). */
-export function handleWalletLiveEvent(e: LiveEvent): void {
-  if (e.event !== 'wallet:updated') return;
+export function handleWalletLiveEvent(data: LiveData<'wallet:updated'>): void {
   // The event carries the balance alone: On hold (which moves with it) and the ledger are read again.
-  setWalletBalance(e.data.wallet_balance);
+  setWalletBalance(data.wallet_balance);
   invalidateSoon(queryRoots.walletLedger, LEDGER_REFETCH_DELAY_MS);
 }
 
-onLive(handleWalletLiveEvent);
+onLive('wallet:updated', handleWalletLiveEvent);
 
 // After a reconnect the wallet on screen is read again.
 onReconnect(() => {

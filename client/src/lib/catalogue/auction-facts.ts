@@ -5,7 +5,7 @@
  * extension, an auction stops at the moment the server said so, and a settled one stays settled.
  */
 import type { AuctionStatus, CancelPolicy } from '@auction/shared';
-import { exhaustive, type LiveEvent } from '../live';
+import type { LiveEvent } from '../live';
 
 export interface AuctionFacts {
   name: string;
@@ -27,8 +27,12 @@ function endedAt(current: KnownAuction, serverTime: string): string {
   return Number.isFinite(at) && at < Date.parse(current.valid_until) ? new Date(at).toISOString() : current.valid_until;
 }
 
+/** The events that may change an auction's facts. */
+export const AUCTION_FACTS_EVENTS = ['auction:updated', 'auction:extended', 'auction:ended', 'auction:settled'] as const;
+export type AuctionFactsEvent = LiveEvent<(typeof AUCTION_FACTS_EVENTS)[number]>;
+
 /** The facts of `current` that `e` changes; null when it changes none of them (another auction, or nothing new). */
-export function auctionFactsChange(e: LiveEvent, current: KnownAuction): Partial<AuctionFacts> | null {
+export function auctionFactsChange(e: AuctionFactsEvent, current: KnownAuction): Partial<AuctionFacts> | null {
   switch (e.event) {
     case 'auction:updated': {
       const d = e.data;
@@ -44,20 +48,5 @@ export function auctionFactsChange(e: LiveEvent, current: KnownAuction): Partial
     case 'auction:settled':
       if (e.data.auction_id !== current.id || current.status === 'settled') return null;
       return { status: 'settled', valid_until: endedAt(current, e.data.server_time) };
-    case 'bid:placed':
-    case 'bid:rolledback':
-    case 'product:sold':
-    case 'auction:ending':
-    case 'auction:watchers':
-    case 'bid:outbid':
-    case 'bid:reinstated':
-    case 'bid:won':
-    case 'wallet:updated':
-    case 'auction:created':
-    case 'auction:deleted':
-    case 'notification:new':
-      return null;
-    default:
-      return exhaustive(e, null);
   }
 }

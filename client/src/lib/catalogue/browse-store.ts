@@ -13,13 +13,13 @@ import {
   AUCTION_PAGE_DEFAULT, type Auction, type AuctionCard, type AuctionSearchPage, type AuctionSort, type AuctionTab, type CardChangedData, type LotPage,
 } from '@auction/shared';
 import { ApiError, api } from '../api-client';
-import { exhaustive, onCard, onLive, onReconnect, type LiveEvent } from '../live';
+import { onCard, onLive, onReconnect, type LiveEvent } from '../live';
 import { invalidateSoon, patchQueries, queryFamily } from '../live-query';
 import { useServerQuery, type ServerState } from '../query';
 import { queryClient } from '../query-client';
 import { browseRoots } from '../query-keys';
 import { auctionProducts } from './catalogue-store';
-import { applyToAuctions } from './live-reducers';
+import { applyToAuctions, AUCTION_LIST_EVENTS, type AuctionListEvent } from './live-reducers';
 
 /** What Browse shows: every one of them is kept in the page's URL. */
 export interface BrowseParams {
@@ -162,7 +162,7 @@ export const auctionById = queryFamily<string, Auction>(browseRoots.auctionById,
 });
 
 /** Live events change an auction read by id as they change the list. */
-function applyToAuction(auction: Auction, e: LiveEvent): Auction {
+function applyToAuction(auction: Auction, e: AuctionListEvent): Auction {
   return applyToAuctions([auction], e).find((a) => a.id === auction.id) ?? auction;
 }
 
@@ -187,9 +187,12 @@ function changeCard(auctionId: string, change: (card: AuctionCard) => AuctionCar
 
 /**
  * The events every socket (or the open auction's room) already hears move the cards too: an end moved,
- * an auction renamed, ended or deleted. Bids reach a card through `catalogue:card`.
+ * an auction renamed, ended or deleted. Bids reach a card through `catalogue:card`, and a new auction
+ * shows when the list is read.
  */
-function cardsFromEvent(e: LiveEvent): PageChange | null {
+const CARD_EVENTS = ['auction:extended', 'auction:updated', 'auction:ended', 'auction:settled', 'auction:deleted'] as const;
+
+function cardsFromEvent(e: LiveEvent<(typeof CARD_EVENTS)[number]>): PageChange {
   switch (e.event) {
     case 'auction:extended':
       return changeCard(e.data.auction_id, (c) => ({ ...c, valid_until: e.data.valid_until }));
@@ -200,30 +203,12 @@ function cardsFromEvent(e: LiveEvent): PageChange | null {
       return changeCard(e.data.auction_id, (c) => ({ ...c, status: e.event === 'auction:ended' ? 'ended' : 'settled' }));
     case 'auction:deleted':
       return changeCard(e.data.id, () => null);
-    // A card's numbers come with `catalogue:card`; a new auction shows when the list is read.
-    case 'bid:placed':
-    case 'bid:rolledback':
-    case 'product:sold':
-    case 'auction:ending':
-    case 'auction:watchers':
-    case 'auction:created':
-    case 'bid:outbid':
-    case 'bid:reinstated':
-    case 'bid:won':
-    case 'wallet:updated':
-    case 'notification:new':
-      return null;
-    default:
-      return exhaustive(e, null);
   }
 }
 
 onCard((data) => patchBrowsePages(cardChange(data)));
-onLive((e) => {
-  const change = cardsFromEvent(e);
-  if (change) patchBrowsePages(change);
-});
-onLive((e) => patchQueries<Auction>({ queryKey: browseRoots.auctionById }, (a) => applyToAuction(a, e)));
+onLive(CARD_EVENTS, (_data, e) => patchBrowsePages(cardsFromEvent(e)));
+onLive(AUCTION_LIST_EVENTS, (_data, e) => patchQueries<Auction>({ queryKey: browseRoots.auctionById }, (a) => applyToAuction(a, e)));
 // Cards changed while the socket was down are read again (the server replays nothing).
 onReconnect(() => {
   invalidateSoon(browseRoots.browseCards);

@@ -16,12 +16,12 @@ import { create } from 'zustand';
 import type { Product } from '@auction/shared';
 import { toast } from '../../components/ui/toast/toast-store';
 import { errorText } from '../api-client';
-import { exhaustive, onLive, onReconnect, type LiveEvent } from '../live';
+import { onLive, onReconnect } from '../live';
 import { invalidateSoon, queryFamily } from '../live-query';
 import { useServerQuery, type ServerState } from '../query';
 import { queryRoots } from '../query-keys';
 import { catalogueApi } from './catalogue-api';
-import { applyToProducts, needsProductsRead, productsAuctionOf } from './live-reducers';
+import { applyToProducts, needsProductsRead, PRODUCT_EVENTS, type ProductEvent } from './live-reducers';
 
 export const PRODUCTS_FAILED = 'Failed to load products';
 
@@ -76,43 +76,12 @@ function noteExtension(auctionId: string, validUntil: string): void {
   useExtensions.setState({ count: { ...count, [auctionId]: (count[auctionId] ?? 0) + 1 }, lastEnd: { ...lastEnd, [auctionId]: validUntil } });
 }
 
-/** Applies one live event to the products shown. */
-function handleCatalogueLiveEvent(e: LiveEvent): void {
-  const auctionId = productsAuctionOf(e);
-  if (auctionId !== undefined) {
-    const shown = auctionProducts.get(auctionId).data;
-    if (shown && needsProductsRead(shown, e)) rereadProducts(auctionId);
-    auctionProducts.patch(auctionId, (products) => applyToProducts(auctionId, products, e));
-  }
-  switch (e.event) {
-    // A product of a shown auction renamed, moved in or out, or returned unsold by a settlement.
-    case 'auction:updated':
-      rereadProducts(e.data.id);
-      break;
-    // The caller's own standing changed: the server's word on it (and on the numbers) is a read away.
-    case 'bid:outbid':
-    case 'bid:reinstated':
-    case 'bid:won':
-      rereadProducts(e.data.auction_id);
-      break;
-    case 'auction:extended':
-      noteExtension(e.data.auction_id, e.data.valid_until);
-      break;
-    case 'bid:placed':
-    case 'bid:rolledback':
-    case 'product:sold':
-    case 'auction:ending':
-    case 'auction:ended':
-    case 'auction:settled':
-    case 'auction:watchers':
-    case 'wallet:updated':
-    case 'auction:created':
-    case 'auction:deleted':
-    case 'notification:new':
-      break;
-    default:
-      exhaustive(e, undefined);
-  }
+/** Applies one product event to the products shown. */
+function applyProductEvent(e: ProductEvent): void {
+  const auctionId = e.data.auction_id;
+  const shown = auctionProducts.get(auctionId).data;
+  if (shown && needsProductsRead(shown, e)) rereadProducts(auctionId);
+  auctionProducts.patch(auctionId, (products) => applyToProducts(auctionId, products, e));
 }
 
 /** Changes one product wherever it is listed (its auction's products). */
@@ -131,5 +100,10 @@ export function patchProduct(auctionId: string, productId: string, change: (p: P
 
 // Live events feed the queries for as long as the tab lives; a reconnect re-reads what they would
 // have changed (docs/live-protocol.md#reconnecting), on screen.
-onLive(handleCatalogueLiveEvent);
+onLive(PRODUCT_EVENTS, (_data, e) => applyProductEvent(e));
+// The caller's own standing changed: the server's word on it (and on the numbers) is a read away.
+onLive(['bid:outbid', 'bid:reinstated', 'bid:won'], (data) => rereadProducts(data.auction_id));
+// A product of a shown auction renamed, moved in or out, or returned unsold by a settlement.
+onLive('auction:updated', (data) => rereadProducts(data.id));
+onLive('auction:extended', (data) => noteExtension(data.auction_id, data.valid_until));
 onReconnect(() => invalidateSoon(queryRoots.auctionProducts));

@@ -7,7 +7,7 @@
  * they set the caller's own standing on the lot (`my_status`, `my_max`) whatever its version.
  */
 import type { Auction, LiveAuction, Product } from '@auction/shared';
-import { exhaustive, type LiveEvent } from '../live';
+import { isLiveEvent, type LiveEvent } from '../live';
 
 export interface AuctionsData {
   auctions: Auction[];
@@ -98,30 +98,17 @@ function replaceAt<T>(list: T[], index: number, item: T): T[] {
   return next;
 }
 
+/** The events that change an auction's products (a bid, a rollback, a sale) or the caller's standing on one. */
+export const PRODUCT_EVENTS = ['bid:placed', 'bid:rolledback', 'product:sold', 'bid:outbid', 'bid:reinstated', 'bid:won'] as const;
+export type ProductEvent = LiveEvent<(typeof PRODUCT_EVENTS)[number]>;
+
+/** The events that change the auction list (an end moved or reached, a summary added, edited or deleted). */
+export const AUCTION_LIST_EVENTS = ['auction:ended', 'auction:settled', 'auction:created', 'auction:updated', 'auction:extended', 'auction:deleted'] as const;
+export type AuctionListEvent = LiveEvent<(typeof AUCTION_LIST_EVENTS)[number]>;
+
 /** The auction whose products an event changes (a bid, a rollback, a sale), if any. */
 export function productsAuctionOf(e: LiveEvent): string | undefined {
-  switch (e.event) {
-    case 'bid:placed':
-    case 'bid:rolledback':
-    case 'product:sold':
-    case 'bid:outbid':
-    case 'bid:reinstated':
-    case 'bid:won':
-      return e.data.auction_id;
-    case 'auction:ending':
-    case 'auction:extended':
-    case 'auction:ended':
-    case 'auction:settled':
-    case 'auction:watchers':
-    case 'wallet:updated':
-    case 'auction:created':
-    case 'auction:updated':
-    case 'auction:deleted':
-    case 'notification:new':
-      return undefined;
-    default:
-      return exhaustive(e, undefined);
-  }
+  return isLiveEvent(e, PRODUCT_EVENTS) ? e.data.auction_id : undefined;
 }
 
 /** A catalogue summary adds an auction this tab does not list yet; a known one only moves its end (`extendAuction`). */
@@ -130,7 +117,7 @@ function upsertAuctionIfNew(auctions: Auction[], live: LiveAuction): Auction[] {
 }
 
 /** One event folded into the auction list. */
-export function applyToAuctions(auctions: Auction[], e: LiveEvent): Auction[] {
+export function applyToAuctions(auctions: Auction[], e: AuctionListEvent): Auction[] {
   switch (e.event) {
     case 'auction:ended':
       return endAuction(auctions, e.data.auction_id, 'ended', e.data.server_time);
@@ -144,25 +131,12 @@ export function applyToAuctions(auctions: Auction[], e: LiveEvent): Auction[] {
       return extendAuction('name' in e.data ? upsertAuctionIfNew(auctions, e.data) : auctions, e.data);
     case 'auction:deleted':
       return auctions.some((a) => a.id === e.data.id) ? auctions.filter((a) => a.id !== e.data.id) : auctions;
-    case 'bid:placed':
-    case 'bid:rolledback':
-    case 'product:sold':
-    case 'auction:ending':
-    case 'auction:watchers':
-    case 'bid:outbid':
-    case 'bid:reinstated':
-    case 'bid:won':
-    case 'wallet:updated':
-    case 'notification:new':
-      return auctions;
-    default:
-      return exhaustive(e, auctions);
   }
 }
 
 /** One event folded into the products of auction `auctionId` (events of other auctions change nothing); any list of product shapes. */
-export function applyToProducts<P extends Product>(auctionId: string, products: P[], e: LiveEvent): P[] {
-  if (productsAuctionOf(e) !== auctionId) return products;
+export function applyToProducts<P extends Product>(auctionId: string, products: P[], e: ProductEvent): P[] {
+  if (e.data.auction_id !== auctionId) return products;
   switch (e.event) {
     case 'bid:placed':
     case 'bid:rolledback': {
@@ -193,19 +167,6 @@ export function applyToProducts<P extends Product>(auctionId: string, products: 
     }
     case 'bid:won':
       return setStanding(products, e.data.product_id, 'won', null);
-    case 'auction:ending':
-    case 'auction:extended':
-    case 'auction:ended':
-    case 'auction:settled':
-    case 'auction:watchers':
-    case 'wallet:updated':
-    case 'auction:created':
-    case 'auction:updated':
-    case 'auction:deleted':
-    case 'notification:new':
-      return products;
-    default:
-      return exhaustive(e, products);
   }
 }
 
@@ -221,13 +182,15 @@ export function needsProductsRead(products: Product[], e: LiveEvent): boolean {
 
 /** One event folded into the list and the products loaded (a deleted auction's products go with it). */
 export function applyLiveEvent(data: AuctionsData, e: LiveEvent): AuctionsData {
-  const auctions = applyToAuctions(data.auctions, e);
+  const auctions = isLiveEvent(e, AUCTION_LIST_EVENTS) ? applyToAuctions(data.auctions, e) : data.auctions;
   let products = data.products;
-  const auctionId = productsAuctionOf(e);
-  const list = auctionId === undefined ? undefined : products[auctionId];
-  if (auctionId !== undefined && list) {
-    const next = applyToProducts(auctionId, list, e);
-    if (next !== list) products = { ...products, [auctionId]: next };
+  if (isLiveEvent(e, PRODUCT_EVENTS)) {
+    const auctionId = e.data.auction_id;
+    const list = products[auctionId];
+    if (list) {
+      const next = applyToProducts(auctionId, list, e);
+      if (next !== list) products = { ...products, [auctionId]: next };
+    }
   }
   if (e.event === 'auction:deleted' && e.data.id in products) {
     products = { ...products };

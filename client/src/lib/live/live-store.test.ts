@@ -131,7 +131,7 @@ describe('live store events', () => {
 
   it('passes on the catalogue auction:extended and the one inside frames, as sent', () => {
     const got: LiveEvent[] = [];
-    const stop = onLive((e) => got.push(e));
+    const stop = onLive('auction:extended', (_data, e) => got.push(e));
     useLive.getState().connect('tok');
     const s = lastSocket();
     s.open();
@@ -145,6 +145,34 @@ describe('live store events', () => {
     s['fire']('auction:extended', summary);
     stop();
     expect(got).toEqual([{ event: 'auction:extended', data: room }, { event: 'auction:extended', data: summary }]);
+  });
+});
+
+describe('live store subscriptions by event type', () => {
+  afterEach(() => useLive.getState().disconnect());
+
+  it('hands each listener only the events it named, their data first, in arrival order, until it unsubscribes', () => {
+    const got: string[] = [];
+    const server_time = '2026-06-01T10:00:00.000Z';
+    const stopEnds = onLive(['auction:ended', 'auction:settled'], (data, e) => got.push(`ends ${e.event} ${data.auction_id}`));
+    const stopWallet = onLive('wallet:updated', (data) => got.push(`wallet ${data.wallet_balance}`));
+    useLive.getState().connect('tok');
+    const s = lastSocket();
+    s.open();
+    s.send('frame', {
+      room: 'auction:AUC-1', server_time, events: [
+        { event: 'auction:ending', data: { auction_id: 'AUC-1', seconds_left: 10, server_time } },
+        { event: 'auction:ended', data: { auction_id: 'AUC-1', server_time } },
+      ],
+    });
+    s.send('wallet:updated', { wallet_balance: 5, server_time });
+    s.send('frame', { room: 'auction:AUC-1', server_time, events: [{ event: 'auction:settled', data: { auction_id: 'AUC-1', server_time } }] });
+    stopEnds();
+    s.send('frame', { room: 'auction:AUC-2', server_time, events: [{ event: 'auction:ended', data: { auction_id: 'AUC-2', server_time } }] });
+    s.send('wallet:updated', { wallet_balance: 6, server_time });
+    stopWallet();
+    s.send('wallet:updated', { wallet_balance: 7, server_time });
+    expect(got).toEqual(['ends auction:ended AUC-1', 'wallet 5', 'ends auction:settled AUC-1', 'wallet 6']);
   });
 });
 

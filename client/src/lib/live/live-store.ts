@@ -1,20 +1,36 @@
 /**
  * The tab's one live connection (docs/live-protocol.md): a socket owned by this store, reconnecting with
- * backoff and re-watching what it watched. Frames are unpacked here; features subscribe to events,
- * and to reconnects, after which they re-read what they show (events sent while down are lost:
+ * backoff and re-watching what it watched. Frames are unpacked here; features subscribe to the events
+ * they use by name (`onLive('bid:placed', handler)`, or a list of names for one handler), and to
+ * reconnects, after which they re-read what they show (events sent while down are lost:
  * docs/live-protocol.md#reconnecting). The server's `live:resync` (its process may have missed events
  * of other processes) is handled as a reconnect.
+ *
+ * Every event type of the contract is routed in one place, ARRIVAL (in a room's frames, on its own, or
+ * both): a new event type fails to compile until it is listed there. Features name only what they use.
  */
 import { io, type Socket } from 'socket.io-client';
 import { create } from 'zustand';
 import {
   CARD_WATCH_MAX, LIVE_PROTOCOL_VERSION, type CardChangedData, type CardEventMap, type ClientToServerEvents, type ControlEventMap, type PersonalEventMap, type RoomEvent,
-  type ServerToClientEvents,
+  type RoomEventName, type ServerToClientEvents,
 } from '@auction/shared';
 
 export type LiveStatus = 'idle' | 'connecting' | 'live' | 'down';
-export type LiveEvent = RoomEvent | { [K in keyof PersonalEventMap]: { event: K; data: PersonalEventMap[K] } }[keyof PersonalEventMap];
-type Listener = (e: LiveEvent) => void;
+/** Every live event type a feature may subscribe to: those in frames and those sent on their own. */
+export type LiveEventName = RoomEventName | keyof PersonalEventMap;
+/**
+ * A live event of type `N` (every type by default) as listeners get it. `auction:extended` is both a
+ * room event and a catalogue event: its data is either payload.
+ */
+export type LiveEvent<N extends LiveEventName = LiveEventName> =
+  | Extract<RoomEvent, { event: N }>
+  | { [K in N & keyof PersonalEventMap]: { event: K; data: PersonalEventMap[K] } }[N & keyof PersonalEventMap];
+/** The data of a live event of type `N` (the union of their data for several). */
+export type LiveData<N extends LiveEventName> = LiveEvent<N>['data'];
+/** A listener of the events `N`: their data, and the whole event (for reducers that switch on its type). */
+export type LiveHandler<N extends LiveEventName> = (data: LiveData<N>, e: LiveEvent<N>) => void;
+type AnyHandler = (data: LiveData<LiveEventName>, e: LiveEvent) => void;
 
 type LiveSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -43,7 +59,8 @@ interface LiveState {
 let socket: LiveSocket | null = null;
 let currentToken: string | null = null;
 const watched = new Map<string, number>();
-const listeners = new Set<Listener>();
+/** Per event type, its listeners in the order they subscribed. */
+const listeners = new Map<LiveEventName, Set<AnyHandler>>();
 const reconnectListeners = new Set<() => void>();
 const cardListeners = new Set<(data: CardChangedData) => void>();
 /** The cards this tab shows (what the server was last asked to send `catalogue:card` for). */
@@ -51,10 +68,26 @@ let watchedCards: string[] = [];
 /** How long a re-watch may wait for its ack before the re-reads go ahead anyway. */
 export const WATCH_ACK_TIMEOUT_MS = 3000;
 
-/** Every live event, frames unpacked, in arrival order. Returns the unsubscribe function. */
-export function onLive(listener: Listener): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
+/**
+ * The events `names` (one type or several), frames unpacked, in arrival order: listeners of one event
+ * are called in the order they subscribed. Returns the unsubscribe function.
+ */
+export function onLive<N extends LiveEventName>(names: N | readonly N[], handler: LiveHandler<N>): () => void {
+  const types: readonly N[] = typeof names === 'string' ? [names] : names;
+  const h = handler as AnyHandler;
+  for (const name of types) {
+    let set = listeners.get(name);
+    if (!set) listeners.set(name, (set = new Set()));
+    set.add(h);
+  }
+  return () => {
+    for (const name of types) listeners.get(name)?.delete(h);
+  };
+}
+
+/** Whether `e` is one of the event types `names` (narrowing it), for reducers given any live event. */
+export function isLiveEvent<N extends LiveEventName>(e: LiveEvent, names: readonly N[]): e is LiveEvent<N> {
+  return (names as readonly LiveEventName[]).includes(e.event);
 }
 
 /**
@@ -94,19 +127,25 @@ function dispatch(e: LiveEvent) {
     const data = e.data;
     useLive.setState((s) => ({ watchers: { ...s.watchers, [data.auction_id]: data.watchers } }));
   }
-  for (const l of listeners) l(e);
+  const set = listeners.get(e.event);
+  if (set) for (const l of set) l(e.data, e);
 }
 
 /**
- * Events sent outside frames: personal ones (to `user:<id>`) and catalogue ones (to every socket).
- * `auction:extended` is both a room event (in frames) and a catalogue event (the summary): listeners get both.
- * Declared over the whole map: a personal event added to the contract fails to compile until it is listed.
+ * How each live event type of the contract reaches this tab: `room` in the frames of the rooms it
+ * watches, `personal` on its own (to `user:<id>`, or a catalogue event to every socket), `both` for
+ * `auction:extended` (the room event in frames and the summary to every socket: listeners get both).
+ * Declared over both maps of the contract: a new event type fails to compile until it is routed here.
  */
-const PERSONAL_EVENTS = {
-  'bid:outbid': true, 'bid:reinstated': true, 'bid:won': true, 'wallet:updated': true, 'auction:created': true, 'auction:updated': true,
-  'auction:extended': true, 'auction:deleted': true, 'notification:new': true,
-} as const satisfies Record<keyof PersonalEventMap, true>;
-const PERSONAL = Object.keys(PERSONAL_EVENTS) as (keyof PersonalEventMap)[];
+type Arrival<K extends LiveEventName> = K extends RoomEventName ? (K extends keyof PersonalEventMap ? 'both' : 'room') : 'personal';
+const ARRIVAL = {
+  'bid:placed': 'room', 'bid:rolledback': 'room', 'product:sold': 'room', 'auction:ending': 'room', 'auction:ended': 'room',
+  'auction:settled': 'room', 'auction:watchers': 'room', 'auction:extended': 'both',
+  'bid:outbid': 'personal', 'bid:reinstated': 'personal', 'bid:won': 'personal', 'wallet:updated': 'personal', 'auction:created': 'personal',
+  'auction:updated': 'personal', 'auction:deleted': 'personal', 'notification:new': 'personal',
+} as const satisfies { [K in LiveEventName]: Arrival<K> };
+/** The events sent outside frames, each listened to on the socket by its name. */
+const PERSONAL = (Object.keys(ARRIVAL) as LiveEventName[]).filter((name) => ARRIVAL[name] !== 'room') as (keyof PersonalEventMap)[];
 
 /** What a control event does to this tab's socket, for every control event of the contract. */
 const CONTROL: { [K in keyof ControlEventMap]: (s: LiveSocket, data: ControlEventMap[K]) => void } = {
@@ -216,13 +255,4 @@ export const useLive = create<LiveState>()((set) => ({
 /** For tests: feed an event as if it arrived from the server. */
 export function injectLiveEvent(e: LiveEvent) {
   dispatch(e);
-}
-
-/**
- * The `default` of a switch over every live event type: it compiles only while each event type of the
- * contract has its own `case` (those that change nothing return unchanged), so a new event type fails
- * `tsc` until every place that reacts to events has decided what it means there.
- */
-export function exhaustive<T>(_unhandled: never, unchanged: T): T {
-  return unchanged;
 }

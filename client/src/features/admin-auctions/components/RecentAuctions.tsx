@@ -30,8 +30,7 @@ export function RecentAuctions() {
 
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const stop = onLive((e) => {
-      if (e.event !== 'auction:ended' && e.event !== 'auction:settled') return;
+    const stop = onLive(['auction:ended', 'auction:settled'], () => {
       clearTimeout(timer);
       timer = setTimeout(() => void load({ silent: true }), RELOAD_AFTER_END_MS);
     });

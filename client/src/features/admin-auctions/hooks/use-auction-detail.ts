@@ -17,7 +17,7 @@ import { useSession } from '../../../lib/session';
 import { onLive, onReconnect } from '../../../lib/live';
 import { adminApi } from '../api/admin-api';
 import { adminAuctionsKey, auctionDetailKey, auctionDetailQuery } from '../api/queries';
-import { detailReducer, toFeed, type DetailAction, type DetailData } from '../lib/live-feed';
+import { DETAIL_EVENTS, detailReducer, toFeed, type DetailAction, type DetailData } from '../lib/live-feed';
 
 export type DetailStatus = 'loading' | 'ready' | 'not-found' | 'error';
 
@@ -60,8 +60,8 @@ export function useAuctionDetail(auctionId: string): AuctionDetail {
     },
   });
 
-  useEffect(() => onLive((e) => {
-    if (!('auction_id' in e.data) || e.data.auction_id !== auctionId) return;
+  useEffect(() => onLive(DETAIL_EVENTS, (data, e) => {
+    if (data.auction_id !== auctionId) return;
     fold(auctionId, { type: 'live', event: e });
     // A sale names no winner: read the products again for it (their `winner`).
     if (e.event === 'product:sold' || e.event === 'auction:settled') rereadProducts(auctionId);

@@ -7,7 +7,7 @@
  * ordered by it (docs/live-protocol.md#versions-and-applying-events).
  */
 import type { AdminAuction, LotHistoryEntry, Product, Settled } from '@auction/shared';
-import { exhaustive, type LiveEvent } from '../../../lib/live';
+import { isLiveEvent, type LiveEvent } from '../../../lib/live';
 
 export interface FeedEntry {
   /**
@@ -157,9 +157,15 @@ function endAuction(data: DetailData, status: 'ended' | 'settled'): DetailData {
   return { ...data, auction: { ...data.auction, status } };
 }
 
-/** Folds one live event into the page. Events of other auctions return the same object. */
+/**
+ * The events this page's data holds. Not the others: the countdown is the page's own clock, watcher
+ * counts live in the live store, and personal and catalogue events are about a bidder or the auction list.
+ */
+export const DETAIL_EVENTS = ['bid:placed', 'bid:rolledback', 'product:sold', 'auction:extended', 'auction:ended', 'auction:settled'] as const;
+
+/** Folds one live event into the page. Events of other auctions, and those the page does not hold, return the same object. */
 export function applyDetailEvent(data: DetailData, e: LiveEvent): DetailData {
-  if (!('auction_id' in e.data) || e.data.auction_id !== data.auction.id) return data;
+  if (!isLiveEvent(e, DETAIL_EVENTS) || e.data.auction_id !== data.auction.id) return data;
   switch (e.event) {
     case 'bid:placed': {
       const d = e.data;
@@ -223,21 +229,6 @@ export function applyDetailEvent(data: DetailData, e: LiveEvent): DetailData {
       return endAuction(data, 'ended');
     case 'auction:settled':
       return endAuction(data, 'settled');
-    // Nothing this page's data holds: the countdown is the page's own clock, watcher counts live in the
-    // live store, and personal and catalogue events are about a bidder or the auction list.
-    case 'auction:ending':
-    case 'auction:watchers':
-    case 'bid:outbid':
-    case 'bid:reinstated':
-    case 'bid:won':
-    case 'wallet:updated':
-    case 'auction:created':
-    case 'auction:updated':
-    case 'auction:deleted':
-    case 'notification:new':
-      return data;
-    default:
-      return exhaustive(e, data);
   }
 }
 

@@ -41,7 +41,7 @@ export interface AdminAuctionsState {
   update: (id: string, input: UpdateAuctionBody) => Promise<AdminAuction | null>;
   remove: (id: string) => Promise<boolean>;
   settle: (id: string) => Promise<SettleOutcome | null>;
-  applyLive: (e: LiveEvent) => void;
+  applyLive: (e: AdminAuctionsEvent) => void;
   /** Forgets the busy marks (tests); the list is forgotten with the query cache alone. */
   reset: () => void;
 }
@@ -81,8 +81,12 @@ function changeOne(id: string, change: (a: AdminAuction) => AdminAuction): void 
 const markEnded = (status: 'ended' | 'settled') => (a: AdminAuction): AdminAuction =>
   (a.status === 'settled' || a.status === status ? a : { ...a, status });
 
+/** The events that change the list: an auction ended, settled, extended, deleted or edited. */
+const ADMIN_AUCTIONS_EVENTS = ['auction:ended', 'auction:settled', 'auction:extended', 'auction:deleted', 'auction:updated'] as const;
+export type AdminAuctionsEvent = LiveEvent<(typeof ADMIN_AUCTIONS_EVENTS)[number]>;
+
 /** Applies one live event to the list (exported for tests; the store listens by itself). */
-export function handleAdminAuctionsLiveEvent(e: LiveEvent): void {
+export function handleAdminAuctionsLiveEvent(e: AdminAuctionsEvent): void {
   if (e.event === 'auction:ended' || e.event === 'auction:settled') {
     changeOne(e.data.auction_id, markEnded(e.event === 'auction:settled' ? 'settled' : 'ended'));
   } else if (e.event === 'auction:extended') {
@@ -239,6 +243,6 @@ export const useAdminAuctions = Object.assign(useAdminAuctionsState, {
   },
 });
 
-onLive(handleAdminAuctionsLiveEvent);
+onLive(ADMIN_AUCTIONS_EVENTS, (_data, e) => handleAdminAuctionsLiveEvent(e));
 // An auction that ended or settled while the socket was down: the list shown is read again (docs/live-protocol.md#reconnecting).
 onReconnect(() => rereadList());

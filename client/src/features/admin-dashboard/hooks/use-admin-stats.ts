@@ -9,15 +9,12 @@ import { adminStatsQuery } from '../api/stats-api';
 
 // A burst of bids arrives as many events; read again once after it settles.
 const REFRESH_DELAY_MS = 300;
-const ROOM_EVENTS = new Set(['bid:placed', 'bid:rolledback', 'product:sold', 'auction:ended', 'auction:settled']);
 
 const statsKey = adminStatsQuery().queryKey;
 
 // Live events of the admin's room change the numbers; events sent while the socket was down are lost
 // (docs/live-protocol.md#reconnecting), so a reconnect reads them again.
-onLive((e) => {
-  if (ROOM_EVENTS.has(e.event)) invalidateSoon(statsKey, REFRESH_DELAY_MS);
-});
+onLive(['bid:placed', 'bid:rolledback', 'product:sold', 'auction:ended', 'auction:settled'], () => invalidateSoon(statsKey, REFRESH_DELAY_MS));
 onReconnect(() => invalidateSoon(statsKey));
 
 /**

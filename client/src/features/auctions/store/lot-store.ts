@@ -11,8 +11,8 @@
 import type { Auction, LotPage } from '@auction/shared';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { ApiError, errorText } from '../../../lib/api-client';
-import { exhaustive, onLive, onReconnect, type LiveEvent } from '../../../lib/live';
-import { applyToAuctions } from '../../../lib/catalogue';
+import { onLive, onReconnect } from '../../../lib/live';
+import { applyToAuctions, AUCTION_LIST_EVENTS } from '../../../lib/catalogue';
 import { invalidateSoon, patchQueries } from '../../../lib/live-query';
 import { useServerQuery, type ServerState } from '../../../lib/query';
 import { queryRoots } from '../../../lib/query-keys';
@@ -44,31 +44,8 @@ export function useLotPage(productId: string): ServerState<LotPage> {
   });
 }
 
-/** The lot an event changes the history of, if any. */
-function lotOf(e: LiveEvent): string | undefined {
-  switch (e.event) {
-    case 'bid:placed':
-    case 'bid:rolledback':
-    case 'product:sold':
-    case 'bid:won':
-    case 'bid:reinstated':
-    case 'bid:outbid':
-      return e.data.product_id;
-    case 'auction:ending':
-    case 'auction:extended':
-    case 'auction:ended':
-    case 'auction:settled':
-    case 'auction:watchers':
-    case 'wallet:updated':
-    case 'auction:created':
-    case 'auction:updated':
-    case 'auction:deleted':
-    case 'notification:new':
-      return undefined;
-    default:
-      return exhaustive(e, undefined);
-  }
-}
+/** The events that change a lot's history. */
+const LOT_EVENTS = ['bid:placed', 'bid:rolledback', 'product:sold', 'bid:won', 'bid:reinstated', 'bid:outbid'] as const;
 
 let reread: ReturnType<typeof setTimeout> | undefined;
 
@@ -101,19 +78,15 @@ export function rereadLotPages(): void {
 }
 
 // Every live event about an auction folds into the lot pages that show it, as into the list of Browse.
-onLive((e) => patchQueries<LotPage>({ queryKey: queryRoots.lotPage }, (lot) => {
+onLive(AUCTION_LIST_EVENTS, (_data, e) => patchQueries<LotPage>({ queryKey: queryRoots.lotPage }, (lot) => {
   if (!lot.auction) return lot;
   const next = applyToAuctions([lot.auction], e).find((a) => a.id === lot.auction?.id);
   return next === undefined || next === lot.auction ? lot : { ...lot, auction: next };
 }));
 
-onLive((e) => {
-  const productId = lotOf(e);
-  if (productId !== undefined) {
-    if (lotPage.get(productId).data !== undefined) rereadLots();
-    return;
-  }
-  // A lot renamed, its photos changed, moved out of its auction or returned unsold by a settlement.
-  if (e.event === 'auction:updated' || e.event === 'auction:settled' || e.event === 'auction:deleted') rereadLots();
+onLive(LOT_EVENTS, (data) => {
+  if (lotPage.get(data.product_id).data !== undefined) rereadLots();
 });
+// A lot renamed, its photos changed, moved out of its auction or returned unsold by a settlement.
+onLive(['auction:updated', 'auction:settled', 'auction:deleted'], () => rereadLots());
 onReconnect(() => invalidateSoon(queryRoots.lotPage));

@@ -39,11 +39,7 @@ export const AUCTIONS_REREAD_MS = 500;
 export const AUCTIONS_REFRESH_MS = 60_000;
 
 // A catalogue event (every socket hears them) may change the newest auctions or the counts: read the page again.
-onLive((e) => {
-  if (e.event === 'auction:created' || e.event === 'auction:updated' || e.event === 'auction:extended' || e.event === 'auction:deleted') {
-    invalidateSoon(queryRoots.dashboardAuctions, AUCTIONS_REREAD_MS);
-  }
-});
+onLive(['auction:created', 'auction:updated', 'auction:extended', 'auction:deleted'], () => invalidateSoon(queryRoots.dashboardAuctions, AUCTIONS_REREAD_MS));
 // Events sent while the socket was down are lost: read the auctions again (bids and wallet re-read themselves).
 onReconnect(() => {
   invalidateSoon(queryRoots.dashboardAuctions);
@@ -81,9 +77,7 @@ export function useDashboardData(): DashboardState {
   }, [everythingFailed]);
 
   // The bids page's patches follow bid events; a wallet change may also mean a bid changed.
-  useEffect(() => onLive((e) => {
-    if (e.event === 'wallet:updated') invalidateSoon(queryRoots.myBids, REFRESH_DELAY_MS);
-  }), []);
+  useEffect(() => onLive('wallet:updated', () => invalidateSoon(queryRoots.myBids, REFRESH_DELAY_MS)), []);
 
   return {
     loading,

@@ -3,7 +3,7 @@ import { useToasts } from '../../../components/ui/toast/toast-store';
 import { knownProducts } from '../../../lib/catalogue';
 import { knownBids } from '../../../lib/account/my-bids';
 import { onLive } from '../../../lib/live';
-import { notificationFor, type ProductNameLookup } from '../messages';
+import { NOTIFIED_EVENTS, notificationFor, type ProductNameLookup } from '../messages';
 
 /** The product's name from whatever this tab has loaded: the open auction's products, or the user's bids. */
 const knownName: ProductNameLookup = (auctionId, productId) =>
@@ -16,10 +16,10 @@ const knownName: ProductNameLookup = (auctionId, productId) =>
  */
 export function LiveNotifications() {
   useEffect(() => {
-    const stop = onLive((e) => {
+    const stop = onLive(NOTIFIED_EVENTS, (_data, e) => {
       const note = notificationFor(e, knownName);
       // One toast per lot at a time: a flood of outbids and reinstatements shows only the latest.
-      if (note) useToasts.getState().show(note.kind, note.message, note.key);
+      useToasts.getState().show(note.kind, note.message, note.key);
     });
     return () => {
       stop();

@@ -6,7 +6,7 @@
  */
 import { toast } from '../../../components/ui/toast/toast-store';
 import { isSessionEnded } from '../../../lib/api-client';
-import { onLive, onReconnect, type LiveEvent } from '../../../lib/live';
+import { onLive, onReconnect, type LiveData } from '../../../lib/live';
 import { invalidateSoon } from '../../../lib/live-query';
 import { queryRoots } from '../../../lib/query-keys';
 import { fetchNotifications, notificationFeed, postNotificationsRead } from '../api/notifications-api';
@@ -42,17 +42,16 @@ export async function markNotificationsRead(ids?: number[]): Promise<void> {
   }
 }
 
-/** Applies one live event (exported for tests; the store listens by itself). */
-export function handleNotificationLiveEvent(e: LiveEvent): void {
-  if (e.event !== 'notification:new') return;
+/** Applies one `notification:new` (exported for tests; the store listens by itself). */
+export function handleNotificationLiveEvent(data: LiveData<'notification:new'>): void {
   liveCounts++;
-  const { notification, unread } = e.data;
+  const { notification, unread } = data;
   const state = notificationFeed.get();
   // Nothing read and nothing on its way (a failed first read): read it now.
   if (state.data === undefined && !state.fetching) invalidateSoon(queryRoots.notifications);
   else notificationFeed.patch(undefined, (feed) => withNew(feed, notification, unread));
 }
 
-onLive(handleNotificationLiveEvent);
+onLive('notification:new', handleNotificationLiveEvent);
 
 onReconnect(() => invalidateSoon(queryRoots.notifications));

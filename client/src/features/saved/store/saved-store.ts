@@ -11,8 +11,10 @@
 import type { LotPage, Product, SavedLot } from '@auction/shared';
 import { toast } from '../../../components/ui/toast/toast-store';
 import { errorText, isSessionEnded } from '../../../lib/api-client';
-import { applyToProducts, auctionById, auctionFactsChange, productsAuctionOf } from '../../../lib/catalogue';
-import { onLive, onReconnect, type LiveEvent } from '../../../lib/live';
+import {
+  applyToProducts, auctionById, auctionFactsChange, AUCTION_FACTS_EVENTS, PRODUCT_EVENTS, type AuctionFactsEvent, type ProductEvent,
+} from '../../../lib/catalogue';
+import { onLive, onReconnect } from '../../../lib/live';
 import { invalidateSoon, patchQuery, viewOf } from '../../../lib/live-query';
 import { runMutation, useServerQuery } from '../../../lib/query';
 import { auctionProductsKey, lotPageKey, queryRoots } from '../../../lib/query-keys';
@@ -134,7 +136,7 @@ export function toggleSaved(lot: SaveableLot): void {
 }
 
 /** A lot's auction as an event leaves it: its end moved, renamed, ended or settled (the same list when nothing changes). */
-function applyToSavedAuctions(lots: SavedLot[], e: LiveEvent): SavedLot[] {
+function applyToSavedAuctions(lots: SavedLot[], e: AuctionFactsEvent): SavedLot[] {
   let changed = false;
   const next = lots.map((lot) => {
     const change = lot.auction && auctionFactsChange(e, lot.auction);
@@ -149,20 +151,18 @@ function applyToSavedAuctions(lots: SavedLot[], e: LiveEvent): SavedLot[] {
 /**
  * Live news about a saved lot, folded into the list at once: another bidder's bid or cancellation moves
  * its price (the Saved page watches the auctions of its lots), a sale marks it sold, and personal news
- * (outbid, reinstated, won) changes the caller's state; its auction's end moved, its renaming, end or
- * settlement show in its auction line. News that touches the caller's own state is confirmed by one
- * re-read of the list after the burst settles.
+ * (outbid, reinstated, won) changes the caller's state. News that touches the caller's own state is
+ * confirmed by one re-read of the list after the burst settles.
  */
-export function handleSavedLiveEvent(e: LiveEvent): void {
-  savedLots.patch(undefined, (lots) => applyToSavedAuctions(lots, e));
-  const auctionId = productsAuctionOf(e);
-  if (auctionId === undefined || !('product_id' in e.data)) return;
-  const productId = e.data.product_id;
+function applySavedProductEvent(e: ProductEvent): void {
+  const { auction_id: auctionId, product_id: productId } = e.data;
   const lots = savedLots.get().data;
   if (!lots?.some((p) => p.id === productId && p.auction_id === auctionId)) return;
   savedLots.patch(undefined, (list) => applyToProducts(auctionId, list, e));
   if (e.event !== 'bid:placed' && e.event !== 'bid:rolledback') invalidateSoon(queryRoots.savedLots, REFETCH_DELAY_MS);
 }
 
-onLive(handleSavedLiveEvent);
+// A saved lot's auction: its end moved, its renaming, end or settlement show in its auction line.
+onLive(AUCTION_FACTS_EVENTS, (_data, e) => savedLots.patch(undefined, (lots) => applyToSavedAuctions(lots, e)));
+onLive(PRODUCT_EVENTS, (_data, e) => applySavedProductEvent(e));
 onReconnect(() => invalidateSoon(queryRoots.savedLots, REFETCH_DELAY_MS));

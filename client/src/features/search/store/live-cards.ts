@@ -12,8 +12,12 @@ import type { ShownLot } from '../model';
 
 interface PageLike { items: ShownLot[] }
 
+/** The events folded into the cards. */
+const FOLDED = ['bid:placed', 'bid:rolledback', 'product:sold', 'auction:extended'] as const;
+export type FoldedEvent = LiveEvent<(typeof FOLDED)[number]>;
+
 /** One live event folded into one card (the same object when it changes nothing). */
-export function foldLot(lot: ShownLot, e: LiveEvent): ShownLot {
+export function foldLot(lot: ShownLot, e: FoldedEvent): ShownLot {
   switch (e.event) {
     case 'bid:placed':
     case 'bid:rolledback': {
@@ -34,12 +38,10 @@ export function foldLot(lot: ShownLot, e: LiveEvent): ShownLot {
       if (d.auction_id !== lot.auction.id || Date.parse(d.valid_until) <= Date.parse(lot.auction.valid_until)) return lot;
       return { ...lot, auction: { ...lot.auction, valid_until: d.valid_until } };
     }
-    default:
-      return lot;
   }
 }
 
-function foldLots(items: ShownLot[], e: LiveEvent): ShownLot[] {
+function foldLots(items: ShownLot[], e: FoldedEvent): ShownLot[] {
   let changed = false;
   const next = items.map((lot) => {
     const folded = foldLot(lot, e);
@@ -50,7 +52,7 @@ function foldLots(items: ShownLot[], e: LiveEvent): ShownLot[] {
 }
 
 /** One event folded into every page of a search (the same object when it changes nothing). */
-export function foldPages<P extends PageLike>(data: InfiniteData<P, unknown>, e: LiveEvent): InfiniteData<P, unknown> {
+export function foldPages<P extends PageLike>(data: InfiniteData<P, unknown>, e: FoldedEvent): InfiniteData<P, unknown> {
   let changed = false;
   const pages = data.pages.map((page) => {
     const items = foldLots(page.items, e);
@@ -61,29 +63,26 @@ export function foldPages<P extends PageLike>(data: InfiniteData<P, unknown>, e:
   return changed ? { ...data, pages } : data;
 }
 
-const FOLDED: ReadonlySet<LiveEvent['event']> = new Set(['bid:placed', 'bid:rolledback', 'product:sold', 'auction:extended']);
-
 /** The events that arrived while each page read was on its way. */
-const reading = new Set<LiveEvent[]>();
+const reading = new Set<FoldedEvent[]>();
 
 /** Starts keeping the events for a page read; `done()` when its reply has been folded. */
-export function readingPage(): { events: LiveEvent[]; done: () => void } {
-  const events: LiveEvent[] = [];
+export function readingPage(): { events: FoldedEvent[]; done: () => void } {
+  const events: FoldedEvent[] = [];
   reading.add(events);
   return { events, done: () => reading.delete(events) };
 }
 
 /** A page's reply with the events that arrived while it travelled. */
-export function foldPending(items: ShownLot[], pending: { events: LiveEvent[] }): ShownLot[] {
+export function foldPending(items: ShownLot[], pending: { events: FoldedEvent[] }): ShownLot[] {
   return pending.events.reduce(foldLots, items);
 }
 
-export function handleSearchLiveEvent(e: LiveEvent): void {
-  if (!FOLDED.has(e.event)) return;
+export function handleSearchLiveEvent(e: FoldedEvent): void {
   for (const events of reading) events.push(e);
   patchQueries<InfiniteData<PageLike, unknown>>({ queryKey: queryRoots.lotSearch }, (data) => foldPages(data, e));
 }
 
-onLive(handleSearchLiveEvent);
+onLive(FOLDED, (_data, e) => handleSearchLiveEvent(e));
 // Nothing is replayed after a drop: the search on screen is read again.
 onReconnect(() => invalidateSoon(queryRoots.lotSearch));
