@@ -1,6 +1,7 @@
 import type { RuleDefaults } from '../hooks/use-rule-defaults';
 import { formatSeconds } from '../lib/rules';
-import { StepFields, type StepsDraft } from './StepFields';
+import type { StepsDraft } from '../lib/steps';
+import { StepFields } from './StepFields';
 
 export interface RulesDraft extends StepsDraft {
   /** Seconds as typed; blank: the server's default (create) or the current value (edit). */

@@ -1,15 +1,6 @@
-import type { CancelPolicy, IncrementRule } from '@auction/shared';
+import type { IncrementRule } from '@auction/shared';
 import { INCREMENT_LABELS, ladderSteps } from '../lib/rules';
-import type { TierDraft } from '../lib/steps';
-
-export interface StepsDraft {
-  incrementRule: IncrementRule;
-  /** The flat step in rupees, as typed. */
-  incrementAmount: string;
-  /** Custom tiers as typed; the last row's `below` is not used (it covers every higher price). */
-  tiers: TierDraft[];
-  cancelPolicy: CancelPolicy;
-}
+import type { StepsDraft, TierDraft } from '../lib/steps';
 
 const RULE_HINTS: Record<IncrementRule, string> = {
   flat: 'Every bid must be at least this much above the highest bid, whatever the price.',

@@ -2,13 +2,24 @@
  * The auction form's bid steps and cancel policy (docs/bidding.md#increments): the draft as typed, and
  * the body fields it sends, checked with the server's own rules (`tiersProblem` in shared/src/bidding-rules.ts).
  */
-import { FLAT_STEP, STEP_MAX, formatRupees, hasAtMostTwoDecimals, tiersProblem, toPaise, toRupees, type AdminAuction, type CreateAuctionBody } from '@auction/shared';
-import type { StepsDraft } from '../components/StepFields';
+import {
+  FLAT_STEP, STEP_MAX, formatRupees, hasAtMostTwoDecimals, tiersProblem, toPaise, toRupees, type AdminAuction, type CancelPolicy, type CreateAuctionBody, type IncrementRule,
+} from '@auction/shared';
 
 /** A custom tier as typed (rupees). */
 export interface TierDraft {
   below: string;
   step: string;
+}
+
+/** The bid steps and cancel policy as typed in the form (StepFields). */
+export interface StepsDraft {
+  incrementRule: IncrementRule;
+  /** The flat step in rupees, as typed. */
+  incrementAmount: string;
+  /** Custom tiers as typed; the last row's `below` is not used (it covers every higher price). */
+  tiers: TierDraft[];
+  cancelPolicy: CancelPolicy;
 }
 
 /** A new auction's tiers to start from: ₹10 below ₹1,000, then ₹50. */
