@@ -7,15 +7,7 @@ import { systemSettingsQuery } from '../../../lib/admin-settings';
 import { useServerMutation, useServerQuery } from '../../../lib/query';
 import { deleteImage, orderImages, productsChanged, uploadImage } from '../api/products-api';
 import { checkPhoto, mediaSrc, moveItem, PHOTO_MAX_MB, PHOTO_TYPES, PHOTOS_SOLD, photoLimits, TOO_MANY_PHOTOS, uploadErrorText } from '../model';
-
-/** A chosen file: its preview (an object URL, revoked once it is done with), waiting, on its way, or refused. */
-interface Upload {
-  key: number;
-  file: File;
-  preview: string;
-  state: 'waiting' | 'uploading' | 'failed';
-  error?: string;
-}
+import { PhotoUploads, type Upload } from './PhotoUploads';
 
 /** What takes focus next: a photo's button (the moved photo's, the next photo's, Keep in its confirm), or Choose photos. */
 type FocusTarget = { id: number; action: 'left' | 'right' | 'delete' | 'keep' } | 'choose';
@@ -295,31 +287,7 @@ export function ProductPhotos({ product, autoFocus = false }: {
         />
       </div>
 
-      {uploads.length > 0 && (
-        <ul className="photos-uploads" aria-label="Uploads">
-          {uploads.map((u) => (
-            <li key={u.key} className={`photos-upload photos-upload-${u.state}`} data-testid="photo-upload">
-              <UploadPreview src={u.preview} />
-              <div className="photos-upload-info">
-                <span className="photos-upload-name">{u.file.name}</span>
-                {u.state === 'failed' ? (
-                  <span className="field-error" role="alert">{u.error}</span>
-                ) : (
-                  <span className="photos-upload-status">
-                    <progress className="photos-progress" aria-label={`Uploading ${u.file.name}`} />
-                    {u.state === 'uploading' ? 'Uploading…' : 'Waiting…'}
-                  </span>
-                )}
-              </div>
-              {u.state === 'failed' && (
-                <button type="button" className="icon-btn photos-tool" aria-label={`Dismiss ${u.file.name}`} title="Dismiss" onClick={() => dismiss(u)}>
-                  <Icon name="close" size={16} />
-                </button>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
+      {uploads.length > 0 && <PhotoUploads uploads={uploads} onDismiss={dismiss} />}
 
       {images.length === 0 ? (
         <p className="photos-empty">No photos yet.</p>
@@ -415,17 +383,4 @@ export function ProductPhotos({ product, autoFocus = false }: {
       <p className="visually-hidden" role="status">{announce}</p>
     </fieldset>
   );
-}
-
-/** A chosen file's preview; a file the browser cannot show (not a picture) gets an image icon, not a broken image. */
-function UploadPreview({ src }: { src: string }) {
-  const [broken, setBroken] = useState(false);
-  if (broken) {
-    return (
-      <span className="photos-upload-preview photos-upload-preview-none" data-testid="preview-unavailable">
-        <Icon name="image" size={20} />
-      </span>
-    );
-  }
-  return <img className="photos-upload-preview" src={src} alt="" onError={() => setBroken(true)} />;
 }
