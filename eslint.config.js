@@ -8,6 +8,7 @@ import js from '@eslint/js';
 import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+import local from './eslint-rules/no-import-cycle.js';
 
 const STORAGE_PATHS = [
   { name: 'better-sqlite3', message: 'Only server/src/db/sqlite talks to SQLite; use the store interface (server/src/db).' },
@@ -58,7 +59,7 @@ export default tseslint.config(
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['*.js', 'drizzle.config.ts', 'drizzle.postgres.config.ts'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: { projectService: { allowDefaultProject: ['*.js', 'eslint-rules/*.js', 'drizzle.config.ts', 'drizzle.postgres.config.ts'] }, tsconfigRootDir: import.meta.dirname },
     },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
@@ -80,6 +81,13 @@ export default tseslint.config(
       'import-x/resolver-next': [createNodeResolver({ conditionNames: ['source', 'import', 'default'], extensions: ['.ts', '.tsx', '.js', '.mjs'], extensionAlias: { '.js': ['.ts', '.tsx', '.js'] } })],
     },
     rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
+  // import-x/no-cycle skips `import type` and `import { type X }`: this local rule sees those too (and
+  // re-exports, `import()` and `typeof import()`), over the graph of these folders built once per run.
+  {
+    files: ['**/*.ts', '**/*.tsx'],
+    plugins: { local },
+    rules: { 'local/no-import-cycle': ['error', { root: import.meta.dirname, dirs: ['server/src', 'client/src', 'shared/src', 'scripts', 'e2e', 'eslint-rules'] }] },
   },
   // Every package is declared by the workspace that imports it (test tools by the root, which runs the
   // tests); code that ships may not rely on a development-only package.
