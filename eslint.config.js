@@ -89,6 +89,12 @@ export default tseslint.config(
     plugins: { local },
     rules: { 'local/no-import-cycle': ['error', { root: import.meta.dirname, dirs: ['server/src', 'client/src', 'shared/src', 'scripts', 'e2e', 'eslint-rules'] }] },
   },
+  // No source file over 400 lines, every line counted (tests excepted; dist and generated files are ignored above).
+  {
+    files: ['**/*.ts', '**/*.tsx', '**/*.js', '**/*.mjs'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx', '**/test/**', 'e2e/**/*.test.ts'],
+    rules: { 'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }] },
+  },
   // Every package is declared by the workspace that imports it (test tools by the root, which runs the
   // tests); code that ships may not rely on a development-only package.
   ...['client', 'server', 'shared', '.'].map((workspace) => ({
