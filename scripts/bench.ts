@@ -49,20 +49,17 @@
  * The store: a temporary SQLite file by default; with `DATABASE_URL=postgres://…` a fresh schema in
  * that PostgreSQL database (dropped afterwards). The JSON line says which (`store`).
  */
-import { fork } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { freshTestDatabase } from '../server/src/db/testing.js';
 import { isPostgresUrl } from '../server/src/db/index.js';
-import { clientStorm, type StormResult } from './lib/bid-clients.js';
+import { type StormResult } from './lib/bid-clients.js';
+import { cpuMeter } from './lib/bench/cpu.js';
+import { printGoals } from './lib/bench/goals.js';
+import { bidLoad, now, openLoop, type Run } from './lib/bench/load.js';
+import { rssMb, startServer, type Server } from './lib/bench/server.js';
+import { asker, idleWatchers, watchersProcess, type Report } from './lib/bench/watchers.js';
 import { runPgbench, type PgbenchResult } from './lib/pgbench.js';
-import { followClientBackends, postgresCpuUs, processCpuUs } from './lib/proc-cpu.js';
-import { auditDatabase, spawnServer } from './lib/server-harness.js';
+import { auditDatabase } from './lib/server-harness.js';
 
 // `--catalogue N`: the catalogue's own benchmark (scripts/bench-catalogue.ts), with its own options.
 if (process.argv.slice(2).some((a) => a === '--catalogue' || a.startsWith('--catalogue='))) {
@@ -115,59 +112,22 @@ if (LIVE_FRAME_MS !== null && !(Number.isInteger(LIVE_FRAME_MS) && LIVE_FRAME_MS
 if (LIVE_FRAME_MS !== null && opt.url) throw new Error('--live-frame-ms sets the interval of the server the bench starts: set LIVE_FRAME_MS on the server given with --url instead');
 const BASELINE_STORM = N.watchers > 0 && !opt['no-baseline-storm'];
 const log = (msg: string) => { if (!opt.quiet) process.stderr.write(`${msg}\n`); };
-const now = () => performance.timeOrigin + performance.now();
 const pct = (xs: number[], p: number) => {
   if (xs.length === 0) return null;
   const s = [...xs].sort((a, b) => a - b);
   return Math.round(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]! * 100) / 100;
 };
 
-interface Server { url: string; pid: number | undefined; databaseUrl: string | null; stop: () => Promise<void>; cleanup: () => Promise<void> }
-
 const STORE = isPostgresUrl(process.env.DATABASE_URL ?? '') ? 'postgres' : 'sqlite';
 // pgbench runs on the PostgreSQL the store uses (or, forced with `--pgbench` on SQLite, on the test one).
 const PGBENCH = !opt['no-pgbench'] && (STORE === 'postgres' || opt.pgbench);
 const PGBENCH_URL = STORE === 'postgres' ? process.env.DATABASE_URL! : 'postgres://postgres@127.0.0.1:5432/test';
 
-async function startServer(): Promise<Server> {
-  const { ensureBuilt } = await import('./build.mjs') as { ensureBuilt: (o: { quiet: boolean; client: boolean }) => Promise<void> };
-  // The API is what is measured: the client bundle is not needed.
-  await ensureBuilt({ quiet: true, client: false });
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'auction-bench-'));
-  // A fresh PostgreSQL schema in DATABASE_URL's database, or a SQLite file in a temporary folder.
-  const postgres = STORE === 'postgres' ? freshTestDatabase('postgres', process.env.DATABASE_URL, { durable: true }) : null;
-  const databaseUrl = postgres?.url ?? path.join(dir, 'bench.db');
-  const server = await spawnServer({
-    args: [...opt['server-args'].split(' ').filter(Boolean), 'server/dist/index.js'],
-    // The watchers and the load all come from 127.0.0.1: no cap per address (docs/deploy.md).
-    env: { DATABASE_URL: databaseUrl, JWT_SECRET: randomBytes(32).toString('hex'), MAX_CONNECTIONS_PER_IP: '0', ...(LIVE_FRAME_MS === null ? {} : { LIVE_FRAME_MS: String(LIVE_FRAME_MS) }) },
-    stdio: 'inherit',
-  });
-  return {
-    url: server.url, pid: server.proc.pid, databaseUrl,
-    stop: async () => { await server.stop(); },
-    cleanup: async () => {
-      fs.rmSync(dir, { recursive: true, force: true });
-      await postgres?.drop();
-    },
-  };
-}
-
-function rssMb(pid: number | undefined, field: 'VmHWM' | 'VmRSS' = 'VmHWM'): number | null {
-  if (!pid) return null;
-  try {
-    const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Math.round(Number(m[1]) / 1024) : null;
-  } catch {
-    return null;
-  }
-}
-
 async function main() {
   // Against a running server (`--url`, e.g. `npm run cluster`), DATABASE_URL names its store for the audit.
   const server: Server = opt.url
     ? { url: opt.url.replace(/\/$/, ''), pid: undefined, databaseUrl: process.env.DATABASE_URL ?? null, stop: async () => undefined, cleanup: async () => undefined }
-    : await startServer();
+    : await startServer({ store: STORE, serverArgs: opt['server-args'], liveFrameMs: LIVE_FRAME_MS });
   const base = server.url;
   const bootRss = rssMb(server.pid, 'VmRSS');
   // The server whose CPU is measured: the one started here, or `--server-pid` with `--url`.
@@ -207,28 +167,10 @@ async function main() {
     watcherTokens.push(...await Promise.all(Array.from({ length: Math.min(10, watcherAccounts - i) }, (_, j) => signUp('user', `bench_watch_${tag}_${i + j}`))));
   }
 
-  const watchersProcess = () => fork(fileURLToPath(new URL('./bench-watchers.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-
   // (0) idle: on the fresh server (before the bidders' sign-ups), the resident memory it takes to hold
   // N watchers that do nothing.
   let idle: { rss_before_mb: number | null; rss_mb: number | null } | null = null;
-  if (N.idleWatchers > 0) {
-    const before = rssMb(server.pid, 'VmRSS');
-    const idler = watchersProcess();
-    await new Promise<void>((resolve, reject) => {
-      idler.on('message', (m: { type: string; message?: string }) => {
-        if (m.type === 'ready') resolve();
-        if (m.type === 'error') reject(new Error(m.message));
-      });
-      idler.send({ type: 'start', url: base, tokens: watcherTokens, auctionId, watchers: N.idleWatchers });
-    });
-    // Let the connection bursts' garbage be collected before reading.
-    await new Promise((r) => setTimeout(r, 5000));
-    idle = { rss_before_mb: before, rss_mb: rssMb(server.pid, 'VmRSS') };
-    log(`(0) idle: ${N.idleWatchers} watchers connected, server RSS ${idle.rss_before_mb} → ${idle.rss_mb} MB`);
-    idler.send({ type: 'stop' });
-    await new Promise((r) => idler.once('exit', r));
-  }
+  if (N.idleWatchers > 0) idle = await idleWatchers({ pid: server.pid, base, tokens: watcherTokens, auctionId, watchers: N.idleWatchers, log });
 
   const bidders: string[] = [];
   for (let i = 0; i < N.bidders; i += 10) {
@@ -255,33 +197,10 @@ async function main() {
     return Object.fromEntries((await res.json() as { id: string; version: number }[]).map((p) => [p.id, p.version]));
   };
 
-  // CPU microseconds per request completed, per phase: the server process's (all its threads), and
-  // with the PostgreSQL store every PostgreSQL process's on this machine, read before and after the phase.
-  type CpuPhase = 'storm_nowatch' | 'wallet' | 'health' | 'storm' | 'open_loop';
-  const cpuPhases = (): Record<CpuPhase, number | null> => ({ storm_nowatch: null, wallet: null, health: null, storm: null, open_loop: null });
-  // The server's own backends are counted apart too: other work on the same PostgreSQL does not count there.
-  const serverCpu = cpuPhases();
-  const pgCpu = cpuPhases();
-  const backendCpu = cpuPhases();
-  let pgVisible = false;
-  let backendsVisible = false;
+  // CPU microseconds per request completed, per phase (scripts/lib/bench/cpu.ts).
   const pgPort = STORE === 'postgres' ? Number(new URL(process.env.DATABASE_URL!).port || 5432) : 0;
-  const measured = async <T>(phase: CpuPhase, work: () => Promise<T>, requests: (r: T) => number): Promise<T> => {
-    const s0 = processCpuUs(serverPid);
-    const p0 = STORE === 'postgres' ? postgresCpuUs() : null;
-    const follow = STORE === 'postgres' ? followClientBackends(serverPid, { postgresPort: pgPort, everyMs: 1000 }) : null;
-    const r = await work();
-    const b = follow?.stop() ?? null;
-    const s1 = processCpuUs(serverPid);
-    const p1 = STORE === 'postgres' ? postgresCpuUs() : null;
-    const n = requests(r);
-    serverCpu[phase] = s0 !== null && s1 !== null && n > 0 ? Math.round((s1 - s0) / n) : null;
-    pgCpu[phase] = p0 && p1 && n > 0 ? Math.round((p1.us - p0.us) / n) : null;
-    backendCpu[phase] = b && n > 0 ? Math.round(b.us / n) : null;
-    if (p0 && p1) pgVisible = true;
-    if (b) backendsVisible = true;
-    return r;
-  };
+  const cpu = cpuMeter({ postgres: STORE === 'postgres', serverPid, pgPort });
+  const { measured, serverCpu, pgCpu, backendCpu } = cpu;
   /** Requests autocannon got an answer to. */
   const answeredCount = (r: StormResult) => r.requests.total;
 
@@ -293,44 +212,8 @@ async function main() {
     log(pgbench.tps === null ? `pgbench: not measured (${pgbench.note})` : `pgbench: ${pgbench.tps} tps (${pgbench.note})`);
   };
 
-  // Every bid is higher than the one before it, whichever phase sends it; after a storm of `--clients`
-  // the amounts go on from what each lot then shows.
-  let seq = 0;
-  const shown = new Map<string, number>();
-  const offset = new Map<string, number>();
-  const nextBid = () => {
-    const i = seq++;
-    const productId = productIds[i % productIds.length]!;
-    return { token: bidders[i % bidders.length]!, productId, amount: 10 + Math.floor(i / productIds.length) + (offset.get(productId) ?? 0) };
-  };
-  const clientsStorm = async () => {
-    const result = await clientStorm({ base, tokens: bidders, productIds, auctionId, connections: N.concurrency, seconds: N.seconds, shown });
-    for (const productId of productIds) {
-      const from = 10 + Math.floor(seq / productIds.length) + (offset.get(productId) ?? 0);
-      const minimum = shown.get(productId) ?? 0;
-      if (minimum > from) offset.set(productId, (offset.get(productId) ?? 0) + minimum - from + 1);
-    }
-    return result;
-  };
-  /**
-   * A closed loop of bids, round robin over products and bidders: autocannon's, ever higher amounts;
-   * or with `--clients`, web clients bidding what the lot shows.
-   */
-  const runStorm = (): Promise<StormResult> => opt.clients
-    ? clientsStorm()
-    : autocannon({
-    url: `${base}/api/bid`, method: 'POST', connections: N.concurrency, duration: N.seconds,
-    requests: [{
-      setupRequest: (req) => {
-        const b = nextBid();
-        return {
-          ...req,
-          headers: { ...req.headers, 'content-type': 'application/json', authorization: `Bearer ${b.token}` },
-          body: JSON.stringify({ product_id: b.productId, bid_amount: b.amount }),
-        };
-      },
-    }],
-  });
+  // Every bid is higher than the one before it, whichever phase sends it (scripts/lib/bench/load.ts).
+  const { nextBid, runStorm } = bidLoad({ base, bidders, productIds, auctionId, concurrency: N.concurrency, seconds: N.seconds, clients: opt.clients });
 
   // (s0) the storm without watchers, for the ratio.
   let stormNoWatch: StormResult | null = null;
@@ -343,14 +226,7 @@ async function main() {
   }
 
   const child = watchersProcess();
-  const ask = <T>(msg: object, want: string) => new Promise<T>((resolve, reject) => {
-    const on = (m: { type: string; message?: string }) => {
-      if (m.type === 'error') { child.off('message', on); reject(new Error(m.message)); }
-      if (m.type === want) { child.off('message', on); resolve(m as T); }
-    };
-    child.on('message', on);
-    child.send(msg);
-  });
+  const ask = asker(child);
   // The watchers count from the versions the products have when they connect.
   const versionsAtWatch = await productVersions();
   if (N.watchers > 0) {
@@ -395,7 +271,6 @@ async function main() {
   const accepted = st['2xx'];
 
   // (c) drain: until every watcher holds every product's newest state (all accepted bids so far).
-  type Report = { complete: Record<string, number>; partial: number; superseded: number; outOfOrder: number; frames: number; events: number };
   let drainMs: number | null = null;
   if (N.watchers > 0) {
     const latest = await productVersions();
@@ -412,57 +287,12 @@ async function main() {
   }
 
   // (d) open loop at a fixed rate, whatever the answers, `--runs` times back to back.
-  interface Run { latencies: number[]; broadcast: number[]; lost: number; status5xx: number; report: Report | null }
   const runs: Run[] = [];
-  const openLoop = async (): Promise<Run> => {
-    const latencies: number[] = [];
-    /** `product@version` of each accepted bid → when its answer arrived. */
-    const answered = new Map<string, number>();
-    const inflight: Promise<void>[] = [];
-    let status5xx = 0;
-    const total = N.rate * N.seconds;
-    const t0 = now();
-    for (let i = 0; i < total; i++) {
-      const due = t0 + (i * 1000) / N.rate;
-      const wait = due - now();
-      if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-      const b = nextBid();
-      const sent = now();
-      inflight.push(fetch(`${base}/api/bid`, {
-        method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${b.token}` },
-        body: JSON.stringify({ product_id: b.productId, bid_amount: b.amount }),
-      }).then(async (res) => {
-        const done = now();
-        latencies.push(done - sent);
-        if (res.status >= 500) status5xx++;
-        const body = await res.json() as { version?: number };
-        if (res.status === 201 && body.version !== undefined) answered.set(`${b.productId}@${body.version}`, done);
-      }));
-    }
-    await Promise.all(inflight);
-    const broadcast: number[] = [];
-    let report: Report | null = null;
-    if (N.watchers > 0) {
-      const keys = [...answered.keys()];
-      const t1 = now();
-      for (;;) {
-        report = await ask<Report>({ type: 'report', keys }, 'report');
-        if (keys.every((id) => id in report!.complete) || now() - t1 > 30_000) break;
-        await new Promise((r) => setTimeout(r, 200));
-      }
-      for (const [key, at] of answered) {
-        const last = report.complete[key];
-        if (last !== undefined) broadcast.push(Math.max(0, last - at));
-      }
-    }
-    // Accepted bids whose state (its version, or a newer one) did not reach every watcher.
-    return { latencies, broadcast, lost: N.watchers > 0 ? Math.max(0, answered.size - broadcast.length) : 0, status5xx, report };
-  };
   // The CPU per bid of the open loop is over every run, the watchers' deliveries included.
   await measured('open_loop', async () => {
     for (let k = 1; k <= N.runs; k++) {
       log(`(d) open loop${N.runs > 1 ? ` ${k}/${N.runs}` : ''}: ${N.rate} bids/s for ${N.seconds}s`);
-      const run = await openLoop();
+      const run = await openLoop({ base, rate: N.rate, seconds: N.seconds, watchers: N.watchers, nextBid, ask });
       runs.push(run);
       if (k === 1) rss.open_loop = rssMb(server.pid, 'VmRSS');
       const delivery = N.watchers > 0 ? `; broadcast p50 ${pct(run.broadcast, 50)} ms, p99 ${pct(run.broadcast, 99)} ms${run.lost ? `, ${run.lost} lost` : ''}` : '';
@@ -524,8 +354,8 @@ async function main() {
     // CPU microseconds per request answered, per phase (null: not run, or no process to read).
     server_cpu_us_per_req: serverPid ? serverCpu : null,
     // Every PostgreSQL process on this machine (other databases' work included), then the server's backends alone.
-    pg_cpu_us_per_req: pgVisible ? pgCpu : null,
-    pg_backend_cpu_us_per_req: backendsVisible ? backendCpu : null,
+    pg_cpu_us_per_req: cpu.pgVisible ? pgCpu : null,
+    pg_backend_cpu_us_per_req: cpu.backendsVisible ? backendCpu : null,
     // Per bid in the storm without watchers when it ran, else in the storm.
     server_cpu_us_per_bid: stormNoWatch ? serverCpu.storm_nowatch : serverCpu.storm,
     pg_cpu_us_per_bid: stormNoWatch ? pgCpu.storm_nowatch : pgCpu.storm,
@@ -542,58 +372,6 @@ async function main() {
   }
   console.log(JSON.stringify(result));
   process.exit(0);
-}
-
-/** The independent probe's goals (docs/performance.md#hardening-watchers-get-state-steady-tails-fast-reads-2026-11-24), against this run's figures. */
-function printGoals(r: {
-  order: string; watchers: number; open_rate: number; storm_bid_rps: number; storm_ratio: number | null; storm_nowatch_rps: number | null;
-  ceiling_rps: number; health_rps: number; read_ratio: number; bid_p99_runs_ms: (number | null)[]; broadcast_p99_runs_ms: (number | null)[];
-  rss_mb: { end: number | null } | null; products: number; storm_vs_pgbench: number | null; pgbench_tps: number | null;
-  store: string | null; server_cpu_us_per_bid: number | null; pg_cpu_us_per_bid: number | null;
-}) {
-  const met = (ok: boolean | null) => (ok === null ? 'n/a' : ok ? 'yes' : 'NO');
-  const all = (xs: (number | null)[], max: number) => (xs.length === 0 || xs.some((x) => x === null) ? null : xs.every((x) => x! < max));
-  const notes = (xs: string[]) => (xs.length ? ` (${xs.join('; ')})` : '');
-  const rows = [
-    {
-      goal: 'bid storm with 1,000 watchers ≥ 0.8 × without, ≥ 4,000 req/s',
-      measured: `${r.storm_bid_rps} req/s, ratio ${r.storm_ratio ?? 'n/a'} (without: ${r.storm_nowatch_rps ?? 'not run'})${notes(r.watchers === 1000 ? [] : [`${r.watchers} watchers`])}`,
-      met: met(r.watchers === 0 || r.storm_ratio === null ? null : r.storm_ratio >= 0.8 && r.storm_bid_rps >= 4000),
-    },
-    {
-      goal: 'POST /api/wallet (100 users) ≥ 8,000 req/s, ≥ 0.75 × /api/health',
-      measured: `${r.ceiling_rps} req/s, health ${r.health_rps} req/s, ratio ${r.read_ratio}${notes(r.watchers === 0 ? [] : [`with ${r.watchers} watchers connected`])}`,
-      met: met(r.ceiling_rps >= 8000 && r.read_ratio >= 0.75),
-    },
-    {
-      goal: 'bid p99 at 100 bids/s right after the storm < 15 ms',
-      measured: `${r.bid_p99_runs_ms.join(', ')} ms${notes([...(r.open_rate === 100 ? [] : [`${r.open_rate} bids/s`]), ...(r.order === 'storm-first' ? [] : ['order default: the reads come before the storm'])])}`,
-      met: met(all(r.bid_p99_runs_ms, 15)),
-    },
-    {
-      goal: 'broadcast p99 (LAST watcher) < 100 ms',
-      measured: r.watchers > 0 ? `${r.broadcast_p99_runs_ms.join(', ')} ms` : 'no watchers',
-      met: met(r.watchers > 0 ? all(r.broadcast_p99_runs_ms, 100) : null),
-    },
-    {
-      goal: 'bid storm (no watchers) ≥ 0.7 × pgbench TPC-B tps on 10 lots, ≥ 0.5 × on one lot',
-      measured: r.storm_vs_pgbench === null ? 'pgbench not run' : `ratio ${r.storm_vs_pgbench} (pgbench ${r.pgbench_tps} tps)`
-        + notes([...(r.products === 1 || r.products === 10 ? [] : [`${r.products} lots`]), ...(r.watchers === 0 ? [] : ['the storm without watchers'])]),
-      met: met(r.storm_vs_pgbench === null || (r.products !== 1 && r.products !== 10) ? null : r.storm_vs_pgbench >= (r.products === 1 ? 0.5 : 0.7)),
-    },
-    {
-      goal: 'server CPU per bid on PostgreSQL ≤ 2 × SQLite\'s (compare two runs of one sitting)',
-      measured: `${r.server_cpu_us_per_bid ?? 'unknown'} µs per bid on ${r.store ?? 'the --url server'}${r.pg_cpu_us_per_bid === null ? '' : `, PostgreSQL ${r.pg_cpu_us_per_bid} µs`}`,
-      met: met(null),
-    },
-    {
-      goal: 'server RSS after the probe < 300 MB',
-      measured: r.rss_mb?.end == null ? 'unknown (--url)' : `${r.rss_mb.end} MB`,
-      met: met(r.rss_mb?.end == null ? null : r.rss_mb.end < 300),
-    },
-  ];
-  process.stderr.write('goals:\n');
-  for (const row of rows) process.stderr.write(`  [${row.met.padEnd(3)}] ${row.goal}: ${row.measured}\n`);
 }
 
 main().catch((err: unknown) => {
