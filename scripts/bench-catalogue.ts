@@ -24,14 +24,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import zlib from 'node:zlib';
-import { chromium, type Browser } from 'playwright-core';
 import { csvRow } from '@auction/shared';
+import { pageFigures } from './lib/bench/catalogue-browser.js';
+import { printGoals, round } from './lib/bench/catalogue-report.js';
 import { spawnServer, type ServerProcess } from './lib/server-harness.js';
 import { CATEGORIES, COMMON_WORD, RARE_WORD, auctionName, makeLot, seeded } from './lib/catalogue-data.js';
 
 const LOTS_PER_AUCTION = 10;
 const FILE_ROWS = 10_000;
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export async function benchCatalogue(argv: string[]): Promise<void> {
   const { values: opt } = parseArgs({
@@ -119,7 +119,6 @@ export async function benchCatalogue(argv: string[]): Promise<void> {
   console.log(JSON.stringify(result));
 }
 
-const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return round(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!);
@@ -361,87 +360,4 @@ async function serverFigures(base: string, pid: number | undefined, built: Built
     // Server CPU ms per request for each figure, in the same order.
     server_cpu_ms: cpu,
   };
-}
-
-interface PageFigures { firstCardMs: number; heapMb: number; transferKib: number; apiKib: number; cards: number; searchMs: number | null; searchNote: string | null }
-
-/** Browse in Chromium, signed in as the bidder through the login form. */
-async function pageFigures(base: string, bidder: Built['bidder'], log: (m: string) => void): Promise<PageFigures> {
-  if (!fs.existsSync(CHROMIUM_PATH)) throw new Error(`Chromium was not found at ${CHROMIUM_PATH} (set CHROMIUM_PATH, or pass --no-browser)`);
-  const browser: Browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
-  try {
-    const context = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 800 }, locale: 'en-IN', timezoneId: 'Asia/Kolkata' });
-    context.setDefaultTimeout(300_000);
-    context.setDefaultNavigationTimeout(300_000);
-    const page = await context.newPage();
-    await page.goto('/user/login');
-    await page.getByLabel('Username').fill(bidder.username);
-    await page.getByLabel('Password').fill(bidder.password);
-    await page.getByRole('button', { name: 'Login', exact: true }).click();
-    await page.waitForURL('**/user/dashboard');
-    // The dashboard's own reads finish first: Browse is measured alone, not queued behind them.
-    await page.waitForLoadState('networkidle');
-    // A fresh document for Browse: what it costs from navigation on, with the session already stored.
-    await page.goto('about:blank');
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Network.enable');
-    await cdp.send('Performance.enable');
-    // A cold cache: the page's every byte counts, its scripts and styles as well as the API's answers.
-    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-    const urls = new Map<string, string>();
-    let transferred = 0;
-    let apiBytes = 0;
-    cdp.on('Network.requestWillBeSent', (e: { requestId: string; request: { url: string } }) => { urls.set(e.requestId, e.request.url); });
-    cdp.on('Network.loadingFinished', (e: { requestId: string; encodedDataLength: number }) => {
-      transferred += e.encodedDataLength;
-      if (new URL(urls.get(e.requestId) ?? base).pathname.startsWith('/api/')) apiBytes += e.encodedDataLength;
-    });
-    const t0 = performance.now();
-    await page.goto('/user/auctions', { waitUntil: 'commit' });
-    await page.locator('article.auc-card').first().waitFor({ state: 'visible' });
-    const firstCardMs = Math.round(performance.now() - t0);
-    await page.waitForLoadState('networkidle');
-    await page.waitForTimeout(1000);
-    const cards = await page.locator('article.auc-card').count();
-    await cdp.send('HeapProfiler.collectGarbage');
-    const { metrics } = await cdp.send('Performance.getMetrics');
-    const heap = metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0;
-    const heapMb = round(heap / 1024 / 1024, 1);
-    const transferKib = Math.round(transferred / 1024);
-    const apiKib = Math.round(apiBytes / 1024);
-    log(`Browse: first card ${firstCardMs} ms, ${cards} cards, JS heap ${heapMb} MB, ${transferKib} KiB transferred (${apiKib} KiB from the API)`);
-
-    const box = page.locator('header [role=combobox]').first();
-    let searchMs: number | null = null;
-    let searchNote: string | null = null;
-    if ((await box.count()) === 0) {
-      searchNote = 'no search box in the header';
-    } else {
-      await box.click();
-      const s0 = performance.now();
-      await box.pressSequentially(COMMON_WORD);
-      await page.locator('[role=option]').first().waitFor({ state: 'visible', timeout: 30_000 });
-      searchMs = Math.round(performance.now() - s0);
-    }
-    log(`header search: ${searchMs === null ? searchNote : `${searchMs} ms to the first suggestion`}`);
-    return { firstCardMs, heapMb, transferKib, apiKib, cards, searchMs, searchNote };
-  } finally {
-    await browser.close();
-  }
-}
-
-function printGoals(r: Record<string, unknown>) {
-  const n = (k: string) => (typeof r[k] === 'number' ? r[k] : null);
-  const met = (v: number | null, ok: (x: number) => boolean) => (v === null ? 'n/a' : ok(v) ? 'yes' : 'NO');
-  const rows: [string, string, string][] = [
-    ['Browse first card < 1 s', `${n('browse_first_card_ms') ?? '–'} ms`, met(n('browse_first_card_ms'), (x) => x < 1000)],
-    ['Browse first card ≤ 1.5 × the 20-auction catalogue', `ratio ${n('first_card_ratio') ?? '–'}`, met(n('first_card_ratio'), (x) => x <= 1.5)],
-    ['Browse JS heap < 50 MB', `${n('browse_js_heap_mb') ?? '–'} MB`, met(n('browse_js_heap_mb'), (x) => x < 50)],
-    ['auctions first page p95 < 50 ms', `${n('auctions_p95_ms')} ms`, met(n('auctions_p95_ms'), (x) => x < 50)],
-    ['auctions first page < 60 KiB compressed', `${round((n('auctions_page_compressed_bytes') ?? 0) / 1024, 1)} KiB`, met(n('auctions_page_compressed_bytes'), (x) => x < 60 * 1024)],
-    ['lot search p95 < 50 ms', `${n('lots_common_p95_ms')} / ${n('lots_rare_p95_ms')} ms`, met(Math.max(n('lots_common_p95_ms') ?? 0, n('lots_rare_p95_ms') ?? 0), (x) => x < 50)],
-    ['import of 20,000 lots < 10 s', `slowest two files in a row ${n('import_worst_20000_s')} s (${n('lots')} lots in ${n('import_s')} s)`, met(n('lots') === null || (n('lots') ?? 0) < 20_000 ? null : n('import_worst_20000_s'), (x) => x < 10)],
-  ];
-  process.stderr.write('goals:\n');
-  for (const [goal, measured, ok] of rows) process.stderr.write(`  [${ok.padEnd(3)}] ${goal}: ${measured}\n`);
 }
