@@ -27,7 +27,7 @@ import { prepareBid, prepareBuyNow, topUp } from '../../domain/bidding.js';
 import { setUserStatus } from '../../domain/accounts.js';
 import { createAuction, createProduct, registerForAuction } from '../../domain/catalogue.js';
 import { saveLot } from '../../domain/notices.js';
-import type { PostgresLotLanes } from './lot-batch.js';
+import type { PostgresLotLanes } from './lot-lanes.js';
 
 const T0 = Date.parse('2026-11-24T00:00:00.000Z');
 const RUNS = Number(process.env.LOT_BATCH_RUNS ?? 100);

@@ -18,7 +18,7 @@ import { Reads } from '../reads.js';
 import type { Param, SqlRunner } from '../sql.js';
 import type { Election, Store, UnitOfWork } from '../store.js';
 import { AdvisoryElection } from './election.js';
-import { PostgresLotLanes } from './lot-batch.js';
+import { PostgresLotLanes } from './lot-lanes.js';
 import { SqlUnitOfWork } from '../unit-of-work.js';
 import { BEGIN, isConnectionLost, isRetryable, pgTypes, postgresDialect, runnerOn, translate } from './runner.js';
 
