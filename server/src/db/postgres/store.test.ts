@@ -121,7 +121,7 @@ describe.skipIf(unreachable !== null)('the PostgreSQL store', () => {
   it('migrates every table, its indexes and checks into its own schema, not public', async () => {
     const tables = await store.query<{ table_name: string }>(
       "select table_name from information_schema.tables where table_schema = ? and table_type = 'BASE TABLE' order by 1", [schema]);
-    expect(tables.map((t) => t.table_name)).toEqual([...TABLES, '__drizzle_migrations', 'scratch'].sort());
+    expect(tables.map((t) => t.table_name)).toEqual([...TABLES, '__drizzle_migrations', 'stored_functions', 'scratch'].sort());
     const indexes = (await store.query<{ indexname: string }>('select indexname from pg_indexes where schemaname = ?', [schema])).map((r) => r.indexname);
     expect(indexes).toEqual(expect.arrayContaining([
       'users_username_uq', 'admins_username_uq', 'admins_one_owner_uq', 'auctions_created_by_idx', 'auctions_open_end_idx',

@@ -18,6 +18,7 @@ import { Reads } from '../reads.js';
 import type { Param, SqlRunner } from '../sql.js';
 import type { Election, Store, UnitOfWork } from '../store.js';
 import { AdvisoryElection } from './election.js';
+import { installFunctions } from './functions.js';
 import { PostgresLotLanes } from './lot-lanes.js';
 import { SqlUnitOfWork } from '../unit-of-work.js';
 import { BEGIN, isConnectionLost, isRetryable, pgTypes, postgresDialect, runnerOn, translate } from './runner.js';
@@ -334,7 +335,10 @@ export async function openPostgresStore(url: string, opts: PostgresStoreOptions)
   return new PostgresStore(pool, schema, opts.poolSize, clientConfig);
 }
 
-/** Creates the schema and applies pending migrations, under a session advisory lock keyed on the schema. */
+/**
+ * Creates the schema, applies pending migrations, then the functions whose source files changed
+ * (functions.ts), under a session advisory lock keyed on the schema.
+ */
 async function migrateOnce(pool: pg.Pool, schema: string | null): Promise<void> {
   const client = await pool.connect();
   const onError = () => undefined; // a dropped connection fails the statement running on it
@@ -349,6 +353,8 @@ async function migrateOnce(pool: pg.Pool, schema: string | null): Promise<void> 
     locked = true;
     if (schema !== null) await client.query(`create schema if not exists ${pg.escapeIdentifier(schema)}`);
     await migrate(drizzle({ client }), { migrationsFolder: POSTGRES_MIGRATIONS_DIR, ...(schema !== null ? { migrationsSchema: schema } : {}) });
+    // The PL/pgSQL functions from their source files (functions.ts), over what the migrations made.
+    await installFunctions(client);
   } catch (error) {
     failure = { error };
   }
