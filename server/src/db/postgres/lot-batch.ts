@@ -10,7 +10,7 @@
  *      writes keep current (the same `prepareBid`/`prepareBuyNow` as everywhere, the same pure rules);
  *   3. `select apply_lot_batch(…); commit`: every write of the batch in one function call, then the commit.
  *
- * The functions are in drizzle/postgres/0013_lot_batch.sql. Each command still gets its own answer: a
+ * The functions are in functions/ beside this file (versioned, applied at open). Each command still gets its own answer: a
  * refusal refuses only that command. A command the model cannot serve (a bid naming its product by name,
  * anything touching another lot or another wallet) is handed back (`run` resolves null) and runs as a
  * unit of work of its own; a command that throws is taken out and the batch runs again without it.
