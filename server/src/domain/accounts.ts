@@ -10,7 +10,7 @@ import { refuse, type Result } from '../errors.js';
 import { dummyHash, hashPassword, verifyPassword } from '../auth/passwords.js';
 import type { TokenClaims } from '../auth/tokens.js';
 import type { Commands } from './commands.js';
-import { releaseLeadsOf } from './bidding.js';
+import { releaseLeadsOf } from './cancelling.js';
 import type { DomainEvent } from './events.js';
 
 export type { AdminRow, UserRow };

@@ -27,7 +27,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../db/index.js';
 import { stepsOf } from './steps.js';
 import { freshTestDatabase, testStoreKind, type TestDatabase } from '../db/testing.js';
-import { cancelBid, placeBid, topUp } from './bidding.js';
+import { placeBid, topUp } from './bidding.js';
+import { cancelBid } from './cancelling.js';
 import { createAuction, createProduct, registerForAuction } from './catalogue.js';
 
 const T0 = Date.parse('2026-11-24T00:00:00.000Z');

@@ -26,7 +26,8 @@ import { openStore, type LotWork, type Store, type UnitOfWork } from '../db/inde
 import { stepsOf } from './steps.js';
 import { freshTestDatabase, testStoreKind, type TestDatabase } from '../db/testing.js';
 import { setUserStatus } from './accounts.js';
-import { CANCELS_PER_AUCTION, CANCELS_PER_LOT, cancelBid, prepareBid, prepareBuyNow, topUp } from './bidding.js';
+import { prepareBid, prepareBuyNow, topUp } from './bidding.js';
+import { CANCELS_PER_AUCTION, CANCELS_PER_LOT, cancelBid } from './cancelling.js';
 import { Commands } from './commands.js';
 import { EventBus } from './events.js';
 import { createAuction, createProduct, deleteAuction, deleteProduct, registerForAuction, settleAuction, updateAuction } from './catalogue.js';

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { App } from '../context.js';
-import { CANCELS_PER_AUCTION, CANCELS_PER_LOT } from '../domain/bidding.js';
+import { CANCELS_PER_AUCTION, CANCELS_PER_LOT } from '../domain/cancelling.js';
 import { bid, call, expectError, expectMoneyInvariant, makeApp, makeClock, richBidder, signUpAdmin, uniqueName } from '../test/helpers.js';
 
 let app: App;

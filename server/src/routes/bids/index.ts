@@ -1,15 +1,14 @@
 /** Bids: place, cancel, and the lists and figures around them. */
 import { Type } from 'typebox';
-import {
-  BID_MESSAGES, BidPlaced, BoughtNow, BuyNowBody, HighestBid, IdParams, PAGE_DEFAULT, PlaceBidBody, ProductBid, ProductBidsQuery, ProductKeyQuery, RollbackBody, RolledBack,
-  TimeLeft, UserBid, WHOLE_LIST_MAX, errorResponses, toRupees,
-} from '@auction/shared';
+import { BidPlaced, BoughtNow, BuyNowBody, HighestBid, IdParams, PAGE_DEFAULT, PlaceBidBody, ProductBid, ProductBidsQuery, ProductKeyQuery, RollbackBody, RolledBack, TimeLeft, UserBid, WHOLE_LIST_MAX, errorResponses, toRupees } from '@auction/shared';
 import type { App, AppContext } from '../../context.js';
-import { cancelBid, prepareBid, prepareBuyNow } from '../../domain/bidding.js';
+import { submitBid, submitBuyNow } from '../../domain/bidding.js';
+import { bidCommandOf } from './bid-input.js';
+import { cancelBid } from '../../domain/cancelling.js';
 import { AppError, unwrap } from '../../errors.js';
 import { presentListedBid, presentProductBid, presentUserBid } from '../../presenters/bids.js';
 import { presentTimeLeft } from '../../presenters/catalogue.js';
-import { assertNamesCaller, beforeId, callerOf, pageLimit, paise, readableProduct } from '../input.js';
+import { assertNamesCaller, beforeId, callerOf, pageLimit, readableProduct } from '../input.js';
 import type { Caller } from '../../domain/accounts.js';
 
 export function biddingRoutes(app: App, ctx: AppContext) {
@@ -23,21 +22,12 @@ export function biddingRoutes(app: App, ctx: AppContext) {
     config: bidLimit,
     schema: { tags, security, summary: 'Place a bid, or a maximum the server bids up to for you (escrow: the leading bid holds its amount, a maximum holds all of it)', body: PlaceBidBody, response: { 201: BidPlaced, ...errorResponses(400, 401, 402, 403, 404, 409, 429) } },
   }, async (req, reply) => {
-    const me = callerOf(req);
-    const { product_id, product_name, bid_amount, max_amount, user_id, username } = req.body;
-    assertNamesCaller(me, user_id, username);
-    const productRef = product_id ?? product_name;
-    if (!productRef) throw new AppError('VALIDATION', BID_MESSAGES.invalid, 'product_name');
-    if (bid_amount === undefined && max_amount === undefined) throw new AppError('VALIDATION', BID_MESSAGES.invalid, 'bid_amount');
-    const amount = bid_amount === undefined ? null : paise(bid_amount, 'bid_amount', BID_MESSAGES.invalid);
-    const max = max_amount === undefined ? null : paise(max_amount, 'max_amount', 'Please enter a valid maximum bid');
-    if (amount !== null && max !== null && amount > max) throw new AppError('VALIDATION', 'bid_amount must not be more than max_amount', 'bid_amount');
-    const cmd = { userId: me.id, productRef, amount, max };
+    const cmd = bidCommandOf(callerOf(req), req.body);
     const now = ctx.now();
     const started = performance.now();
     let result;
     try {
-      result = await commands.onLot({ productRef, userId: me.id, now, prepare: (tx) => prepareBid(tx, cmd, now) });
+      result = await submitBid(commands, cmd, now);
     } finally {
       // Failed ones too (the store busy or unreachable): they are the slowest.
       ctx.metrics.bidDuration.observe((performance.now() - started) / 1000);
@@ -65,7 +55,7 @@ export function biddingRoutes(app: App, ctx: AppContext) {
   }, async (req, reply) => {
     const cmd = { userId: callerOf(req).id, productId: req.body.product_id };
     const now = ctx.now();
-    const r = unwrap(await commands.onLot({ productRef: cmd.productId, userId: cmd.userId, now, prepare: (tx) => prepareBuyNow(tx, cmd, now) }));
+    const r = unwrap(await submitBuyNow(commands, cmd, now));
     return reply.code(201).send({
       message: `You bought ${r.productName}!`,
       bid: presentUserBid({ ...r.bid, productName: r.productName, auctionName: r.auctionName }),
