@@ -158,6 +158,15 @@ export interface PersonalEventMap {
   'notification:new': NotificationNewData;
 }
 
+/**
+ * The personal and catalogue events by name, for whoever listens to each on the socket (the client's
+ * live store). Beside the map, so that a new event is one line in each, in this file alone.
+ */
+export const PERSONAL_EVENT_NAMES = Object.keys({
+  'bid:outbid': 1, 'bid:reinstated': 1, 'bid:won': 1, 'wallet:updated': 1, 'auction:created': 1, 'auction:updated': 1,
+  'auction:extended': 1, 'auction:deleted': 1, 'notification:new': 1,
+} satisfies Record<keyof PersonalEventMap, 1>) as readonly (keyof PersonalEventMap)[];
+
 /** `notification:new`: the notice as `GET /api/notifications` lists it, and the bidder's unread count after it. */
 export interface NotificationNewData extends Stamped {
   notification: Notification;

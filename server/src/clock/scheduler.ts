@@ -11,7 +11,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Reads } from '../db/index.js';
 import { settleAuction } from '../domain/catalogue.js';
 import type { Commands } from '../domain/commands.js';
-import type { DomainEventType, EventBus } from '../domain/events.js';
+import type { EventBus } from '../domain/events.js';
+
 import { ENDING_NOTICES } from '../live/watch.js';
 import { ENDING_SOON_S, noticeEndingSoon } from '../domain/notices.js';
 
@@ -35,26 +36,7 @@ const DEFAULT_BATCH = 200;
 /** A notice whose moment passed more than this long ago (e.g. while the server was down) is skipped. */
 const NOTICE_GRACE_MS = 2000;
 /** The events that may move or remove an end, after which the milestones are read again. */
-const RELOADS: Record<DomainEventType, boolean> = {
-  'auction:created': true,
-  'auction:updated': true,
-  'auction:deleted': true,
-  'auction:settled': true,
-  'auction:extended': true,
-  'auction:ending': false,
-  'auction:ended': false,
-  'bid:placed': false,
-  'bid:rolledback': false,
-  'product:sold': false,
-  'bid:outbid': false,
-  'bid:reinstated': false,
-  'bid:won': false,
-  'bid:unsold': false,
-  'wallet:updated': false,
-  'notification:new': false,
-  'account:deactivated': false,
-  'account:revoked': false,
-};
+const RELOADING_EVENTS = ['auction:created', 'auction:updated', 'auction:deleted', 'auction:settled', 'auction:extended'] as const;
 /**
  * Milestones per auction: the room notices, the bidders' "ending soon" notifications 10 minutes
  * before the end (written, not announced: docs/notifications.md), then the end itself (0).
@@ -91,9 +73,7 @@ export class AuctionScheduler {
   start(): Promise<void> {
     if (this.running) return this.chain;
     this.running = true;
-    this.unsubscribe = this.opts.events.subscribe((events) => {
-      if (events.some((e) => RELOADS[e.type])) this.queueReload();
-    });
+    this.unsubscribe = this.opts.events.onBatch(RELOADING_EVENTS, () => this.queueReload());
     return this.serial(() => this.reload(true));
   }
 

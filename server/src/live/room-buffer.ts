@@ -4,21 +4,17 @@ import type { RoomEvent, RoomEventName } from '@auction/shared';
 /**
  * How a frame merges each room event (docs/live-protocol.md#frames): `lot`, auction rooms keep only a
  * lot's newest (it carries the lot's whole state); `count`, one watcher count per frame, the latest;
- * `keep`, every one, in order. Admin and `feed:` rooms merge only counts.
+ * every other event is kept, every one, in order. Admin and `feed:` rooms merge only counts.
  */
 const MERGE = {
   'bid:placed': 'lot',
   'bid:rolledback': 'lot',
-  'product:sold': 'keep',
-  'auction:ending': 'keep',
-  'auction:extended': 'keep',
-  'auction:ended': 'keep',
-  'auction:settled': 'keep',
   'auction:watchers': 'count',
-} as const satisfies Record<RoomEventName, 'lot' | 'count' | 'keep'>;
+} as const satisfies Partial<Record<RoomEventName, 'lot' | 'count'>>;
 
-type MergedBy<M> = { [K in RoomEventName]: (typeof MERGE)[K] extends M ? K : never }[RoomEventName];
-const mergesByLot = (e: RoomEvent): e is Extract<RoomEvent, { event: MergedBy<'lot'> }> => MERGE[e.event] === 'lot';
+type MergedBy<M> = { [K in keyof typeof MERGE]: (typeof MERGE)[K] extends M ? K : never }[keyof typeof MERGE];
+const mergeOf = (e: RoomEvent): 'lot' | 'count' | undefined => (MERGE as Partial<Record<RoomEventName, 'lot' | 'count'>>)[e.event];
+const mergesByLot = (e: RoomEvent): e is Extract<RoomEvent, { event: MergedBy<'lot'> }> => mergeOf(e) === 'lot';
 
 /**
  * A room's events waiting for the next frame (or, with several processes, frames held for the room's
@@ -38,7 +34,7 @@ export class RoomBuffer {
   }
 
   add(event: RoomEvent) {
-    if (this.mergeCounts && MERGE[event.event] === 'count') {
+    if (this.mergeCounts && mergeOf(event) === 'count') {
       if (this.watchers !== -1) this.events[this.watchers] = null;
       this.watchers = this.events.length;
     } else if (this.bids && mergesByLot(event)) {

@@ -6,13 +6,14 @@
  * docs/live-protocol.md#reconnecting). The server's `live:resync` (its process may have missed events
  * of other processes) is handled as a reconnect.
  *
- * Every event type of the contract is routed in one place, ARRIVAL (in a room's frames, on its own, or
- * both): a new event type fails to compile until it is listed there. Features name only what they use.
+ * Room events arrive in frames; the personal and catalogue events are listened to on the socket by the
+ * names the contract lists (PERSONAL_EVENT_NAMES, shared/src/live.ts). Features name only what they use;
+ * the one table over every event is the server's deliveries (server/src/live/deliveries.ts).
  */
 import { io, type Socket } from 'socket.io-client';
 import { create } from 'zustand';
 import {
-  CARD_WATCH_MAX, LIVE_PROTOCOL_VERSION, type CardChangedData, type CardEventMap, type ClientToServerEvents, type ControlEventMap, type PersonalEventMap, type RoomEvent,
+  CARD_WATCH_MAX, LIVE_PROTOCOL_VERSION, PERSONAL_EVENT_NAMES, type CardChangedData, type CardEventMap, type ClientToServerEvents, type ControlEventMap, type PersonalEventMap, type RoomEvent,
   type RoomEventName, type ServerToClientEvents,
 } from '@auction/shared';
 
@@ -131,22 +132,6 @@ function dispatch(e: LiveEvent) {
   if (set) for (const l of set) l(e.data, e);
 }
 
-/**
- * How each live event type of the contract reaches this tab: `room` in the frames of the rooms it
- * watches, `personal` on its own (to `user:<id>`, or a catalogue event to every socket), `both` for
- * `auction:extended` (the room event in frames and the summary to every socket: listeners get both).
- * Declared over both maps of the contract: a new event type fails to compile until it is routed here.
- */
-type Arrival<K extends LiveEventName> = K extends RoomEventName ? (K extends keyof PersonalEventMap ? 'both' : 'room') : 'personal';
-const ARRIVAL = {
-  'bid:placed': 'room', 'bid:rolledback': 'room', 'product:sold': 'room', 'auction:ending': 'room', 'auction:ended': 'room',
-  'auction:settled': 'room', 'auction:watchers': 'room', 'auction:extended': 'both',
-  'bid:outbid': 'personal', 'bid:reinstated': 'personal', 'bid:won': 'personal', 'wallet:updated': 'personal', 'auction:created': 'personal',
-  'auction:updated': 'personal', 'auction:deleted': 'personal', 'notification:new': 'personal',
-} as const satisfies { [K in LiveEventName]: Arrival<K> };
-/** The events sent outside frames, each listened to on the socket by its name. */
-const PERSONAL = (Object.keys(ARRIVAL) as LiveEventName[]).filter((name) => ARRIVAL[name] !== 'room') as (keyof PersonalEventMap)[];
-
 /** What a control event does to this tab's socket, for every control event of the contract. */
 const CONTROL: { [K in keyof ControlEventMap]: (s: LiveSocket, data: ControlEventMap[K]) => void } = {
   // Another protocol than this build's: tell the person once that a new version is out.
@@ -216,7 +201,7 @@ export const useLive = create<LiveState>()((set) => ({
     for (const name of Object.keys(CARD_EVENTS) as (keyof CardEventMap)[]) {
       (s.on as (ev: string, fn: (data: unknown) => void) => void)(name, (data) => (CARD_EVENTS[name] as (d: unknown) => void)(data));
     }
-    for (const name of PERSONAL) {
+    for (const name of PERSONAL_EVENT_NAMES) {
       (s.on as (ev: string, fn: (data: unknown) => void) => void)(name, (data) => dispatch({ event: name, data } as LiveEvent));
     }
   },
