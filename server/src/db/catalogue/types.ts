@@ -1,26 +1,15 @@
 /** The catalogue: auctions, products and categories as they are created and listed: the types. */
-import type { AuctionRow, CancelPolicy, CategoryRow, IncrementRule, ProductRow, ProductStatus } from '../rows.js';
+import type { AuctionRow, CategoryRow, IncrementRule, ProductRow, ProductStatus } from '../rows.js';
+
 import type { LotSearchKey } from '../search/lot-search.js';
 
 /** A product to create: without prices it starts at 0 with no reserve or buy-now; without a category it is in none. */
 export type NewProduct = { id: string; name: string; description: string; createdBy: number; now: number } & Partial<Pick<ProductRow, 'startingPrice' | 'reservePrice' | 'buyNowPrice' | 'categoryId'>>;
 
-export interface AuctionView {
-  id: string;
-  name: string;
-  validUntil: number;
-  originalValidUntil: number;
-  incrementRule: IncrementRule;
-  /** Paise (see AuctionRow). */
-  incrementAmount: number;
-  /** As stored (see AuctionRow and `stepsOf`). */
-  incrementTiers: string | null;
-  cancelPolicy: CancelPolicy;
-  softCloseS: number;
-  maxExtensionS: number;
-  createdBy: number;
-  createdAt: number;
-  settledAt: number | null;
+/** An auction as the catalogue lists it: its stored terms (AuctionRow), its lots and what its card shows. */
+export interface AuctionView extends Pick<AuctionRow,
+  'id' | 'name' | 'validUntil' | 'originalValidUntil' | 'incrementRule' | 'incrementAmount' | 'incrementTiers' | 'cancelPolicy' | 'softCloseS' | 'maxExtensionS'
+  | 'createdBy' | 'createdAt' | 'settledAt'> {
   productIds: string[];
   registrations: number[];
   /** Browse's card: the cover of its first product, in product order, that has a photo; null when none has one. */
