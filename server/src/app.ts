@@ -1,10 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import pino from 'pino';
-import Fastify, { LogController, type FastifyRequest, type onRequestAsyncHookHandler } from 'fastify';
+import type pino from 'pino';
+import Fastify, { LogController, type onRequestAsyncHookHandler } from 'fastify';
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
@@ -70,6 +70,10 @@ import { Metrics, routeLabel } from './metrics.js';
 import { metricsRoutes } from './routes/metrics/index.js';
 import { errorCodeOf } from './plugins/errors.js';
 import { sharedCompilers } from './plugins/compilers.js';
+import { bufferedStdout, requestIds, serializeError, serializeRequest } from './logging.js';
+
+// Log helpers other modules import from here (index.ts, log-redaction.test.ts).
+export { flushLog, redactTokens } from './logging.js';
 
 /**
  * What keeps the processes of one installation together on a shared Redis and apart from others
@@ -123,83 +127,6 @@ export interface BuildOptions {
 /** The first web address in a text (the link of a mail written to a file, for the log). */
 const firstLink = (text: string) => /https?:\/\/\S+/.exec(text)?.[0];
 
-/**
- * The logger's stdout, one per process (the demo and the tests build several apps in one): buffered,
- * asynchronous writes of 4 KiB at a time, so the two request lines per request at `info` never block
- * the bid path on stdout; yet no line waits more than a second (an idle server still shows its last
- * lines), and `flushLog()` writes at once what must not wait. pino writes the rest when the process exits.
- */
-let stdoutLog: ReturnType<typeof pino.destination> | undefined;
-function bufferedStdout(): pino.DestinationStream {
-  stdoutLog ??= pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 1000 });
-  return stdoutLog;
-}
-
-/** Starts writing the buffered log lines now: a lifecycle line (listening, shutting down) must not wait. */
-export function flushLog(): void {
-  stdoutLog?.flush();
-}
-
-/** Whether a query parameter's name, as written in a URL, reads as `token` (any case, percent-encoded or not). */
-function isTokenName(name: string): boolean {
-  let decoded = name;
-  try {
-    decoded = decodeURIComponent(name.replaceAll('+', ' '));
-  } catch { /* malformed percent-encoding: compare it as written */ }
-  return decoded.toLowerCase() === 'token';
-}
-
-/** A query parameter in a URL or in a message quoting one: `?name=value` or `&name=value`. */
-const QUERY_PARAM = /([?&])([^=&#?\s]+)=([^&#\s]*)/g;
-
-/**
- * The text with the value of every query parameter named `token` replaced: the plain WebSocket feed
- * takes its JWT as `/api/ws?token=…`, and no log line may hold a token. A value runs to the
- * next `&`, as the query parser reads it; another parameter's value is searched too (`?a=b?token=…`).
- */
-export function redactTokens(text: string): string {
-  return text.replace(QUERY_PARAM, (_param: string, sep: string, name: string, value: string) =>
-    `${sep}${name}=${isTokenName(name) ? '[redacted]' : redactTokens(value)}`);
-}
-
-/** Fastify's own request serializer, with the URL's tokens redacted; everything else as Fastify logs it. */
-function serializeRequest(req: FastifyRequest) {
-  const version = req.headers['accept-version'];
-  return {
-    method: req.method,
-    url: redactTokens(req.url),
-    version: Array.isArray(version) ? version.join(', ') : version,
-    host: req.host,
-    remoteAddress: req.ip,
-    remotePort: req.socket?.remotePort,
-  };
-}
-
-/** pino's error serializer; a message or stack that quotes a URL (Fastify's own errors do) loses its tokens. */
-function serializeError(err: Error) {
-  // pino hands back anything that is not error-like unchanged (`{ err: 'text' }`).
-  const out: ReturnType<typeof pino.stdSerializers.err> | null | undefined = pino.stdSerializers.err(err);
-  if (typeof out !== 'object' || out === null) return out as unknown as ReturnType<typeof pino.stdSerializers.err>;
-  const text = (v: unknown) => (typeof v === 'string' ? redactTokens(v) : v);
-  return { ...out, message: text(out.message) as string, stack: text(out.stack) as string };
-}
-
-/** A balancer's or client's request id is kept when it is at most 64 such characters (nothing to log-inject). */
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
-
-/**
- * Request ids: an incoming `X-Request-Id` that looks like one, else this app's random tag and a counter
- * (`3f9a0c1d52be-1k`), so ids never repeat across the processes of a cluster (Fastify's own `req-1`
- * starts again in each). Each app has its own tag: the tests build several in one process.
- */
-function requestIds(): (req: { headers: Record<string, string | string[] | undefined> }) => string {
-  const tag = randomBytes(6).toString('hex');
-  let seq = 0;
-  return (req) => {
-    const given = req.headers['x-request-id'];
-    return typeof given === 'string' && REQUEST_ID.test(given) ? given : `${tag}-${(++seq).toString(36)}`;
-  };
-}
 
 /** The whole server, ready to `listen` or to `inject` into; nothing listens yet (tests build it on a fresh database). */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
