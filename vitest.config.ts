@@ -70,7 +70,7 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          name: 'server', include: ['shared/src/**/*.test.ts', 'server/src/**/*.test.ts'],
+          name: 'server', include: ['shared/src/**/*.test.ts', 'server/src/**/*.test.ts', 'eslint-rules/*.test.js'],
           // PostgreSQL-only suites run in server-postgres (several processes need a shared store).
           exclude: ['server/src/db/postgres/**', 'server/src/live/multi-process.test.ts', 'server/src/mail/multi-process.test.ts'],
           // Each file builds its own apps and databases: its worker's modules need not be loaded again

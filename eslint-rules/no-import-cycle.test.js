@@ -1,5 +1,5 @@
 // The cycle rule can fail: a cycle made only of type imports is reported, a folder without one is clean.
-// No project of vitest.config.ts includes eslint-rules/: `npx vitest run --config eslint-rules/vitest.config.js`.
+// Run with the server project: `npx vitest run eslint-rules --project server`.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
