@@ -16,6 +16,8 @@ export const ERROR_STATUS = {
   /** Another account of the same kind has confirmed this email address. */
   EMAIL_TAKEN: 409,
   ID_TAKEN: 409,
+  /** Another house's invoices already carry this prefix (DESIGN §14). */
+  INVOICE_PREFIX_TAKEN: 409,
   BID_TOO_LOW: 409,
   AUCTION_ENDED: 409,
   AUCTION_SETTLED: 409,

@@ -16,5 +16,7 @@ export * from './schemas/admin.js';
 export * from './schemas/notifications.js';
 // Email addresses, password reset and notice emails.
 export * from './schemas/email.js';
+export * from './schemas/house.js';
+export * from './gst.js';
 export * from './live.js';
 export * from './csv.js';

@@ -34,6 +34,8 @@ export interface Dialect {
   readonly adminSignupLock: string | null;
   /** A statement that serialises product imports until commit; null where transactions are serial anyway (SQLite). */
   readonly productImportLock: string | null;
+  /** A statement that serialises houses choosing an invoice prefix until commit; null where transactions are serial anyway (SQLite). */
+  readonly invoicePrefixLock: string | null;
   /**
    * Run in the transaction after a bulk insert of products (the import): PostgreSQL's planner needs
    * fresh statistics once a table has grown by thousands of rows at once (until the autovacuum daemon's

@@ -9,6 +9,7 @@ import { AccountsSql } from './accounts/work.js';
 import { CatalogueSql } from './catalogue/work.js';
 import { applyChangeSet } from './change-set/apply.js';
 import type { Applied, ChangeSet } from './change-set/types.js';
+import { HousesSql } from './houses/work.js';
 import { LotsSql } from './lots/work.js';
 import { MailSql } from './mail/work.js';
 import { NoticesSql } from './notices/work.js';
@@ -27,5 +28,5 @@ export class SqlUnitOfWork extends SqlSlice implements UnitOfWork {
 }
 // The slices' methods, on SqlUnitOfWork's prototype (slice.ts).
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export interface SqlUnitOfWork extends LotsSql, CatalogueSql, SavedSql, AccountsSql, WalletSql, PhotosSql, MailSql, NoticesSql {}
-compose(SqlUnitOfWork, [LotsSql, CatalogueSql, SavedSql, AccountsSql, WalletSql, PhotosSql, MailSql, NoticesSql]);
+export interface SqlUnitOfWork extends LotsSql, CatalogueSql, SavedSql, AccountsSql, WalletSql, PhotosSql, MailSql, NoticesSql, HousesSql {}
+compose(SqlUnitOfWork, [LotsSql, CatalogueSql, SavedSql, AccountsSql, WalletSql, PhotosSql, MailSql, NoticesSql, HousesSql]);

@@ -315,6 +315,17 @@ const TABLE: Record<string, Case[]> = {
     check: (who, res, fx) => expect(res.json<{ admin: { id: number } }>().admin.id).toBe(callerId(fx, who)),
   }],
 
+  // the house's profile (DESIGN §14): each admin its own
+  'GET /api/admin/house': [{ request: () => ({ url: '/api/admin/house' }), expect: adminRole(200) }],
+  'PUT /api/admin/house': [{
+    request: () => ({
+      url: '/api/admin/house',
+      body: { legal_name: 'Matrix House', display_name: null, address: null, gstin: null, invoice_prefix: null, phone: null, email: null, payout: null, pickup_locations: [] },
+    }),
+    expect: adminRole(200),
+    check: (_who, res) => expect(res.json<{ legal_name: string; missing: string[] }>()).toMatchObject({ legal_name: 'Matrix House', missing: ['address'] }),
+  }],
+
   // photos and the lot page (docs/photos.md): the product's admin changes its photos; renditions are public
   'POST /api/admin/products/{id}/images': [{
     request: async (fx) => ({ url: `/api/admin/products/${await freshProduct(fx)}/images`, raw: multipart([{ field: 'image', bytes: await picture('png'), filename: 'p.png', contentType: 'image/png' }]) }),

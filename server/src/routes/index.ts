@@ -15,6 +15,7 @@ import { browseRoutes } from './catalogue/index.js';
 import { categoryRoutes } from './categories/index.js';
 // Accounts by email: addresses, password reset, notice emails (docs/email.md).
 import { emailRoutes } from './email/index.js';
+import { houseRoutes } from './house/index.js';
 import { imageRoutes, mediaRoutes } from './images/index.js';
 import { metricsRoutes } from './metrics/index.js';
 // Saved lots and notifications (docs/notifications.md).
@@ -53,6 +54,8 @@ export async function registerRoutes(
     walletRoutes(api, ctx);
     adminRoutes(api, ctx);
     userAdminRoutes(api, ctx);
+    // The house's profile: the seller of record after the hammer (DESIGN §14).
+    houseRoutes(api, ctx);
     // Saved lots and notifications (docs/notifications.md).
     savedRoutes(api, ctx);
     notificationRoutes(api, ctx);

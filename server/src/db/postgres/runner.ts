@@ -13,6 +13,7 @@ import { postgresSearch } from './search.js';
 /** Any advisory-lock key outside the int4 range of `hashtext` (which the migration lock uses). */
 const ADMIN_SIGNUP_LOCK_KEY = 7_213_447_201;
 const PRODUCT_IMPORT_LOCK_KEY = 7_213_447_202;
+const INVOICE_PREFIX_LOCK_KEY = 7_213_447_203;
 
 export const postgresDialect: Dialect = {
   name: 'postgres',
@@ -24,6 +25,7 @@ export const postgresDialect: Dialect = {
   jsonArray: (column, from, orderBy) => `(select coalesce(json_agg(${column} order by ${orderBy})::text, '[]') ${from})`,
   adminSignupLock: `select pg_advisory_xact_lock(${ADMIN_SIGNUP_LOCK_KEY})`,
   productImportLock: `select pg_advisory_xact_lock(${PRODUCT_IMPORT_LOCK_KEY})`,
+  invoicePrefixLock: `select pg_advisory_xact_lock(${INVOICE_PREFIX_LOCK_KEY})`,
   afterBulkInsert: 'analyze products, lot_search',
   search: postgresSearch,
 };

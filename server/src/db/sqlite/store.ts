@@ -36,6 +36,7 @@ export const sqliteDialect: Dialect = {
   jsonArray: (column, from, orderBy) => `(select coalesce(json_group_array(x.v), '[]') from (select ${column} as v ${from} order by ${orderBy}) x)`,
   adminSignupLock: null,
   productImportLock: null,
+  invoicePrefixLock: null,
   afterBulkInsert: null,
   search: sqliteSearch,
 };

@@ -1,0 +1,54 @@
+/**
+ * A house's profile and its pickup locations (DESIGN §14; db/houses/). Kept in step with
+ * sqlite/houses-schema.ts; drizzle.postgres.config.ts reads this file beside schema.ts.
+ */
+import { GST_STATE_CODES } from '@auction/shared';
+import { sql } from 'drizzle-orm';
+import { bigint, check, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { sqlList } from '../enum-sql.js';
+import { admins } from './schema.js';
+
+const int53 = (name: string) => bigint(name, { mode: 'number' });
+
+/** One row per admin that has filled in any of its profile; the columns are null until filled. */
+export const houses = pgTable('houses', {
+  adminId: integer('admin_id').primaryKey().references(() => admins.id),
+  legalName: text('legal_name'),
+  displayName: text('display_name'),
+  addressLine1: text('address_line1'),
+  addressLine2: text('address_line2'),
+  city: text('city'),
+  stateCode: text('state_code'),
+  pin: text('pin'),
+  gstin: text('gstin'),
+  invoicePrefix: text('invoice_prefix'),
+  phone: text('phone'),
+  email: text('email'),
+  payoutHolder: text('payout_holder'),
+  payoutIfsc: text('payout_ifsc'),
+  payoutAccount: text('payout_account'),
+  updatedAt: int53('updated_at').notNull(),
+}, (t) => [
+  uniqueIndex('houses_invoice_prefix_uq').on(t.invoicePrefix).where(sql`${t.invoicePrefix} is not null`),
+  check('houses_state_ck', sql`${t.stateCode} is null or ${t.stateCode} in (${sqlList(GST_STATE_CODES)})`),
+]);
+
+/** Where a house's buyers collect; a location taken out stays (deleted_at) for what already points at it. */
+export const pickupLocations = pgTable('pickup_locations', {
+  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+  adminId: integer('admin_id').notNull().references(() => admins.id),
+  name: text('name').notNull(),
+  addressLine1: text('address_line1').notNull(),
+  addressLine2: text('address_line2'),
+  city: text('city').notNull(),
+  stateCode: text('state_code').notNull(),
+  pin: text('pin').notNull(),
+  instructions: text('instructions'),
+  hours: text('hours'),
+  position: integer('position').notNull(),
+  createdAt: int53('created_at').notNull(),
+  deletedAt: int53('deleted_at'),
+}, (t) => [
+  index('pickup_locations_admin_idx').on(t.adminId, t.position),
+  check('pickup_locations_state_ck', sql`${t.stateCode} in (${sqlList(GST_STATE_CODES)})`),
+]);
