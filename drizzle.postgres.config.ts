@@ -4,6 +4,6 @@ import { defineConfig } from 'drizzle-kit';
 // (`npm run db:generate` generates both) and applied by the server at start; never `push`.
 export default defineConfig({
   dialect: 'postgresql',
-  schema: ['./server/src/db/postgres/schema.ts', './server/src/db/postgres/houses-schema.ts'],
+  schema: ['./server/src/db/postgres/schema.ts', './server/src/db/postgres/houses-schema.ts', './server/src/db/postgres/billing-schema.ts'],
   out: './drizzle/postgres',
 });

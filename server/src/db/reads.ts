@@ -5,6 +5,7 @@
  * of reads (`writeState`).
  */
 import { AccountsReads } from './accounts/reads.js';
+import { BillingReads } from './billing/reads.js';
 import { CatalogueReads } from './catalogue/reads.js';
 import { HousesReads } from './houses/reads.js';
 import { LotsReads } from './lots/reads.js';
@@ -19,6 +20,7 @@ import { WalletReads } from './wallet/reads.js';
 
 export type { LotSearch, LotSearchKey } from './search/lot-search.js';
 export type * from './accounts/types.js';
+export type * from './billing/types.js';
 export type * from './catalogue/types.js';
 export type * from './houses/types.js';
 export type * from './lots/types.js';
@@ -61,5 +63,5 @@ export class Reads extends SqlSlice {
 }
 // The slices' methods, on Reads's prototype (slice.ts).
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export interface Reads extends AccountsReads, CatalogueReads, LotsReads, SavedReads, SearchReads, WalletReads, ReportsReads, NoticesReads, MailReads, PhotosReads, HousesReads {}
-compose(Reads, [AccountsReads, CatalogueReads, LotsReads, SavedReads, SearchReads, WalletReads, ReportsReads, NoticesReads, MailReads, PhotosReads, HousesReads]);
+export interface Reads extends AccountsReads, CatalogueReads, LotsReads, SavedReads, SearchReads, WalletReads, ReportsReads, NoticesReads, MailReads, PhotosReads, HousesReads, BillingReads {}
+compose(Reads, [AccountsReads, CatalogueReads, LotsReads, SavedReads, SearchReads, WalletReads, ReportsReads, NoticesReads, MailReads, PhotosReads, HousesReads, BillingReads]);

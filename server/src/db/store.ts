@@ -6,6 +6,7 @@
  */
 import type { Result } from '../errors.js';
 import type { AccountsWork } from './accounts/types.js';
+import type { BillingWork } from './billing/types.js';
 import type { CatalogueWork } from './catalogue/types.js';
 import type { Applied, ChangeSet } from './change-set/types.js';
 import type { HousesWork } from './houses/types.js';
@@ -98,7 +99,7 @@ export interface Election {
  * order, so two commands never wait for each other in a circle: an auction, then its products (by
  * ascending id), then wallets (by ascending id).
  */
-export interface UnitOfWork extends LotsWork, CatalogueWork, SavedWork, AccountsWork, WalletWork, PhotosWork, MailWork, NoticesWork, HousesWork {
+export interface UnitOfWork extends LotsWork, CatalogueWork, SavedWork, AccountsWork, WalletWork, PhotosWork, MailWork, NoticesWork, HousesWork, BillingWork {
   /** Writes a decision's change set (see ChangeSet for the order); a product leaving its auction loses its lot number. */
   apply(changes: ChangeSet, now: number): Promise<Applied>;
 }

@@ -6,6 +6,7 @@
  * change set the one way there is (change-set/apply.ts).
  */
 import { AccountsSql } from './accounts/work.js';
+import { BillingSql } from './billing/work.js';
 import { CatalogueSql } from './catalogue/work.js';
 import { applyChangeSet } from './change-set/apply.js';
 import type { Applied, ChangeSet } from './change-set/types.js';
@@ -28,5 +29,5 @@ export class SqlUnitOfWork extends SqlSlice implements UnitOfWork {
 }
 // The slices' methods, on SqlUnitOfWork's prototype (slice.ts).
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export interface SqlUnitOfWork extends LotsSql, CatalogueSql, SavedSql, AccountsSql, WalletSql, PhotosSql, MailSql, NoticesSql, HousesSql {}
-compose(SqlUnitOfWork, [LotsSql, CatalogueSql, SavedSql, AccountsSql, WalletSql, PhotosSql, MailSql, NoticesSql, HousesSql]);
+export interface SqlUnitOfWork extends LotsSql, CatalogueSql, SavedSql, AccountsSql, WalletSql, PhotosSql, MailSql, NoticesSql, HousesSql, BillingSql {}
+compose(SqlUnitOfWork, [LotsSql, CatalogueSql, SavedSql, AccountsSql, WalletSql, PhotosSql, MailSql, NoticesSql, HousesSql, BillingSql]);

@@ -1,6 +1,6 @@
-/** A house's profile as its admin reads it (DESIGN §14): the account number masked, what settling needs named. */
-import { maskAccountNumber, type Address, type House, type PickupLocation, type PutHouseBody } from '@auction/shared';
-import type { HouseFields, HouseRow, PickupLocationDraft, PickupLocationRow } from '../db/index.js';
+/** A house's profile as its admin reads it (DESIGN §14): the account number masked, what settling needs named; a buyer's billing details. */
+import { maskAccountNumber, type Address, type Billing, type House, type PickupLocation, type PutBillingBody, type PutHouseBody } from '@auction/shared';
+import type { BillingRow, HouseFields, HouseRow, PickupLocationDraft, PickupLocationRow } from '../db/index.js';
 import { missingOf } from '../domain/house.js';
 import { iso } from './format.js';
 
@@ -48,3 +48,15 @@ export function houseInput(body: PutHouseBody): { fields: HouseFields; maskedAcc
     })),
   };
 }
+
+export function presentBilling(b: BillingRow | null): Billing {
+  return {
+    details: b === null ? null : { name: b.name, address: addressOf(b), gstin: b.gstin },
+    updated_at: b === null ? null : iso(b.updatedAt),
+  };
+}
+
+/** The body of PUT /me/billing as the store keeps it. */
+export const billingInput = (userId: number, body: PutBillingBody): Omit<BillingRow, 'updatedAt'> => ({
+  userId, name: body.name, ...(storedAddress(body.address) as StoredAddress), gstin: body.gstin,
+});

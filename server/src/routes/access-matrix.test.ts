@@ -326,6 +326,13 @@ const TABLE: Record<string, Case[]> = {
     check: (_who, res) => expect(res.json<{ legal_name: string; missing: string[] }>()).toMatchObject({ legal_name: 'Matrix House', missing: ['address'] }),
   }],
 
+  'GET /api/me/billing': [{ request: () => ({ url: '/api/me/billing' }), expect: userRole(200) }],
+  'PUT /api/me/billing': [{
+    request: () => ({ url: '/api/me/billing', body: { name: 'Matrix Buyer', address: { line1: '1 Main Road', city: 'Pune', state_code: '27', pin: '411001' }, gstin: null } }),
+    expect: userRole(200),
+    check: (_who, res) => expect(res.json<{ details: { name: string } }>().details.name).toBe('Matrix Buyer'),
+  }],
+
   // photos and the lot page (docs/photos.md): the product's admin changes its photos; renditions are public
   'POST /api/admin/products/{id}/images': [{
     request: async (fx) => ({ url: `/api/admin/products/${await freshProduct(fx)}/images`, raw: multipart([{ field: 'image', bytes: await picture('png'), filename: 'p.png', contentType: 'image/png' }]) }),

@@ -10,6 +10,7 @@ import { productImportRoutes } from './admin/product-import/index.js';
 import { adminProductRoutes } from './admin/products/index.js';
 import { userAdminRoutes } from './admin/users/index.js';
 import { auctionRoutes } from './auctions/index.js';
+import { billingRoutes } from './billing/index.js';
 import { biddingRoutes } from './bids/index.js';
 import { browseRoutes } from './catalogue/index.js';
 import { categoryRoutes } from './categories/index.js';
@@ -54,8 +55,9 @@ export async function registerRoutes(
     walletRoutes(api, ctx);
     adminRoutes(api, ctx);
     userAdminRoutes(api, ctx);
-    // The house's profile: the seller of record after the hammer (DESIGN §14).
+    // The house's profile and the buyer's billing details: the two sides of an invoice (DESIGN §14).
     houseRoutes(api, ctx);
+    billingRoutes(api, ctx);
     // Saved lots and notifications (docs/notifications.md).
     savedRoutes(api, ctx);
     notificationRoutes(api, ctx);

@@ -82,3 +82,21 @@ export const House = Type.Object({
   updated_at: Type.Union([Type.String(), Type.Null()]),
 });
 export type House = Static<typeof House>;
+
+/**
+ * A buyer's billing details (DESIGN §14): who an invoice is made out to, copied and frozen onto each
+ * invoice at issue. A business buyer gives its GSTIN (its state must be the address's).
+ */
+export const PutBillingBody = Type.Object({
+  name: Line('name', HOUSE_LIMITS.lineMax),
+  address: Address,
+  gstin: nullable(Gstin),
+}, { additionalProperties: false });
+export type PutBillingBody = Static<typeof PutBillingBody>;
+
+export const Billing = Type.Object({
+  /** Null until the buyer gives them: invoices then carry the account's name and the house's state as place of supply. */
+  details: Type.Union([Type.Object({ name: Type.String(), address: Address, gstin: Type.Union([Type.String(), Type.Null()]) }), Type.Null()]),
+  updated_at: Type.Union([Type.String(), Type.Null()]),
+});
+export type Billing = Static<typeof Billing>;

@@ -46,7 +46,7 @@ const urlFor = (schema: string) => {
   return u.toString();
 };
 
-const TABLES = ['account_tokens', 'admins', 'auctions', 'auto_bids', 'bids', 'categories', 'houses', 'media', 'notifications', 'pickup_locations', 'product_images', 'products', 'lot_search', 'mail_caps', 'mail_outbox', 'registrations', 'saved_lots', 'users', 'wallet_transactions'];
+const TABLES = ['account_tokens', 'admins', 'auctions', 'auto_bids', 'billing_details', 'bids', 'categories', 'houses', 'media', 'notifications', 'pickup_locations', 'product_images', 'products', 'lot_search', 'mail_caps', 'mail_outbox', 'registrations', 'saved_lots', 'users', 'wallet_transactions'];
 
 describe('placeholders and names (no database)', () => {
   it('numbers ? in order, leaving strings, identifiers and comments alone', () => {
