@@ -18,5 +18,6 @@ export * from './schemas/notifications.js';
 export * from './schemas/email.js';
 export * from './schemas/house.js';
 export * from './gst.js';
+export * from './all-in.js';
 export * from './live.js';
 export * from './csv.js';

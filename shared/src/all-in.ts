@@ -1,0 +1,39 @@
+/**
+ * What a buyer pays in all for a lot won at a hammer price (DESIGN §14): the price, the buyer's
+ * premium on it, GST on the premium and GST on the lot, each in paise rounded half up, per lot. With
+ * a premium of 0 and GST of 0 it is the price, as the spec has it.
+ */
+
+/** The terms an all-in price is computed under. */
+export interface AllInTerms {
+  /** The auction's buyer's premium in basis points (hundredths of a percent: 12.5 % is 1250), 0–5000. */
+  premiumBp: number;
+  /** GST on the premium, in percent (PREMIUM_GST_PCT, 18 by default). */
+  premiumGstPct: number;
+  /** GST on the lot's hammer price, in percent: 0, 5, 12, 18 or 28. */
+  lotGstPct: number;
+}
+
+export interface AllIn {
+  price: number;
+  premium: number;
+  premiumGst: number;
+  lotGst: number;
+  total: number;
+}
+
+/** The rates of GST a lot may carry. */
+export const LOT_GST_RATES = [0, 5, 12, 18, 28] as const;
+
+/** round(a × b / c), half up, for non-negative integers (exact while a × b stays under 2^52). */
+export function mulDivHalfUp(a: number, b: number, c: number): number {
+  return Math.floor((2 * a * b + c) / (2 * c));
+}
+
+/** The all-in price of a lot won at `price` paise. */
+export function allIn(price: number, t: AllInTerms): AllIn {
+  const premium = mulDivHalfUp(price, t.premiumBp, 10_000);
+  const premiumGst = mulDivHalfUp(premium, t.premiumGstPct, 100);
+  const lotGst = mulDivHalfUp(price, t.lotGstPct, 100);
+  return { price, premium, premiumGst, lotGst, total: price + premium + premiumGst + lotGst };
+}
