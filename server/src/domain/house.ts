@@ -26,6 +26,7 @@ export function missingOf(house: HouseRow | null): (typeof HOUSE_REQUIRED)[numbe
 export async function saveHouse(tx: UnitOfWork, cmd: SaveHouse, now: number): Promise<Result<{ house: HouseRow; locations: PickupLocationRow[] }>> {
   const { fields } = cmd;
   if (fields.gstin !== null) {
+    if (fields.stateCode === null) return refuse('VALIDATION', 'gstin needs the address it is registered at: please fill in the address too', 'gstin');
     const problem = gstinProblem(fields.gstin, fields.stateCode);
     if (problem) return refuse('VALIDATION', problem, 'gstin');
   }

@@ -43,7 +43,7 @@ export type PickupLocationDraft = Omit<PickupLocationRow, 'id' | 'adminId' | 'po
 
 /** What a unit of work reads and writes of houses; part of UnitOfWork (store.ts). */
 export interface HousesWork {
-  /** The house's profile, locked until commit on PostgreSQL; null when it was never filled in. */
+  /** The house's profile, its saves serialised until commit on PostgreSQL (the admin's row is locked); null when it was never filled in. */
   lockHouse(adminId: number): Promise<HouseRow | null>;
   /** Whether another house than `adminId` has this invoice prefix; houses choosing one wait for each other until commit. */
   invoicePrefixTaken(prefix: string, adminId: number): Promise<boolean>;

@@ -8,7 +8,10 @@ import type { HouseFields, HouseRow, HousesWork, PickupLocationDraft, PickupLoca
 
 export class HousesSql extends SqlSlice implements HousesWork {
   async lockHouse(adminId: number): Promise<HouseRow | null> {
-    return (await this.sql.get<HouseRow>(`select ${HOUSE_COLUMNS} from houses where admin_id = ?${this.dialect.forUpdate}`, [adminId])) ?? null;
+    // The admin's row, locked: a house's saves run one after the other, its first too (before it there is
+    // no house row to lock), so each checks its location ids against what the one before it committed.
+    await this.sql.get(`select id from admins where id = ?${this.dialect.forUpdate}`, [adminId]);
+    return (await this.sql.get<HouseRow>(`select ${HOUSE_COLUMNS} from houses where admin_id = ?`, [adminId])) ?? null;
   }
 
   async invoicePrefixTaken(prefix: string, adminId: number): Promise<boolean> {

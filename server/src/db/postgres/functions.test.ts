@@ -59,6 +59,17 @@ describe('the function sources (no database)', () => {
     for (const s of sources) expect(s.sql.split('\n')[0]).toBe(`-- version: ${s.version}`);
   });
 
+  it('no migration after the files began redefines one of their functions (it would win over the file until the file changes)', () => {
+    const names = readFunctionSources().flatMap((s) => s.creates);
+    const dir = path.join(FUNCTIONS_DIR, '..', '..', '..', '..', '..', 'drizzle', 'postgres');
+    const later = fs.readdirSync(dir).filter((f) => /^\d{4}_.*\.sql$/.test(f) && Number(f.slice(0, 4)) > 18);
+    for (const f of later) {
+      const sql = fs.readFileSync(path.join(dir, f), 'utf8');
+      for (const n of names) expect(new RegExp(`create\\s+(or\\s+replace\\s+)?function\\s+(\\w+\\.)?${n}\\b`, 'i').test(sql), `${f} defines ${n}`).toBe(false);
+    }
+    expect(later.length).toBeGreaterThan(0);
+  });
+
   it('refuses a file whose header gives no version, or that creates no function', () => {
     const dir = copyOfFunctions();
     try {
@@ -216,5 +227,14 @@ describe.skipIf(missing !== null)('functions applied at open', () => {
       // The connection is usable afterwards (no transaction left open).
       expect((await c.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
     });
+  });
+
+  it('a function dropped behind its back is installed again at the next open', async () => {
+    const { client: c, schema } = first;
+    for (const p of (await procs(c, schema)).filter((x) => x.name === 'lot_context_more')) await c.query(`drop function ${p.sig}`);
+    expect((await procs(c, schema)).map((p) => p.name)).not.toContain('lot_context_more');
+    expect(await installFunctions(c)).toEqual(['lot_context_more']);
+    expect((await procs(c, schema)).map((p) => p.name)).toContain('lot_context_more');
+    expect(await installFunctions(c)).toEqual([]);
   });
 });

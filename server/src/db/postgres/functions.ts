@@ -76,7 +76,11 @@ export async function installFunctions(client: pg.ClientBase, dir = FUNCTIONS_DI
     installed = [];
   }
   const rows = new Map(installed.map((r) => [r.name, r]));
-  const changed = sources.filter((s) => rows.get(s.name)?.version !== s.version || rows.get(s.name)?.sha256 !== s.sha256);
+  // A function recorded but gone (dropped by hand, a partial restore) is installed again too.
+  const names = [...new Set(sources.flatMap((s) => s.creates))];
+  const present = new Set((await client.query<{ proname: string }>(
+    'select distinct proname from pg_proc where pronamespace = current_schema()::regnamespace and proname = any($1::text[])', [names])).rows.map((r) => r.proname));
+  const changed = sources.filter((s) => rows.get(s.name)?.version !== s.version || rows.get(s.name)?.sha256 !== s.sha256 || s.creates.some((n) => !present.has(n)));
   if (changed.length === 0) return [];
   // One transaction for all of them. A definition that create or replace refuses (invalid_function_definition:
   // a changed return type or parameter names) aborts it: it runs again, that file dropping its functions first.

@@ -26,6 +26,9 @@ describe('billing details', () => {
     expect(business.statusCode, business.body).toBe(200);
     expect((await call(app, 'GET', '/api/me/billing', undefined, asha.token)).json<Billing>().details)
       .toEqual({ name: 'Acme Traders', address: { ...address, line2: 'Floor 3' }, gstin: '29AAGCB7383J1Z4' });
+    // Saved whole: what is left out is cleared.
+    await call(app, 'PUT', '/api/me/billing', { name: 'Acme Traders', address, gstin: null }, asha.token);
+    expect((await call(app, 'GET', '/api/me/billing', undefined, asha.token)).json<Billing>().details).toEqual({ name: 'Acme Traders', address: { ...address, line2: null }, gstin: null });
     // Each bidder's own.
     const ravi = await signUpUser(app);
     expect((await call(app, 'GET', '/api/me/billing', undefined, ravi.token)).json<Billing>().details).toBeNull();

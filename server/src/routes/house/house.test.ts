@@ -72,8 +72,16 @@ describe('the house profile', () => {
       { payout: { ...profile.payout, ifsc: 'HDFC1001234' } }, { payout: { ...profile.payout, account_number: '12345' } }, { legal_name: ' ' }, { legal_name: 'x'.repeat(121) }, { pickup_locations: 'none' }]) {
       expectError(await call(app, 'PUT', '/api/admin/house', { ...profile, ...bad }, admin.token), 400, 'VALIDATION');
     }
+    expect((await call(app, 'PUT', '/api/admin/house', { ...profile, address: null }, admin.token)).json()).toMatchObject({ code: 'VALIDATION', field: 'gstin' });
+    expectError(await call(app, 'PUT', '/api/admin/house', { ...profile, pickup_locations: [{ ...profile.pickup_locations[0], instructions: '' }] }, admin.token), 400, 'VALIDATION');
     // Nothing of a refused save was kept.
     expect((await call(app, 'GET', '/api/admin/house', undefined, admin.token)).json<House>().legal_name).toBeNull();
+    // Once a number is stored, a masked value that is not its own is refused, and the number stays.
+    expect((await call(app, 'PUT', '/api/admin/house', profile, admin.token)).statusCode).toBe(200);
+    expect((await call(app, 'PUT', '/api/admin/house', { ...profile, payout: { ...profile.payout, account_number: '••0000' } }, admin.token)).json())
+      .toMatchObject({ code: 'VALIDATION', field: 'payout.account_number' });
+    expect((await sqlRows<{ payout_account: string }>(app, 'select payout_account from houses'))[0]!.payout_account).toBe('001234567890');
+    await call(app, 'PUT', '/api/admin/house', { ...profile, legal_name: null, address: null, gstin: null, invoice_prefix: null, payout: null, pickup_locations: [] }, admin.token);
 
     const theirs = (await call(app, 'PUT', '/api/admin/house', { ...profile, invoice_prefix: 'OTH', gstin: null }, other.token)).json<House>();
     const stolen = await call(app, 'PUT', '/api/admin/house', { ...profile, pickup_locations: [{ ...profile.pickup_locations[0], id: theirs.pickup_locations[0]!.id }] }, admin.token);

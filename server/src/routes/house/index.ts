@@ -24,9 +24,10 @@ export function houseRoutes(app: App, ctx: AppContext) {
 
   app.put('/admin/house', {
     onRequest: guard.admin,
+    config: ctx.userLimit('settings'),
     schema: {
       tags, security, summary: 'Save your house’s whole profile (a field left null is not filled in; pickup locations not listed are taken out)',
-      body: PutHouseBody, response: { 200: House, ...errorResponses(400, 401, 403, 409) },
+      body: PutHouseBody, response: { 200: House, ...errorResponses(400, 401, 403, 409, 429) },
     },
   }, async (req) => {
     const cmd = { adminId: callerOf(req).id, ...houseInput(req.body) };
