@@ -6,6 +6,7 @@ export { AuctionDetailPage } from '../features/admin-auctions/components/Auction
 export { ManageAuctionsPage } from '../features/admin-auctions/components/ManageAuctionsPage';
 export { ManageProductsPage } from '../features/admin-products/components/ManageProductsPage';
 export { CategoriesPage } from '../features/admin-categories';
+export { HousePage } from '../features/admin-house';
 export { UsersPage } from '../features/admin-users/components/UsersPage';
 export { ReportsPage } from '../features/reports/components/ReportsPage';
 export { SettingsPage } from '../features/settings/components/SettingsPage';

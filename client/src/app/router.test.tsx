@@ -122,7 +122,7 @@ describe('routes', () => {
     renderApp('/admin/dashboard');
     let nav = screen.getByRole('navigation', { name: 'Admin Portal' });
     expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual([
-      'Dashboard', 'Manage Auctions', 'Manage Products', 'Categories', 'Reports', 'Settings',
+      'Dashboard', 'Manage Auctions', 'Manage Products', 'Categories', 'Reports', 'House', 'Settings',
     ]);
     expect(screen.getByRole('heading', { name: 'Welcome, Ravi Kumar' })).toBeTruthy();
     expect(screen.getByText('Admin', { selector: '.badge' })).toBeTruthy();

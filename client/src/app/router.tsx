@@ -34,6 +34,7 @@ const ManageProductsPage = adminPortal.page('ManageProductsPage');
 const CategoriesPage = adminPortal.page('CategoriesPage');
 const UsersPage = adminPortal.page('UsersPage');
 const ReportsPage = adminPortal.page('ReportsPage');
+const HousePage = adminPortal.page('HousePage');
 const SettingsPage = adminPortal.page('SettingsPage');
 const AuctionDetailPage = adminPortal.page('AuctionDetailPage');
 
@@ -83,6 +84,7 @@ export function AppRoutes() {
               <Route path={paths.admin.categories} element={<CategoriesPage />} />
               <Route path={paths.admin.users} element={<UsersPage />} />
               <Route path={paths.admin.reports} element={<ReportsPage />} />
+              <Route path={paths.admin.house} element={<HousePage />} />
               <Route path={paths.admin.settings} element={<SettingsPage />} />
               <Route path={paths.admin.auctionDetail} element={<AuctionDetailPage />} />
             </Route>

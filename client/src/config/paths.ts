@@ -27,6 +27,8 @@ export const paths = {
     categories: '/admin/categories',
     users: '/admin/users',
     reports: '/admin/reports',
+    /** The house's profile: seller of record, payout account, pickup locations (DESIGN §14). */
+    house: '/admin/house',
     settings: '/admin/settings',
     auctionDetail: '/admin/auctions/:auctionId',
     forgotPassword: '/admin/forgot-password',
@@ -101,6 +103,7 @@ export const pageRoutes: Record<Portal, readonly PageRoute[]> = {
     // Routed for every admin (others see why not), listed only for the platform owner.
     { path: paths.admin.users, title: 'Users', nav: { label: 'Users', icon: 'users', ownerOnly: true } },
     { path: paths.admin.reports, title: 'Reports', nav: { label: 'Reports', icon: 'chart' } },
+    { path: paths.admin.house, title: 'House Profile', nav: { label: 'House', icon: 'house' } },
     { path: paths.admin.settings, title: 'Settings', nav: { label: 'Settings', icon: 'settings' } },
     { path: paths.admin.auctionDetail, title: 'Auction Details', emptySidebar: true },
   ],

@@ -23,6 +23,8 @@ export const queryRoots = {
   me: ['me'],
   /** The bidder's email notice settings (`GET /me/notification-settings`). */
   notificationSettings: ['notification-settings'],
+  /** The admin's house profile (`GET /admin/house`): the House page. */
+  house: ['house'],
 } as const satisfies Record<string, readonly [string]>;
 
 /** The key of one auction's products. */

@@ -5,7 +5,8 @@ export type IconName =
   | 'menu' | 'close' | 'logout' | 'check' | 'alert' | 'info' | 'warning'
   | 'bolt' | 'shield' | 'user' | 'arrow-left' | 'arrow-right'
   | 'search' | 'eye' | 'clock' | 'refresh' | 'download' | 'plus' | 'edit' | 'trash'
-  | 'image' | 'upload' | 'bell' | 'star' | 'chevron-left' | 'chevron-right' | 'share' | 'tag' | 'mail';
+  | 'image' | 'upload' | 'bell' | 'star' | 'chevron-left' | 'chevron-right' | 'share' | 'tag' | 'mail'
+  | 'house' | 'pin';
 
 // Every icon of the app: 24×24 stroke icons, drawn with currentColor so they follow the text colour.
 const PATHS: Record<IconName, ReactNode> = {
@@ -181,6 +182,18 @@ const PATHS: Record<IconName, ReactNode> = {
     <>
       <rect x="3" y="5" width="18" height="14" rx="2" />
       <path d="m3 7 9 6 9-6" />
+    </>
+  ),
+  house: (
+    <>
+      <path d="M3 10.5 12 3l9 7.5" />
+      <path d="M5 9v11a1 1 0 0 0 1 1h4v-6h4v6h4a1 1 0 0 0 1-1V9" />
+    </>
+  ),
+  pin: (
+    <>
+      <path d="M12 21s-7-6.2-7-11.5a7 7 0 0 1 14 0C19 14.8 12 21 12 21z" />
+      <circle cx="12" cy="9.5" r="2.5" />
     </>
   ),
   trash: (
