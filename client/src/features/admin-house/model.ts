@@ -182,7 +182,7 @@ export function bodyOf(d: HouseDraft): PutHouseBody {
       name: l.name.trim(),
       address: addressBody(l.address),
       hours: orNull(l.hours),
-      instructions: l.instructions.trim() === '' ? null : l.instructions,
+      instructions: orNull(l.instructions),
     })),
   };
 }
