@@ -62,7 +62,11 @@ const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${t
 
 /** One sentence naming the field and why, from the first schema violation. */
 export function describeValidation(errors: AjvError[], context: string): { field: string; message: string } {
-  const err = errors.find((e) => e.keyword === 'anyOf') ?? errors[0];
+  const anyOf = errors.find((e) => e.keyword === 'anyOf');
+  // A value that may be an object or null (an address, a payout account) and is a wrong object: what is
+  // wrong inside it says more than "wrong type or value".
+  const inside = anyOf && errors.find((e) => e.keyword !== 'anyOf' && e.instancePath.startsWith(`${anyOf.instancePath}/`));
+  const err = inside ?? anyOf ?? errors[0];
   if (!err) return { field: context, message: `${context} is not valid` };
   const pathField = err.instancePath.replace(/^\//, '').replaceAll('/', '.');
   if (err.keyword === 'required') {

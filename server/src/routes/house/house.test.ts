@@ -74,6 +74,10 @@ describe('the house profile', () => {
     }
     expect((await call(app, 'PUT', '/api/admin/house', { ...profile, address: null }, admin.token)).json()).toMatchObject({ code: 'VALIDATION', field: 'gstin' });
     expectError(await call(app, 'PUT', '/api/admin/house', { ...profile, pickup_locations: [{ ...profile.pickup_locations[0], instructions: '' }] }, admin.token), 400, 'VALIDATION');
+    // A wrong part of an address or a payout account is named, not the whole object.
+    expect((await call(app, 'PUT', '/api/admin/house', { ...profile, address: { ...address, pin: '4110' } }, admin.token)).json())
+      .toMatchObject({ field: 'address.pin', message: 'address.pin must be a PIN code of 6 digits' });
+    expect((await call(app, 'PUT', '/api/admin/house', { ...profile, payout: { ...profile.payout, ifsc: 'HDFC1001234' } }, admin.token)).json()).toMatchObject({ field: 'payout.ifsc' });
     // Nothing of a refused save was kept.
     expect((await call(app, 'GET', '/api/admin/house', undefined, admin.token)).json<House>().legal_name).toBeNull();
     // Once a number is stored, a masked value that is not its own is refused, and the number stays.
