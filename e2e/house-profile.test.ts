@@ -28,7 +28,7 @@ async function fromTop(page: Page) {
   });
 }
 
-const BANNER = 'Before you can settle an auction with bids, fill in: legal name, address';
+const BANNER = 'Your invoices will need these: please fill in legal name, address';
 
 describe('house profile', () => {
   it('an admin fills in the house, adds a pickup location and saves: kept after a reload, the banner gone', async () => {

@@ -1,6 +1,6 @@
 /**
  * A house's profile (DESIGN §14, docs/invoices.md): the seller of record on its invoices, its payout
- * account and where its buyers collect. Saved whole; what settling needs (a name, an address and its
+ * account and where its buyers collect. Saved whole; what invoices need (a name, an address and its
  * state) may be left for later and is named by `missingOf`.
  */
 import { gstinProblem, type HOUSE_REQUIRED, maskAccountNumber } from '@auction/shared';
@@ -15,7 +15,7 @@ export interface SaveHouse {
   locations: PickupLocationDraft[];
 }
 
-/** What settling an auction with bids needs and the profile lacks (DESIGN §14). */
+/** What invoices need and the profile lacks (DESIGN §14: settling a sale with a winner will require them). */
 export function missingOf(house: HouseRow | null): (typeof HOUSE_REQUIRED)[number][] {
   const missing: (typeof HOUSE_REQUIRED)[number][] = [];
   if (!house?.legalName) missing.push('legal_name');

@@ -1,7 +1,8 @@
 /**
  * A house's profile (DESIGN §14, docs/invoices.md): the seller of record on its invoices, where its
  * buyers collect, and where its money is paid out. Every field may be left empty while the house sets
- * up; settling an auction with bids needs a name, an address and its state (`missing` says what is left).
+ * up; invoices need a name, an address and its state (`missing` says what is left), and settling a sale
+ * with a winner will require them (DESIGN §14).
  */
 import { Type, type Static } from 'typebox';
 import { ACCOUNT_NUMBER_PATTERN, GSTIN_PATTERN, GST_STATE_CODES, IFSC_PATTERN, PIN_PATTERN } from '../gst.js';
@@ -65,7 +66,7 @@ export const PickupLocation = Type.Object({
 });
 export type PickupLocation = Static<typeof PickupLocation>;
 
-/** What settling an auction with bids needs and the profile lacks. */
+/** What invoices need and the profile lacks (settling a sale with a winner will require them: DESIGN §14). */
 export const HOUSE_REQUIRED = ['legal_name', 'address'] as const;
 
 export const House = Type.Object({
@@ -78,7 +79,7 @@ export const House = Type.Object({
   email: Type.Union([Type.String(), Type.Null()]),
   payout: Type.Union([Type.Object({ holder: Type.String(), ifsc: Type.String(), account_number: Type.String({ description: 'Masked: ••1234' }) }), Type.Null()]),
   pickup_locations: Type.Array(PickupLocation),
-  missing: Type.Array(Type.String({ enum: [...HOUSE_REQUIRED] }), { description: 'What settling an auction with bids needs and the profile lacks' }),
+  missing: Type.Array(Type.String({ enum: [...HOUSE_REQUIRED] }), { description: 'What invoices need and the profile lacks' }),
   updated_at: Type.Union([Type.String(), Type.Null()]),
 });
 export type House = Static<typeof House>;

@@ -30,7 +30,7 @@ const type = (scope: HTMLElement, label: string, value: string) => fireEvent.cha
 /** The text under a control: its error, else its hint. */
 const under = (el: HTMLElement) => document.getElementById(el.getAttribute('aria-describedby') ?? '')?.textContent;
 const save = () => fireEvent.click(screen.getByRole('button', { name: 'Save house profile' }));
-const banner = () => screen.queryByText(/Before you can settle an auction with bids/);
+const banner = () => screen.queryByText(/Your invoices will need these/);
 
 function renderPage(routes: Record<string, FetchAnswer[]>) {
   const api = routeFetch(routes);
@@ -98,15 +98,15 @@ describe('HousePage', () => {
 
   it('names what settling still needs in the banner', async () => {
     renderPage({ 'GET /api/admin/house': [jsonResponse(200, empty)] });
-    const note = await screen.findByText(/Before you can settle an auction with bids/);
-    expect(note.textContent).toBe('Before you can settle an auction with bids, fill in: legal name, address');
+    const note = await screen.findByText(/Your invoices will need these/);
+    expect(note.textContent).toBe('Your invoices will need these: please fill in legal name, address');
     expect(note.closest('[role="status"]')).toBeTruthy();
     cleanup();
     resetAppState();
     useSession.getState().setAdminSession({ token: 'admin-token', admin: sampleAdmin });
     renderPage({ 'GET /api/admin/house': [jsonResponse(200, { ...empty, legal_name: 'Rao Auctions LLP', missing: ['address'] })] });
     await screen.findByRole('region', { name: 'Seller of record' });
-    expect(banner()?.textContent).toBe('Before you can settle an auction with bids, fill in: address');
+    expect(banner()?.textContent).toBe('Your invoices will need these: please fill in address');
   });
 
   it('stops a bad GSTIN and a bad PIN before any request, each error under its field', async () => {

@@ -30,7 +30,7 @@ export function HousePage() {
       {house && house.missing.length > 0 && (
         <p className="house-banner" role="status">
           <Icon name="warning" size={20} />
-          <span>Before you can settle an auction with bids, fill in: {missingText(house.missing)}</span>
+          <span>Your invoices will need these: please fill in {missingText(house.missing)}</span>
         </p>
       )}
       <p className="muted house-intro">Your invoices name this house as the seller; buyers see its contact details and pickup locations. Fields left empty are not filled in yet.</p>
