@@ -6,6 +6,7 @@ import { GST_STATE_CODES } from '@auction/shared';
 import { sql } from 'drizzle-orm';
 import { bigint, check, integer, pgTable, text } from 'drizzle-orm/pg-core';
 import { sqlList } from '../enum-sql.js';
+import { addressColumns } from './houses-schema.js';
 import { users } from './schema.js';
 
 const int53 = (name: string) => bigint(name, { mode: 'number' });
@@ -14,11 +15,7 @@ const int53 = (name: string) => bigint(name, { mode: 'number' });
 export const billingDetails = pgTable('billing_details', {
   userId: integer('user_id').primaryKey().references(() => users.id),
   name: text('name').notNull(),
-  addressLine1: text('address_line1').notNull(),
-  addressLine2: text('address_line2'),
-  city: text('city').notNull(),
-  stateCode: text('state_code').notNull(),
-  pin: text('pin').notNull(),
+  ...addressColumns(true),
   gstin: text('gstin'),
   updatedAt: int53('updated_at').notNull(),
 }, (t) => [

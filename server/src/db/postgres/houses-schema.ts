@@ -10,16 +10,18 @@ import { admins } from './schema.js';
 
 const int53 = (name: string) => bigint(name, { mode: 'number' });
 
+/** An address's columns (line 1–2, city, GST state code, PIN); `required` where a row always has one. */
+export function addressColumns(required: boolean) {
+  const part = (name: string) => (required ? text(name).notNull() : text(name));
+  return { addressLine1: part('address_line1'), addressLine2: text('address_line2'), city: part('city'), stateCode: part('state_code'), pin: part('pin') };
+}
+
 /** One row per admin that has filled in any of its profile; the columns are null until filled. */
 export const houses = pgTable('houses', {
   adminId: integer('admin_id').primaryKey().references(() => admins.id),
   legalName: text('legal_name'),
   displayName: text('display_name'),
-  addressLine1: text('address_line1'),
-  addressLine2: text('address_line2'),
-  city: text('city'),
-  stateCode: text('state_code'),
-  pin: text('pin'),
+  ...addressColumns(false),
   gstin: text('gstin'),
   invoicePrefix: text('invoice_prefix'),
   phone: text('phone'),
@@ -38,11 +40,7 @@ export const pickupLocations = pgTable('pickup_locations', {
   id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
   adminId: integer('admin_id').notNull().references(() => admins.id),
   name: text('name').notNull(),
-  addressLine1: text('address_line1').notNull(),
-  addressLine2: text('address_line2'),
-  city: text('city').notNull(),
-  stateCode: text('state_code').notNull(),
-  pin: text('pin').notNull(),
+  ...addressColumns(true),
   instructions: text('instructions'),
   hours: text('hours'),
   position: integer('position').notNull(),

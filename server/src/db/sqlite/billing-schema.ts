@@ -6,17 +6,14 @@ import { GST_STATE_CODES } from '@auction/shared';
 import { sql } from 'drizzle-orm';
 import { check, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { sqlList } from '../enum-sql.js';
+import { addressColumns } from './houses-schema.js';
 import { users } from './schema.js';
 
 /** One row per bidder who gave them; frozen onto each invoice at issue, so changing them changes no invoice. */
 export const billingDetails = sqliteTable('billing_details', {
   userId: integer('user_id').primaryKey().references(() => users.id),
   name: text('name').notNull(),
-  addressLine1: text('address_line1').notNull(),
-  addressLine2: text('address_line2'),
-  city: text('city').notNull(),
-  stateCode: text('state_code').notNull(),
-  pin: text('pin').notNull(),
+  ...addressColumns(true),
   gstin: text('gstin'),
   updatedAt: integer('updated_at').notNull(),
 }, (t) => [
