@@ -135,6 +135,12 @@ const VALID_BODY: Record<string, () => Record<string, unknown>> = {
   'POST /api/password/forgot': () => ({ username: 'nobody' }),
   'POST /api/password/reset': () => ({ token: 'nope', password: 'secret9' }),
   'PUT /api/me/notification-settings': () => ({ email: { won: true } }),
+  'PUT /api/admin/house': () => ({
+    legal_name: 'Abuse House', display_name: 'Abuse', address: { line1: '1 Road', line2: 'Floor 2', city: 'Pune', state_code: '27', pin: '411001' }, gstin: null,
+    invoice_prefix: null, phone: '9876543210', email: 'house@example.com', payout: { holder: 'Abuse House', ifsc: 'HDFC0001234', account_number: '001234567890' },
+    pickup_locations: [{ name: 'Warehouse', address: { line1: '2 Road', city: 'Pune', state_code: '27', pin: '411001' }, instructions: 'Gate 2', hours: '10–6' }],
+  }),
+  'PUT /api/me/billing': () => ({ name: 'Abuse Buyer', address: { line1: '1 Road', line2: 'Floor 2', city: 'Pune', state_code: '27', pin: '411001' }, gstin: null }),
   'POST /api/unsubscribe': () => ({ token: 'nope' }),
   // POST /api/admin/products/{id}/images takes multipart/form-data, not JSON, so it has no JSON body
   // here: its path id is probed below, and JSON over 64 KiB is still 413. Its own limits (MEDIA_MAX_MB,

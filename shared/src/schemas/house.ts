@@ -32,7 +32,7 @@ export const Gstin = Type.String({ pattern: GSTIN_PATTERN, [X_ERROR]: 'gstin mus
 
 export const PickupLocationInput = Type.Object({
   /** An existing location's id keeps it (and what points at it); without one it is a new location. */
-  id: Type.Optional(Type.Integer({ minimum: 1, [X_ERROR]: 'pickup_locations[].id must be the id of one of your pickup locations' })),
+  id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647, [X_ERROR]: 'pickup_locations[].id must be the id of one of your pickup locations' })),
   name: Line('pickup_locations[].name', HOUSE_LIMITS.lineMax),
   address: Address,
   instructions: Type.Optional(nullable(Type.String({ maxLength: HOUSE_LIMITS.instructionsMax, [X_ERROR]: `pickup_locations[].instructions must be at most ${HOUSE_LIMITS.instructionsMax} characters`, allOf: [VisibleText('pickup_locations[].instructions', { multiline: true })] }))),
