@@ -73,7 +73,7 @@ export function describeValidation(errors: AjvError[], context: string): { field
     const missing = String(err.params.missingProperty);
     const properties = err.parentSchema?.properties as Record<string, Record<string, unknown>> | undefined;
     const worded = properties?.[missing]?.[X_MISSING];
-    return { field: missing, message: typeof worded === 'string' ? worded : `${pathField ? `${pathField}.` : ''}${missing} is required` };
+    return { field: pathField ? `${pathField}.${missing}` : missing, message: typeof worded === 'string' ? worded : `${pathField ? `${pathField}.` : ''}${missing} is required` };
   }
   const field = pathField || context;
   const blank = err.parentSchema?.[X_MISSING];

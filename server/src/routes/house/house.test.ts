@@ -78,6 +78,8 @@ describe('the house profile', () => {
     expect((await call(app, 'PUT', '/api/admin/house', { ...profile, address: { ...address, pin: '4110' } }, admin.token)).json())
       .toMatchObject({ field: 'address.pin', message: 'address.pin must be a PIN code of 6 digits' });
     expect((await call(app, 'PUT', '/api/admin/house', { ...profile, payout: { ...profile.payout, ifsc: 'HDFC1001234' } }, admin.token)).json()).toMatchObject({ field: 'payout.ifsc' });
+    const { city: _city, ...noCity } = address;
+    expect((await call(app, 'PUT', '/api/admin/house', { ...profile, address: noCity }, admin.token)).json()).toMatchObject({ field: 'address.city', message: 'address.city is required' });
     // Nothing of a refused save was kept.
     expect((await call(app, 'GET', '/api/admin/house', undefined, admin.token)).json<House>().legal_name).toBeNull();
     // Once a number is stored, a masked value that is not its own is refused, and the number stays.
