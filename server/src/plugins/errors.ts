@@ -65,7 +65,10 @@ export function describeValidation(errors: AjvError[], context: string): { field
   const anyOf = errors.find((e) => e.keyword === 'anyOf');
   // A value that may be an object or null (an address, a payout account) and is a wrong object: what is
   // wrong inside it says more than "wrong type or value".
-  const inside = anyOf && errors.find((e) => e.keyword !== 'anyOf' && e.instancePath.startsWith(`${anyOf.instancePath}/`));
+  // The branch the value's type matched (a field missing from the object, a string breaking its
+  // pattern) rather than the others' type errors; a choice among constants stays "one of …".
+  const inside = anyOf && (errors.find((e) => e.keyword !== 'anyOf' && e.instancePath.startsWith(`${anyOf.instancePath}/`))
+    ?? errors.find((e) => e.instancePath === anyOf.instancePath && !['anyOf', 'type', 'const', 'enum'].includes(e.keyword)));
   const err = inside ?? anyOf ?? errors[0];
   if (!err) return { field: context, message: `${context} is not valid` };
   const pathField = err.instancePath.replace(/^\//, '').replaceAll('/', '.');
