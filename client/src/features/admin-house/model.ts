@@ -4,18 +4,14 @@
  * and where the server's refusal is shown.
  */
 import {
-  ACCOUNT_NUMBER_PATTERN, EMAIL_PATTERN, GST_STATES, HOUSE_LIMITS, IFSC_PATTERN, LIMITS, PIN_PATTERN, gstinProblem,
-  type Address, type GstStateCode, type House, type PutHouseBody,
+  ACCOUNT_NUMBER_PATTERN, EMAIL_PATTERN, HOUSE_LIMITS, IFSC_PATTERN, LIMITS, gstinProblem, type House, type PutHouseBody,
 } from '@auction/shared';
+import {
+  ADDRESS_MESSAGES, EMPTY_ADDRESS, addressBody, addressDraft, addressFilled, checkAddress, gstinMessage, type AddressDraft,
+} from '../../lib/address/address';
 import { ApiError } from '../../lib/api-client';
 
-export interface AddressDraft {
-  line1: string;
-  line2: string;
-  city: string;
-  state_code: string;
-  pin: string;
-}
+export type { AddressDraft };
 
 export interface LocationDraft {
   /** React's key: `id-7` for a stored location, `new-3` for one added on this page. */
@@ -46,11 +42,6 @@ export interface HouseDraft {
  */
 export type HouseErrors = Partial<Record<string, string>>;
 
-export const EMPTY_ADDRESS: AddressDraft = { line1: '', line2: '', city: '', state_code: '', pin: '' };
-
-const addressDraft = (a: Address | null): AddressDraft =>
-  a ? { line1: a.line1, line2: a.line2 ?? '', city: a.city, state_code: a.state_code, pin: a.pin } : { ...EMPTY_ADDRESS };
-
 /** The form's draft of what the server answered (the account number as it came: masked). */
 export function draftOf(h: House): HouseDraft {
   return {
@@ -74,11 +65,6 @@ export function newLocation(): LocationDraft {
   return { key: `new-${nextKey++}`, name: '', address: { ...EMPTY_ADDRESS }, hours: '', instructions: '' };
 }
 
-/** The GST states and territories by name, each with its code: the address's state select. */
-export const STATE_OPTIONS: { code: GstStateCode; label: string }[] = (Object.entries(GST_STATES) as [GstStateCode, string][])
-  .map(([code, name]) => ({ code, label: `${name} (${code})` }))
-  .sort((a, b) => a.label.localeCompare(b.label));
-
 const MISSING_NAMES: Record<string, string> = { legal_name: 'legal name', address: 'address' };
 /** `missing` in words: "legal name, address". */
 export const missingText = (missing: readonly string[]) => missing.map((m) => MISSING_NAMES[m] ?? m.replaceAll('_', ' ')).join(', ');
@@ -87,9 +73,7 @@ export const missingText = (missing: readonly string[]) => missing.map((m) => MI
 const MASKED = /^••[0-9]{4}$/;
 
 export const MESSAGES = {
-  required: 'Fill this in',
-  addressTogether: 'An address needs line 1, city, state and PIN',
-  pin: 'Enter a PIN code of 6 digits, e.g. 411001',
+  ...ADDRESS_MESSAGES,
   prefix: 'Use 1–5 capital letters or digits, e.g. RAO',
   phone: 'Enter a phone number of 7 to 15 digits (an optional leading +)',
   email: 'Enter an email address such as name@example.com',
@@ -101,18 +85,6 @@ export const MESSAGES = {
 } as const;
 
 const test = (pattern: string, value: string) => new RegExp(pattern).test(value);
-
-/** The address's checks, with its fields under `prefix` (`address`, `pickup_locations[0].address`). */
-function checkAddress(a: AddressDraft, prefix: string, required: boolean, errors: HouseErrors): void {
-  const filled = [a.line1, a.line2, a.city, a.state_code, a.pin].some((v) => v.trim() !== '');
-  if (!filled && !required) return;
-  const message = required ? MESSAGES.required : MESSAGES.addressTogether;
-  if (!a.line1.trim()) errors[`${prefix}.line1`] = message;
-  if (!a.city.trim()) errors[`${prefix}.city`] = message;
-  if (!a.state_code) errors[`${prefix}.state_code`] = message;
-  if (!a.pin.trim()) errors[`${prefix}.pin`] = message;
-  else if (!test(PIN_PATTERN, a.pin.trim())) errors[`${prefix}.pin`] = MESSAGES.pin;
-}
 
 /** The server's rules, checked before sending: each error keyed by its field. Empty: send it. */
 export function validateHouse(d: HouseDraft): HouseErrors {
@@ -149,29 +121,19 @@ export function validateHouse(d: HouseDraft): HouseErrors {
   return errors;
 }
 
-/** The shared rule's sentence, said to a person: "GSTIN has a wrong check character: …". */
-function gstinMessage(problem: string): string {
-  return problem.replace(/^gstin /, 'GSTIN ');
-}
-
 /** Spaces are only a help to the eye in an account number. */
 const accountOf = (s: string) => s.replace(/\s+/g, '');
 
 const orNull = (s: string) => (s.trim() === '' ? null : s.trim());
 
-function addressBody(a: AddressDraft): Address {
-  return { line1: a.line1.trim(), line2: orNull(a.line2), city: a.city.trim(), state_code: a.state_code, pin: a.pin.trim() };
-}
-
 /** The whole profile as PUT takes it: empty is null, the masked account number sent back as it is. */
 export function bodyOf(d: HouseDraft): PutHouseBody {
-  const addressFilled = [d.address.line1, d.address.line2, d.address.city, d.address.state_code, d.address.pin].some((v) => v.trim() !== '');
   const p = d.payout;
   const payoutFilled = [p.holder, p.ifsc, p.account_number].some((v) => v.trim() !== '');
   return {
     legal_name: orNull(d.legal_name),
     display_name: orNull(d.display_name),
-    address: addressFilled ? addressBody(d.address) : null,
+    address: addressFilled(d.address) ? addressBody(d.address) : null,
     gstin: orNull(d.gstin),
     invoice_prefix: orNull(d.invoice_prefix),
     phone: orNull(d.phone),
