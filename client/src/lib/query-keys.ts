@@ -23,6 +23,8 @@ export const queryRoots = {
   me: ['me'],
   /** The bidder's email notice settings (`GET /me/notification-settings`). */
   notificationSettings: ['notification-settings'],
+  /** The bidder's billing details (`GET /me/billing`): who invoices are made out to, on the Account page. */
+  billing: ['billing'],
   /** The admin's house profile (`GET /admin/house`): the House page. */
   house: ['house'],
 } as const satisfies Record<string, readonly [string]>;

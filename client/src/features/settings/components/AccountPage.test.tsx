@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
-import type { NotificationSettings } from '@auction/shared';
+import type { Billing, NotificationSettings } from '@auction/shared';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { useToasts } from '../../../components/ui/toast/toast-store';
 import { jsonResponse, resetAppState, routeFetch, sampleUser, type FetchAnswer } from '../../../test/utils';
@@ -18,6 +18,7 @@ function routes(over: Record<string, FetchAnswer[]> = {}) {
   return routeFetch({
     'GET /api/me': [jsonResponse(200, me())],
     'GET /api/me/notification-settings': [jsonResponse(200, noticeSettings())],
+    'GET /api/me/billing': [jsonResponse(200, { details: null, updated_at: null })],
     ...over,
   });
 }
@@ -28,6 +29,14 @@ function renderPage() {
 
 const emailCard = () => screen.getByRole('region', { name: 'Email' });
 const noticeCard = () => screen.getByRole('region', { name: 'Email notifications' });
+const billingCard = () => screen.getByRole('region', { name: 'Billing details' });
+const billingField = (label: string) => within(billingCard()).getByLabelText<HTMLInputElement | HTMLSelectElement>(label);
+const fillBilling = (values: Record<string, string>) => {
+  for (const [label, value] of Object.entries(values)) fireEvent.change(billingField(label), { target: { value } });
+};
+const saveBillingButton = () => within(billingCard()).getByRole('button', { name: 'Save billing details' });
+const bengaluru = { line1: '7 Residency Road', line2: null, city: 'Bengaluru', state_code: '29', pin: '560025' };
+const billing = (details: Billing['details'], updated_at: string | null = '2026-03-01T10:00:00.000Z'): Billing => ({ details, updated_at });
 const box = (name: RegExp | string) => within(noticeCard()).getByRole<HTMLInputElement>('checkbox', { name });
 
 describe('changedKinds', () => {
@@ -246,5 +255,92 @@ describe('AccountPage', () => {
     expect(api.calls('POST /api/change-password')[1]![1]!.headers).toMatchObject({ authorization: 'Bearer u-tok' });
     expect(useSession.getState()).toMatchObject({ userToken: 'u-new', user: sampleUser });
     expect(localStorage.getItem('token')).toBe('u-new');
+  });
+
+  it('shows the stored billing details and says what invoices are made of, read with the user token', async () => {
+    const api = routes({ 'GET /api/me/billing': [jsonResponse(200, billing({ name: 'Acme Traders', address: { ...bengaluru, line2: 'Floor 3' }, gstin: '29AAGCB7383J1Z4' }))] });
+    renderPage();
+    await waitFor(() => expect(billingField('Name').value).toBe('Acme Traders'));
+    expect(within(billingCard()).getByText(/Your invoices are made out to these details/).textContent).toContain('Invoices already issued keep the details they were issued with');
+    expect([
+      'Address line 1', 'Address line 2 (optional)', 'City', 'PIN code', 'State', 'GSTIN (optional)',
+    ].map((l) => billingField(l).value)).toEqual(['7 Residency Road', 'Floor 3', 'Bengaluru', '560025', '29', '29AAGCB7383J1Z4']);
+    expect(within(billingCard()).getByRole('option', { name: 'Karnataka (29)' })).toBeTruthy();
+    expect(within(billingCard()).getByText(/For a business buyer/)).toBeTruthy();
+    expect(api.calls('GET /api/me/billing')[0]![1]!.headers).toMatchObject({ authorization: 'Bearer u-tok' });
+  });
+
+  it('stops missing fields, a bad PIN and a GSTIN of another state before any request, each under its field', async () => {
+    const api = routes();
+    renderPage();
+    await waitFor(() => expect(billingField('Name').value).toBe(''));
+    fireEvent.click(saveBillingButton());
+    for (const label of ['Name', 'Address line 1', 'City', 'PIN code', 'State']) {
+      expect(billingField(label).getAttribute('aria-invalid'), label).toBe('true');
+    }
+    expect(billingField('Address line 2 (optional)').getAttribute('aria-invalid')).toBeNull();
+    expect(document.activeElement).toBe(billingField('Name'));
+
+    fillBilling({ Name: 'Acme Traders', 'Address line 1': '7 Residency Road', City: 'Bengaluru', 'PIN code': '56002', State: '29', 'GSTIN (optional)': '27aapfu0939f1zv' });
+    expect(billingField('GSTIN (optional)').value).toBe('27AAPFU0939F1ZV');
+    fireEvent.click(saveBillingButton());
+    const pin = billingField('PIN code');
+    expect(document.getElementById(pin.getAttribute('aria-describedby')!)!.textContent).toBe('Enter a PIN code of 6 digits, e.g. 411001');
+    const gstin = billingField('GSTIN (optional)');
+    expect(document.getElementById(gstin.getAttribute('aria-describedby')!)!.textContent).toBe('GSTIN must begin with the state code of the address');
+    expect(billingField('Name').getAttribute('aria-invalid')).toBeNull();
+    expect(document.activeElement).toBe(pin);
+    expect(api.calls('PUT /api/me/billing')).toHaveLength(0);
+  });
+
+  it('saves the whole of them and shows the answer; a server refusal lands under its field, else a toast', async () => {
+    const api = routes({
+      'GET /api/me/billing': [jsonResponse(200, billing({ name: 'Asha Rao', address: bengaluru, gstin: null }))],
+      'PUT /api/me/billing': [
+        jsonResponse(400, { error: 'address.pin must be a PIN code of 6 digits', message: 'x', code: 'VALIDATION', field: 'address.pin' }),
+        jsonResponse(500, {}),
+        jsonResponse(200, billing({ name: 'Acme Traders', address: { ...bengaluru, line2: 'Floor 3' }, gstin: '29AAGCB7383J1Z4' }, '2026-03-02T10:00:00.000Z')),
+      ],
+    });
+    renderPage();
+    await waitFor(() => expect(billingField('Name').value).toBe('Asha Rao'));
+    fillBilling({ Name: ' Acme Traders ', 'Address line 2 (optional)': 'Floor 3', 'GSTIN (optional)': '29AAGCB7383J1Z4' });
+
+    fireEvent.click(saveBillingButton());
+    const pin = billingField('PIN code');
+    await waitFor(() => expect(pin.getAttribute('aria-invalid')).toBe('true'));
+    expect(document.getElementById(pin.getAttribute('aria-describedby')!)!.textContent).toBe('address.pin must be a PIN code of 6 digits');
+    expect(document.activeElement).toBe(pin);
+    const sent = { name: 'Acme Traders', address: { ...bengaluru, line2: 'Floor 3' }, gstin: '29AAGCB7383J1Z4' };
+    expect(api.body('PUT /api/me/billing', 0)).toEqual(sent);
+    expect(api.calls('PUT /api/me/billing')[0]![1]!.headers).toMatchObject({ authorization: 'Bearer u-tok' });
+    // Editing the field clears its error.
+    fillBilling({ 'PIN code': '560001' });
+    expect(pin.getAttribute('aria-invalid')).toBeNull();
+
+    fireEvent.click(saveBillingButton());
+    await waitFor(() => expect(toasts()).toContain('error: Could not save your billing details. Please try again.'));
+    expect(within(billingCard()).queryByText(/must be/)).toBeNull();
+
+    fireEvent.click(saveBillingButton());
+    await waitFor(() => expect(toasts()).toContain('success: Billing details saved'));
+    expect(api.body('PUT /api/me/billing', 2)).toEqual({ ...sent, address: { ...sent.address, pin: '560001' } });
+    // The card shows the answer (the server's PIN), no second read.
+    expect(billingField('PIN code').value).toBe('560025');
+    expect(billingField('Name').value).toBe('Acme Traders');
+    expect(billingField('Address line 2 (optional)').value).toBe('Floor 3');
+    expect(billingField('GSTIN (optional)').value).toBe('29AAGCB7383J1Z4');
+    expect(api.calls('GET /api/me/billing')).toHaveLength(1);
+  });
+
+  it('sends no GSTIN as null and an empty line 2 as null', async () => {
+    const api = routes({ 'PUT /api/me/billing': [(body) => jsonResponse(200, billing(body as Billing['details']))] });
+    renderPage();
+    await waitFor(() => expect(billingField('Name').value).toBe(''));
+    fillBilling({ Name: 'Asha Rao', 'Address line 1': ' 7 Residency Road ', City: 'Bengaluru', 'PIN code': '560025', State: '29', 'Address line 2 (optional)': '  ' });
+    fireEvent.click(saveBillingButton());
+    await waitFor(() => expect(toasts()).toContain('success: Billing details saved'));
+    expect(api.body('PUT /api/me/billing')).toEqual({ name: 'Asha Rao', address: bengaluru, gstin: null });
+    expect(billingField('Address line 1').value).toBe('7 Residency Road');
   });
 });

@@ -2,6 +2,7 @@ import { useSession } from '../../../lib/session';
 import { useServerQuery } from '../../../lib/query';
 import { Icon } from '../../../components/ui/Icon';
 import { meQuery } from '../api/account-api';
+import { BillingCard } from './BillingCard';
 import { EmailCard } from './EmailCard';
 import { NotificationSettingsCard } from './NotificationSettingsCard';
 import { PasswordForm } from './PasswordForm';
@@ -37,7 +38,7 @@ function ProfileCard() {
   );
 }
 
-/** /user/account: the bidder's details, email address, which notices are mailed, and password. */
+/** /user/account: the bidder's details, email address, billing details, which notices are mailed, and password. */
 export function AccountPage() {
   // A different bidder in this tab starts with fresh forms.
   const userId = useSession((s) => s.user?.id);
@@ -46,6 +47,7 @@ export function AccountPage() {
       <div className="settings-grid">
         <ProfileCard />
         <EmailCard portal="user" />
+        <BillingCard />
         <NotificationSettingsCard />
         <PasswordForm portal="user" />
       </div>
