@@ -1,5 +1,5 @@
 /**
- * The bidder's billing details in a real Chromium (issue 45, DESIGN §14): a bidder opens Account from
+ * The bidder's billing details in a real Chromium (docs/invoices.md): a bidder opens Account from
  * the menu, a bad PIN is stopped before it is sent, then fills who invoices are made out to (a business
  * buyer with its GSTIN) and saves; after a reload the details are kept. Screenshots at 1280 and 375 px,
  * each checked with axe-core (`shot`).

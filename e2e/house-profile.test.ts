@@ -1,5 +1,5 @@
 /**
- * The house profile in a real Chromium (issue 45, DESIGN §14): a new admin opens House from the
+ * The house profile in a real Chromium (docs/invoices.md): a new admin opens House from the
  * sidebar and is told what settling needs, fills the seller of record and the address, adds a pickup
  * location and saves; after a reload the profile is kept and the banner is gone. Screenshots at 1280
  * and 375 px, each checked with axe-core (`shot`).

@@ -1,5 +1,5 @@
 /**
- * What a buyer pays in all for a lot won at a hammer price (DESIGN §14): the price, the buyer's
+ * What a buyer pays in all for a lot won at a hammer price: the price, the buyer's
  * premium on it, GST on the premium and GST on the lot, each in paise rounded half up, per lot. With
  * a premium of 0 and GST of 0 it is the price, as the spec has it.
  */

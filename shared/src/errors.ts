@@ -16,7 +16,7 @@ export const ERROR_STATUS = {
   /** Another account of the same kind has confirmed this email address. */
   EMAIL_TAKEN: 409,
   ID_TAKEN: 409,
-  /** Another house's invoices already carry this prefix (DESIGN §14). */
+  /** Another house's invoices already carry this prefix. */
   INVOICE_PREFIX_TAKEN: 409,
   BID_TOO_LOW: 409,
   AUCTION_ENDED: 409,

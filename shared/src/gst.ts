@@ -1,5 +1,5 @@
 /**
- * India's tax and bank identifiers as a house and a buyer give them (DESIGN §14, docs/invoices.md):
+ * India's tax and bank identifiers as a house and a buyer give them (docs/invoices.md):
  * the GST state codes, GSTIN (with its check character), IFSC and PIN. Pure, shared by the server's
  * checks and the client's forms.
  */

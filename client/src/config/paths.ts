@@ -27,7 +27,7 @@ export const paths = {
     categories: '/admin/categories',
     users: '/admin/users',
     reports: '/admin/reports',
-    /** The house's profile: seller of record, payout account, pickup locations (DESIGN §14). */
+    /** The house's profile: seller of record, payout account, pickup locations. */
     house: '/admin/house',
     settings: '/admin/settings',
     auctionDetail: '/admin/auctions/:auctionId',

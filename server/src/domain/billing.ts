@@ -1,4 +1,4 @@
-/** A buyer's billing details (DESIGN §14): who their invoices are made out to; a GSTIN must be of the address's state. */
+/** A buyer's billing details (docs/invoices.md): who their invoices are made out to; a GSTIN must be of the address's state. */
 import { gstinProblem } from '@auction/shared';
 import type { BillingRow, UnitOfWork } from '../db/index.js';
 import { refuse, type Result } from '../errors.js';

@@ -1,5 +1,5 @@
 /**
- * A house's profile (DESIGN §14, docs/invoices.md): the seller of record on its invoices, its payout
+ * A house's profile (docs/invoices.md): the seller of record on its invoices, its payout
  * account and where its buyers collect. Saved whole; what invoices need (a name, an address and its
  * state) may be left for later and is named by `missingOf`.
  */
@@ -15,7 +15,7 @@ export interface SaveHouse {
   locations: PickupLocationDraft[];
 }
 
-/** What invoices need and the profile lacks (DESIGN §14: settling a sale with a winner will require them). */
+/** What invoices need and the profile lacks (settling a sale with a winner will require them). */
 export function missingOf(house: HouseRow | null): (typeof HOUSE_REQUIRED)[number][] {
   const missing: (typeof HOUSE_REQUIRED)[number][] = [];
   if (!house?.legalName) missing.push('legal_name');

@@ -1,4 +1,4 @@
-/** A house's profile as its admin reads it (DESIGN §14): the account number masked, what invoices need named; a buyer's billing details. */
+/** A house's profile as its admin reads it (docs/invoices.md): the account number masked, what invoices need named; a buyer's billing details. */
 import { maskAccountNumber, type Address, type Billing, type House, type PickupLocation, type PutBillingBody, type PutHouseBody } from '@auction/shared';
 import type { BillingRow, HouseFields, HouseRow, PickupLocationDraft, PickupLocationRow } from '../db/index.js';
 import { missingOf } from '../domain/house.js';

@@ -315,7 +315,7 @@ const TABLE: Record<string, Case[]> = {
     check: (who, res, fx) => expect(res.json<{ admin: { id: number } }>().admin.id).toBe(callerId(fx, who)),
   }],
 
-  // the house's profile (DESIGN §14): each admin its own
+  // the house's profile (docs/invoices.md): each admin its own
   'GET /api/admin/house': [{ request: () => ({ url: '/api/admin/house' }), expect: adminRole(200) }],
   'PUT /api/admin/house': [{
     request: () => ({

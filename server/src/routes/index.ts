@@ -55,7 +55,7 @@ export async function registerRoutes(
     walletRoutes(api, ctx);
     adminRoutes(api, ctx);
     userAdminRoutes(api, ctx);
-    // The house's profile and the buyer's billing details: the two sides of an invoice (DESIGN §14).
+    // The house's profile and the buyer's billing details: the two sides of an invoice (docs/invoices.md).
     houseRoutes(api, ctx);
     billingRoutes(api, ctx);
     // Saved lots and notifications (docs/notifications.md).

@@ -1,8 +1,8 @@
 /**
- * A house's profile (DESIGN §14, docs/invoices.md): the seller of record on its invoices, where its
+ * A house's profile (docs/invoices.md): the seller of record on its invoices, where its
  * buyers collect, and where its money is paid out. Every field may be left empty while the house sets
  * up; invoices need a name, an address and its state (`missing` says what is left), and settling a sale
- * with a winner will require them (DESIGN §14).
+ * with a winner will require them.
  */
 import { Type, type Static } from 'typebox';
 import { ACCOUNT_NUMBER_PATTERN, GSTIN_PATTERN, GST_STATE_CODES, IFSC_PATTERN, PIN_PATTERN } from '../gst.js';
@@ -66,7 +66,7 @@ export const PickupLocation = Type.Object({
 });
 export type PickupLocation = Static<typeof PickupLocation>;
 
-/** What invoices need and the profile lacks (settling a sale with a winner will require them: DESIGN §14). */
+/** What invoices need and the profile lacks (settling a sale with a winner will require them). */
 export const HOUSE_REQUIRED = ['legal_name', 'address'] as const;
 
 export const House = Type.Object({
@@ -85,7 +85,7 @@ export const House = Type.Object({
 export type House = Static<typeof House>;
 
 /**
- * A buyer's billing details (DESIGN §14): who an invoice is made out to, copied and frozen onto each
+ * A buyer's billing details (docs/invoices.md): who an invoice is made out to, copied and frozen onto each
  * invoice at issue. A business buyer gives its GSTIN (its state must be the address's).
  */
 export const PutBillingBody = Type.Object({

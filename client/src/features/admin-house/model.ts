@@ -1,5 +1,5 @@
 /**
- * The House page's rules (DESIGN §14): the form's draft of a house profile, the checks the server makes
+ * The House page's rules (docs/invoices.md): the form's draft of a house profile, the checks the server makes
  * (shared/src/gst.ts, HOUSE_LIMITS) made before sending, the whole profile as PUT /admin/house takes it,
  * and where the server's refusal is shown.
  */

@@ -1,5 +1,5 @@
 /**
- * The billing details card's rules (DESIGN §14): the form's draft, the checks the server makes (a
+ * The billing details card's rules (docs/invoices.md): the form's draft, the checks the server makes (a
  * name, the whole address, a GSTIN of the address's state: gstinProblem) made before sending, the
  * body PUT /me/billing takes, and where the server's refusal is shown.
  */

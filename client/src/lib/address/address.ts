@@ -1,5 +1,5 @@
 /**
- * An address as a form holds it (DESIGN §14): the draft of the five fields, the state select's
+ * An address as a form holds it (docs/invoices.md): the draft of the five fields, the state select's
  * options, the checks the server makes (PIN_PATTERN, GST_STATES) made before sending, and the body
  * the server takes. Shared by the admin's House page and the bidder's billing details.
  */

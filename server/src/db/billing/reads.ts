@@ -1,5 +1,5 @@
 /**
- * A buyer's billing details (DESIGN §14).
+ * A buyer's billing details (docs/invoices.md).
  * Its reads, one slice of Reads (reads.ts).
  */
 import { isStorableId } from '../rows.js';

@@ -1,4 +1,4 @@
-/** A buyer's billing details (DESIGN §14), frozen onto each invoice at issue: the types. */
+/** A buyer's billing details (docs/invoices.md), frozen onto each invoice at issue: the types. */
 
 export interface BillingRow {
   userId: number;

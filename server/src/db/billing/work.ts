@@ -1,5 +1,5 @@
 /**
- * A buyer's billing details (DESIGN §14).
+ * A buyer's billing details (docs/invoices.md).
  * Its statements in a unit of work, one slice of SqlUnitOfWork (unit-of-work.ts).
  */
 import { SqlSlice } from '../slice.js';

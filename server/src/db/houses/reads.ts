@@ -1,5 +1,5 @@
 /**
- * Houses (DESIGN §14): an admin's profile as seller of record, and its pickup locations.
+ * Houses (docs/invoices.md): an admin's profile as seller of record, and its pickup locations.
  * Its reads, one slice of Reads (reads.ts).
  */
 import { isStorableId } from '../rows.js';

@@ -1,4 +1,4 @@
-/** Houses (DESIGN §14): an admin's profile as seller of record, and its pickup locations: the types. */
+/** Houses (docs/invoices.md): an admin's profile as seller of record, and its pickup locations: the types. */
 
 /** A house's profile as stored; every field but the admin is null until filled in. */
 export interface HouseRow {

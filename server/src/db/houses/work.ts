@@ -1,5 +1,5 @@
 /**
- * Houses (DESIGN §14): an admin's profile as seller of record, and its pickup locations.
+ * Houses (docs/invoices.md): an admin's profile as seller of record, and its pickup locations.
  * Its statements in a unit of work, one slice of SqlUnitOfWork (unit-of-work.ts).
  */
 import { SqlSlice } from '../slice.js';

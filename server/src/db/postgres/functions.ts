@@ -1,5 +1,5 @@
 /**
- * The store's PL/pgSQL functions (issue 44): each lives in a versioned source file of its own under
+ * The store's PL/pgSQL functions: each lives in a versioned source file of its own under
  * functions/ (`<name>.sql`, or one file for a closely tied group), holding its current definition and
  * beginning with a header comment that gives its version (`-- version: 3`) and what it does. They are
  * not copied into migrations: the store applies them at open, right after the migrations and under the

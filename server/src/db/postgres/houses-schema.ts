@@ -1,5 +1,5 @@
 /**
- * A house's profile and its pickup locations (DESIGN §14; db/houses/). Kept in step with
+ * A house's profile and its pickup locations (docs/invoices.md; db/houses/). Kept in step with
  * sqlite/houses-schema.ts; drizzle.postgres.config.ts reads this file beside schema.ts.
  */
 import { GST_STATE_CODES } from '@auction/shared';

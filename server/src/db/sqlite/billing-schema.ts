@@ -1,5 +1,5 @@
 /**
- * A buyer's billing details (DESIGN §14; db/billing/). Kept in step with postgres/billing-schema.ts;
+ * A buyer's billing details (docs/invoices.md; db/billing/). Kept in step with postgres/billing-schema.ts;
  * drizzle.config.ts reads this file beside schema.ts.
  */
 import { GST_STATE_CODES } from '@auction/shared';

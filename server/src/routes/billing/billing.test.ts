@@ -1,5 +1,5 @@
 /**
- * A buyer's billing details (DESIGN §14) through the HTTP API, on both stores: none until given, saved
+ * A buyer's billing details (docs/invoices.md) through the HTTP API, on both stores: none until given, saved
  * and replaced, a business buyer's GSTIN checked against the address's state, each bidder's own.
  */
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-/** A buyer's billing details (DESIGN §14): GET and PUT /me/billing, the bidder's own. */
+/** A buyer's billing details (docs/invoices.md): GET and PUT /me/billing, the bidder's own. */
 import { Billing, PutBillingBody, errorResponses } from '@auction/shared';
 import type { App, AppContext } from '../../context.js';
 import { saveBilling } from '../../domain/billing.js';

@@ -1,5 +1,5 @@
 /**
- * A house's profile (DESIGN §14) through the HTTP API, on both stores: empty until filled, saved whole,
+ * A house's profile (docs/invoices.md) through the HTTP API, on both stores: empty until filled, saved whole,
  * the account number masked on the way out and kept when it comes back masked, GSTIN and prefix checks,
  * pickup locations kept by id and taken out when left out, and one house's profile its own.
  */

@@ -1,4 +1,4 @@
-/** A house's profile (DESIGN §14, docs/invoices.md): GET and PUT /admin/house, the admin's own only. */
+/** A house's profile (docs/invoices.md): GET and PUT /admin/house, the admin's own only. */
 import { House, PutHouseBody, errorResponses } from '@auction/shared';
 import type { App, AppContext } from '../../context.js';
 import { saveHouse } from '../../domain/house.js';

@@ -1,4 +1,4 @@
-/** The House page's calls, with the admin token: the house profile read and saved whole (DESIGN §14). */
+/** The House page's calls, with the admin token: the house profile read and saved whole. */
 import { queryOptions } from '@tanstack/react-query';
 import type { House, PutHouseBody } from '@auction/shared';
 import { api } from '../../../lib/api-client';

@@ -16,7 +16,7 @@ import { AddressFields, TextAreaField } from './HouseFields';
 import './house.css';
 
 /**
- * /admin/house: the house's profile (DESIGN §14): the seller of record on its invoices, its address,
+ * /admin/house: the house's profile (docs/invoices.md): the seller of record on its invoices, its address,
  * how buyers reach it, its payout account and its pickup locations, saved whole with one button.
  * A banner says what settling an auction with bids still needs.
  */

@@ -1,4 +1,4 @@
-/** The bidder's billing details (DESIGN §14): who invoices are made out to, read and saved whole. */
+/** The bidder's billing details (docs/invoices.md): who invoices are made out to, read and saved whole. */
 import { queryOptions } from '@tanstack/react-query';
 import type { Billing, PutBillingBody } from '@auction/shared';
 import { api } from '../../../lib/api-client';

@@ -14,7 +14,7 @@ import {
 } from '../billing-model';
 
 /**
- * Who the bidder's invoices are made out to (GET/PUT /me/billing, DESIGN §14): a name, an address and,
+ * Who the bidder's invoices are made out to (GET/PUT /me/billing, docs/invoices.md): a name, an address and,
  * for a business buyer, its GSTIN, saved whole. Invoices already issued keep the details they were
  * issued with.
  */
