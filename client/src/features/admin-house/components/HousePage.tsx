@@ -1,5 +1,5 @@
 import { HOUSE_LIMITS, LIMITS, type House, type PutHouseBody } from '@auction/shared';
-import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { FormField } from '../../../components/ui/FormField';
 import { Icon, type IconName } from '../../../components/ui/Icon';
 import { Spinner } from '../../../components/ui/Spinner';
@@ -14,6 +14,7 @@ import {
 } from '../model';
 import { AddressFields, TextAreaField } from './HouseFields';
 import './house.css';
+import { useFocusAfterRender } from '../../../lib/use-focus-after-render';
 
 /**
  * /admin/house: the house's profile (docs/invoices.md): the seller of record on its invoices, its address,
@@ -66,13 +67,7 @@ const upper = (v: string) => v.toUpperCase();
 function HouseForm({ house }: { house: House }) {
   const [draft, setDraft] = useState<HouseDraft>(() => draftOf(house));
   const [errors, setErrors] = useState<HouseErrors>({});
-  // The field to focus once the next render is on screen (the first error, a new location's name).
-  const focusNext = useRef<string | null>(null);
-  useEffect(() => {
-    if (!focusNext.current) return;
-    document.getElementById(focusNext.current)?.focus();
-    focusNext.current = null;
-  });
+  const focusNext = useFocusAfterRender();
 
   const save = useServerMutation({
     mutationFn: (body: PutHouseBody) => saveHouse(body),
@@ -87,7 +82,7 @@ function HouseForm({ house }: { house: House }) {
       const at = refusalField(err, new Set(fieldsOf(draft)));
       if (at) {
         setErrors({ [at.field]: at.message });
-        focusNext.current = fieldId(at.field);
+        focusNext(fieldId(at.field));
         return;
       }
       toast.error(errorText(err, 'Failed to save the house profile'));
@@ -131,12 +126,12 @@ function HouseForm({ house }: { house: House }) {
   const dropLocationErrors = () => setErrors((e) => Object.fromEntries(Object.entries(e).filter(([k]) => !k.startsWith('pickup_locations'))));
   const addLocation = () => {
     const l = newLocation();
-    focusNext.current = fieldId(`pickup_locations[${draft.pickup_locations.length}].name`);
+    focusNext(fieldId(`pickup_locations[${draft.pickup_locations.length}].name`));
     setDraft((d) => ({ ...d, pickup_locations: [...d.pickup_locations, l] }));
     dropLocationErrors();
   };
   const removeLocation = (i: number) => {
-    focusNext.current = 'house-add-location';
+    focusNext('house-add-location');
     setDraft((d) => ({ ...d, pickup_locations: d.pickup_locations.filter((_l, j) => j !== i) }));
     dropLocationErrors();
   };
@@ -148,7 +143,7 @@ function HouseForm({ house }: { house: House }) {
     setErrors(found);
     const first = fieldsOf(draft).find((f) => found[f]);
     if (first) {
-      focusNext.current = fieldId(first);
+      focusNext(fieldId(first));
       return;
     }
     save.mutate(bodyOf(draft));

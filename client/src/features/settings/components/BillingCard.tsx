@@ -1,5 +1,5 @@
 import { HOUSE_LIMITS, type PutBillingBody } from '@auction/shared';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { FormField } from '../../../components/ui/FormField';
 import { Icon } from '../../../components/ui/Icon';
 import { Spinner } from '../../../components/ui/Spinner';
@@ -9,6 +9,7 @@ import { AddressFields } from '../../../lib/address/AddressFields';
 import { errorText, isSessionEnded } from '../../../lib/api-client';
 import { useServerMutation, useServerQuery } from '../../../lib/query';
 import { billingQuery, billingSaved, saveBilling } from '../api/billing-api';
+import { useFocusAfterRender } from '../../../lib/use-focus-after-render';
 import {
   BILLING_FIELDS, billingBody, billingDraftOf, billingFieldId, billingRefusal, validateBilling, type BillingDraft, type BillingErrors,
 } from '../billing-model';
@@ -47,13 +48,7 @@ const upper = (v: string) => v.toUpperCase();
 function BillingForm({ draft0 }: { draft0: BillingDraft }) {
   const [draft, setDraft] = useState<BillingDraft>(draft0);
   const [errors, setErrors] = useState<BillingErrors>({});
-  // The field to focus once the next render is on screen (the first error).
-  const focusNext = useRef<string | null>(null);
-  useEffect(() => {
-    if (!focusNext.current) return;
-    document.getElementById(focusNext.current)?.focus();
-    focusNext.current = null;
-  });
+  const focusNext = useFocusAfterRender();
 
   const save = useServerMutation({
     mutationFn: (body: PutBillingBody) => saveBilling(body),
@@ -68,7 +63,7 @@ function BillingForm({ draft0 }: { draft0: BillingDraft }) {
       const at = billingRefusal(err);
       if (at) {
         setErrors({ [at.field]: at.message });
-        focusNext.current = billingFieldId(at.field);
+        focusNext(billingFieldId(at.field));
         return;
       }
       toast.error(errorText(err, 'Could not save your billing details. Please try again.'));
@@ -103,7 +98,7 @@ function BillingForm({ draft0 }: { draft0: BillingDraft }) {
     setErrors(found);
     const first = BILLING_FIELDS.find((f) => found[f]);
     if (first) {
-      focusNext.current = billingFieldId(first);
+      focusNext(billingFieldId(first));
       return;
     }
     save.mutate(billingBody(draft));
