@@ -51,7 +51,9 @@ export function houseInput(body: PutHouseBody): { fields: HouseFields; maskedAcc
 
 export function presentBilling(b: BillingRow | null): Billing {
   return {
-    details: b === null ? null : { name: b.name, address: addressOf(b), gstin: b.gstin },
+    name: b?.name ?? null,
+    address: b === null ? null : addressOf(b),
+    gstin: b?.gstin ?? null,
     updated_at: b === null ? null : iso(b.updatedAt),
   };
 }

@@ -330,7 +330,7 @@ const TABLE: Record<string, Case[]> = {
   'PUT /api/me/billing': [{
     request: () => ({ url: '/api/me/billing', body: { name: 'Matrix Buyer', address: { line1: '1 Main Road', city: 'Pune', state_code: '27', pin: '411001' }, gstin: null } }),
     expect: userRole(200),
-    check: (_who, res) => expect(res.json<{ details: { name: string } }>().details.name).toBe('Matrix Buyer'),
+    check: (_who, res) => expect(res.json<{ name: string }>().name).toBe('Matrix Buyer'),
   }],
 
   // photos and the lot page (docs/photos.md): the product's admin changes its photos; renditions are public

@@ -96,8 +96,10 @@ export const PutBillingBody = Type.Object({
 export type PutBillingBody = Static<typeof PutBillingBody>;
 
 export const Billing = Type.Object({
-  /** Null until the buyer gives them: invoices then carry the account's name and the house's state as place of supply. */
-  details: Type.Union([Type.Object({ name: Type.String(), address: Address, gstin: Type.Union([Type.String(), Type.Null()]) }), Type.Null()]),
+  /** Each null until the buyer gives them: invoices then carry the account's name and the house's state as place of supply. */
+  name: Type.Union([Type.String(), Type.Null()]),
+  address: Type.Union([Address, Type.Null()]),
+  gstin: Type.Union([Type.String(), Type.Null()]),
   updated_at: Type.Union([Type.String(), Type.Null()]),
 });
 export type Billing = Static<typeof Billing>;

@@ -18,9 +18,9 @@ export interface BillingDraft {
 export type BillingErrors = FieldErrors;
 
 export const billingDraftOf = (b: Billing | undefined): BillingDraft => ({
-  name: b?.details?.name ?? '',
-  address: addressDraft(b?.details?.address),
-  gstin: b?.details?.gstin ?? '',
+  name: b?.name ?? '',
+  address: addressDraft(b?.address),
+  gstin: b?.gstin ?? '',
 });
 
 /** Every field by the name errors use (the server's `field`), in the order the card shows them. */

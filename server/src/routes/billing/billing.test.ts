@@ -16,22 +16,22 @@ describe('billing details', () => {
   it('are none until given, then saved and replaced whole', async () => {
     app = await makeApp();
     const asha = await signUpUser(app);
-    expect((await call(app, 'GET', '/api/me/billing', undefined, asha.token)).json()).toEqual({ details: null, updated_at: null });
+    expect((await call(app, 'GET', '/api/me/billing', undefined, asha.token)).json()).toEqual({ name: null, address: null, gstin: null, updated_at: null });
 
     const saved = await call(app, 'PUT', '/api/me/billing', { name: 'Asha Rao', address, gstin: null }, asha.token);
     expect(saved.statusCode, saved.body).toBe(200);
-    expect(saved.json<Billing>().details).toEqual({ name: 'Asha Rao', address: { ...address, line2: null }, gstin: null });
+    expect(saved.json<Billing>()).toMatchObject({ name: 'Asha Rao', address: { ...address, line2: null }, gstin: null });
 
     const business = await call(app, 'PUT', '/api/me/billing', { name: 'Acme Traders', address: { ...address, line2: 'Floor 3' }, gstin: '29AAGCB7383J1Z4' }, asha.token);
     expect(business.statusCode, business.body).toBe(200);
-    expect((await call(app, 'GET', '/api/me/billing', undefined, asha.token)).json<Billing>().details)
-      .toEqual({ name: 'Acme Traders', address: { ...address, line2: 'Floor 3' }, gstin: '29AAGCB7383J1Z4' });
+    expect((await call(app, 'GET', '/api/me/billing', undefined, asha.token)).json<Billing>())
+      .toMatchObject({ name: 'Acme Traders', address: { ...address, line2: 'Floor 3' }, gstin: '29AAGCB7383J1Z4' });
     // Saved whole: what is left out is cleared.
     await call(app, 'PUT', '/api/me/billing', { name: 'Acme Traders', address, gstin: null }, asha.token);
-    expect((await call(app, 'GET', '/api/me/billing', undefined, asha.token)).json<Billing>().details).toEqual({ name: 'Acme Traders', address: { ...address, line2: null }, gstin: null });
+    expect((await call(app, 'GET', '/api/me/billing', undefined, asha.token)).json<Billing>()).toMatchObject({ name: 'Acme Traders', address: { ...address, line2: null }, gstin: null });
     // Each bidder's own.
     const ravi = await signUpUser(app);
-    expect((await call(app, 'GET', '/api/me/billing', undefined, ravi.token)).json<Billing>().details).toBeNull();
+    expect((await call(app, 'GET', '/api/me/billing', undefined, ravi.token)).json<Billing>()).toEqual({ name: null, address: null, gstin: null, updated_at: null });
   });
 
   it('refuse a GSTIN of another state or with a typo, a bad PIN or state, and keep what was there', async () => {
@@ -44,7 +44,7 @@ describe('billing details', () => {
     for (const bad of [{ address: { ...address, pin: '56002' } }, { address: { ...address, state_code: '28' } }, { name: '' }, { address: null }]) {
       expectError(await call(app, 'PUT', '/api/me/billing', { name: 'Acme', address, gstin: null, ...bad }, asha.token), 400, 'VALIDATION');
     }
-    expect((await call(app, 'GET', '/api/me/billing', undefined, asha.token)).json<Billing>().details?.name).toBe('Asha Rao');
+    expect((await call(app, 'GET', '/api/me/billing', undefined, asha.token)).json<Billing>().name).toBe('Asha Rao');
   });
 
   it('are a bidder’s: an admin is refused, a visitor is not signed in', async () => {

@@ -18,7 +18,7 @@ function routes(over: Record<string, FetchAnswer[]> = {}) {
   return routeFetch({
     'GET /api/me': [jsonResponse(200, me())],
     'GET /api/me/notification-settings': [jsonResponse(200, noticeSettings())],
-    'GET /api/me/billing': [jsonResponse(200, { details: null, updated_at: null })],
+    'GET /api/me/billing': [jsonResponse(200, { name: null, address: null, gstin: null, updated_at: null })],
     ...over,
   });
 }
@@ -36,7 +36,8 @@ const fillBilling = (values: Record<string, string>) => {
 };
 const saveBillingButton = () => within(billingCard()).getByRole('button', { name: 'Save billing details' });
 const bengaluru = { line1: '7 Residency Road', line2: null, city: 'Bengaluru', state_code: '29', pin: '560025' };
-const billing = (details: Billing['details'], updated_at: string | null = '2026-03-01T10:00:00.000Z'): Billing => ({ details, updated_at });
+type BillingDetails = Omit<Billing, 'updated_at'>;
+const billing = (details: BillingDetails, updated_at: string | null = '2026-03-01T10:00:00.000Z'): Billing => ({ ...details, updated_at });
 const box = (name: RegExp | string) => within(noticeCard()).getByRole<HTMLInputElement>('checkbox', { name });
 
 describe('changedKinds', () => {
@@ -334,7 +335,7 @@ describe('AccountPage', () => {
   });
 
   it('sends no GSTIN as null and an empty line 2 as null', async () => {
-    const api = routes({ 'PUT /api/me/billing': [(body) => jsonResponse(200, billing(body as Billing['details']))] });
+    const api = routes({ 'PUT /api/me/billing': [(body) => jsonResponse(200, billing(body as BillingDetails))] });
     renderPage();
     await waitFor(() => expect(billingField('Name').value).toBe(''));
     fillBilling({ Name: 'Asha Rao', 'Address line 1': ' 7 Residency Road ', City: 'Bengaluru', 'PIN code': '560025', State: '29', 'Address line 2 (optional)': '  ' });
