@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { allIn, LOT_GST_RATES, mulDivHalfUp } from './all-in.js';
+import { allIn, LOT_GST_RATES, maxPriceWithin, mulDivHalfUp } from './all-in.js';
 
 describe('allIn', () => {
   it('is the price itself with no premium and no GST', () => {
@@ -39,5 +39,21 @@ describe('allIn', () => {
     expect(mulDivHalfUp(2674, 1, 10)).toBe(267);
     expect(mulDivHalfUp(5, 1, 10)).toBe(1);
     expect(mulDivHalfUp(4, 1, 10)).toBe(0);
+  });
+
+  it('gives, for any budget, the highest price whose all-in price fits in it', () => {
+    fc.assert(fc.property(
+      fc.integer({ min: 0, max: 10_000_000_000 }), fc.integer({ min: 0, max: 5000 }), fc.integer({ min: 0, max: 28 }), fc.constantFrom(...LOT_GST_RATES),
+      (budget, premiumBp, premiumGstPct, lotGstPct) => {
+        const t = { premiumBp, premiumGstPct, lotGstPct };
+        const price = maxPriceWithin(budget, t);
+        if (budget > 0) expect(allIn(price, t).total).toBeLessThanOrEqual(budget);
+        expect(allIn(price + 1, t).total).toBeGreaterThan(budget);
+      },
+    ));
+    expect(maxPriceWithin(1_000_000, { premiumBp: 0, premiumGstPct: 18, lotGstPct: 0 })).toBe(1_000_000);
+    // ₹10,000 at 10 % premium + 18 % GST on it and 5 % on the lot: ₹8,561.64 costs ₹9,999.99 in all.
+    expect(maxPriceWithin(1_000_000, { premiumBp: 1000, premiumGstPct: 18, lotGstPct: 5 })).toBe(856_164);
+    expect(allIn(856_164, { premiumBp: 1000, premiumGstPct: 18, lotGstPct: 5 }).total).toBe(999_999);
   });
 });

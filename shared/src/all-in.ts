@@ -37,3 +37,20 @@ export function allIn(price: number, t: AllInTerms): AllIn {
   const lotGst = mulDivHalfUp(price, t.lotGstPct, 100);
   return { price, premium, premiumGst, lotGst, total: price + premium + premiumGst + lotGst };
 }
+
+/**
+ * The highest price whose all-in price fits in `budget` paise (0 when none does): what a maximum is
+ * lowered to when its bidder's wallet can no longer hold all of it. all-in is non-decreasing in the
+ * price, so the estimate from the rates is corrected by a few steps of one paisa.
+ */
+export function maxPriceWithin(budget: number, t: AllInTerms): number {
+  if (budget <= 0) return 0;
+  const rate = 1 + (t.premiumBp / 10_000) * (1 + t.premiumGstPct / 100) + t.lotGstPct / 100;
+  let price = Math.max(0, Math.floor(budget / rate));
+  while (price > 0 && allIn(price, t).total > budget) price -= 1;
+  while (allIn(price + 1, t).total <= budget) price += 1;
+  return price;
+}
+
+/** Terms as the API gives them: the premium in percent (at most 2 decimals), GST in percent. */
+export const premiumBpOf = (pct: number): number => Math.round(pct * 100);

@@ -67,6 +67,9 @@ export interface AuctionRow {
   softCloseS: number;
   /** How far past `originalValidUntil` soft close may move the end, in seconds. */
   maxExtensionS: number;
+  /** The buyer's premium in basis points, and the GST on it in percent (docs/money.md#all-in-prices). */
+  buyerPremiumBp: number;
+  premiumGstPct: number;
   createdBy: number;
   createdAt: number;
   updatedAt: number;
@@ -92,6 +95,8 @@ export interface ProductRow {
   reservePrice: number | null;
   /** Paise; null = no buy-now. */
   buyNowPrice: number | null;
+  /** GST on the hammer price, in percent (docs/money.md#all-in-prices). */
+  gstPct: number;
   soldPrice: number | null;
   winnerId: number | null;
   /** Null: in no category (docs/catalogue.md). */
@@ -121,6 +126,8 @@ export interface BidRow {
   amount: number;
   /** Paise: a proxy bid's maximum; null for a plain bid. */
   maxAmount: number | null;
+  /** Paise: what it holds while it leads, the all-in price of its top (docs/money.md#all-in-prices). */
+  held: number;
   buyNow: boolean;
   /** Epoch ms: the end this bid moved its auction from by soft close, and the end it set; null when it moved none. */
   extendedFrom: number | null;
@@ -183,10 +190,10 @@ export const notificationColumns = (t: string) =>
 export const columns = {
   user: (t: string) => `${t}.id, ${t}.username, ${t}.name, ${t}.mobile_number as "mobileNumber", ${t}.password_hash as "passwordHash", ${t}.wallet_balance as "walletBalance", ${t}.status, ${t}.token_version as "tokenVersion", ${t}.created_at as "createdAt", ${t}.email, ${t}.pending_email as "pendingEmail"`,
   admin: (t: string) => `${t}.id, ${t}.username, ${t}.name, ${t}.mobile_number as "mobileNumber", ${t}.password_hash as "passwordHash", ${t}.is_owner as "isOwner", ${t}.status, ${t}.token_version as "tokenVersion", ${t}.created_at as "createdAt", ${t}.email, ${t}.pending_email as "pendingEmail"`,
-  auction: (t: string) => `${t}.id, ${t}.name, ${t}.valid_until as "validUntil", ${t}.original_valid_until as "originalValidUntil", ${t}.increment_rule as "incrementRule", ${t}.increment_amount as "incrementAmount", ${t}.increment_tiers as "incrementTiers", ${t}.cancel_policy as "cancelPolicy", ${t}.soft_close_s as "softCloseS", ${t}.max_extension_s as "maxExtensionS", ${t}.created_by as "createdBy", ${t}.created_at as "createdAt", ${t}.updated_at as "updatedAt", ${t}.settled_at as "settledAt", ${t}.deleted_at as "deletedAt"`,
-  product: (t: string) => `${t}.id, ${t}.name, ${t}.description, ${t}.created_by as "createdBy", ${t}.auction_id as "auctionId", ${t}.status, ${t}.bid_count as "bidCount", ${t}.version, ${t}.starting_price as "startingPrice", ${t}.reserve_price as "reservePrice", ${t}.buy_now_price as "buyNowPrice", ${t}.sold_price as "soldPrice", ${t}.winner_id as "winnerId", ${t}.category_id as "categoryId", ${t}.lot_number as "lotNumber", ${t}.created_at as "createdAt", ${t}.updated_at as "updatedAt", ${t}.deleted_at as "deletedAt"`,
+  auction: (t: string) => `${t}.id, ${t}.name, ${t}.valid_until as "validUntil", ${t}.original_valid_until as "originalValidUntil", ${t}.increment_rule as "incrementRule", ${t}.increment_amount as "incrementAmount", ${t}.increment_tiers as "incrementTiers", ${t}.cancel_policy as "cancelPolicy", ${t}.soft_close_s as "softCloseS", ${t}.max_extension_s as "maxExtensionS", ${t}.buyer_premium_bp as "buyerPremiumBp", ${t}.premium_gst_pct as "premiumGstPct", ${t}.created_by as "createdBy", ${t}.created_at as "createdAt", ${t}.updated_at as "updatedAt", ${t}.settled_at as "settledAt", ${t}.deleted_at as "deletedAt"`,
+  product: (t: string) => `${t}.id, ${t}.name, ${t}.description, ${t}.created_by as "createdBy", ${t}.auction_id as "auctionId", ${t}.status, ${t}.bid_count as "bidCount", ${t}.version, ${t}.starting_price as "startingPrice", ${t}.reserve_price as "reservePrice", ${t}.buy_now_price as "buyNowPrice", ${t}.gst_pct as "gstPct", ${t}.sold_price as "soldPrice", ${t}.winner_id as "winnerId", ${t}.category_id as "categoryId", ${t}.lot_number as "lotNumber", ${t}.created_at as "createdAt", ${t}.updated_at as "updatedAt", ${t}.deleted_at as "deletedAt"`,
   category: (t: string) => `${t}.id, ${t}.name, ${t}.slug, ${t}.parent_id as "parentId", ${t}.created_at as "createdAt"`,
-  bid: (t: string) => `${t}.id, ${t}.user_id as "userId", ${t}.product_id as "productId", ${t}.auction_id as "auctionId", ${t}.amount, ${t}.max_amount as "maxAmount", ${t}.buy_now as "buyNow", ${t}.extended_from as "extendedFrom", ${t}.extended_to as "extendedTo", ${t}.status, ${t}.reason, ${t}.created_at as "createdAt", ${t}.updated_at as "updatedAt"`,
+  bid: (t: string) => `${t}.id, ${t}.user_id as "userId", ${t}.product_id as "productId", ${t}.auction_id as "auctionId", ${t}.amount, ${t}.max_amount as "maxAmount", ${t}.held, ${t}.buy_now as "buyNow", ${t}.extended_from as "extendedFrom", ${t}.extended_to as "extendedTo", ${t}.status, ${t}.reason, ${t}.created_at as "createdAt", ${t}.updated_at as "updatedAt"`,
   transaction: (t: string) => `${t}.id, ${t}.user_id as "userId", ${t}.type, ${t}.amount, ${t}.bid_id as "bidId", ${t}.product_id as "productId", ${t}.notes, ${t}.created_at as "createdAt"`,
 };
 

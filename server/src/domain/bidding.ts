@@ -6,7 +6,7 @@
  */
 import { formatRupees, toRupees } from '@auction/shared';
 import type { Applied, BidRow, ChangeSet, LotUnitOfWork, PreparedChange, TransactionRow, UnitOfWork } from '../db/index.js';
-import { heldBy } from './holds.js';
+import { heldBy, holdFor, termsOf } from './holds.js';
 import { refuse, type Result } from '../errors.js';
 import { buyNowAvailable, decideBid, refusedBid, type BidAsk } from './decide-bid.js';
 import type { Commands } from './commands.js';
@@ -174,7 +174,9 @@ export async function prepareBuyNow(tx: LotUnitOfWork, cmd: { userId: number; pr
   }
   const self = leader?.userId === buyer.id;
   const ownHold = self ? heldBy(leader) : 0;
-  if (buyer.balance + ownHold < price) {
+  // The buyer pays the all-in price at once (docs/money.md#all-in-prices).
+  const total = holdFor(price, termsOf(auction, product));
+  if (buyer.balance + ownHold < total) {
     return refuse('INSUFFICIENT_FUNDS', `Insufficient wallet balance: ${formatRupees(toRupees(buyer.balance + ownHold))} available for this purchase`);
   }
   const changes: ChangeSet = {
@@ -190,7 +192,10 @@ export async function prepareBuyNow(tx: LotUnitOfWork, cmd: { userId: number; pr
       notes: self ? `Hold released: you bought ${product.name} at its buy-now price` : `${product.name} was bought at its buy-now price: hold released`,
     });
   }
-  changes.moves!.push({ userId: buyer.id, type: 'bid', amount: price, bidId: 'new', productId: product.id, notes: `Bought ${product.name} at its buy-now price` });
+  changes.moves!.push({
+    userId: buyer.id, type: 'bid', amount: total, bidId: 'new', productId: product.id,
+    notes: `Bought ${product.name} at its buy-now price` + (total === price ? '' : ` of ${formatRupees(toRupees(price))}: ${formatRupees(toRupees(total))} in all (premium and GST)`),
+  });
   // The leader is told they were outbid; the lot's other bidders and savers that it was bought (docs/notifications.md).
   const lot = { auctionId: auction.id, productId: product.id, productName: product.name };
   const outbid = leader && !self ? leader.userId : null;

@@ -5,7 +5,7 @@
  */
 import { formatRupees, minNextBid, toRupees } from '@auction/shared';
 import type { Applied, AuctionRow, AutoRaise, BidRow, ChangeSet, Hold, ProductRow, UnitOfWork, Wallet } from '../db/index.js';
-import { heldBy } from './holds.js';
+import { heldBy, termsOf } from './holds.js';
 import { stepsOf } from './steps.js';
 import { refuse, type Result } from '../errors.js';
 import { buyNowAvailable } from './decide-bid.js';
@@ -25,8 +25,8 @@ interface CancelState {
   bid: BidRow;
   productName: string;
   /** The lot's pricing, for its new leader's price and the figures the live event carries. */
-  lot: Pick<ProductRow, 'startingPrice' | 'reservePrice' | 'buyNowPrice' | 'status'>;
-  auction: Pick<AuctionRow, 'id' | 'validUntil' | 'originalValidUntil' | 'settledAt' | 'createdBy' | 'incrementRule' | 'incrementAmount' | 'incrementTiers' | 'cancelPolicy'>;
+  lot: Pick<ProductRow, 'startingPrice' | 'reservePrice' | 'buyNowPrice' | 'status' | 'gstPct'>;
+  auction: Pick<AuctionRow, 'id' | 'validUntil' | 'originalValidUntil' | 'settledAt' | 'createdBy' | 'incrementRule' | 'incrementAmount' | 'incrementTiers' | 'cancelPolicy' | 'buyerPremiumBp' | 'premiumGstPct'>;
   /** The lot's bid count before this change, as its rows say (UnitOfWork.lotBidCount). */
   bidCount: number;
   /** The product's version before this change (docs/live-protocol.md#versions-and-applying-events). */
@@ -101,7 +101,7 @@ export function decideRelease(
   s: CancelState, reason: 'CANCELLED' | 'ACCOUNT_INACTIVE', notes: string, now: number, undoExtension = false,
 ): { changes: ChangeSet; events: (applied: Applied) => DomainEvent[]; next: Hold | null; held: number } {
   const { bid, auction, productName, lot } = s;
-  const found = nextLeader(s.candidates, (userId) => s.wallets.get(userId)?.balance ?? 0, { steps: stepsOf(auction), startingPrice: lot.startingPrice, reservePrice: lot.reservePrice });
+  const found = nextLeader(s.candidates, (userId) => s.wallets.get(userId)?.balance ?? 0, { steps: stepsOf(auction), startingPrice: lot.startingPrice, reservePrice: lot.reservePrice, allIn: termsOf(auction, lot) });
   const next = found?.hold ?? null;
   const undone = s.autoRaises.filter((x) => x.bidId === bid.id || (next !== null && x.bidId === next.bidId && x.amount > next.amount)).map((x) => x.id);
   const bidCount = Math.max(0, s.bidCount - 1 - undone.length);
@@ -116,13 +116,13 @@ export function decideRelease(
   };
   if (found && next) {
     // It leads again holding its whole maximum (docs/bidding.md#cancelling-a-bid).
-    changes.bids!.push({ id: next.bidId, status: 'success', amount: next.amount, maxAmount: next.maxAmount });
+    changes.bids!.push({ id: next.bidId, status: 'success', amount: next.amount, maxAmount: next.maxAmount, held: found.held });
     changes.moves!.push({
       userId: next.userId, type: 'bid', amount: found.held, bidId: next.bidId, productId: bid.productId,
       notes: (reason === 'CANCELLED'
         ? `Bid on ${productName} reinstated: a higher bid was cancelled`
         : `Bid on ${productName} reinstated: the higher bidder's account was closed`)
-        + (found.lowered ? `; maximum lowered to ${formatRupees(toRupees(found.held))}, what your wallet holds` : ''),
+        + (found.lowered ? `; maximum lowered to ${formatRupees(toRupees(next.maxAmount!))}, what your wallet holds` : ''),
     });
     changes.notices = [reinstatedNotice(next.userId, { auctionId: bid.auctionId, productId: bid.productId, productName }, next.amount, reason, now)];
   }
@@ -161,7 +161,7 @@ export async function cancelBid(tx: UnitOfWork, cmd: { userId: number; bidId: nu
   const autoRaises = active ? await tx.autoRaisesOf([current.bid.id, ...candidates.map((c) => c.bidId)]) : [];
   const bidCount = active ? await tx.lotBidCount(current.bid.productId, current.bid.auctionId) : 0;
   // A deleted lot holds no leading bid (deleting refunded it): the decision refuses before using it.
-  const lot = locked?.product ?? { startingPrice: 0, reservePrice: null, buyNowPrice: null, status: 'available' as const, bidCount: 0, version: 0 };
+  const lot = locked?.product ?? { startingPrice: 0, reservePrice: null, buyNowPrice: null, status: 'available' as const, bidCount: 0, version: 0, gstPct: 0 };
   const decision = decideCancel({ ...current, lot, bidCount, version: lot.version, candidates, autoRaises, wallets }, cmd.userId, now, cancels);
   if (!decision.ok) return decision;
   const applied = await tx.apply(decision.changes, now);

@@ -5,7 +5,7 @@
  */
 import { FLAT_STEP, formatRupees, toRupees, type StepTier } from '@auction/shared';
 import type { AuctionRow, CancelPolicy, ChangeSet, Hold, IncrementRule, NewProduct, ProductRow, UnitOfWork } from '../db/index.js';
-import { heldBy } from './holds.js';
+import { heldBy, holdFor, termsOf } from './holds.js';
 import { stepsOf, storedTiers } from './steps.js';
 import { refuse, type Refusal, type Result } from '../errors.js';
 import type { DomainEvent } from './events.js';
@@ -338,12 +338,17 @@ export function decideSettlement(
       continue;
     }
     changes.bids!.push({ id: l.bidId, status: 'won' });
+    // The winner pays the all-in price of the hammer (docs/money.md#all-in-prices): at most what the lead held.
+    const total = holdFor(l.amount, termsOf(auction, p));
     // The hold is released and the price paid as two rows of the winning bid, so the ledger shows the
-    // payment itself (docs/money.md#ledger-kinds). The balance moves by hold − price, as it must: a
-    // maximum's unused part comes back, a plain bid's balance does not change.
+    // payment itself (docs/money.md#ledger-kinds). The balance moves by hold − all-in price, as it must:
+    // a maximum's unused part comes back, a plain bid's balance does not change.
     changes.moves!.push(
       { userId: l.userId, type: 'refund', amount: heldBy(l), bidId: l.bidId, productId: p.id, notes: `Hold released: you won ${p.name}` },
-      { userId: l.userId, type: 'bid', amount: l.amount, bidId: l.bidId, productId: p.id, notes: `Won ${p.name} for ${formatRupees(toRupees(l.amount))}` },
+      {
+        userId: l.userId, type: 'bid', amount: total, bidId: l.bidId, productId: p.id,
+        notes: `Won ${p.name} for ${formatRupees(toRupees(l.amount))}` + (total === l.amount ? '' : `: ${formatRupees(toRupees(total))} in all (premium and GST)`),
+      },
     );
     changes.products!.push({ id: p.id, set: { status: 'sold', soldPrice: l.amount, winnerId: l.userId, version: p.version + 1 } });
     sold.push({ productId: p.id, amount: l.amount });

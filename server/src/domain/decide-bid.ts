@@ -7,7 +7,7 @@
  */
 import { bidTooLowFor, formatRupees, incrementStep, minNextBid, toRupees, type LotPricing } from '@auction/shared';
 import type { Applied, AuctionRow, ChangeSet, Hold, ProductRow, Wallet } from '../db/index.js';
-import { heldBy, topOf } from './holds.js';
+import { heldBy, holdFor, termsOf, topOf } from './holds.js';
 import { stepsOf } from './steps.js';
 import { refuse, type Refusal, type Result } from '../errors.js';
 import type { DomainEvent } from './events.js';
@@ -18,8 +18,8 @@ import { meetReserve } from './reprice.js';
 export interface BidState {
   bidder: Wallet;
   registered: boolean;
-  product: Pick<ProductRow, 'id' | 'name' | 'status' | 'bidCount' | 'version' | 'startingPrice' | 'reservePrice' | 'buyNowPrice'>;
-  auction: Pick<AuctionRow, 'id' | 'name' | 'validUntil' | 'originalValidUntil' | 'settledAt' | 'createdBy' | 'incrementRule' | 'incrementAmount' | 'incrementTiers' | 'softCloseS' | 'maxExtensionS'>;
+  product: Pick<ProductRow, 'id' | 'name' | 'status' | 'bidCount' | 'version' | 'startingPrice' | 'reservePrice' | 'buyNowPrice' | 'gstPct'>;
+  auction: Pick<AuctionRow, 'id' | 'name' | 'validUntil' | 'originalValidUntil' | 'settledAt' | 'createdBy' | 'incrementRule' | 'incrementAmount' | 'incrementTiers' | 'softCloseS' | 'maxExtensionS' | 'buyerPremiumBp' | 'premiumGstPct'>;
   leader: (Hold & { username: string }) | null;
   /** When the bidder leads: the best top among the other bids that may still lead (UnitOfWork.runnerUpTop). */
   runnerUp?: number | null;
@@ -43,6 +43,8 @@ export interface AcceptedBid {
   max: number | null;
   /** Paise: the lowest acceptable next bid after this one. */
   minNext: number;
+  /** Paise: what a win at `minNext` costs in all (docs/money.md#all-in-prices). */
+  minNextAllIn: number;
   /** The bid the caller's answer shows, when it is not the new bid (a raise of one's own maximum). */
   shown: { bidId: number; amount: number } | null;
 }
@@ -72,6 +74,9 @@ const gate = (s: BidState, now: number): Refusal | null => {
 /** A leader's refused change to their own maximum: not a bid, so not recorded as a failed one. */
 const notABid = (refusal: Refusal): Refusal => ({ ...refusal, recorded: false });
 
+/** The hold's words in the ledger: the all-in amount named when it is more than the bid. */
+const inAll = (held: number, top: number) => (held === top ? '' : `; ${formatRupees(toRupees(held))} held in all (premium and GST)`);
+
 const short = (available: number) => refuse('INSUFFICIENT_FUNDS', `Insufficient wallet balance: ${formatRupees(toRupees(available))} available for this bid`);
 
 export function decideBid(s: BidState, ask: BidAsk, now: number): Result<AcceptedBid> {
@@ -83,6 +88,9 @@ export function decideBid(s: BidState, ask: BidAsk, now: number): Result<Accepte
   const reserve = product.reservePrice;
   const self = leader?.userId === bidder.id;
   const top = ask.max ?? ask.amount!;
+  // A lead holds the all-in price of its top, so that a win is payable at the hammer (docs/money.md#all-in-prices).
+  const terms = termsOf(auction, product);
+  const allInOf = (price: number) => holdFor(price, terms);
 
   // The leader raising their own maximum: the difference is held; the price does not move. A plain bid
   // above the maximum of a leader who holds one raises that maximum to it (nobody bids against themselves).
@@ -90,7 +98,8 @@ export function decideBid(s: BidState, ask: BidAsk, now: number): Result<Accepte
   if (self && newMax !== null) {
     const current = topOf(leader);
     if (newMax <= current) return notABid(refuse('BID_TOO_LOW', `Your new maximum must be more than your current maximum of ${formatRupees(toRupees(current))}`));
-    const extra = newMax - heldBy(leader);
+    const held = allInOf(newMax);
+    const extra = held - heldBy(leader);
     if (bidder.balance < extra) return notABid(short(bidder.balance + heldBy(leader)));
     // A price held at the old maximum (less than one step above the runner-up) gets the step it lacked,
     // as far as the new maximum goes: the price is what the rule gives against the runner-up, so a
@@ -102,8 +111,8 @@ export function decideBid(s: BidState, ask: BidAsk, now: number): Result<Accepte
     // An automatic raise (to the reserve) is a bid of the lot's count; a raise of the maximum alone is not.
     const bidCount = product.bidCount + (raised ? 1 : 0);
     const changes: ChangeSet = {
-      bids: [{ id: leader.bidId, status: 'success', maxAmount: newMax, ...(raised ? { amount: price } : {}) }],
-      moves: [{ userId: bidder.id, type: 'bid', amount: extra, bidId: leader.bidId, productId: product.id, notes: `Maximum bid on ${product.name} raised to ${formatRupees(toRupees(newMax))}` }],
+      bids: [{ id: leader.bidId, status: 'success', maxAmount: newMax, held, ...(raised ? { amount: price } : {}) }],
+      moves: [{ userId: bidder.id, type: 'bid', amount: extra, bidId: leader.bidId, productId: product.id, notes: `Maximum bid on ${product.name} raised to ${formatRupees(toRupees(newMax))}${inAll(held, newMax)}` }],
       products: [{ id: product.id, set: { version: product.version + 1, ...(raised ? { bidCount } : {}) } }],
       ...(raised ? { autoBids: [{ bidId: leader.bidId, productId: product.id, amount: price }] } : {}),
     };
@@ -112,7 +121,7 @@ export function decideBid(s: BidState, ask: BidAsk, now: number): Result<Accepte
       ...(raised ? [placed(s, { bidId: leader.bidId, bidderId: bidder.id, bidder: bidder.username, price, auto: true, bidCount, minNext: after, at: now })] : []),
       ...walletEvents(applied),
     ];
-    return { ok: true, changes, events, highest: price, leading: true, max: newMax, minNext: after, shown: { bidId: leader.bidId, amount: price } };
+    return { ok: true, changes, events, highest: price, leading: true, max: newMax, minNext: after, minNextAllIn: allInOf(after), shown: { bidId: leader.bidId, amount: price } };
   }
 
   // Every other bid must reach the lot's minimum (for a maximum alone, the maximum must).
@@ -122,9 +131,10 @@ export function decideBid(s: BidState, ask: BidAsk, now: number): Result<Accepte
   if (self && leader.maxAmount !== null && top <= leader.maxAmount) {
     return notABid(refuse('BID_TOO_LOW', `Your maximum bid of ${formatRupees(toRupees(leader.maxAmount))} already covers this amount`));
   }
-  // The bidder must be able to pay their whole top; raising one's own lead may use what that lead holds.
+  // The bidder must be able to pay their whole top, all in; raising one's own lead may use what that lead holds.
   const ownHold = self ? heldBy(leader) : 0;
-  if (bidder.balance + ownHold < top) return short(bidder.balance + ownHold);
+  const need = allInOf(top);
+  if (bidder.balance + ownHold < need) return short(bidder.balance + ownHold);
 
   const leaderTop = leader ? topOf(leader) : 0;
   // The lot's count: every bid accepted, and every automatic raise (docs/bidding.md#the-bid-count).
@@ -144,7 +154,7 @@ export function decideBid(s: BidState, ask: BidAsk, now: number): Result<Accepte
     const events = (): DomainEvent[] => [
       placed(s, { bidId: leader.bidId, bidderId: leader.userId, bidder: leader.username, price, auto: true, bidCount, minNext: after, at: now }),
     ];
-    return { ok: true, changes, events, highest: price, leading: false, max: null, minNext: after, shown: null };
+    return { ok: true, changes, events, highest: price, leading: false, max: null, minNext: after, minNextAllIn: allInOf(after), shown: null };
   }
 
   // The bidder leads: a plain bid at its amount, a proxy at the least that beats the old leader's top.
@@ -160,7 +170,7 @@ export function decideBid(s: BidState, ask: BidAsk, now: number): Result<Accepte
   const reached = leader !== null && leaderTop > leader.amount && !self;
   const bidCount = product.bidCount + (reached ? 2 : 1);
   const changes: ChangeSet = {
-    newBid: { userId: bidder.id, productId: product.id, auctionId: auction.id, amount: price, maxAmount: ask.max, status: 'success', reason: null, ...extended },
+    newBid: { userId: bidder.id, productId: product.id, auctionId: auction.id, amount: price, maxAmount: ask.max, held: need, status: 'success', reason: null, ...extended },
     moves: [],
     products: [{ id: product.id, set: { bidCount, version } }],
     ...(end !== auction.validUntil ? { auctions: [{ id: auction.id, set: { validUntil: end } }] } : {}),
@@ -178,8 +188,8 @@ export function decideBid(s: BidState, ask: BidAsk, now: number): Result<Accepte
   }
   // The hold names the lot as it was described when bid on (a sold lot cannot be edited afterwards).
   changes.moves!.push({
-    userId: bidder.id, type: 'bid', amount: top, bidId: 'new', productId: product.id,
-    notes: ask.max === null ? `Bid on ${product.name}` : `Maximum bid on ${product.name}: up to ${formatRupees(toRupees(ask.max))} held`,
+    userId: bidder.id, type: 'bid', amount: need, bidId: 'new', productId: product.id,
+    notes: (ask.max === null ? `Bid on ${product.name}` : `Maximum bid on ${product.name}: up to ${formatRupees(toRupees(ask.max))} held`) + inAll(need, top),
   });
 
   const events = (applied: Applied): DomainEvent[] => [
@@ -191,7 +201,7 @@ export function decideBid(s: BidState, ask: BidAsk, now: number): Result<Accepte
     ...walletEvents(applied),
     ...noticeEvents(applied),
   ];
-  return { ok: true, changes, events, highest: price, leading: true, max: ask.max, minNext: after, shown: null };
+  return { ok: true, changes, events, highest: price, leading: true, max: ask.max, minNext: after, minNextAllIn: allInOf(after), shown: null };
 }
 
 function placed(

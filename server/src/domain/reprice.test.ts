@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import type { Hold } from '../db/index.js';
 import { nextLeader } from './reprice.js';
 
-const flat = { steps: FLAT_STEPS, startingPrice: 0, reservePrice: null };
+const flat = { steps: FLAT_STEPS, startingPrice: 0, reservePrice: null, allIn: { premiumBp: 0, premiumGstPct: 18, lotGstPct: 0 } };
 const rich = () => 10_000_000;
-const bid = (bidId: number, userId: number, amount: number, maxAmount: number | null = null): Hold => ({ bidId, userId, amount, maxAmount });
+const bid = (bidId: number, userId: number, amount: number, maxAmount: number | null = null): Hold => ({ bidId, userId, amount, maxAmount, held: maxAmount ?? amount });
 
 describe('nextLeader (docs/bidding.md#cancelling-a-bid)', () => {
   it('a maximum leads as a maximum, one step above the runner-up', () => {

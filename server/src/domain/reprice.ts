@@ -3,20 +3,23 @@
  * price: the lot as it would stand had that bid never been placed (docs/bidding.md#cancelling-a-bid).
  * A pure function of the bids that remain and what their bidders' wallets can hold now.
  */
-import { incrementStep, minNextBid, type Steps } from '@auction/shared';
+import { incrementStep, minNextBid, type AllInTerms, type Steps } from '@auction/shared';
 import type { Hold } from '../db/index.js';
+import { holdFor, topWithin } from './holds.js';
 
 export interface LotTerms {
   steps: Steps;
   /** Paise. */
   startingPrice: number;
   reservePrice: number | null;
+  /** What a lead holds is the all-in price of its top on these terms (docs/money.md#all-in-prices). */
+  allIn: AllInTerms;
 }
 
 /** The bid that leads again: its new price (`amount`) and the maximum it holds (null for a plain bid). */
 export interface NextLeader {
   hold: Hold;
-  /** Paise: what it holds from its bidder's wallet (its maximum, or its price for a plain bid). */
+  /** Paise: what it holds from its bidder's wallet (the all-in price of its maximum, or of its price for a plain bid). */
   held: number;
   /** Whether its maximum was lowered to what its bidder's wallet can hold now. */
   lowered: boolean;
@@ -34,7 +37,7 @@ export function meetReserve(price: number, top: number, reserve: number | null):
  * The best remaining bid, priced by the rules of maximum bids against the others that remain.
  *
  * - Each candidate stands at its top: a plain bid at its amount (skipped unless its bidder can hold
- *   all of it), a maximum at its maximum, lowered to what its bidder can hold now (skipped when that
+ *   all of it, all in), a maximum at its maximum, lowered to the highest top its bidder can hold now (skipped when that
  *   is below the lot's opening price).
  * - A bidder's best bid stands for them; the others of theirs are not competition (nobody bids
  *   against themselves).
@@ -51,8 +54,8 @@ export function nextLeader(candidates: readonly Hold[], balance: (userId: number
   for (const c of candidates) {
     const can = balance(c.userId);
     const plain = c.maxAmount === null;
-    const top = plain ? c.amount : Math.min(c.maxAmount!, can);
-    if (plain ? can < top : top < opening) continue;
+    const top = plain ? c.amount : Math.min(c.maxAmount!, topWithin(can, lot.allIn));
+    if (plain ? can < holdFor(top, lot.allIn) : top < opening) continue;
     const seen = best.get(c.userId);
     if (!seen || top > seen.top || (top === seen.top && c.bidId < seen.c.bidId)) best.set(c.userId, { c, top, plain });
   }
@@ -65,9 +68,10 @@ export function nextLeader(candidates: readonly Hold[], balance: (userId: number
     first.top, lot.reservePrice,
   );
   const maxAmount = first.plain ? null : first.top;
+  const held = holdFor(maxAmount ?? price, lot.allIn);
   return {
-    hold: { bidId: first.c.bidId, userId: first.c.userId, amount: price, maxAmount },
-    held: maxAmount ?? price,
+    hold: { bidId: first.c.bidId, userId: first.c.userId, amount: price, maxAmount, held },
+    held,
     lowered: !first.plain && first.top < first.c.maxAmount!,
   };
 }

@@ -44,16 +44,17 @@ export async function applyChangeSet(sql: SqlRunner, dialect: Dialect, changes: 
     if (b.reason !== undefined) { set.push('reason = ?'); values.push(b.reason); }
     if (b.amount !== undefined) { set.push('amount = ?'); values.push(b.amount); }
     if (b.maxAmount !== undefined) { set.push('max_amount = ?'); values.push(b.maxAmount); }
+    if (b.held !== undefined) { set.push('held = ?'); values.push(b.held); }
     await sql.run(`update bids set ${set.join(', ')}, updated_at = ? where id = ?`, [...values, now, b.id]);
   }
   let newBid: BidRow | null = null;
   if (changes.newBid) {
     const b = changes.newBid;
     const row = await sql.get<BidRow>(
-      `insert into bids (user_id, product_id, auction_id, amount, placed_amount, max_amount, buy_now, status, reason, extended_from, extended_to, created_at, updated_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `insert into bids (user_id, product_id, auction_id, amount, placed_amount, max_amount, held, buy_now, status, reason, extended_from, extended_to, created_at, updated_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        returning ${columns.bid('bids')}`,
-      [b.userId, b.productId, b.auctionId, b.amount, b.amount, b.maxAmount ?? null, b.buyNow ?? false, b.status, b.reason, b.extendedFrom ?? null, b.extendedTo ?? null, now, now],
+      [b.userId, b.productId, b.auctionId, b.amount, b.amount, b.maxAmount ?? null, b.held ?? 0, b.buyNow ?? false, b.status, b.reason, b.extendedFrom ?? null, b.extendedTo ?? null, now, now],
     );
     if (!row) throw new Error('store: insert of a bid returned no row');
     newBid = asBid(row);

@@ -14,9 +14,9 @@ export type AuctionChanges = Partial<Pick<AuctionRow, 'name' | 'validUntil' | 'o
  */
 export interface ChangeSet {
   /** Status changes; `amount` and `maxAmount` when a price moves (an automatic raise, a leader priced again after a cancel). */
-  bids?: { id: number; status: BidStatus; reason?: string | null; amount?: number; maxAmount?: number | null }[];
+  bids?: { id: number; status: BidStatus; reason?: string | null; amount?: number; maxAmount?: number | null; held?: number }[];
   /** `extendedFrom`/`extendedTo`: the end the bid moved its auction from by soft close, and the end it set. */
-  newBid?: { userId: number; productId: string; auctionId: string; amount: number; maxAmount?: number | null; buyNow?: boolean; status: BidStatus; reason: string | null; extendedFrom?: number | null; extendedTo?: number | null };
+  newBid?: { userId: number; productId: string; auctionId: string; amount: number; maxAmount?: number | null; held?: number; buyNow?: boolean; status: BidStatus; reason: string | null; extendedFrom?: number | null; extendedTo?: number | null };
   /** Automatic raises of leading proxies (history only: no money moves), written after the bids. */
   autoBids?: { bidId: number; productId: string; amount: number }[];
   /** Ids of automatic raises cancelled with the bid they answered (status `rolledback`), written after the bids. */

@@ -11,6 +11,8 @@ export interface Hold {
   amount: number;
   /** Paise: a proxy bid's maximum; null for a plain bid. */
   maxAmount: number | null;
+  /** Paise: what it holds while it leads (for a candidate, what it held when it last led). */
+  held: number;
 }
 
 /** An automatic raise of a maximum bid (a row of the lot's history; no money moved). */

@@ -8,7 +8,7 @@ import { marks, type Param } from '../sql.js';
 import type { AutoRaise, Follower, Hold, LotsWork } from './types.js';
 
 /** A hold's columns from `bids b`. */
-const HOLD = 'b.id as "bidId", b.user_id as "userId", b.amount, b.max_amount as "maxAmount"';
+const HOLD = 'b.id as "bidId", b.user_id as "userId", b.amount, b.max_amount as "maxAmount", b.held';
 
 /**
  * From `bids b`: the outbid bids on a product (?) in an auction (?) of bidders other than one (?) who

@@ -55,7 +55,7 @@ describe('the function sources (no database)', () => {
   it('has one file per function, each with its version, and what it creates', () => {
     const sources = readFunctionSources();
     expect(sources.map((s) => [s.name, s.creates])).toEqual(FUNCTIONS.map((f) => [f, [f]]));
-    expect(Object.fromEntries(sources.map((s) => [s.name, s.version]))).toEqual({ apply_lot_batch: 2, lot_context: 1, lot_context_more: 1 });
+    expect(Object.fromEntries(sources.map((s) => [s.name, s.version]))).toEqual({ apply_lot_batch: 3, lot_context: 2, lot_context_more: 1 });
     for (const s of sources) expect(s.sql.split('\n')[0]).toBe(`-- version: ${s.version}`);
   });
 
@@ -73,7 +73,7 @@ describe('the function sources (no database)', () => {
   it('refuses a file whose header gives no version, or that creates no function', () => {
     const dir = copyOfFunctions();
     try {
-      edit(dir, 'lot_context.sql', (sql) => sql.replace(/^-- version: 1\n/, ''));
+      edit(dir, 'lot_context.sql', (sql) => sql.replace(/^-- version: 2\n/, ''));
       expect(() => readFunctionSources(dir)).toThrow(/lot_context\.sql: its header gives no version/);
       fs.writeFileSync(path.join(dir, 'lot_context.sql'), '-- version: 1\nselect 1;\n');
       expect(() => readFunctionSources(dir)).toThrow(/lot_context\.sql: creates no function/);
@@ -217,7 +217,7 @@ describe.skipIf(missing !== null)('functions applied at open', () => {
     it('changes nothing when one of the files fails: all of them apply in one transaction', async () => {
       const dir = copyOfFunctions();
       dirs.push(dir);
-      edit(dir, 'lot_context.sql', (sql) => sql.replace('-- version: 1\n', '-- version: 5\n').replace('DECLARE\n', '-- changed\nDECLARE\n'));
+      edit(dir, 'lot_context.sql', (sql) => sql.replace('-- version: 2\n', '-- version: 5\n').replace('DECLARE\n', '-- changed\nDECLARE\n'));
       edit(dir, 'lot_context_more.sql', (sql) => sql.replace('-- version: 1\n', '-- version: 5\n').replace('LANGUAGE plpgsql', 'LANGUAGE no_such_language'));
       const before = await procs(c, schema);
       const rows = await recorded(c);

@@ -56,6 +56,7 @@ interface BidUpdate {
   reason?: string | null;
   amount?: number;
   maxAmount?: number | null;
+  held?: number;
   updatedAt: number;
 }
 
@@ -125,7 +126,7 @@ export class LotBatch implements LotUnitOfWork {
   async leader(productId: string): Promise<Hold | null> {
     this.ownLot(productId);
     const b = this.leaderId === null ? null : this.bids.get(this.leaderId)!;
-    return b && { bidId: b.id, userId: b.userId, amount: b.amount, maxAmount: b.maxAmount };
+    return b && { bidId: b.id, userId: b.userId, amount: b.amount, maxAmount: b.maxAmount, held: b.held };
   }
 
   async lockWallets(userIds: readonly number[]): Promise<Map<number, Wallet>> {
@@ -211,6 +212,7 @@ export class LotBatch implements LotUnitOfWork {
       if (b.reason !== undefined) bid.reason = b.reason;
       if (b.amount !== undefined) bid.amount = b.amount;
       if (b.maxAmount !== undefined) bid.maxAmount = b.maxAmount;
+      if (b.held !== undefined) bid.held = b.held;
       bid.updatedAt = now;
       if (!this.newBids.has(b.id)) {
         const u = this.updates.get(b.id) ?? { status: b.status, updatedAt: now };
@@ -219,6 +221,7 @@ export class LotBatch implements LotUnitOfWork {
         if (b.reason !== undefined) u.reason = b.reason;
         if (b.amount !== undefined) u.amount = b.amount;
         if (b.maxAmount !== undefined) u.maxAmount = b.maxAmount;
+        if (b.held !== undefined) u.held = b.held;
         this.updates.set(b.id, u);
       }
       this.lead(bid, wasLeading);
@@ -229,7 +232,7 @@ export class LotBatch implements LotUnitOfWork {
       const id = this.bidIds.shift();
       if (id === undefined) throw new Error('lot batch: no bid id left');
       const row: BidRow = {
-        id, userId: b.userId, productId: b.productId, auctionId: b.auctionId, amount: b.amount, maxAmount: b.maxAmount ?? null, buyNow: b.buyNow ?? false,
+        id, userId: b.userId, productId: b.productId, auctionId: b.auctionId, amount: b.amount, maxAmount: b.maxAmount ?? null, held: b.held ?? 0, buyNow: b.buyNow ?? false,
         extendedFrom: b.extendedFrom ?? null, extendedTo: b.extendedTo ?? null, status: b.status, reason: b.reason, createdAt: now, updatedAt: now,
       };
       this.bids.set(id, row);
@@ -304,11 +307,11 @@ export class LotBatch implements LotUnitOfWork {
     const value: Record<string, unknown> = {
       bids: [...this.updates].map(([id, u]) => ({
         id, status: u.status, set_reason: u.reason !== undefined, reason: u.reason ?? null, amount: u.amount ?? null,
-        set_max: u.maxAmount !== undefined, max_amount: u.maxAmount ?? null, updated_at: u.updatedAt,
+        set_max: u.maxAmount !== undefined, max_amount: u.maxAmount ?? null, held: u.held ?? null, updated_at: u.updatedAt,
       })),
       newBids: [...this.newBids.values()].map((b) => ({
         id: b.id, user_id: b.userId, product_id: b.productId, auction_id: b.auctionId, amount: b.amount, placed_amount: this.placedAt.get(b.id) ?? b.amount,
-        max_amount: b.maxAmount, buy_now: b.buyNow, status: b.status, reason: b.reason, extended_from: b.extendedFrom, extended_to: b.extendedTo,
+        max_amount: b.maxAmount, held: b.held, buy_now: b.buyNow, status: b.status, reason: b.reason, extended_from: b.extendedFrom, extended_to: b.extendedTo,
         created_at: b.createdAt, updated_at: b.updatedAt,
       })),
       autoBids: this.autoBids.map((a, ord) => ({ ord, bid_id: a.bidId, product_id: a.productId, amount: a.amount, created_at: a.createdAt })),

@@ -76,6 +76,10 @@ export const auctions = sqliteTable('auctions', {
   /** A bid taking the lead with less than this many seconds left moves the end to now + this; 0 = off. */
   softCloseS: integer('soft_close_s').notNull().default(0),
   maxExtensionS: integer('max_extension_s').notNull().default(3600),
+  /** The buyer's premium on the hammer, in basis points (12.5 % is 1250), 0–5000 (docs/money.md#all-in-prices). */
+  buyerPremiumBp: integer('buyer_premium_bp').notNull().default(0),
+  /** GST on the premium, in percent: PREMIUM_GST_PCT when the auction was created or its premium last set. */
+  premiumGstPct: integer('premium_gst_pct').notNull().default(18),
   createdBy: integer('created_by').notNull().references(() => admins.id),
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
@@ -86,6 +90,7 @@ export const auctions = sqliteTable('auctions', {
   check('auctions_increment_ck', sql`${t.incrementRule} in (${sqlList(INCREMENT_RULES)}) and ${t.incrementAmount} between 100 and 10000000`),
   check('auctions_cancel_policy_ck', sql`${t.cancelPolicy} in (${sqlList(CANCEL_POLICIES)})`),
   check('auctions_soft_close_ck', sql`${t.softCloseS} >= 0 and ${t.maxExtensionS} >= 0`),
+  check('auctions_premium_ck', sql`${t.buyerPremiumBp} between 0 and 5000 and ${t.premiumGstPct} between 0 and 100`),
   // The scheduler's question: which live auctions end next?
   index('auctions_open_end_idx').on(t.validUntil).where(sql`${t.settledAt} is null and ${t.deletedAt} is null`),
 ]);
@@ -127,6 +132,8 @@ export const products = sqliteTable('products', {
   reservePrice: integer('reserve_price'),
   /** Paise: a bidder may buy at once for this while it is available (docs/bidding.md). */
   buyNowPrice: integer('buy_now_price'),
+  /** GST on the lot's hammer price, in percent: 0, 5, 12, 18 or 28 (docs/money.md#all-in-prices). */
+  gstPct: integer('gst_pct').notNull().default(0),
   soldPrice: integer('sold_price'),
   winnerId: integer('winner_id').references(() => users.id),
   /** Null: in no category. */
@@ -146,6 +153,7 @@ export const products = sqliteTable('products', {
   check('products_status_ck', sql`${t.status} in (${sqlList(PRODUCT_STATUSES)})`),
   check('products_sold_ck', sql`(${t.status} = 'sold') = (${t.soldPrice} is not null)`),
   check('products_pricing_ck', sql`${t.startingPrice} >= 0 and (${t.reservePrice} is null or ${t.reservePrice} >= ${t.startingPrice}) and (${t.buyNowPrice} is null or (${t.buyNowPrice} > ${t.startingPrice} and (${t.reservePrice} is null or ${t.buyNowPrice} >= ${t.reservePrice})))`),
+  check('products_gst_ck', sql`${t.gstPct} in (0, 5, 12, 18, 28)`),
 ]);
 
 export const registrations = sqliteTable('registrations', {
@@ -166,6 +174,12 @@ export const bids = sqliteTable('bids', {
   amount: integer('amount').notNull(),
   /** Paise: a proxy bid's maximum (what it holds while it leads); null for a plain bid. */
   maxAmount: integer('max_amount'),
+  /**
+   * Paise: what this bid holds from its bidder's wallet while it leads: the all-in price of its top (its
+   * maximum, or its amount for a plain bid) on the lot's terms when the hold was taken; 0 for a bid
+   * that never held (refused, bought now).
+   */
+  held: integer('held').notNull().default(0),
   /**
    * Paise: the price the bid was placed at (`amount` moves with a proxy's automatic raises); the lot's
    * history shows this for the bid itself. Null on bids placed before it was kept: `amount` stands in.
@@ -197,6 +211,7 @@ export const bids = sqliteTable('bids', {
   check('bids_amount_pos', sql`${t.amount} > 0`),
   check('bids_status_ck', sql`${t.status} in (${sqlList(BID_STATUSES)})`),
   check('bids_max_ck', sql`${t.maxAmount} is null or ${t.maxAmount} >= ${t.amount}`),
+  check('bids_held_ck', sql`${t.held} >= 0`),
 ]);
 
 /** Automatic raises of a leading proxy bid (its price moved, no money moved), for the lot's history. */

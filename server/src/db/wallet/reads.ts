@@ -27,7 +27,7 @@ export class WalletReads extends SqlSlice {
   async wallet(userId: number): Promise<{ balance: number; onHold: number }> {
     const row = await this.sql.get<{ balance: number; onHold: number }>(
       `select u.wallet_balance as balance,
-        (select coalesce(sum(coalesce(b.max_amount, b.amount)), 0) from bids b where b.user_id = u.id and b.status = 'success') as "onHold"
+        (select coalesce(sum(b.held), 0) from bids b where b.user_id = u.id and b.status = 'success') as "onHold"
       from users u where u.id = ?`,
       [userId],
     );
@@ -82,7 +82,7 @@ export class WalletReads extends SqlSlice {
       select
         (select coalesce(sum(amount), 0) from wallet_transactions where type = 'topup') as topups,
         (select coalesce(sum(wallet_balance), 0) from users) as balances,
-        (select coalesce(sum(coalesce(max_amount, amount)), 0) from bids where status = 'success') as held,
+        (select coalesce(sum(held), 0) from bids where status = 'success') as held,
         (select coalesce(sum(amount), 0) from bids where status = 'won') as paid,
         (select count(*) from users u where u.wallet_balance <> (
           select coalesce(sum(case t.type when 'bid' then -t.amount else t.amount end), 0) from wallet_transactions t where t.user_id = u.id)) as "ledgerMismatches",

@@ -1,4 +1,4 @@
--- version: 2
+-- version: 3
 -- apply_lot_batch(p): the last round trip of a lot batch (server/src/db/postgres/lot-batch.ts), in the
 -- caller's transaction. Writes the batch's change set (each part only when the batch has one), in the
 -- order the store's own `apply` writes one: the bids that were there (their final state), the new bids
@@ -9,7 +9,7 @@
 -- be mailed again (mailed_at null). Each wallet's balance must come out as `expect` says, else it
 -- raises and nothing is written. Returns the notices written with their users' unread counts.
 -- History: 1 in drizzle/postgres/0013_lot_batch.sql; 2 in 0017_notice_replace_remails.sql (a replaced
--- notice is mailed again: mailed_at = NULL).
+-- notice is mailed again: mailed_at = NULL); 3 with bids.held (what a lead holds, docs/money.md#all-in-prices).
 
 CREATE OR REPLACE FUNCTION apply_lot_batch(p jsonb) RETURNS json
 LANGUAGE plpgsql VOLATILE SET plan_cache_mode = force_generic_plan AS $$
@@ -28,22 +28,23 @@ DECLARE
 BEGIN
   -- Row by row, each by its key: a join with the JSON would let the planner scan the whole table.
   IF p ? 'bids' THEN
-    FOR v_row IN SELECT * FROM jsonb_to_recordset(p->'bids') AS j(id integer, status text, set_reason boolean, reason text, amount bigint, set_max boolean, max_amount bigint, updated_at bigint)
+    FOR v_row IN SELECT * FROM jsonb_to_recordset(p->'bids') AS j(id integer, status text, set_reason boolean, reason text, amount bigint, set_max boolean, max_amount bigint, held bigint, updated_at bigint)
     LOOP
       UPDATE bids b SET
         status = v_row.status,
         reason = CASE WHEN v_row.set_reason THEN v_row.reason ELSE b.reason END,
         amount = coalesce(v_row.amount, b.amount),
         max_amount = CASE WHEN v_row.set_max THEN v_row.max_amount ELSE b.max_amount END,
+        held = coalesce(v_row.held, b.held),
         updated_at = v_row.updated_at
       WHERE b.id = v_row.id;
     END LOOP;
   END IF;
 
   IF p ? 'newBids' THEN
-    INSERT INTO bids (id, user_id, product_id, auction_id, amount, placed_amount, max_amount, buy_now, status, reason, extended_from, extended_to, created_at, updated_at)
-    SELECT x.id, x.user_id, x.product_id, x.auction_id, x.amount, x.placed_amount, x.max_amount, x.buy_now, x.status, x.reason, x.extended_from, x.extended_to, x.created_at, x.updated_at
-    FROM jsonb_to_recordset(p->'newBids') AS x(id integer, user_id integer, product_id text, auction_id text, amount bigint, placed_amount bigint, max_amount bigint,
+    INSERT INTO bids (id, user_id, product_id, auction_id, amount, placed_amount, max_amount, held, buy_now, status, reason, extended_from, extended_to, created_at, updated_at)
+    SELECT x.id, x.user_id, x.product_id, x.auction_id, x.amount, x.placed_amount, x.max_amount, x.held, x.buy_now, x.status, x.reason, x.extended_from, x.extended_to, x.created_at, x.updated_at
+    FROM jsonb_to_recordset(p->'newBids') AS x(id integer, user_id integer, product_id text, auction_id text, amount bigint, placed_amount bigint, max_amount bigint, held bigint,
       buy_now boolean, status text, reason text, extended_from bigint, extended_to bigint, created_at bigint, updated_at bigint)
     ORDER BY x.id;
   END IF;
