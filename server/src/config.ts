@@ -44,6 +44,11 @@ export interface Config {
   /** Soft close for new auctions whose admin names none (docs/bidding.md#soft-close): window and cap, in seconds. */
   softCloseS: number;
   maxExtensionS: number;
+  /** GST on the buyer's premium, in percent, and its SAC on invoices (docs/money.md#all-in-prices). */
+  premiumGstPct: number;
+  premiumSac: string;
+  /** The operator's commission on the hammer price, in percent (docs/money.md#all-in-prices). */
+  platformCommissionPct: number;
   /** The largest photo upload accepted, in MiB (docs/photos.md); 413 PAYLOAD_TOO_LARGE past it. */
   mediaMaxMb: number;
   /**
@@ -95,6 +100,14 @@ function redisUrl(raw: string | undefined): string | undefined {
   const v = raw?.trim();
   if (!v) return undefined;
   if (!/^rediss?:\/\/[^\s]+$/i.test(v)) throw new ConfigError(`REDIS_URL must look like redis://host:6379 (got "${v}")`);
+  return v;
+}
+
+/** PREMIUM_SAC: the services accounting code invoices give the premium (six digits). */
+function sac(raw: string | undefined): string {
+  const v = raw?.trim();
+  if (!v) return '996111';
+  if (!/^\d{6}$/.test(v)) throw new ConfigError(`PREMIUM_SAC must be a services accounting code of 6 digits, e.g. 996111 (got "${v}")`);
   return v;
 }
 
@@ -184,6 +197,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     drainMs: int('DRAIN_MS', 0, 0, 600_000),
     softCloseS: int('SOFT_CLOSE_S', 120, 0, 3600),
     maxExtensionS: int('MAX_EXTENSION_S', 3600, 0, 86_400),
+    premiumGstPct: int('PREMIUM_GST_PCT', 18, 0, 28),
+    premiumSac: sac(env.PREMIUM_SAC),
+    platformCommissionPct: int('PLATFORM_COMMISSION_PCT', 0, 0, 50),
     mediaMaxMb: int('MEDIA_MAX_MB', 8, 1, 64),
     mediaConcurrency: int('MEDIA_CONCURRENCY', 1, 1, 64),
     mediaQueue: int('MEDIA_QUEUE', 4, 0, 1000),

@@ -36,6 +36,8 @@ export interface PlacedBid {
   leading: boolean;
   max: number | null;
   minNext: number;
+  /** Paise: what a win at `minNext` costs in all (docs/money.md#all-in-prices). */
+  minNextAllIn: number;
   events: DomainEvent[];
 }
 
@@ -109,7 +111,7 @@ export async function prepareBid(tx: LotUnitOfWork, cmd: BidCommand, now: number
       bid: applied.newBid ?? { ...shown!, amount: decision.shown!.amount, maxAmount: decision.max, updatedAt: now },
       productName: product.name, auctionName: auction.name, highest: decision.highest,
       balance: applied.balances.get(userId) ?? bidder.balance, version: product.version + 1,
-      leading: decision.leading, max: decision.max, minNext: decision.minNext, events: decision.events(applied),
+      leading: decision.leading, max: decision.max, minNext: decision.minNext, minNextAllIn: decision.minNextAllIn, events: decision.events(applied),
     }),
   };
 }

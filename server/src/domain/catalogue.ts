@@ -12,44 +12,15 @@ import type { DomainEvent } from './events.js';
 import { walletEvents } from './wallets.js';
 import { lostNotice, noticeEvents, unsoldNotice, wonNotice } from './notices.js';
 import { checkCategory } from './categories.js';
+import { checkPricing, NO_PRICING, type PricingInput } from './pricing.js';
+
+export type { PricingInput } from './pricing.js';
 
 function owned<T extends { createdBy: number }>(row: T | null | undefined, adminId: number, what: 'product' | 'auction'): Result<{ row: T }> {
   if (!row) return refuse('NOT_FOUND', what === 'product' ? 'Product not found' : 'Auction not found');
   if (row.createdBy !== adminId) return refuse('FORBIDDEN', `Only the admin who created this ${what} may change it`);
   return { ok: true, row };
 }
-
-/** A lot's prices in paise (docs/bidding.md#lot-pricing); on an edit, a field left out keeps its value. */
-export interface PricingInput {
-  startingPrice?: number;
-  reservePrice?: number | null;
-  buyNowPrice?: number | null;
-}
-
-type Pricing = Pick<ProductRow, 'startingPrice' | 'reservePrice' | 'buyNowPrice'>;
-
-/** The prices after an edit, or why they cannot be: reserve ≥ starting, buy-now > starting and ≥ reserve. */
-function checkPricing(current: Pricing, input: PricingInput): Result<{ pricing: Pricing }> {
-  const pricing: Pricing = {
-    startingPrice: input.startingPrice ?? current.startingPrice,
-    reservePrice: input.reservePrice === undefined ? current.reservePrice : input.reservePrice,
-    buyNowPrice: input.buyNowPrice === undefined ? current.buyNowPrice : input.buyNowPrice,
-  };
-  const { startingPrice, reservePrice, buyNowPrice } = pricing;
-  const rupees = (paise: number) => formatRupees(toRupees(paise));
-  if (reservePrice !== null && reservePrice < startingPrice) {
-    return refuse('VALIDATION', `reserve_price must be at least the starting price (${rupees(startingPrice)})`, 'reserve_price');
-  }
-  if (buyNowPrice !== null && buyNowPrice <= startingPrice) {
-    return refuse('VALIDATION', `buy_now_price must be more than the starting price (${rupees(startingPrice)})`, 'buy_now_price');
-  }
-  if (buyNowPrice !== null && reservePrice !== null && buyNowPrice < reservePrice) {
-    return refuse('VALIDATION', `buy_now_price must be at least the reserve price (${rupees(reservePrice)})`, 'buy_now_price');
-  }
-  return { ok: true, pricing };
-}
-
-const NO_PRICING: Pricing = { startingPrice: 0, reservePrice: null, buyNowPrice: null };
 
 export async function createProduct(tx: UnitOfWork, cmd: { adminId: number; input: { id: string; name: string; description: string; categoryId?: number | null } & PricingInput }, now: number): Promise<Result<{ product: ProductRow }>> {
   const { adminId, input } = cmd;
@@ -109,9 +80,12 @@ export async function updateProduct(tx: UnitOfWork, cmd: { adminId: number; prod
   const priced = checkPricing(product, input);
   if (!priced.ok) return priced;
   const { pricing } = priced;
-  const repriced = pricing.startingPrice !== product.startingPrice || pricing.reservePrice !== product.reservePrice || pricing.buyNowPrice !== product.buyNowPrice;
-  // Bidders bid on the terms they saw: prices are frozen once the lot has a bid.
-  if (repriced && (await tx.leader(productId))) return refuse('PRODUCT_HAS_BIDS', 'This product has bids: its prices can no longer change', 'starting_price');
+  const prices = pricing.startingPrice !== product.startingPrice || pricing.reservePrice !== product.reservePrice || pricing.buyNowPrice !== product.buyNowPrice;
+  const repriced = prices || pricing.gstPct !== product.gstPct;
+  // Bidders bid on the terms they saw: prices and the lot's GST are frozen once the lot has a bid.
+  if (repriced && (await tx.leader(productId))) {
+    return refuse('PRODUCT_HAS_BIDS', `This product has bids: ${prices ? 'its prices' : 'its GST'} can no longer change`, prices ? 'starting_price' : 'gst_pct');
+  }
   const category = await checkCategory(tx, input.categoryId);
   if (!category.ok) return category;
   await tx.apply({ products: [{ id: productId, set: {
@@ -171,12 +145,18 @@ export interface AuctionInput {
   cancelPolicy?: CancelPolicy;
   softCloseS?: number;
   maxExtensionS?: number;
+  /** The buyer's premium in basis points (docs/money.md#all-in-prices); left out: 0, on an edit what it was. */
+  buyerPremiumBp?: number;
+  /** PREMIUM_GST_PCT now: what GST on the premium becomes when the premium is set. */
+  premiumGstPct?: number;
 }
 
 /** SOFT_CLOSE_S and MAX_EXTENSION_S: the rules a new auction gets when its admin names none (none given: no soft close). */
 export interface RuleDefaults {
   softCloseS: number;
   maxExtensionS: number;
+  /** PREMIUM_GST_PCT. */
+  premiumGstPct?: number;
 }
 
 const mustBeFuture = () => refuse('VALIDATION', 'valid_until must be in the future', 'valid_until');
@@ -206,6 +186,7 @@ export async function createAuction(tx: UnitOfWork, cmd: { adminId: number; inpu
     id: input.id, name: input.name.trim(), validUntil: input.validUntil, createdBy: adminId, now,
     incrementRule: input.incrementRule ?? 'flat', incrementAmount: input.incrementAmount ?? FLAT_STEP, incrementTiers, cancelPolicy: input.cancelPolicy ?? 'until_end',
     softCloseS: input.softCloseS ?? cmd.defaults?.softCloseS ?? 0, maxExtensionS: input.maxExtensionS ?? cmd.defaults?.maxExtensionS ?? 3600,
+    buyerPremiumBp: input.buyerPremiumBp ?? 0, premiumGstPct: input.premiumGstPct ?? cmd.defaults?.premiumGstPct ?? 18,
   });
   if (!auction) return taken();
   await tx.apply({ products: assign(productIds, auction.id) }, now);
@@ -239,12 +220,14 @@ export async function updateAuction(
   const noTiers = needsTiers(next.incrementRule, next.incrementTiers);
   if (noTiers) return noTiers;
   const stepsChange = stepsKey(next) !== stepsKey(current);
-  if (stepsChange || (rules.cancelPolicy !== undefined && rules.cancelPolicy !== current.cancelPolicy)) {
-    // Steps and the cancel policy are part of the terms bidders bid on (docs/bidding.md).
+  const premiumChange = input.buyerPremiumBp !== undefined && input.buyerPremiumBp !== current.buyerPremiumBp;
+  if (stepsChange || premiumChange || (rules.cancelPolicy !== undefined && rules.cancelPolicy !== current.cancelPolicy)) {
+    // Steps, the cancel policy and the premium are part of the terms bidders bid on (docs/bidding.md,
+    // docs/money.md#all-in-prices): a lead holds the all-in price of its top on the terms it was placed under.
     const products = await tx.lockProductsOf(auctionId);
     const bid = (await tx.leaders(products.map((p) => p.id)))[0];
-    const what = stepsChange ? 'the bid steps' : 'the cancel policy';
-    if (bid) return refuse('PRODUCT_HAS_BIDS', `Product ${bid.productId} has bids: ${what} can no longer change`, stepsChange ? 'increment_rule' : 'cancel_policy');
+    const [what, field] = stepsChange ? ['the bid steps', 'increment_rule'] : premiumChange ? ['the buyer’s premium', 'buyer_premium_pct'] : ['the cancel policy', 'cancel_policy'];
+    if (bid) return refuse('PRODUCT_HAS_BIDS', `Product ${bid.productId} has bids: ${what} can no longer change`, field);
   }
   const changes: ChangeSet = {
     auctions: [{
@@ -252,6 +235,7 @@ export async function updateAuction(
       set: {
         name: input.name.trim(), validUntil: input.validUntil, ...(endMoved ? { originalValidUntil: input.validUntil } : {}),
         ...Object.fromEntries(Object.entries(rules).filter(([, v]) => v !== undefined)),
+        ...(premiumChange ? { buyerPremiumBp: input.buyerPremiumBp, premiumGstPct: input.premiumGstPct ?? current.premiumGstPct } : {}),
       },
     }],
   };

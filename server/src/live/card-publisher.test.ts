@@ -8,7 +8,7 @@ import type { Transport } from './transport.js';
 
 const view = (id: string): AuctionView => ({
   id, name: `Auction ${id}`, validUntil: Date.now() + 3_600_000, originalValidUntil: Date.now() + 3_600_000, incrementRule: 'flat',
-  incrementAmount: 100, incrementTiers: null, cancelPolicy: 'until_end', softCloseS: 0, maxExtensionS: 0, createdBy: 1, createdAt: 0,
+  incrementAmount: 100, incrementTiers: null, cancelPolicy: 'until_end', softCloseS: 0, maxExtensionS: 0, buyerPremiumBp: 0, premiumGstPct: 18, createdBy: 1, createdAt: 0,
   settledAt: null, productIds: ['P'], registrations: [], cover: null, highest: 500, bidCount: 5,
 });
 

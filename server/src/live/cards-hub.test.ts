@@ -35,7 +35,7 @@ function recorder(roomSizes: Record<string, number>) {
 
 const view = (id: string, highestRupees: number): AuctionView => ({
   id, name: `Auction ${id}`, validUntil: Date.now() + 3_600_000, originalValidUntil: Date.now() + 3_600_000, incrementRule: 'flat',
-  incrementAmount: 100, incrementTiers: null, cancelPolicy: 'until_end', softCloseS: 0, maxExtensionS: 0, createdBy: 1, createdAt: 0,
+  incrementAmount: 100, incrementTiers: null, cancelPolicy: 'until_end', softCloseS: 0, maxExtensionS: 0, buyerPremiumBp: 0, premiumGstPct: 18, createdBy: 1, createdAt: 0,
   settledAt: null, productIds: ['P'], registrations: [], cover: null, highest: highestRupees * 100, bidCount: highestRupees,
 });
 

@@ -2,6 +2,7 @@ import { minNextBid, toRupees, type AdminAuction, type Auction, type Product } f
 import type { AuctionView, MyStanding, ProductView } from '../db/index.js';
 import { stepsOf } from '../domain/steps.js';
 import { buyNowAvailable } from '../domain/decide-bid.js';
+import { holdFor } from '../domain/holds.js';
 import { auctionStatus, iso, secondsLeft as secondsLeftOf } from './format.js';
 
 /** An auction for a bidder: `registrations` holds at most the caller's own id (no bidder sees who else registered). */
@@ -26,7 +27,7 @@ function rulesOf(a: AuctionView) {
     original_valid_until: iso(a.originalValidUntil), increment_rule: a.incrementRule, increment_amount: toRupees(steps.amount),
     increment_tiers: steps.tiers.map((t) => ({ below: t.below === null ? null : toRupees(t.below), step: toRupees(t.step) })),
     cancel_policy: a.cancelPolicy, soft_close_s: a.softCloseS,
-    max_extension_s: a.maxExtensionS, extended: a.validUntil > a.originalValidUntil,
+    max_extension_s: a.maxExtensionS, buyer_premium_pct: a.buyerPremiumBp / 100, premium_gst_pct: a.premiumGstPct, extended: a.validUntil > a.originalValidUntil,
   };
 }
 
@@ -61,11 +62,15 @@ export function presentProduct(p: ProductView, viewer: ProductViewer = null): Pr
   const standing = viewer !== null && 'standing' in viewer ? viewer.standing : null;
   const open = p.auctionId !== null && !p.auctionOver;
   const buyNow = owner ? p.buyNowPrice : open && buyNowAvailable(p, p.hasBid ? p.highest : null) ? p.buyNowPrice : null;
+  const minNext = minNextBid({ steps: stepsOf(p), startingPrice: p.startingPrice, highest: p.highest, hasBid: p.hasBid });
+  const terms = { premiumBp: p.buyerPremiumBp, premiumGstPct: p.premiumGstPct, lotGstPct: p.gstPct };
   return {
     id: p.id, name: p.name, description: p.description, status: p.status, auction_id: p.auctionId,
     highest_bid: toRupees(p.highest), bid_count: p.bidCount, version: p.version,
     starting_price: toRupees(p.startingPrice),
-    min_next_bid: toRupees(minNextBid({ steps: stepsOf(p), startingPrice: p.startingPrice, highest: p.highest, hasBid: p.hasBid })),
+    min_next_bid: toRupees(minNext),
+    min_next_bid_all_in: toRupees(holdFor(minNext, terms)),
+    gst_pct: p.gstPct, buyer_premium_pct: p.buyerPremiumBp / 100, premium_gst_pct: p.premiumGstPct,
     reserve_met: p.reservePrice === null ? null : p.hasBid && p.highest >= p.reservePrice,
     buy_now_price: buyNow === null ? null : toRupees(buyNow),
     my_status: myStatus(p, standing),

@@ -87,6 +87,8 @@ export const BidPlaced = Type.Object({
   leading: Type.Boolean(),
   max_amount: Type.Union([Type.Number(), Type.Null()]),
   min_next_bid: Type.Number(),
+  /** Rupees: what a win at min_next_bid costs in all, premium and GST included (docs/money.md#all-in-prices). Optional in the type only: always sent. */
+  min_next_bid_all_in: Type.Optional(Type.Number()),
 });
 export type BidPlaced = Static<typeof BidPlaced>;
 

@@ -6,6 +6,7 @@ import { CategoryRef } from './categories.js';
 import { CANCEL_POLICIES, INCREMENT_RULES, literalUnion, PRODUCT_STATUSES } from './enums.js';
 import { FLAT_STEP, STEP_MAX, TIERS_MAX, type IncrementRule, type Steps } from '../bidding-rules.js';
 import { toPaise } from '../money.js';
+import { LOT_GST_RATES } from '../all-in.js';
 
 /** The fixed sentences for missing catalogue fields (the admin forms show the same words). */
 export const CATALOGUE_MESSAGES = {
@@ -45,6 +46,11 @@ export const Product = Type.Object({
   version: Type.Integer({ description: 'Bumped by every change of the highest bid or a sale; live events carry it, and clients apply an event only if its version is newer' }),
   starting_price: Type.Number({ description: 'Rupees: the first bid must be at least this (and at least ₹1)' }),
   min_next_bid: Type.Number({ description: 'Rupees: the lowest bid accepted now (docs/bidding.md)' }),
+  // Optional in the type only (as `category`), for clients' fixtures written before them: the server always sends them.
+  min_next_bid_all_in: Type.Optional(Type.Number({ description: 'Rupees: what a win at min_next_bid costs in all, premium and GST included (docs/money.md#all-in-prices). Always sent' })),
+  gst_pct: Type.Optional(Type.Integer({ description: 'GST on the hammer price, in percent: 0, 5, 12, 18 or 28. Always sent' })),
+  buyer_premium_pct: Type.Optional(Type.Number({ description: 'Its auction’s buyer’s premium, in percent (0 while in none). Always sent' })),
+  premium_gst_pct: Type.Optional(Type.Integer({ description: 'GST on the premium, in percent. Always sent' })),
   reserve_met: Type.Union([Type.Boolean(), Type.Null()], { description: 'Null: no reserve; else whether the highest bid reaches the secret reserve' }),
   buy_now_price: Type.Union([Type.Number(), Type.Null()], { description: 'Rupees; null when there is none or it is no longer available' }),
   my_status: Type.Union([Type.Literal('leading'), Type.Literal('outbid'), Type.Literal('won'), Type.Literal('lost'), Type.Null()], { description: 'The calling bidder’s own state on this lot in its current auction; null when they never bid there (and for admins)' }),
@@ -70,6 +76,9 @@ const Pricing = {
   starting_price: Type.Optional(Rupees({ minimum: 0, maximum: LIMITS.bidMaxRupees, message: `starting_price must be an amount in rupees from 0 to ${LIMITS.bidMaxRupees}, with at most 2 decimals` })),
   reserve_price: Type.Optional(price('reserve_price')),
   buy_now_price: Type.Optional(price('buy_now_price')),
+  gst_pct: Type.Optional(Type.Union(LOT_GST_RATES.map((r) => Type.Literal(r)), {
+    [X_ERROR]: 'gst_pct must be 0, 5, 12, 18 or 28', description: 'GST on the hammer price, in percent (default 0); frozen once the lot has a bid',
+  })),
 };
 
 /** Optional on create and edit: a category's id (unknown: 400), or null for none; left out on an edit, it stays. */
@@ -144,6 +153,10 @@ const Rules = {
   cancel_policy: Type.Optional(CancelPolicyField),
   soft_close_s: Type.Optional(Type.Integer({ minimum: 0, maximum: 3600, [X_ERROR]: 'soft_close_s must be a whole number of seconds from 0 to 3600' })),
   max_extension_s: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400, [X_ERROR]: 'max_extension_s must be a whole number of seconds from 0 to 86400' })),
+  buyer_premium_pct: Type.Optional(Type.Number({
+    minimum: 0, maximum: 50, [X_ERROR]: 'buyer_premium_pct must be a percentage from 0 to 50 with at most 2 decimals',
+    description: 'The buyer’s premium on the hammer price, in percent (default 0); GST on it at PREMIUM_GST_PCT (docs/money.md#all-in-prices). Frozen once a lot leads',
+  })),
 };
 
 /** An auction's rules as every auction shape shows them. */
@@ -155,6 +168,9 @@ const RuleFields = {
   cancel_policy: CancelPolicyField,
   soft_close_s: Type.Integer(),
   max_extension_s: Type.Integer(),
+  // Optional in the type only (as `category`), for clients' fixtures written before them: the server always sends them.
+  buyer_premium_pct: Type.Optional(Type.Number({ description: 'The buyer’s premium on the hammer, in percent (docs/money.md#all-in-prices). Always sent' })),
+  premium_gst_pct: Type.Optional(Type.Integer({ description: 'GST on the premium, in percent. Always sent' })),
   extended: Type.Boolean({ description: 'Whether soft close has moved the end' }),
 };
 

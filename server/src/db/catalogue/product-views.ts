@@ -28,6 +28,7 @@ function productSelect(dialect: Dialect, where: string, order: string) {
   return `select p.id, p.name, p.description, p.status, p.auction_id as "auctionId", p.bid_count as "bidCount", p.version, p.created_by as "createdBy",
       coalesce(b.amount, 0) as highest, case when b.id is null then 0 else 1 end as "hasBid",
       p.starting_price as "startingPrice", p.reserve_price as "reservePrice", p.buy_now_price as "buyNowPrice",
+      p.gst_pct as "gstPct", coalesce(a.buyer_premium_bp, 0) as "buyerPremiumBp", coalesce(a.premium_gst_pct, 18) as "premiumGstPct",
       coalesce(a.increment_rule, 'flat') as "incrementRule", coalesce(a.increment_amount, 100) as "incrementAmount", a.increment_tiers as "incrementTiers", w.username as winner,
       case when a.settled_at is not null or a.valid_until <= ? then 1 else 0 end as "auctionOver",
       a.name as "auctionName", a.valid_until as "auctionValidUntil", a.settled_at as "auctionSettledAt",

@@ -30,7 +30,7 @@ export class CatalogueReads extends SqlSlice {
     const rows = await this.sql.all<Omit<AuctionView, 'productIds' | 'registrations' | 'cover'> & { productIds: string; registrations: string; cover: string | null }>(
       `select a.id, a.name, a.valid_until as "validUntil", a.original_valid_until as "originalValidUntil", a.increment_rule as "incrementRule",
         a.increment_amount as "incrementAmount", a.increment_tiers as "incrementTiers", a.cancel_policy as "cancelPolicy",
-        a.soft_close_s as "softCloseS", a.max_extension_s as "maxExtensionS", a.created_by as "createdBy", a.created_at as "createdAt", a.settled_at as "settledAt",
+        a.soft_close_s as "softCloseS", a.max_extension_s as "maxExtensionS", a.buyer_premium_bp as "buyerPremiumBp", a.premium_gst_pct as "premiumGstPct", a.created_by as "createdBy", a.created_at as "createdAt", a.settled_at as "settledAt",
         ${d.jsonArray('p.id', `from products p where ${lots}`, productOrder)} as "productIds",
         ${d.jsonArray('r.user_id', 'from registrations r where r.auction_id = a.id', 'r.user_id')} as "registrations",
         (select i.image_name || ':' || i.thumb_name from products p join product_images i on i.product_id = p.id

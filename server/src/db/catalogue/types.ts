@@ -4,12 +4,12 @@ import type { AuctionRow, CategoryRow, IncrementRule, ProductRow, ProductStatus 
 import type { LotSearchKey } from '../search/lot-search.js';
 
 /** A product to create: without prices it starts at 0 with no reserve or buy-now; without a category it is in none. */
-export type NewProduct = { id: string; name: string; description: string; createdBy: number; now: number } & Partial<Pick<ProductRow, 'startingPrice' | 'reservePrice' | 'buyNowPrice' | 'categoryId'>>;
+export type NewProduct = { id: string; name: string; description: string; createdBy: number; now: number } & Partial<Pick<ProductRow, 'startingPrice' | 'reservePrice' | 'buyNowPrice' | 'gstPct' | 'categoryId'>>;
 
 /** An auction as the catalogue lists it: its stored terms (AuctionRow), its lots and what its card shows. */
 export interface AuctionView extends Pick<AuctionRow,
   'id' | 'name' | 'validUntil' | 'originalValidUntil' | 'incrementRule' | 'incrementAmount' | 'incrementTiers' | 'cancelPolicy' | 'softCloseS' | 'maxExtensionS'
-  | 'createdBy' | 'createdAt' | 'settledAt'> {
+  | 'buyerPremiumBp' | 'premiumGstPct' | 'createdBy' | 'createdAt' | 'settledAt'> {
   productIds: string[];
   registrations: number[];
   /** Browse's card: the cover of its first product, in product order, that has a photo; null when none has one. */
@@ -37,6 +37,10 @@ export interface ProductView {
   startingPrice: number;
   reservePrice: number | null;
   buyNowPrice: number | null;
+  /** The all-in terms (docs/money.md#all-in-prices): the lot's GST, its auction's premium (0 while in none) and GST on it. */
+  gstPct: number;
+  buyerPremiumBp: number;
+  premiumGstPct: number;
   /** Its auction's steps (flat ₹1 when unassigned; see AuctionRow) and whether that auction is over (ended or settled). */
   incrementRule: IncrementRule;
   incrementAmount: number;
@@ -123,7 +127,7 @@ export interface CatalogueWork {
   /** Deletes it; deleted products that named it forget it. */
   deleteCategory(id: number): Promise<void>;
   /** Without rules: flat steps, no soft close. */
-  insertAuction(row: { id: string; name: string; validUntil: number; createdBy: number; now: number } & Partial<Pick<AuctionRow, 'incrementRule' | 'incrementAmount' | 'incrementTiers' | 'cancelPolicy' | 'softCloseS' | 'maxExtensionS'>>): Promise<AuctionRow | null>;
+  insertAuction(row: { id: string; name: string; validUntil: number; createdBy: number; now: number } & Partial<Pick<AuctionRow, 'incrementRule' | 'incrementAmount' | 'incrementTiers' | 'cancelPolicy' | 'softCloseS' | 'maxExtensionS' | 'buyerPremiumBp' | 'premiumGstPct'>>): Promise<AuctionRow | null>;
   /**
    * Numbers an auction's live lots (docs/catalogue.md#lot-numbers): afresh in listing order (creation)
    * while it has no bid that did not fail; once it has one, only lots without a number, after the highest.

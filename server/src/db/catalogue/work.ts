@@ -7,12 +7,12 @@ import { SqlSlice } from '../slice.js';
 import { marks, type Param } from '../sql.js';
 import type { CatalogueWork, NewProduct } from './types.js';
 
-const INSERT_PRODUCTS = 'insert into products (id, name, description, created_by, starting_price, reserve_price, buy_now_price, category_id, created_at, updated_at) values';
+const INSERT_PRODUCTS = 'insert into products (id, name, description, created_by, starting_price, reserve_price, buy_now_price, gst_pct, category_id, created_at, updated_at) values';
 
-const PRODUCT_VALUES = 10;
+const PRODUCT_VALUES = 11;
 
 const productValues = (row: NewProduct): Param[] => [
-  row.id, row.name, row.description, row.createdBy, row.startingPrice ?? 0, row.reservePrice ?? null, row.buyNowPrice ?? null, row.categoryId ?? null, row.now, row.now,
+  row.id, row.name, row.description, row.createdBy, row.startingPrice ?? 0, row.reservePrice ?? null, row.buyNowPrice ?? null, row.gstPct ?? 0, row.categoryId ?? null, row.now, row.now,
 ];
 
 /**
@@ -109,14 +109,14 @@ export class CatalogueSql extends SqlSlice implements CatalogueWork {
     await this.sql.run('delete from categories where id = ?', [id]);
   }
 
-  async insertAuction(row: { id: string; name: string; validUntil: number; createdBy: number; now: number } & Partial<Pick<AuctionRow, 'incrementRule' | 'incrementAmount' | 'incrementTiers' | 'cancelPolicy' | 'softCloseS' | 'maxExtensionS'>>) {
+  async insertAuction(row: { id: string; name: string; validUntil: number; createdBy: number; now: number } & Partial<Pick<AuctionRow, 'incrementRule' | 'incrementAmount' | 'incrementTiers' | 'cancelPolicy' | 'softCloseS' | 'maxExtensionS' | 'buyerPremiumBp' | 'premiumGstPct'>>) {
     return (await this.sql.get<AuctionRow>(
-      `insert into auctions (id, name, valid_until, original_valid_until, increment_rule, increment_amount, increment_tiers, cancel_policy, soft_close_s, max_extension_s, created_by, created_at, updated_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `insert into auctions (id, name, valid_until, original_valid_until, increment_rule, increment_amount, increment_tiers, cancel_policy, soft_close_s, max_extension_s, buyer_premium_bp, premium_gst_pct, created_by, created_at, updated_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        on conflict do nothing returning ${columns.auction('auctions')}`,
       [
         row.id, row.name, row.validUntil, row.validUntil, row.incrementRule ?? 'flat', row.incrementAmount ?? 100, row.incrementTiers ?? null,
-        row.cancelPolicy ?? 'until_end', row.softCloseS ?? 0, row.maxExtensionS ?? 3600, row.createdBy, row.now, row.now,
+        row.cancelPolicy ?? 'until_end', row.softCloseS ?? 0, row.maxExtensionS ?? 3600, row.buyerPremiumBp ?? 0, row.premiumGstPct ?? 18, row.createdBy, row.now, row.now,
       ],
     )) ?? null;
   }

@@ -11,12 +11,13 @@ import type { Applied, ChangeSet } from './types.js';
 const PRODUCT_COLUMNS: Record<string, string> = {
   name: 'name', description: 'description', auctionId: 'auction_id', status: 'status', soldPrice: 'sold_price',
   winnerId: 'winner_id', bidCount: 'bid_count', version: 'version', deletedAt: 'deleted_at',
-  startingPrice: 'starting_price', reservePrice: 'reserve_price', buyNowPrice: 'buy_now_price', categoryId: 'category_id', lotNumber: 'lot_number',
+  startingPrice: 'starting_price', reservePrice: 'reserve_price', buyNowPrice: 'buy_now_price', gstPct: 'gst_pct', categoryId: 'category_id', lotNumber: 'lot_number',
 };
 const AUCTION_COLUMNS: Record<string, string> = {
   name: 'name', validUntil: 'valid_until', originalValidUntil: 'original_valid_until', incrementRule: 'increment_rule',
   incrementAmount: 'increment_amount', incrementTiers: 'increment_tiers', cancelPolicy: 'cancel_policy',
-  softCloseS: 'soft_close_s', maxExtensionS: 'max_extension_s', settledAt: 'settled_at', deletedAt: 'deleted_at',
+  softCloseS: 'soft_close_s', maxExtensionS: 'max_extension_s', buyerPremiumBp: 'buyer_premium_bp', premiumGstPct: 'premium_gst_pct',
+  settledAt: 'settled_at', deletedAt: 'deleted_at',
 };
 /** The product fields the search index holds or depends on (search.ts). */
 const SEARCHED_PRODUCT_FIELDS = ['name', 'description', 'auctionId', 'deletedAt'] as const;

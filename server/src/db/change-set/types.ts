@@ -3,8 +3,8 @@ import type { AppliedNotice, NoticeDraft } from '../notices/types.js';
 import type { AuctionRow, BidRow, BidStatus, ProductRow, TransactionRow } from '../rows.js';
 import type { LedgerMove } from '../wallet/types.js';
 
-export type ProductChanges = Partial<Pick<ProductRow, 'name' | 'description' | 'auctionId' | 'status' | 'soldPrice' | 'winnerId' | 'bidCount' | 'version' | 'deletedAt' | 'startingPrice' | 'reservePrice' | 'buyNowPrice' | 'categoryId' | 'lotNumber'>>;
-export type AuctionChanges = Partial<Pick<AuctionRow, 'name' | 'validUntil' | 'originalValidUntil' | 'incrementRule' | 'incrementAmount' | 'incrementTiers' | 'cancelPolicy' | 'softCloseS' | 'maxExtensionS' | 'settledAt' | 'deletedAt'>>;
+export type ProductChanges = Partial<Pick<ProductRow, 'name' | 'description' | 'auctionId' | 'status' | 'soldPrice' | 'winnerId' | 'bidCount' | 'version' | 'deletedAt' | 'startingPrice' | 'reservePrice' | 'buyNowPrice' | 'gstPct' | 'categoryId' | 'lotNumber'>>;
+export type AuctionChanges = Partial<Pick<AuctionRow, 'name' | 'validUntil' | 'originalValidUntil' | 'incrementRule' | 'incrementAmount' | 'incrementTiers' | 'cancelPolicy' | 'softCloseS' | 'maxExtensionS' | 'buyerPremiumBp' | 'premiumGstPct' | 'settledAt' | 'deletedAt'>>;
 
 /**
  * What a decision writes, applied in this order by `UnitOfWork.apply`: bid status changes (a leader

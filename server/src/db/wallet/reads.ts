@@ -74,7 +74,7 @@ export class WalletReads extends SqlSlice {
   }
 
   /**
-   * The money invariant (docs/money.md#the-invariant): Σ topups = Σ balances + Σ held + Σ paid, exact to the paisa, plus the structural rules
+   * The money invariant (docs/money.md#the-invariant): Σ topups = Σ balances + Σ held + Σ paid (what the won bids' ledger rows took, net: the all-in price), exact to the paisa, plus the structural rules
    * that make it meaningful. Used by tests after every concurrent scenario and by the benchmark.
    */
   async auditMoney(): Promise<MoneyAudit> {
@@ -83,7 +83,8 @@ export class WalletReads extends SqlSlice {
         (select coalesce(sum(amount), 0) from wallet_transactions where type = 'topup') as topups,
         (select coalesce(sum(wallet_balance), 0) from users) as balances,
         (select coalesce(sum(held), 0) from bids where status = 'success') as held,
-        (select coalesce(sum(amount), 0) from bids where status = 'won') as paid,
+        (select coalesce(sum(case t.type when 'bid' then t.amount else -t.amount end), 0) from wallet_transactions t
+          join bids w on w.id = t.bid_id where w.status = 'won' and t.type in ('bid', 'refund')) as paid,
         (select count(*) from users u where u.wallet_balance <> (
           select coalesce(sum(case t.type when 'bid' then -t.amount else t.amount end), 0) from wallet_transactions t where t.user_id = u.id)) as "ledgerMismatches",
         (select count(*) from users where wallet_balance < 0) as "negativeBalances",

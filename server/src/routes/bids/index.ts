@@ -42,6 +42,7 @@ export function biddingRoutes(app: App, ctx: AppContext) {
       leading: r.leading,
       max_amount: r.max === null ? null : toRupees(r.max),
       min_next_bid: toRupees(r.minNext),
+      min_next_bid_all_in: toRupees(r.minNextAllIn),
     });
   });
 

@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import {
   AdminAuction, AuctionSaved, CreateAuctionBody, CreateProductBody, IdParams, MessageBody, Product, ProductSaved,
-  Settled, UpdateAuctionBody, UpdateProductBody, errorResponses, tiersProblem,
+  Settled, UpdateAuctionBody, UpdateProductBody, errorResponses, premiumBpOf, tiersProblem,
 } from '@auction/shared';
 import type { App, AppContext } from '../../../context.js';
 import { createAuction, createProduct, deleteAuction, deleteProduct, settleAuction, updateAuction, updateProduct } from '../../../domain/catalogue.js';
@@ -11,17 +11,26 @@ import { presentAdminAuction, presentProduct, presentSettlement } from '../../..
 import { callerOf, dateTime, paise } from '../../input.js';
 
 /** Rupee prices from a product body, in paise; a field left out stays undefined (kept on an edit). */
-export function pricingInput(body: { starting_price?: number; reserve_price?: number | null; buy_now_price?: number | null }) {
+export function pricingInput(body: { starting_price?: number; reserve_price?: number | null; buy_now_price?: number | null; gst_pct?: number }) {
   const price = (v: number | null | undefined, field: string) => (v === undefined || v === null ? v : paise(v, field));
   return {
     startingPrice: price(body.starting_price, 'starting_price') ?? undefined,
     reservePrice: price(body.reserve_price, 'reserve_price'),
     buyNowPrice: price(body.buy_now_price, 'buy_now_price'),
+    gstPct: body.gst_pct,
   };
 }
 
+/** A buyer's premium in percent as basis points; more than 2 decimals is a 400. */
+function premiumBp(pct: number | undefined): number | undefined {
+  if (pct === undefined) return undefined;
+  const bp = premiumBpOf(pct);
+  if (Math.abs(bp - pct * 100) > 1e-6) throw new AppError('VALIDATION', 'buyer_premium_pct must be a percentage from 0 to 50 with at most 2 decimals', 'buyer_premium_pct');
+  return bp;
+}
+
 /** Auction rules from a body, money in paise (left out: undefined, so defaults or current values apply). */
-function rulesInput(body: Pick<CreateAuctionBody, 'increment_rule' | 'increment_amount' | 'increment_tiers' | 'cancel_policy' | 'soft_close_s' | 'max_extension_s'>) {
+function rulesInput(body: Pick<CreateAuctionBody, 'increment_rule' | 'increment_amount' | 'increment_tiers' | 'cancel_policy' | 'soft_close_s' | 'max_extension_s' | 'buyer_premium_pct'>) {
   const tiers = body.increment_tiers?.map((t) => ({
     below: t.below === undefined || t.below === null ? null : paise(t.below, 'increment_tiers', 'increment_tiers: each "below" must have at most 2 decimals'),
     step: paise(t.step, 'increment_tiers', 'increment_tiers: each step must have at most 2 decimals'),
@@ -32,6 +41,7 @@ function rulesInput(body: Pick<CreateAuctionBody, 'increment_rule' | 'increment_
     incrementRule: body.increment_rule,
     incrementAmount: body.increment_amount === undefined ? undefined : paise(body.increment_amount, 'increment_amount'),
     incrementTiers: tiers, cancelPolicy: body.cancel_policy, softCloseS: body.soft_close_s, maxExtensionS: body.max_extension_s,
+    buyerPremiumBp: premiumBp(body.buyer_premium_pct),
   };
 }
 
@@ -98,7 +108,7 @@ export function catalogueRoutes(app: App, ctx: AppContext) {
     const { id, name, valid_until, product_ids } = req.body;
     const input = { id, name, validUntil: dateTime(valid_until, 'valid_until', ctx.config.timeZone), productIds: product_ids, ...rulesInput(req.body) };
     const adminId = callerOf(req).id;
-    const defaults = { softCloseS: ctx.config.softCloseS, maxExtensionS: ctx.config.maxExtensionS };
+    const defaults = { softCloseS: ctx.config.softCloseS, maxExtensionS: ctx.config.maxExtensionS, premiumGstPct: ctx.config.premiumGstPct };
     const r = unwrap(await commands.run((tx) => createAuction(tx, { adminId, input, defaults }, ctx.now())));
     return reply.code(201).send({ message: 'Auction created successfully!', auction: await auctionView(r.auction.id, adminId) });
   });
@@ -109,7 +119,7 @@ export function catalogueRoutes(app: App, ctx: AppContext) {
   }, async (req) => {
     const { name, valid_until, product_ids } = req.body;
     const input = { name, validUntil: dateTime(valid_until, 'valid_until', ctx.config.timeZone), ...(product_ids ? { productIds: product_ids } : {}), ...rulesInput(req.body) };
-    const cmd = { adminId: callerOf(req).id, auctionId: req.params.id, input };
+    const cmd = { adminId: callerOf(req).id, auctionId: req.params.id, input: { ...input, premiumGstPct: ctx.config.premiumGstPct } };
     const r = unwrap(await commands.run((tx) => updateAuction(tx, cmd, ctx.now())));
     return { message: 'Auction updated successfully!', auction: await auctionView(r.auctionId, cmd.adminId) };
   });
