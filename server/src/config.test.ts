@@ -7,7 +7,7 @@ describe('loadConfig', () => {
       port: 3000, host: '0.0.0.0', databaseUrl: './data/auction.db', jwtSecret: undefined, tokenTtl: '12h',
       adminSignup: 'open', autoSettle: true, corsOrigin: undefined, timeZone: 'Asia/Kolkata', logLevel: 'info',
       logFormat: 'json', rateLimit: true, liveFrameMs: 30, trustProxy: false, pgPool: 10, pgStatementTimeoutMs: 5000, redisUrl: undefined, drainMs: 0,
-      softCloseS: 120, maxExtensionS: 3600, mediaMaxMb: 8, mediaConcurrency: 1, mediaQueue: 4,
+      softCloseS: 120, maxExtensionS: 3600, premiumGstPct: 18, premiumSac: '996111', platformCommissionPct: 0, mediaMaxMb: 8, mediaConcurrency: 1, mediaQueue: 4,
       requestTimeoutS: 20, minBodyRateKbS: 16, keepAliveTimeoutS: 10, maxConnectionsPerIp: 4096, capLoopback: false, maxConnections: null,
       passwordHashCost: 14, publicUrl: 'http://localhost:3000', smtpUrl: undefined, mailFrom: 'Live Auctions <no-reply@localhost>',
       metricsToken: undefined,

@@ -368,7 +368,7 @@ const { node: nodeArb } = fc.letrec<{ node: Node }>((tie) => ({
   ),
 }));
 /** One value per field of the route, by position (no route has more). */
-const FIELD_SLOTS = 10;
+const FIELD_SLOTS = 12;
 /** What replaces a field's valid value: a hostile value, a value near its rules, another real id, or nothing. */
 const mutationNode: fc.Arbitrary<Node | null> = fc.oneof(
   { weight: 2, arbitrary: numberNode },

@@ -16,7 +16,8 @@ export type Account = { token: string };
 
 export interface ProductJson {
   id: string; name: string; description: string; status: 'available' | 'sold'; auction_id: string | null; highest_bid: number; bid_count: number; version: number;
-  starting_price: number; min_next_bid: number; reserve_met: boolean | null; buy_now_price: number | null;
+  starting_price: number; min_next_bid: number; min_next_bid_all_in: number; gst_pct: number; buyer_premium_pct: number; premium_gst_pct: number;
+  reserve_met: boolean | null; buy_now_price: number | null;
   my_status: 'leading' | 'outbid' | 'won' | 'lost' | null; my_max: number | null;
   /** Only for the admin who owns the product. */
   reserve_price?: number | null;
@@ -32,6 +33,7 @@ export interface AuctionJson {
   original_valid_until: string; increment_rule: 'flat' | 'ladder' | 'custom'; increment_amount: number;
   increment_tiers: { below: number | null; step: number }[]; cancel_policy: 'until_end' | 'strict'; soft_close_s: number;
   bidder_cancels?: { user_id: number; username: string; cancels: number }[]; max_extension_s: number; extended: boolean;
+  buyer_premium_pct: number; premium_gst_pct: number;
 }
 interface TransactionJson { _id: string; type: 'topup' | 'bid' | 'refund'; amount: number; timestamp: string; meta: { notes: string | null; product_id: string | null } }
 interface UserBidJson { bid_id: number; product_id: string; auction_id: string; amount: number; status: string; state: string }
@@ -90,7 +92,9 @@ export const productJson = (id: string, over: Partial<ProductJson> = {}, viewer:
   const product: ProductJson = {
     // The version's own rules are tested with bids (bidder-bidding.test.ts); here any version will do.
     id, name: `Product ${id}`, description: `Description of ${id}`, status: 'available', auction_id: null, highest_bid: 0, bid_count: 0, version: expect.any(Number) as number,
-    starting_price: 0, min_next_bid: highest > 0 ? highest + 1 : 1, reserve_met: null, buy_now_price: null, my_status: null, my_max: null, images: [],
+    starting_price: 0, min_next_bid: highest > 0 ? highest + 1 : 1, reserve_met: null,
+    // No premium and no GST (docs/money.md#all-in-prices): what a win costs in all is the bid itself.
+    min_next_bid_all_in: (over.min_next_bid ?? (highest > 0 ? highest + 1 : 1)), gst_pct: 0, buyer_premium_pct: 0, premium_gst_pct: 18, buy_now_price: null, my_status: null, my_max: null, images: [],
     // Categories and lot numbers have their own tests (categories.test.ts, lot-numbers.test.ts).
     category: null, lot_number: (over.auction_id ?? null) === null ? null : expect.any(Number) as number,
     // The owner sees who won a sold lot (its username; the exact name is tested in wallet-ledger.test.ts).
@@ -103,7 +107,7 @@ export const productJson = (id: string, over: Partial<ProductJson> = {}, viewer:
 /** The rules every auction shape shows for an auction created without any (testConfig: SOFT_CLOSE_S=0), ending at `validUntil`. */
 export const defaultRules = (validUntil: string) => ({
   original_valid_until: validUntil, increment_rule: 'flat' as const, increment_amount: 1, increment_tiers: [], cancel_policy: 'until_end' as const,
-  soft_close_s: 0, max_extension_s: 3600, extended: false,
+  soft_close_s: 0, max_extension_s: 3600, extended: false, buyer_premium_pct: 0, premium_gst_pct: 18,
 });
 
 export function expectValidation(res: LightMyRequestResponse, field: string, message: string) {

@@ -27,7 +27,7 @@ describe('GET /api/auctions', () => {
     const list = res.json();
     expect(list.map((a: { id: string }) => a.id)).toEqual([newer.auctionId, older.auctionId]);
     // Created without rules: flat steps, soft close as configured (off in tests), the default cap, not extended.
-    const rules = (validUntil: string) => ({ original_valid_until: validUntil, increment_rule: 'flat', increment_amount: 1, increment_tiers: [], cancel_policy: 'until_end', soft_close_s: 0, max_extension_s: 3600, extended: false });
+    const rules = (validUntil: string) => ({ original_valid_until: validUntil, increment_rule: 'flat', increment_amount: 1, increment_tiers: [], cancel_policy: 'until_end', soft_close_s: 0, max_extension_s: 3600, extended: false, buyer_premium_pct: 0, premium_gst_pct: 18 });
     expect(list[1]).toEqual({
       id: older.auctionId, name: `Auction ${older.auctionId}`, valid_until: iso(clock.t - 1000 + 3 * HOUR),
       product_ids: older.productIds, registrations: [asha.user.id], registered: true, product_count: 2, status: 'active',
@@ -197,15 +197,15 @@ describe('GET /api/auctions/{id}/products', () => {
     const res = await call(app, 'GET', `/api/auctions/${auctionId}/products`, undefined, asha.token);
     expect(res.statusCode).toBe(200);
     // No pricing set (flat ₹1 steps, no reserve, no buy-now); Asha leads p0 with a plain bid and never bid on p1; no reserve_price for a bidder.
-    const unpriced = { starting_price: 0, reserve_met: null, buy_now_price: null, my_max: null, images: [], saved: false, category: null };
+    const unpriced = { starting_price: 0, reserve_met: null, buy_now_price: null, my_max: null, images: [], saved: false, category: null, gst_pct: 0, buyer_premium_pct: 0, premium_gst_pct: 18 };
     expect(res.json()).toEqual([
       {
         id: p0, name: `Product ${p0}`, description: `Description of ${p0}`, status: 'available', auction_id: auctionId, highest_bid: 250.5, bid_count: 1, version: 1,
-        ...unpriced, min_next_bid: 251.5, my_status: 'leading', lot_number: 1,
+        ...unpriced, min_next_bid: 251.5, min_next_bid_all_in: 251.5, my_status: 'leading', lot_number: 1,
       },
       {
         id: p1, name: `Product ${p1}`, description: `Description of ${p1}`, status: 'available', auction_id: auctionId, highest_bid: 0, bid_count: 0, version: 0,
-        ...unpriced, min_next_bid: 1, my_status: null, lot_number: 2,
+        ...unpriced, min_next_bid: 1, min_next_bid_all_in: 1, my_status: null, lot_number: 2,
       },
     ]);
     expect((await call(app, 'GET', `/api/auctions/${auctionId}/products`, undefined, admin.token)).statusCode).toBe(200);

@@ -44,6 +44,7 @@ describe('POST /api/bid: placing', () => {
       leading: true,
       max_amount: null,
       min_next_bid: 301.25,
+      min_next_bid_all_in: 301.25,
     });
     expect(await balanceOf(app, u.token)).toBe(699.75);
     expect(await highest(u.token, p!)).toBe(300.25);

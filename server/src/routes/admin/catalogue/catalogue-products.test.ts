@@ -23,6 +23,8 @@ describe('products: POST /api/admin/product, PUT/DELETE /api/admin/product/{id},
       id: 'Vase_01.a-b', name: 'Ming vase', description: 'Blue and white porcelain', status: 'available', auction_id: null, highest_bid: 0, bid_count: 0, version: 0,
       // No pricing given: no starting price, reserve or buy-now price; the first bid must be at least ₹1; the creator sees the (absent) reserve.
       starting_price: 0, min_next_bid: 1, reserve_met: null, buy_now_price: null, my_status: null, my_max: null, reserve_price: null, winner: null, images: [], category: null, lot_number: null,
+      // No premium and no GST: a win costs the bid itself (docs/money.md#all-in-prices).
+      min_next_bid_all_in: 1, gst_pct: 0, buyer_premium_pct: 0, premium_gst_pct: 18,
     };
     expect(res.json()).toEqual({ message: 'Product created', product });
     expect(await unassigned(admin.token)).toEqual([product]);
